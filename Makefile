@@ -1,0 +1,86 @@
+# sandmux: a terminal multiplexer whose panes can be sandboxed.
+#
+#   make          build build/sandmux
+#   make run      install missing packages, build, start sandmux
+#   make check    install missing packages, build, run every test
+#   make bench    throughput / latency / memory side by side with tmux
+#   make fuzz     libFuzzer targets for FUZZ_SECONDS each
+#   make install  PREFIX=/usr/local
+
+CC ?= cc
+PREFIX ?= /usr/local
+PKGS := vterm ncursesw libuv libcjson libseccomp
+BUILD ?= build
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Isrc -Iterm -Ibackends $(PKG_CFLAGS) -MMD -MP
+LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
+
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c term/*.c backends/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
+HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
+
+all: $(BUILD)/sandmux
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libsandmux.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/sandmux: $(BUILD)/src/main.o $(BUILD)/libsandmux.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsandmux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsandmux.a $(LDLIBS) -lcmocka
+
+$(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsandmux.a $(LDLIBS)
+
+deps:
+	@sh tests/deps.sh
+
+build-tests: $(BUILD)/sandmux $(UNIT_BINS) $(HELPER_BINS)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BUILD)/sandmux
+
+check: deps
+	@$(MAKE) --no-print-directory build-tests
+	@sh tests/run.sh $(BUILD)
+
+bench: deps
+	@$(MAKE) --no-print-directory build-tests
+	@sh tests/bench/run.sh $(BUILD)
+
+fuzz: deps
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: $(BUILD)/sandmux
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/sandmux/themes
+	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
+	install -m 0644 docs/sandmux.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandmux.1
+	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
+
+clean:
+	rm -rf $(BUILD)
+
+format:
+	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]
+
+.PHONY: all deps build-tests run check bench fuzz install clean format
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d

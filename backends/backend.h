@@ -1,0 +1,84 @@
+/*
+ * backend: the table of operations every sandbox backend provides.
+ *
+ * A backend turns a launch request (the command, its environment, the
+ * sandbox spec) into a process running on a PTY.  The pane never trusts
+ * the request for its label: the backend reports what actually wraps the
+ * process in the launch result, and a contained backend only confirms
+ * once the contained child is really running (backend_confirm).
+ */
+#ifndef SANDMUX_BACKEND_H
+#define SANDMUX_BACKEND_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "sandbox.h"
+
+struct sm_error;
+
+/* What the probe found, fixed for the server's life. */
+struct probe_result {
+	bool native_available;
+	bool native_requires_install;
+	bool native_disabled; /* --sandbox off */
+	char native_tool[64]; /* "bubblewrap 0.8.0" */
+	char native_hint[160]; /* "apt-get install bubblewrap socat" */
+	char native_reason[160]; /* why not available */
+	bool microvm_available;
+	char microvm_reason[160];
+	char platform[32]; /* "linux", "wsl2", "macos", ... */
+};
+
+struct launch_request {
+	const struct sandbox_spec *spec; /* may be NULL for backend none */
+	const char *profile; /* "terminal" (default), "agent", ... */
+	char *const *argv; /* the command to run inside, NULL-terminated */
+	char *const *envp; /* its environment */
+	const char *cwd; /* host path of the working directory */
+	const char *home; /* host $HOME used by the profile */
+	int rows, cols;
+};
+
+struct launch_result {
+	enum sandbox_backend backend; /* what really wraps the process */
+	int master; /* PTY master, owned by the caller after launch */
+	pid_t pid; /* the process sandmux started (bwrap or the shell) */
+	pid_t child_pid; /* the contained child once confirmed, else 0 */
+	int status_fd; /* readable until confirmed; -1 when none needed */
+	bool confirmed; /* true once the label may be shown */
+	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
+};
+
+struct backend_ops {
+	const char *name;
+	enum sandbox_backend id;
+	/* Launch; on failure fill err (code backend_unavailable or
+	 * launch_failed, message with reason and install hint) and return -1
+	 * with no process left running. */
+	int (*launch)(const struct launch_request *req, struct launch_result *res,
+		      struct sm_error *err);
+	/* Read what is available on status_fd.  Returns 1 when confirmed
+	 * (child_pid set), 0 when more is needed, -1 on failure (err set: the
+	 * sandbox did not start; the caller kills pid and marks the pane
+	 * error). */
+	int (*confirm)(struct launch_result *res, struct sm_error *err);
+	int (*suspend)(struct launch_result *res);
+	int (*resume)(struct launch_result *res);
+	/* Kill the whole tree (process group / namespace) and release. */
+	void (*destroy)(struct launch_result *res);
+};
+
+/* Probe once at server start.  sandbox_off is --sandbox off. */
+void backend_probe(bool sandbox_off, struct probe_result *out);
+const struct probe_result *backend_probe_result(void);
+/* One-line summary for the server log ("sandbox: native ON (...)"). */
+void backend_probe_line(const struct probe_result *probe, char *buf, size_t size);
+
+const struct backend_ops *backend_get(enum sandbox_backend id);
+
+/* Check that a backend may be launched given the probe; fills err with
+ * code backend_unavailable and the reason/hint if not. */
+int backend_check(enum sandbox_backend id, struct sm_error *err);
+
+#endif

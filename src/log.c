@@ -1,0 +1,77 @@
+/*
+ * log: timestamped lines to a file (or stderr), flushed per line so a
+ * crash never loses what was said before it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "log.h"
+
+static FILE *log_file;
+static int log_verbose;
+
+void log_open(const char *path, int verbose)
+{
+	FILE *f = path ? fopen(path, "a") : NULL;
+
+	log_verbose = verbose;
+	if (f != NULL) {
+		if (log_file != NULL && log_file != stderr)
+			fclose(log_file);
+		log_file = f;
+	}
+}
+
+void log_close(void)
+{
+	if (log_file != NULL && log_file != stderr)
+		fclose(log_file);
+	log_file = NULL;
+}
+
+static void log_vwrite(const char *level, const char *fmt, va_list ap)
+{
+	FILE *f = log_file ? log_file : stderr;
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "%s.%03ld %s ", stamp, (long)(tv.tv_usec / 1000), level);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vwrite("info", fmt, ap);
+	va_end(ap);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vwrite("warn", fmt, ap);
+	va_end(ap);
+}
+
+void log_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!log_verbose)
+		return;
+	va_start(ap, fmt);
+	log_vwrite("debug", fmt, ap);
+	va_end(ap);
+}

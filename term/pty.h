@@ -1,0 +1,34 @@
+/*
+ * pty: open a pseudo-terminal and start a program on it.
+ *
+ * The child becomes a session leader (setsid) and takes the slave as its
+ * controlling terminal (TIOCSCTTY), so job control works inside it.  The
+ * caller keeps the master.  Nothing here knows about panes or backends: a
+ * backend hands in the argv it wants run.
+ */
+#ifndef SANDMUX_PTY_H
+#define SANDMUX_PTY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct pty_spawn_opts {
+	char *const *argv; /* argv[0] is looked up on PATH */
+	char *const *envp; /* full environment for the child */
+	const char *cwd; /* NULL: inherit */
+	int rows, cols;
+	const int *keep_fds; /* fds the child must inherit (not CLOEXEC) */
+	int nkeep_fds;
+};
+
+/* Returns 0 and sets *master_out, *pid_out; or -errno with a message in
+ * err (size errsz).  The exec failure of the child is reported by the
+ * child writing errno to a CLOEXEC pipe, so a missing program is an error
+ * here, not an exit status later. */
+int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out, char *err,
+	      size_t errsz);
+int pty_resize(int master, int rows, int cols);
+/* Foreground process group of the terminal, or -1. */
+pid_t pty_foreground(int master);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * term: one terminal emulator instance.
+ *
+ * Bytes written by a program go in with term_write(); libvterm's *state*
+ * layer parses them and its callbacks drive sandmux's own compact grid
+ * (grid.h).  The grid keeps the visible screen as a ring of rows, so a
+ * full-width scroll is O(1), and pushes rows that leave the top into a
+ * bounded scrollback kept in the same compact form.
+ *
+ * term/ knows nothing about panes, sockets or JSON: callers read cells and
+ * damage back through this API and decide what to do with them.
+ *
+ * Ownership: a struct term owns its VTerm, its grids and its scrollback;
+ * term_free() releases all of them.
+ */
+#ifndef SANDMUX_TERM_H
+#define SANDMUX_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Colour: TERM_COLOR_DEFAULT, a palette index 0..255, or RGB. */
+enum term_color_kind { TERM_COLOR_DEFAULT = 0, TERM_COLOR_PALETTE, TERM_COLOR_RGB };
+struct term_color {
+	uint8_t kind; /* enum term_color_kind */
+	uint8_t index; /* palette index when kind == TERM_COLOR_PALETTE */
+	uint8_t r, g, b; /* when kind == TERM_COLOR_RGB */
+};
+
+/* Attribute bits of struct term_style.attrs. */
+#define TERM_ATTR_BOLD 0x01
+#define TERM_ATTR_ITALIC 0x02
+#define TERM_ATTR_UNDERLINE 0x04
+#define TERM_ATTR_REVERSE 0x08
+#define TERM_ATTR_BLINK 0x10
+#define TERM_ATTR_STRIKE 0x20
+#define TERM_ATTR_DIM 0x40
+#define TERM_ATTR_CONCEAL 0x80
+
+struct term_style {
+	struct term_color fg, bg;
+	uint8_t attrs;
+};
+
+#define TERM_MAX_CHARS 6 /* base character plus combining marks */
+
+/* A decoded cell as callers see it (the grid stores cells far smaller). */
+struct term_cell {
+	uint32_t chars[TERM_MAX_CHARS]; /* 0-terminated; chars[0]==0: blank */
+	uint8_t width; /* 1, 2 for a wide char, 0 for the right half of one */
+	struct term_style style;
+};
+
+/* Modes and properties a multiplexer needs to honour. */
+struct term_modes {
+	bool cursor_visible;
+	bool alt_screen;
+	bool app_cursor_keys;
+	bool app_keypad;
+	bool bracketed_paste;
+	int mouse; /* 0 none, 1 click, 2 drag, 3 any-motion */
+	bool mouse_sgr;
+};
+
+/* Bytes the emulator wants to send back to the program (replies to
+ * queries such as DA or DSR, and encoded keys). */
+typedef void (*term_output_fn)(const char *bytes, size_t len, void *user);
+
+struct term;
+
+struct term *term_new(int rows, int cols, int scrollback_limit);
+void term_free(struct term *term);
+void term_set_output(struct term *term, term_output_fn fn, void *user);
+
+/* Feed program output; never fails, any byte sequence is acceptable. */
+void term_write(struct term *term, const char *bytes, size_t len);
+/* Resize; content reflows no further than libvterm does (rows are kept,
+ * cut or padded). rows/cols are clamped to 1..1000. */
+void term_resize(struct term *term, int rows, int cols);
+void term_set_scrollback_limit(struct term *term, int lines);
+
+int term_rows(const struct term *term);
+int term_cols(const struct term *term);
+/* Lines currently held in scrollback (0..limit). */
+int term_history_lines(const struct term *term);
+
+/* Read one cell.  row 0..rows-1 is the visible screen; negative rows
+ * reach into scrollback (-1 is the newest history line).  Cells past a
+ * row's stored length read as blanks.  Returns false if row/col is out of
+ * range. */
+bool term_get_cell(const struct term *term, int row, int col, struct term_cell *out);
+
+/* Visit a row as runs of equal style: fn gets UTF-8 text for each run.
+ * Trailing blanks with default style are dropped.  Wide characters appear
+ * once in the text (their continuation cell is skipped).  Returns false
+ * if the row is out of range. */
+typedef void (*term_run_fn)(const struct term_style *style, const char *utf8, size_t len,
+			    int col, int cells, void *user);
+bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user);
+
+/* Text of rows [start, end] (inclusive; negative = scrollback), one line
+ * per row, trailing blanks trimmed, '\n' after each.  With ansi, SGR
+ * sequences reproduce colours and attributes.  Caller frees. */
+char *term_capture(const struct term *term, int start, int end, bool ansi, size_t *len_out);
+
+void term_cursor(const struct term *term, int *row, int *col);
+void term_get_modes(const struct term *term, struct term_modes *out);
+/* Window title from OSC 0/2, "" if none.  Valid until the next write. */
+const char *term_title(const struct term *term);
+
+/* Damage: which visible rows changed since the last term_damage_clear(). */
+bool term_row_damaged(const struct term *term, int row);
+bool term_any_damage(const struct term *term);
+void term_damage_clear(struct term *term);
+
+/* Keys.  A key event is either a named key or a Unicode character, with
+ * modifiers; it is encoded for the terminal's current modes (application
+ * cursor keys, etc.) and delivered through the output callback. */
+#define TERM_MOD_SHIFT 0x1
+#define TERM_MOD_ALT 0x2
+#define TERM_MOD_CTRL 0x4
+
+enum term_key_kind { TERM_KEY_CHAR, TERM_KEY_NAMED };
+struct term_key {
+	int kind; /* enum term_key_kind */
+	uint32_t codepoint; /* TERM_KEY_CHAR */
+	int named; /* a VTermKey value for TERM_KEY_NAMED */
+	int mods; /* TERM_MOD_* */
+};
+
+/* Parse a tmux-style key name: "Enter", "Up", "F5", "C-c", "M-x",
+ * "S-Tab", "BSpace", "Escape", "Space", "PageUp"... or a single UTF-8
+ * character.  Returns false if the name is not a key. */
+bool term_key_parse(const char *name, struct term_key *out);
+/* Canonical name of a key (for the protocol), written to buf. */
+void term_key_name(const struct term_key *key, char *buf, size_t size);
+void term_send_key(struct term *term, const struct term_key *key);
+/* Literal text, as typed; UTF-8. */
+void term_send_text(struct term *term, const char *utf8, size_t len);
+/* Paste, wrapped in bracketed-paste markers when the program asked. */
+void term_send_paste(struct term *term, const char *utf8, size_t len);
+/* Mouse report if the program enabled reporting; returns false if not. */
+bool term_send_mouse(struct term *term, int row, int col, int button, bool pressed, int mods);
+
+/* Memory held by the grids and scrollback, in bytes (for benchmarks). */
+size_t term_memory(const struct term *term);
+
+#endif

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install whatever sandmux needs from Debian's packages.  Idempotent and
+# quick when everything is present: dpkg is asked first, apt-get only
+# runs for what is missing.
+set -e
+PKGS="build-essential pkg-config clang libvterm-dev libncurses-dev libuv1-dev libcjson-dev
+libseccomp-dev libcmocka-dev bubblewrap socat tmux curl"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q >/dev/null
+$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
