@@ -16,7 +16,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
 	-Isrc -Iterm -Ibackends $(PKG_CFLAGS) -MMD -MP
 LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
 
@@ -31,7 +31,8 @@ all: $(BUILD)/sandmux
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libsandmux.a: $(LIB_OBJS)
 	rm -f $@

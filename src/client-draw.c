@@ -1,0 +1,723 @@
+/*
+ * client-draw: painting the client's model with ncursesw.
+ *
+ * The screen is the window the server laid out: pane contents, a title
+ * line above each pane (row y-1: backend label, title, cwd, violation
+ * count, zoom mark), one-column borders between panes side by side, and
+ * the status line on the last row.  A pane in state "error" is painted
+ * as a FAILED banner, never as cells, so a failed sandbox can never look
+ * like a live shell.
+ *
+ * Everything drawn goes through cchar_t cells built from sanitised wide
+ * characters, so nothing but ncurses' own output reaches the terminal.
+ * Colours: a palette index or RGB is mapped to what the terminal has —
+ * direct RGB where ncurses reports it, else the nearest of its 256, 16
+ * or 8 colours — and pairs come from alloc_pair() so any number of
+ * combinations can be live.  With NO_COLOR set (or no colour support)
+ * the client's own chrome uses attributes instead of colours; pane
+ * contents still carry the attributes their programs set.
+ *
+ * A draw is one doupdate().  Rows that frames did not touch are not
+ * repainted unless the layout changed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client-internal.h"
+
+#include <ncurses.h>
+
+/* xterm's 16 system colours, the reference for nearest-colour search. */
+static const uint8_t basic_rgb[16][3] = {
+	{0, 0, 0},	 {205, 0, 0},	  {0, 205, 0},	   {205, 205, 0},   {0, 0, 238},     {205, 0, 205},
+	{0, 205, 205},	 {229, 229, 229}, {127, 127, 127}, {255, 0, 0},	    {0, 255, 0},     {255, 255, 0},
+	{92, 92, 255},	 {255, 0, 255},	  {0, 255, 255},   {255, 255, 255},
+};
+
+static const uint8_t cube_levels[6] = {0, 95, 135, 175, 215, 255};
+
+static void palette_to_rgb(int index, uint8_t rgb[3])
+{
+	if (index < 16) {
+		memcpy(rgb, basic_rgb[index], 3);
+	} else if (index < 232) {
+		index -= 16;
+		rgb[0] = cube_levels[index / 36];
+		rgb[1] = cube_levels[(index / 6) % 6];
+		rgb[2] = cube_levels[index % 6];
+	} else {
+		rgb[0] = rgb[1] = rgb[2] = (uint8_t)(8 + 10 * (index - 232));
+	}
+}
+
+static int color_distance(const uint8_t a[3], const uint8_t b[3])
+{
+	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
+
+	return dr * dr + dg * dg + db * db;
+}
+
+static int cube_index(int value)
+{
+	return value < 48 ? 0 : value < 115 ? 1 : (value - 35) / 40;
+}
+
+/* Nearest colour among the first `colors` of the xterm palette. */
+static int nearest_palette(const uint8_t rgb[3], int colors)
+{
+	int best = 0, best_distance = 1 << 30;
+
+	if (colors >= 256) {
+		/* The 6x6x6 cube and the grey ramp each have an obvious nearest
+		 * entry; compare those two (and the 16 system colours are left
+		 * alone: themes can vary them). */
+		int cube = 16 + 36 * cube_index(rgb[0]) + 6 * cube_index(rgb[1]) + cube_index(rgb[2]);
+		int average = (rgb[0] + rgb[1] + rgb[2]) / 3;
+		int grey = average < 8 ? 232 : average > 238 ? 255 : 232 + (average - 8) / 10;
+		uint8_t cube_rgb[3], grey_rgb[3];
+
+		palette_to_rgb(cube, cube_rgb);
+		palette_to_rgb(grey, grey_rgb);
+		return color_distance(rgb, cube_rgb) <= color_distance(rgb, grey_rgb) ? cube : grey;
+	}
+	for (int i = 0; i < (colors >= 16 ? 16 : 8); i++) {
+		int distance = color_distance(rgb, basic_rgb[i]);
+
+		if (distance < best_distance) {
+			best = i;
+			best_distance = distance;
+		}
+	}
+	return best;
+}
+
+static int curses_color(const struct client *c, const struct theme_color *color)
+{
+	uint8_t rgb[3];
+
+	switch (color->kind) {
+	case THEME_COLOR_PALETTE:
+		if (color->index < 8 || (!c->direct_color && color->index < c->ncolors))
+			return color->index;
+		palette_to_rgb(color->index, rgb);
+		break;
+	case THEME_COLOR_RGB:
+		rgb[0] = color->r;
+		rgb[1] = color->g;
+		rgb[2] = color->b;
+		break;
+	default:
+		return -1;
+	}
+	if (c->direct_color) {
+		int packed = (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
+		/* Values below 8 select the ANSI colours on direct terminals. */
+		return packed < 8 ? 8 : packed;
+	}
+	return nearest_palette(rgb, c->ncolors);
+}
+
+static attr_t curses_attrs(unsigned attrs)
+{
+	attr_t out = A_NORMAL;
+
+	if (attrs & THEME_ATTR_BOLD)
+		out |= A_BOLD;
+	if (attrs & THEME_ATTR_ITALIC)
+		out |= A_ITALIC;
+	if (attrs & THEME_ATTR_UNDERLINE)
+		out |= A_UNDERLINE;
+	if (attrs & THEME_ATTR_REVERSE)
+		out |= A_REVERSE;
+	if (attrs & THEME_ATTR_BLINK)
+		out |= A_BLINK;
+	if (attrs & THEME_ATTR_DIM)
+		out |= A_DIM;
+	if (attrs & CELL_ATTR_CONCEAL)
+		out |= A_INVIS;
+	return out;
+}
+
+static int color_pair(const struct client *c, const struct theme_color *fg,
+		      const struct theme_color *bg)
+{
+	int pair;
+
+	if (!c->use_color)
+		return 0;
+	pair = alloc_pair(curses_color(c, fg), curses_color(c, bg));
+	return pair < 0 ? 0 : pair;
+}
+
+/* Without colour, chrome still needs to stand apart from pane text. */
+static unsigned no_color_attrs(enum theme_slot slot)
+{
+	switch (slot) {
+	case THEME_BORDER_ACTIVE:
+	case THEME_TITLE_ACTIVE:
+	case THEME_TITLE_VIOLATIONS:
+	case THEME_TITLE_ZOOM:
+	case THEME_HELP_KEY:
+		return THEME_ATTR_BOLD;
+	case THEME_LABEL_NONE:
+	case THEME_LABEL_NATIVE:
+	case THEME_LABEL_MICROVM:
+	case THEME_BANNER_FAILED:
+	case THEME_STATUS_ERROR:
+		return THEME_ATTR_REVERSE | THEME_ATTR_BOLD;
+	case THEME_BORDER_INACTIVE:
+	case THEME_TITLE_TEXT:
+	case THEME_HELP_TEXT:
+	case THEME_LABEL_PENDING:
+		return 0;
+	default:
+		return THEME_ATTR_REVERSE;
+	}
+}
+
+struct look {
+	attr_t attr;
+	int pair;
+};
+
+static struct look slot_look(const struct client *c, enum theme_slot slot)
+{
+	const struct theme_style *style = &c->theme.slots[slot];
+	struct look look;
+
+	if (!c->use_color) {
+		look.attr = curses_attrs(style->attrs | no_color_attrs(slot));
+		look.pair = 0;
+		return look;
+	}
+	look.attr = curses_attrs(style->attrs);
+	look.pair = color_pair(c, &style->fg, &style->bg);
+	return look;
+}
+
+static void put_wide(int y, int x, const wchar_t *chars, struct look look)
+{
+	cchar_t cc;
+
+	setcchar(&cc, chars, look.attr, 0, &look.pair);
+	mvadd_wch(y, x, &cc);
+}
+
+static void put_char(int y, int x, wchar_t wc, struct look look)
+{
+	wchar_t chars[2] = {wc, 0};
+
+	put_wide(y, x, chars, look);
+}
+
+/* Draw sanitised text at (y, x) within width columns; returns columns
+ * used.  A wide character that would not fit ends the text. */
+static int put_text(int y, int x, int width, const wchar_t *text, struct look look)
+{
+	int used = 0;
+
+	for (; *text != 0; text++) {
+		int w = wcwidth(*text);
+
+		if (w < 0)
+			continue;
+		if (w == 0) {
+			continue; /* combining marks on their own are not worth a cell */
+		}
+		if (used + w > width)
+			break;
+		put_char(y, x + used, *text, look);
+		used += w;
+	}
+	return used;
+}
+
+static int put_utf8(int y, int x, int width, const char *utf8, struct look look)
+{
+	wchar_t text[1024];
+
+	sanitize_text(utf8, text, sizeof text / sizeof text[0]);
+	return put_text(y, x, width, text, look);
+}
+
+static void fill(int y, int x, int width, wchar_t wc, struct look look)
+{
+	for (int i = 0; i < width; i++)
+		put_char(y, x + i, wc, look);
+}
+
+static int text_columns(const char *utf8)
+{
+	wchar_t text[1024];
+	int columns = 0;
+
+	sanitize_text(utf8, text, sizeof text / sizeof text[0]);
+	for (wchar_t *p = text; *p != 0; p++)
+		if (wcwidth(*p) > 0)
+			columns += wcwidth(*p);
+	return columns;
+}
+
+static int screen_rows_for_panes(const struct client *c)
+{
+	return c->rows - 1;
+}
+
+/* Cell of a pane's content at its coordinates, in its style. */
+static void draw_cell(const struct client *c, int y, int x, const struct cell *cell, bool selected,
+		      bool matched)
+{
+	wchar_t chars[CELL_CHARS + 1];
+	struct look look;
+	int n = 0;
+
+	if (cell->chars[0] == 0) {
+		chars[n++] = L' ';
+	} else {
+		for (; n < CELL_CHARS && cell->chars[n] != 0; n++)
+			chars[n] = cell->chars[n];
+	}
+	chars[n] = 0;
+	if (selected || matched) {
+		look = slot_look(c, selected ? THEME_COPY_SELECTION : THEME_COPY_MATCH);
+	} else {
+		look.attr = curses_attrs(cell->attrs);
+		look.pair = color_pair(c, &cell->fg, &cell->bg);
+	}
+	put_wide(y, x, chars, look);
+}
+
+static void draw_cells_row(const struct client *c, int y, int x, const struct cell *row, int cols,
+			   const bool *selected, const bool *matched)
+{
+	for (int col = 0; col < cols && x + col < c->cols; col++) {
+		if (row[col].width == 0)
+			continue;
+		if (row[col].width == 2 && (col + 1 >= cols || x + col + 1 >= c->cols)) {
+			struct cell blank = row[col];
+
+			blank.chars[0] = 0;
+			blank.width = 1;
+			draw_cell(c, y, x + col, &blank, false, false);
+			continue;
+		}
+		draw_cell(c, y, x + col, &row[col], selected && selected[col], matched && matched[col]);
+	}
+}
+
+static void draw_pane_cells(struct client *c, struct pane_view *pane, bool all_rows)
+{
+	for (int y = 0; y < pane->rows; y++) {
+		int screen_y = pane->y + y;
+
+		if (!all_rows && !pane->row_dirty[y])
+			continue;
+		pane->row_dirty[y] = false;
+		if (screen_y < 0 || screen_y >= screen_rows_for_panes(c))
+			continue;
+		draw_cells_row(c, screen_y, pane->x, &pane->cells[y * pane->cols], pane->cols, NULL,
+			       NULL);
+	}
+}
+
+static void draw_copy_pane(struct client *c, struct pane_view *pane)
+{
+	struct cell *row = malloc((size_t)pane->cols * sizeof *row);
+	bool *selected = malloc((size_t)pane->cols * sizeof *selected);
+	bool *matched = malloc((size_t)pane->cols * sizeof *matched);
+	char position[64];
+
+	if (row != NULL && selected != NULL && matched != NULL) {
+		for (int y = 0; y < pane->rows && pane->y + y < screen_rows_for_panes(c); y++) {
+			copy_mode_draw_line(c, y, row, pane->cols, selected, matched);
+			draw_cells_row(c, pane->y + y, pane->x, row, pane->cols, selected, matched);
+			pane->row_dirty[y] = true; /* live content returns on leaving */
+		}
+		copy_mode_position(c, position, sizeof position);
+		int width = text_columns(position);
+		if (width <= pane->cols)
+			put_utf8(pane->y, pane->x + pane->cols - width, width, position,
+				 slot_look(c, THEME_COPY_POSITION));
+	}
+	free(row);
+	free(selected);
+	free(matched);
+}
+
+/* Word-wrap text into the banner, one line at a time from *y. */
+static void banner_wrapped(struct client *c, const struct pane_view *pane, int *y,
+			   const char *prefix, const char *text, struct look look)
+{
+	wchar_t wide[1024], line[1024];
+	size_t n = 0, len;
+	int width = pane->cols - 2;
+
+	if (text == NULL || text[0] == 0 || width < 1)
+		return;
+	{
+		char joined[1200];
+		snprintf(joined, sizeof joined, "%s%s", prefix, text);
+		len = sanitize_text(joined, wide, sizeof wide / sizeof wide[0]);
+	}
+	while (n < len && *y < pane->y + pane->rows) {
+		size_t take = 0, last_space = 0;
+		int columns = 0;
+
+		while (n + take < len) {
+			int w = wcwidth(wide[n + take]);
+			if (columns + (w > 0 ? w : 0) > width)
+				break;
+			columns += w > 0 ? w : 0;
+			if (wide[n + take] == L' ')
+				last_space = take;
+			take++;
+		}
+		if (n + take < len && last_space > 0)
+			take = last_space + 1;
+		if (take == 0)
+			take = 1;
+		wmemcpy(line, wide + n, take);
+		line[take] = 0;
+		put_text(*y, pane->x + 1, width, line, look);
+		n += take;
+		(*y)++;
+	}
+}
+
+/* Invariant 2: a pane that could not be wrapped shows why, in red, and
+ * nothing that could pass for a shell. */
+static void draw_failed_banner(struct client *c, struct pane_view *pane)
+{
+	struct look text = slot_look(c, THEME_BANNER_TEXT);
+	struct look headline = slot_look(c, THEME_BANNER_FAILED);
+	char title[128];
+	int y = pane->y;
+
+	for (int row = 0; row < pane->rows; row++) {
+		if (pane->y + row < screen_rows_for_panes(c))
+			fill(pane->y + row, pane->x, pane->cols, L' ', text);
+		pane->row_dirty[row] = false;
+	}
+	if (pane->rows > 4)
+		y += (pane->rows - 4) / 3;
+	snprintf(title, sizeof title, "FAILED: %s%ssandbox could not start", pane->requested,
+		 pane->requested[0] ? " " : "");
+	banner_wrapped(c, pane, &y, "", title, headline);
+	banner_wrapped(c, pane, &y, "reason: ", pane->reason[0] ? pane->reason : "unknown", text);
+	banner_wrapped(c, pane, &y, "hint: ", pane->hint, text);
+}
+
+static enum theme_slot label_slot(const struct pane_view *pane)
+{
+	if (strcmp(pane->backend, "none") == 0)
+		return THEME_LABEL_NONE;
+	if (strcmp(pane->backend, "native") == 0)
+		return THEME_LABEL_NATIVE;
+	if (strcmp(pane->backend, "microvm") == 0)
+		return THEME_LABEL_MICROVM;
+	return THEME_LABEL_PENDING;
+}
+
+static bool pane_failed(const struct pane_view *pane)
+{
+	return strcmp(pane->state, "error") == 0;
+}
+
+/* The title line: label, title and cwd on the left, violations and the
+ * zoom mark on the right, the rest drawn as border. */
+static void draw_title(struct client *c, struct pane_view *pane)
+{
+	int y = pane->y - 1, x = pane->x, width = pane->cols, used = 0;
+	struct look border = slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
+	char label[48], right[64] = "", text[1024];
+	int right_width;
+
+	if (y < 0 || y >= screen_rows_for_panes(c))
+		return;
+	fill(y, x, width, L'─', border);
+	if (pane_failed(pane))
+		snprintf(label, sizeof label, " FAILED ");
+	else if (pane->backend[0] != 0)
+		snprintf(label, sizeof label, " %s ", pane->backend);
+	else
+		snprintf(label, sizeof label, " starting ");
+	used += put_utf8(y, x, width, label,
+			 slot_look(c, pane_failed(pane) ? THEME_BANNER_FAILED : label_slot(pane)));
+	if (pane->violations > 0)
+		snprintf(right, sizeof right, " %d denied ", pane->violations);
+	right_width = text_columns(right);
+	if (c->zoomed && pane->active)
+		right_width += 3;
+	if (right_width > width - used - 1)
+		right_width = 0;
+	snprintf(text, sizeof text, " %s%s%s ", pane->title, pane->title[0] && pane->cwd[0] ? " : " : "",
+		 pane->cwd);
+	if (strcmp(text, "  ") != 0)
+		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
+	if (right_width > 0) {
+		int rx = x + width - right_width - 1;
+
+		if (right[0] != 0)
+			rx += put_utf8(y, rx, width, right, slot_look(c, THEME_TITLE_VIOLATIONS));
+		if (c->zoomed && pane->active)
+			put_utf8(y, rx, 3, " Z ", slot_look(c, THEME_TITLE_ZOOM));
+	}
+}
+
+/* Border cells: vertical borders beside panes, horizontal title lines.
+ * Junction glyphs are chosen from which neighbours are lines, the way
+ * tmux's screen-redraw picks them. */
+#define MASK_VERTICAL 1
+#define MASK_HORIZONTAL 2
+#define MASK_ACTIVE 4
+
+static void mark(uint8_t *mask, const struct client *c, int x, int y, uint8_t bits)
+{
+	if (x >= 0 && x < c->cols && y >= 0 && y < screen_rows_for_panes(c))
+		mask[y * c->cols + x] |= bits;
+}
+
+static bool inside_pane_content(const struct client *c, int x, int y)
+{
+	for (size_t i = 0; i < c->npanes; i++) {
+		const struct pane_view *p = &c->panes[i];
+
+		if (client_pane_visible(c, p) && x >= p->x && x < p->x + p->cols && y >= p->y &&
+		    y < p->y + p->rows)
+			return true;
+	}
+	return false;
+}
+
+static wchar_t junction(bool up, bool down, bool left, bool right)
+{
+	static const wchar_t glyphs[16] = {
+		/* index: up 8, down 4, left 2, right 1 */
+		L'│', L'─', L'─', L'─', L'│', L'┌', L'┐', L'┬',
+		L'│', L'└', L'┘', L'┴', L'│', L'├', L'┤', L'┼',
+	};
+
+	return glyphs[(up ? 8 : 0) | (down ? 4 : 0) | (left ? 2 : 0) | (right ? 1 : 0)];
+}
+
+static void draw_borders(struct client *c)
+{
+	int rows = screen_rows_for_panes(c);
+	uint8_t *mask = calloc((size_t)c->cols * (size_t)(rows > 0 ? rows : 1), 1);
+
+	if (mask == NULL || rows <= 0) {
+		free(mask);
+		return;
+	}
+	for (size_t i = 0; i < c->npanes; i++) {
+		const struct pane_view *p = &c->panes[i];
+		uint8_t active = p->active ? MASK_ACTIVE : 0;
+
+		if (!client_pane_visible(c, p))
+			continue;
+		for (int x = p->x; x < p->x + p->cols; x++)
+			mark(mask, c, x, p->y - 1, MASK_HORIZONTAL | active);
+		for (int y = p->y - 1; y < p->y + p->rows; y++) {
+			if (p->x > 0 && !inside_pane_content(c, p->x - 1, y))
+				mark(mask, c, p->x - 1, y, MASK_VERTICAL | active);
+			if (p->x + p->cols < c->cols && !inside_pane_content(c, p->x + p->cols, y))
+				mark(mask, c, p->x + p->cols, y, MASK_VERTICAL | active);
+		}
+	}
+	for (int y = 0; y < rows; y++) {
+		for (int x = 0; x < c->cols; x++) {
+			uint8_t m = mask[y * c->cols + x];
+			bool up, down, left, right;
+
+			if (!(m & MASK_VERTICAL))
+				continue;
+			up = y > 0 && (mask[(y - 1) * c->cols + x] & MASK_VERTICAL);
+			down = y + 1 < rows && (mask[(y + 1) * c->cols + x] & MASK_VERTICAL);
+			left = x > 0 && (mask[y * c->cols + x - 1] & MASK_HORIZONTAL);
+			right = x + 1 < c->cols && (mask[y * c->cols + x + 1] & MASK_HORIZONTAL);
+			put_char(y, x, junction(up, down, left, right),
+				 slot_look(c, (m & MASK_ACTIVE) ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE));
+		}
+	}
+	free(mask);
+}
+
+static void draw_status_windows(struct client *c, int y, int *x, int limit)
+{
+	for (size_t i = 0; i < c->nwindows && *x < limit; i++) {
+		const struct window_view *w = &c->windows[i];
+		char entry[128];
+
+		snprintf(entry, sizeof entry, "%d:%s%s", w->index, w->name,
+			 w->active ? (c->zoomed ? "*Z" : "*") : "");
+		*x += put_utf8(y, *x, limit - *x, entry,
+			       slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
+		if (*x < limit)
+			*x += put_utf8(y, *x, limit - *x, " ", slot_look(c, THEME_STATUS_BAR));
+	}
+}
+
+static void draw_prompt(struct client *c, int y)
+{
+	struct look look = slot_look(c, THEME_STATUS_PROMPT);
+	int x;
+
+	fill(y, 0, c->cols, L' ', look);
+	x = put_utf8(y, 0, c->cols, c->prompt.label, look);
+	put_utf8(y, x, c->cols - x, c->prompt.text, look);
+}
+
+static void draw_status(struct client *c)
+{
+	int y = c->rows - 1, x = 0;
+	char left[192], clock[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (y < 0)
+		return;
+	if (c->mode == MODE_PROMPT) {
+		draw_prompt(c, y);
+		return;
+	}
+	if (c->message[0] != 0) {
+		struct look look = slot_look(c, c->message_is_error ? THEME_STATUS_ERROR : THEME_STATUS_MESSAGE);
+
+		fill(y, 0, c->cols, L' ', look);
+		put_utf8(y, 0, c->cols, c->message, look);
+		return;
+	}
+	if (!c->config.status) {
+		fill(y, 0, c->cols, L' ', (struct look){A_NORMAL, 0});
+		return;
+	}
+	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
+	int clock_width = text_columns(clock);
+	int limit = c->cols - clock_width;
+
+	snprintf(left, sizeof left, "[%s] ", c->session);
+	x += put_utf8(y, x, limit > 0 ? limit : 0, left, slot_look(c, THEME_STATUS_SESSION));
+	if (c->prefix_pending && x < limit)
+		x += put_utf8(y, x, limit - x, "^ ", slot_look(c, THEME_STATUS_CURRENT));
+	draw_status_windows(c, y, &x, limit);
+	if (limit > x)
+		put_utf8(y, limit, clock_width, clock, slot_look(c, THEME_STATUS_CLOCK));
+}
+
+static void draw_help(struct client *c)
+{
+	struct look text = slot_look(c, THEME_HELP_TEXT);
+	struct look key = slot_look(c, THEME_HELP_KEY);
+	int width = c->cols - 4 > 76 ? 76 : c->cols - 4;
+	int height = c->rows - 3;
+	int top = 1, left = (c->cols - width) / 2;
+	int lines = (int)c->bindings.count;
+	char header[128];
+
+	if (width < 20 || height < 3)
+		return;
+	if (height > lines + 2)
+		height = lines + 2;
+	if (c->help_offset > lines - (height - 2))
+		c->help_offset = lines - (height - 2);
+	if (c->help_offset < 0)
+		c->help_offset = 0;
+	snprintf(header, sizeof header, " key bindings (prefix %s) — j/k scroll, q closes ",
+		 c->config.prefix);
+	fill(top, left, width, L' ', key);
+	put_utf8(top, left, width, header, key);
+	for (int i = 0; i < height - 1; i++) {
+		int y = top + 1 + i, index = c->help_offset + i;
+		char line[512];
+
+		fill(y, left, width, L' ', text);
+		if (index >= lines)
+			continue;
+		const struct binding *b = &c->bindings.entries[index];
+		int used = put_utf8(y, left + 1, 12, b->key, key);
+
+		snprintf(line, sizeof line, "%-*s%-34s %s", 12 - used, "", b->command,
+			 client_command_summary(b->command));
+		put_utf8(y, left + 1 + used, width - 2 - used, line, text);
+	}
+}
+
+static void place_cursor(struct client *c)
+{
+	struct pane_view *pane = client_active_pane(c);
+	int x, y;
+
+	if (c->mode == MODE_PROMPT) {
+		move(c->rows - 1, text_columns(c->prompt.label) + text_columns(c->prompt.text));
+		curs_set(1);
+		return;
+	}
+	if (c->mode == MODE_COPY) {
+		copy_mode_cursor(c, &x, &y);
+		move(y, x);
+		curs_set(1);
+		return;
+	}
+	if (c->mode == MODE_HELP || pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
+	    pane->cursor_x >= pane->cols || pane->cursor_y >= pane->rows) {
+		curs_set(0);
+		return;
+	}
+	move(pane->y + pane->cursor_y, pane->x + pane->cursor_x);
+	curs_set(1);
+}
+
+void client_draw_init(struct client *c)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	c->use_color = has_colors() && (no_color == NULL || no_color[0] == 0);
+	if (c->use_color) {
+		start_color();
+		use_default_colors();
+		c->ncolors = COLORS;
+		/* ncurses reports a direct-colour terminal (terminfo RGB,
+		 * e.g. xterm-direct) as 2^24 colours. */
+		c->direct_color = COLORS >= 0x1000000;
+	}
+	c->redraw_all = true;
+	c->dirty = true;
+}
+
+void client_draw(struct client *c)
+{
+	bool all = c->redraw_all;
+
+	if (!c->dirty && !all)
+		return;
+	if (all)
+		erase();
+	for (size_t i = 0; i < c->npanes; i++) {
+		struct pane_view *pane = &c->panes[i];
+
+		if (!client_pane_visible(c, pane))
+			continue;
+		if (pane_failed(pane))
+			draw_failed_banner(c, pane);
+		else if (c->mode == MODE_COPY && c->copy.pane == pane->id)
+			draw_copy_pane(c, pane);
+		else
+			draw_pane_cells(c, pane, all);
+		draw_title(c, pane);
+	}
+	if (all)
+		draw_borders(c);
+	draw_status(c);
+	if (c->mode == MODE_HELP)
+		draw_help(c);
+	place_cursor(c);
+	wnoutrefresh(stdscr);
+	doupdate();
+	c->redraw_all = c->mode == MODE_HELP; /* the overlay covers rows frames repaint */
+	c->dirty = false;
+}

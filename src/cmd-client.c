@@ -1,0 +1,292 @@
+/*
+ * cmd-client: commands an attached client sends — attach, detach, its
+ * size, keys, paste, mouse, focus, zoom, windows and pane resizing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "layout.h"
+#include "log.h"
+#include "term.h"
+
+static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool required,
+				  struct sm_error *err)
+{
+	int cols = c->client_cols, rows = c->client_rows;
+
+	if (cmd_get_int(req, "cols", required, &cols, err) < 0 ||
+	    cmd_get_int(req, "rows", required, &rows, err) < 0)
+		return -1;
+	if (cols < 10 || cols > 1000 || rows < 4 || rows > 1000) {
+		sm_error_set(err, "invalid_argument", "client size must be 10..1000 x 4..1000");
+		return -1;
+	}
+	c->client_cols = cols;
+	c->client_rows = rows;
+	return 0;
+}
+
+static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct session *s;
+
+	if (cmd_get_string(req, "session", false, &name, err) < 0 ||
+	    cmd_client_size_fields(req, c, true, err) < 0)
+		return -1;
+	s = name != NULL ? session_find(name) : server.sessions;
+	if (s == NULL) {
+		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "(any)");
+		return -1;
+	}
+	cJSON_AddStringToObject(result, "session", s->name);
+	/* The reply must precede the layout, so attach after it is queued. */
+	c->attached = NULL;
+	server_attach_later(c, s);
+	return 0;
+}
+
+static int cmd_detach(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct session *s = c->attached;
+	cJSON *ev;
+
+	if (s == NULL) {
+		sm_error_set(err, "not_attached", "this client is not attached");
+		return -1;
+	}
+	c->attached = NULL;
+	session_fit_clients(s);
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "exit");
+	cJSON_AddStringToObject(ev, "reason", "detached");
+	server_send(c, ev);
+	return 0;
+}
+
+static int cmd_client_size(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	if (cmd_client_size_fields(req, c, true, err) < 0)
+		return -1;
+	if (c->attached != NULL) {
+		session_fit_clients(c->attached);
+		server_broadcast_layout(c->attached);
+		server_send_full(c->attached);
+	}
+	return 0;
+}
+
+static int cmd_key(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	const char *key = NULL, *text = NULL;
+	struct term_key k;
+
+	if (p == NULL || cmd_get_string(req, "key", false, &key, err) < 0 ||
+	    cmd_get_string(req, "text", false, &text, err) < 0)
+		return -1;
+	if (key != NULL) {
+		if (!term_key_parse(key, &k)) {
+			sm_error_set(err, "invalid_argument", "unknown key '%.32s'", key);
+			return -1;
+		}
+		term_send_key(p->term, &k);
+	} else if (text != NULL) {
+		term_send_text(p->term, text, strlen(text));
+	} else {
+		sm_error_set(err, "missing_field", "field 'key' or 'text' is required");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_paste(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	const char *text = NULL;
+
+	if (p == NULL || cmd_get_string(req, "text", true, &text, err) < 0)
+		return -1;
+	term_send_paste(p->term, text, strlen(text));
+	return 0;
+}
+
+static int cmd_mouse(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	int row = 0, col = 0, button = 0, mods = 0;
+
+	if (p == NULL || cmd_get_int(req, "row", true, &row, err) < 0 ||
+	    cmd_get_int(req, "col", true, &col, err) < 0 ||
+	    cmd_get_int(req, "button", true, &button, err) < 0 ||
+	    cmd_get_int(req, "mods", false, &mods, err) < 0)
+		return -1;
+	cJSON_AddBoolToObject(result, "sent",
+			      term_send_mouse(p->term, row, col, button,
+					      cmd_get_bool(req, "pressed", true), mods));
+	return 0;
+}
+
+static int direction_from_name(const char *name)
+{
+	static const char *const names[] = { "left", "right", "up", "down" };
+
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int cmd_select_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *dir_name = NULL;
+	struct pane *p;
+	int dir;
+
+	if (cmd_get_string(req, "dir", false, &dir_name, err) < 0)
+		return -1;
+	if (dir_name == NULL) {
+		if ((p = cmd_target_pane(c, req, err)) == NULL)
+			return -1;
+	} else {
+		struct layout_cell *next;
+		if ((p = cmd_target_pane(c, req, err)) == NULL)
+			return -1;
+		if ((dir = direction_from_name(dir_name)) < 0) {
+			sm_error_set(err, "invalid_argument", "dir must be left, right, up or down");
+			return -1;
+		}
+		next = layout_neighbour(p->window->root, p->cell, dir);
+		if (next == NULL)
+			return 0;
+		p = next->pane;
+	}
+	p->window->active = p;
+	p->window->session->active = p->window;
+	cJSON_AddNumberToObject(result, "pane", p->id);
+	server_broadcast_layout(p->window->session);
+	return 0;
+}
+
+static int cmd_resize_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	const char *dir_name = NULL;
+	int amount = 1, dir;
+
+	if (p == NULL || cmd_get_string(req, "dir", true, &dir_name, err) < 0 ||
+	    cmd_get_int(req, "amount", false, &amount, err) < 0)
+		return -1;
+	if ((dir = direction_from_name(dir_name)) < 0) {
+		sm_error_set(err, "invalid_argument", "dir must be left, right, up or down");
+		return -1;
+	}
+	if (layout_resize(p->cell, dir, amount)) {
+		window_relayout(p->window);
+		server_broadcast_layout(p->window->session);
+		server_send_full(p->window->session);
+	}
+	return 0;
+}
+
+static int cmd_zoom(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	struct window *w;
+
+	if (p == NULL)
+		return -1;
+	w = p->window;
+	w->zoomed = w->zoomed == p ? NULL : p;
+	if (w->zoomed != NULL)
+		w->active = p;
+	window_relayout(w);
+	cJSON_AddBoolToObject(result, "zoomed", w->zoomed != NULL);
+	server_broadcast_layout(w->session);
+	server_send_full(w->session);
+	return 0;
+}
+
+static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct session *s = c->attached;
+	struct pane_spawn spawn;
+	struct sm_error launch_err = { 0 };
+	struct pane *p;
+
+	if (cmd_get_string(req, "session", false, &name, err) < 0)
+		return -1;
+	if (name != NULL)
+		s = session_find(name);
+	if (s == NULL) {
+		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "attached");
+		return -1;
+	}
+	if (cmd_parse_spawn(req, &spawn, err) < 0)
+		return -1;
+	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
+		spawn.cwd = s->active->active->cwd;
+	spawn.cols = s->cols;
+	spawn.rows = s->rows - 1;
+	p = pane_new(&spawn, &launch_err);
+	cmd_free_spawn(&spawn);
+	window_create(s, p);
+	cJSON_AddNumberToObject(result, "window", s->active->index);
+	server_broadcast_layout(s);
+	server_send_full(s);
+	return cmd_pane_result(p, result, &launch_err, err);
+}
+
+static int cmd_select_window(struct conn *c, const cJSON *req, cJSON *result,
+			     struct sm_error *err)
+{
+	struct session *s = c->attached;
+	struct window *target = NULL;
+	int index = -1;
+
+	if (s == NULL) {
+		sm_error_set(err, "not_attached", "select-window needs an attached client");
+		return -1;
+	}
+	if (cmd_get_int(req, "index", false, &index, err) < 0)
+		return -1;
+	if (index >= 0) {
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			if (w->index == index)
+				target = w;
+	} else if (cmd_get_bool(req, "next", false)) {
+		target = s->active->next ? s->active->next : s->windows;
+	} else if (cmd_get_bool(req, "prev", false)) {
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			if (w->next == s->active || (s->active == s->windows && w->next == NULL))
+				target = w;
+	}
+	if (target == NULL) {
+		sm_error_set(err, "no_such_window", "no such window");
+		return -1;
+	}
+	s->active = target;
+	server_broadcast_layout(s);
+	server_send_full(s);
+	return 0;
+}
+
+const struct cmd_entry cmd_client_entries[] = {
+	{ .name = "attach", .exec = cmd_attach },
+	{ .name = "detach", .exec = cmd_detach },
+	{ .name = "client-size", .exec = cmd_client_size },
+	{ .name = "key", .exec = cmd_key },
+	{ .name = "paste", .exec = cmd_paste },
+	{ .name = "mouse", .exec = cmd_mouse },
+	{ .name = "select-pane", .exec = cmd_select_pane },
+	{ .name = "resize-pane", .exec = cmd_resize_pane },
+	{ .name = "zoom", .exec = cmd_zoom },
+	{ .name = "new-window", .exec = cmd_new_window },
+	{ .name = "select-window", .exec = cmd_select_window },
+	{ .name = NULL },
+};

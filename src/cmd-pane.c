@@ -1,0 +1,260 @@
+/*
+ * cmd-pane: commands on one pane — split, send-keys, send-text, capture,
+ * history, resize, kill-pane, suspend, resume.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "layout.h"
+#include "log.h"
+#include "term.h"
+
+static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *target = cmd_target_pane(c, req, err), *p;
+	const char *direction = "v";
+	struct pane_spawn spawn;
+	struct sm_error launch_err = { 0 };
+	enum layout_type type;
+	struct window *w;
+	int percent = 50;
+
+	if (target == NULL || cmd_get_string(req, "direction", false, &direction, err) < 0 ||
+	    cmd_get_int(req, "size", false, &percent, err) < 0)
+		return -1;
+	if (strcmp(direction, "h") != 0 && strcmp(direction, "v") != 0) {
+		sm_error_set(err, "invalid_argument", "direction must be \"h\" or \"v\"");
+		return -1;
+	}
+	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
+	w = target->window;
+	if (w->zoomed != NULL) {
+		w->zoomed = NULL;
+		window_relayout(w);
+	}
+	if (!layout_can_split(target->cell, type)) {
+		sm_error_set(err, "no_space", "pane %%%d is too small to split", target->id);
+		return -1;
+	}
+	if (cmd_parse_spawn(req, &spawn, err) < 0)
+		return -1;
+	if (spawn.cwd == NULL)
+		spawn.cwd = target->cwd;
+	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
+	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;
+	p = pane_new(&spawn, &launch_err);
+	cmd_free_spawn(&spawn);
+	p->cell = layout_split(target->cell, type, percent, p);
+	target->cell = target->cell->first;
+	p->window = w;
+	p->next = target->next;
+	target->next = p;
+	w->active = p;
+	window_relayout(w);
+	server_broadcast_layout(w->session);
+	server_send_full(w->session);
+	return cmd_pane_result(p, result, &launch_err, err);
+}
+
+static void send_one_key(struct pane *p, const char *key, bool literal)
+{
+	struct term_key k;
+
+	if (!literal && term_key_parse(key, &k))
+		term_send_key(p->term, &k);
+	else
+		term_send_text(p->term, key, strlen(key));
+}
+
+static int cmd_send_keys(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	const cJSON *keys = cJSON_GetObjectItem(req, "keys");
+	bool literal = cmd_get_bool(req, "literal", false);
+	const cJSON *k;
+
+	if (p == NULL)
+		return -1;
+	if (!cJSON_IsArray(keys)) {
+		sm_error_set(err, "missing_field", "field 'keys' (array of strings) is required");
+		return -1;
+	}
+	cJSON_ArrayForEach(k, keys)
+	{
+		if (!cJSON_IsString(k)) {
+			sm_error_set(err, "invalid_argument", "keys must be strings");
+			return -1;
+		}
+	}
+	cJSON_ArrayForEach(k, keys)
+	send_one_key(p, k->valuestring, literal);
+	return 0;
+}
+
+static int cmd_send_text(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	const char *text = NULL;
+
+	if (p == NULL || cmd_get_string(req, "text", true, &text, err) < 0)
+		return -1;
+	term_send_text(p->term, text, strlen(text));
+	return 0;
+}
+
+/* Rows: 0 is the top of the screen, negative rows reach into history. */
+static int cmd_row_range(const cJSON *req, struct pane *p, int *start, int *end,
+			 struct sm_error *err)
+{
+	int history = term_history_lines(p->term), rows = term_rows(p->term);
+
+	*start = 0;
+	*end = rows - 1;
+	if (cmd_get_int(req, "start", false, start, err) < 0 ||
+	    cmd_get_int(req, "end", false, end, err) < 0)
+		return -1;
+	if (*start < -history)
+		*start = -history;
+	if (*end > rows - 1)
+		*end = rows - 1;
+	if (*start > *end) {
+		sm_error_set(err, "invalid_argument", "start %d is after end %d", *start, *end);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_capture(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	int start, end;
+	size_t len;
+	char *text;
+
+	if (p == NULL || cmd_row_range(req, p, &start, &end, err) < 0)
+		return -1;
+	text = term_capture(p->term, start, end, cmd_get_bool(req, "ansi", false), &len);
+	cJSON_AddStringToObject(result, "text", text);
+	free(text);
+	cJSON_AddNumberToObject(result, "rows", term_rows(p->term));
+	cJSON_AddNumberToObject(result, "cols", term_cols(p->term));
+	cJSON_AddNumberToObject(result, "history", term_history_lines(p->term));
+	return 0;
+}
+
+static int cmd_history(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	cJSON *rows;
+	int start, end;
+
+	if (p == NULL || cmd_row_range(req, p, &start, &end, err) < 0)
+		return -1;
+	if (end - start > 20000)
+		start = end - 20000;
+	rows = cJSON_AddArrayToObject(result, "rows");
+	for (int r = start; r <= end; r++)
+		cJSON_AddItemToArray(rows, server_row_json(p->term, r));
+	cJSON_AddNumberToObject(result, "history", term_history_lines(p->term));
+	return 0;
+}
+
+static int cmd_resize(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	struct session *s;
+	int cols, rows, attached = 0;
+
+	if (p == NULL)
+		return -1;
+	cols = p->cols;
+	rows = p->rows;
+	if (cmd_get_int(req, "cols", false, &cols, err) < 0 ||
+	    cmd_get_int(req, "rows", false, &rows, err) < 0)
+		return -1;
+	if (cols < 1 || cols > 1000 || rows < 1 || rows > 1000) {
+		sm_error_set(err, "invalid_argument", "size must be 1..1000");
+		return -1;
+	}
+	s = p->window->session;
+	for (struct conn *k = server.conns; k != NULL; k = k->next)
+		attached += k->attached == s;
+	if (attached == 0 && (p->window->panes->next == NULL || p->window->zoomed == p)) {
+		/* A lone pane of a detached session: the window follows it. */
+		session_resize(s, cols, rows + 1);
+	} else {
+		if (cols != p->cols)
+			layout_resize(p->cell, 1, cols - p->cols);
+		if (rows != p->rows)
+			layout_resize(p->cell, 3, rows - p->rows);
+		window_relayout(p->window);
+		server_broadcast_layout(s);
+	}
+	cJSON_AddNumberToObject(result, "cols", p->cols);
+	cJSON_AddNumberToObject(result, "rows", p->rows);
+	return 0;
+}
+
+static int cmd_kill_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+
+	if (p == NULL)
+		return -1;
+	pane_kill(p, "kill-pane");
+	return 0;
+}
+
+static int cmd_suspend_resume(struct conn *c, const cJSON *req, struct sm_error *err,
+			      bool suspend)
+{
+	struct pane *p = cmd_target_pane(c, req, err);
+	int rc;
+
+	if (p == NULL)
+		return -1;
+	if (p->state == SANDBOX_ERROR || p->exited || p->ops == NULL) {
+		sm_error_set(err, "invalid_state", "pane %%%d is not running", p->id);
+		return -1;
+	}
+	if (suspend == (p->state == SANDBOX_SUSPENDED))
+		return 0;
+	rc = suspend ? p->ops->suspend(&p->launch) : p->ops->resume(&p->launch);
+	if (rc < 0) {
+		sm_error_set(err, "failed", "cannot %s pane %%%d", suspend ? "suspend" : "resume",
+			     p->id);
+		return -1;
+	}
+	p->state = suspend ? SANDBOX_SUSPENDED : SANDBOX_WARM;
+	events_emit(events_lifecycle(suspend ? "suspended" : "resumed", p));
+	server_broadcast_layout(p->window->session);
+	return 0;
+}
+
+static int cmd_suspend(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	return cmd_suspend_resume(c, req, err, true);
+}
+
+static int cmd_resume(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	return cmd_suspend_resume(c, req, err, false);
+}
+
+const struct cmd_entry cmd_pane_entries[] = {
+	{ .name = "split", .exec = cmd_split },
+	{ .name = "send-keys", .exec = cmd_send_keys },
+	{ .name = "send-text", .exec = cmd_send_text },
+	{ .name = "capture", .exec = cmd_capture },
+	{ .name = "history", .exec = cmd_history },
+	{ .name = "resize", .exec = cmd_resize },
+	{ .name = "kill-pane", .exec = cmd_kill_pane },
+	{ .name = "suspend", .exec = cmd_suspend },
+	{ .name = "resume", .exec = cmd_resume },
+	{ .name = NULL },
+};

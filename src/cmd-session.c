@@ -1,0 +1,185 @@
+/*
+ * cmd-session: commands about the server and its sessions — hello,
+ * new-session, list, kill-session, kill-server, probe, subscribe.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "layout.h"
+#include "log.h"
+
+static int cmd_hello(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	int version = 0;
+
+	if (cmd_get_int(req, "version", true, &version, err) < 0)
+		return -1;
+	if (version != PROTOCOL_VERSION) {
+		sm_error_set(err, "version_mismatch", "server speaks protocol %d, client %d",
+			     PROTOCOL_VERSION, version);
+		return -1;
+	}
+	c->hello_done = true;
+	cJSON_AddNumberToObject(result, "version", PROTOCOL_VERSION);
+	cJSON_AddStringToObject(result, "server", "sandmux");
+	cJSON_AddNumberToObject(result, "pid", getpid());
+	return 0;
+}
+
+static void session_unused_name(char *buf, size_t size)
+{
+	for (int n = 0;; n++) {
+		snprintf(buf, size, "%d", n);
+		if (session_find(buf) == NULL)
+			return;
+	}
+}
+
+static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *name = NULL;
+	char generated[16];
+	int cols = 80, rows = 24;
+	struct pane_spawn spawn;
+	struct sm_error launch_err = { 0 };
+	struct session *s;
+	struct pane *p;
+	int rc;
+
+	if (cmd_get_string(req, "name", false, &name, err) < 0 ||
+	    cmd_get_int(req, "cols", false, &cols, err) < 0 ||
+	    cmd_get_int(req, "rows", false, &rows, err) < 0)
+		return -1;
+	if (name != NULL && (name[0] == '\0' || strlen(name) >= sizeof s->name ||
+			     strpbrk(name, ":.%") != NULL)) {
+		sm_error_set(err, "invalid_argument", "bad session name '%.64s'", name);
+		return -1;
+	}
+	if (name != NULL && session_find(name) != NULL) {
+		sm_error_set(err, "duplicate_session", "session %s already exists", name);
+		return -1;
+	}
+	if (cols < 10 || cols > 1000 || rows < 3 || rows > 1000) {
+		sm_error_set(err, "invalid_argument", "size must be 10..1000 x 3..1000");
+		return -1;
+	}
+	if (cmd_parse_spawn(req, &spawn, err) < 0)
+		return -1;
+	if (name == NULL) {
+		session_unused_name(generated, sizeof generated);
+		name = generated;
+	}
+	spawn.cols = cols;
+	spawn.rows = rows - 1;
+	p = pane_new(&spawn, &launch_err);
+	cmd_free_spawn(&spawn);
+	s = session_create(name, cols, rows);
+	window_create(s, p);
+	log_info("session %s created, pane %%%d (%s)", s->name, p->id,
+		 sandbox_state_name(p->state));
+	cJSON_AddStringToObject(result, "session", s->name);
+	cJSON_AddNumberToObject(result, "window", s->active->index);
+	rc = cmd_pane_result(p, result, &launch_err, err);
+	return rc;
+}
+
+static cJSON *session_to_json(struct session *s)
+{
+	cJSON *so = cJSON_CreateObject(), *windows;
+
+	cJSON_AddStringToObject(so, "name", s->name);
+	cJSON_AddNumberToObject(so, "cols", s->cols);
+	cJSON_AddNumberToObject(so, "rows", s->rows);
+	{
+		int attached = 0;
+		for (struct conn *c = server.conns; c != NULL; c = c->next)
+			attached += c->attached == s;
+		cJSON_AddNumberToObject(so, "attached", attached);
+	}
+	windows = cJSON_AddArrayToObject(so, "windows");
+	for (struct window *w = s->windows; w != NULL; w = w->next) {
+		cJSON *wo = cJSON_CreateObject(), *panes;
+		cJSON_AddNumberToObject(wo, "index", w->index);
+		cJSON_AddStringToObject(wo, "name", w->name);
+		cJSON_AddBoolToObject(wo, "active", w == s->active);
+		panes = cJSON_AddArrayToObject(wo, "panes");
+		for (struct pane *p = w->panes; p != NULL; p = p->next)
+			cJSON_AddItemToArray(panes, pane_to_json(p));
+		cJSON_AddItemToArray(windows, wo);
+	}
+	return so;
+}
+
+static int cmd_list(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	cJSON *sessions = cJSON_AddArrayToObject(result, "sessions");
+
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		cJSON_AddItemToArray(sessions, session_to_json(s));
+	return 0;
+}
+
+static int cmd_kill_session(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct session *s;
+
+	if (cmd_get_string(req, "session", true, &name, err) < 0)
+		return -1;
+	s = session_find(name);
+	if (s == NULL) {
+		sm_error_set(err, "no_such_session", "no session %.64s", name);
+		return -1;
+	}
+	session_destroy(s);
+	server_maybe_exit();
+	return 0;
+}
+
+static int cmd_kill_server(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	server_shutdown("kill-server");
+	return 0;
+}
+
+static int cmd_probe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	cJSON *probe = probe_to_json(backend_probe_result());
+
+	for (cJSON *item = probe->child; item != NULL; item = item->next)
+		cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));
+	cJSON_Delete(probe);
+	return 0;
+}
+
+static int cmd_subscribe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *session = NULL, *action = NULL;
+	int pane = 0;
+
+	if (cmd_get_int(req, "pane", false, &pane, err) < 0 ||
+	    cmd_get_string(req, "session", false, &session, err) < 0 ||
+	    cmd_get_string(req, "action", false, &action, err) < 0)
+		return -1;
+	c->subscribed = true;
+	c->sub_pane = pane;
+	snprintf(c->sub_session, sizeof c->sub_session, "%s", session ? session : "");
+	snprintf(c->sub_action, sizeof c->sub_action, "%s", action ? action : "");
+	return 0;
+}
+
+const struct cmd_entry cmd_session_entries[] = {
+	{ .name = "hello", .exec = cmd_hello, .flags = CMD_BEFORE_HELLO },
+	{ .name = "new-session", .exec = cmd_new_session },
+	{ .name = "list", .exec = cmd_list },
+	{ .name = "kill-session", .exec = cmd_kill_session },
+	{ .name = "kill-server", .exec = cmd_kill_server },
+	{ .name = "probe", .exec = cmd_probe },
+	{ .name = "subscribe", .exec = cmd_subscribe },
+	{ .name = NULL },
+};

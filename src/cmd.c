@@ -1,0 +1,227 @@
+/*
+ * cmd: request dispatch through the command tables, and the field helpers
+ * every handler shares.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "log.h"
+
+static const struct cmd_entry *const cmd_tables[] = {
+	cmd_session_entries,
+	cmd_pane_entries,
+	cmd_client_entries,
+};
+
+static const struct cmd_entry *cmd_find(const char *name)
+{
+	for (size_t t = 0; t < sizeof cmd_tables / sizeof cmd_tables[0]; t++)
+		for (const struct cmd_entry *e = cmd_tables[t]; e->name != NULL; e++)
+			if (strcmp(e->name, name) == 0)
+				return e;
+	return NULL;
+}
+
+void cmd_dispatch(struct conn *c, cJSON *req)
+{
+	const cJSON *id = cJSON_GetObjectItem(req, "id");
+	const cJSON *name = cJSON_GetObjectItem(req, "cmd");
+	cJSON *reply = cJSON_CreateObject(), *result = cJSON_CreateObject();
+	struct sm_error err = { 0 };
+	const struct cmd_entry *entry = NULL;
+	int rc = -1;
+
+	if (cJSON_IsNumber(id))
+		cJSON_AddNumberToObject(reply, "id", id->valuedouble);
+	else
+		cJSON_AddNullToObject(reply, "id");
+	if (!cJSON_IsString(name))
+		sm_error_set(&err, "missing_field", "field 'cmd' (string) is required");
+	else if ((entry = cmd_find(name->valuestring)) == NULL)
+		sm_error_set(&err, "unknown_command", "unknown command '%.64s'", name->valuestring);
+	else if (!c->hello_done && !(entry->flags & CMD_BEFORE_HELLO))
+		sm_error_set(&err, "hello_required", "send hello first");
+	else
+		rc = entry->exec(c, req, result, &err);
+	cJSON_AddBoolToObject(reply, "ok", rc == 0);
+	if (rc == 0) {
+		cJSON_AddItemToObject(reply, "result", result);
+	} else {
+		cJSON *error = cJSON_AddObjectToObject(reply, "error");
+		cJSON_AddStringToObject(error, "code", err.code[0] ? err.code : "failed");
+		cJSON_AddStringToObject(error, "message", err.message);
+		/* A pane made in state error is still named in the reply. */
+		if (cJSON_GetObjectItem(result, "pane") != NULL)
+			cJSON_AddItemToObject(error, "pane",
+					      cJSON_Duplicate(cJSON_GetObjectItem(result, "pane"), 1));
+		cJSON_Delete(result);
+		log_debug("%s: %s: %s", __func__, err.code, err.message);
+	}
+	server_send(c, reply);
+	if (c->pending_attach != NULL) {
+		struct session *s = c->pending_attach;
+		c->pending_attach = NULL;
+		server_attach(c, s);
+	}
+}
+
+int cmd_get_int(const cJSON *req, const char *key, bool required, int *out, struct sm_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItem(req, key);
+
+	if (item == NULL || cJSON_IsNull(item)) {
+		if (!required)
+			return 0;
+		sm_error_set(err, "missing_field", "field '%s' (number) is required", key);
+		return -1;
+	}
+	if (!cJSON_IsNumber(item)) {
+		sm_error_set(err, "invalid_argument", "field '%s' must be a number", key);
+		return -1;
+	}
+	*out = item->valueint;
+	return 0;
+}
+
+int cmd_get_string(const cJSON *req, const char *key, bool required, const char **out,
+		   struct sm_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItem(req, key);
+
+	if (item == NULL || cJSON_IsNull(item)) {
+		if (!required)
+			return 0;
+		sm_error_set(err, "missing_field", "field '%s' (string) is required", key);
+		return -1;
+	}
+	if (!cJSON_IsString(item)) {
+		sm_error_set(err, "invalid_argument", "field '%s' must be a string", key);
+		return -1;
+	}
+	*out = item->valuestring;
+	return 0;
+}
+
+bool cmd_get_bool(const cJSON *req, const char *key, bool fallback)
+{
+	const cJSON *item = cJSON_GetObjectItem(req, key);
+
+	return cJSON_IsBool(item) ? cJSON_IsTrue(item) : fallback;
+}
+
+struct pane *cmd_target_pane(struct conn *c, const cJSON *req, struct sm_error *err)
+{
+	int id = -1;
+	struct pane *p;
+
+	if (cmd_get_int(req, "pane", false, &id, err) < 0)
+		return NULL;
+	if (id < 0) {
+		if (c->attached != NULL && c->attached->active != NULL)
+			return c->attached->active->active;
+		sm_error_set(err, "missing_field", "field 'pane' (number) is required");
+		return NULL;
+	}
+	p = pane_find(id);
+	if (p == NULL)
+		sm_error_set(err, "no_such_pane", "no pane %%%d", id);
+	return p;
+}
+
+/* Choose the backend: an explicit request is strict and never falls
+ * back; only the config's default may step microvm -> native, and says so
+ * (DESIGN.md invariants 3 and 4). */
+static int cmd_choose_backend(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct sm_error probe_err = { 0 };
+
+	if (cmd_get_string(req, "backend", false, &name, err) < 0)
+		return -1;
+	if (name != NULL) {
+		spawn->backend_explicit = true;
+		return sandbox_backend_parse(name, &spawn->backend, err);
+	}
+	spawn->backend = server.default_backend_set ? server.default_backend : SANDBOX_NONE;
+	if (spawn->backend == SANDBOX_MICROVM && backend_check(SANDBOX_MICROVM, &probe_err) < 0) {
+		cJSON *ev = events_lifecycle("downgrade", NULL);
+		log_info("default_backend microvm unavailable (%s): stepping down to native",
+			 probe_err.message);
+		cJSON_AddStringToObject(ev, "from", "microvm");
+		cJSON_AddStringToObject(ev, "to", "native");
+		cJSON_AddStringToObject(ev, "reason", probe_err.message);
+		events_emit(ev);
+		spawn->backend = SANDBOX_NATIVE;
+	}
+	return 0;
+}
+
+int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
+{
+	const cJSON *argv = cJSON_GetObjectItem(req, "argv");
+	const cJSON *env = cJSON_GetObjectItem(req, "env");
+	const char *profile = NULL;
+	int n, i = 0;
+
+	memset(spawn, 0, sizeof *spawn);
+	if (cmd_get_string(req, "cwd", false, &spawn->cwd, err) < 0 ||
+	    cmd_get_string(req, "profile", false, &profile, err) < 0)
+		return -1;
+	spawn->profile = profile;
+	spawn->remain_on_exit = cmd_get_bool(req, "remain", false);
+	if (env != NULL && !cJSON_IsObject(env)) {
+		sm_error_set(err, "invalid_argument", "field 'env' must be an object");
+		return -1;
+	}
+	spawn->env = (cJSON *)env;
+	if (argv != NULL && !cJSON_IsNull(argv)) {
+		if (!cJSON_IsArray(argv) || (n = cJSON_GetArraySize(argv)) == 0) {
+			sm_error_set(err, "invalid_argument", "field 'argv' must be a non-empty array");
+			return -1;
+		}
+		spawn->argv = calloc(n + 1, sizeof *spawn->argv);
+		for (const cJSON *a = argv->child; a != NULL; a = a->next) {
+			if (!cJSON_IsString(a)) {
+				cmd_free_spawn(spawn);
+				sm_error_set(err, "invalid_argument", "argv items must be strings");
+				return -1;
+			}
+			spawn->argv[i++] = strdup(a->valuestring);
+		}
+	}
+	if (cmd_choose_backend(req, spawn, err) < 0) {
+		cmd_free_spawn(spawn);
+		return -1;
+	}
+	return 0;
+}
+
+void cmd_free_spawn(struct pane_spawn *spawn)
+{
+	if (spawn->argv != NULL)
+		for (char **a = spawn->argv; *a != NULL; a++)
+			free(*a);
+	free(spawn->argv);
+	spawn->argv = NULL;
+}
+
+int cmd_pane_result(struct pane *p, cJSON *result, struct sm_error *launch_err,
+		    struct sm_error *err)
+{
+	cJSON *json = pane_to_json(p);
+
+	cJSON_AddNumberToObject(result, "pane", p->id);
+	for (cJSON *item = json->child; item != NULL; item = item->next)
+		if (strcmp(item->string, "id") != 0)
+			cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));
+	cJSON_Delete(json);
+	if (p->state == SANDBOX_ERROR) {
+		*err = *launch_err;
+		return -1;
+	}
+	return 0;
+}

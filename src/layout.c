@@ -1,0 +1,206 @@
+/*
+ * layout: a binary tree of splits over a window's area (see layout.h).
+ *
+ * Geometry rules: side-by-side children share the parent's width less one
+ * border column; stacked children share its full height, because the
+ * lower pane's title line already separates them.  Every leaf keeps at
+ * least LAYOUT_MIN_W x LAYOUT_MIN_H (one title row and one content row).
+ */
+#include <stdlib.h>
+
+#include "layout.h"
+
+struct layout_cell *layout_new_leaf(struct pane *p)
+{
+	struct layout_cell *cell = calloc(1, sizeof *cell);
+
+	if (cell == NULL)
+		abort();
+	cell->type = LAYOUT_PANE;
+	cell->pane = p;
+	return cell;
+}
+
+void layout_free(struct layout_cell *cell)
+{
+	if (cell == NULL)
+		return;
+	layout_free(cell->first);
+	layout_free(cell->second);
+	free(cell);
+}
+
+bool layout_can_split(const struct layout_cell *leaf, enum layout_type type)
+{
+	if (type == LAYOUT_LEFTRIGHT)
+		return leaf->w >= 2 * LAYOUT_MIN_W + 1;
+	return leaf->h >= 2 * LAYOUT_MIN_H;
+}
+
+struct layout_cell *layout_split(struct layout_cell *leaf, enum layout_type type, int percent,
+				 struct pane *p)
+{
+	struct layout_cell *old, *added;
+
+	if (leaf->type != LAYOUT_PANE || !layout_can_split(leaf, type))
+		return NULL;
+	if (percent <= 0 || percent >= 100)
+		percent = 50;
+	/* The leaf becomes the inner cell so pointers to it (the parent's,
+	 * or the window's root) stay valid. */
+	old = layout_new_leaf(leaf->pane);
+	added = layout_new_leaf(p);
+	added->parent = leaf;
+	*old = (struct layout_cell){ .type = LAYOUT_PANE, .parent = leaf, .pane = leaf->pane,
+				     .x = leaf->x, .y = leaf->y, .w = leaf->w, .h = leaf->h };
+	leaf->type = type;
+	leaf->pane = NULL;
+	leaf->first = old;
+	leaf->second = added;
+	leaf->permille = 1000 - percent * 10;
+	return added;
+}
+
+static void layout_reparent_panes(struct layout_cell *cell);
+
+struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *leaf)
+{
+	struct layout_cell *parent = leaf->parent, *sibling;
+
+	if (parent == NULL) {
+		free(leaf);
+		return NULL;
+	}
+	sibling = parent->first == leaf ? parent->second : parent->first;
+	/* Copy the sibling into the parent's place so the parent pointer
+	 * held by the grandparent (or the window root) stays valid. */
+	parent->type = sibling->type;
+	parent->pane = sibling->pane;
+	parent->first = sibling->first;
+	parent->second = sibling->second;
+	parent->permille = sibling->permille;
+	if (parent->first != NULL)
+		parent->first->parent = parent;
+	if (parent->second != NULL)
+		parent->second->parent = parent;
+	layout_reparent_panes(parent);
+	free(sibling);
+	free(leaf);
+	return root;
+}
+
+/* Panes keep a pointer to their leaf; refresh it after cells moved. */
+void layout_set_pane_cell(struct pane *p, struct layout_cell *cell);
+
+static void layout_reparent_panes(struct layout_cell *cell)
+{
+	if (cell->type == LAYOUT_PANE) {
+		layout_set_pane_cell(cell->pane, cell);
+		return;
+	}
+	layout_reparent_panes(cell->first);
+	layout_reparent_panes(cell->second);
+}
+
+static int layout_clamp(int first, int total, int min)
+{
+	if (first > total - min)
+		first = total - min;
+	if (first < min)
+		first = min;
+	return first;
+}
+
+void layout_apply(struct layout_cell *cell, int x, int y, int w, int h)
+{
+	int first;
+
+	cell->x = x;
+	cell->y = y;
+	cell->w = w;
+	cell->h = h;
+	if (cell->type == LAYOUT_LEFTRIGHT) {
+		int avail = w - 1;
+		first = layout_clamp(avail * cell->permille / 1000, avail, LAYOUT_MIN_W);
+		layout_apply(cell->first, x, y, first, h);
+		layout_apply(cell->second, x + first + 1, y, avail - first, h);
+	} else if (cell->type == LAYOUT_TOPBOTTOM) {
+		first = layout_clamp(h * cell->permille / 1000, h, LAYOUT_MIN_H);
+		layout_apply(cell->first, x, y, w, first);
+		layout_apply(cell->second, x, y + first, w, h - first);
+	}
+}
+
+static void layout_collect(struct layout_cell *cell, struct layout_cell **out, int *n, int max)
+{
+	if (cell->type == LAYOUT_PANE) {
+		if (*n < max)
+			out[(*n)++] = cell;
+		return;
+	}
+	layout_collect(cell->first, out, n, max);
+	layout_collect(cell->second, out, n, max);
+}
+
+static int overlap(int a0, int a1, int b0, int b1)
+{
+	int lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+	return hi - lo;
+}
+
+struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir)
+{
+	struct layout_cell *leaves[256], *best = NULL;
+	int n = 0, best_overlap = 0;
+
+	layout_collect(root, leaves, &n, 256);
+	for (int i = 0; i < n; i++) {
+		struct layout_cell *c = leaves[i];
+		bool adjacent;
+		int ov;
+
+		if (c == from)
+			continue;
+		if (dir == 0 || dir == 1) {
+			adjacent = dir == 0 ? c->x + c->w + 1 == from->x : from->x + from->w + 1 == c->x;
+			ov = overlap(c->y, c->y + c->h, from->y, from->y + from->h);
+		} else {
+			adjacent = dir == 2 ? c->y + c->h == from->y : from->y + from->h == c->y;
+			ov = overlap(c->x, c->x + c->w, from->x, from->x + from->w);
+		}
+		if (adjacent && ov > best_overlap) {
+			best = c;
+			best_overlap = ov;
+		}
+	}
+	return best;
+}
+
+bool layout_resize(struct layout_cell *leaf, int dir, int amount)
+{
+	enum layout_type want = (dir == 0 || dir == 1) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
+	struct layout_cell *parent = leaf->parent;
+	int size, delta;
+
+	while (parent != NULL && parent->type != want)
+		parent = parent->parent;
+	if (parent == NULL)
+		return false;
+	size = want == LAYOUT_LEFTRIGHT ? parent->w - 1 : parent->h;
+	if (size <= 0)
+		return false;
+	/* dir says which way the border moves: right/down grows the first
+	 * child, whichever side the pane is on (tmux's resize-pane -L/-R). */
+	delta = (dir == 1 || dir == 3) ? amount : -amount;
+	{
+		int first = want == LAYOUT_LEFTRIGHT ? parent->first->w : parent->first->h;
+		int min = want == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
+		first = layout_clamp(first + delta, size, min);
+		parent->permille = (first * 1000 + size - 1) / size;
+		if (parent->permille < 1)
+			parent->permille = 1;
+		if (parent->permille > 999)
+			parent->permille = 999;
+	}
+	return true;
+}

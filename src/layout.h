@@ -1,0 +1,51 @@
+/*
+ * layout: how a window's area is divided among its panes.
+ *
+ * A binary tree: a leaf holds one pane; an inner cell splits its
+ * rectangle between two children, either side by side (LAYOUT_LEFTRIGHT,
+ * with a one-column border between them) or stacked (LAYOUT_TOPBOTTOM,
+ * where the lower pane's title line separates them).  Each leaf's
+ * rectangle includes the pane's title line as its first row, so the
+ * pane's content is the rectangle less that row.  Sizes are kept as a
+ * ratio on the inner cell so they survive window resizes.
+ */
+#ifndef SANDMUX_LAYOUT_H
+#define SANDMUX_LAYOUT_H
+
+#include <stdbool.h>
+
+struct pane;
+
+enum layout_type { LAYOUT_PANE, LAYOUT_LEFTRIGHT, LAYOUT_TOPBOTTOM };
+
+struct layout_cell {
+	enum layout_type type;
+	struct layout_cell *parent;
+	struct layout_cell *first, *second; /* inner cells only */
+	int permille; /* share of the first child, 1..999 */
+	struct pane *pane; /* leaves only */
+	int x, y, w, h;
+};
+
+#define LAYOUT_MIN_W 2
+#define LAYOUT_MIN_H 2
+
+struct layout_cell *layout_new_leaf(struct pane *p);
+void layout_free(struct layout_cell *cell);
+/* Split leaf into two; the new pane goes second.  Returns the new leaf,
+ * or NULL if there is no room for it. */
+struct layout_cell *layout_split(struct layout_cell *leaf, enum layout_type type, int percent,
+				 struct pane *p);
+/* Remove a leaf; its sibling takes the parent's place.  Returns the new
+ * root (NULL when the tree is empty). */
+struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *leaf);
+/* Assign rectangles to every cell of the tree for a w x h area. */
+void layout_apply(struct layout_cell *root, int x, int y, int w, int h);
+/* Leaf adjacent to `from` in a direction (0 left, 1 right, 2 up, 3 down). */
+struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir);
+/* Grow (amount > 0) or shrink the leaf along a direction. */
+bool layout_resize(struct layout_cell *leaf, int dir, int amount);
+/* Can a rectangle of w x h be split this way at all? */
+bool layout_can_split(const struct layout_cell *leaf, enum layout_type type);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * main: global options (-L NAME, -v) and the verb table.  With no verb,
+ * sandmux attaches to the default session, starting the server and a
+ * session when none exists, as tmux does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void main_usage(FILE *out)
+{
+	fprintf(out, "usage: sandmux [-L NAME] [-v] [VERB [ARGS...]]\n\nverbs:\n");
+	for (const struct cli_verb *v = cli_verbs; v->name != NULL; v++)
+		fprintf(out, "  %-14s %s\n", v->name, v->summary);
+	fprintf(out, "\nsandmux VERB --help shows a verb's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_verb *verb;
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {
+			snprintf(cli_server_name, sizeof cli_server_name, "%s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(argv[i], "-v") == 0) {
+			cli_verbose++;
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			main_usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--check-config") == 0) {
+			break;
+		} else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+			printf("sandmux 0.1\n");
+			return 0;
+		} else {
+			fprintf(stderr, "sandmux: unknown option %s\n", argv[i]);
+			main_usage(stderr);
+			return 2;
+		}
+	}
+	if (i == argc)
+		return cli_find_verb("attach")->run(1, (char *[]){ "attach", NULL });
+	verb = cli_find_verb(argv[i]);
+	if (verb == NULL) {
+		fprintf(stderr, "sandmux: unknown verb '%s'\n", argv[i]);
+		main_usage(stderr);
+		return 2;
+	}
+	return verb->run(argc - i, argv + i);
+}

@@ -1,0 +1,458 @@
+/*
+ * pane: one program on a PTY, wrapped by a backend, feeding an emulator.
+ *
+ * The label a pane shows is taken from the backend's launch result, never
+ * from the request: a contained backend is only shown once it confirms
+ * the contained child runs, and a launch that fails leaves the pane in
+ * state error with no process at all (DESIGN.md invariants 1 and 2).
+ * Everything the program prints reaches the emulator; only frames to
+ * clients are coalesced.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "layout.h"
+#include "log.h"
+#include "pty.h"
+#include "server.h"
+#include "term.h"
+
+#define READ_CHUNK (64 * 1024)
+#define READ_BUDGET (1024 * 1024) /* per wakeup, so one pane cannot starve others */
+
+static void pane_on_readable(uv_poll_t *handle, int status, int events);
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *pane_backend_label(const struct pane *p)
+{
+	if (p->state == SANDBOX_ERROR || !p->launch.confirmed)
+		return NULL;
+	return sandbox_backend_name(p->launch.backend);
+}
+
+static void pane_term_output(const char *bytes, size_t len, void *user)
+{
+	pane_write(user, bytes, len);
+}
+
+/* The environment of a pane: the server's, TERM fixed, SANDMUX_PANE
+ * set, then the request's extra variables. */
+static char **pane_environment(const struct pane *p, const cJSON *extra)
+{
+	size_t n = 0, i = 0;
+	char **envp;
+	const cJSON *item;
+
+	while (server.environ[n] != NULL)
+		n++;
+	envp = calloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
+	for (size_t k = 0; k < n; k++) {
+		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
+		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0)
+			continue;
+		envp[i++] = strdup(server.environ[k]);
+	}
+	envp[i++] = strdup("TERM=xterm-256color");
+	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0)
+		abort();
+	cJSON_ArrayForEach(item, extra)
+	{
+		if (cJSON_IsString(item) && asprintf(&envp[i++], "%s=%s", item->string,
+						     item->valuestring) < 0)
+			abort();
+	}
+	envp[i] = NULL;
+	return envp;
+}
+
+static void strv_free(char **v)
+{
+	if (v == NULL)
+		return;
+	for (char **p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
+static void pane_fail(struct pane *p, const struct sm_error *err)
+{
+	p->state = SANDBOX_ERROR;
+	snprintf(p->reason, sizeof p->reason, "%s", err->message);
+	if (strcmp(err->code, "backend_unavailable") == 0)
+		snprintf(p->hint, sizeof p->hint, "%s", backend_probe_result()->native_hint);
+	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
+		 err->message);
+	{
+		cJSON *ev = events_lifecycle("error", p);
+		cJSON_AddStringToObject(ev, "code", err->code);
+		cJSON_AddStringToObject(ev, "reason", err->message);
+		events_emit(ev);
+	}
+}
+
+static void pane_on_confirm(uv_poll_t *handle, int status, int events)
+{
+	struct pane *p = handle->data;
+	struct sm_error err = { 0 };
+	int rc = p->ops->confirm(&p->launch, &err);
+
+	if (rc == 0 && status >= 0)
+		return;
+	uv_poll_stop(handle);
+	p->status_poll_active = false;
+	if (rc > 0) {
+		p->state = SANDBOX_WARM;
+		log_info("pane %%%d: %s confirmed, child pid %d", p->id,
+			 sandbox_backend_name(p->launch.backend), (int)p->launch.child_pid);
+		events_emit(events_lifecycle("ready", p));
+	} else {
+		if (err.code[0] == '\0')
+			sm_error_set(&err, "launch_failed", "sandbox did not start");
+		p->ops->destroy(&p->launch);
+		pane_fail(p, &err);
+	}
+	if (p->window != NULL)
+		server_broadcast_layout(p->window->session);
+}
+
+static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm_error *err)
+{
+	char *default_argv[] = { server.default_shell, NULL };
+	char **envp = pane_environment(p, spawn->env);
+	struct launch_request req = {
+		.profile = p->profile,
+		.argv = spawn->argv != NULL ? spawn->argv : default_argv,
+		.envp = envp,
+		.cwd = p->cwd,
+		.home = getenv("HOME"),
+		.rows = spawn->rows,
+		.cols = spawn->cols,
+	};
+	int rc;
+
+	if (backend_check(p->requested, err) < 0) {
+		strv_free(envp);
+		return -1;
+	}
+	p->ops = backend_get(p->requested);
+	events_emit(events_lifecycle("starting", p));
+	rc = p->ops->launch(&req, &p->launch, err);
+	strv_free(envp);
+	if (rc < 0)
+		return -1;
+	p->master = p->launch.master;
+	uv_poll_init(server.loop, &p->poll, p->master);
+	p->poll.data = p;
+	uv_poll_start(&p->poll, UV_READABLE, pane_on_readable);
+	p->poll_active = true;
+	if (p->launch.confirmed) {
+		p->state = SANDBOX_WARM;
+		events_emit(events_lifecycle("ready", p));
+	} else {
+		uv_poll_init(server.loop, &p->status_poll, p->launch.status_fd);
+		p->status_poll.data = p;
+		uv_poll_start(&p->status_poll, UV_READABLE, pane_on_confirm);
+		p->status_poll_active = true;
+	}
+	return 0;
+}
+
+/* A pane always exists after this returns non-NULL, possibly in state
+ * error (err then says why); NULL means the request itself was bad. */
+struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
+{
+	struct pane *p = calloc(1, sizeof *p);
+
+	if (p == NULL)
+		abort();
+	p->id = server.next_pane_id++;
+	p->master = -1;
+	p->launch.master = -1;
+	p->launch.status_fd = -1;
+	p->requested = spawn->backend;
+	p->requested_explicitly = spawn->backend_explicit;
+	p->remain_on_exit = spawn->remain_on_exit;
+	p->started_at = now_seconds();
+	p->state = SANDBOX_CREATED;
+	snprintf(p->profile, sizeof p->profile, "%s", spawn->profile ? spawn->profile : "terminal");
+	if (spawn->cwd != NULL)
+		snprintf(p->cwd, sizeof p->cwd, "%s", spawn->cwd);
+	else if (getcwd(p->cwd, sizeof p->cwd) == NULL)
+		snprintf(p->cwd, sizeof p->cwd, "/");
+	p->cols = spawn->cols;
+	p->rows = spawn->rows;
+	p->term = term_new(spawn->rows, spawn->cols, server.scrollback);
+	term_set_output(p->term, pane_term_output, p);
+	if (pane_launch(p, spawn, err) < 0)
+		pane_fail(p, err);
+	return p;
+}
+
+static void pane_release(struct pane *p)
+{
+	term_free(p->term);
+	free(p->pending_input);
+	free(p);
+}
+
+static void pane_on_handle_closed(uv_handle_t *handle)
+{
+	struct pane *p = handle->data;
+
+	if (--p->open_handles == 0)
+		pane_release(p);
+}
+
+void pane_free(struct pane *p)
+{
+	if (p->state != SANDBOX_ERROR && !p->exited && p->ops != NULL) {
+		p->ops->destroy(&p->launch);
+		server_reap_later(p->launch.pid);
+		events_emit(events_lifecycle("killed", p));
+	}
+	p->window = NULL;
+	if (p->master >= 0)
+		close(p->master);
+	p->master = -1;
+	if (p->launch.status_fd >= 0)
+		close(p->launch.status_fd);
+	p->launch.status_fd = -1;
+	p->open_handles = p->poll_active + p->status_poll_active;
+	if (p->open_handles == 0) {
+		pane_release(p);
+		return;
+	}
+	if (p->poll_active)
+		uv_close((uv_handle_t *)&p->poll, pane_on_handle_closed);
+	if (p->status_poll_active)
+		uv_close((uv_handle_t *)&p->status_poll, pane_on_handle_closed);
+	p->poll_active = p->status_poll_active = false;
+}
+
+void pane_resize(struct pane *p, int cols, int rows)
+{
+	if (cols < 1)
+		cols = 1;
+	if (rows < 1)
+		rows = 1;
+	if (cols == p->cols && rows == p->rows)
+		return;
+	p->cols = cols;
+	p->rows = rows;
+	term_resize(p->term, rows, cols);
+	if (p->master >= 0)
+		pty_resize(p->master, rows, cols);
+}
+
+static void pane_flush_input(struct pane *p)
+{
+	while (p->npending_input > 0 && p->master >= 0) {
+		ssize_t n = write(p->master, p->pending_input, p->npending_input);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				p->npending_input = 0;
+			break;
+		}
+		memmove(p->pending_input, p->pending_input + n, p->npending_input - n);
+		p->npending_input -= n;
+	}
+	if (p->poll_active)
+		uv_poll_start(&p->poll, UV_READABLE | (p->npending_input ? UV_WRITABLE : 0),
+			      pane_on_readable);
+}
+
+void pane_write(struct pane *p, const char *bytes, size_t len)
+{
+	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
+		return;
+	p->pending_input = realloc(p->pending_input, p->npending_input + len);
+	memcpy(p->pending_input + p->npending_input, bytes, len);
+	p->npending_input += len;
+	pane_flush_input(p);
+}
+
+static void pane_finish(struct pane *p)
+{
+	cJSON *ev = events_lifecycle("exit", p);
+
+	cJSON_AddNumberToObject(ev, "exitCode", p->exit_status);
+	events_emit(ev);
+	log_info("pane %%%d exited with status %d", p->id, p->exit_status);
+	if (p->poll_active)
+		uv_poll_stop(&p->poll);
+	if (p->state == SANDBOX_ERROR) {
+		/* A failed sandbox stays on screen as FAILED, never vanishes. */
+		server_broadcast_layout(p->window->session);
+		return;
+	}
+	if (!p->remain_on_exit) {
+		pane_remove(p);
+		return;
+	}
+	p->state = SANDBOX_DESTROYED;
+	{
+		char msg[64];
+		int len = snprintf(msg, sizeof msg, "\r\n[exited with status %d]", p->exit_status);
+		term_write(p->term, msg, len);
+	}
+	server_session_damaged(p->window->session);
+	server_broadcast_layout(p->window->session);
+}
+
+/* Read what the program wrote.  Returns false at EOF/EIO. */
+static bool pane_drain(struct pane *p)
+{
+	char buf[READ_CHUNK];
+	size_t total = 0;
+
+	while (total < READ_BUDGET) {
+		ssize_t n = read(p->master, buf, sizeof buf);
+		if (n > 0) {
+			term_write(p->term, buf, n);
+			total += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (total > 0 && p->window != NULL)
+			server_session_damaged(p->window->session);
+		return false;
+	}
+	if (total > 0 && p->window != NULL)
+		server_session_damaged(p->window->session);
+	return true;
+}
+
+static void pane_on_readable(uv_poll_t *handle, int status, int events)
+{
+	struct pane *p = handle->data;
+
+	if (status < 0 || (events & UV_READABLE)) {
+		if (!pane_drain(p) || status < 0) {
+			/* EIO: every holder of the slave has gone; the exit
+			 * status arrives with SIGCHLD. */
+			uv_poll_stop(handle);
+			if (p->exited)
+				pane_finish(p);
+			return;
+		}
+	}
+	if (events & UV_WRITABLE)
+		pane_flush_input(p);
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+void pane_reap(pid_t pid, int status)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next) {
+		for (struct window *w = s->windows; w != NULL; w = w->next) {
+			for (struct pane *p = w->panes; p != NULL; p = p->next) {
+				if (p->launch.pid != pid || p->exited)
+					continue;
+				p->exited = true;
+				p->exit_status = exit_code_of(status);
+				if (p->status_poll_active)
+					pane_on_confirm(&p->status_poll, -1, 0);
+				/* Read the last words before the pane goes. */
+				if (p->master >= 0)
+					pane_drain(p);
+				pane_finish(p);
+				return;
+			}
+		}
+	}
+}
+
+void pane_update_state(struct pane *p)
+{
+	pid_t fg, shell;
+
+	if (p->state != SANDBOX_WARM && p->state != SANDBOX_ACTIVE)
+		return;
+	shell = p->launch.child_pid > 0 ? p->launch.child_pid : p->launch.pid;
+	fg = p->master >= 0 ? pty_foreground(p->master) : -1;
+	p->state = (fg <= 0 || fg == shell) ? SANDBOX_WARM : SANDBOX_ACTIVE;
+}
+
+void pane_kill(struct pane *p, const char *reason)
+{
+	cJSON *ev = events_lifecycle("killed", p);
+
+	cJSON_AddStringToObject(ev, "reason", reason);
+	events_emit(ev);
+	if (p->ops != NULL && p->state != SANDBOX_ERROR && !p->exited) {
+		p->ops->destroy(&p->launch);
+		server_reap_later(p->launch.pid);
+	}
+	p->exited = true;
+	pane_remove(p);
+}
+
+cJSON *pane_to_json(const struct pane *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	const char *label = pane_backend_label(p);
+	struct term_modes modes;
+	struct window *w = p->window;
+
+	pane_update_state((struct pane *)p);
+	term_get_modes(p->term, &modes);
+	cJSON_AddNumberToObject(o, "id", p->id);
+	if (w != NULL) {
+		cJSON_AddStringToObject(o, "session", w->session->name);
+		cJSON_AddNumberToObject(o, "window", w->index);
+		cJSON_AddBoolToObject(o, "active", w->active == p);
+	}
+	cJSON_AddNumberToObject(o, "cols", p->cols);
+	cJSON_AddNumberToObject(o, "rows", p->rows);
+	cJSON_AddNumberToObject(o, "x", p->x);
+	cJSON_AddNumberToObject(o, "y", p->y);
+	cJSON_AddStringToObject(o, "requested", sandbox_backend_name(p->requested));
+	if (label != NULL)
+		cJSON_AddStringToObject(o, "backend", label);
+	else
+		cJSON_AddNullToObject(o, "backend");
+	cJSON_AddStringToObject(o, "state", sandbox_state_name(p->state));
+	cJSON_AddStringToObject(o, "profile", p->profile);
+	if (p->reason[0] != '\0')
+		cJSON_AddStringToObject(o, "reason", p->reason);
+	if (p->hint[0] != '\0')
+		cJSON_AddStringToObject(o, "hint", p->hint);
+	if (p->launch.details[0] != '\0' && label != NULL)
+		cJSON_AddStringToObject(o, "details", p->launch.details);
+	cJSON_AddNumberToObject(o, "pid", p->state == SANDBOX_ERROR ? 0 : p->launch.pid);
+	if (p->exited)
+		cJSON_AddNumberToObject(o, "exit_status", p->exit_status);
+	cJSON_AddStringToObject(o, "title", term_title(p->term));
+	cJSON_AddStringToObject(o, "cwd", p->cwd);
+	cJSON_AddNumberToObject(o, "violations", p->violations);
+	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
+	return o;
+}

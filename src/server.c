@@ -1,0 +1,780 @@
+/*
+ * server: the long-lived process (see server.h).
+ *
+ * One libuv loop serves the listening socket, every client connection,
+ * every pane's PTY and the frame timers.  Requests are JSON lines handed
+ * to the command table (cmd.c); replies and pushed events go back as JSON
+ * lines.  A client that stops reading is never allowed to stall the
+ * loop: its frames are dropped and replaced by one full redraw once its
+ * socket drains, while pane data keeps flowing into the emulators.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "log.h"
+#include "server.h"
+#include "term.h"
+
+#define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
+#define BACKLOG_LIMIT (4 * 1024 * 1024) /* bytes queued before a client is "behind" */
+
+struct server server;
+
+static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
+static void server_send_frames(struct session *s, struct conn *only, bool full);
+
+uint64_t server_now_ms(void)
+{
+	return uv_hrtime() / 1000000;
+}
+
+/* --- writing to clients --------------------------------------------- */
+
+struct write_req {
+	uv_write_t req;
+	struct conn *conn;
+	char *data;
+};
+
+static void conn_on_closed(uv_handle_t *handle)
+{
+	struct conn *c = handle->data;
+
+	free(c->buf);
+	free(c);
+}
+
+static void conn_close(struct conn *c)
+{
+	struct conn **pp;
+	struct session *s = c->attached;
+
+	if (c->closing)
+		return;
+	c->closing = true;
+	for (pp = &server.conns; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	c->attached = NULL;
+	if (s != NULL)
+		session_fit_clients(s);
+	uv_close((uv_handle_t *)&c->pipe, conn_on_closed);
+}
+
+static void server_on_write(uv_write_t *req, int status)
+{
+	struct write_req *wr = (struct write_req *)req;
+	struct conn *c = wr->conn;
+
+	free(wr->data);
+	free(wr);
+	if (status < 0 || c->closing)
+		return;
+	/* A client that fell behind gets one full redraw once drained. */
+	if (c->needs_full && c->attached != NULL &&
+	    uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) == 0) {
+		c->needs_full = false;
+		server_send_frames(c->attached, c, true);
+	}
+}
+
+static void server_send_raw(struct conn *c, char *data, size_t len)
+{
+	struct write_req *wr;
+	uv_buf_t buf;
+
+	if (c->closing) {
+		free(data);
+		return;
+	}
+	wr = malloc(sizeof *wr);
+	wr->conn = c;
+	wr->data = data;
+	buf = uv_buf_init(data, len);
+	if (uv_write(&wr->req, (uv_stream_t *)&c->pipe, &buf, 1, server_on_write) < 0) {
+		free(data);
+		free(wr);
+		conn_close(c);
+	}
+}
+
+void server_send(struct conn *c, cJSON *msg)
+{
+	char *text = cJSON_PrintUnformatted(msg);
+	size_t len = strlen(text);
+
+	cJSON_Delete(msg);
+	text = realloc(text, len + 2);
+	text[len] = '\n';
+	text[len + 1] = '\0';
+	server_send_raw(c, text, len + 1);
+}
+
+static bool conn_behind(struct conn *c)
+{
+	return uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > BACKLOG_LIMIT;
+}
+
+/* --- layout and frames ---------------------------------------------- */
+
+static cJSON *server_layout_json(struct session *s, const struct conn *c)
+{
+	cJSON *ev = cJSON_CreateObject(), *windows, *panes;
+	struct window *aw = s->active;
+
+	cJSON_AddStringToObject(ev, "event", "layout");
+	cJSON_AddStringToObject(ev, "session", s->name);
+	cJSON_AddNumberToObject(ev, "cols", c ? c->client_cols : s->cols);
+	cJSON_AddNumberToObject(ev, "rows", c ? c->client_rows : s->rows + 1);
+	windows = cJSON_AddArrayToObject(ev, "windows");
+	for (struct window *w = s->windows; w != NULL; w = w->next) {
+		cJSON *wo = cJSON_CreateObject();
+		cJSON_AddNumberToObject(wo, "index", w->index);
+		cJSON_AddStringToObject(wo, "name", w->active && term_title(w->active->term)[0]
+							    ? term_title(w->active->term)
+							    : w->name);
+		cJSON_AddBoolToObject(wo, "active", w == aw);
+		cJSON_AddItemToArray(windows, wo);
+	}
+	cJSON_AddBoolToObject(ev, "zoomed", aw != NULL && aw->zoomed != NULL);
+	panes = cJSON_AddArrayToObject(ev, "panes");
+	if (aw != NULL) {
+		for (struct pane *p = aw->panes; p != NULL; p = p->next) {
+			if (aw->zoomed != NULL && aw->zoomed != p)
+				continue;
+			cJSON_AddItemToArray(panes, pane_to_json(p));
+		}
+	}
+	return ev;
+}
+
+void server_broadcast_layout(struct session *s)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s)
+			server_send(c, server_layout_json(s, c));
+}
+
+void server_push_status(struct session *s, const char *text)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		if (c->attached != s)
+			continue;
+		cJSON *ev = cJSON_CreateObject();
+		cJSON_AddStringToObject(ev, "event", "status");
+		cJSON_AddStringToObject(ev, "text", text);
+		server_send(c, ev);
+	}
+}
+
+static void color_to_json(cJSON *run, const char *key, const struct term_color *col)
+{
+	char hex[8];
+
+	if (col->kind == TERM_COLOR_PALETTE) {
+		cJSON_AddNumberToObject(run, key, col->index);
+	} else if (col->kind == TERM_COLOR_RGB) {
+		snprintf(hex, sizeof hex, "#%02x%02x%02x", col->r, col->g, col->b);
+		cJSON_AddStringToObject(run, key, hex);
+	} else {
+		cJSON_AddNumberToObject(run, key, -1);
+	}
+}
+
+static void frame_add_run(const struct term_style *style, const char *utf8, size_t len, int col,
+			  int cells, void *user)
+{
+	cJSON *runs = user, *run = cJSON_CreateObject();
+	char *text = strndup(utf8, len);
+
+	cJSON_AddStringToObject(run, "t", text);
+	free(text);
+	cJSON_AddNumberToObject(run, "x", col);
+	cJSON_AddNumberToObject(run, "w", cells);
+	color_to_json(run, "fg", &style->fg);
+	color_to_json(run, "bg", &style->bg);
+	cJSON_AddNumberToObject(run, "a", style->attrs);
+	cJSON_AddItemToArray(runs, run);
+}
+
+cJSON *server_row_json(struct term *t, int row)
+{
+	cJSON *ro = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(ro, "y", row);
+	term_row_runs(t, row, frame_add_run, cJSON_AddArrayToObject(ro, "runs"));
+	return ro;
+}
+
+static cJSON *server_frame_json(struct pane *p, bool full)
+{
+	cJSON *ev = cJSON_CreateObject(), *cursor, *rows;
+	struct term_modes modes;
+	int cy, cx;
+
+	term_get_modes(p->term, &modes);
+	term_cursor(p->term, &cy, &cx);
+	cJSON_AddStringToObject(ev, "event", "frame");
+	cJSON_AddNumberToObject(ev, "pane", p->id);
+	cJSON_AddBoolToObject(ev, "full", full);
+	cursor = cJSON_AddObjectToObject(ev, "cursor");
+	cJSON_AddNumberToObject(cursor, "x", cx);
+	cJSON_AddNumberToObject(cursor, "y", cy);
+	cJSON_AddBoolToObject(cursor, "visible", modes.cursor_visible);
+	rows = cJSON_AddArrayToObject(ev, "rows");
+	for (int r = 0; r < term_rows(p->term); r++)
+		if (full || term_row_damaged(p->term, r))
+			cJSON_AddItemToArray(rows, server_row_json(p->term, r));
+	return ev;
+}
+
+/* Send damaged rows of the visible panes to every attached client that
+ * keeps up (or to `only`, in full).  Damage is cleared once sent. */
+static void server_send_frames(struct session *s, struct conn *only, bool full)
+{
+	struct window *w = s->active;
+
+	if (w == NULL)
+		return;
+	for (struct pane *p = w->panes; p != NULL; p = p->next) {
+		char *text;
+		size_t len;
+		cJSON *frame;
+
+		if (w->zoomed != NULL && w->zoomed != p)
+			continue;
+		if (!full && !term_any_damage(p->term))
+			continue;
+		frame = server_frame_json(p, full);
+		text = cJSON_PrintUnformatted(frame);
+		cJSON_Delete(frame);
+		len = strlen(text);
+		for (struct conn *c = server.conns; c != NULL; c = c->next) {
+			char *copy;
+			if (c->attached != s || (only != NULL && c != only))
+				continue;
+			if (conn_behind(c)) {
+				c->needs_full = true;
+				continue;
+			}
+			copy = malloc(len + 1);
+			memcpy(copy, text, len);
+			copy[len] = '\n';
+			server_send_raw(c, copy, len + 1);
+		}
+		free(text);
+		if (only == NULL)
+			term_damage_clear(p->term);
+	}
+	s->last_frame_ms = server_now_ms();
+}
+
+static void server_on_frame_timer(uv_timer_t *timer)
+{
+	struct session *s = timer->data;
+
+	s->frame_pending = false;
+	server_send_frames(s, NULL, false);
+}
+
+void server_session_damaged(struct session *s)
+{
+	uint64_t now, due;
+	bool attached = false;
+
+	for (struct conn *c = server.conns; c != NULL && !attached; c = c->next)
+		attached = c->attached == s;
+	if (!attached || s->frame_pending)
+		return;
+	/* After a quiet spell the frame goes out on the next loop turn (a
+	 * keystroke echo never waits for a tick); sustained output is
+	 * coalesced to one frame per interval. */
+	now = server_now_ms();
+	due = s->last_frame_ms + FRAME_INTERVAL_MS;
+	s->frame_pending = true;
+	uv_timer_start(&s->frame_timer, server_on_frame_timer, due > now ? due - now : 0, 0);
+}
+
+void server_attach(struct conn *c, struct session *s)
+{
+	c->attached = s;
+	session_fit_clients(s);
+	server_send(c, server_layout_json(s, c));
+	server_send_frames(s, c, true);
+}
+
+void server_attach_later(struct conn *c, struct session *s)
+{
+	c->pending_attach = s;
+}
+
+void server_send_full(struct session *s)
+{
+	server_send_frames(s, NULL, true);
+}
+
+/* --- reading requests ----------------------------------------------- */
+
+static void conn_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
+{
+	static char slab[65536];
+
+	buf->base = slab;
+	buf->len = sizeof slab;
+}
+
+static void conn_reply_error(struct conn *c, const char *code, const char *message)
+{
+	cJSON *reply = cJSON_CreateObject(), *error;
+
+	cJSON_AddNullToObject(reply, "id");
+	cJSON_AddBoolToObject(reply, "ok", false);
+	error = cJSON_AddObjectToObject(reply, "error");
+	cJSON_AddStringToObject(error, "code", code);
+	cJSON_AddStringToObject(error, "message", message);
+	server_send(c, reply);
+}
+
+static void conn_handle_line(struct conn *c, char *line)
+{
+	cJSON *req = cJSON_Parse(line);
+
+	if (req == NULL || !cJSON_IsObject(req)) {
+		cJSON_Delete(req);
+		conn_reply_error(c, "parse_error", "request is not a JSON object");
+		return;
+	}
+	cmd_dispatch(c, req);
+	cJSON_Delete(req);
+}
+
+static void conn_consume(struct conn *c, const char *data, size_t len)
+{
+	size_t start = 0;
+
+	if (c->len + len > c->cap) {
+		c->cap = c->len + len + 4096;
+		c->buf = realloc(c->buf, c->cap);
+	}
+	memcpy(c->buf + c->len, data, len);
+	c->len += len;
+	for (size_t i = c->len - len; i < c->len && !c->closing; i++) {
+		if (c->buf[i] != '\n')
+			continue;
+		c->buf[i] = '\0';
+		if (i > start)
+			conn_handle_line(c, c->buf + start);
+		start = i + 1;
+	}
+	if (c->closing)
+		return;
+	memmove(c->buf, c->buf + start, c->len - start);
+	c->len -= start;
+	if (c->len > MAX_LINE) {
+		/* Only this client goes: it cannot be resynchronised. */
+		conn_reply_error(c, "line_too_long", "request line exceeds 1 MiB; closing");
+		conn_close(c);
+	}
+}
+
+static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+	struct conn *c = stream->data;
+
+	if (nread < 0) {
+		conn_close(c);
+		return;
+	}
+	if (nread > 0)
+		conn_consume(c, buf->base, nread);
+}
+
+static bool peer_uid_ok(uv_pipe_t *pipe)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+
+	if (uv_fileno((uv_handle_t *)pipe, &fd) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return false;
+	return cred.uid == getuid();
+}
+
+static void server_on_connection(uv_stream_t *listener, int status)
+{
+	struct conn *c;
+
+	if (status < 0)
+		return;
+	c = calloc(1, sizeof *c);
+	uv_pipe_init(server.loop, &c->pipe, 0);
+	c->pipe.data = c;
+	if (uv_accept(listener, (uv_stream_t *)&c->pipe) < 0) {
+		uv_close((uv_handle_t *)&c->pipe, conn_on_closed);
+		return;
+	}
+	c->next = server.conns;
+	server.conns = c;
+	if (!peer_uid_ok(&c->pipe)) {
+		conn_reply_error(c, "peer_uid_mismatch", "peer runs as another user; refused");
+		conn_close(c);
+		return;
+	}
+	uv_read_start((uv_stream_t *)&c->pipe, conn_alloc, server_on_read);
+}
+
+/* --- lifetime ------------------------------------------------------- */
+
+void server_reap_later(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	server.orphans = realloc(server.orphans, (server.norphans + 1) * sizeof *server.orphans);
+	server.orphans[server.norphans++] = pid;
+}
+
+/* Reap killed panes' processes; with wait_ms > 0, wait for them. */
+static void server_reap_orphans(int wait_ms)
+{
+	for (int waited = 0;; waited += 10) {
+		size_t kept = 0;
+		for (size_t i = 0; i < server.norphans; i++)
+			if (waitpid(server.orphans[i], NULL, WNOHANG) == 0)
+				server.orphans[kept++] = server.orphans[i];
+		server.norphans = kept;
+		if (kept == 0 || waited >= wait_ms)
+			return;
+		usleep(10000);
+	}
+}
+
+static void server_on_stop_timer(uv_timer_t *timer)
+{
+	server_reap_orphans(2000);
+	uv_stop(server.loop);
+}
+
+void server_shutdown(const char *reason)
+{
+	static uv_timer_t stop_timer;
+
+	if (server.exiting)
+		return;
+	server.exiting = true;
+	log_info("server exiting: %s", reason);
+	while (server.sessions != NULL)
+		session_destroy(server.sessions);
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		cJSON *ev = cJSON_CreateObject();
+		cJSON_AddStringToObject(ev, "event", "exit");
+		cJSON_AddStringToObject(ev, "reason", "server-exit");
+		server_send(c, ev);
+	}
+	unlink(server.socket_path);
+	uv_close((uv_handle_t *)&server.listener, NULL);
+	/* Let queued replies drain before the loop stops. */
+	uv_timer_init(server.loop, &stop_timer);
+	uv_timer_start(&stop_timer, server_on_stop_timer, 50, 0);
+}
+
+void server_maybe_exit(void)
+{
+	if (server.sessions == NULL)
+		server_shutdown("last session ended");
+}
+
+static void server_on_signal(uv_signal_t *handle, int signum)
+{
+	if (signum == SIGCHLD) {
+		/* Only our panes' pids: waitpid(-1) would steal the exit
+		 * statuses of processes libuv spawned itself. */
+		struct pane *dead;
+		do {
+			dead = NULL;
+			for (struct session *s = server.sessions; s && !dead; s = s->next)
+				for (struct window *w = s->windows; w && !dead; w = w->next)
+					for (struct pane *p = w->panes; p && !dead; p = p->next) {
+						int st;
+						if (p->exited || p->launch.pid <= 0)
+							continue;
+						if (waitpid(p->launch.pid, &st, WNOHANG) == p->launch.pid) {
+							dead = p;
+							pane_reap(p->launch.pid, st);
+						}
+					}
+		} while (dead != NULL);
+		server_reap_orphans(0);
+		return;
+	}
+	server_shutdown(strsignal(signum));
+}
+
+/* Is a live server answering on this path?  A path that refuses
+ * connections is a stale socket left by a crashed server. */
+static bool server_socket_alive(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool alive;
+
+	if (strlen(path) >= sizeof addr.sun_path) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	memcpy(addr.sun_path, path, strlen(path) + 1);
+	alive = fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0;
+	if (fd >= 0)
+		close(fd);
+	return alive;
+}
+
+static int server_listen(struct sm_error *err)
+{
+	mode_t old_mask;
+	int rc;
+
+	uv_pipe_init(server.loop, &server.listener, 0);
+	if (server_socket_alive(server.socket_path)) {
+		sm_error_set(err, "server_running", "a server is already running on %s",
+			     server.socket_path);
+		return -1;
+	}
+	if (unlink(server.socket_path) == 0)
+		log_info("reclaimed stale socket %s", server.socket_path);
+	/* Bind under umask 077 so the socket is never group/world
+	 * accessible, not even for an instant before the chmod. */
+	old_mask = umask(077);
+	rc = uv_pipe_bind(&server.listener, server.socket_path);
+	umask(old_mask);
+	if (rc == 0)
+		rc = chmod(server.socket_path, 0600) < 0 ? -errno : 0;
+	if (rc == 0)
+		rc = uv_listen((uv_stream_t *)&server.listener, 128, server_on_connection);
+	if (rc < 0) {
+		sm_error_set(err, "listen_failed", "cannot listen on %s: %s", server.socket_path,
+			     uv_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static void server_usage(FILE *out)
+{
+	fprintf(out, "usage: sandmux [-L NAME] server [--foreground] [--sandbox on|off] [-v]\n"
+		     "  starts the sandmux server (clients start it on first use)\n");
+}
+
+struct server_opts {
+	bool foreground;
+	int verbose;
+	const char *sandbox;
+	const char *config_path;
+};
+
+static int server_parse_args(int argc, char **argv, struct server_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "foreground", no_argument, NULL, 'f' }, { "sandbox", required_argument, NULL, 's' },
+		{ "config", required_argument, NULL, 'c' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	o->sandbox = getenv("SANDMUX_SANDBOX");
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+fvh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			o->foreground = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 's':
+			o->sandbox = optarg;
+			break;
+		case 'c':
+			o->config_path = optarg;
+			break;
+		case 'h':
+			server_usage(stdout);
+			exit(0);
+		default:
+			server_usage(stderr);
+			return 2;
+		}
+	}
+	if (o->sandbox != NULL && strcmp(o->sandbox, "on") != 0 && strcmp(o->sandbox, "off") != 0) {
+		fprintf(stderr, "sandmux: --sandbox takes on or off, not '%s'\n", o->sandbox);
+		return 2;
+	}
+	return 0;
+}
+
+static int server_load_config(const char *path)
+{
+	struct config cfg;
+	struct sm_error err = { 0 };
+	const char *shell = getenv("SHELL");
+
+	config_defaults(&cfg);
+	if (config_load(path, &cfg, &err) < 0) {
+		/* A broken config must not stop the server: say so, run with
+		 * the defaults. */
+		log_warn("config: %s: %s (using defaults)", err.code, err.message);
+		config_free(&cfg);
+		config_defaults(&cfg);
+	}
+	server.scrollback = cfg.scrollback > 0 ? cfg.scrollback : 10000;
+	if (cfg.default_shell[0] != '\0')
+		snprintf(server.default_shell, sizeof server.default_shell, "%s", cfg.default_shell);
+	else
+		snprintf(server.default_shell, sizeof server.default_shell, "%s",
+			 shell && shell[0] ? shell : "/bin/sh");
+	if (cfg.default_backend_set) {
+		server.default_backend = backend_from_name(cfg.default_backend);
+		server.default_backend_set = true;
+	}
+	config_free(&cfg);
+	return 0;
+}
+
+/* Fork into the background; the parent returns only once the child
+ * listens (exit 0) or has said why it cannot (exit 1), so the client that
+ * started it can connect straight away. */
+static int server_daemonize(int *ready_fd)
+{
+	int fds[2];
+	pid_t pid;
+	char msg[600];
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0) {
+		close(fds[1]);
+		n = read(fds[0], msg, sizeof msg - 1);
+		if (n <= 0)
+			_exit(1);
+		msg[n] = '\0';
+		if (msg[0] == '+')
+			_exit(0);
+		fprintf(stderr, "sandmux: %s\n", msg + 1);
+		_exit(1);
+	}
+	close(fds[0]);
+	setsid();
+	{
+		int devnull = open("/dev/null", O_RDWR);
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		if (devnull > 2)
+			close(devnull);
+	}
+	*ready_fd = fds[1];
+	return 0;
+}
+
+static void server_ready(int ready_fd, const struct sm_error *err)
+{
+	char msg[600];
+	int len;
+
+	if (ready_fd < 0) {
+		if (err != NULL)
+			fprintf(stderr, "sandmux: %s\n", err->message);
+		return;
+	}
+	len = snprintf(msg, sizeof msg, "%c%s", err ? '-' : '+', err ? err->message : "");
+	if (write(ready_fd, msg, len) < 0)
+		log_warn("cannot tell the starter we are ready");
+	close(ready_fd);
+}
+
+int server_main(int argc, char **argv)
+{
+	struct server_opts opts = { 0 };
+	struct sm_error err = { 0 };
+	struct probe_result probe;
+	char state_dir[PATH_MAX], log_path[PATH_MAX + 128], line[256];
+	int ready_fd = -1, rc;
+	extern char **environ;
+
+	rc = server_parse_args(argc, argv, &opts);
+	if (rc != 0)
+		return rc;
+	if (server.name[0] == '\0')
+		snprintf(server.name, sizeof server.name, "default");
+	if (paths_socket(server.name, server.socket_path, sizeof server.socket_path, &err) < 0) {
+		fprintf(stderr, "sandmux: %s\n", err.message);
+		return 1;
+	}
+	if (server_socket_alive(server.socket_path)) {
+		fprintf(stderr, "sandmux: a server is already running on %s\n", server.socket_path);
+		return 1;
+	}
+	if (!opts.foreground && server_daemonize(&ready_fd) < 0) {
+		perror("sandmux: fork");
+		return 1;
+	}
+	paths_state_dir(state_dir, sizeof state_dir);
+	snprintf(log_path, sizeof log_path, "%s/server-%s.log", state_dir, server.name);
+	log_open(opts.foreground ? NULL : log_path, opts.verbose);
+	log_info("sandmux server %s starting, pid %d, socket %s", server.name, (int)getpid(),
+		 server.socket_path);
+	signal(SIGPIPE, SIG_IGN);
+	server.environ = environ;
+	server.next_pane_id = 1;
+	server.sandbox_off = opts.sandbox != NULL && strcmp(opts.sandbox, "off") == 0;
+	server_load_config(opts.config_path);
+
+	/* Probe once; the result is fixed for the server's life. */
+	backend_probe(server.sandbox_off, &probe);
+	backend_probe_line(&probe, line, sizeof line);
+	log_info("%s", line);
+
+	server.loop = uv_default_loop();
+	if (server_listen(&err) < 0) {
+		log_warn("%s", err.message);
+		server_ready(ready_fd, &err);
+		return 1;
+	}
+	uv_signal_init(server.loop, &server.sigchld);
+	uv_signal_start(&server.sigchld, server_on_signal, SIGCHLD);
+	uv_signal_init(server.loop, &server.sigterm);
+	uv_signal_start(&server.sigterm, server_on_signal, SIGTERM);
+	uv_signal_init(server.loop, &server.sigint);
+	uv_signal_start(&server.sigint, server_on_signal, SIGINT);
+	uv_signal_init(server.loop, &server.sighup);
+	uv_signal_start(&server.sighup, server_on_signal, SIGHUP);
+	if (opts.foreground)
+		fprintf(stderr, "%s\n", line);
+	server_ready(ready_fd, NULL);
+	uv_run(server.loop, UV_RUN_DEFAULT);
+	log_info("server stopped");
+	return 0;
+}

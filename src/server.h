@@ -1,0 +1,186 @@
+/*
+ * server: the process that owns everything that must outlive a client —
+ * sessions, windows, the layout trees, panes with their PTYs and
+ * emulators, sandboxes and the event bus.  It never draws to a terminal;
+ * clients talk to it over the JSON-lines protocol (docs/protocol.md).
+ *
+ * Ownership: the server owns the session list; a session owns its
+ * windows; a window owns its layout tree and panes; a connection is owned
+ * by the server until it closes.
+ */
+#ifndef SANDMUX_SERVER_H
+#define SANDMUX_SERVER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <uv.h>
+
+#include "backend.h"
+#include "error.h"
+#include "sandbox.h"
+
+struct cJSON;
+struct term;
+struct layout_cell;
+struct window;
+struct session;
+
+#define PROTOCOL_VERSION 1
+#define MAX_LINE (1024 * 1024)
+
+struct pane {
+	int id;
+	struct window *window;
+	struct layout_cell *cell;
+	struct term *term;
+
+	int master; /* -1 once closed */
+	uv_poll_t poll;
+	bool poll_active;
+	char *pending_input; /* bytes for the pane not yet written */
+	size_t npending_input;
+	uv_poll_t status_poll; /* backend confirmation, while pending */
+	bool status_poll_active;
+	int open_handles; /* libuv handles still closing */
+
+	struct launch_result launch;
+	const struct backend_ops *ops;
+	enum sandbox_backend requested;
+	bool requested_explicitly;
+	enum sandbox_state state;
+	char profile[32];
+	char reason[512];
+	char hint[160];
+	bool exited;
+	int exit_status; /* shell-style: signal n is 128+n */
+	bool remain_on_exit;
+	int violations;
+
+	char cwd[PATH_MAX];
+	int x, y, cols, rows; /* content rectangle in the window */
+	double started_at;
+	struct pane *next; /* in the window's pane list */
+};
+
+struct window {
+	int index;
+	char name[64];
+	struct session *session;
+	struct layout_cell *root;
+	struct pane *panes;
+	struct pane *active;
+	struct pane *zoomed;
+	struct window *next;
+};
+
+struct session {
+	char name[64];
+	int cols, rows; /* window area (client size less the status line) */
+	struct window *windows;
+	struct window *active;
+	int next_window_index;
+	bool frame_pending;
+	uv_timer_t frame_timer;
+	uint64_t last_frame_ms;
+	struct session *next;
+};
+
+struct conn {
+	uv_pipe_t pipe;
+	char *buf;
+	size_t len, cap;
+	bool hello_done;
+	bool closing;
+	struct session *attached;
+	int client_cols, client_rows;
+	bool needs_full; /* fell behind: one full redraw when drained */
+	struct session *pending_attach; /* attach after the reply is sent */
+	bool subscribed;
+	int sub_pane;
+	char sub_session[64];
+	char sub_action[32];
+	struct conn *next;
+};
+
+struct server {
+	uv_loop_t *loop;
+	uv_pipe_t listener;
+	uv_signal_t sigchld, sigterm, sigint, sighup;
+	char socket_path[PATH_MAX];
+	char name[64];
+	struct session *sessions;
+	struct conn *conns;
+	int next_pane_id;
+	int scrollback;
+	char default_shell[256];
+	enum sandbox_backend default_backend;
+	bool default_backend_set;
+	bool sandbox_off;
+	bool exiting;
+	char **environ; /* environment captured at start, for panes */
+	pid_t *orphans; /* killed pane processes not yet reaped */
+	size_t norphans;
+};
+
+extern struct server server;
+
+/* server.c */
+int server_main(int argc, char **argv);
+void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
+void server_broadcast_layout(struct session *s);
+void server_session_damaged(struct session *s);
+void server_push_status(struct session *s, const char *text);
+void server_maybe_exit(void);
+/* A killed pane's process: reap it when it dies (SIGCHLD, or at exit). */
+void server_reap_later(pid_t pid);
+uint64_t server_now_ms(void);
+
+/* session.c */
+struct session *session_find(const char *name);
+struct session *session_create(const char *name, int cols, int rows);
+void session_destroy(struct session *s);
+struct window *window_create(struct session *s, struct pane *first);
+void window_destroy(struct window *w);
+void window_relayout(struct window *w);
+struct pane *pane_find(int id);
+void session_resize(struct session *s, int cols, int rows);
+void session_fit_clients(struct session *s);
+/* Remove a pane from its window (closing window/session as they empty). */
+void pane_remove(struct pane *p);
+
+/* pane.c */
+struct pane_spawn {
+	char **argv; /* NULL: the default shell */
+	const char *cwd;
+	struct cJSON *env; /* object of extra variables, may be NULL */
+	enum sandbox_backend backend;
+	bool backend_explicit;
+	const char *profile;
+	bool remain_on_exit;
+	int rows, cols;
+};
+struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
+void pane_free(struct pane *p);
+void pane_resize(struct pane *p, int cols, int rows);
+void pane_write(struct pane *p, const char *bytes, size_t len);
+void pane_kill(struct pane *p, const char *reason);
+void pane_reap(pid_t pid, int status);
+struct cJSON *pane_to_json(const struct pane *p);
+void pane_update_state(struct pane *p);
+const char *pane_backend_label(const struct pane *p);
+
+/* events.c */
+void events_emit(struct cJSON *event); /* takes ownership */
+struct cJSON *events_lifecycle(const char *kind, const struct pane *p);
+
+/* cmd.c */
+void cmd_dispatch(struct conn *c, struct cJSON *req);
+
+/* paths.c */
+int paths_socket(const char *name, char *out, size_t size, struct sm_error *err);
+int paths_state_dir(char *out, size_t size);
+int mkdir_p(const char *path, mode_t mode);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * session: the server's tree of sessions, windows and panes.
+ *
+ * A session is a named set of windows sharing one size (the smallest
+ * attached client's, or the size it was created with); a window is a
+ * layout tree of panes shown together.  When the last pane of a window
+ * goes the window goes, and with the last window the session.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "layout.h"
+#include "log.h"
+#include "server.h"
+#include "term.h"
+
+void layout_set_pane_cell(struct pane *p, struct layout_cell *cell)
+{
+	p->cell = cell;
+}
+
+struct session *session_find(const char *name)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+struct session *session_create(const char *name, int cols, int rows)
+{
+	struct session *s = calloc(1, sizeof *s);
+	struct session **tail = &server.sessions;
+
+	if (s == NULL)
+		abort();
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->cols = cols;
+	s->rows = rows;
+	uv_timer_init(server.loop, &s->frame_timer);
+	s->frame_timer.data = s;
+	while (*tail != NULL)
+		tail = &(*tail)->next;
+	*tail = s;
+	return s;
+}
+
+static void session_on_timer_closed(uv_handle_t *handle)
+{
+	free(handle->data);
+}
+
+void session_destroy(struct session *s)
+{
+	struct session **pp;
+
+	while (s->windows != NULL)
+		window_destroy(s->windows);
+	for (pp = &server.sessions; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		if (c->attached == s) {
+			c->attached = NULL;
+			server_send(c, cJSON_Parse("{\"event\":\"exit\",\"reason\":\"session-ended\"}"));
+		}
+	}
+	log_info("session %s ended", s->name);
+	uv_close((uv_handle_t *)&s->frame_timer, session_on_timer_closed);
+}
+
+struct window *window_create(struct session *s, struct pane *first)
+{
+	struct window *w = calloc(1, sizeof *w), **tail = &s->windows;
+
+	if (w == NULL)
+		abort();
+	w->index = s->next_window_index++;
+	w->session = s;
+	snprintf(w->name, sizeof w->name, "%d", w->index);
+	w->root = layout_new_leaf(first);
+	w->panes = first;
+	w->active = first;
+	first->window = w;
+	first->cell = w->root;
+	while (*tail != NULL)
+		tail = &(*tail)->next;
+	*tail = w;
+	s->active = w;
+	window_relayout(w);
+	return w;
+}
+
+void window_destroy(struct window *w)
+{
+	struct session *s = w->session;
+	struct window **pp;
+
+	while (w->panes != NULL) {
+		struct pane *p = w->panes;
+		w->panes = p->next;
+		pane_free(p);
+	}
+	layout_free(w->root);
+	for (pp = &s->windows; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	}
+	if (s->active == w)
+		s->active = s->windows;
+	free(w);
+}
+
+void window_relayout(struct window *w)
+{
+	struct session *s = w->session;
+
+	if (w->root == NULL)
+		return;
+	layout_apply(w->root, 0, 0, s->cols, s->rows);
+	for (struct pane *p = w->panes; p != NULL; p = p->next) {
+		struct layout_cell *c = p->cell;
+		if (w->zoomed == p)
+			pane_resize(p, s->cols, s->rows - 1);
+		else
+			pane_resize(p, c->w, c->h - 1);
+		p->x = w->zoomed == p ? 0 : c->x;
+		p->y = w->zoomed == p ? 1 : c->y + 1;
+	}
+}
+
+struct pane *pane_find(int id)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next)
+				if (p->id == id)
+					return p;
+	return NULL;
+}
+
+void session_resize(struct session *s, int cols, int rows)
+{
+	if (cols < 10)
+		cols = 10;
+	if (rows < 3)
+		rows = 3;
+	if (cols == s->cols && rows == s->rows)
+		return;
+	s->cols = cols;
+	s->rows = rows;
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		window_relayout(w);
+	server_broadcast_layout(s);
+}
+
+/* The smallest attached client decides the size, as tmux does. */
+void session_fit_clients(struct session *s)
+{
+	int cols = 0, rows = 0;
+
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		if (c->attached != s)
+			continue;
+		if (cols == 0 || c->client_cols < cols)
+			cols = c->client_cols;
+		if (rows == 0 || c->client_rows - 1 < rows)
+			rows = c->client_rows - 1;
+	}
+	if (cols > 0)
+		session_resize(s, cols, rows);
+}
+
+void pane_remove(struct pane *p)
+{
+	struct window *w = p->window;
+	struct session *s = w->session;
+	struct pane **pp;
+
+	for (pp = &w->panes; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	w->root = layout_remove(w->root, p->cell);
+	if (w->zoomed == p)
+		w->zoomed = NULL;
+	if (w->active == p)
+		w->active = w->panes;
+	pane_free(p);
+	if (w->panes == NULL) {
+		window_destroy(w);
+		if (s->windows == NULL) {
+			session_destroy(s);
+			server_maybe_exit();
+			return;
+		}
+	} else {
+		window_relayout(w);
+	}
+	server_broadcast_layout(s);
+}

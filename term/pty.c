@@ -1,0 +1,145 @@
+/*
+ * pty: open a pseudo-terminal and start a program on it.
+ *
+ * The child is a session leader with the slave as its controlling
+ * terminal, which is what makes job control (Ctrl-Z, fg, Ctrl-C reaching
+ * the foreground job) work inside a pane.  An exec failure travels back
+ * over a close-on-exec pipe so the caller learns of it synchronously.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "pty.h"
+
+static int pty_open_master(int *master, char *slave_name, size_t size)
+{
+	int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (grantpt(fd) < 0 || unlockpt(fd) < 0 || ptsname_r(fd, slave_name, size) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	*master = fd;
+	return 0;
+}
+
+static bool fd_is_kept(const struct pty_spawn_opts *opts, int fd)
+{
+	for (int i = 0; i < opts->nkeep_fds; i++)
+		if (opts->keep_fds[i] == fd)
+			return true;
+	return false;
+}
+
+/* Runs in the child between fork and exec: only async-signal-safe calls. */
+static void pty_child(const struct pty_spawn_opts *opts, const char *slave_name, int report_fd)
+{
+	struct winsize ws = { .ws_row = opts->rows, .ws_col = opts->cols };
+	sigset_t none;
+	int slave, err;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	if (setsid() < 0)
+		goto fail;
+	slave = open(slave_name, O_RDWR);
+	if (slave < 0)
+		goto fail;
+	if (ioctl(slave, TIOCSCTTY, 0) < 0)
+		goto fail;
+	ioctl(slave, TIOCSWINSZ, &ws);
+	if (dup2(slave, 0) < 0 || dup2(slave, 1) < 0 || dup2(slave, 2) < 0)
+		goto fail;
+	if (slave > 2)
+		close(slave);
+	for (int i = 0; i < opts->nkeep_fds; i++) {
+		int flags = fcntl(opts->keep_fds[i], F_GETFD);
+		if (flags >= 0)
+			fcntl(opts->keep_fds[i], F_SETFD, flags & ~FD_CLOEXEC);
+	}
+	/* Nothing of the server (its socket, other panes' masters) may leak
+	 * into a pane: close every fd that was not asked for. */
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != report_fd && !fd_is_kept(opts, fd))
+			close(fd);
+	if (opts->cwd != NULL && chdir(opts->cwd) < 0)
+		goto fail;
+	execvpe(opts->argv[0], opts->argv, opts->envp);
+fail:
+	err = errno;
+	if (write(report_fd, &err, sizeof err) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out, char *errbuf,
+	      size_t errsz)
+{
+	char slave_name[128];
+	int master = -1, report[2], child_errno = 0, rc;
+	ssize_t n;
+	pid_t pid;
+
+	rc = pty_open_master(&master, slave_name, sizeof slave_name);
+	if (rc < 0) {
+		snprintf(errbuf, errsz, "cannot open a pty: %s", strerror(-rc));
+		return rc;
+	}
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		rc = -errno;
+		close(master);
+		snprintf(errbuf, errsz, "pipe: %s", strerror(-rc));
+		return rc;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		close(master);
+		close(report[0]);
+		close(report[1]);
+		snprintf(errbuf, errsz, "fork: %s", strerror(-rc));
+		return rc;
+	}
+	if (pid == 0)
+		pty_child(opts, slave_name, report[1]);
+	close(report[1]);
+	do
+		n = read(report[0], &child_errno, sizeof child_errno);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof child_errno) {
+		waitpid(pid, NULL, 0);
+		close(master);
+		snprintf(errbuf, errsz, "cannot run %s: %s", opts->argv[0], strerror(child_errno));
+		return -child_errno;
+	}
+	*master_out = master;
+	*pid_out = pid;
+	return 0;
+}
+
+int pty_resize(int master, int rows, int cols)
+{
+	struct winsize ws = { .ws_row = rows, .ws_col = cols };
+
+	/* The kernel sends SIGWINCH to the foreground group on change. */
+	return ioctl(master, TIOCSWINSZ, &ws) < 0 ? -errno : 0;
+}
+
+pid_t pty_foreground(int master)
+{
+	return tcgetpgrp(master);
+}
