@@ -28,6 +28,8 @@ struct probe_result {
 	bool microvm_available;
 	char microvm_reason[160];
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
+	char native_bwrap_path[4096]; /* absolute path of bwrap on PATH, or "" */
+	char native_socat_path[4096]; /* absolute path of socat on PATH, or "" */
 };
 
 struct launch_request {
@@ -38,6 +40,9 @@ struct launch_request {
 	const char *cwd; /* host path of the working directory */
 	const char *home; /* host $HOME used by the profile */
 	int rows, cols;
+	/* Extra host directories a native sandbox must hide (e.g. the
+	 * server's socket directory), NULL-terminated; may be NULL. */
+	const char *const *deny_paths;
 };
 
 struct launch_result {
@@ -48,6 +53,10 @@ struct launch_result {
 	int status_fd; /* readable until confirmed; -1 when none needed */
 	bool confirmed; /* true once the label may be shown */
 	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
+	/* Backend-private state; zero it before launch. */
+	char mask_file[64]; /* native: the empty mode-000 file masks bind */
+	char status_buf[512]; /* native: a partial line read from status_fd */
+	size_t status_len;
 };
 
 struct backend_ops {
@@ -74,8 +83,28 @@ void backend_probe(bool sandbox_off, struct probe_result *out);
 const struct probe_result *backend_probe_result(void);
 /* One-line summary for the server log ("sandbox: native ON (...)"). */
 void backend_probe_line(const struct probe_result *probe, char *buf, size_t size);
+/* `sandmux probe --json`: {platform, native:{available, requiresInstall,
+ * disabled, tool, hint, reason}, microvm:{available, reason}}; empty
+ * strings are null.  The caller owns the result. */
+struct cJSON *probe_to_json(const struct probe_result *probe);
+/* Probe helpers, exposed for tests.  probe_find_on_path looks name up in
+ * path (a $PATH value; empty and relative entries are skipped) and writes
+ * the absolute path to out; 0 found, -1 not.  probe_platform names the
+ * platform from uname's sysname and /proc/version: "linux", "wsl2",
+ * "macos", else sysname in lower case. */
+int probe_find_on_path(const char *name, const char *path, char *out, size_t size);
+void probe_platform(const char *sysname, const char *proc_version, char *out, size_t size);
 
 const struct backend_ops *backend_get(enum sandbox_backend id);
+
+/* Process-tree helpers for backends.  backend_signal_tree sends sig to
+ * every process of the PTY session led by session_leader (the pane's
+ * process and every job it started) and, when ns_member > 0, to every
+ * process in ns_member's pid namespace.  backend_kill_tree sends SIGHUP
+ * (and SIGCONT, so stopped jobs see it), gives the tree a moment to go,
+ * then SIGKILLs what is left.  Neither reaps: the server does. */
+int backend_signal_tree(pid_t session_leader, pid_t ns_member, int sig);
+void backend_kill_tree(pid_t session_leader, pid_t ns_member);
 
 /* Check that a backend may be launched given the probe; fills err with
  * code backend_unavailable and the reason/hint if not. */

@@ -15,6 +15,7 @@
 
 struct cJSON;
 struct sm_error;
+struct strvec;
 
 enum sandbox_backend { SANDBOX_NONE = 0, SANDBOX_NATIVE, SANDBOX_MICROVM, SANDBOX_BACKEND_COUNT };
 
@@ -103,5 +104,15 @@ struct cJSON *sandbox_violation_to_json(const struct sandbox_violation *v);
 int sandbox_violation_from_json(const struct cJSON *json, struct sandbox_violation *out,
 				struct sm_error *err);
 void sandbox_violation_free(struct sandbox_violation *v);
+
+/* Deny paths (DESIGN.md: every deny path is emitted in both spellings).
+ * sandbox_expand_home turns a leading "~" into home (malloc'd; NULL when
+ * out of memory).  sandbox_deny_spellings pushes path as written and, when
+ * different, its symlink-resolved form (realpath), skipping spellings
+ * already in out; globs (containing '*' or '?') and paths that do not
+ * resolve are pushed as written only.  Returns 0, or -1 out of memory. */
+char *sandbox_expand_home(const char *path, const char *home);
+bool sandbox_path_is_glob(const char *path);
+int sandbox_deny_spellings(const char *path, struct strvec *out);
 
 #endif

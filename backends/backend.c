@@ -1,0 +1,193 @@
+/*
+ * backend: the table of sandbox backends, the check that a backend may be
+ * launched on this host, and the process-tree signalling the backends
+ * share.
+ *
+ * The check is where invariants 4 and 5 meet the probe: a request for a
+ * contained backend that this host or this server cannot honour is
+ * refused with the reason and the install hint, and is never answered
+ * with a weaker backend.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "error.h"
+
+extern const struct backend_ops backend_none_ops;
+extern const struct backend_ops backend_native_ops;
+extern const struct backend_ops backend_microvm_ops;
+
+static const struct backend_ops *const backend_table[SANDBOX_BACKEND_COUNT] = {
+	[SANDBOX_NONE] = &backend_none_ops,
+	[SANDBOX_NATIVE] = &backend_native_ops,
+	[SANDBOX_MICROVM] = &backend_microvm_ops,
+};
+
+#define KILL_GRACE_MS 100
+
+const struct backend_ops *backend_get(enum sandbox_backend id)
+{
+	if ((unsigned)id >= SANDBOX_BACKEND_COUNT)
+		return NULL;
+	return backend_table[id];
+}
+
+static int check_native(const struct probe_result *probe, struct sm_error *err)
+{
+	if (probe->native_disabled) {
+		sm_error_set(err, "backend_unavailable",
+			     "native sandbox disabled by --sandbox off");
+		return -1;
+	}
+	if (probe->native_available)
+		return 0;
+	if (probe->native_hint[0] != '\0')
+		sm_error_set(err, "backend_unavailable",
+			     "native sandbox unavailable: %s (install: %s)", probe->native_reason,
+			     probe->native_hint);
+	else
+		sm_error_set(err, "backend_unavailable", "native sandbox unavailable: %s",
+			     probe->native_reason);
+	return -1;
+}
+
+static int check_microvm(const struct probe_result *probe, struct sm_error *err)
+{
+	if (probe->native_disabled) {
+		sm_error_set(err, "backend_unavailable",
+			     "microvm sandbox disabled by --sandbox off");
+		return -1;
+	}
+	if (probe->microvm_available)
+		return 0;
+	sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable: %s",
+		     probe->microvm_reason);
+	return -1;
+}
+
+int backend_check(enum sandbox_backend id, struct sm_error *err)
+{
+	const struct probe_result *probe = backend_probe_result();
+
+	if (id == SANDBOX_NONE)
+		return 0;
+	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
+		sm_error_set(err, "invalid_backend",
+			     "unknown backend: valid backends are none, native, microvm");
+		return -1;
+	}
+	/* Without a probe nothing is known about the host, and guessing
+	 * would be a label the host may not honour. */
+	if (probe == NULL) {
+		sm_error_set(err, "backend_unavailable",
+			     "%s sandbox unavailable: the host has not been probed",
+			     sandbox_backend_name(id));
+		return -1;
+	}
+	return id == SANDBOX_NATIVE ? check_native(probe, err) : check_microvm(probe, err);
+}
+
+/* --- process trees ------------------------------------------------------ */
+
+/* Session id and state of pid from /proc/PID/stat; -1 if gone. */
+static int proc_session(pid_t pid, pid_t *session, char *state)
+{
+	char path[64], buf[512], *p;
+	int pgrp, sid, ppid;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	p = fgets(buf, sizeof buf, f);
+	fclose(f);
+	/* The command name may hold spaces and parentheses: parse after
+	 * the last ')'. */
+	if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %c %d %d %d", state, &ppid, &pgrp, &sid) != 4)
+		return -1;
+	*session = sid;
+	return 0;
+}
+
+static int proc_pidns(pid_t pid, ino_t *ino)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof path, "/proc/%d/ns/pid", (int)pid);
+	if (stat(path, &st) != 0)
+		return -1;
+	*ino = st.st_ino;
+	return 0;
+}
+
+/* Send sig (0: none) to every live, non-zombie process of the tree but
+ * skip_pid.  Returns how many there were, or -1 without /proc. */
+static int walk_tree(pid_t session_leader, pid_t ns_member, int sig, pid_t skip_pid)
+{
+	ino_t ns = 0;
+	bool have_ns = ns_member > 0 && proc_pidns(ns_member, &ns) == 0;
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+	int count = 0;
+
+	if (dir == NULL)
+		return -1;
+	while ((de = readdir(dir)) != NULL) {
+		pid_t pid = (pid_t)atoi(de->d_name), sid;
+		ino_t pid_ns;
+		char state;
+
+		if (pid <= 0 || pid == skip_pid || proc_session(pid, &sid, &state) != 0 ||
+		    state == 'Z')
+			continue;
+		if (sid != session_leader &&
+		    !(have_ns && proc_pidns(pid, &pid_ns) == 0 && pid_ns == ns))
+			continue;
+		count++;
+		if (sig != 0)
+			kill(pid, sig);
+	}
+	closedir(dir);
+	return count;
+}
+
+int backend_signal_tree(pid_t session_leader, pid_t ns_member, int sig)
+{
+	int count;
+
+	if (session_leader <= 0)
+		return -1;
+	/* The leader last: when bwrap leads, its death takes the whole pid
+	 * namespace with SIGKILL, and the shell should see sig first. */
+	count = walk_tree(session_leader, ns_member, sig, session_leader);
+	if (kill(-session_leader, sig) == 0 || kill(session_leader, sig) == 0)
+		return 0;
+	return count > 0 ? 0 : -1;
+}
+
+void backend_kill_tree(pid_t session_leader, pid_t ns_member)
+{
+	struct timespec tick = {.tv_sec = 0, .tv_nsec = 10 * 1000 * 1000};
+
+	if (session_leader <= 0)
+		return;
+	backend_signal_tree(session_leader, ns_member, SIGHUP);
+	backend_signal_tree(session_leader, ns_member, SIGCONT);
+	for (int waited = 0; waited < KILL_GRACE_MS; waited += 10) {
+		if (walk_tree(session_leader, ns_member, 0, 0) <= 0)
+			return;
+		nanosleep(&tick, NULL);
+	}
+	backend_signal_tree(session_leader, ns_member, SIGKILL);
+}

@@ -1,0 +1,385 @@
+/*
+ * bwrap: the bubblewrap argv of the fixed `terminal` profile.
+ *
+ * The terminal profile is for a person's own shell that should not be able
+ * to read their keys or scribble over the system: the host is visible
+ * read-only, $HOME and the pane's working directory are writable, /tmp is
+ * private, the network is shared, and a short list of secret stores is
+ * masked so that reading them fails with EACCES.
+ *
+ * The argv is built as an array, one element per argument, and never goes
+ * through a shell.  The order matters because later mounts cover earlier
+ * ones: the read-only host first, then the writable roots, then the fresh
+ * /tmp, /dev and /proc, and the deny masks last so that nothing mounted
+ * after them can uncover a secret.
+ *
+ * Masks.  A denied directory gets an empty tmpfs of mode 0000, remounted
+ * read-only; anything else (a file, a socket) gets an empty mode-0000 file
+ * bind-mounted read-only over it.  With every capability dropped, not
+ * even uid 0 inside passes a mode-0000 permission check, and the read-only
+ * mount stops the owner from chmod-ing the mask open again.
+ *
+ * Spellings.  Every deny path is spelled as written and symlink-resolved
+ * (sandbox_deny_spellings), and a glob is expanded to what it matches now.
+ * A mount always lands where a path really leads, so each spelling is
+ * masked at its resolved location: that one mount denies the path under
+ * both spellings, because inside the sandbox the same symlinks lead to
+ * the same place.  (bwrap 0.8.0 cannot even use a spelling through an
+ * absolute symlink as a mount point: it resolves it outside the new root
+ * and fails with ENOENT.)  bwrap can only mount over something that
+ * exists, so a deny path that does not exist at launch is skipped; a
+ * secret created later, while the pane runs, is not masked (see
+ * docs/backends.md).
+ */
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bwrap.h"
+#include "error.h"
+#include "sandbox.h"
+
+const char *const bwrap_terminal_deny_read[] = {
+	/* Private keys, known hosts and agent config: reading them lets a
+	 * process log in wherever the user can. */
+	"~/.ssh",
+	/* Cloud credentials and session tokens. */
+	"~/.aws",
+	/* GnuPG private keyrings and trust database. */
+	"~/.gnupg",
+	/* The GitHub CLI's OAuth token. */
+	"~/.config/gh",
+	/* macOS keychains, also found in synced or copied homes. */
+	"~/Library/Keychains",
+	/* Host control sockets: whoever can connect can have a process
+	 * started outside the sandbox (systemd, D-Bus activation, a
+	 * container daemon).  A file mounted over a socket makes connect()
+	 * fail.  Absent on most hosts, and then skipped. */
+	"/run/dbus/system_bus_socket",
+	"/run/systemd/private",
+	"/var/run/docker.sock",
+	"/run/docker.sock",
+	"/run/containerd/containerd.sock",
+	"/run/podman/podman.sock",
+	NULL,
+};
+
+/* Push a NULL-terminated list of arguments. */
+static int push_args(struct strvec *out, const char *first, ...)
+{
+	va_list ap;
+	int rc = 0;
+
+	va_start(ap, first);
+	for (const char *s = first; s != NULL && rc == 0; s = va_arg(ap, const char *))
+		rc = strvec_push(out, s);
+	va_end(ap);
+	return rc;
+}
+
+/* path is dir or inside it, by components. */
+static bool path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static bool has_dot_component(const char *path)
+{
+	for (const char *p = path; (p = strchr(p, '.')) != NULL; p++) {
+		bool starts = p == path || p[-1] == '/';
+		size_t len = p[1] == '.' ? 2 : 1;
+
+		if (starts && (p[len] == '\0' || p[len] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* --- writable roots ----------------------------------------------------- */
+
+/* Resolve a writable root.  It must be absolute and exist, and it must not
+ * be "/": binding the whole host writable would undo the profile. */
+static int resolve_writable_root(const char *path, char resolved[PATH_MAX],
+				 struct sm_error *err)
+{
+	if (path == NULL || path[0] != '/') {
+		sm_error_set(err, "launch_failed", "writable path \"%s\" is not absolute",
+			     path ? path : "(null)");
+		return -1;
+	}
+	if (realpath(path, resolved) == NULL) {
+		sm_error_set(err, "launch_failed", "writable path %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (strcmp(resolved, "/") == 0) {
+		sm_error_set(err, "launch_failed",
+			     "refusing to make %s writable: it is the whole host file system", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Collect the writable roots, resolved and without ones already covered by
+ * an earlier root.  They are bound at their resolved location so that a
+ * symlinked working directory cannot land under a later mount. */
+static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *roots,
+			  struct sm_error *err)
+{
+	size_t nextra = 0;
+
+	while (in->writable != NULL && in->writable[nextra] != NULL)
+		nextra++;
+	for (size_t i = 0; i < 2 + nextra; i++) {
+		const char *path = i == 0 ? in->home : i == 1 ? in->cwd : in->writable[i - 2];
+		char resolved[PATH_MAX];
+		bool covered = false;
+
+		if (resolve_writable_root(path, resolved, err) != 0)
+			return -1;
+		for (size_t j = 0; j < roots->n && !covered; j++)
+			covered = path_is_under(resolved, roots->v[j]);
+		if (!covered && strvec_push(roots, resolved) != 0)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
+/* Bind the writable roots that are (under_tmp) or are not inside /tmp.
+ * Roots inside /tmp go after the private /tmp, or it would hide them. */
+static int push_writable_binds(struct strvec *out, const struct strvec *roots, bool under_tmp)
+{
+	for (size_t i = 0; i < roots->n; i++) {
+		if (path_is_under(roots->v[i], "/tmp") != under_tmp)
+			continue;
+		/* Threat: none stopped here; this is what the profile grants
+		 * (the user's files and the pane's work tree stay usable). */
+		if (push_args(out, "--bind", roots->v[i], roots->v[i], NULL) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- deny masks --------------------------------------------------------- */
+
+/* A glob denies whatever matches it now, dotfiles included; "." and ".."
+ * matched by a wildcard are not entries of the directory and are dropped. */
+static int expand_glob(const char *pattern, struct strvec *paths)
+{
+	glob_t g;
+	int rc = glob(pattern, GLOB_PERIOD, NULL, &g);
+
+	if (rc == GLOB_NOMATCH)
+		return 0;
+	if (rc != 0)
+		return rc == GLOB_NOSPACE ? -1 : 0;
+	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+		if (!has_dot_component(pattern) && has_dot_component(g.gl_pathv[i]))
+			continue;
+		rc = sandbox_deny_spellings(g.gl_pathv[i], paths);
+	}
+	globfree(&g);
+	return rc;
+}
+
+/* Every spelling of every deny entry, in order, duplicates removed. */
+static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *paths,
+			  struct sm_error *err)
+{
+	for (size_t i = 0; in->deny_read != NULL && in->deny_read[i] != NULL; i++) {
+		char *path = sandbox_expand_home(in->deny_read[i], in->home);
+		int rc;
+
+		if (path == NULL)
+			goto nomem;
+		if (path[0] != '/') {
+			sm_error_set(err, "launch_failed", "deny path \"%s\" is not absolute",
+				     in->deny_read[i]);
+			free(path);
+			return -1;
+		}
+		rc = sandbox_path_is_glob(path) ? expand_glob(path, paths)
+						: sandbox_deny_spellings(path, paths);
+		free(path);
+		if (rc != 0)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
+/* Inside a directory that is itself masked: the mask already hides it,
+ * and bwrap could not create a mount point inside the read-only, empty
+ * mask. */
+static bool inside_masked_dir(const struct strvec *points, const bool *is_dir, size_t i)
+{
+	for (size_t j = 0; j < points->n; j++)
+		if (j != i && is_dir[j] && path_is_under(points->v[i], points->v[j]))
+			return true;
+	return false;
+}
+
+static int push_mask(struct strvec *out, const char *path, bool is_dir, const char *mask_file,
+		     struct sm_error *err)
+{
+	if (is_dir) {
+		/* Threat: reading a secret directory.  An empty tmpfs of mode
+		 * 0000 makes open/readdir/lookup fail with EACCES (not an
+		 * innocent-looking empty directory); read-only so its owner
+		 * cannot chmod it open. */
+		if (push_args(out, "--perms", "0000", "--tmpfs", path, "--remount-ro", path,
+			      NULL) != 0)
+			goto nomem;
+		return 0;
+	}
+	if (mask_file == NULL) {
+		sm_error_set(err, "launch_failed", "cannot mask %s: no mask file", path);
+		return -1;
+	}
+	/* Threat: reading a secret file, or connecting to a control socket.
+	 * An empty mode-0000 file, read-only, covers it: open fails with
+	 * EACCES, connect finds no socket. */
+	if (push_args(out, "--ro-bind", mask_file, path, NULL) != 0)
+		goto nomem;
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
+/* The mount point of every spelling: where it really leads.  A spelling
+ * that does not exist has nothing to read and nothing to mount over. */
+static int mount_points(const struct strvec *spellings, struct strvec *points, bool **is_dir)
+{
+	*is_dir = calloc(spellings->n + 1, sizeof **is_dir);
+	if (*is_dir == NULL)
+		return -1;
+	for (size_t i = 0; i < spellings->n; i++) {
+		char resolved[PATH_MAX];
+		struct stat st;
+
+		if (realpath(spellings->v[i], resolved) == NULL || stat(resolved, &st) != 0 ||
+		    strvec_contains(points, resolved))
+			continue;
+		(*is_dir)[points->n] = S_ISDIR(st.st_mode);
+		if (strvec_push(points, resolved) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int push_deny_masks(const struct bwrap_terminal_input *in, struct strvec *out,
+			   struct sm_error *err)
+{
+	struct strvec spellings = STRVEC_INIT, points = STRVEC_INIT;
+	bool *is_dir = NULL;
+	int rc = -1;
+
+	if (deny_spellings(in, &spellings, err) != 0)
+		goto done;
+	if (mount_points(&spellings, &points, &is_dir) != 0) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < points.n; i++) {
+		if (inside_masked_dir(&points, is_dir, i))
+			continue;
+		if (push_mask(out, points.v[i], is_dir[i], in->mask_file, err) != 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(is_dir);
+	strvec_free(&spellings);
+	strvec_free(&points);
+	return rc;
+}
+
+/* --- the whole command line -------------------------------------------- */
+
+static int push_namespaces(struct strvec *out, const char *bwrap)
+{
+	return push_args(out, bwrap,
+			 /* Threat: a sandbox outliving the server that
+			  * watches it. */
+			 "--die-with-parent",
+			 /* Threat: privilege over the host.  Inside, ids are
+			  * mapped and capabilities are only in the new user
+			  * namespace. */
+			 "--unshare-user",
+			 /* Threat: signalling, ptracing or reading /proc of
+			  * host processes. */
+			 "--unshare-pid",
+			 /* Threat: SysV/POSIX IPC shared with host processes. */
+			 "--unshare-ipc",
+			 /* Threat: changing the host's hostname. */
+			 "--unshare-uts",
+			 /* Threat: seeing or moving into host cgroups. */
+			 "--unshare-cgroup-try",
+			 /* Threat: root inside bypassing the masks with
+			  * CAP_DAC_OVERRIDE, or unmounting them with
+			  * CAP_SYS_ADMIN. */
+			 "--cap-drop", "ALL",
+			 /* Threat: writing anywhere on the host. */
+			 "--ro-bind", "/", "/", NULL);
+}
+
+int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *out,
+			struct sm_error *err)
+{
+	struct strvec roots = STRVEC_INIT;
+	char fdbuf[16];
+	int rc = -1;
+
+	if (in->argv == NULL || in->argv[0] == NULL) {
+		sm_error_set(err, "launch_failed", "no command to run in the sandbox");
+		return -1;
+	}
+	if (writable_roots(in, &roots, err) != 0)
+		goto done;
+	if (push_namespaces(out, in->bwrap) != 0 || push_writable_binds(out, &roots, false) != 0 ||
+	    /* Threat: reading other programs' temporary files and sockets
+	     * (X11, ssh-agent, the sandmux fallback socket dir) in /tmp. */
+	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 ||
+	    push_writable_binds(out, &roots, true) != 0 ||
+	    /* Threat: raw access to host devices; only the safe nodes. */
+	    push_args(out, "--dev", "/dev", NULL) != 0 ||
+	    /* Threat: host processes' /proc; this one shows the sandbox's. */
+	    push_args(out, "--proc", "/proc", NULL) != 0)
+		goto nomem;
+	if (in->status_fd >= 0) {
+		snprintf(fdbuf, sizeof fdbuf, "%d", in->status_fd);
+		if (push_args(out, "--json-status-fd", fdbuf, NULL) != 0)
+			goto nomem;
+	}
+	if (push_args(out, "--chdir", in->cwd, NULL) != 0)
+		goto nomem;
+	if (push_deny_masks(in, out, err) != 0)
+		goto done;
+	/* "--" so a command starting with "-" is never read as an option. */
+	if (strvec_push(out, "--") != 0)
+		goto nomem;
+	for (size_t i = 0; in->argv[i] != NULL; i++)
+		if (strvec_push(out, in->argv[i]) != 0)
+			goto nomem;
+	rc = 0;
+	goto done;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+done:
+	strvec_free(&roots);
+	return rc;
+}

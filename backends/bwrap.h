@@ -1,0 +1,36 @@
+/*
+ * bwrap: the bubblewrap command line of a native Linux sandbox.
+ *
+ * bwrap_terminal_argv is pure in the sense that matters for review: it
+ * only looks at the file system (stat, realpath, glob) and returns the
+ * argv it would run, so the exact policy can be golden-tested as data.
+ */
+#ifndef SANDMUX_BWRAP_H
+#define SANDMUX_BWRAP_H
+
+#include "strvec.h"
+
+struct sm_error;
+
+struct bwrap_terminal_input {
+	const char *bwrap; /* argv[0]: the bwrap binary (probe result) */
+	const char *home; /* host $HOME: writable */
+	const char *cwd; /* the pane's working directory: writable, --chdir */
+	const char *const *deny_read; /* NULL-terminated; "~/" is home */
+	const char *const *writable; /* extra writable roots, NULL-terminated, may be NULL */
+	const char *mask_file; /* host path of an empty mode-000 file */
+	int status_fd; /* --json-status-fd, or -1 */
+	char *const *argv; /* the command, NULL-terminated */
+};
+
+/* The deny-read list of the fixed terminal profile, NULL-terminated. */
+extern const char *const bwrap_terminal_deny_read[];
+
+/* Fill out (which must be empty) with the full bwrap argv of the
+ * terminal profile.  Returns 0, or -1 with err (code launch_failed) when
+ * the input cannot be honoured safely; out is the caller's to free either
+ * way. */
+int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *out,
+			struct sm_error *err);
+
+#endif
