@@ -146,4 +146,12 @@ bool term_send_mouse(struct term *term, int row, int col, int button, bool press
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);
 
+/* Whether the program rang the bell (BEL) since the last call; clears it. */
+bool term_take_bell(struct term *term);
+
+/* The libvterm instance behind a term, for term/keys.c only (it encodes
+ * keys with libvterm's keyboard functions).  VTerm is struct VTerm. */
+struct VTerm;
+struct VTerm *term_vterm(struct term *term);
+
 #endif

@@ -1,0 +1,611 @@
+/*
+ * grid: compact cells, a ring of visible rows, trimmed scrollback.
+ *
+ * See grid.h for the layout.  Three invariants keep the code short and the
+ * memory bounded:
+ *  - cells at or past line->used are all-zero (blank, default style);
+ *  - every extended entry in use is referenced by exactly one cell, so
+ *    releasing a cell frees its entry and a line never needs more entries
+ *    than it has cells;
+ *  - a padding cell always sits right of a wide character and dies with it,
+ *    so a half-overwritten wide character never leaves a stray half.
+ */
+#include "grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *ptr, size_t size)
+{
+	void *out = realloc(ptr, size);
+	if (out == NULL && size > 0)
+		abort(); /* out of memory: nothing sensible to fall back to */
+	return out;
+}
+
+/* ---- extended entries ---- */
+
+static uint32_t ext_alloc(struct grid_line *line)
+{
+	if (line->ext_free != 0) {
+		uint32_t index = line->ext_free - 1u;
+		line->ext_free = (uint16_t)line->ext[index].chars[0];
+		return index;
+	}
+	if (line->ext_used == line->ext_cap) {
+		int cap = line->ext_cap ? line->ext_cap * 2 : 4;
+		line->ext = xrealloc(line->ext, (size_t)cap * sizeof *line->ext);
+		line->ext_cap = (uint16_t)cap;
+	}
+	return line->ext_used++;
+}
+
+static void ext_release(struct grid_line *line, uint32_t index)
+{
+	line->ext[index].chars[0] = line->ext_free;
+	line->ext_free = (uint16_t)(index + 1);
+}
+
+static void cell_set_ext_index(struct grid_cell *cell, uint32_t index)
+{
+	cell->flags = GRID_CELL_EXTENDED;
+	cell->ch = (uint8_t)index;
+	cell->attr = (uint8_t)(index >> 8);
+	cell->fg = (uint8_t)(index >> 16);
+	cell->bg = (uint8_t)(index >> 24);
+}
+
+static const struct grid_ext *cell_ext(const struct grid_line *line, const struct grid_cell *cell)
+{
+	return &line->ext[grid_cell_ext_index(cell)];
+}
+
+/* ---- single cells ---- */
+
+bool grid_cell_is_blank(const struct grid_cell *cell)
+{
+	return (cell->ch == 0 || cell->ch == ' ') && cell->attr == 0 && cell->flags == 0;
+}
+
+void grid_line_release(struct grid_line *line, int col)
+{
+	struct grid_cell *cell = &line->cells[col];
+
+	if (cell->flags & GRID_CELL_EXTENDED) {
+		uint32_t index = grid_cell_ext_index(cell);
+		if (line->ext[index].width == 2 && col + 1 < line->cap &&
+		    (line->cells[col + 1].flags & GRID_CELL_PADDING))
+			memset(&line->cells[col + 1], 0, sizeof *cell);
+		ext_release(line, index);
+	} else if ((cell->flags & GRID_CELL_PADDING) && col > 0) {
+		struct grid_cell *wide = &line->cells[col - 1];
+		if (wide->flags & GRID_CELL_EXTENDED)
+			ext_release(line, grid_cell_ext_index(wide));
+		memset(wide, 0, sizeof *wide);
+	}
+	memset(cell, 0, sizeof *cell);
+}
+
+static bool style_needs_ext(const struct term_style *style)
+{
+	return style->fg.kind == TERM_COLOR_RGB || style->bg.kind == TERM_COLOR_RGB;
+}
+
+static void cell_encode_simple(struct grid_cell *cell, uint32_t ch, const struct term_style *style)
+{
+	cell->ch = (uint8_t)ch;
+	cell->attr = style->attrs;
+	cell->flags = 0;
+	cell->fg = cell->bg = 0;
+	if (style->fg.kind == TERM_COLOR_PALETTE) {
+		cell->flags |= GRID_CELL_FG_PALETTE;
+		cell->fg = style->fg.index;
+	}
+	if (style->bg.kind == TERM_COLOR_PALETTE) {
+		cell->flags |= GRID_CELL_BG_PALETTE;
+		cell->bg = style->bg.index;
+	}
+}
+
+static void cell_encode_ext(struct grid_line *line, int col, const struct term_cell *in)
+{
+	uint32_t index = ext_alloc(line);
+	struct grid_ext *ext = &line->ext[index];
+
+	memcpy(ext->chars, in->chars, sizeof ext->chars);
+	ext->style = in->style;
+	ext->width = in->width;
+	cell_set_ext_index(&line->cells[col], index);
+}
+
+static void set_padding(struct grid_line *line, int col)
+{
+	struct grid_cell *cell = &line->cells[col];
+
+	/* Already the right half of the wide character to our left: keep it. */
+	if ((cell->flags & GRID_CELL_PADDING) && col > 0 &&
+	    (line->cells[col - 1].flags & GRID_CELL_EXTENDED))
+		return;
+	if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+		grid_line_release(line, col);
+	/* A lone right half has no meaning; it becomes a blank until its wide
+	 * character arrives (copies run in either direction). */
+}
+
+void grid_line_set(struct grid_line *line, int col, const struct term_cell *in)
+{
+	if (col < 0 || col >= line->cap)
+		return;
+	if (in->width == 0) {
+		set_padding(line, col);
+		return;
+	}
+	if (line->cells[col].flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+		grid_line_release(line, col);
+
+	bool wide = in->width == 2 && col + 1 < line->cap;
+	if (wide && (line->cells[col + 1].flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)))
+		grid_line_release(line, col + 1);
+
+	if (in->chars[0] > 0xff || in->chars[1] != 0 || in->width != 1 ||
+	    style_needs_ext(&in->style))
+		cell_encode_ext(line, col, in);
+	else
+		cell_encode_simple(&line->cells[col], in->chars[0], &in->style);
+
+	int end = col + 1;
+	if (wide) {
+		struct grid_cell *pad = &line->cells[col + 1];
+		memset(pad, 0, sizeof *pad);
+		pad->flags = GRID_CELL_PADDING;
+		end++;
+	}
+	if (end > line->used)
+		line->used = (uint16_t)end;
+}
+
+static void color_decode(struct term_color *out, bool palette, uint8_t index)
+{
+	memset(out, 0, sizeof *out);
+	if (palette) {
+		out->kind = TERM_COLOR_PALETTE;
+		out->index = index;
+	}
+}
+
+void grid_line_get(const struct grid_line *line, int col, struct term_cell *out)
+{
+	memset(out, 0, sizeof *out);
+	out->width = 1;
+	if (line == NULL || col < 0 || col >= line->used)
+		return;
+
+	const struct grid_cell *cell = &line->cells[col];
+	if (cell->flags & GRID_CELL_EXTENDED) {
+		const struct grid_ext *ext = cell_ext(line, cell);
+		memcpy(out->chars, ext->chars, sizeof out->chars);
+		out->style = ext->style;
+		out->width = ext->width;
+		return;
+	}
+	if (cell->flags & GRID_CELL_PADDING) {
+		out->width = 0;
+		return;
+	}
+	out->chars[0] = cell->ch;
+	out->style.attrs = cell->attr;
+	color_decode(&out->style.fg, cell->flags & GRID_CELL_FG_PALETTE, cell->fg);
+	color_decode(&out->style.bg, cell->flags & GRID_CELL_BG_PALETTE, cell->bg);
+}
+
+/* ---- whole lines ---- */
+
+static void line_init(struct grid_line *line, int cols)
+{
+	memset(line, 0, sizeof *line);
+	line->cells = cols ? xrealloc(NULL, (size_t)cols * sizeof *line->cells) : NULL;
+	if (cols)
+		memset(line->cells, 0, (size_t)cols * sizeof *line->cells);
+	line->cap = (uint16_t)cols;
+}
+
+static void line_free(struct grid_line *line)
+{
+	free(line->cells);
+	free(line->ext);
+	memset(line, 0, sizeof *line);
+}
+
+/* Blank the whole line; its extended table is kept for reuse. */
+static void line_clear(struct grid_line *line)
+{
+	if (line->used)
+		memset(line->cells, 0, (size_t)line->used * sizeof *line->cells);
+	line->used = 0;
+	line->ext_used = 0;
+	line->ext_free = 0;
+}
+
+/* Give the line exactly `cols` cells, cutting or padding with blanks. */
+static void line_set_width(struct grid_line *line, int cols)
+{
+	if (cols < line->used) {
+		if (line->ext_used)
+			for (int col = cols; col < line->used; col++)
+				if (line->cells[col].flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+					grid_line_release(line, col);
+		/* Releasing a cut padding cell also drops its wide character. */
+		line->used = (uint16_t)cols;
+	}
+	if (cols != line->cap) {
+		line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		if (cols > line->cap)
+			memset(line->cells + line->cap, 0,
+			       (size_t)(cols - line->cap) * sizeof *line->cells);
+		line->cap = (uint16_t)cols;
+	}
+}
+
+static struct grid_cell blank_with_bg(struct grid_line *line, const struct term_style *bg,
+				      bool *needs_ext)
+{
+	struct grid_cell cell = {0};
+	*needs_ext = false;
+	if (bg == NULL || bg->bg.kind == TERM_COLOR_DEFAULT)
+		return cell;
+	if (bg->bg.kind == TERM_COLOR_PALETTE) {
+		cell.flags = GRID_CELL_BG_PALETTE;
+		cell.bg = bg->bg.index;
+		return cell;
+	}
+	*needs_ext = true;
+	return cell;
+}
+
+void grid_line_erase(struct grid_line *line, int start, int end, const struct term_style *bg)
+{
+	if (end > line->cap)
+		end = line->cap;
+	if (start < 0)
+		start = 0;
+	if (start >= end)
+		return;
+
+	bool needs_ext;
+	struct grid_cell blank = blank_with_bg(line, bg, &needs_ext);
+	bool plain = !needs_ext && blank.flags == 0;
+
+	if (plain && start == 0 && end >= line->used) {
+		line_clear(line);
+		return;
+	}
+	if (line->ext_used) {
+		for (int col = start; col < end; col++)
+			if (line->cells[col].flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+				grid_line_release(line, col);
+	}
+	if (needs_ext) {
+		struct term_cell cell = {.width = 1};
+		cell.style.bg = bg->bg;
+		for (int col = start; col < end; col++)
+			cell_encode_ext(line, col, &cell);
+	} else {
+		for (int col = start; col < end; col++)
+			line->cells[col] = blank;
+	}
+	if (!plain && end > line->used)
+		line->used = (uint16_t)end;
+	else if (plain && end >= line->used && start < line->used)
+		line->used = (uint16_t)start;
+}
+
+/* Shrink a line to the width it uses and its extended table to the live
+ * entries, before it goes into history where it stays unchanged. */
+static void line_trim(struct grid_line *line)
+{
+	int width = line->used;
+	while (width > 0 && grid_cell_is_blank(&line->cells[width - 1]))
+		width--;
+
+	if (line->ext_used) {
+		struct grid_ext *compact = xrealloc(NULL, line->ext_used * sizeof *compact);
+		int live = 0;
+		for (int col = 0; col < width; col++) {
+			struct grid_cell *cell = &line->cells[col];
+			if (!(cell->flags & GRID_CELL_EXTENDED))
+				continue;
+			compact[live] = *cell_ext(line, cell);
+			cell_set_ext_index(cell, (uint32_t)live++);
+		}
+		free(line->ext);
+		if (live == 0) {
+			free(compact);
+			compact = NULL;
+		} else if (live < line->ext_used) {
+			compact = xrealloc(compact, (size_t)live * sizeof *compact);
+		}
+		line->ext = compact;
+		line->ext_used = line->ext_cap = (uint16_t)live;
+		line->ext_free = 0;
+	}
+	if (width == 0) {
+		free(line->cells);
+		line->cells = NULL;
+	} else if (width != line->cap) {
+		line->cells = xrealloc(line->cells, (size_t)width * sizeof *line->cells);
+	}
+	line->used = line->cap = (uint16_t)width;
+}
+
+/* Make a line (possibly recycled from history) a blank row of `cols`. */
+static void line_make_blank(struct grid_line *line, int cols)
+{
+	free(line->ext);
+	line->ext = NULL;
+	line->ext_used = line->ext_cap = line->ext_free = 0;
+	if (line->cap != cols) {
+		line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		line->cap = (uint16_t)cols;
+	}
+	memset(line->cells, 0, (size_t)cols * sizeof *line->cells);
+	line->used = 0;
+}
+
+/* ---- history ---- */
+
+static struct grid_line *history_slot(const struct grid_history *history, int index)
+{
+	int slot = history->start + index;
+	if (slot >= history->cap)
+		slot -= history->cap;
+	return &history->lines[slot];
+}
+
+/* Re-lay the ring out linearly into `cap` slots (cap >= count). */
+static void history_relayout(struct grid_history *history, int cap)
+{
+	struct grid_line *lines = cap ? xrealloc(NULL, (size_t)cap * sizeof *lines) : NULL;
+	for (int i = 0; i < history->count; i++)
+		lines[i] = *history_slot(history, i);
+	free(history->lines);
+	history->lines = lines;
+	history->cap = cap;
+	history->start = 0;
+}
+
+static void history_drop_oldest(struct grid_history *history)
+{
+	line_free(history_slot(history, 0));
+	history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
+	history->count--;
+}
+
+/* Take ownership of *line (trimmed).  Returns the storage of the line it
+ * displaced when history was full, or an empty line. */
+static struct grid_line history_push(struct grid_history *history, struct grid_line *line)
+{
+	struct grid_line recycled = {0};
+
+	line_trim(line);
+	if (history->count == history->limit) {
+		struct grid_line *oldest = history_slot(history, 0);
+		recycled = *oldest;
+		*oldest = *line;
+		history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
+	} else {
+		if (history->count == history->cap) {
+			int cap = history->cap ? history->cap * 2 : 64;
+			history_relayout(history, cap < history->limit ? cap : history->limit);
+		}
+		*history_slot(history, history->count++) = *line;
+	}
+	memset(line, 0, sizeof *line);
+	return recycled;
+}
+
+static bool history_pop_newest(struct grid_history *history, struct grid_line *out)
+{
+	if (history->count == 0)
+		return false;
+	*out = *history_slot(history, history->count - 1);
+	history->count--;
+	return true;
+}
+
+void grid_clear_history(struct grid *grid)
+{
+	while (grid->history.count)
+		history_drop_oldest(&grid->history);
+}
+
+void grid_set_history_limit(struct grid *grid, int limit)
+{
+	struct grid_history *history = &grid->history;
+
+	if (limit < 0)
+		limit = 0;
+	while (history->count > limit)
+		history_drop_oldest(history);
+	history->limit = limit;
+	history_relayout(history, history->count);
+}
+
+/* ---- the grid ---- */
+
+struct grid *grid_new(int rows, int cols, int history_limit)
+{
+	struct grid *grid = xrealloc(NULL, sizeof *grid);
+
+	memset(grid, 0, sizeof *grid);
+	grid->rows = rows;
+	grid->cols = cols;
+	grid->lines = xrealloc(NULL, (size_t)rows * sizeof *grid->lines);
+	for (int row = 0; row < rows; row++)
+		line_init(&grid->lines[row], cols);
+	grid->history.limit = history_limit < 0 ? 0 : history_limit;
+	return grid;
+}
+
+void grid_free(struct grid *grid)
+{
+	if (grid == NULL)
+		return;
+	for (int row = 0; row < grid->rows; row++)
+		line_free(&grid->lines[row]);
+	free(grid->lines);
+	grid_clear_history(grid);
+	free(grid->history.lines);
+	free(grid);
+}
+
+struct grid_line *grid_get_line(const struct grid *grid, int row)
+{
+	if (row >= 0)
+		return row < grid->rows ? grid_visible_line(grid, row) : NULL;
+	if (-row > grid->history.count)
+		return NULL;
+	return history_slot(&grid->history, grid->history.count + row);
+}
+
+/* The top row of a region leaves: into history, or it is simply blanked. */
+static void retire_line(struct grid *grid, struct grid_line *line, bool to_history)
+{
+	if (!to_history || grid->history.limit == 0) {
+		line_clear(line);
+		return;
+	}
+	struct grid_line recycled = history_push(&grid->history, line);
+	line_make_blank(&recycled, grid->cols);
+	*line = recycled;
+}
+
+void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_history)
+{
+	int height = bottom - top;
+	if (count > height)
+		count = height;
+
+	if (top == 0 && bottom == grid->rows) {
+		/* The ring's whole point: the departing row becomes the new bottom. */
+		for (int i = 0; i < count; i++) {
+			retire_line(grid, &grid->lines[grid->top], to_history);
+			grid->top = grid->top + 1 == grid->rows ? 0 : grid->top + 1;
+		}
+		return;
+	}
+	for (int i = 0; i < count; i++) {
+		struct grid_line departing = *grid_visible_line(grid, top);
+		retire_line(grid, &departing, to_history);
+		for (int row = top; row < bottom - 1; row++)
+			*grid_visible_line(grid, row) = *grid_visible_line(grid, row + 1);
+		*grid_visible_line(grid, bottom - 1) = departing;
+	}
+}
+
+void grid_scroll_down(struct grid *grid, int top, int bottom, int count)
+{
+	int height = bottom - top;
+	if (count > height)
+		count = height;
+
+	if (top == 0 && bottom == grid->rows) {
+		for (int i = 0; i < count; i++) {
+			grid->top = grid->top == 0 ? grid->rows - 1 : grid->top - 1;
+			line_clear(&grid->lines[grid->top]);
+		}
+		return;
+	}
+	for (int i = 0; i < count; i++) {
+		struct grid_line departing = *grid_visible_line(grid, bottom - 1);
+		line_clear(&departing);
+		for (int row = bottom - 1; row > top; row--)
+			*grid_visible_line(grid, row) = *grid_visible_line(grid, row - 1);
+		*grid_visible_line(grid, top) = departing;
+	}
+}
+
+/* ---- resize ---- */
+
+static int shrink_rows(struct grid *grid, struct grid_line *lines, int *count, int rows,
+		       int keep_row)
+{
+	/* Blank rows below the cursor go first, as a real terminal would. */
+	while (*count > rows && *count - 1 > keep_row && lines[*count - 1].used == 0)
+		line_free(&lines[--*count]);
+
+	int excess = *count - rows;
+	if (excess <= 0)
+		return 0;
+	for (int i = 0; i < excess; i++) {
+		if (grid->history.limit > 0) {
+			struct grid_line recycled = history_push(&grid->history, &lines[i]);
+			line_free(&recycled);
+		} else {
+			line_free(&lines[i]);
+		}
+	}
+	memmove(lines, lines + excess, (size_t)(*count - excess) * sizeof *lines);
+	*count -= excess;
+	return -excess;
+}
+
+static int grow_rows(struct grid *grid, struct grid_line *lines, int *count, int rows)
+{
+	int pulled = 0;
+	struct grid_line line;
+
+	while (*count + pulled < rows && history_pop_newest(&grid->history, &line)) {
+		memmove(lines + 1, lines, (size_t)(*count + pulled) * sizeof *lines);
+		lines[0] = line;
+		pulled++;
+	}
+	*count += pulled;
+	while (*count < rows)
+		line_init(&lines[(*count)++], grid->cols);
+	return pulled;
+}
+
+int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
+{
+	int max = rows > grid->rows ? rows : grid->rows;
+	struct grid_line *lines = xrealloc(NULL, (size_t)max * sizeof *lines);
+	int count = grid->rows;
+	int moved;
+
+	for (int row = 0; row < grid->rows; row++)
+		lines[row] = *grid_visible_line(grid, row);
+	free(grid->lines);
+	grid->cols = cols;
+
+	if (rows < count)
+		moved = shrink_rows(grid, lines, &count, rows, keep_row);
+	else
+		moved = grow_rows(grid, lines, &count, rows);
+
+	for (int row = 0; row < rows; row++)
+		line_set_width(&lines[row], cols);
+	grid->lines = lines;
+	grid->rows = rows;
+	grid->top = 0;
+	return moved;
+}
+
+/* ---- accounting ---- */
+
+static size_t line_memory(const struct grid_line *line)
+{
+	return (size_t)line->cap * sizeof(struct grid_cell) +
+	       (size_t)line->ext_cap * sizeof(struct grid_ext);
+}
+
+size_t grid_memory(const struct grid *grid)
+{
+	size_t total = sizeof *grid + (size_t)grid->rows * sizeof(struct grid_line) +
+		       (size_t)grid->history.cap * sizeof(struct grid_line);
+
+	for (int row = 0; row < grid->rows; row++)
+		total += line_memory(&grid->lines[row]);
+	for (int i = 0; i < grid->history.count; i++)
+		total += line_memory(history_slot(&grid->history, i));
+	return total;
+}

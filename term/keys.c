@@ -1,0 +1,349 @@
+/*
+ * keys: tmux-style key names, and encoding keys for the program in a term.
+ *
+ * A key name is optional modifier prefixes (C-, M-, S-, in any order and
+ * case, or ^ for Ctrl) followed by a named key ("Enter", "PageUp", "F5")
+ * or a single UTF-8 character.  Names are a table, so adding one is one
+ * line; the first entry for a key is its canonical name.
+ *
+ * Encoding is libvterm's, so it follows the modes the program set
+ * (application cursor keys, keypad, bracketed paste, mouse protocol).  The
+ * one exception is Ctrl with a character: libvterm 0.1.4 sends CSI-u for
+ * anything but Ctrl+a..z, while programs under a multiplexer expect the
+ * classic control bytes (C-[ is ESC, C-Space is NUL, C-? is DEL), so those
+ * are mapped here first, as tmux does.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <vterm.h>
+
+#include "term.h"
+
+struct key_name {
+	const char *name;
+	int kind; /* enum term_key_kind */
+	int value; /* VTermKey, or a codepoint for TERM_KEY_CHAR */
+	int mods; /* modifiers the name implies (BTab is Shift-Tab) */
+};
+
+static const struct key_name key_names[] = {
+	{"Enter", TERM_KEY_NAMED, VTERM_KEY_ENTER, 0},
+	{"Tab", TERM_KEY_NAMED, VTERM_KEY_TAB, 0},
+	{"BTab", TERM_KEY_NAMED, VTERM_KEY_TAB, TERM_MOD_SHIFT},
+	{"BSpace", TERM_KEY_NAMED, VTERM_KEY_BACKSPACE, 0},
+	{"Escape", TERM_KEY_NAMED, VTERM_KEY_ESCAPE, 0},
+	{"Space", TERM_KEY_CHAR, ' ', 0},
+	{"Up", TERM_KEY_NAMED, VTERM_KEY_UP, 0},
+	{"Down", TERM_KEY_NAMED, VTERM_KEY_DOWN, 0},
+	{"Left", TERM_KEY_NAMED, VTERM_KEY_LEFT, 0},
+	{"Right", TERM_KEY_NAMED, VTERM_KEY_RIGHT, 0},
+	{"Home", TERM_KEY_NAMED, VTERM_KEY_HOME, 0},
+	{"End", TERM_KEY_NAMED, VTERM_KEY_END, 0},
+	{"PageUp", TERM_KEY_NAMED, VTERM_KEY_PAGEUP, 0},
+	{"PPage", TERM_KEY_NAMED, VTERM_KEY_PAGEUP, 0},
+	{"PgUp", TERM_KEY_NAMED, VTERM_KEY_PAGEUP, 0},
+	{"PageDown", TERM_KEY_NAMED, VTERM_KEY_PAGEDOWN, 0},
+	{"NPage", TERM_KEY_NAMED, VTERM_KEY_PAGEDOWN, 0},
+	{"PgDn", TERM_KEY_NAMED, VTERM_KEY_PAGEDOWN, 0},
+	{"Insert", TERM_KEY_NAMED, VTERM_KEY_INS, 0},
+	{"IC", TERM_KEY_NAMED, VTERM_KEY_INS, 0},
+	{"Delete", TERM_KEY_NAMED, VTERM_KEY_DEL, 0},
+	{"DC", TERM_KEY_NAMED, VTERM_KEY_DEL, 0},
+	{"KP0", TERM_KEY_NAMED, VTERM_KEY_KP_0, 0},
+	{"KP1", TERM_KEY_NAMED, VTERM_KEY_KP_1, 0},
+	{"KP2", TERM_KEY_NAMED, VTERM_KEY_KP_2, 0},
+	{"KP3", TERM_KEY_NAMED, VTERM_KEY_KP_3, 0},
+	{"KP4", TERM_KEY_NAMED, VTERM_KEY_KP_4, 0},
+	{"KP5", TERM_KEY_NAMED, VTERM_KEY_KP_5, 0},
+	{"KP6", TERM_KEY_NAMED, VTERM_KEY_KP_6, 0},
+	{"KP7", TERM_KEY_NAMED, VTERM_KEY_KP_7, 0},
+	{"KP8", TERM_KEY_NAMED, VTERM_KEY_KP_8, 0},
+	{"KP9", TERM_KEY_NAMED, VTERM_KEY_KP_9, 0},
+	{"KP*", TERM_KEY_NAMED, VTERM_KEY_KP_MULT, 0},
+	{"KP+", TERM_KEY_NAMED, VTERM_KEY_KP_PLUS, 0},
+	{"KP,", TERM_KEY_NAMED, VTERM_KEY_KP_COMMA, 0},
+	{"KP-", TERM_KEY_NAMED, VTERM_KEY_KP_MINUS, 0},
+	{"KP.", TERM_KEY_NAMED, VTERM_KEY_KP_PERIOD, 0},
+	{"KP/", TERM_KEY_NAMED, VTERM_KEY_KP_DIVIDE, 0},
+	{"KPEnter", TERM_KEY_NAMED, VTERM_KEY_KP_ENTER, 0},
+	{"KP=", TERM_KEY_NAMED, VTERM_KEY_KP_EQUAL, 0},
+};
+
+#define KEY_NAME_COUNT (sizeof key_names / sizeof key_names[0])
+#define FUNCTION_KEYS_MAX 24
+
+/* Decode one UTF-8 sequence; returns its length, 0 if malformed. */
+static size_t utf8_decode(const char *s, size_t len, uint32_t *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t need;
+	uint32_t cp;
+
+	if (len == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		*out = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		need = 2;
+		cp = u[0] & 0x1f;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		need = 3;
+		cp = u[0] & 0x0f;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		need = 4;
+		cp = u[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	*out = cp;
+	return need;
+}
+
+/* Strip "C-", "M-", "S-" (any case, any order) and "^"; returns the rest. */
+static const char *parse_modifiers(const char *name, int *mods)
+{
+	for (;;) {
+		if (name[0] == '^' && name[1] != '\0') {
+			*mods |= TERM_MOD_CTRL;
+			name++;
+			continue;
+		}
+		if (name[0] == '\0' || name[1] != '-' || name[2] == '\0')
+			return name;
+		switch (name[0]) {
+		case 'C':
+		case 'c':
+			*mods |= TERM_MOD_CTRL;
+			break;
+		case 'M':
+		case 'm':
+			*mods |= TERM_MOD_ALT;
+			break;
+		case 'S':
+		case 's':
+			*mods |= TERM_MOD_SHIFT;
+			break;
+		default:
+			return name;
+		}
+		name += 2;
+	}
+}
+
+static bool parse_function_key(const char *name, struct term_key *out)
+{
+	int number, consumed = 0;
+
+	if ((name[0] != 'F' && name[0] != 'f') || sscanf(name + 1, "%d%n", &number, &consumed) != 1)
+		return false;
+	if (name[1 + consumed] != '\0' || number < 1 || number > FUNCTION_KEYS_MAX ||
+	    name[1] == '0' || name[1] == '+')
+		return false;
+	out->kind = TERM_KEY_NAMED;
+	out->named = VTERM_KEY_FUNCTION(number);
+	return true;
+}
+
+static bool parse_base(const char *name, struct term_key *out)
+{
+	for (size_t i = 0; i < KEY_NAME_COUNT; i++) {
+		if (strcasecmp(name, key_names[i].name) != 0)
+			continue;
+		out->kind = key_names[i].kind;
+		if (out->kind == TERM_KEY_CHAR)
+			out->codepoint = (uint32_t)key_names[i].value;
+		else
+			out->named = key_names[i].value;
+		out->mods |= key_names[i].mods;
+		return true;
+	}
+	if (parse_function_key(name, out))
+		return true;
+
+	uint32_t cp;
+	size_t len = strlen(name);
+	if (utf8_decode(name, len, &cp) != len || cp < 0x20 || cp == 0x7f)
+		return false;
+	out->kind = TERM_KEY_CHAR;
+	out->codepoint = cp;
+	return true;
+}
+
+bool term_key_parse(const char *name, struct term_key *out)
+{
+	struct term_key key = {0};
+
+	if (name == NULL || name[0] == '\0')
+		return false;
+	const char *base = parse_modifiers(name, &key.mods);
+	if (!parse_base(base, &key))
+		return false;
+	*out = key;
+	return true;
+}
+
+static const char *canonical_name(const struct term_key *key, int *mods)
+{
+	/* Shift-Tab has its own name; prefer it to "S-Tab". */
+	if (key->kind == TERM_KEY_NAMED && key->named == VTERM_KEY_TAB &&
+	    (*mods & TERM_MOD_SHIFT)) {
+		*mods &= ~TERM_MOD_SHIFT;
+		return "BTab";
+	}
+	for (size_t i = 0; i < KEY_NAME_COUNT; i++) {
+		if (key_names[i].kind != key->kind || key_names[i].mods != 0)
+			continue;
+		if (key->kind == TERM_KEY_CHAR ? (uint32_t)key_names[i].value == key->codepoint
+					       : key_names[i].value == key->named)
+			return key_names[i].name;
+	}
+	return NULL;
+}
+
+static size_t utf8_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18 & 0x07));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+void term_key_name(const struct term_key *key, char *buf, size_t size)
+{
+	int mods = key->mods;
+	const char *base = canonical_name(key, &mods);
+	char scratch[16];
+
+	if (base == NULL && key->kind == TERM_KEY_NAMED && key->named > VTERM_KEY_FUNCTION_0 &&
+	    key->named <= VTERM_KEY_FUNCTION_MAX) {
+		snprintf(scratch, sizeof scratch, "F%d", key->named - VTERM_KEY_FUNCTION_0);
+		base = scratch;
+	} else if (base == NULL && key->kind == TERM_KEY_CHAR) {
+		scratch[utf8_encode(key->codepoint, scratch)] = '\0';
+		base = scratch;
+	} else if (base == NULL) {
+		base = "None";
+	}
+	snprintf(buf, size, "%s%s%s%s", mods & TERM_MOD_CTRL ? "C-" : "",
+		 mods & TERM_MOD_ALT ? "M-" : "", mods & TERM_MOD_SHIFT ? "S-" : "", base);
+}
+
+/* The classic control byte for Ctrl+c, or -1 if there is none. */
+static int control_byte(uint32_t c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return (int)(c & 0x1f);
+	switch (c) {
+	case ' ':
+	case '@':
+	case '2':
+		return 0x00;
+	case '[':
+	case '3':
+		return 0x1b;
+	case '\\':
+	case '4':
+		return 0x1c;
+	case ']':
+	case '5':
+		return 0x1d;
+	case '^':
+	case '6':
+		return 0x1e;
+	case '_':
+	case '/':
+	case '7':
+		return 0x1f;
+	case '?':
+	case '8':
+		return 0x7f;
+	default:
+		return -1;
+	}
+}
+
+void term_send_key(struct term *term, const struct term_key *key)
+{
+	VTerm *vt = term_vterm(term);
+	VTermModifier mods = (VTermModifier)(key->mods & VTERM_ALL_MODS_MASK);
+
+	if (key->kind == TERM_KEY_NAMED) {
+		vterm_keyboard_key(vt, (VTermKey)key->named, mods);
+		return;
+	}
+	int control = (mods & VTERM_MOD_CTRL) ? control_byte(key->codepoint) : -1;
+	if (control >= 0) {
+		/* libvterm prefixes ESC for Alt and sends a bare byte otherwise. */
+		vterm_keyboard_unichar(vt, (uint32_t)control, mods & VTERM_MOD_ALT);
+		return;
+	}
+	vterm_keyboard_unichar(vt, key->codepoint, mods);
+}
+
+void term_send_text(struct term *term, const char *utf8, size_t len)
+{
+	VTerm *vt = term_vterm(term);
+
+	while (len > 0) {
+		uint32_t cp;
+		size_t used = utf8_decode(utf8, len, &cp);
+		if (used == 0) {
+			cp = 0xfffd; /* a stray byte still counts as one typed character */
+			used = 1;
+		}
+		vterm_keyboard_unichar(vt, cp, VTERM_MOD_NONE);
+		utf8 += used;
+		len -= used;
+	}
+}
+
+void term_send_paste(struct term *term, const char *utf8, size_t len)
+{
+	VTerm *vt = term_vterm(term);
+
+	vterm_keyboard_start_paste(vt);
+	term_send_text(term, utf8, len);
+	vterm_keyboard_end_paste(vt);
+}
+
+/* button 0 reports motion only; 1-3 are the buttons, 4 and 5 the wheel. */
+bool term_send_mouse(struct term *term, int row, int col, int button, bool pressed, int mods)
+{
+	struct term_modes modes;
+	VTerm *vt = term_vterm(term);
+	VTermModifier vmods = (VTermModifier)(mods & VTERM_ALL_MODS_MASK);
+
+	term_get_modes(term, &modes);
+	if (modes.mouse == 0)
+		return false;
+	vterm_mouse_move(vt, row, col, vmods);
+	if (button > 0)
+		vterm_mouse_button(vt, button, pressed, vmods);
+	return true;
+}

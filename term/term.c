@@ -1,0 +1,865 @@
+/*
+ * term: libvterm's state layer driving sandmux's compact grid.
+ *
+ * libvterm's screen layer keeps its own cell array and moves every cell on
+ * every scroll, which caps it at a few MB/s.  Its state layer only parses
+ * and tracks the cursor, pen and modes, and tells us what happened through
+ * callbacks: a glyph at a position, a rectangle scrolled, erased or moved,
+ * a pen attribute or terminal property changed.  We apply those to a grid
+ * (grid.h) whose rows form a ring, so a scroll is O(1), and whose ASCII
+ * cells are five bytes.
+ *
+ * putglyph is the hot path: for a Latin-1 character with a palette pen it
+ * copies a prebuilt cell template into the row and marks the row damaged,
+ * with no allocation and no decoding.
+ *
+ * Modes libvterm 0.1.4 tracks but does not expose (application cursor keys
+ * and keypad, bracketed paste, SGR mouse) are read back by asking libvterm
+ * to encode a probe key and looking at what it produced: the answer is
+ * exactly what the program will receive, and nothing is parsed twice.
+ */
+#include "term.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vterm.h>
+
+#include "grid.h"
+
+struct probe {
+	bool active;
+	size_t len;
+	char bytes[64];
+};
+
+struct term {
+	VTerm *vt;
+	VTermState *state;
+	int rows, cols;
+	struct grid *main_grid, *alt_grid, *grid; /* grid: whichever is shown */
+
+	struct term_style pen;
+	struct grid_cell pen_cell; /* pen as a compact cell, ch left 0 */
+	bool pen_is_compact; /* no RGB: pen_cell is exact */
+
+	bool cursor_visible;
+	int mouse;
+	bool bell;
+	char *title;
+
+	uint64_t *damage; /* one bit per visible row */
+	bool any_damage;
+	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
+
+	term_output_fn output;
+	void *output_user;
+	struct probe probe;
+
+	char *held; /* an OSC/DCS string not yet terminated (see term_write) */
+	size_t held_len, held_cap;
+};
+
+/* ---- damage ---- */
+
+static void damage_row(struct term *term, int row)
+{
+	term->damage[row >> 6] |= (uint64_t)1 << (row & 63);
+	term->any_damage = true;
+}
+
+static void damage_rows(struct term *term, int start, int end)
+{
+	for (int row = start; row < end; row++)
+		damage_row(term, row);
+}
+
+/* ---- pen ---- */
+
+static void color_from_vterm(const VTermColor *in, struct term_color *out)
+{
+	memset(out, 0, sizeof *out);
+	if (VTERM_COLOR_IS_DEFAULT_FG(in) || VTERM_COLOR_IS_DEFAULT_BG(in))
+		return;
+	if (VTERM_COLOR_IS_INDEXED(in)) {
+		out->kind = TERM_COLOR_PALETTE;
+		out->index = in->indexed.idx;
+		return;
+	}
+	out->kind = TERM_COLOR_RGB;
+	out->r = in->rgb.red;
+	out->g = in->rgb.green;
+	out->b = in->rgb.blue;
+}
+
+/* Rebuild the compact template putglyph copies for every plain glyph. */
+static void pen_rebuild(struct term *term)
+{
+	const struct term_style *pen = &term->pen;
+	struct grid_cell *cell = &term->pen_cell;
+
+	memset(cell, 0, sizeof *cell);
+	cell->attr = pen->attrs;
+	if (pen->fg.kind == TERM_COLOR_PALETTE) {
+		cell->flags |= GRID_CELL_FG_PALETTE;
+		cell->fg = pen->fg.index;
+	}
+	if (pen->bg.kind == TERM_COLOR_PALETTE) {
+		cell->flags |= GRID_CELL_BG_PALETTE;
+		cell->bg = pen->bg.index;
+	}
+	term->pen_is_compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB;
+}
+
+static void pen_set_flag(struct term *term, uint8_t flag, bool on)
+{
+	if (on)
+		term->pen.attrs |= flag;
+	else
+		term->pen.attrs &= (uint8_t)~flag;
+}
+
+static int on_setpenattr(VTermAttr attr, VTermValue *val, void *user)
+{
+	struct term *term = user;
+
+	switch (attr) {
+	case VTERM_ATTR_BOLD:
+		pen_set_flag(term, TERM_ATTR_BOLD, val->boolean);
+		break;
+	case VTERM_ATTR_UNDERLINE:
+		pen_set_flag(term, TERM_ATTR_UNDERLINE, val->number != 0);
+		break;
+	case VTERM_ATTR_ITALIC:
+		pen_set_flag(term, TERM_ATTR_ITALIC, val->boolean);
+		break;
+	case VTERM_ATTR_BLINK:
+		pen_set_flag(term, TERM_ATTR_BLINK, val->boolean);
+		break;
+	case VTERM_ATTR_REVERSE:
+		pen_set_flag(term, TERM_ATTR_REVERSE, val->boolean);
+		break;
+	case VTERM_ATTR_STRIKE:
+		pen_set_flag(term, TERM_ATTR_STRIKE, val->boolean);
+		break;
+	case VTERM_ATTR_FOREGROUND:
+		color_from_vterm(&val->color, &term->pen.fg);
+		break;
+	case VTERM_ATTR_BACKGROUND:
+		color_from_vterm(&val->color, &term->pen.bg);
+		break;
+	default:
+		return 1; /* fonts: nothing to keep */
+	}
+	pen_rebuild(term);
+	return 1;
+}
+
+/* ---- drawing callbacks ---- */
+
+static void putglyph_general(struct term *term, struct grid_line *line, const VTermGlyphInfo *info,
+			     int col)
+{
+	struct term_cell cell = {.width = (uint8_t)info->width, .style = term->pen};
+
+	for (int i = 0; i < TERM_MAX_CHARS && info->chars[i]; i++)
+		cell.chars[i] = info->chars[i];
+	grid_line_set(line, col, &cell);
+}
+
+static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	struct term *term = user;
+	struct grid_line *line = grid_visible_line(term->grid, pos.row);
+	uint32_t ch = info->chars[0];
+
+	damage_row(term, pos.row);
+	if (ch > 0xff || info->width != 1 || info->chars[1] != 0 || !term->pen_is_compact ||
+	    pos.col >= line->cap) {
+		putglyph_general(term, line, info, pos.col);
+		return 1;
+	}
+	struct grid_cell *cell = &line->cells[pos.col];
+	if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+		grid_line_release(line, pos.col);
+	*cell = term->pen_cell;
+	cell->ch = (uint8_t)ch;
+	if (pos.col >= line->used)
+		line->used = (uint16_t)(pos.col + 1);
+	return 1;
+}
+
+static int on_erase(VTermRect rect, int selective, void *user)
+{
+	struct term *term = user;
+
+	for (int row = rect.start_row; row < rect.end_row; row++)
+		grid_line_erase(grid_visible_line(term->grid, row), rect.start_col, rect.end_col,
+				&term->pen);
+	damage_rows(term, rect.start_row, rect.end_row);
+	return 1;
+}
+
+/* Copy one row segment through a decoded buffer, so that overlapping
+ * moves within a line (insert/delete character) and wide characters that
+ * straddle the segment come out whole. */
+static void move_row(struct term *term, int dest_row, int src_row, int dest_col, int src_col,
+		     int width)
+{
+	struct grid_line *src = grid_visible_line(term->grid, src_row);
+	struct grid_line *dest = grid_visible_line(term->grid, dest_row);
+
+	for (int i = 0; i < width; i++)
+		grid_line_get(src, src_col + i, &term->row_buffer[i]);
+	for (int i = 0; i < width; i++)
+		grid_line_set(dest, dest_col + i, &term->row_buffer[i]);
+}
+
+static int on_moverect(VTermRect dest, VTermRect src, void *user)
+{
+	struct term *term = user;
+	int height = dest.end_row - dest.start_row;
+	int width = dest.end_col - dest.start_col;
+	bool downward = dest.start_row > src.start_row;
+
+	for (int i = 0; i < height; i++) {
+		int offset = downward ? height - 1 - i : i;
+		move_row(term, dest.start_row + offset, src.start_row + offset, dest.start_col,
+			 src.start_col, width);
+	}
+	damage_rows(term, dest.start_row, dest.end_row);
+	return 1;
+}
+
+/* Rows scrolled off the top of the main screen belong in history, as in
+ * tmux, except when the program deletes lines at the very top (DL with the
+ * cursor on row 0): that is an edit, not output scrolling past. */
+static bool scroll_feeds_history(struct term *term, VTermRect rect)
+{
+	VTermPos cursor;
+
+	if (term->grid != term->main_grid || rect.start_row != 0)
+		return false;
+	vterm_state_get_cursorpos(term->state, &cursor);
+	return cursor.row != 0 || rect.end_row == 1;
+}
+
+static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user)
+{
+	struct term *term = user;
+
+	/* Only whole-width row scrolls get the ring; the rest is cell moves. */
+	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols)
+		return 0;
+	if (downward > 0) {
+		bool to_history = scroll_feeds_history(term, rect);
+		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history);
+	} else if (downward < 0) {
+		grid_scroll_down(term->grid, rect.start_row, rect.end_row, -downward);
+	}
+	damage_rows(term, rect.start_row, rect.end_row);
+	return 1;
+}
+
+/* ---- properties ---- */
+
+static void switch_screen(struct term *term, bool alt)
+{
+	struct grid *grid = alt ? term->alt_grid : term->main_grid;
+
+	if (grid == term->grid)
+		return;
+	if (alt) {
+		for (int row = 0; row < term->rows; row++)
+			grid_line_erase(grid_visible_line(grid, row), 0, term->cols, NULL);
+	}
+	term->grid = grid;
+	damage_rows(term, 0, term->rows);
+}
+
+static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct term *term = user;
+
+	switch (prop) {
+	case VTERM_PROP_CURSORVISIBLE:
+		term->cursor_visible = val->boolean;
+		break;
+	case VTERM_PROP_ALTSCREEN:
+		switch_screen(term, val->boolean);
+		break;
+	case VTERM_PROP_TITLE:
+		free(term->title);
+		term->title = strdup(val->string ? val->string : "");
+		break;
+	case VTERM_PROP_MOUSE:
+		term->mouse = val->number;
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+static int on_bell(void *user)
+{
+	struct term *term = user;
+	term->bell = true;
+	return 1;
+}
+
+/* ---- size ---- */
+
+static void alloc_row_state(struct term *term, int rows, int cols)
+{
+	size_t words = ((size_t)rows + 63) / 64;
+
+	free(term->damage);
+	free(term->row_buffer);
+	term->damage = calloc(words, sizeof *term->damage);
+	term->row_buffer = calloc((size_t)cols, sizeof *term->row_buffer);
+	if (term->damage == NULL || term->row_buffer == NULL)
+		abort();
+}
+
+static int on_resize(int rows, int cols, VTermPos *delta, void *user)
+{
+	struct term *term = user;
+	VTermPos cursor;
+
+	vterm_state_get_cursorpos(term->state, &cursor);
+	int shown = grid_resize(term->grid, rows, cols, cursor.row);
+	struct grid *hidden = term->grid == term->main_grid ? term->alt_grid : term->main_grid;
+	grid_resize(hidden, rows, cols, 0);
+	delta->row += shown;
+
+	term->rows = rows;
+	term->cols = cols;
+	alloc_row_state(term, rows, cols);
+	damage_rows(term, 0, rows);
+	return 1;
+}
+
+static const VTermStateCallbacks state_callbacks = {
+	.putglyph = on_putglyph,
+	.scrollrect = on_scrollrect,
+	.moverect = on_moverect,
+	.erase = on_erase,
+	.setpenattr = on_setpenattr,
+	.settermprop = on_settermprop,
+	.bell = on_bell,
+	.resize = on_resize,
+};
+
+/* ---- output ---- */
+
+static void on_output(const char *bytes, size_t len, void *user)
+{
+	struct term *term = user;
+	struct probe *probe = &term->probe;
+
+	if (probe->active) {
+		size_t room = sizeof probe->bytes - 1 - probe->len;
+		size_t n = len < room ? len : room;
+		memcpy(probe->bytes + probe->len, bytes, n);
+		probe->len += n;
+		probe->bytes[probe->len] = '\0';
+		return;
+	}
+	if (term->output)
+		term->output(bytes, len, term->output_user);
+}
+
+/* ---- lifetime ---- */
+
+static int clamp_size(int n)
+{
+	return n < 1 ? 1 : n > GRID_MAX_SIZE ? GRID_MAX_SIZE : n;
+}
+
+struct term *term_new(int rows, int cols, int scrollback_limit)
+{
+	struct term *term = calloc(1, sizeof *term);
+	if (term == NULL)
+		return NULL;
+
+	rows = clamp_size(rows);
+	cols = clamp_size(cols);
+	term->rows = rows;
+	term->cols = cols;
+	term->main_grid = grid_new(rows, cols, scrollback_limit);
+	term->alt_grid = grid_new(rows, cols, 0);
+	term->grid = term->main_grid;
+	term->cursor_visible = true;
+	alloc_row_state(term, rows, cols);
+
+	term->vt = vterm_new(rows, cols);
+	vterm_set_utf8(term->vt, 1);
+	vterm_output_set_callback(term->vt, on_output, term);
+	term->state = vterm_obtain_state(term->vt);
+	vterm_state_set_callbacks(term->state, &state_callbacks, term);
+	vterm_state_reset(term->state, 1);
+	pen_rebuild(term);
+	return term;
+}
+
+void term_free(struct term *term)
+{
+	if (term == NULL)
+		return;
+	vterm_free(term->vt);
+	grid_free(term->main_grid);
+	grid_free(term->alt_grid);
+	free(term->damage);
+	free(term->row_buffer);
+	free(term->title);
+	free(term->held);
+	free(term);
+}
+
+void term_set_output(struct term *term, term_output_fn fn, void *user)
+{
+	term->output = fn;
+	term->output_user = user;
+}
+
+/*
+ * libvterm 0.1.4 loses an OSC or DCS string (a title, say) that arrives
+ * split across two writes, and PTY reads split anywhere.  So a string that
+ * is still open at the end of a write is held back and handed over whole
+ * once its terminator arrives.  Strings beyond HELD_MAX are passed on as
+ * they are, keeping memory bounded (libvterm would truncate them anyway).
+ */
+#define HELD_MAX 65536
+
+static bool is_string_abort(unsigned char c)
+{
+	return c == 0x07 || c == 0x18 || c == 0x1a; /* BEL ends it; CAN, SUB cancel it */
+}
+
+/* Offset just past the end of the open string in bytes, or 0 if none yet. */
+static size_t string_end(const char *bytes, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)bytes[i];
+		if (is_string_abort(c))
+			return i + 1;
+		if (c == 0x1b)
+			return i + 1 == len ? 0 : i + 1 + (bytes[i + 1] == '\\');
+	}
+	return 0;
+}
+
+static bool is_string_intro(char c)
+{
+	return c == ']' || c == 'P'; /* OSC, DCS */
+}
+
+/* Offset of what must wait for the next write: a string sequence still
+ * open at the end of bytes, or a final lone ESC that may introduce one.
+ * len if nothing. */
+static size_t open_string_start(const char *bytes, size_t len)
+{
+	const char *esc = memrchr(bytes, 0x1b, len);
+	const char *lone = NULL;
+
+	if (esc != NULL && esc + 1 == bytes + len) {
+		lone = esc; /* introduces a string, or is the first half of an ST */
+		esc = memrchr(bytes, 0x1b, (size_t)(esc - bytes));
+	}
+	if (esc == NULL || !is_string_intro(esc[1]))
+		return lone ? (size_t)(lone - bytes) : len;
+	const char *end = lone ? lone : bytes + len;
+	for (const char *p = esc + 2; p < end; p++)
+		if (is_string_abort((unsigned char)*p))
+			return lone ? (size_t)(lone - bytes) : len;
+	return (size_t)(esc - bytes);
+}
+
+static void hold(struct term *term, const char *bytes, size_t len)
+{
+	if (term->held_len + len > term->held_cap) {
+		size_t cap = term->held_cap ? term->held_cap : 256;
+		while (cap < term->held_len + len)
+			cap *= 2;
+		term->held = realloc(term->held, cap);
+		if (term->held == NULL)
+			abort();
+		term->held_cap = cap;
+	}
+	memcpy(term->held + term->held_len, bytes, len);
+	term->held_len += len;
+}
+
+static void release_held(struct term *term)
+{
+	vterm_input_write(term->vt, term->held, term->held_len);
+	term->held_len = 0;
+}
+
+/* Feed the start of bytes to what is held; returns how much it took. */
+static size_t continue_held(struct term *term, const char *bytes, size_t len)
+{
+	bool lone_esc = term->held_len == 1;
+	bool half_st = !lone_esc && term->held[term->held_len - 1] == 0x1b;
+
+	if (lone_esc || half_st) {
+		hold(term, bytes, 1);
+		if (half_st || !is_string_intro(bytes[0]))
+			release_held(term);
+		return 1;
+	}
+	size_t end = string_end(bytes, len);
+	hold(term, bytes, end ? end : len);
+	if (end || term->held_len >= HELD_MAX)
+		release_held(term);
+	return end ? end : len;
+}
+
+void term_write(struct term *term, const char *bytes, size_t len)
+{
+	while (term->held_len && len > 0) {
+		size_t used = continue_held(term, bytes, len);
+		bytes += used;
+		len -= used;
+	}
+	if (len == 0)
+		return;
+	size_t open = open_string_start(bytes, len);
+	vterm_input_write(term->vt, bytes, open);
+	if (open < len)
+		hold(term, bytes + open, len - open);
+}
+
+void term_resize(struct term *term, int rows, int cols)
+{
+	rows = clamp_size(rows);
+	cols = clamp_size(cols);
+	if (rows == term->rows && cols == term->cols)
+		return;
+	vterm_set_size(term->vt, rows, cols);
+}
+
+void term_set_scrollback_limit(struct term *term, int lines)
+{
+	grid_set_history_limit(term->main_grid, lines);
+}
+
+/* ---- reading ---- */
+
+int term_rows(const struct term *term)
+{
+	return term->rows;
+}
+
+int term_cols(const struct term *term)
+{
+	return term->cols;
+}
+
+int term_history_lines(const struct term *term)
+{
+	return term->main_grid->history.count;
+}
+
+/* Visible rows come from the shown screen; history always from main. */
+static const struct grid_line *term_line(const struct term *term, int row)
+{
+	if (row >= term->rows)
+		return NULL;
+	return grid_get_line(row >= 0 ? term->grid : term->main_grid, row);
+}
+
+bool term_get_cell(const struct term *term, int row, int col, struct term_cell *out)
+{
+	const struct grid_line *line = term_line(term, row);
+
+	if (line == NULL || col < 0 || col >= term->cols)
+		return false;
+	grid_line_get(line, col, out);
+	return true;
+}
+
+void term_cursor(const struct term *term, int *row, int *col)
+{
+	VTermPos pos;
+
+	vterm_state_get_cursorpos(term->state, &pos);
+	*row = pos.row;
+	*col = pos.col < term->cols ? pos.col : term->cols - 1;
+}
+
+const char *term_title(const struct term *term)
+{
+	return term->title ? term->title : "";
+}
+
+bool term_take_bell(struct term *term)
+{
+	bool rang = term->bell;
+	term->bell = false;
+	return rang;
+}
+
+/* ---- modes ---- */
+
+/* Run an encoding action with output captured instead of sent. */
+static const char *probe_output(struct term *term, void (*action)(VTerm *vt))
+{
+	struct probe *probe = &term->probe;
+
+	probe->active = true;
+	probe->len = 0;
+	probe->bytes[0] = '\0';
+	action(term->vt);
+	probe->active = false;
+	return probe->bytes;
+}
+
+static void probe_up_key(VTerm *vt)
+{
+	vterm_keyboard_key(vt, VTERM_KEY_UP, VTERM_MOD_NONE);
+}
+
+static void probe_keypad_key(VTerm *vt)
+{
+	vterm_keyboard_key(vt, VTERM_KEY_KP_0, VTERM_MOD_NONE);
+}
+
+static void probe_paste(VTerm *vt)
+{
+	vterm_keyboard_start_paste(vt);
+}
+
+static void probe_mouse_click(VTerm *vt)
+{
+	/* Press and release leave libvterm's button state as it was. */
+	vterm_mouse_button(vt, 1, true, VTERM_MOD_NONE);
+	vterm_mouse_button(vt, 1, false, VTERM_MOD_NONE);
+}
+
+void term_get_modes(const struct term *term, struct term_modes *out)
+{
+	struct term *probing = (struct term *)term; /* probes leave no trace */
+
+	memset(out, 0, sizeof *out);
+	out->cursor_visible = term->cursor_visible;
+	out->alt_screen = term->grid == term->alt_grid;
+	out->mouse = term->mouse;
+	out->app_cursor_keys = strcmp(probe_output(probing, probe_up_key), "\033OA") == 0;
+	out->app_keypad = strcmp(probe_output(probing, probe_keypad_key), "\033Op") == 0;
+	out->bracketed_paste = probe_output(probing, probe_paste)[0] != '\0';
+	if (term->mouse)
+		out->mouse_sgr = strncmp(probe_output(probing, probe_mouse_click), "\033[<", 3) == 0;
+}
+
+/* ---- damage ---- */
+
+bool term_row_damaged(const struct term *term, int row)
+{
+	if (row < 0 || row >= term->rows)
+		return false;
+	return (term->damage[row >> 6] >> (row & 63)) & 1;
+}
+
+bool term_any_damage(const struct term *term)
+{
+	return term->any_damage;
+}
+
+void term_damage_clear(struct term *term)
+{
+	memset(term->damage, 0, ((size_t)term->rows + 63) / 64 * sizeof *term->damage);
+	term->any_damage = false;
+}
+
+size_t term_memory(const struct term *term)
+{
+	return sizeof *term + grid_memory(term->main_grid) + grid_memory(term->alt_grid);
+}
+
+/* For keys.c: the libvterm instance that encodes keys for this term. */
+VTerm *term_vterm(struct term *term)
+{
+	return term->vt;
+}
+
+/* ---- text: runs and capture ---- */
+
+static size_t utf8_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18 & 0x07));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static size_t cell_utf8(const struct term_cell *cell, char *out)
+{
+	size_t len = 0;
+
+	if (cell->chars[0] == 0)
+		out[len++] = ' ';
+	for (int i = 0; i < TERM_MAX_CHARS && cell->chars[i]; i++)
+		len += utf8_encode(cell->chars[i], out + len);
+	return len;
+}
+
+static bool style_equal(const struct term_style *a, const struct term_style *b)
+{
+	return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* Columns up to the last cell worth showing on this row. */
+static int row_text_width(const struct term *term, const struct grid_line *line)
+{
+	int width = line->used < term->cols ? line->used : term->cols;
+
+	while (width > 0 && grid_cell_is_blank(&line->cells[width - 1]))
+		width--;
+	return width;
+}
+
+bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
+{
+	const struct grid_line *line = term_line(term, row);
+	if (line == NULL)
+		return false;
+
+	int width = row_text_width(term, line);
+	char *text = malloc((size_t)width * TERM_MAX_CHARS * 4 + 1);
+	struct term_style style = {0};
+	struct term_cell cell;
+	size_t len = 0;
+	int start = 0;
+
+	if (text == NULL)
+		abort();
+	for (int col = 0; col < width; col++) {
+		grid_line_get(line, col, &cell);
+		if (cell.width == 0)
+			continue; /* right half of a wide character: counted, not drawn */
+		if (col > start && !style_equal(&cell.style, &style)) {
+			fn(&style, text, len, start, col - start, user);
+			start = col;
+			len = 0;
+		}
+		if (col == start)
+			style = cell.style;
+		len += cell_utf8(&cell, text + len);
+	}
+	if (width > start)
+		fn(&style, text, len, start, width - start, user);
+	free(text);
+	return true;
+}
+
+struct capture {
+	char *data;
+	size_t len, cap;
+	bool ansi;
+	struct term_style current;
+};
+
+static void capture_append(struct capture *out, const char *bytes, size_t len)
+{
+	if (out->len + len + 1 > out->cap) {
+		size_t cap = out->cap ? out->cap : 256;
+		while (out->len + len + 1 > cap)
+			cap *= 2;
+		out->data = realloc(out->data, cap);
+		if (out->data == NULL)
+			abort();
+		out->cap = cap;
+	}
+	memcpy(out->data + out->len, bytes, len);
+	out->len += len;
+	out->data[out->len] = '\0';
+}
+
+static int sgr_color(char *buf, size_t size, const struct term_color *color, int base)
+{
+	if (color->kind == TERM_COLOR_RGB)
+		return snprintf(buf, size, ";%d;2;%d;%d;%d", base + 8, color->r, color->g, color->b);
+	if (color->kind != TERM_COLOR_PALETTE)
+		return 0;
+	if (color->index < 8)
+		return snprintf(buf, size, ";%d", base + color->index);
+	if (color->index < 16)
+		return snprintf(buf, size, ";%d", base + 60 + color->index - 8);
+	return snprintf(buf, size, ";%d;5;%d", base + 8, color->index);
+}
+
+/* One SGR sequence that sets exactly `style`, starting from a reset. */
+static void capture_sgr(struct capture *out, const struct term_style *style)
+{
+	static const struct {
+		uint8_t attr;
+		const char *code;
+	} attr_codes[] = {
+		{TERM_ATTR_BOLD, ";1"},	   {TERM_ATTR_DIM, ";2"},     {TERM_ATTR_ITALIC, ";3"},
+		{TERM_ATTR_UNDERLINE, ";4"}, {TERM_ATTR_BLINK, ";5"},   {TERM_ATTR_REVERSE, ";7"},
+		{TERM_ATTR_CONCEAL, ";8"},   {TERM_ATTR_STRIKE, ";9"},
+	};
+	char buf[128] = "\033[0";
+	size_t len = 3;
+
+	for (size_t i = 0; i < sizeof attr_codes / sizeof attr_codes[0]; i++)
+		if (style->attrs & attr_codes[i].attr)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", attr_codes[i].code);
+	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->fg, 30);
+	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->bg, 40);
+	buf[len++] = 'm';
+	capture_append(out, buf, len);
+}
+
+static void capture_run(const struct term_style *style, const char *utf8, size_t len, int col,
+			int cells, void *user)
+{
+	struct capture *out = user;
+
+	if (out->ansi && !style_equal(style, &out->current)) {
+		capture_sgr(out, style);
+		out->current = *style;
+	}
+	capture_append(out, utf8, len);
+}
+
+char *term_capture(const struct term *term, int start, int end, bool ansi, size_t *len_out)
+{
+	static const struct term_style plain;
+	struct capture out = {.ansi = ansi};
+
+	if (start < -term_history_lines(term))
+		start = -term_history_lines(term);
+	if (end >= term->rows)
+		end = term->rows - 1;
+	capture_append(&out, "", 0);
+	for (int row = start; row <= end; row++) {
+		term_row_runs(term, row, capture_run, &out);
+		if (ansi && !style_equal(&out.current, &plain)) {
+			capture_append(&out, "\033[0m", 4);
+			out.current = plain;
+		}
+		capture_append(&out, "\n", 1);
+	}
+	if (len_out)
+		*len_out = out.len;
+	return out.data;
+}

@@ -1,0 +1,252 @@
+/*
+ * test_keys: key names and their encodings, as tables.
+ *
+ * Every name term_key_parse knows appears in name_cases with the key it
+ * means and its canonical spelling; encode_cases give the bytes a program
+ * receives for a key in normal and in application cursor-key mode.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <vterm_keycodes.h>
+
+#include "term.h"
+
+#define C TERM_MOD_CTRL
+#define M TERM_MOD_ALT
+#define S TERM_MOD_SHIFT
+#define NAMED TERM_KEY_NAMED
+#define CHAR TERM_KEY_CHAR
+
+struct name_case {
+	const char *name;
+	int kind;
+	int value; /* VTermKey or codepoint */
+	int mods;
+	const char *canonical;
+};
+
+static const struct name_case name_cases[] = {
+	{"Enter", NAMED, VTERM_KEY_ENTER, 0, "Enter"},
+	{"Tab", NAMED, VTERM_KEY_TAB, 0, "Tab"},
+	{"BTab", NAMED, VTERM_KEY_TAB, S, "BTab"},
+	{"S-Tab", NAMED, VTERM_KEY_TAB, S, "BTab"},
+	{"BSpace", NAMED, VTERM_KEY_BACKSPACE, 0, "BSpace"},
+	{"Escape", NAMED, VTERM_KEY_ESCAPE, 0, "Escape"},
+	{"Space", CHAR, ' ', 0, "Space"},
+	{"Up", NAMED, VTERM_KEY_UP, 0, "Up"},
+	{"Down", NAMED, VTERM_KEY_DOWN, 0, "Down"},
+	{"Left", NAMED, VTERM_KEY_LEFT, 0, "Left"},
+	{"Right", NAMED, VTERM_KEY_RIGHT, 0, "Right"},
+	{"Home", NAMED, VTERM_KEY_HOME, 0, "Home"},
+	{"End", NAMED, VTERM_KEY_END, 0, "End"},
+	{"PageUp", NAMED, VTERM_KEY_PAGEUP, 0, "PageUp"},
+	{"PPage", NAMED, VTERM_KEY_PAGEUP, 0, "PageUp"},
+	{"PgUp", NAMED, VTERM_KEY_PAGEUP, 0, "PageUp"},
+	{"PageDown", NAMED, VTERM_KEY_PAGEDOWN, 0, "PageDown"},
+	{"NPage", NAMED, VTERM_KEY_PAGEDOWN, 0, "PageDown"},
+	{"PgDn", NAMED, VTERM_KEY_PAGEDOWN, 0, "PageDown"},
+	{"Insert", NAMED, VTERM_KEY_INS, 0, "Insert"},
+	{"IC", NAMED, VTERM_KEY_INS, 0, "Insert"},
+	{"Delete", NAMED, VTERM_KEY_DEL, 0, "Delete"},
+	{"DC", NAMED, VTERM_KEY_DEL, 0, "Delete"},
+	{"F1", NAMED, VTERM_KEY_FUNCTION(1), 0, "F1"},
+	{"F5", NAMED, VTERM_KEY_FUNCTION(5), 0, "F5"},
+	{"F12", NAMED, VTERM_KEY_FUNCTION(12), 0, "F12"},
+	{"KP0", NAMED, VTERM_KEY_KP_0, 0, "KP0"},
+	{"KP9", NAMED, VTERM_KEY_KP_9, 0, "KP9"},
+	{"KP*", NAMED, VTERM_KEY_KP_MULT, 0, "KP*"},
+	{"KP+", NAMED, VTERM_KEY_KP_PLUS, 0, "KP+"},
+	{"KP-", NAMED, VTERM_KEY_KP_MINUS, 0, "KP-"},
+	{"KP.", NAMED, VTERM_KEY_KP_PERIOD, 0, "KP."},
+	{"KP/", NAMED, VTERM_KEY_KP_DIVIDE, 0, "KP/"},
+	{"KPEnter", NAMED, VTERM_KEY_KP_ENTER, 0, "KPEnter"},
+	{"enter", NAMED, VTERM_KEY_ENTER, 0, "Enter"},
+	{"a", CHAR, 'a', 0, "a"},
+	{"A", CHAR, 'A', 0, "A"},
+	{"-", CHAR, '-', 0, "-"},
+	{"\xc3\xa9", CHAR, 0xe9, 0, "\xc3\xa9"},
+	{"\xe4\xb8\xad", CHAR, 0x4e2d, 0, "\xe4\xb8\xad"},
+	{"C-c", CHAR, 'c', C, "C-c"},
+	{"c-c", CHAR, 'c', C, "C-c"},
+	{"^c", CHAR, 'c', C, "C-c"},
+	{"M-x", CHAR, 'x', M, "M-x"},
+	{"C-M-x", CHAR, 'x', C | M, "C-M-x"},
+	{"M-C-x", CHAR, 'x', C | M, "C-M-x"},
+	{"S-Up", NAMED, VTERM_KEY_UP, S, "S-Up"},
+	{"C-S-M-F3", NAMED, VTERM_KEY_FUNCTION(3), C | M | S, "C-M-S-F3"},
+	{"C-Space", CHAR, ' ', C, "C-Space"},
+	{"C--", CHAR, '-', C, "C--"},
+	{"M-Enter", NAMED, VTERM_KEY_ENTER, M, "M-Enter"},
+};
+
+static void test_parse_names(void **state)
+{
+	for (size_t i = 0; i < sizeof name_cases / sizeof name_cases[0]; i++) {
+		const struct name_case *c = &name_cases[i];
+		struct term_key key;
+		char name[32];
+
+		if (!term_key_parse(c->name, &key))
+			fail_msg("%s: not parsed", c->name);
+		int value = key.kind == CHAR ? (int)key.codepoint : key.named;
+		if (key.kind != c->kind || value != c->value || key.mods != c->mods)
+			fail_msg("%s: kind %d value %d mods %d", c->name, key.kind, value, key.mods);
+		term_key_name(&key, name, sizeof name);
+		if (strcmp(name, c->canonical) != 0)
+			fail_msg("%s: canonical %s, expected %s", c->name, name, c->canonical);
+
+		struct term_key again; /* the canonical name means the same key */
+		assert_true(term_key_parse(name, &again));
+		assert_memory_equal(&again, &key, sizeof key);
+	}
+}
+
+static const char *const bad_names[] = {
+	"", "Foo", "F0", "F25", "F1x", "C-", "X-a", "ab", "C-Foo", "\xc3", "\x01", "Up ",
+};
+
+static void test_reject_names(void **state)
+{
+	for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
+		struct term_key key;
+		if (term_key_parse(bad_names[i], &key))
+			fail_msg("'%s' parsed as a key", bad_names[i]);
+	}
+	struct term_key key;
+	assert_false(term_key_parse(NULL, &key));
+}
+
+struct encode_case {
+	const char *name;
+	const char *normal;
+	const char *app_cursor; /* with DECCKM set */
+};
+
+static const struct encode_case encode_cases[] = {
+	{"Enter", "\r", "\r"},
+	{"Tab", "\t", "\t"},
+	{"BTab", "\033[Z", "\033[Z"},
+	{"BSpace", "\x7f", "\x7f"},
+	{"Escape", "\033", "\033"},
+	{"Space", " ", " "},
+	{"Up", "\033[A", "\033OA"},
+	{"Down", "\033[B", "\033OB"},
+	{"Right", "\033[C", "\033OC"},
+	{"Left", "\033[D", "\033OD"},
+	{"Home", "\033[H", "\033OH"},
+	{"End", "\033[F", "\033OF"},
+	{"PageUp", "\033[5~", "\033[5~"},
+	{"PageDown", "\033[6~", "\033[6~"},
+	{"Insert", "\033[2~", "\033[2~"},
+	{"Delete", "\033[3~", "\033[3~"},
+	{"F1", "\033OP", "\033OP"},
+	{"F5", "\033[15~", "\033[15~"},
+	{"F12", "\033[24~", "\033[24~"},
+	{"C-Up", "\033[1;5A", "\033[1;5A"},
+	{"S-Right", "\033[1;2C", "\033[1;2C"},
+	{"a", "a", "a"},
+	{"\xc3\xa9", "\xc3\xa9", "\xc3\xa9"},
+	{"C-c", "\x03", "\x03"},
+	{"C-C", "\x03", "\x03"},
+	{"M-x", "\033x", "\033x"},
+	{"C-M-x", "\033\x18", "\033\x18"},
+	{"C-[", "\033", "\033"},
+	{"C-?", "\x7f", "\x7f"},
+	{"C-_", "\x1f", "\x1f"},
+	{"C-\\", "\x1c", "\x1c"},
+};
+
+struct output {
+	char bytes[64];
+	size_t len;
+};
+
+static void on_output(const char *bytes, size_t len, void *user)
+{
+	struct output *out = user;
+	memcpy(out->bytes + out->len, bytes, len);
+	out->len += len;
+}
+
+static void check_encoding(struct term *term, struct output *out, const char *name,
+			   const char *expected)
+{
+	struct term_key key;
+
+	assert_true(term_key_parse(name, &key));
+	out->len = 0;
+	term_send_key(term, &key);
+	if (out->len != strlen(expected) || memcmp(out->bytes, expected, out->len) != 0)
+		fail_msg("%s: got %zu bytes \\x%02x...", name, out->len,
+			 out->len ? (unsigned char)out->bytes[0] : 0);
+}
+
+static void test_encodings(void **state)
+{
+	struct term *term = term_new(4, 10, 0);
+	struct output out = {0};
+	size_t count = sizeof encode_cases / sizeof encode_cases[0];
+
+	term_set_output(term, on_output, &out);
+	for (size_t i = 0; i < count; i++)
+		check_encoding(term, &out, encode_cases[i].name, encode_cases[i].normal);
+	term_write(term, "\033[?1h", 5);
+	for (size_t i = 0; i < count; i++)
+		check_encoding(term, &out, encode_cases[i].name, encode_cases[i].app_cursor);
+	term_free(term);
+}
+
+static void test_ctrl_space_is_nul(void **state)
+{
+	struct term *term = term_new(4, 10, 0);
+	struct output out = {0};
+	struct term_key key;
+
+	term_set_output(term, on_output, &out);
+	assert_true(term_key_parse("C-Space", &key));
+	term_send_key(term, &key);
+	assert_int_equal(out.len, 1);
+	assert_int_equal(out.bytes[0], 0);
+	term_free(term);
+}
+
+static void test_send_text(void **state)
+{
+	struct term *term = term_new(4, 10, 0);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	term_send_text(term, "h\xc3\xa9\n", 4);
+	assert_int_equal(out.len, 4);
+	assert_memory_equal(out.bytes, "h\xc3\xa9\n", 4);
+	term_free(term);
+}
+
+static void test_key_name_small_buffer(void **state)
+{
+	struct term_key key;
+	char name[4];
+
+	assert_true(term_key_parse("C-M-PageDown", &key));
+	term_key_name(&key, name, sizeof name);
+	assert_string_equal(name, "C-M");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_names),
+		cmocka_unit_test(test_reject_names),
+		cmocka_unit_test(test_encodings),
+		cmocka_unit_test(test_ctrl_space_is_nul),
+		cmocka_unit_test(test_send_text),
+		cmocka_unit_test(test_key_name_small_buffer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

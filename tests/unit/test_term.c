@@ -1,0 +1,618 @@
+/*
+ * test_term: the emulator as data, in the manner of libvterm's t/NN_*.test files.
+ *
+ * Each screen case is program output fed to a fresh 4x10 terminal and the
+ * text expected on screen (and in history) afterwards; each cell case is
+ * output and the one cell it must produce.  Behaviour that is not about
+ * cells (modes, titles, damage, resize, memory) gets a short test each.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "term.h"
+
+#define ROWS 4
+#define COLS 10
+
+static void feed(struct term *term, const char *bytes)
+{
+	term_write(term, bytes, strlen(bytes));
+}
+
+static char *screen_text(struct term *term, int start)
+{
+	return term_capture(term, start, term_rows(term) - 1, false, NULL);
+}
+
+/* ---- screens ---- */
+
+struct screen_case {
+	const char *name;
+	const char *input;
+	const char *screen; /* capture of the visible rows */
+	const char *history; /* capture of history, NULL: must be empty */
+};
+
+static const struct screen_case screen_cases[] = {
+	{"plain text", "abc", "abc\n\n\n\n", NULL},
+	{"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
+	{"scroll pushes the top row", "1\r\n2\r\n3\r\n4\r\n5\r\n6", "3\n4\n5\n6\n", "1\n2\n"},
+	{"ring wraps many times", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj", "g\nh\ni\nj\n",
+	 "a\nb\nc\nd\ne\nf\n"},
+	{"erase to end of line", "abcdef\r\033[3C\033[K", "abc\n\n\n\n", NULL},
+	{"erase to start of line", "abcdef\033[3G\033[1K", "   def\n\n\n\n", NULL},
+	{"clear screen", "abc\r\ndef\033[2J", "\n\n\n\n", NULL},
+	{"insert characters", "abcdef\r\033[2@", "  abcdef\n\n\n\n", NULL},
+	{"insert pushes off the edge", "0123456789\r\033[2@", "  01234567\n\n\n\n", NULL},
+	{"delete characters", "abcdef\r\033[2P", "cdef\n\n\n\n", NULL},
+	{"insert line", "a\r\nb\r\nc\033[2;1H\033[L", "a\n\nb\nc\n", NULL},
+	{"delete line", "a\r\nb\r\nc\033[1;1H\033[M", "b\nc\n\n\n", NULL},
+	{"reverse index at the top", "a\r\nb\033[H\033M", "\na\nb\n\n", NULL},
+	{"scroll region keeps history clean", "top\033[2;3r\033[2;1Hx\r\ny\r\nz",
+	 "top\ny\nz\n\n", NULL},
+	{"scroll region from row 1 feeds history", "a\r\nb\r\nc\r\nd\033[1;2r\033[2;1H\r\nx",
+	 "b\nx\nc\nd\n", "a\n"},
+	{"scroll up (SU)", "a\r\nb\r\nc\r\nd\033[2S", "c\nd\n\n\n", "a\nb\n"},
+	{"scroll down (SD)", "a\r\nb\r\nc\r\nd\033[2T", "\n\na\nb\n", NULL},
+	{"wide characters", "\xe4\xb8\xad\xe6\x96\x87!", "\xe4\xb8\xad\xe6\x96\x87!\n\n\n\n", NULL},
+	{"wide character wraps at the edge", "123456789\xe4\xb8\xad",
+	 "123456789\n\xe4\xb8\xad\n\n\n", NULL},
+	{"overwrite left half of wide", "\xe4\xb8\xad\xe6\x96\x87\rab", "ab\xe6\x96\x87\n\n\n\n", NULL},
+	{"overwrite right half of wide", "\xe4\xb8\xad\xe6\x96\x87\033[2Gx",
+	 " x\xe6\x96\x87\n\n\n\n", NULL},
+	{"delete char shifts wide left", "a\xe4\xb8\xad" "b\r\033[P", "\xe4\xb8\xad" "b\n\n\n\n",
+	 NULL},
+	{"insert char shifts wide right", "a\xe4\xb8\xad" "b\r\033[@", " a\xe4\xb8\xad" "b\n\n\n\n",
+	 NULL},
+	{"combining mark joins its base", "e\xcc\x81x", "e\xcc\x81x\n\n\n\n", NULL},
+	{"two combining marks", "a\xcc\x81\xcc\xa3", "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
+	{"latin-1 stays compact", "caf\xc3\xa9", "caf\xc3\xa9\n\n\n\n", NULL},
+	{"trailing spaces are trimmed", "ab   \r\n", "ab\n\n\n\n", NULL},
+};
+
+static void test_screen_cases(void **state)
+{
+	for (size_t i = 0; i < sizeof screen_cases / sizeof screen_cases[0]; i++) {
+		const struct screen_case *c = &screen_cases[i];
+		struct term *term = term_new(ROWS, COLS, 100);
+		feed(term, c->input);
+
+		char *screen = screen_text(term, 0);
+		if (strcmp(screen, c->screen) != 0)
+			fail_msg("%s: screen\n%s\nexpected\n%s", c->name, screen, c->screen);
+		free(screen);
+
+		int lines = term_history_lines(term);
+		char *history = lines ? term_capture(term, -lines, -1, false, NULL) : NULL;
+		if (c->history == NULL && history != NULL)
+			fail_msg("%s: unexpected history\n%s", c->name, history);
+		if (c->history != NULL && (history == NULL || strcmp(history, c->history) != 0))
+			fail_msg("%s: history\n%s\nexpected\n%s", c->name, history ? history : "",
+				 c->history);
+		free(history);
+		term_free(term);
+	}
+}
+
+/* ---- cells ---- */
+
+struct cell_case {
+	const char *name;
+	const char *input;
+	int row, col;
+	uint32_t ch;
+	int width;
+	struct term_style style;
+};
+
+#define PAL(n) {.kind = TERM_COLOR_PALETTE, .index = (n)}
+#define RGB(R, G, B) {.kind = TERM_COLOR_RGB, .r = (R), .g = (G), .b = (B)}
+
+static const struct cell_case cell_cases[] = {
+	{"default", "X", 0, 0, 'X', 1, {{0}, {0}, 0}},
+	{"blank", "", 0, 0, 0, 1, {{0}, {0}, 0}},
+	{"fg 8 colours", "\033[31mX", 0, 0, 'X', 1, {PAL(1), {0}, 0}},
+	{"fg bright", "\033[91mX", 0, 0, 'X', 1, {PAL(9), {0}, 0}},
+	{"bg 8 colours", "\033[42mX", 0, 0, 'X', 1, {{0}, PAL(2), 0}},
+	{"fg 256", "\033[38;5;200mX", 0, 0, 'X', 1, {PAL(200), {0}, 0}},
+	{"bg 256", "\033[48;5;17mX", 0, 0, 'X', 1, {{0}, PAL(17), 0}},
+	{"fg rgb", "\033[38;2;10;20;30mX", 0, 0, 'X', 1, {RGB(10, 20, 30), {0}, 0}},
+	{"bg rgb", "\033[48;2;1;2;3mX", 0, 0, 'X', 1, {{0}, RGB(1, 2, 3), 0}},
+	{"default resets", "\033[31;42mX\033[39;49mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+	{"bold", "\033[1mX", 0, 0, 'X', 1, {{0}, {0}, TERM_ATTR_BOLD}},
+	{"bold off", "\033[1mX\033[22mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+	{"all attributes", "\033[1;3;4;5;7;9mX", 0, 0, 'X', 1,
+	 {{0}, {0},
+	  TERM_ATTR_BOLD | TERM_ATTR_ITALIC | TERM_ATTR_UNDERLINE | TERM_ATTR_BLINK |
+		  TERM_ATTR_REVERSE | TERM_ATTR_STRIKE}},
+	{"reset", "\033[1;31mX\033[mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+	{"wide left half", "\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {{0}, {0}, 0}},
+	{"wide right half", "\xe4\xb8\xad", 0, 1, 0, 0, {{0}, {0}, 0}},
+	{"wide with colour", "\033[38;5;100m\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {PAL(100), {0}, 0}},
+	{"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0}},
+	{"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0}},
+	{"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0}},
+	{"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0}},
+};
+
+static void test_cell_cases(void **state)
+{
+	for (size_t i = 0; i < sizeof cell_cases / sizeof cell_cases[0]; i++) {
+		const struct cell_case *c = &cell_cases[i];
+		struct term *term = term_new(ROWS, COLS, 100);
+		struct term_cell cell;
+
+		feed(term, c->input);
+		if (!term_get_cell(term, c->row, c->col, &cell))
+			fail_msg("%s: no cell", c->name);
+		if (cell.chars[0] != c->ch || cell.width != c->width)
+			fail_msg("%s: char %x width %d, expected %x width %d", c->name, cell.chars[0],
+				 cell.width, c->ch, c->width);
+		if (memcmp(&cell.style, &c->style, sizeof cell.style) != 0)
+			fail_msg("%s: style fg %d/%d bg %d/%d attrs %x", c->name, cell.style.fg.kind,
+				 cell.style.fg.index, cell.style.bg.kind, cell.style.bg.index,
+				 cell.style.attrs);
+		term_free(term);
+	}
+}
+
+static void test_combining_chars(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct term_cell cell;
+
+	feed(term, "a\xcc\x81\xcc\xa3");
+	assert_true(term_get_cell(term, 0, 0, &cell));
+	assert_int_equal(cell.chars[0], 'a');
+	assert_int_equal(cell.chars[1], 0x301);
+	assert_int_equal(cell.chars[2], 0x323);
+	assert_int_equal(cell.chars[3], 0);
+	term_free(term);
+}
+
+static void test_out_of_range(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct term_cell cell;
+
+	assert_false(term_get_cell(term, ROWS, 0, &cell));
+	assert_false(term_get_cell(term, 0, COLS, &cell));
+	assert_false(term_get_cell(term, -1, 0, &cell));
+	assert_false(term_get_cell(term, 0, -1, &cell));
+	term_free(term);
+}
+
+/* ---- scrollback ---- */
+
+static void test_scrollback_limit(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 5);
+	char line[32];
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(line, sizeof line, "line%d\r\n", i);
+		feed(term, line);
+	}
+	assert_int_equal(term_history_lines(term), 5);
+	/* 100 lines written, the cursor sits on an empty 4th row: 97..99 are
+	 * visible, 92..96 are history, everything older is gone. */
+	char *history = term_capture(term, -5, -1, false, NULL);
+	assert_string_equal(history, "line92\nline93\nline94\nline95\nline96\n");
+	free(history);
+
+	term_set_scrollback_limit(term, 2);
+	assert_int_equal(term_history_lines(term), 2);
+	history = term_capture(term, -10, -1, false, NULL);
+	assert_string_equal(history, "line95\nline96\n");
+	free(history);
+	term_free(term);
+}
+
+static void test_scrollback_memory_is_recycled(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 50);
+	char line[] = "0123456789";
+
+	for (int i = 0; i < 200; i++)
+		feed(term, line);
+	size_t full = term_memory(term);
+	for (int i = 0; i < 2000; i++)
+		feed(term, line);
+	assert_int_equal(term_memory(term), full);
+	term_free(term);
+}
+
+static void test_rgb_overwrite_stays_bounded(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 0);
+
+	feed(term, "\033[38;2;1;2;3m0123456789\r");
+	size_t before = term_memory(term);
+	for (int i = 0; i < 1000; i++) {
+		feed(term, "\033[38;2;4;5;6mabcdefghij\r\033[mABCDE\r\xe4\xb8\xad\r");
+		feed(term, "\033[38;2;1;2;3m0123456789\r");
+	}
+	assert_int_equal(term_memory(term), before);
+	term_free(term);
+}
+
+/* ---- alternate screen ---- */
+
+static void test_alt_screen(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct term_modes modes;
+
+	feed(term, "main1\r\nmain2");
+	feed(term, "\033[?1049h");
+	term_get_modes(term, &modes);
+	assert_true(modes.alt_screen);
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "\n\n\n\n");
+	free(text);
+
+	for (int i = 0; i < 20; i++)
+		feed(term, "alt\r\n");
+	assert_int_equal(term_history_lines(term), 0);
+
+	feed(term, "\033[?1049l");
+	term_get_modes(term, &modes);
+	assert_false(modes.alt_screen);
+	text = screen_text(term, 0);
+	assert_string_equal(text, "main1\nmain2\n\n\n");
+	free(text);
+	int row, col;
+	term_cursor(term, &row, &col);
+	assert_int_equal(row, 1);
+	assert_int_equal(col, 5);
+	term_free(term);
+}
+
+/* ---- titles and modes ---- */
+
+struct title_case {
+	const char *input;
+	const char *title;
+};
+
+static const struct title_case title_cases[] = {
+	{"", ""},
+	{"\033]0;zero\007", "zero"},
+	{"\033]2;two\007", "two"},
+	{"\033]2;string terminator\033\\", "string terminator"},
+	{"\033]2;first\007\033]2;second\007", "second"},
+	{"\033]2;caf\xc3\xa9\007", "caf\xc3\xa9"},
+	{"\033]2;split", ""},
+};
+
+static void test_titles(void **state)
+{
+	for (size_t i = 0; i < sizeof title_cases / sizeof title_cases[0]; i++) {
+		struct term *term = term_new(ROWS, COLS, 100);
+		feed(term, title_cases[i].input);
+		assert_string_equal(term_title(term), title_cases[i].title);
+		term_free(term);
+	}
+}
+
+static void test_title_in_pieces(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	char input[512] = "\033]2;";
+
+	for (int i = 0; i < 300; i++)
+		strcat(input, "t");
+	strcat(input, "\007");
+	for (size_t i = 0; input[i]; i++)
+		term_write(term, &input[i], 1);
+	assert_int_equal(strlen(term_title(term)), 300);
+	term_free(term);
+
+	/* Split at every point: libvterm alone loses these (see term_write). */
+	const char *inputs[] = {"a\033]2;hi\033\\b", "a\033]0;hi\007b", "a\033[1mb"};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		for (size_t split = 0; split <= strlen(inputs[i]); split++) {
+			term = term_new(ROWS, COLS, 100);
+			term_write(term, inputs[i], split);
+			term_write(term, inputs[i] + split, strlen(inputs[i]) - split);
+			char *text = term_capture(term, 0, 0, false, NULL);
+			assert_string_equal(text, "ab\n");
+			if (i < 2)
+				assert_string_equal(term_title(term), "hi");
+			free(text);
+			term_free(term);
+		}
+	}
+}
+
+struct output {
+	char bytes[256];
+	size_t len;
+};
+
+static void on_output(const char *bytes, size_t len, void *user)
+{
+	struct output *out = user;
+	memcpy(out->bytes + out->len, bytes, len);
+	out->len += len;
+	out->bytes[out->len] = '\0';
+}
+
+static void test_bracketed_paste(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+	struct term_modes modes;
+
+	term_set_output(term, on_output, &out);
+	term_get_modes(term, &modes);
+	assert_false(modes.bracketed_paste);
+	term_send_paste(term, "hi", 2);
+	assert_string_equal(out.bytes, "hi");
+
+	feed(term, "\033[?2004h");
+	term_get_modes(term, &modes);
+	assert_true(modes.bracketed_paste);
+	out.len = 0;
+	term_send_paste(term, "hi", 2);
+	assert_string_equal(out.bytes, "\033[200~hi\033[201~");
+
+	feed(term, "\033[?2004l");
+	term_get_modes(term, &modes);
+	assert_false(modes.bracketed_paste);
+	term_free(term);
+}
+
+static void test_app_cursor_keys(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+	struct term_modes modes;
+	struct term_key up;
+
+	term_set_output(term, on_output, &out);
+	assert_true(term_key_parse("Up", &up));
+	term_send_key(term, &up);
+	assert_string_equal(out.bytes, "\033[A");
+	term_get_modes(term, &modes);
+	assert_false(modes.app_cursor_keys);
+
+	feed(term, "\033[?1h");
+	term_get_modes(term, &modes);
+	assert_true(modes.app_cursor_keys);
+	out.len = 0;
+	term_send_key(term, &up);
+	assert_string_equal(out.bytes, "\033OA");
+	term_free(term);
+}
+
+static void test_modes(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+	struct term_modes modes;
+
+	term_set_output(term, on_output, &out);
+	term_get_modes(term, &modes);
+	assert_true(modes.cursor_visible);
+	assert_int_equal(modes.mouse, 0);
+	assert_false(term_send_mouse(term, 0, 0, 1, true, 0));
+	assert_int_equal(out.len, 0);
+
+	feed(term, "\033[?25l\033[?1002h\033[?1006h\033=");
+	term_get_modes(term, &modes);
+	assert_false(modes.cursor_visible);
+	assert_int_equal(modes.mouse, 2);
+	assert_true(modes.mouse_sgr);
+	assert_true(modes.app_keypad);
+	assert_int_equal(out.len, 0); /* probing sends nothing */
+
+	assert_true(term_send_mouse(term, 2, 3, 1, true, 0));
+	assert_string_equal(out.bytes, "\033[<0;4;3M");
+	term_free(term);
+}
+
+static void test_replies_reach_output(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	feed(term, "\033[2;3H\033[6n");
+	assert_string_equal(out.bytes, "\033[2;3R");
+	term_free(term);
+}
+
+static void test_bell(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+
+	assert_false(term_take_bell(term));
+	feed(term, "\007");
+	assert_true(term_take_bell(term));
+	assert_false(term_take_bell(term));
+	term_free(term);
+}
+
+/* ---- capture ---- */
+
+static void test_capture_ansi(void **state)
+{
+	struct term *term = term_new(ROWS, 20, 100);
+	size_t len;
+
+	feed(term, "a\033[1;31mb\033[38;5;100;48;2;1;2;3mc\033[md\r\n\033[7mrev");
+	char *text = term_capture(term, 0, 1, true, &len);
+	assert_string_equal(text, "a\033[0;1;31mb\033[0;1;38;5;100;48;2;1;2;3mc\033[0md\n"
+				  "\033[0;7mrev\033[0m\n");
+	assert_int_equal(len, strlen(text));
+	free(text);
+
+	text = term_capture(term, 0, 1, false, &len);
+	assert_string_equal(text, "abcd\nrev\n");
+	free(text);
+	term_free(term);
+}
+
+struct run {
+	char text[32];
+	int col, cells;
+	struct term_style style;
+};
+
+struct runs {
+	struct run runs[8];
+	int count;
+};
+
+static void collect_run(const struct term_style *style, const char *utf8, size_t len, int col,
+			int cells, void *user)
+{
+	struct runs *runs = user;
+	struct run *run = &runs->runs[runs->count++];
+
+	memcpy(run->text, utf8, len);
+	run->text[len] = '\0';
+	run->col = col;
+	run->cells = cells;
+	run->style = *style;
+}
+
+static void test_row_runs(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct runs runs = {0};
+
+	feed(term, "ab\033[32m\xe4\xb8\xad" "c\033[m d   ");
+	assert_true(term_row_runs(term, 0, collect_run, &runs));
+	assert_int_equal(runs.count, 3);
+	assert_string_equal(runs.runs[0].text, "ab");
+	assert_int_equal(runs.runs[0].cells, 2);
+	assert_string_equal(runs.runs[1].text, "\xe4\xb8\xad" "c");
+	assert_int_equal(runs.runs[1].col, 2);
+	assert_int_equal(runs.runs[1].cells, 3);
+	assert_int_equal(runs.runs[1].style.fg.index, 2);
+	assert_string_equal(runs.runs[2].text, " d"); /* trailing blanks dropped */
+	assert_int_equal(runs.runs[2].col, 5);
+	assert_int_equal(runs.runs[2].cells, 2);
+	assert_false(term_row_runs(term, ROWS, collect_run, &runs));
+	term_free(term);
+}
+
+/* ---- damage ---- */
+
+static void test_damage(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+
+	term_damage_clear(term);
+	assert_false(term_any_damage(term));
+	feed(term, "\033[3;1Hx");
+	assert_true(term_any_damage(term));
+	for (int row = 0; row < ROWS; row++)
+		assert_int_equal(term_row_damaged(term, row), row == 2);
+	term_damage_clear(term);
+	feed(term, "\r\n\r\n\r\n");
+	for (int row = 0; row < ROWS; row++)
+		assert_true(term_row_damaged(term, row));
+	term_free(term);
+}
+
+/* ---- resize ---- */
+
+static void test_resize_cols(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+
+	feed(term, "0123456789\r\nab\xe4\xb8\xad");
+	term_resize(term, ROWS, 3);
+	assert_int_equal(term_cols(term), 3);
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "012\nab\n\n\n"); /* the cut wide char goes whole */
+	free(text);
+
+	term_resize(term, ROWS, 12);
+	feed(term, "\033[1;11HXY");
+	text = screen_text(term, 0);
+	assert_string_equal(text, "012       XY\nab\n\n\n");
+	free(text);
+	term_free(term);
+}
+
+static void test_resize_rows(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	int row, col;
+
+	feed(term, "a\r\nb\r\nc\r\nd");
+	term_resize(term, 2, COLS);
+	assert_int_equal(term_rows(term), 2);
+	char *text = screen_text(term, -term_history_lines(term));
+	assert_string_equal(text, "a\nb\nc\nd\n");
+	free(text);
+	assert_int_equal(term_history_lines(term), 2);
+	term_cursor(term, &row, &col);
+	assert_int_equal(row, 1);
+
+	term_resize(term, 6, COLS);
+	assert_int_equal(term_history_lines(term), 0);
+	text = screen_text(term, 0);
+	assert_string_equal(text, "a\nb\nc\nd\n\n\n");
+	free(text);
+	term_cursor(term, &row, &col);
+	assert_int_equal(row, 3);
+	assert_int_equal(col, 1);
+
+	term_resize(term, 0, 5000); /* clamped */
+	assert_int_equal(term_rows(term), 1);
+	assert_int_equal(term_cols(term), 1000);
+	term_free(term);
+}
+
+static void test_resize_drops_blank_rows_first(void **state)
+{
+	struct term *term = term_new(6, COLS, 100);
+
+	feed(term, "a\r\nb");
+	term_resize(term, 3, COLS);
+	assert_int_equal(term_history_lines(term), 0);
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "a\nb\n\n");
+	free(text);
+	term_free(term);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_screen_cases),
+		cmocka_unit_test(test_cell_cases),
+		cmocka_unit_test(test_combining_chars),
+		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_scrollback_limit),
+		cmocka_unit_test(test_scrollback_memory_is_recycled),
+		cmocka_unit_test(test_rgb_overwrite_stays_bounded),
+		cmocka_unit_test(test_alt_screen),
+		cmocka_unit_test(test_titles),
+		cmocka_unit_test(test_title_in_pieces),
+		cmocka_unit_test(test_bracketed_paste),
+		cmocka_unit_test(test_app_cursor_keys),
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_replies_reach_output),
+		cmocka_unit_test(test_bell),
+		cmocka_unit_test(test_capture_ansi),
+		cmocka_unit_test(test_row_runs),
+		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_resize_cols),
+		cmocka_unit_test(test_resize_rows),
+		cmocka_unit_test(test_resize_drops_blank_rows_first),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
