@@ -366,6 +366,22 @@ static void conn_handle_line(struct conn *c, char *line)
 	cJSON_Delete(req);
 }
 
+/* Stop serving a client but let it read why: half-close our side and
+ * discard its input until it hangs up (or sends far too much). */
+static void conn_refuse(struct conn *c)
+{
+	c->refused = true;
+	c->len = 0;
+	c->discarded = 0;
+	if (c->attached != NULL) {
+		struct session *s = c->attached;
+		c->attached = NULL;
+		session_fit_clients(s);
+	}
+	c->subscribed = false;
+	uv_shutdown(&c->shutdown, (uv_stream_t *)&c->pipe, NULL);
+}
+
 static void conn_consume(struct conn *c, const char *data, size_t len)
 {
 	size_t start = 0;
@@ -391,7 +407,7 @@ static void conn_consume(struct conn *c, const char *data, size_t len)
 	if (c->len > MAX_LINE) {
 		/* Only this client goes: it cannot be resynchronised. */
 		conn_reply_error(c, "line_too_long", "request line exceeds 1 MiB; closing");
-		conn_close(c);
+		conn_refuse(c);
 	}
 }
 
@@ -401,6 +417,12 @@ static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b
 
 	if (nread < 0) {
 		conn_close(c);
+		return;
+	}
+	if (nread > 0 && c->refused) {
+		c->discarded += nread;
+		if (c->discarded > 16 * MAX_LINE)
+			conn_close(c);
 		return;
 	}
 	if (nread > 0)
@@ -434,12 +456,13 @@ static void server_on_connection(uv_stream_t *listener, int status)
 	}
 	c->next = server.conns;
 	server.conns = c;
-	if (!peer_uid_ok(&c->pipe)) {
-		conn_reply_error(c, "peer_uid_mismatch", "peer runs as another user; refused");
-		conn_close(c);
-		return;
-	}
 	uv_read_start((uv_stream_t *)&c->pipe, conn_alloc, server_on_read);
+	if (!peer_uid_ok(&c->pipe)) {
+		/* Another user must not drive our panes.  Say why, then
+		 * half-close so the peer reads the reason before EOF. */
+		conn_reply_error(c, "peer_uid_mismatch", "peer runs as another user; refused");
+		conn_refuse(c);
+	}
 }
 
 /* --- lifetime ------------------------------------------------------- */

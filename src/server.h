@@ -89,10 +89,13 @@ struct session {
 
 struct conn {
 	uv_pipe_t pipe;
+	uv_shutdown_t shutdown;
 	char *buf;
 	size_t len, cap;
 	bool hello_done;
 	bool closing;
+	bool refused; /* told why; input ignored until the peer hangs up */
+	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
 	bool needs_full; /* fell behind: one full redraw when drained */
