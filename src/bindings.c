@@ -1,0 +1,446 @@
+/*
+ * bindings: key names (tmux's spelling) and the table that maps a key
+ * pressed after the prefix to a command string.  See bindings.h.
+ *
+ * Two directions meet here: ncurses hands the client key codes, which are
+ * turned into names (key_name_from_ncurses); people write names in the
+ * config, which are checked and canonicalised (key_name_canonical).  Both
+ * go through one representation, a modifier mask plus a base name, so the
+ * two spellings always agree.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+
+#include <ctype.h>
+#include <ncurses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bindings.h"
+#include "error.h"
+
+struct key_parts {
+	int mods; /* KEY_MOD_* */
+	char base[KEY_NAME_MAX - 8];
+};
+
+/* Named keys: the canonical spelling first, then accepted aliases. */
+static const char *const named_keys[][3] = {
+	{"Enter", "CR", NULL},	    {"Tab", NULL, NULL},	 {"BSpace", "Backspace", NULL},
+	{"Escape", "Esc", NULL},    {"Space", NULL, NULL},	 {"Up", NULL, NULL},
+	{"Down", NULL, NULL},	    {"Left", NULL, NULL},	 {"Right", NULL, NULL},
+	{"Home", NULL, NULL},	    {"End", NULL, NULL},	 {"PageUp", "PgUp", "PPage"},
+	{"PageDown", "PgDn", "NPage"}, {"Insert", "IC", NULL},	 {"Delete", "DC", NULL},
+	{"F1", NULL, NULL},	    {"F2", NULL, NULL},		 {"F3", NULL, NULL},
+	{"F4", NULL, NULL},	    {"F5", NULL, NULL},		 {"F6", NULL, NULL},
+	{"F7", NULL, NULL},	    {"F8", NULL, NULL},		 {"F9", NULL, NULL},
+	{"F10", NULL, NULL},	    {"F11", NULL, NULL},	 {"F12", NULL, NULL},
+};
+
+static const char *named_key_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof named_keys / sizeof named_keys[0]; i++)
+		for (int j = 0; j < 3 && named_keys[i][j] != NULL; j++)
+			if (strcasecmp(name, named_keys[i][j]) == 0)
+				return named_keys[i][0];
+	return NULL;
+}
+
+/* Length of the UTF-8 sequence starting at s if it is exactly one valid
+ * character (and nothing follows it); 0 otherwise. */
+static size_t single_utf8_char(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+
+	if (u[0] == 0)
+		return 0;
+	if (u[0] < 0x80)
+		len = 1;
+	else if ((u[0] & 0xe0) == 0xc0)
+		len = 2;
+	else if ((u[0] & 0xf0) == 0xe0)
+		len = 3;
+	else if ((u[0] & 0xf8) == 0xf0)
+		len = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	return u[len] == 0 ? len : 0;
+}
+
+static bool key_parts_parse(const char *name, struct key_parts *parts)
+{
+	const char *named;
+
+	parts->mods = 0;
+	/* "C--" is control-minus: a modifier needs something after its dash. */
+	while (name[0] != 0 && name[1] == '-' && name[2] != 0) {
+		switch (name[0]) {
+		case 'C':
+		case 'c':
+			parts->mods |= KEY_MOD_CTRL;
+			break;
+		case 'M':
+		case 'm':
+			parts->mods |= KEY_MOD_META;
+			break;
+		case 'S':
+		case 's':
+			parts->mods |= KEY_MOD_SHIFT;
+			break;
+		default:
+			return false;
+		}
+		name += 2;
+	}
+	if ((named = named_key_lookup(name)) != NULL) {
+		snprintf(parts->base, sizeof parts->base, "%s", named);
+		return true;
+	}
+	if (strcasecmp(name, "BTab") == 0) {
+		parts->mods |= KEY_MOD_SHIFT;
+		snprintf(parts->base, sizeof parts->base, "Tab");
+		return true;
+	}
+	if (single_utf8_char(name) == 0 || (unsigned char)name[0] < 0x20 || name[0] == 0x7f)
+		return false;
+	if (name[0] == ' ') {
+		snprintf(parts->base, sizeof parts->base, "Space");
+		return true;
+	}
+	snprintf(parts->base, sizeof parts->base, "%s", name);
+	/* Terminals cannot tell C-B from C-b: both send 0x02. */
+	if ((parts->mods & KEY_MOD_CTRL) && parts->base[1] == 0)
+		parts->base[0] = (char)tolower((unsigned char)parts->base[0]);
+	return true;
+}
+
+static void key_parts_format(const struct key_parts *parts, char *out, size_t size)
+{
+	snprintf(out, size, "%s%s%s%s", (parts->mods & KEY_MOD_CTRL) ? "C-" : "",
+		 (parts->mods & KEY_MOD_META) ? "M-" : "", (parts->mods & KEY_MOD_SHIFT) ? "S-" : "",
+		 parts->base);
+}
+
+bool key_name_canonical(const char *name, char *out, size_t size)
+{
+	struct key_parts parts;
+
+	if (name == NULL || !key_parts_parse(name, &parts))
+		return false;
+	key_parts_format(&parts, out, size);
+	return true;
+}
+
+bool key_name_is_text(const char *canonical)
+{
+	return strcmp(canonical, "Space") == 0 ||
+	       (single_utf8_char(canonical) != 0 && (unsigned char)canonical[0] >= 0x20);
+}
+
+/* ncurses key codes with a fixed name. */
+static const struct {
+	unsigned int code;
+	int mods;
+	const char *base;
+} ncurses_keys[] = {
+	{KEY_UP, 0, "Up"},
+	{KEY_DOWN, 0, "Down"},
+	{KEY_LEFT, 0, "Left"},
+	{KEY_RIGHT, 0, "Right"},
+	{KEY_HOME, 0, "Home"},
+	{KEY_END, 0, "End"},
+	{KEY_PPAGE, 0, "PageUp"},
+	{KEY_NPAGE, 0, "PageDown"},
+	{KEY_IC, 0, "Insert"},
+	{KEY_DC, 0, "Delete"},
+	{KEY_BACKSPACE, 0, "BSpace"},
+	{KEY_ENTER, 0, "Enter"},
+	{KEY_BTAB, KEY_MOD_SHIFT, "Tab"},
+	{KEY_SLEFT, KEY_MOD_SHIFT, "Left"},
+	{KEY_SRIGHT, KEY_MOD_SHIFT, "Right"},
+	{KEY_SR, KEY_MOD_SHIFT, "Up"},
+	{KEY_SF, KEY_MOD_SHIFT, "Down"},
+	{KEY_SHOME, KEY_MOD_SHIFT, "Home"},
+	{KEY_SEND, KEY_MOD_SHIFT, "End"},
+	{KEY_SDC, KEY_MOD_SHIFT, "Delete"},
+	{KEY_SIC, KEY_MOD_SHIFT, "Insert"},
+	{KEY_SPREVIOUS, KEY_MOD_SHIFT, "PageUp"},
+	{KEY_SNEXT, KEY_MOD_SHIFT, "PageDown"},
+};
+
+/* xterm-style modified keys that ncurses reports as extended key codes
+ * named by terminfo ("kUP5" is Ctrl+Up).  The digit is xterm's modifier
+ * parameter: 1 + (shift 1 | alt 2 | ctrl 4). */
+static const struct {
+	const char *cap;
+	const char *base;
+} extended_keys[] = {
+	{"kUP", "Up"},	    {"kDN", "Down"},	  {"kLFT", "Left"},   {"kRIT", "Right"},
+	{"kHOM", "Home"},   {"kEND", "End"},	  {"kPRV", "PageUp"}, {"kNXT", "PageDown"},
+	{"kIC", "Insert"},  {"kDC", "Delete"},
+};
+
+static bool extended_key_parts(const char *cap, struct key_parts *parts)
+{
+	for (size_t i = 0; i < sizeof extended_keys / sizeof extended_keys[0]; i++) {
+		size_t len = strlen(extended_keys[i].cap);
+		int param;
+
+		if (strncmp(cap, extended_keys[i].cap, len) != 0 || cap[len] < '2' ||
+		    cap[len] > '8' || cap[len + 1] != 0)
+			continue;
+		param = cap[len] - '1';
+		parts->mods = ((param & 1) ? KEY_MOD_SHIFT : 0) | ((param & 2) ? KEY_MOD_META : 0) |
+			      ((param & 4) ? KEY_MOD_CTRL : 0);
+		snprintf(parts->base, sizeof parts->base, "%s", extended_keys[i].base);
+		return true;
+	}
+	return false;
+}
+
+static bool function_key_parts(unsigned int code, struct key_parts *parts)
+{
+	int n;
+
+	if (code < (unsigned int)KEY_F(1) || code > (unsigned int)KEY_F(60))
+		return false;
+	n = (int)(code - (unsigned int)KEY_F(1)); /* 0-based; xterm sends F13.. for modified F1.. */
+	/* Blocks of twelve: plain, shift, ctrl, ctrl+shift, alt. */
+	static const int block_mods[] = {0, KEY_MOD_SHIFT, KEY_MOD_CTRL, KEY_MOD_CTRL | KEY_MOD_SHIFT,
+					 KEY_MOD_META};
+	parts->mods = block_mods[n / 12];
+	snprintf(parts->base, sizeof parts->base, "F%d", n % 12 + 1);
+	return true;
+}
+
+static bool key_code_parts(unsigned int code, struct key_parts *parts)
+{
+	const char *cap;
+
+	for (size_t i = 0; i < sizeof ncurses_keys / sizeof ncurses_keys[0]; i++) {
+		if (ncurses_keys[i].code == code) {
+			parts->mods = ncurses_keys[i].mods;
+			snprintf(parts->base, sizeof parts->base, "%s", ncurses_keys[i].base);
+			return true;
+		}
+	}
+	if (function_key_parts(code, parts))
+		return true;
+	if (code > KEY_MAX && (cap = keyname((int)code)) != NULL)
+		return extended_key_parts(cap, parts);
+	return false;
+}
+
+/* A character from get_wch: control characters become C- names, the rest
+ * is the character itself in UTF-8. */
+static bool key_char_parts(unsigned int ch, struct key_parts *parts)
+{
+	char utf8[8];
+	mbstate_t state;
+	size_t len;
+
+	parts->mods = 0;
+	switch (ch) {
+	case 0:
+		parts->mods = KEY_MOD_CTRL;
+		snprintf(parts->base, sizeof parts->base, "Space");
+		return true;
+	case '\t':
+		snprintf(parts->base, sizeof parts->base, "Tab");
+		return true;
+	case '\r':
+		snprintf(parts->base, sizeof parts->base, "Enter");
+		return true;
+	case 0x1b:
+		snprintf(parts->base, sizeof parts->base, "Escape");
+		return true;
+	case 0x7f:
+		snprintf(parts->base, sizeof parts->base, "BSpace");
+		return true;
+	case ' ':
+		snprintf(parts->base, sizeof parts->base, "Space");
+		return true;
+	}
+	if (ch < 0x20) {
+		parts->mods = KEY_MOD_CTRL;
+		/* 0x01..0x1a are C-a..C-z; 0x1c..0x1f are C-\ C-] C-^ C-_. */
+		snprintf(parts->base, sizeof parts->base, "%c", ch <= 0x1a ? (int)ch + 0x60 : (int)ch + 0x40);
+		return true;
+	}
+	if (ch >= 0x80 && ch < 0xa0)
+		return false; /* C1 controls have no key */
+	memset(&state, 0, sizeof state);
+	len = wcrtomb(utf8, (wchar_t)ch, &state);
+	if (len == (size_t)-1 || len >= sizeof parts->base)
+		return false;
+	utf8[len] = 0;
+	snprintf(parts->base, sizeof parts->base, "%s", utf8);
+	return true;
+}
+
+bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *out, size_t size)
+{
+	struct key_parts parts;
+
+	if (!(is_key_code ? key_code_parts(ch, &parts) : key_char_parts(ch, &parts)))
+		return false;
+	if (meta)
+		parts.mods |= KEY_MOD_META;
+	key_parts_format(&parts, out, size);
+	return true;
+}
+
+/* The defaults.  tmux users will recognise every key. */
+static const struct binding default_bindings[] = {
+	{"%", "split -h"},
+	{"\"", "split -v"},
+	{"Left", "select-pane -L"},
+	{"Right", "select-pane -R"},
+	{"Up", "select-pane -U"},
+	{"Down", "select-pane -D"},
+	{"h", "select-pane -L"},
+	{"l", "select-pane -R"},
+	{"k", "select-pane -U"},
+	{"j", "select-pane -D"},
+	{"C-Left", "resize-pane -L 5"},
+	{"C-Right", "resize-pane -R 5"},
+	{"C-Up", "resize-pane -U 5"},
+	{"C-Down", "resize-pane -D 5"},
+	{"x", "confirm-before -p \"kill pane? (y/n)\" kill-pane"},
+	{"z", "zoom"},
+	{"c", "new-window"},
+	{"n", "next-window"},
+	{"p", "previous-window"},
+	{"0", "select-window -t 0"},
+	{"1", "select-window -t 1"},
+	{"2", "select-window -t 2"},
+	{"3", "select-window -t 3"},
+	{"4", "select-window -t 4"},
+	{"5", "select-window -t 5"},
+	{"6", "select-window -t 6"},
+	{"7", "select-window -t 7"},
+	{"8", "select-window -t 8"},
+	{"9", "select-window -t 9"},
+	{"d", "detach"},
+	{"[", "copy-mode"},
+	{"PageUp", "copy-mode -u"},
+	{"]", "paste-buffer"},
+	{":", "command-prompt"},
+	{"?", "list-keys"},
+	{"o", "select-pane -n"},
+};
+
+static struct binding *bindings_find(const struct binding_table *table, const char *key)
+{
+	for (size_t i = 0; i < table->count; i++)
+		if (strcmp(table->entries[i].key, key) == 0)
+			return &table->entries[i];
+	return NULL;
+}
+
+int bindings_set(struct binding_table *table, const char *key, const char *command,
+		 struct sm_error *err)
+{
+	char canonical[KEY_NAME_MAX];
+	struct binding *entry;
+
+	if (!key_name_canonical(key, canonical, sizeof canonical)) {
+		sm_error_set(err, "invalid_key", "\"%s\" is not a key name", key);
+		return -1;
+	}
+	if (strlen(command) >= BINDING_COMMAND_MAX) {
+		sm_error_set(err, "invalid_argument", "the command bound to %s is too long", canonical);
+		return -1;
+	}
+	entry = bindings_find(table, canonical);
+	if (command[0] == 0) {
+		if (entry != NULL) {
+			size_t index = (size_t)(entry - table->entries);
+			memmove(entry, entry + 1, (table->count - index - 1) * sizeof *entry);
+			table->count--;
+		}
+		return 0;
+	}
+	if (entry == NULL) {
+		if (table->count == table->capacity) {
+			size_t capacity = table->capacity ? table->capacity * 2 : 64;
+			struct binding *grown = realloc(table->entries, capacity * sizeof *grown);
+			if (grown == NULL) {
+				sm_error_set(err, "out_of_memory", "no memory for key bindings");
+				return -1;
+			}
+			table->entries = grown;
+			table->capacity = capacity;
+		}
+		entry = &table->entries[table->count++];
+		snprintf(entry->key, sizeof entry->key, "%s", canonical);
+	}
+	snprintf(entry->command, sizeof entry->command, "%s", command);
+	return 0;
+}
+
+void bindings_init_defaults(struct binding_table *table)
+{
+	memset(table, 0, sizeof *table);
+	for (size_t i = 0; i < sizeof default_bindings / sizeof default_bindings[0]; i++)
+		bindings_set(table, default_bindings[i].key, default_bindings[i].command, NULL);
+}
+
+const char *bindings_lookup(const struct binding_table *table, const char *canonical_key)
+{
+	const struct binding *entry = bindings_find(table, canonical_key);
+
+	return entry ? entry->command : NULL;
+}
+
+void bindings_free(struct binding_table *table)
+{
+	free(table->entries);
+	memset(table, 0, sizeof *table);
+}
+
+int command_split(const char *line, char *buf, size_t size, char **argv, int max_args)
+{
+	size_t used = 0;
+	int argc = 0;
+
+	for (;;) {
+		char quote = 0;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line == 0)
+			return argc;
+		if (argc == max_args)
+			return -1;
+		argv[argc++] = buf + used;
+		while (*line != 0 && (quote != 0 || (*line != ' ' && *line != '\t'))) {
+			char c = *line++;
+
+			if (quote == 0 && (c == '"' || c == '\'')) {
+				quote = c;
+				continue;
+			}
+			if (c == quote) {
+				quote = 0;
+				continue;
+			}
+			if (c == '\\' && quote != '\'' && *line != 0)
+				c = *line++;
+			if (used + 1 >= size)
+				return -1;
+			buf[used++] = c;
+		}
+		if (quote != 0)
+			return -1;
+		if (used + 1 >= size)
+			return -1;
+		buf[used++] = 0;
+	}
+}

@@ -1,0 +1,233 @@
+/*
+ * client-internal: the state the client's files share.
+ *
+ *   client.c        connection, event loop, protocol messages, requests
+ *   client-model.c  the client's copy of every pane (layout, frames), and
+ *                   the text sanitiser every drawn string goes through
+ *   client-draw.c   ncurses drawing: colours, borders, titles, banners,
+ *                   status line, overlays
+ *   client-keys.c   keyboard and mouse: prefix, prompt, forwarding
+ *   client-cmd.c    the command table (":" prompt and key bindings)
+ *   client-copy.c   copy mode: history, search, selection, OSC 52
+ *
+ * Ownership: struct client owns every pane view, buffer and the copy-mode
+ * snapshot; client.c frees them when the client leaves.
+ */
+#ifndef SANDMUX_CLIENT_INTERNAL_H
+#define SANDMUX_CLIENT_INTERNAL_H
+
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+#include "bindings.h"
+#include "config.h"
+#include "theme.h"
+
+/* A cell: a base character and up to three combining marks. */
+#define CELL_CHARS 4
+
+struct cell {
+	wchar_t chars[CELL_CHARS]; /* 0-terminated; chars[0] == 0 is blank */
+	uint8_t width; /* 1, 2 for a wide character, 0 for its right half */
+	uint8_t attrs; /* protocol attribute bits (THEME_ATTR_* and more) */
+	struct theme_color fg, bg;
+};
+
+#define CELL_ATTR_STRIKE 0x20
+#define CELL_ATTR_CONCEAL 0x80
+
+struct pane_view {
+	int id;
+	int x, y, cols, rows; /* content rectangle; the title is row y-1 */
+	bool active;
+	bool mouse; /* the program asked for mouse reports */
+	char backend[16]; /* what really wraps it; "" while unconfirmed */
+	char requested[16];
+	char state[16];
+	char reason[512];
+	char hint[512];
+	char title[256];
+	char cwd[512];
+	int violations;
+	struct cell *cells; /* rows * cols */
+	bool *row_dirty;
+	int cursor_x, cursor_y;
+	bool cursor_visible;
+};
+
+struct window_view {
+	int index;
+	char name[64];
+	bool active;
+};
+
+enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP };
+
+/* What a line typed at the status-line prompt is for. */
+enum prompt_purpose { PROMPT_COMMAND, PROMPT_CONFIRM, PROMPT_SEARCH_DOWN, PROMPT_SEARCH_UP };
+
+struct prompt {
+	enum prompt_purpose purpose;
+	char label[128];
+	char text[512]; /* UTF-8 */
+	size_t length;
+	char confirm_command[BINDING_COMMAND_MAX];
+	enum client_mode return_mode; /* where to go when the prompt closes */
+};
+
+struct copy_mode {
+	int pane;
+	int cols, rows; /* pane size when copy mode began */
+	struct cell **lines; /* [history oldest .. newest][screen rows] */
+	int nlines;
+	int history_total; /* lines the server holds; -1 until known */
+	int history_loaded;
+	bool fetching;
+	int top; /* first line shown */
+	int cy, cx; /* cursor, in line/column */
+	bool selecting;
+	int sel_y, sel_x; /* selection anchor */
+	char search[256];
+	bool search_backward;
+	bool search_waiting; /* a search continues when more history arrives */
+	int pending_scroll; /* lines to scroll once history arrives */
+	int generation; /* tells replies for an earlier copy mode apart */
+};
+
+/* A reply handler: result is NULL when the request failed (error set). */
+struct client;
+typedef void (*reply_fn)(struct client *c, const cJSON *result, const cJSON *error, int arg);
+
+#define PENDING_MAX 64
+
+struct pending_request {
+	int id;
+	reply_fn on_reply;
+	int arg;
+	char what[32];
+};
+
+struct drag {
+	bool active;
+	int pane; /* pane whose right or bottom edge moves */
+	bool vertical_border; /* true: the border is a column, moves left/right */
+	int last_x, last_y;
+	int start_x, start_y;
+	int press_pane; /* pane clicked on, focused if the press was no drag */
+};
+
+struct client {
+	int fd;
+	char *inbuf;
+	size_t inlen, incap;
+	char *outbuf;
+	size_t outlen, outcap;
+	int next_id;
+	struct pending_request pending[PENDING_MAX];
+
+	char session[128];
+	int cols, rows; /* our terminal */
+	struct pane_view *panes;
+	size_t npanes;
+	struct window_view *windows;
+	size_t nwindows;
+	bool zoomed;
+	bool attached;
+
+	struct config config;
+	struct theme theme;
+	struct binding_table bindings;
+	bool prefix_pending;
+
+	enum client_mode mode;
+	struct prompt prompt;
+	struct copy_mode copy;
+	int help_offset;
+
+	char message[512];
+	bool message_is_error;
+	long long message_until; /* monotonic ms */
+
+	char *paste_buffer;
+	char pending_text[1024]; /* typed characters, sent as one text event */
+	size_t pending_text_len;
+
+	struct drag drag;
+
+	bool use_color;
+	bool direct_color;
+	int ncolors;
+	bool redraw_all;
+	bool dirty;
+
+	bool exiting;
+	int exit_code;
+	char exit_message[1024];
+};
+
+/* client.c */
+long long client_now_ms(void);
+int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
+void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg);
+void client_leave(struct client *c, int exit_code, const char *message);
+void client_send_key(struct client *c, const char *name);
+void client_send_text(struct client *c, const char *utf8, size_t len);
+void client_flush_text(struct client *c);
+void client_write_tty(const char *bytes, size_t len);
+
+/* client-model.c */
+struct pane_view *client_pane(struct client *c, int id);
+struct pane_view *client_active_pane(struct client *c);
+struct pane_view *client_pane_at(struct client *c, int x, int y);
+bool client_pane_visible(const struct client *c, const struct pane_view *pane);
+void client_apply_layout(struct client *c, const cJSON *layout);
+void client_apply_frame(struct client *c, const cJSON *frame);
+void cells_from_runs(const cJSON *runs, struct cell *row, int cols);
+void cells_blank(struct cell *cells, int n);
+void client_model_free(struct client *c);
+/* Decode UTF-8 to wide characters safe to draw: control characters and
+ * invalid bytes become U+FFFD, bidirectional overrides are dropped.
+ * Returns the number of characters written (out is 0-terminated). */
+size_t sanitize_text(const char *utf8, wchar_t *out, size_t max);
+/* The same, for one code point: the character to draw in its place, or 0
+ * to drop it. */
+wchar_t sanitize_char(uint32_t cp);
+/* UTF-8 of a row of cells [from, to), trailing blanks trimmed. */
+size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
+
+/* client-draw.c */
+void client_draw_init(struct client *c);
+void client_draw(struct client *c);
+
+/* client-keys.c */
+void client_read_input(struct client *c);
+void client_prompt_open(struct client *c, enum prompt_purpose purpose, const char *label,
+			const char *initial);
+
+/* client-cmd.c */
+int client_run_command(struct client *c, const char *line);
+/* The one-line description of the verb that starts line, for help. */
+const char *client_command_summary(const char *line);
+
+/* client-copy.c */
+void copy_mode_enter(struct client *c, int pane, bool page_up);
+void copy_mode_leave(struct client *c);
+void copy_mode_key(struct client *c, const char *name);
+void copy_mode_scroll(struct client *c, int lines);
+void copy_mode_search(struct client *c, const char *text, bool backward);
+void copy_mode_pane_gone(struct client *c);
+void copy_mode_draw_line(const struct client *c, int screen_row, struct cell *out, int cols,
+			 bool *selected, bool *matched);
+void copy_mode_position(const struct client *c, char *buf, size_t size);
+void copy_mode_cursor(const struct client *c, int *x, int *y);
+void client_copy_to_clipboard(struct client *c, const char *text, size_t len);
+
+#endif

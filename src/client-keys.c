@@ -1,0 +1,366 @@
+/*
+ * client-keys: what the client does with keyboard and mouse input.
+ *
+ * Every key read from ncurses is first given its tmux name
+ * (bindings.c), then routed by mode: the help overlay and the status-line
+ * prompt consume keys themselves; copy mode has its own keys; otherwise
+ * the prefix key arms the binding table and anything else goes to the
+ * server as a symbolic key event, so the server can encode it for the
+ * pane's modes.  Alt arrives from terminals as ESC followed by the key;
+ * an ESC with nothing queued behind it is Escape itself.
+ *
+ * Mouse: a click focuses the pane under it; pressing on a border and
+ * dragging resizes the pane on its left or above it; the wheel scrolls
+ * back in the pane under the pointer (copy mode).  A pane whose program
+ * asked for mouse reports gets clicks and wheel as mouse requests
+ * instead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client-internal.h"
+
+#include <ncurses.h>
+
+/* Remove the last UTF-8 character of the prompt. */
+static void prompt_backspace(struct prompt *prompt)
+{
+	while (prompt->length > 0) {
+		unsigned char byte = (unsigned char)prompt->text[--prompt->length];
+
+		if ((byte & 0xc0) != 0x80)
+			break;
+	}
+	prompt->text[prompt->length] = 0;
+}
+
+void client_prompt_open(struct client *c, enum prompt_purpose purpose, const char *label,
+			const char *initial)
+{
+	struct prompt *prompt = &c->prompt;
+
+	prompt->purpose = purpose;
+	prompt->return_mode = c->mode == MODE_PROMPT ? MODE_NORMAL : c->mode;
+	snprintf(prompt->label, sizeof prompt->label, "%s", label);
+	snprintf(prompt->text, sizeof prompt->text, "%s", initial ? initial : "");
+	prompt->length = strlen(prompt->text);
+	c->mode = MODE_PROMPT;
+	c->message[0] = 0;
+	c->dirty = true;
+}
+
+static void prompt_finish(struct client *c, bool accepted)
+{
+	struct prompt *prompt = &c->prompt;
+	char text[sizeof prompt->text];
+
+	snprintf(text, sizeof text, "%s", prompt->text);
+	c->mode = prompt->return_mode;
+	c->dirty = true;
+	if (!accepted)
+		return;
+	switch (prompt->purpose) {
+	case PROMPT_COMMAND:
+		if (text[0] != 0)
+			client_run_command(c, text);
+		break;
+	case PROMPT_CONFIRM:
+		break; /* answered by a single key in prompt_key */
+	case PROMPT_SEARCH_DOWN:
+	case PROMPT_SEARCH_UP:
+		if (c->mode == MODE_COPY)
+			copy_mode_search(c, text, prompt->purpose == PROMPT_SEARCH_UP);
+		break;
+	}
+}
+
+static void prompt_key(struct client *c, const char *name)
+{
+	struct prompt *prompt = &c->prompt;
+
+	c->dirty = true;
+	if (prompt->purpose == PROMPT_CONFIRM) {
+		char command[sizeof prompt->confirm_command];
+
+		snprintf(command, sizeof command, "%s", prompt->confirm_command);
+		c->mode = prompt->return_mode;
+		if (strcmp(name, "y") == 0 || strcmp(name, "Y") == 0)
+			client_run_command(c, command);
+		return;
+	}
+	if (strcmp(name, "Enter") == 0) {
+		prompt_finish(c, true);
+	} else if (strcmp(name, "Escape") == 0 || strcmp(name, "C-c") == 0 ||
+		   strcmp(name, "C-g") == 0) {
+		prompt_finish(c, false);
+	} else if (strcmp(name, "BSpace") == 0 || strcmp(name, "C-h") == 0) {
+		prompt_backspace(prompt);
+	} else if (strcmp(name, "C-u") == 0) {
+		prompt->length = 0;
+		prompt->text[0] = 0;
+	} else if (key_name_is_text(name)) {
+		const char *text = strcmp(name, "Space") == 0 ? " " : name;
+		size_t len = strlen(text);
+
+		if (prompt->length + len < sizeof prompt->text) {
+			memcpy(prompt->text + prompt->length, text, len + 1);
+			prompt->length += len;
+		}
+	}
+}
+
+static void help_key(struct client *c, const char *name)
+{
+	int page = c->rows > 6 ? c->rows - 6 : 1;
+
+	if (strcmp(name, "j") == 0 || strcmp(name, "Down") == 0)
+		c->help_offset++;
+	else if (strcmp(name, "k") == 0 || strcmp(name, "Up") == 0)
+		c->help_offset--;
+	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 || strcmp(name, "C-f") == 0)
+		c->help_offset += page;
+	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
+		c->help_offset -= page;
+	else
+		c->mode = MODE_NORMAL;
+	c->redraw_all = true;
+	c->dirty = true;
+}
+
+/* The key after the prefix: the prefix again sends it to the pane. */
+static void prefixed_key(struct client *c, const char *name)
+{
+	const char *command;
+
+	if (strcmp(name, c->config.prefix) == 0) {
+		client_send_key(c, name);
+		return;
+	}
+	command = bindings_lookup(&c->bindings, name);
+	if (command != NULL) {
+		client_flush_text(c);
+		client_run_command(c, command);
+	}
+}
+
+static void handle_key(struct client *c, const char *name)
+{
+	switch (c->mode) {
+	case MODE_HELP:
+		help_key(c, name);
+		return;
+	case MODE_PROMPT:
+		prompt_key(c, name);
+		return;
+	default:
+		break;
+	}
+	if (c->prefix_pending) {
+		c->prefix_pending = false;
+		c->dirty = true;
+		prefixed_key(c, name);
+		return;
+	}
+	if (strcmp(name, c->config.prefix) == 0) {
+		c->prefix_pending = true;
+		c->dirty = true;
+		return;
+	}
+	if (c->mode == MODE_COPY)
+		copy_mode_key(c, name);
+	else
+		client_send_key(c, name);
+}
+
+static void send_mouse(struct client *c, const struct pane_view *pane, int x, int y, int button,
+		       bool pressed)
+{
+	cJSON *request = cJSON_CreateObject();
+
+	client_flush_text(c);
+	cJSON_AddStringToObject(request, "cmd", "mouse");
+	cJSON_AddNumberToObject(request, "pane", pane->id);
+	cJSON_AddNumberToObject(request, "row", y - pane->y);
+	cJSON_AddNumberToObject(request, "col", x - pane->x);
+	cJSON_AddNumberToObject(request, "button", button);
+	cJSON_AddBoolToObject(request, "pressed", pressed);
+	client_request(c, request, client_reply_report_error, 0);
+}
+
+static void select_pane(struct client *c, const struct pane_view *pane)
+{
+	cJSON *request;
+
+	if (pane->active)
+		return;
+	if (c->mode == MODE_COPY)
+		copy_mode_leave(c);
+	request = cJSON_CreateObject();
+	cJSON_AddStringToObject(request, "cmd", "select-pane");
+	cJSON_AddNumberToObject(request, "pane", pane->id);
+	client_request(c, request, client_reply_report_error, 0);
+}
+
+/* A press on a border starts a drag.  The pane that moves is the one on
+ * the border's left (a column) or above it (a title line, which is the
+ * divider between stacked panes): its right or bottom edge follows. */
+static bool start_border_drag(struct client *c, int x, int y)
+{
+	for (size_t i = 0; i < c->npanes; i++) {
+		struct pane_view *p = &c->panes[i];
+
+		if (!client_pane_visible(c, p))
+			continue;
+		if (x == p->x + p->cols && y >= p->y - 1 && y < p->y + p->rows) {
+			c->drag = (struct drag){true, p->id, true, x, y, x, y, -1};
+			return true;
+		}
+		/* A title row just below p's last row is p's bottom edge. */
+		if (y == p->y + p->rows && x >= p->x && x < p->x + p->cols &&
+		    client_pane_at(c, x, y) != NULL) {
+			c->drag = (struct drag){true, p->id, false, x, y, x, y, client_pane_at(c, x, y)->id};
+			return true;
+		}
+	}
+	return false;
+}
+
+static void drag_to(struct client *c, int x, int y)
+{
+	int delta = c->drag.vertical_border ? x - c->drag.last_x : y - c->drag.last_y;
+	cJSON *request;
+
+	if (delta == 0)
+		return;
+	request = cJSON_CreateObject();
+	cJSON_AddStringToObject(request, "cmd", "resize-pane");
+	cJSON_AddNumberToObject(request, "pane", c->drag.pane);
+	cJSON_AddStringToObject(request, "dir",
+				c->drag.vertical_border ? (delta > 0 ? "right" : "left")
+							: (delta > 0 ? "down" : "up"));
+	cJSON_AddNumberToObject(request, "amount", abs(delta));
+	client_request(c, request, client_reply_report_error, 0);
+	c->drag.last_x = x;
+	c->drag.last_y = y;
+}
+
+static void wheel(struct client *c, struct pane_view *pane, int x, int y, bool up)
+{
+	if (pane->mouse && !(c->mode == MODE_COPY && c->copy.pane == pane->id)) {
+		send_mouse(c, pane, x, y, up ? 4 : 5, true);
+		return;
+	}
+	if (c->mode != MODE_COPY || c->copy.pane != pane->id) {
+		if (!up)
+			return;
+		if (c->mode == MODE_COPY)
+			copy_mode_leave(c);
+		copy_mode_enter(c, pane->id, false);
+	}
+	copy_mode_scroll(c, up ? -3 : 3);
+}
+
+static void press(struct client *c, struct pane_view *pane, int x, int y, int button)
+{
+	if (button == 1 && start_border_drag(c, x, y))
+		return;
+	if (pane == NULL)
+		return;
+	select_pane(c, pane);
+	/* Title-line clicks only focus; content clicks reach programs that
+	 * asked for the mouse. */
+	if (pane->mouse && y >= pane->y && c->mode != MODE_COPY)
+		send_mouse(c, pane, x, y, button, true);
+}
+
+static void release(struct client *c, struct pane_view *pane, int x, int y, int button)
+{
+	if (c->drag.active && button == 1) {
+		bool moved = x != c->drag.start_x || y != c->drag.start_y;
+		struct pane_view *clicked = client_pane(c, c->drag.press_pane);
+
+		drag_to(c, x, y);
+		c->drag.active = false;
+		if (!moved && clicked != NULL)
+			select_pane(c, clicked);
+		return;
+	}
+	if (pane != NULL && pane->mouse && y >= pane->y && c->mode != MODE_COPY)
+		send_mouse(c, pane, x, y, button, false);
+}
+
+static const struct {
+	mmask_t pressed, released;
+	int button;
+} mouse_buttons[] = {
+	{BUTTON1_PRESSED, BUTTON1_RELEASED, 1},
+	{BUTTON2_PRESSED, BUTTON2_RELEASED, 2},
+	{BUTTON3_PRESSED, BUTTON3_RELEASED, 3},
+};
+
+static void handle_mouse(struct client *c)
+{
+	MEVENT event;
+	struct pane_view *pane;
+
+	if (getmouse(&event) != OK)
+		return;
+	pane = client_pane_at(c, event.x, event.y);
+	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT)
+		return;
+	if (event.bstate & BUTTON4_PRESSED) {
+		if (pane != NULL)
+			wheel(c, pane, event.x, event.y, true);
+		return;
+	}
+	if (event.bstate & BUTTON5_PRESSED) {
+		if (pane != NULL)
+			wheel(c, pane, event.x, event.y, false);
+		return;
+	}
+	for (size_t i = 0; i < sizeof mouse_buttons / sizeof mouse_buttons[0]; i++) {
+		if (event.bstate & mouse_buttons[i].pressed)
+			press(c, pane, event.x, event.y, mouse_buttons[i].button);
+		if (event.bstate & mouse_buttons[i].released)
+			release(c, pane, event.x, event.y, mouse_buttons[i].button);
+	}
+	if ((event.bstate & REPORT_MOUSE_POSITION) && c->drag.active)
+		drag_to(c, event.x, event.y);
+}
+
+/* After a lone ESC, a key already queued behind it is that key with Alt. */
+static bool read_meta_key(wint_t *ch, int *kind)
+{
+	wint_t next;
+	int r = get_wch(&next);
+
+	if (r == ERR)
+		return false;
+	*ch = next;
+	*kind = r;
+	return true;
+}
+
+void client_read_input(struct client *c)
+{
+	wint_t ch;
+	int kind;
+	char name[KEY_NAME_MAX];
+
+	while (!c->exiting && (kind = get_wch(&ch)) != ERR) {
+		bool meta = false;
+
+		if (kind == KEY_CODE_YES && ch == KEY_MOUSE) {
+			handle_mouse(c);
+			continue;
+		}
+		if (kind == KEY_CODE_YES && ch == KEY_RESIZE)
+			continue; /* handled through the SIGWINCH pipe */
+		if (kind == OK && ch == 0x1b && read_meta_key(&ch, &kind))
+			meta = true;
+		if (key_name_from_ncurses((unsigned)ch, kind == KEY_CODE_YES, meta, name, sizeof name))
+			handle_key(c, name);
+	}
+	client_flush_text(c);
+}

@@ -1,0 +1,331 @@
+/*
+ * config: reading and checking config.json.  See config.h.
+ *
+ * Each key of the file is an entry in config_keys[] with the function
+ * that checks and stores it; the loader walks the JSON object and looks
+ * every member up there, so an unknown key is found in one place and a
+ * new setting is one entry plus one function.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "config.h"
+#include "error.h"
+#include "theme.h"
+
+#define CONFIG_FILE_MAX (1024 * 1024)
+
+void config_defaults(struct config *config)
+{
+	memset(config, 0, sizeof *config);
+	snprintf(config->prefix, sizeof config->prefix, "C-b");
+	snprintf(config->theme, sizeof config->theme, "default");
+	config->scrollback = 10000;
+	config->status = true;
+	snprintf(config->default_backend, sizeof config->default_backend, "none");
+}
+
+void config_free(struct config *config)
+{
+	free(config->bindings);
+	config->bindings = NULL;
+	config->nbindings = 0;
+}
+
+const char *config_default_path(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	/* The XDG spec says a relative XDG_CONFIG_HOME is invalid: ignore it. */
+	if (xdg != NULL && xdg[0] == '/')
+		snprintf(buf, n, "%s/sandmux/config.json", xdg);
+	else
+		snprintf(buf, n, "%s/.config/sandmux/config.json", home ? home : "");
+	return buf;
+}
+
+/* Context passed to every key handler, for messages that name the file. */
+struct config_parse {
+	const char *source;
+	struct config *config;
+	struct sm_error *err;
+};
+
+static int invalid(struct config_parse *parse, const char *key, const char *what)
+{
+	sm_error_set(parse->err, "config_invalid", "%s: \"%s\" %s", parse->source, key, what);
+	return -1;
+}
+
+static int copy_string(struct config_parse *parse, const cJSON *item, char *dst, size_t size)
+{
+	if (!cJSON_IsString(item))
+		return invalid(parse, item->string, "must be a string");
+	if (strlen(item->valuestring) >= size)
+		return invalid(parse, item->string, "is too long");
+	snprintf(dst, size, "%s", item->valuestring);
+	return 0;
+}
+
+static int set_prefix(struct config_parse *parse, const cJSON *item)
+{
+	char canonical[KEY_NAME_MAX];
+
+	if (!cJSON_IsString(item))
+		return invalid(parse, "prefix", "must be a string such as \"C-b\"");
+	if (!key_name_canonical(item->valuestring, canonical, sizeof canonical) ||
+	    strlen(canonical) >= sizeof parse->config->prefix) {
+		sm_error_set(parse->err, "config_invalid", "%s: \"prefix\": \"%s\" is not a key name",
+			     parse->source, item->valuestring);
+		return -1;
+	}
+	snprintf(parse->config->prefix, sizeof parse->config->prefix, "%s", canonical);
+	return 0;
+}
+
+static int set_theme(struct config_parse *parse, const cJSON *item)
+{
+	if (cJSON_IsString(item) && item->valuestring[0] == 0)
+		return invalid(parse, "theme", "must not be empty");
+	return copy_string(parse, item, parse->config->theme, sizeof parse->config->theme);
+}
+
+static int set_scrollback(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsNumber(item) || item->valuedouble != (double)(int)item->valuedouble)
+		return invalid(parse, "scrollback", "must be a whole number of lines");
+	if (item->valueint < 0 || item->valueint > CONFIG_SCROLLBACK_MAX)
+		return invalid(parse, "scrollback", "must be between 0 and 1000000");
+	parse->config->scrollback = item->valueint;
+	return 0;
+}
+
+static int set_status(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "status", "must be true or false");
+	parse->config->status = cJSON_IsTrue(item);
+	return 0;
+}
+
+static int set_default_shell(struct config_parse *parse, const cJSON *item)
+{
+	if (cJSON_IsString(item) && item->valuestring[0] != 0 && item->valuestring[0] != '/')
+		return invalid(parse, "default_shell", "must be an absolute path");
+	return copy_string(parse, item, parse->config->default_shell,
+			   sizeof parse->config->default_shell);
+}
+
+static int set_default_backend(struct config_parse *parse, const cJSON *item)
+{
+	static const char *const backends[] = {"none", "native", "microvm"};
+
+	if (!cJSON_IsString(item))
+		return invalid(parse, "default_backend", "must be \"none\", \"native\" or \"microvm\"");
+	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+		if (strcmp(item->valuestring, backends[i]) == 0) {
+			snprintf(parse->config->default_backend, sizeof parse->config->default_backend,
+				 "%s", backends[i]);
+			parse->config->default_backend_set = true;
+			return 0;
+		}
+	}
+	sm_error_set(parse->err, "config_invalid",
+		     "%s: \"default_backend\": \"%s\" is not a backend (none, native, microvm)",
+		     parse->source, item->valuestring);
+	return -1;
+}
+
+static int add_binding(struct config_parse *parse, const cJSON *member)
+{
+	struct config *config = parse->config;
+	struct binding *grown, *entry;
+	struct sm_error command_err;
+
+	if (!cJSON_IsString(member) && !cJSON_IsNull(member)) {
+		sm_error_set(parse->err, "config_invalid",
+			     "%s: \"bindings\": the value for \"%s\" must be a command string", parse->source,
+			     member->string);
+		return -1;
+	}
+	grown = realloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
+	if (grown == NULL) {
+		sm_error_set(parse->err, "out_of_memory", "%s: no memory for bindings", parse->source);
+		return -1;
+	}
+	config->bindings = grown;
+	entry = &config->bindings[config->nbindings];
+	if (!key_name_canonical(member->string, entry->key, sizeof entry->key)) {
+		sm_error_set(parse->err, "config_invalid", "%s: \"bindings\": \"%s\" is not a key name",
+			     parse->source, member->string);
+		return -1;
+	}
+	if (cJSON_IsNull(member) || member->valuestring[0] == 0) {
+		entry->command[0] = 0;
+	} else {
+		if (strlen(member->valuestring) >= sizeof entry->command)
+			return invalid(parse, member->string, "binds a command that is too long");
+		if (!client_command_valid(member->valuestring, &command_err)) {
+			sm_error_set(parse->err, "config_invalid", "%s: \"bindings\": \"%s\": %s",
+				     parse->source, member->string, command_err.message);
+			return -1;
+		}
+		snprintf(entry->command, sizeof entry->command, "%s", member->valuestring);
+	}
+	config->nbindings++;
+	return 0;
+}
+
+static int set_bindings(struct config_parse *parse, const cJSON *item)
+{
+	const cJSON *member;
+
+	if (!cJSON_IsObject(item))
+		return invalid(parse, "bindings", "must be an object mapping keys to commands");
+	cJSON_ArrayForEach(member, item)
+	{
+		if (add_binding(parse, member) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	int (*set)(struct config_parse *parse, const cJSON *item);
+} config_keys[] = {
+	{"prefix", set_prefix},
+	{"bindings", set_bindings},
+	{"theme", set_theme},
+	{"scrollback", set_scrollback},
+	{"status", set_status},
+	{"default_shell", set_default_shell},
+	{"default_backend", set_default_backend},
+};
+
+static int config_apply_member(struct config_parse *parse, const cJSON *member)
+{
+	for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++)
+		if (strcmp(member->string, config_keys[i].key) == 0)
+			return config_keys[i].set(parse, member);
+	sm_error_set(parse->err, "config_unknown_key",
+		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
+		     "default_shell, default_backend)",
+		     parse->source, member->string);
+	return -1;
+}
+
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = text; p < at && *p != 0; p++)
+		if (*p == '\n')
+			line++;
+	return line;
+}
+
+static int config_parse_text(const char *text, const char *source, struct config *config,
+			     struct sm_error *err)
+{
+	struct config parsed = *config;
+	struct config_parse parse = {source, &parsed, err};
+	const char *error_at = NULL;
+	cJSON *root = cJSON_ParseWithOpts(text, &error_at, true);
+	const cJSON *member;
+	int rc = 0;
+
+	/* The parse works on a copy with its own bindings array, so a failure
+	 * half way leaves the caller's config as it was. */
+	parsed.bindings = NULL;
+	parsed.nbindings = 0;
+	if (root == NULL || !cJSON_IsObject(root)) {
+		sm_error_set(err, "config_parse_error", "%s: line %d: %s", source,
+			     error_at ? line_of(text, error_at) : 1,
+			     root == NULL ? "invalid JSON" : "the file must hold one JSON object");
+		cJSON_Delete(root);
+		return -1;
+	}
+	cJSON_ArrayForEach(member, root)
+	{
+		if ((rc = config_apply_member(&parse, member)) != 0)
+			break;
+	}
+	cJSON_Delete(root);
+	if (rc != 0) {
+		config_free(&parsed);
+		return -1;
+	}
+	config_free(config);
+	*config = parsed;
+	return 0;
+}
+
+int config_load(const char *path, struct config *config, struct sm_error *err)
+{
+	char default_path[PATH_MAX];
+	const char *file = path ? path : config_default_path(default_path, sizeof default_path);
+	FILE *f = fopen(file, "r");
+	char *text;
+	size_t len;
+	int rc;
+
+	if (f == NULL) {
+		if (errno == ENOENT && path == NULL)
+			return 0;
+		sm_error_set(err, errno == ENOENT ? "config_not_found" : "config_read_error", "%s: %s",
+			     file, strerror(errno));
+		return -1;
+	}
+	text = malloc(CONFIG_FILE_MAX + 1);
+	if (text == NULL) {
+		fclose(f);
+		sm_error_set(err, "out_of_memory", "%s: no memory to read it", file);
+		return -1;
+	}
+	len = fread(text, 1, CONFIG_FILE_MAX + 1, f);
+	rc = ferror(f);
+	fclose(f);
+	if (rc != 0 || len > CONFIG_FILE_MAX) {
+		free(text);
+		sm_error_set(err, "config_read_error", "%s: %s", file,
+			     rc ? "read error" : "larger than 1 MiB");
+		return -1;
+	}
+	text[len] = 0;
+	rc = config_parse_text(text, file, config, err);
+	free(text);
+	return rc;
+}
+
+int config_check_main(const char *path)
+{
+	char default_path[PATH_MAX];
+	const char *file = path ? path : config_default_path(default_path, sizeof default_path);
+	struct config config;
+	struct sm_error err = {"", ""};
+	struct theme theme;
+
+	config_defaults(&config);
+	if (config_load(path, &config, &err) != 0) {
+		fprintf(stderr, "sandmux: %s (%s)\n", err.message, err.code);
+		config_free(&config);
+		return 1;
+	}
+	if (theme_load(config.theme, &theme, &err) != 0) {
+		fprintf(stderr, "sandmux: %s: \"theme\": %s (%s)\n", file, err.message, err.code);
+		config_free(&config);
+		return 1;
+	}
+	printf("%s: OK (prefix %s, theme %s, %zu binding%s)\n", file, config.prefix,
+	       theme.path[0] ? theme.path : "built-in default", config.nbindings,
+	       config.nbindings == 1 ? "" : "s");
+	config_free(&config);
+	return 0;
+}

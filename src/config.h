@@ -1,0 +1,59 @@
+/*
+ * config: the user's settings file, $XDG_CONFIG_HOME/sandmux/config.json
+ * (fallback ~/.config/sandmux/config.json).
+ *
+ * One JSON object with a fixed set of keys (see docs/config.md).  Every
+ * key is checked for its type and value, and a key the program does not
+ * know is an error naming it (config_unknown_key): a misspelt
+ * "default_backend" must not silently leave panes on the host.
+ *
+ * The client reads prefix, bindings, theme and status; the server reads
+ * scrollback, default_shell and default_backend.
+ *
+ * Ownership: struct config owns its bindings array; config_free()
+ * releases it.  config_load() leaves *config untouched when it fails.
+ */
+#ifndef SANDMUX_CONFIG_H
+#define SANDMUX_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bindings.h"
+
+struct sm_error;
+
+#define CONFIG_SCROLLBACK_MAX 1000000
+
+struct config {
+	char prefix[16]; /* canonical key name, default "C-b" */
+	char theme[256]; /* theme name or path, default "default" */
+	int scrollback; /* lines of history per pane */
+	bool status; /* draw the status line */
+	char default_shell[256]; /* "" means $SHELL, then /bin/sh */
+	char default_backend[16]; /* "none" | "native" | "microvm" */
+	bool default_backend_set; /* the file said so (invariant 4: only an
+				     unspecified default may step down) */
+	struct binding *bindings; /* overrides of the default table;
+				     command "" unbinds the key */
+	size_t nbindings;
+};
+
+void config_defaults(struct config *config);
+
+/* Load path, or the default path when path is NULL.  A missing default
+ * file is not an error (the defaults stand); a missing explicit file is
+ * (config_not_found).  Other codes: config_read_error,
+ * config_parse_error, config_unknown_key, config_invalid. */
+int config_load(const char *path, struct config *config, struct sm_error *err);
+void config_free(struct config *config);
+
+/* The default path; returns buf. */
+const char *config_default_path(char *buf, size_t n);
+
+/* `sandmux --check-config [FILE]`: validate the file (and the theme it
+ * names) without starting anything.  Prints one line to stdout on
+ * success or to stderr on failure; returns the exit code (0 or 1). */
+int config_check_main(const char *path);
+
+#endif
