@@ -117,6 +117,8 @@ bool theme_parse_color(const char *spec, struct theme_color *out)
 	memset(out, 0, sizeof *out);
 	if (spec[0] == '#')
 		return parse_hex_color(spec, out);
+	if (!isalpha((unsigned char)spec[0]))
+		return parse_palette_index(spec, out);
 	/* Names are matched ignoring case and the separators people use
 	 * ("bright-red", "Bright_Red"). */
 	for (const char *p = spec; *p != 0; p++) {

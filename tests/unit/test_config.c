@@ -1,0 +1,335 @@
+/*
+ * test_config: config.json loading and key names.
+ *
+ * Config cases are tables of file text and what must come out: the
+ * values, or the error code and a word the message must contain (the
+ * offending key).  Key-name cases give what ncurses hands the client and
+ * the tmux name that must come out of it.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <ncurses.h>
+
+#include "bindings.h"
+#include "config.h"
+#include "error.h"
+
+static char tmpdir[256];
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_config.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	setlocale(LC_ALL, "C.UTF-8");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char command[300];
+
+	snprintf(command, sizeof command, "rm -rf %s", tmpdir);
+	return system(command) == 0 ? 0 : -1;
+}
+
+static void test_defaults(void **state)
+{
+	struct config config;
+
+	config_defaults(&config);
+	assert_string_equal(config.prefix, "C-b");
+	assert_string_equal(config.theme, "default");
+	assert_true(config.status);
+	assert_true(config.scrollback > 0);
+	assert_string_equal(config.default_backend, "none");
+	assert_false(config.default_backend_set);
+	assert_int_equal(config.nbindings, 0);
+	config_free(&config);
+}
+
+static void test_good_config(void **state)
+{
+	const char *path = write_file("good.json", "{\n"
+						   "  \"prefix\": \"c-A\",\n"
+						   "  \"theme\": \"light\",\n"
+						   "  \"scrollback\": 5000,\n"
+						   "  \"status\": false,\n"
+						   "  \"default_shell\": \"/bin/zsh\",\n"
+						   "  \"default_backend\": \"native\",\n"
+						   "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
+						   "}\n");
+	struct config config;
+	struct sm_error err = {"", ""};
+
+	config_defaults(&config);
+	assert_int_equal(config_load(path, &config, &err), 0);
+	assert_string_equal(config.prefix, "C-a");
+	assert_string_equal(config.theme, "light");
+	assert_int_equal(config.scrollback, 5000);
+	assert_false(config.status);
+	assert_string_equal(config.default_shell, "/bin/zsh");
+	assert_string_equal(config.default_backend, "native");
+	assert_true(config.default_backend_set);
+	assert_int_equal(config.nbindings, 3);
+	assert_string_equal(config.bindings[0].key, "|");
+	assert_string_equal(config.bindings[0].command, "split -h");
+	assert_string_equal(config.bindings[1].key, "M-x");
+	assert_string_equal(config.bindings[2].command, "");
+	config_free(&config);
+}
+
+struct bad_case {
+	const char *text;
+	const char *code;
+	const char *mentions; /* the message must name this */
+};
+
+static const struct bad_case bad_cases[] = {
+	{"{\"prefix\":\"C-b\",\"colour\":\"red\"}", "config_unknown_key", "\"colour\""},
+	{"{\"defualt_backend\":\"native\"}", "config_unknown_key", "defualt_backend"},
+	{"{\"scrollback\":\"lots\"}", "config_invalid", "scrollback"},
+	{"{\"scrollback\":1.5}", "config_invalid", "scrollback"},
+	{"{\"scrollback\":-1}", "config_invalid", "scrollback"},
+	{"{\"status\":1}", "config_invalid", "status"},
+	{"{\"theme\":42}", "config_invalid", "theme"},
+	{"{\"theme\":\"\"}", "config_invalid", "theme"},
+	{"{\"prefix\":\"Ctrl-b\"}", "config_invalid", "prefix"},
+	{"{\"prefix\":7}", "config_invalid", "prefix"},
+	{"{\"default_backend\":\"docker\"}", "config_invalid", "docker"},
+	{"{\"default_shell\":\"zsh\"}", "config_invalid", "default_shell"},
+	{"{\"bindings\":[\"split\"]}", "config_invalid", "bindings"},
+	{"{\"bindings\":{\"x\":3}}", "config_invalid", "\"x\""},
+	{"{\"bindings\":{\"NoSuchKey\":\"zoom\"}}", "config_invalid", "NoSuchKey"},
+	{"{\"bindings\":{\"x\":\"explode-pane\"}}", "config_invalid", "explode-pane"},
+	{"{\"bindings\":{\"x\":\"split -q\"}}", "config_invalid", "-q"},
+	{"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
+	{"[1,2]", "config_parse_error", "object"},
+};
+
+static void test_bad_configs(void **state)
+{
+	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+		const char *path = write_file("bad.json", bad_cases[i].text);
+		struct config config;
+		struct sm_error err = {"", ""};
+
+		config_defaults(&config);
+		assert_int_equal(config_load(path, &config, &err), -1);
+		if (strcmp(err.code, bad_cases[i].code) != 0 ||
+		    strstr(err.message, bad_cases[i].mentions) == NULL ||
+		    strstr(err.message, "bad.json") == NULL)
+			fail_msg("case %zu %s: got %s: %s", i, bad_cases[i].text, err.code, err.message);
+		/* A failed load leaves the config as it was. */
+		assert_string_equal(config.prefix, "C-b");
+		assert_int_equal(config.nbindings, 0);
+		config_free(&config);
+	}
+}
+
+static void test_missing_files(void **state)
+{
+	struct config config;
+	struct sm_error err = {"", ""};
+	char path[512];
+
+	config_defaults(&config);
+	snprintf(path, sizeof path, "%s/absent.json", tmpdir);
+	assert_int_equal(config_load(path, &config, &err), -1);
+	assert_string_equal(err.code, "config_not_found");
+
+	/* The default path may be absent: the defaults stand. */
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	assert_int_equal(config_load(NULL, &config, &err), 0);
+	assert_string_equal(config.prefix, "C-b");
+	config_free(&config);
+}
+
+static void test_default_path(void **state)
+{
+	char buf[512];
+
+	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
+	assert_string_equal(config_default_path(buf, sizeof buf), "/x/conf/sandmux/config.json");
+	setenv("XDG_CONFIG_HOME", "relative", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_string_equal(config_default_path(buf, sizeof buf), "/home/u/.config/sandmux/config.json");
+	unsetenv("XDG_CONFIG_HOME");
+	assert_string_equal(config_default_path(buf, sizeof buf), "/home/u/.config/sandmux/config.json");
+}
+
+static void test_check_config(void **state)
+{
+	const char *good = write_file("check-good.json", "{\"prefix\":\"C-a\"}");
+
+	unsetenv("SANDMUX_THEMES");
+	assert_int_equal(config_check_main(good), 0);
+	assert_int_equal(config_check_main(write_file("check-bad.json", "{\"nope\":1}")), 1);
+	assert_int_equal(config_check_main(write_file("check-theme.json", "{\"theme\":\"no-such-theme\"}")), 1);
+}
+
+struct ncurses_case {
+	unsigned int ch;
+	bool is_key_code;
+	bool meta;
+	const char *name;
+};
+
+static const struct ncurses_case ncurses_cases[] = {
+	{'a', false, false, "a"},
+	{'%', false, false, "%"},
+	{' ', false, false, "Space"},
+	{'\r', false, false, "Enter"},
+	{'\t', false, false, "Tab"},
+	{0x1b, false, false, "Escape"},
+	{0x7f, false, false, "BSpace"},
+	{0x00, false, false, "C-Space"},
+	{0x01, false, false, "C-a"},
+	{0x02, false, false, "C-b"},
+	{0x03, false, false, "C-c"},
+	{0x1a, false, false, "C-z"},
+	{0x1c, false, false, "C-\\"},
+	{0x1d, false, false, "C-]"},
+	{0x1f, false, false, "C-_"},
+	{'x', false, true, "M-x"},
+	{0x03, false, true, "C-M-c"},
+	{0x1b, false, true, "M-Escape"},
+	{0xe9, false, false, "\xc3\xa9"},
+	{0x4e2d, false, false, "\xe4\xb8\xad"},
+	{KEY_UP, true, false, "Up"},
+	{KEY_DOWN, true, false, "Down"},
+	{KEY_LEFT, true, false, "Left"},
+	{KEY_RIGHT, true, true, "M-Right"},
+	{KEY_HOME, true, false, "Home"},
+	{KEY_END, true, false, "End"},
+	{KEY_PPAGE, true, false, "PageUp"},
+	{KEY_NPAGE, true, false, "PageDown"},
+	{KEY_IC, true, false, "Insert"},
+	{KEY_DC, true, false, "Delete"},
+	{KEY_BACKSPACE, true, false, "BSpace"},
+	{KEY_ENTER, true, false, "Enter"},
+	{KEY_BTAB, true, false, "S-Tab"},
+	{KEY_SLEFT, true, false, "S-Left"},
+	{KEY_SR, true, false, "S-Up"},
+	{KEY_F(1), true, false, "F1"},
+	{KEY_F(12), true, false, "F12"},
+	{KEY_F(17), true, false, "S-F5"},
+	{KEY_F(25), true, false, "C-F1"},
+};
+
+static void test_key_names_from_ncurses(void **state)
+{
+	char name[KEY_NAME_MAX];
+
+	for (size_t i = 0; i < sizeof ncurses_cases / sizeof ncurses_cases[0]; i++) {
+		const struct ncurses_case *k = &ncurses_cases[i];
+
+		if (!key_name_from_ncurses(k->ch, k->is_key_code, k->meta, name, sizeof name))
+			fail_msg("case %zu: no name for %#x", i, k->ch);
+		if (strcmp(name, k->name) != 0)
+			fail_msg("case %zu: %#x gave \"%s\", want \"%s\"", i, k->ch, name, k->name);
+	}
+	assert_false(key_name_from_ncurses(KEY_MOUSE, true, false, name, sizeof name));
+	assert_false(key_name_from_ncurses(0x85, false, false, name, sizeof name));
+}
+
+static const char *const canonical_cases[][2] = {
+	{"C-b", "C-b"},	    {"c-B", "C-b"},	{"M-C-x", "C-M-x"}, {"s-m-c-Up", "C-M-S-Up"},
+	{"PgUp", "PageUp"}, {"npage", "PageDown"}, {"BTab", "S-Tab"},  {"C--", "C--"},
+	{"%", "%"},	    {"\"", "\""},	{" ", "Space"},	    {"f5", "F5"},
+	{"Esc", "Escape"},  {"DC", "Delete"},
+};
+
+static void test_key_name_canonical(void **state)
+{
+	char out[KEY_NAME_MAX];
+
+	for (size_t i = 0; i < sizeof canonical_cases / sizeof canonical_cases[0]; i++) {
+		assert_true(key_name_canonical(canonical_cases[i][0], out, sizeof out));
+		assert_string_equal(out, canonical_cases[i][1]);
+	}
+	assert_false(key_name_canonical("", out, sizeof out));
+	assert_false(key_name_canonical("ab", out, sizeof out));
+	assert_false(key_name_canonical("X-a", out, sizeof out));
+	assert_false(key_name_canonical("F13", out, sizeof out));
+	assert_false(key_name_canonical("\x01", out, sizeof out));
+	assert_true(key_name_is_text("a"));
+	assert_true(key_name_is_text("Space"));
+	assert_false(key_name_is_text("C-a"));
+	assert_false(key_name_is_text("Enter"));
+}
+
+static void test_binding_table(void **state)
+{
+	struct binding_table table;
+	struct sm_error err = {"", ""};
+
+	bindings_init_defaults(&table);
+	assert_string_equal(bindings_lookup(&table, "%"), "split -h");
+	assert_string_equal(bindings_lookup(&table, "\""), "split -v");
+	assert_string_equal(bindings_lookup(&table, "d"), "detach");
+	assert_string_equal(bindings_lookup(&table, "?"), "list-keys");
+	assert_non_null(bindings_lookup(&table, "x"));
+	assert_int_equal(bindings_set(&table, "c-x", "zoom", &err), 0);
+	assert_string_equal(bindings_lookup(&table, "C-x"), "zoom");
+	assert_int_equal(bindings_set(&table, "z", "", &err), 0);
+	assert_null(bindings_lookup(&table, "z"));
+	assert_int_equal(bindings_set(&table, "Nope", "zoom", &err), -1);
+	assert_string_equal(err.code, "invalid_key");
+	bindings_free(&table);
+}
+
+static void test_command_split(void **state)
+{
+	char buf[256], *argv[8];
+
+	assert_int_equal(command_split("split -h  -c '/a b' \"x \\\"y\\\"\"", buf, sizeof buf, argv, 8), 5);
+	assert_string_equal(argv[0], "split");
+	assert_string_equal(argv[3], "/a b");
+	assert_string_equal(argv[4], "x \"y\"");
+	assert_int_equal(command_split("   ", buf, sizeof buf, argv, 8), 0);
+	assert_int_equal(command_split("echo 'open", buf, sizeof buf, argv, 8), -1);
+	assert_int_equal(command_split("a b c", buf, sizeof buf, argv, 2), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_good_config),
+		cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_missing_files),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_check_config),
+		cmocka_unit_test(test_key_names_from_ncurses),
+		cmocka_unit_test(test_key_name_canonical),
+		cmocka_unit_test(test_binding_table),
+		cmocka_unit_test(test_command_split),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
