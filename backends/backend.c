@@ -26,9 +26,9 @@ extern const struct backend_ops backend_native_ops;
 extern const struct backend_ops backend_microvm_ops;
 
 static const struct backend_ops *const backend_table[SANDBOX_BACKEND_COUNT] = {
-	[SANDBOX_NONE] = &backend_none_ops,
-	[SANDBOX_NATIVE] = &backend_native_ops,
-	[SANDBOX_MICROVM] = &backend_microvm_ops,
+    [SANDBOX_NONE] = &backend_none_ops,
+    [SANDBOX_NATIVE] = &backend_native_ops,
+    [SANDBOX_MICROVM] = &backend_microvm_ops,
 };
 
 #define KILL_GRACE_MS 100

@@ -45,28 +45,28 @@
 #include "sandbox.h"
 
 const char *const bwrap_terminal_deny_read[] = {
-	/* Private keys, known hosts and agent config: reading them lets a
-	 * process log in wherever the user can. */
-	"~/.ssh",
-	/* Cloud credentials and session tokens. */
-	"~/.aws",
-	/* GnuPG private keyrings and trust database. */
-	"~/.gnupg",
-	/* The GitHub CLI's OAuth token. */
-	"~/.config/gh",
-	/* macOS keychains, also found in synced or copied homes. */
-	"~/Library/Keychains",
-	/* Host control sockets: whoever can connect can have a process
-	 * started outside the sandbox (systemd, D-Bus activation, a
-	 * container daemon).  A file mounted over a socket makes connect()
-	 * fail.  Absent on most hosts, and then skipped. */
-	"/run/dbus/system_bus_socket",
-	"/run/systemd/private",
-	"/var/run/docker.sock",
-	"/run/docker.sock",
-	"/run/containerd/containerd.sock",
-	"/run/podman/podman.sock",
-	NULL,
+    /* Private keys, known hosts and agent config: reading them lets a
+     * process log in wherever the user can. */
+    "~/.ssh",
+    /* Cloud credentials and session tokens. */
+    "~/.aws",
+    /* GnuPG private keyrings and trust database. */
+    "~/.gnupg",
+    /* The GitHub CLI's OAuth token. */
+    "~/.config/gh",
+    /* macOS keychains, also found in synced or copied homes. */
+    "~/Library/Keychains",
+    /* Host control sockets: whoever can connect can have a process
+     * started outside the sandbox (systemd, D-Bus activation, a
+     * container daemon).  A file mounted over a socket makes connect()
+     * fail.  Absent on most hosts, and then skipped. */
+    "/run/dbus/system_bus_socket",
+    "/run/systemd/private",
+    "/var/run/docker.sock",
+    "/run/docker.sock",
+    "/run/containerd/containerd.sock",
+    "/run/podman/podman.sock",
+    NULL,
 };
 
 /* Push a NULL-terminated list of arguments. */
@@ -108,8 +108,7 @@ static bool has_dot_component(const char *path)
 
 /* Resolve a writable root.  It must be absolute and exist, and it must not
  * be "/": binding the whole host writable would undo the profile. */
-static int resolve_writable_root(const char *path, char resolved[PATH_MAX],
-				 struct sm_error *err)
+static int resolve_writable_root(const char *path, char resolved[PATH_MAX], struct sm_error *err)
 {
 	if (path == NULL || path[0] != '/') {
 		sm_error_set(err, "launch_failed", "writable path \"%s\" is not absolute",
@@ -122,7 +121,8 @@ static int resolve_writable_root(const char *path, char resolved[PATH_MAX],
 	}
 	if (strcmp(resolved, "/") == 0) {
 		sm_error_set(err, "launch_failed",
-			     "refusing to make %s writable: it is the whole host file system", path);
+			     "refusing to make %s writable: it is the whole host file system",
+			     path);
 		return -1;
 	}
 	return 0;

@@ -13,14 +13,14 @@
 struct sm_error;
 
 struct bwrap_terminal_input {
-	const char *bwrap; /* argv[0]: the bwrap binary (probe result) */
-	const char *home; /* host $HOME: writable */
-	const char *cwd; /* the pane's working directory: writable, --chdir */
+	const char *bwrap;	      /* argv[0]: the bwrap binary (probe result) */
+	const char *home;	      /* host $HOME: writable */
+	const char *cwd;	      /* the pane's working directory: writable, --chdir */
 	const char *const *deny_read; /* NULL-terminated; "~/" is home */
-	const char *const *writable; /* extra writable roots, NULL-terminated, may be NULL */
-	const char *mask_file; /* host path of an empty mode-000 file */
-	int status_fd; /* --json-status-fd, or -1 */
-	char *const *argv; /* the command, NULL-terminated */
+	const char *const *writable;  /* extra writable roots, NULL-terminated, may be NULL */
+	const char *mask_file;	      /* host path of an empty mode-000 file */
+	int status_fd;		      /* --json-status-fd, or -1 */
+	char *const *argv;	      /* the command, NULL-terminated */
 };
 
 /* The deny-read list of the fixed terminal profile, NULL-terminated. */

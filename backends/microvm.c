@@ -35,11 +35,11 @@ static void microvm_destroy(struct launch_result *res)
 }
 
 const struct backend_ops backend_microvm_ops = {
-	.name = "microvm",
-	.id = SANDBOX_MICROVM,
-	.launch = microvm_launch,
-	.confirm = microvm_confirm,
-	.suspend = microvm_signal,
-	.resume = microvm_signal,
-	.destroy = microvm_destroy,
+    .name = "microvm",
+    .id = SANDBOX_MICROVM,
+    .launch = microvm_launch,
+    .confirm = microvm_confirm,
+    .suspend = microvm_signal,
+    .resume = microvm_signal,
+    .destroy = microvm_destroy,
 };

@@ -79,8 +79,7 @@ static int deny_list(const struct launch_request *req, struct strvec *deny)
 	return 0;
 }
 
-static int check_request(const struct launch_request *req, const char **home,
-			 struct sm_error *err)
+static int check_request(const struct launch_request *req, const char **home, struct sm_error *err)
 {
 	if (req->profile != NULL && strcmp(req->profile, "terminal") != 0) {
 		sm_error_set(err, "launch_failed",
@@ -108,20 +107,20 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	const struct probe_result *probe = backend_probe_result();
 	struct strvec deny = STRVEC_INIT, argv = STRVEC_INIT;
 	struct bwrap_terminal_input in = {
-		.bwrap = probe->native_bwrap_path,
-		.home = home,
-		.cwd = req->cwd,
-		.mask_file = res->mask_file,
-		.status_fd = status_write,
-		.argv = req->argv,
+	    .bwrap = probe->native_bwrap_path,
+	    .home = home,
+	    .cwd = req->cwd,
+	    .mask_file = res->mask_file,
+	    .status_fd = status_write,
+	    .argv = req->argv,
 	};
 	struct pty_spawn_opts opts = {
-		.envp = req->envp,
-		.cwd = req->cwd,
-		.rows = req->rows,
-		.cols = req->cols,
-		.keep_fds = &status_write,
-		.nkeep_fds = 1,
+	    .envp = req->envp,
+	    .cwd = req->cwd,
+	    .rows = req->rows,
+	    .cols = req->cols,
+	    .keep_fds = &status_write,
+	    .nkeep_fds = 1,
 	};
 	char msg[256];
 	int rc = -1;
@@ -200,8 +199,9 @@ static void parse_status_buffer(struct launch_result *res)
 {
 	char *start = res->status_buf, *nl;
 
-	while (!res->confirmed && (nl = memchr(start, '\n', res->status_len -
-						     (size_t)(start - res->status_buf))) != NULL) {
+	while (!res->confirmed &&
+	       (nl = memchr(start, '\n', res->status_len - (size_t)(start - res->status_buf))) !=
+		   NULL) {
 		*nl = '\0';
 		parse_status_line(res, start);
 		start = nl + 1;
@@ -266,11 +266,11 @@ static void native_destroy(struct launch_result *res)
 }
 
 const struct backend_ops backend_native_ops = {
-	.name = "native",
-	.id = SANDBOX_NATIVE,
-	.launch = native_launch,
-	.confirm = native_confirm,
-	.suspend = native_suspend,
-	.resume = native_resume,
-	.destroy = native_destroy,
+    .name = "native",
+    .id = SANDBOX_NATIVE,
+    .launch = native_launch,
+    .confirm = native_confirm,
+    .suspend = native_suspend,
+    .resume = native_resume,
+    .destroy = native_destroy,
 };

@@ -16,11 +16,11 @@ static int none_launch(const struct launch_request *req, struct launch_result *r
 		       struct sm_error *err)
 {
 	struct pty_spawn_opts opts = {
-		.argv = req->argv,
-		.envp = req->envp,
-		.cwd = req->cwd,
-		.rows = req->rows,
-		.cols = req->cols,
+	    .argv = req->argv,
+	    .envp = req->envp,
+	    .cwd = req->cwd,
+	    .rows = req->rows,
+	    .cols = req->cols,
 	};
 	char msg[256];
 
@@ -60,11 +60,11 @@ static void none_destroy(struct launch_result *res)
 }
 
 const struct backend_ops backend_none_ops = {
-	.name = "none",
-	.id = SANDBOX_NONE,
-	.launch = none_launch,
-	.confirm = none_confirm,
-	.suspend = none_suspend,
-	.resume = none_resume,
-	.destroy = none_destroy,
+    .name = "none",
+    .id = SANDBOX_NONE,
+    .launch = none_launch,
+    .confirm = none_confirm,
+    .suspend = none_suspend,
+    .resume = none_resume,
+    .destroy = none_destroy,
 };

@@ -21,28 +21,28 @@
 #include "strvec.h"
 
 static const char *const backend_names[SANDBOX_BACKEND_COUNT] = {
-	[SANDBOX_NONE] = "none",
-	[SANDBOX_NATIVE] = "native",
-	[SANDBOX_MICROVM] = "microvm",
+    [SANDBOX_NONE] = "none",
+    [SANDBOX_NATIVE] = "native",
+    [SANDBOX_MICROVM] = "microvm",
 };
 
 static const char *const state_names[] = {
-	[SANDBOX_CREATED] = "created", [SANDBOX_WARM] = "warm",
-	[SANDBOX_ACTIVE] = "active",   [SANDBOX_SUSPENDED] = "suspended",
-	[SANDBOX_DESTROYED] = "destroyed", [SANDBOX_ERROR] = "error",
+    [SANDBOX_CREATED] = "created",     [SANDBOX_WARM] = "warm",
+    [SANDBOX_ACTIVE] = "active",       [SANDBOX_SUSPENDED] = "suspended",
+    [SANDBOX_DESTROYED] = "destroyed", [SANDBOX_ERROR] = "error",
 };
 #define NSTATES (sizeof state_names / sizeof state_names[0])
 
 static const char *const mode_names[] = {
-	[SANDBOX_MODE_CHAT] = "chat",
-	[SANDBOX_MODE_REVIEW] = "review",
-	[SANDBOX_MODE_PLAN] = "plan",
-	[SANDBOX_MODE_ORCHESTRATE] = "orchestrate",
+    [SANDBOX_MODE_CHAT] = "chat",
+    [SANDBOX_MODE_REVIEW] = "review",
+    [SANDBOX_MODE_PLAN] = "plan",
+    [SANDBOX_MODE_ORCHESTRATE] = "orchestrate",
 };
 #define NMODES (sizeof mode_names / sizeof mode_names[0])
 
 static const char *const violation_actions[] = {
-	"file-read*", "file-write*", "file-write-create", "network-outbound", "process-exec",
+    "file-read*", "file-write*", "file-write-create", "network-outbound", "process-exec",
 };
 #define NACTIONS (sizeof violation_actions / sizeof violation_actions[0])
 
@@ -342,8 +342,7 @@ fail:
 	return NULL;
 }
 
-static int bind_mounts_from_json(const cJSON *json, struct sandbox_spec *out,
-				 struct sm_error *err)
+static int bind_mounts_from_json(const cJSON *json, struct sandbox_spec *out, struct sm_error *err)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(json, "bindMounts");
 	const cJSON *item;
@@ -408,8 +407,8 @@ int sandbox_spec_from_json(const cJSON *json, struct sandbox_spec *out, struct s
 			     &out->negress_allowlist, err) != 0 ||
 	    get_string(json, "guestWorkdir", false, &out->guest_workdir, err) != 0 ||
 	    mode_from_json(json, &out->mode, err) != 0 ||
-	    get_string_array(json, "protectedPaths", &out->protected_paths,
-			     &out->nprotected_paths, err) != 0 ||
+	    get_string_array(json, "protectedPaths", &out->protected_paths, &out->nprotected_paths,
+			     err) != 0 ||
 	    get_string_array(json, "runnerStateDirs", &out->runner_state_dirs,
 			     &out->nrunner_state_dirs, err) != 0 ||
 	    get_string_array(json, "execGrantRoots", &out->exec_grant_roots,
@@ -503,8 +502,8 @@ static int handle_details_from_json(const cJSON *json, struct sandbox_handle *ou
 		sm_error_set(err, "invalid_argument", "\"details\" must be an object");
 		return -1;
 	}
-	out->details = item && cJSON_IsObject(item) ? cJSON_Duplicate(item, true)
-						     : cJSON_CreateObject();
+	out->details =
+	    item && cJSON_IsObject(item) ? cJSON_Duplicate(item, true) : cJSON_CreateObject();
 	if (out->details == NULL) {
 		sm_error_set(err, "internal", "out of memory");
 		return -1;

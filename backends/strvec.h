@@ -15,7 +15,10 @@ struct strvec {
 	size_t cap;
 };
 
-#define STRVEC_INIT {NULL, 0, 0}
+#define STRVEC_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Push a copy of s.  Returns 0, or -1 when out of memory (the vector is
  * unchanged). */

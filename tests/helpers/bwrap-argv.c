@@ -29,10 +29,10 @@ int main(int argc, char **argv)
 	struct strvec deny = STRVEC_INIT, writable = STRVEC_INIT, out = STRVEC_INIT;
 	char cwd[4096];
 	struct bwrap_terminal_input in = {
-		.bwrap = "bwrap",
-		.home = getenv("HOME"),
-		.cwd = getcwd(cwd, sizeof cwd),
-		.status_fd = -1,
+	    .bwrap = "bwrap",
+	    .home = getenv("HOME"),
+	    .cwd = getcwd(cwd, sizeof cwd),
+	    .status_fd = -1,
 	};
 	struct sm_error err = {{0}, {0}};
 	int i;
