@@ -142,6 +142,7 @@ static void on_history_reply(struct client *c, const cJSON *result, const cJSON 
 		/* Nothing more to be had; say why only if it is not the end. */
 		copy->history_total = copy->history_loaded;
 		copy->search_waiting = false;
+		copy->pending_scroll = 0;
 		client_reply_report_error(c, result, error, arg);
 		return;
 	}
@@ -176,6 +177,8 @@ static void on_capture_reply(struct client *c, const cJSON *result, const cJSON 
 	c->copy.history_total = cJSON_IsNumber(history) ? history->valueint : 0;
 	if (c->copy.history_total > 0)
 		fetch_more_history(c);
+	else
+		c->copy.pending_scroll = 0;
 }
 
 void copy_mode_enter(struct client *c, int pane_id, bool page_up)
@@ -248,9 +251,8 @@ void copy_mode_scroll(struct client *c, int lines)
 	if (copy->lines == NULL)
 		return;
 	copy->top += lines;
-	if (copy->top < 0 && !copy->fetching &&
-	    (copy->history_total < 0 || copy->history_loaded < copy->history_total))
-		copy->pending_scroll = copy->top; /* the rest once history arrives */
+	if (copy->top < 0 && (copy->history_total < 0 || copy->history_loaded < copy->history_total))
+		copy->pending_scroll += copy->top; /* the rest once history arrives */
 	if (copy->cy < copy->top)
 		copy->cy = copy->top;
 	if (copy->cy >= copy->top + view_rows(c))

@@ -455,7 +455,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width = 0;
 	snprintf(text, sizeof text, " %s%s%s ", pane->title, pane->title[0] && pane->cwd[0] ? " : " : "",
 		 pane->cwd);
-	if (strcmp(text, "  ") != 0)
+	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
 	if (right_width > 0) {
 		int rx = x + width - right_width - 1;
@@ -609,14 +609,31 @@ static void draw_status(struct client *c)
 		put_utf8(y, limit, clock_width, clock, slot_look(c, THEME_STATUS_CLOCK));
 }
 
+/* Width of the command column: the longest bound command, within reason. */
+static int help_command_width(const struct client *c)
+{
+	int width = 8;
+
+	for (size_t i = 0; i < c->bindings.count; i++) {
+		int len = text_columns(c->bindings.entries[i].command);
+
+		if (len > width)
+			width = len;
+	}
+	return width > 40 ? 40 : width;
+}
+
+/* The help overlay is generated from the binding table, so it lists
+ * exactly what the keys do, config overrides included. */
 static void draw_help(struct client *c)
 {
 	struct look text = slot_look(c, THEME_HELP_TEXT);
 	struct look key = slot_look(c, THEME_HELP_KEY);
-	int width = c->cols - 4 > 76 ? 76 : c->cols - 4;
+	int width = c->cols - 4 > 100 ? 100 : c->cols - 4;
 	int height = c->rows - 3;
 	int top = 1, left = (c->cols - width) / 2;
 	int lines = (int)c->bindings.count;
+	int command_width = help_command_width(c);
 	char header[128];
 
 	if (width < 20 || height < 3)
@@ -632,18 +649,20 @@ static void draw_help(struct client *c)
 	fill(top, left, width, L' ', key);
 	put_utf8(top, left, width, header, key);
 	for (int i = 0; i < height - 1; i++) {
-		int y = top + 1 + i, index = c->help_offset + i;
-		char line[512];
+		int y = top + 1 + i, index = c->help_offset + i, x = left + 1;
+		const struct binding *b;
 
 		fill(y, left, width, L' ', text);
 		if (index >= lines)
 			continue;
-		const struct binding *b = &c->bindings.entries[index];
-		int used = put_utf8(y, left + 1, 12, b->key, key);
-
-		snprintf(line, sizeof line, "%-*s%-34s %s", 12 - used, "", b->command,
-			 client_command_summary(b->command));
-		put_utf8(y, left + 1 + used, width - 2 - used, line, text);
+		b = &c->bindings.entries[index];
+		put_utf8(y, x, 10, b->key, key);
+		x += 11;
+		put_utf8(y, x, command_width < left + width - x ? command_width : left + width - x,
+			 b->command, text);
+		x += command_width + 2;
+		if (x < left + width - 1)
+			put_utf8(y, x, left + width - 1 - x, client_command_summary(b->command), text);
 	}
 }
 

@@ -290,14 +290,36 @@ static void release(struct client *c, struct pane_view *pane, int x, int y, int 
 		send_mouse(c, pane, x, y, button, false);
 }
 
+/* ncurses reports a press and release that arrive together as one
+ * click, and motion with a button held (any-motion tracking) as another
+ * press of that button. */
 static const struct {
-	mmask_t pressed, released;
+	mmask_t pressed, released, clicked;
 	int button;
 } mouse_buttons[] = {
-	{BUTTON1_PRESSED, BUTTON1_RELEASED, 1},
-	{BUTTON2_PRESSED, BUTTON2_RELEASED, 2},
-	{BUTTON3_PRESSED, BUTTON3_RELEASED, 3},
+	{BUTTON1_PRESSED, BUTTON1_RELEASED, BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED, 1},
+	{BUTTON2_PRESSED, BUTTON2_RELEASED, BUTTON2_CLICKED | BUTTON2_DOUBLE_CLICKED | BUTTON2_TRIPLE_CLICKED, 2},
+	{BUTTON3_PRESSED, BUTTON3_RELEASED, BUTTON3_CLICKED | BUTTON3_DOUBLE_CLICKED | BUTTON3_TRIPLE_CLICKED, 3},
 };
+
+static void mouse_button_event(struct client *c, struct pane_view *pane, const MEVENT *event,
+			       int index)
+{
+	int button = mouse_buttons[index].button;
+
+	if (event->bstate & mouse_buttons[index].clicked) {
+		press(c, pane, event->x, event->y, button);
+		release(c, pane, event->x, event->y, button);
+	}
+	if (event->bstate & mouse_buttons[index].pressed) {
+		if (button == 1 && c->drag.active)
+			drag_to(c, event->x, event->y);
+		else
+			press(c, pane, event->x, event->y, button);
+	}
+	if (event->bstate & mouse_buttons[index].released)
+		release(c, pane, event->x, event->y, button);
+}
 
 static void handle_mouse(struct client *c)
 {
@@ -319,12 +341,8 @@ static void handle_mouse(struct client *c)
 			wheel(c, pane, event.x, event.y, false);
 		return;
 	}
-	for (size_t i = 0; i < sizeof mouse_buttons / sizeof mouse_buttons[0]; i++) {
-		if (event.bstate & mouse_buttons[i].pressed)
-			press(c, pane, event.x, event.y, mouse_buttons[i].button);
-		if (event.bstate & mouse_buttons[i].released)
-			release(c, pane, event.x, event.y, mouse_buttons[i].button);
-	}
+	for (size_t i = 0; i < sizeof mouse_buttons / sizeof mouse_buttons[0]; i++)
+		mouse_button_event(c, pane, &event, (int)i);
 	if ((event.bstate & REPORT_MOUSE_POSITION) && c->drag.active)
 		drag_to(c, event.x, event.y);
 }
