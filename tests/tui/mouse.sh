@@ -1,0 +1,59 @@
+#!/bin/sh
+# TUI: the mouse.  A click focuses the pane under it, dragging the border
+# between two panes resizes them, the wheel scrolls back (copy mode) in
+# the pane under the pointer, and a program that turned on mouse
+# reporting gets the clicks itself.
+. "$(dirname "$0")/tui-lib"
+
+cols_of() { panes | awk -v id="$1" '$1 == id { print $4 }'; }
+cols_of_is() { [ "$(cols_of "$1")" -eq "$2" ]; }
+
+start_client
+left=$(active_pane)
+keys "seq 1 300" Enter
+wait_screen "300"
+prefix %
+wait_for 5 pane_count_is 2
+right=$(active_pane)
+
+mouse 0 5 5
+mouse 3 5 5
+check "a click on the left pane focuses it" wait_for 3 active_pane_is "$left"
+mouse 0 100 10
+mouse 3 100 10
+check "a click on the right pane focuses it" wait_for 3 active_pane_is "$right"
+
+border=$(cols_of "$left")
+before=$border
+mouse 0 "$border" 10
+mouse 32 $((border - 6)) 10
+mouse 3 $((border - 6)) 10
+check "dragging the border 6 columns left narrows the left pane by 6" wait_for 3 cols_of_is "$left" $((before - 6))
+
+mouse 64 5 10
+check "the wheel over the left pane enters copy mode there" wait_for 3 screen_matches '\[[0-9]*/[0-9]*\]'
+mouse 64 5 10
+check "the wheel scrolls back into history" wait_for 3 screen_matches '\[[1-9][0-9]*/[0-9]*\]'
+keys q
+
+# A program that asked for mouse reports (X10 mode 1000) gets the click.
+# The server announces the mode with "mouse":true in the layout; the
+# zoom toggle below forces a layout in case it does not push one when a
+# program's mouse mode changes (that push is checked first).
+mouse 0 100 10
+mouse 3 100 10
+keys "printf '\\033[?1000h'; cat -v" Enter
+sleep 0.5
+mouse 0 100 10
+mouse 3 100 10
+keys Enter
+check "the layout follows a program turning mouse reporting on" wait_screen "^[[M" 2
+prefix z
+prefix z
+sleep 0.3
+mouse 0 100 10
+mouse 3 100 10
+keys Enter
+check "a click reaches a program that enabled mouse reporting" wait_screen "^[[M"
+keys C-c "printf '\\033[?1000l'" Enter
+finish

@@ -1,0 +1,28 @@
+#!/bin/sh
+# TUI: several clients on one session.  What one types, the other sees;
+# a split made in one is drawn in both; each keeps its own status line
+# at its own last row whatever size the server chose; detaching one
+# leaves the other attached.
+. "$(dirname "$0")/tui-lib"
+
+start_client
+tm new-session -d -s other -x 90 -y 24 "$(client_cmd)"
+check "a second client attaches" wait_screen "─" 10 other
+other_keys() { tm send-keys -t other "$@"; }
+
+keys "echo from-main-\$((20+1))" Enter
+check "output typed in the first client is drawn in the second" wait_screen "from-main-21" 5 other
+other_keys "echo from-other-\$((30+2))" Enter
+check "and the other way round" wait_screen "from-other-32" 5 main
+
+other_keys C-b %
+check "a split in one client" wait_for 5 pane_count_is 2
+check "is drawn in the other" wait_screen "│" 5 main
+check "the second client keeps its status line on its last row" status_matches '^\[' other
+check "so does the first" status_matches '^\[' main
+
+prefix d
+check "detaching the first client" wait_screen "[detached" 5 main
+other_keys "echo still-here-\$((40+3))" Enter
+check "leaves the second attached and working" wait_screen "still-here-43" 5 other
+finish
