@@ -189,7 +189,10 @@ void grid_line_get(const struct grid_line *line, int col, struct term_cell *out)
 		return;
 	}
 	if (cell->flags & GRID_CELL_PADDING) {
+		/* The right half of a wide character wears its style. */
 		out->width = 0;
+		if (col > 0 && (cell[-1].flags & GRID_CELL_EXTENDED))
+			out->style = cell_ext(line, cell - 1)->style;
 		return;
 	}
 	out->chars[0] = cell->ch;
@@ -299,56 +302,52 @@ void grid_line_erase(struct grid_line *line, int start, int end, const struct te
 		line->used = (uint16_t)start;
 }
 
-/* Shrink a line to the width it uses and its extended table to the live
- * entries, before it goes into history where it stays unchanged. */
-static void line_trim(struct grid_line *line)
+/* Columns up to the last cell that is not a default blank. */
+static int line_trimmed_width(const struct grid_line *line)
 {
 	int width = line->used;
 	while (width > 0 && grid_cell_is_blank(&line->cells[width - 1]))
 		width--;
-
-	if (line->ext_used) {
-		struct grid_ext *compact = xrealloc(NULL, line->ext_used * sizeof *compact);
-		int live = 0;
-		for (int col = 0; col < width; col++) {
-			struct grid_cell *cell = &line->cells[col];
-			if (!(cell->flags & GRID_CELL_EXTENDED))
-				continue;
-			compact[live] = *cell_ext(line, cell);
-			cell_set_ext_index(cell, (uint32_t)live++);
-		}
-		free(line->ext);
-		if (live == 0) {
-			free(compact);
-			compact = NULL;
-		} else if (live < line->ext_used) {
-			compact = xrealloc(compact, (size_t)live * sizeof *compact);
-		}
-		line->ext = compact;
-		line->ext_used = line->ext_cap = (uint16_t)live;
-		line->ext_free = 0;
-	}
-	if (width == 0) {
-		free(line->cells);
-		line->cells = NULL;
-	} else if (width != line->cap) {
-		line->cells = xrealloc(line->cells, (size_t)width * sizeof *line->cells);
-	}
-	line->used = line->cap = (uint16_t)width;
+	return width;
 }
 
-/* Make a line (possibly recycled from history) a blank row of `cols`. */
-static void line_make_blank(struct grid_line *line, int cols)
+/* Give dest room for exactly `count` items of `size`, unless what it has
+ * is already close (within an eighth): then the storage is reused as is,
+ * which in steady state makes a scroll into full history allocation-free. */
+static void *fit_storage(void *storage, uint16_t *cap, int count, size_t size)
 {
-	free(line->ext);
-	line->ext = NULL;
-	line->ext_used = line->ext_cap = line->ext_free = 0;
-	if (line->cap != cols) {
-		line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
-		line->cap = (uint16_t)cols;
+	if (*cap >= count && *cap - count <= count / 8)
+		return storage;
+	free(storage);
+	*cap = (uint16_t)count;
+	return count ? xrealloc(NULL, (size_t)count * size) : NULL;
+}
+
+/* Copy the used part of `src` into `dest` (whose old content is dropped),
+ * with the extended entries compacted to the live ones, renumbered. */
+static void line_copy_trimmed(struct grid_line *dest, const struct grid_line *src)
+{
+	int width = line_trimmed_width(src);
+	int live = 0;
+
+	dest->cells = fit_storage(dest->cells, &dest->cap, width, sizeof *dest->cells);
+	if (width)
+		memcpy(dest->cells, src->cells, (size_t)width * sizeof *dest->cells);
+	dest->used = (uint16_t)width;
+	if (src->ext_used) {
+		for (int col = 0; col < width; col++)
+			live += (src->cells[col].flags & GRID_CELL_EXTENDED) != 0;
 	}
-	memset(line->cells, 0, (size_t)cols * sizeof *line->cells);
-	line->used = 0;
+	dest->ext = fit_storage(dest->ext, &dest->ext_cap, live, sizeof *dest->ext);
+	dest->ext_used = (uint16_t)live;
+	dest->ext_free = 0;
+	for (int col = 0, index = 0; live && col < width; col++) {
+		struct grid_cell *cell = &dest->cells[col];
+		if (!(cell->flags & GRID_CELL_EXTENDED))
+			continue;
+		dest->ext[index] = *cell_ext(src, &src->cells[col]);
+		cell_set_ext_index(cell, (uint32_t)index++);
+	}
 }
 
 /* ---- history ---- */
@@ -380,27 +379,24 @@ static void history_drop_oldest(struct grid_history *history)
 	history->count--;
 }
 
-/* Take ownership of *line (trimmed).  Returns the storage of the line it
- * displaced when history was full, or an empty line. */
-static struct grid_line history_push(struct grid_history *history, struct grid_line *line)
+/* Append a copy of the line, trimmed, as the newest history line; when
+ * history is full the oldest line is dropped and its storage reused. */
+static void history_append(struct grid_history *history, const struct grid_line *line)
 {
-	struct grid_line recycled = {0};
+	struct grid_line *slot;
 
-	line_trim(line);
 	if (history->count == history->limit) {
-		struct grid_line *oldest = history_slot(history, 0);
-		recycled = *oldest;
-		*oldest = *line;
+		slot = history_slot(history, 0);
 		history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
 	} else {
 		if (history->count == history->cap) {
 			int cap = history->cap ? history->cap * 2 : 64;
 			history_relayout(history, cap < history->limit ? cap : history->limit);
 		}
-		*history_slot(history, history->count++) = *line;
+		slot = history_slot(history, history->count++);
+		memset(slot, 0, sizeof *slot);
 	}
-	memset(line, 0, sizeof *line);
-	return recycled;
+	line_copy_trimmed(slot, line);
 }
 
 static bool history_pop_newest(struct grid_history *history, struct grid_line *out)
@@ -467,19 +463,25 @@ struct grid_line *grid_get_line(const struct grid *grid, int row)
 	return history_slot(&grid->history, grid->history.count + row);
 }
 
-/* The top row of a region leaves: into history, or it is simply blanked. */
-static void retire_line(struct grid *grid, struct grid_line *line, bool to_history)
+/* Blank a line for reuse as the row that scrolls in. */
+static void line_blank(struct grid_line *line, const struct term_style *bg)
 {
-	if (!to_history || grid->history.limit == 0) {
-		line_clear(line);
-		return;
-	}
-	struct grid_line recycled = history_push(&grid->history, line);
-	line_make_blank(&recycled, grid->cols);
-	*line = recycled;
+	line_clear(line);
+	if (bg != NULL && bg->bg.kind != TERM_COLOR_DEFAULT)
+		grid_line_erase(line, 0, line->cap, bg); /* background colour erase */
 }
 
-void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_history)
+/* The top row of a region leaves: into history, or it is simply blanked. */
+static void retire_line(struct grid *grid, struct grid_line *line, bool to_history,
+			const struct term_style *bg)
+{
+	if (to_history && grid->history.limit > 0)
+		history_append(&grid->history, line);
+	line_blank(line, bg);
+}
+
+void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_history,
+		    const struct term_style *bg)
 {
 	int height = bottom - top;
 	if (count > height)
@@ -488,21 +490,22 @@ void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_h
 	if (top == 0 && bottom == grid->rows) {
 		/* The ring's whole point: the departing row becomes the new bottom. */
 		for (int i = 0; i < count; i++) {
-			retire_line(grid, &grid->lines[grid->top], to_history);
+			retire_line(grid, &grid->lines[grid->top], to_history, bg);
 			grid->top = grid->top + 1 == grid->rows ? 0 : grid->top + 1;
 		}
 		return;
 	}
 	for (int i = 0; i < count; i++) {
 		struct grid_line departing = *grid_visible_line(grid, top);
-		retire_line(grid, &departing, to_history);
+		retire_line(grid, &departing, to_history, bg);
 		for (int row = top; row < bottom - 1; row++)
 			*grid_visible_line(grid, row) = *grid_visible_line(grid, row + 1);
 		*grid_visible_line(grid, bottom - 1) = departing;
 	}
 }
 
-void grid_scroll_down(struct grid *grid, int top, int bottom, int count)
+void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
+		      const struct term_style *bg)
 {
 	int height = bottom - top;
 	if (count > height)
@@ -511,13 +514,13 @@ void grid_scroll_down(struct grid *grid, int top, int bottom, int count)
 	if (top == 0 && bottom == grid->rows) {
 		for (int i = 0; i < count; i++) {
 			grid->top = grid->top == 0 ? grid->rows - 1 : grid->top - 1;
-			line_clear(&grid->lines[grid->top]);
+			line_blank(&grid->lines[grid->top], bg);
 		}
 		return;
 	}
 	for (int i = 0; i < count; i++) {
 		struct grid_line departing = *grid_visible_line(grid, bottom - 1);
-		line_clear(&departing);
+		line_blank(&departing, bg);
 		for (int row = bottom - 1; row > top; row--)
 			*grid_visible_line(grid, row) = *grid_visible_line(grid, row - 1);
 		*grid_visible_line(grid, top) = departing;
@@ -537,12 +540,9 @@ static int shrink_rows(struct grid *grid, struct grid_line *lines, int *count, i
 	if (excess <= 0)
 		return 0;
 	for (int i = 0; i < excess; i++) {
-		if (grid->history.limit > 0) {
-			struct grid_line recycled = history_push(&grid->history, &lines[i]);
-			line_free(&recycled);
-		} else {
-			line_free(&lines[i]);
-		}
+		if (grid->history.limit > 0)
+			history_append(&grid->history, &lines[i]);
+		line_free(&lines[i]);
 	}
 	memmove(lines, lines + excess, (size_t)(*count - excess) * sizeof *lines);
 	*count -= excess;

@@ -108,10 +108,13 @@ void grid_line_erase(struct grid_line *line, int start, int end, const struct te
 bool grid_cell_is_blank(const struct grid_cell *cell);
 
 /* Full-width scroll of rows [top, bottom): `count` rows leave at the top
- * (into history when to_history), blanks enter at the bottom. */
-void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_history);
+ * (into history when to_history), blanks with the background of `bg`
+ * (NULL: default) enter at the bottom. */
+void grid_scroll_up(struct grid *grid, int top, int bottom, int count, bool to_history,
+		    const struct term_style *bg);
 /* Full-width scroll of rows [top, bottom): blanks enter at the top. */
-void grid_scroll_down(struct grid *grid, int top, int bottom, int count);
+void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
+		      const struct term_style *bg);
 
 /* Resize the visible area.  Rows shrink from the bottom, then the top rows
  * move into history; `keep_row` (the cursor row) is kept on screen.  Rows

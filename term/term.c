@@ -11,7 +11,9 @@
  *
  * putglyph is the hot path: for a Latin-1 character with a palette pen it
  * copies a prebuilt cell template into the row and marks the row damaged,
- * with no allocation and no decoding.
+ * with no allocation and no decoding.  It finds the row through a cache of
+ * row pointers (refreshed after each scroll, a few hundred glyphs apart)
+ * and marks damage with a byte store, not a read-modify-write of a bit.
  *
  * Modes libvterm 0.1.4 tracks but does not expose (application cursor keys
  * and keypad, bracketed paste, SGR mouse) are read back by asking libvterm
@@ -41,15 +43,15 @@ struct term {
 
 	struct term_style pen;
 	struct grid_cell pen_cell; /* pen as a compact cell, ch left 0 */
-	bool pen_is_compact; /* no RGB: pen_cell is exact */
+	uint32_t compact_limit; /* highest char pen_cell can carry: 0xff, or 0 for RGB pens */
 
 	bool cursor_visible;
 	int mouse;
 	bool bell;
 	char *title;
 
-	uint64_t *damage; /* one bit per visible row */
-	bool any_damage;
+	uint8_t *damaged; /* one flag per visible row */
+	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
 	term_output_fn output;
@@ -62,16 +64,36 @@ struct term {
 
 /* ---- damage ---- */
 
-static void damage_row(struct term *term, int row)
-{
-	term->damage[row >> 6] |= (uint64_t)1 << (row & 63);
-	term->any_damage = true;
-}
-
 static void damage_rows(struct term *term, int start, int end)
 {
-	for (int row = start; row < end; row++)
-		damage_row(term, row);
+	memset(term->damaged + start, 1, (size_t)(end - start));
+}
+
+/* The grid was resized or switched: re-point the whole cache. */
+static void refresh_row_lines(struct term *term)
+{
+	for (int row = 0; row < term->rows; row++)
+		term->row_lines[row] = grid_visible_line(term->grid, row);
+}
+
+/* The ring rotated by `count` rows (positive: up).  Scrolls inside a region
+ * move line contents between fixed slots and need nothing here. */
+static void rotate_row_lines(struct term *term, int count)
+{
+	int rows = term->rows;
+	size_t size = sizeof *term->row_lines;
+
+	if (count >= rows || -count >= rows) {
+		refresh_row_lines(term);
+	} else if (count > 0) {
+		memmove(term->row_lines, term->row_lines + count, (size_t)(rows - count) * size);
+		for (int row = rows - count; row < rows; row++)
+			term->row_lines[row] = grid_visible_line(term->grid, row);
+	} else if (count < 0) {
+		memmove(term->row_lines - count, term->row_lines, (size_t)(rows + count) * size);
+		for (int row = 0; row < -count; row++)
+			term->row_lines[row] = grid_visible_line(term->grid, row);
+	}
 }
 
 /* ---- pen ---- */
@@ -108,7 +130,8 @@ static void pen_rebuild(struct term *term)
 		cell->flags |= GRID_CELL_BG_PALETTE;
 		cell->bg = pen->bg.index;
 	}
-	term->pen_is_compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB;
+	bool compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB;
+	term->compact_limit = compact ? 0xff : 0;
 }
 
 static void pen_set_flag(struct term *term, uint8_t flag, bool on)
@@ -157,33 +180,35 @@ static int on_setpenattr(VTermAttr attr, VTermValue *val, void *user)
 
 /* ---- drawing callbacks ---- */
 
-static void putglyph_general(struct term *term, struct grid_line *line, const VTermGlyphInfo *info,
-			     int col)
+/* Everything but a plain glyph over a plain cell: wide and combining
+ * characters, RGB pens, overwriting part of a wide character.  Kept out of
+ * line so the fast path in on_putglyph stays a leaf. */
+static __attribute__((noinline)) int putglyph_general(struct term *term, struct grid_line *line,
+						      const VTermGlyphInfo *info, int col)
 {
 	struct term_cell cell = {.width = (uint8_t)info->width, .style = term->pen};
 
 	for (int i = 0; i < TERM_MAX_CHARS && info->chars[i]; i++)
 		cell.chars[i] = info->chars[i];
 	grid_line_set(line, col, &cell);
+	return 1;
 }
 
 static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct term *term = user;
-	struct grid_line *line = grid_visible_line(term->grid, pos.row);
-	uint32_t ch = info->chars[0];
+	struct grid_line *line = term->row_lines[pos.row];
+	const uint32_t *chars = info->chars;
 
-	damage_row(term, pos.row);
-	if (ch > 0xff || info->width != 1 || info->chars[1] != 0 || !term->pen_is_compact ||
-	    pos.col >= line->cap) {
-		putglyph_general(term, line, info, pos.col);
-		return 1;
-	}
+	term->damaged[pos.row] = 1;
+	/* Visible lines always hold `cols` cells, so pos.col is in range. */
 	struct grid_cell *cell = &line->cells[pos.col];
-	if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
-		grid_line_release(line, pos.col);
+	if (chars[0] > term->compact_limit || chars[1] != 0 || info->width != 1 ||
+	    (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)))
+		return putglyph_general(term, line, info, pos.col);
+
 	*cell = term->pen_cell;
-	cell->ch = (uint8_t)ch;
+	cell->ch = (uint8_t)chars[0];
 	if (pos.col >= line->used)
 		line->used = (uint16_t)(pos.col + 1);
 	return 1;
@@ -253,10 +278,13 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 		return 0;
 	if (downward > 0) {
 		bool to_history = scroll_feeds_history(term, rect);
-		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history);
+		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
+			       &term->pen);
 	} else if (downward < 0) {
-		grid_scroll_down(term->grid, rect.start_row, rect.end_row, -downward);
+		grid_scroll_down(term->grid, rect.start_row, rect.end_row, -downward, &term->pen);
 	}
+	if (rect.start_row == 0 && rect.end_row == term->rows)
+		rotate_row_lines(term, downward);
 	damage_rows(term, rect.start_row, rect.end_row);
 	return 1;
 }
@@ -274,6 +302,7 @@ static void switch_screen(struct term *term, bool alt)
 			grid_line_erase(grid_visible_line(grid, row), 0, term->cols, NULL);
 	}
 	term->grid = grid;
+	refresh_row_lines(term);
 	damage_rows(term, 0, term->rows);
 }
 
@@ -312,13 +341,13 @@ static int on_bell(void *user)
 
 static void alloc_row_state(struct term *term, int rows, int cols)
 {
-	size_t words = ((size_t)rows + 63) / 64;
-
-	free(term->damage);
+	free(term->damaged);
+	free(term->row_lines);
 	free(term->row_buffer);
-	term->damage = calloc(words, sizeof *term->damage);
+	term->damaged = calloc((size_t)rows, sizeof *term->damaged);
+	term->row_lines = calloc((size_t)rows, sizeof *term->row_lines);
 	term->row_buffer = calloc((size_t)cols, sizeof *term->row_buffer);
-	if (term->damage == NULL || term->row_buffer == NULL)
+	if (term->damaged == NULL || term->row_lines == NULL || term->row_buffer == NULL)
 		abort();
 }
 
@@ -336,6 +365,7 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 	term->rows = rows;
 	term->cols = cols;
 	alloc_row_state(term, rows, cols);
+	refresh_row_lines(term);
 	damage_rows(term, 0, rows);
 	return 1;
 }
@@ -392,6 +422,7 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->grid = term->main_grid;
 	term->cursor_visible = true;
 	alloc_row_state(term, rows, cols);
+	refresh_row_lines(term);
 
 	term->vt = vterm_new(rows, cols);
 	vterm_set_utf8(term->vt, 1);
@@ -399,6 +430,11 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->state = vterm_obtain_state(term->vt);
 	vterm_state_set_callbacks(term->state, &state_callbacks, term);
 	vterm_state_reset(term->state, 1);
+	/* libvterm 0.1.4 restores a zeroed pen (RGB black on black) when a
+	 * program restores a cursor it never saved (DECRC, or leaving the
+	 * alternate screen, which many do at start-up).  Saving once now makes
+	 * that restore the defaults, as xterm does. */
+	vterm_input_write(term->vt, "\0337", 2);
 	pen_rebuild(term);
 	return term;
 }
@@ -410,7 +446,8 @@ void term_free(struct term *term)
 	vterm_free(term->vt);
 	grid_free(term->main_grid);
 	grid_free(term->alt_grid);
-	free(term->damage);
+	free(term->damaged);
+	free(term->row_lines);
 	free(term->row_buffer);
 	free(term->title);
 	free(term->held);
@@ -659,18 +696,17 @@ bool term_row_damaged(const struct term *term, int row)
 {
 	if (row < 0 || row >= term->rows)
 		return false;
-	return (term->damage[row >> 6] >> (row & 63)) & 1;
+	return term->damaged[row];
 }
 
 bool term_any_damage(const struct term *term)
 {
-	return term->any_damage;
+	return memchr(term->damaged, 1, (size_t)term->rows) != NULL;
 }
 
 void term_damage_clear(struct term *term)
 {
-	memset(term->damage, 0, ((size_t)term->rows + 63) / 64 * sizeof *term->damage);
-	term->any_damage = false;
+	memset(term->damaged, 0, (size_t)term->rows);
 }
 
 size_t term_memory(const struct term *term)

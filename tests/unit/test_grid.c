@@ -73,7 +73,7 @@ static void test_ring_wraps(void **state)
 	for (int i = 0; i < 10; i++) {
 		snprintf(text, sizeof text, "r%d", i);
 		put_text(grid, 2, text);
-		grid_scroll_up(grid, 0, 3, 1, true);
+		grid_scroll_up(grid, 0, 3, 1, true, NULL);
 	}
 	assert_string_equal(row_text(grid, 0), "r8");
 	assert_string_equal(row_text(grid, 1), "r9");
@@ -95,7 +95,7 @@ static void test_history_limit_drops_oldest(void **state)
 	for (int i = 0; i < 50; i++) {
 		snprintf(text, sizeof text, "line%d", i);
 		put_text(grid, 0, text);
-		grid_scroll_up(grid, 0, 2, 1, true);
+		grid_scroll_up(grid, 0, 2, 1, true, NULL);
 	}
 	assert_int_equal(grid->history.count, 3);
 	assert_string_equal(row_text(grid, -1), "line49");
@@ -114,13 +114,13 @@ static void test_history_is_trimmed(void **state)
 	struct grid *grid = grid_new(2, 200, 10);
 
 	put_text(grid, 0, "short   ");
-	grid_scroll_up(grid, 0, 2, 1, true);
+	grid_scroll_up(grid, 0, 2, 1, true, NULL);
 	const struct grid_line *line = grid_get_line(grid, -1);
 	assert_int_equal(line->cap, 5);
 	assert_int_equal(line->used, 5);
 	assert_string_equal(row_text(grid, -1), "short");
 
-	grid_scroll_up(grid, 0, 2, 1, true); /* a blank row costs no cells */
+	grid_scroll_up(grid, 0, 2, 1, true, NULL); /* a blank row costs no cells */
 	assert_int_equal(grid_get_line(grid, -1)->cap, 0);
 	grid_free(grid);
 }
@@ -132,7 +132,7 @@ static void test_scroll_without_history(void **state)
 	put_text(grid, 0, "a");
 	put_text(grid, 1, "b");
 	put_text(grid, 2, "c");
-	grid_scroll_up(grid, 0, 3, 1, false);
+	grid_scroll_up(grid, 0, 3, 1, false, NULL);
 	assert_int_equal(grid->history.count, 0);
 	assert_string_equal(row_text(grid, 0), "b");
 	assert_string_equal(row_text(grid, 2), "");
@@ -146,19 +146,19 @@ static void test_region_scrolls(void **state)
 
 	for (int row = 0; row < 4; row++)
 		put_text(grid, row, rows[row]);
-	grid_scroll_up(grid, 1, 3, 1, false);
+	grid_scroll_up(grid, 1, 3, 1, false, NULL);
 	assert_string_equal(row_text(grid, 0), "a");
 	assert_string_equal(row_text(grid, 1), "c");
 	assert_string_equal(row_text(grid, 2), "");
 	assert_string_equal(row_text(grid, 3), "d");
 
-	grid_scroll_down(grid, 0, 4, 2);
+	grid_scroll_down(grid, 0, 4, 2, NULL);
 	assert_string_equal(row_text(grid, 0), "");
 	assert_string_equal(row_text(grid, 1), "");
 	assert_string_equal(row_text(grid, 2), "a");
 	assert_string_equal(row_text(grid, 3), "c");
 
-	grid_scroll_down(grid, 2, 4, 9); /* more than the region: all blank */
+	grid_scroll_down(grid, 2, 4, 9, NULL); /* more than the region: all blank */
 	assert_string_equal(row_text(grid, 2), "");
 	assert_string_equal(row_text(grid, 3), "");
 	grid_free(grid);
@@ -322,7 +322,7 @@ static void test_full_history_memory(void **state)
 	text[COLS] = '\0';
 	for (int i = 0; i < LINES + ROWS; i++) {
 		put_text(grid, ROWS - 1, text);
-		grid_scroll_up(grid, 0, ROWS, 1, true);
+		grid_scroll_up(grid, 0, ROWS, 1, true, NULL);
 	}
 	assert_int_equal(grid->history.count, LINES);
 	size_t cells = (size_t)(LINES + ROWS) * COLS;
@@ -333,7 +333,7 @@ static void test_full_history_memory(void **state)
 	/* Full: more output recycles the oldest lines, memory stays put. */
 	for (int i = 0; i < 1000; i++) {
 		put_text(grid, ROWS - 1, text);
-		grid_scroll_up(grid, 0, ROWS, 1, true);
+		grid_scroll_up(grid, 0, ROWS, 1, true, NULL);
 	}
 	assert_int_equal(grid_memory(grid), memory);
 	grid_free(grid);

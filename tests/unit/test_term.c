@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <vterm.h>
 
 #include "term.h"
 
@@ -139,6 +140,11 @@ static const struct cell_case cell_cases[] = {
 	{"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0}},
 	{"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0}},
 	{"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0}},
+	{"wide right half wears its style", "\033[38;5;100m\xe4\xb8\xad", 0, 1, 0, 0,
+	 {PAL(100), {0}, 0}},
+	{"scroll fills pen bg", "\033[44m\r\n\r\n\r\n\r\n", 3, 5, 0, 1, {{0}, PAL(4), 0}},
+	{"restore without save: default pen", "\033[?1049lX", 0, 0, 'X', 1, {{0}, {0}, 0}},
+	{"DECRC without DECSC: default pen", "\033[31m\0338X", 0, 0, 'X', 1, {{0}, {0}, 0}},
 	{"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0}},
 };
 
@@ -589,6 +595,119 @@ static void test_resize_drops_blank_rows_first(void **state)
 	term_free(term);
 }
 
+/* ---- against libvterm's own screen layer ---- */
+
+/*
+ * libvterm's screen layer is too slow to use, but it is a good oracle:
+ * random sequences of text and edits go to both, and every cell must
+ * agree.  Rows where the screen layer keeps half of an overwritten wide
+ * character are skipped: there we follow xterm and blank both halves.
+ */
+static const char *const oracle_pieces[] = {
+	"abc", "hello world ", "\r\n", "\n", "\r", "\t", "\b", "\xe4\xb8\xad", "\xe6\x96\x87",
+	"e\xcc\x81", "\xc3\xa9", "\033[A", "\033[B", "\033[C", "\033[3D", "\033[H", "\033[5;7H",
+	"\033[2;20H", "\033[K", "\033[1K", "\033[2K", "\033[J", "\033[1J", "\033[2@", "\033[3P",
+	"\033[2X", "\033[L", "\033[2M", "\033[S", "\033[2T", "\033M", "\033D", "\033E", "\033[2;5r",
+	"\033[r", "\033[31m", "\033[1;42m", "\033[38;5;123m", "\033[48;2;1;2;3m", "\033[38;2;9;9;9m",
+	"\033[m", "\033[7;3;9m", "\033[?1049h", "\033[?1049l", "\033[4h", "\033[4l",
+	"0123456789012345678901234567890", "\033[?7l", "\033[?7h", "\033[10S", "\033[9T",
+	"\033[3;3H\033[6@", "\033#8",
+};
+
+static void expected_color(const VTermColor *in, bool is_bg, struct term_color *out)
+{
+	memset(out, 0, sizeof *out);
+	if (is_bg ? VTERM_COLOR_IS_DEFAULT_BG(in) : VTERM_COLOR_IS_DEFAULT_FG(in))
+		return;
+	if (VTERM_COLOR_IS_INDEXED(in)) {
+		out->kind = TERM_COLOR_PALETTE;
+		out->index = in->indexed.idx;
+		return;
+	}
+	*out = (struct term_color){TERM_COLOR_RGB, 0, in->rgb.red, in->rgb.green, in->rgb.blue};
+}
+
+static uint8_t expected_attrs(const VTermScreenCellAttrs *in)
+{
+	return (uint8_t)((in->bold ? TERM_ATTR_BOLD : 0) | (in->italic ? TERM_ATTR_ITALIC : 0) |
+			 (in->underline ? TERM_ATTR_UNDERLINE : 0) |
+			 (in->reverse ? TERM_ATTR_REVERSE : 0) | (in->strike ? TERM_ATTR_STRIKE : 0) |
+			 (in->blink ? TERM_ATTR_BLINK : 0));
+}
+
+static bool oracle_row_is_comparable(VTermScreen *screen, int row, int cols)
+{
+	VTermScreenCell cell;
+	for (int col = 0; col < cols; col++) {
+		vterm_screen_get_cell(screen, (VTermPos){row, col}, &cell);
+		uint32_t ch = cell.chars[0];
+		if (ch != (uint32_t)-1 && ((ch >= 0x1100 && cell.width == 1) ||
+					   (ch < 0x1100 && cell.width == 2)))
+			return false;
+	}
+	return true;
+}
+
+static void oracle_compare_cell(struct term *term, VTermScreen *screen, int row, int col)
+{
+	struct term_cell ours;
+	VTermScreenCell theirs;
+	struct term_color fg, bg;
+
+	term_get_cell(term, row, col, &ours);
+	vterm_screen_get_cell(screen, (VTermPos){row, col}, &theirs);
+	bool continuation = theirs.chars[0] == (uint32_t)-1;
+	uint32_t want = continuation || theirs.chars[0] == ' ' ? 0 : theirs.chars[0];
+	uint32_t got = ours.chars[0] == ' ' ? 0 : ours.chars[0];
+	for (int i = 1; want && i < TERM_MAX_CHARS && (ours.chars[i] || theirs.chars[i]); i++)
+		if (ours.chars[i] != theirs.chars[i])
+			fail_msg("cell %d,%d: combining mark %d differs", row, col, i);
+	if (got != want)
+		fail_msg("cell %d,%d: U+%04X, libvterm U+%04X", row, col, got, want);
+	if (want && ours.width != theirs.width)
+		fail_msg("cell %d,%d: width %d, libvterm %d", row, col, ours.width, theirs.width);
+	expected_color(&theirs.bg, true, &bg);
+	if (!continuation && memcmp(&bg, &ours.style.bg, sizeof bg) != 0)
+		fail_msg("cell %d,%d: background differs", row, col);
+	expected_color(&theirs.fg, false, &fg);
+	if (want && memcmp(&fg, &ours.style.fg, sizeof fg) != 0)
+		fail_msg("cell %d,%d: foreground differs", row, col);
+	if (want && expected_attrs(&theirs.attrs) != ours.style.attrs)
+		fail_msg("cell %d,%d: attributes differ", row, col);
+}
+
+static void test_matches_libvterm_screen(void **state)
+{
+	enum { ORACLE_ROWS = 6, ORACLE_COLS = 20 };
+	uint64_t seed = 12345;
+
+	for (int run = 0; run < 200; run++) {
+		struct term *term = term_new(ORACLE_ROWS, ORACLE_COLS, 50);
+		VTerm *vt = vterm_new(ORACLE_ROWS, ORACLE_COLS);
+		vterm_set_utf8(vt, 1);
+		VTermScreen *screen = vterm_obtain_screen(vt);
+		vterm_screen_enable_altscreen(screen, 1);
+		vterm_screen_reset(screen, 1);
+		vterm_input_write(vt, "\0337", 2); /* as term_new does, see there */
+
+		for (int step = 0; step < 100; step++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			const char *piece = oracle_pieces[(seed >> 33) % (sizeof oracle_pieces /
+									 sizeof oracle_pieces[0])];
+			term_write(term, piece, strlen(piece));
+			vterm_input_write(vt, piece, strlen(piece));
+			for (int row = 0; row < ORACLE_ROWS; row++) {
+				if (!oracle_row_is_comparable(screen, row, ORACLE_COLS))
+					continue;
+				for (int col = 0; col < ORACLE_COLS; col++)
+					oracle_compare_cell(term, screen, row, col);
+			}
+		}
+		term_free(term);
+		vterm_free(vt);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_resize_cols),
 		cmocka_unit_test(test_resize_rows),
 		cmocka_unit_test(test_resize_drops_blank_rows_first),
+		cmocka_unit_test(test_matches_libvterm_screen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
