@@ -1,0 +1,137 @@
+#!/bin/sh
+# make bench: sandmux side by side with tmux (and GNU screen / dvtm when
+# installed) in the same run, reported as ratios.  Not part of make check:
+# figures vary with the machine; the ratios are what the targets name.
+#
+#   throughput  100 MB of text through one 200x50 pane, headless and with
+#               a client attached (through a PTY harness that discards
+#               what the client draws)
+#   floor       the same bytes into libvterm's state layer alone
+#   memory      server RSS with a full 10,000-line x 200-column scrollback
+#   latency     keystroke to echo through an attached client
+#   native      split to first prompt output, none vs native
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SM="$ROOT/$BUILD/sandmux"
+HARNESS="$ROOT/$BUILD/helpers/ptyharness"
+W=$(mktemp -d /tmp/sandmux-bench.XXXXXX)
+export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/sandmux"
+chmod 700 "$XDG_RUNTIME_DIR"
+printf '{"scrollback": 10000}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
+# tmux reads history-limit when a pane is made: it must be set in the file.
+printf 'set -g history-limit 10000\n' >"$W/tmux.conf"
+MB=${BENCH_MB:-100}
+RUNS=${BENCH_RUNS:-3}
+trap 'tmux -L smbench kill-server 2>/dev/null; "$SM" -L bench kill-server 2>/dev/null; rm -rf "$W"' EXIT
+
+now() { date +%s.%N; }
+elapsed() { echo "$2 - $1" | bc -l; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+
+command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 1; }
+
+echo "== generating ${MB} MB of text (base64 lines of 199 chars, every 8th line coloured)"
+head -c $((MB * 1000000 * 3 / 4)) /dev/urandom | base64 -w 199 |
+	awk 'NR % 8 == 0 { printf "\033[3%dm%s\033[0m\n", NR % 7 + 1, $0; next } { print }' >"$W/bench.txt"
+BYTES=$(stat -c %s "$W/bench.txt")
+mbps() { echo "scale=1; $BYTES / 1000000 / $1" | bc -l; }
+
+echo "== emulator floor (libvterm state layer alone) and sandmux's term_write"
+cc -O2 -std=c11 -D_GNU_SOURCE -o "$W/floor" "$ROOT/tests/bench/floor.c" $(pkg-config --cflags --libs vterm)
+cc -O2 -std=c11 -D_GNU_SOURCE -I"$ROOT/term" -o "$W/termbench" "$ROOT/tests/bench/termbench.c" \
+	"$ROOT/$BUILD/libsandmux.a" $(pkg-config --cflags --libs vterm)
+FLOOR=$("$W/floor" "$W/bench.txt" | grep -o '[0-9.]* MB/s' | head -1 | cut -d' ' -f1)
+TERMW=$("$W/termbench" "$W/bench.txt" | grep -o '[0-9.]* MB/s' | head -1 | cut -d' ' -f1)
+echo "floor $FLOOR MB/s, term_write $TERMW MB/s"
+
+# --- headless: no client attached -------------------------------------
+sandmux_headless() {
+	t0=$(now)
+	"$SM" -L bench new -d -s b -x 200 -y 51 -- cat "$W/bench.txt" >/dev/null
+	while "$SM" -L bench ls 2>/dev/null | grep -q '^b:'; do sleep 0.02; done
+	elapsed "$t0" "$(now)"
+}
+tmux_headless() {
+	t0=$(now)
+	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \; \
+		send-keys "cat '$W/bench.txt'; tmux -L smbench wait -S done" Enter
+	tmux -L smbench wait done
+	t1=$(now)
+	tmux -L smbench kill-server
+	elapsed "$t0" "$t1"
+}
+echo "== headless throughput, $RUNS runs each, median"
+S=$(for i in $(seq $RUNS); do sandmux_headless; done | median)
+T=$(for i in $(seq $RUNS); do tmux_headless; done | median)
+echo "sandmux headless: ${S}s ($(mbps $S) MB/s)"
+echo "tmux    headless: ${T}s ($(mbps $T) MB/s)"
+echo "RATIO headless sandmux/tmux throughput: $(ratio $T $S)x (target >= 1.8)"
+echo "RATIO sandmux vs floor: floor is $(ratio $(mbps $S) $FLOOR | awk '{printf "%.2f", 1/$1}')x faster (target <= 1.3)"
+
+# --- attached: a client on a 200x52 PTY -----------------------------------
+sandmux_attached() {
+	rm -f "$W/go"
+	"$SM" -L bench new -d -s a -x 200 -y 52 -- sh -c "while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'" >/dev/null
+	"$HARNESS" drain 200 52 -- "$SM" -L bench attach -t a &
+	hp=$!
+	sleep 0.5
+	t0=$(now)
+	touch "$W/go"
+	wait $hp
+	elapsed "$t0" "$(now)"
+}
+tmux_attached() {
+	rm -f "$W/go"
+	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 52 \; \
+		send-keys "while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'; exit" Enter
+	"$HARNESS" drain 200 52 -- tmux -L smbench attach &
+	hp=$!
+	sleep 0.5
+	t0=$(now)
+	touch "$W/go"
+	wait $hp
+	elapsed "$t0" "$(now)"
+}
+if "$SM" --help >/dev/null 2>&1 && [ -x "$HARNESS" ]; then
+	echo "== attached throughput (client on a PTY), $RUNS runs each, median"
+	S=$(for i in $(seq $RUNS); do sandmux_attached; done | median)
+	T=$(for i in $(seq $RUNS); do tmux_attached; done | median)
+	echo "sandmux attached: ${S}s ($(mbps $S) MB/s)"
+	echo "tmux    attached: ${T}s ($(mbps $T) MB/s)"
+	echo "RATIO attached sandmux/tmux throughput: $(ratio $T $S)x (target >= 1.8)"
+fi
+
+# --- memory: full 10,000 x 200 scrollback ---------------------------------
+echo "== memory: one pane, 10,000 lines of 200 columns in scrollback"
+head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
+"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
+sleep 2
+SPID=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+SRSS=$(awk '/VmRSS/ {print $2}' /proc/$SPID/status)
+HIST=$("$SM" -L bench ctl '{"cmd":"capture","pane":'"$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)"',"start":0,"end":0}' | grep -o '"history":[0-9]*')
+"$SM" -L bench kill-server
+tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \; \
+	send-keys "cat '$W/lines.txt'; exec sleep 600" Enter
+sleep 2
+TPID=$(tmux -L smbench display -p '#{pid}')
+TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
+tmux -L smbench kill-server
+echo "sandmux server RSS: ${SRSS} KiB ($HIST)"
+echo "tmux server RSS:    ${TRSS} KiB"
+echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 1.0)"
+
+# --- keystroke latency through an attached client -------------------------
+if [ -x "$HARNESS" ]; then
+	echo "== keystroke-to-echo latency, 200 keys, attached client"
+	"$SM" -L bench new -d -s l -x 120 -y 40 -- /bin/sh >/dev/null
+	echo "sandmux: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t l)"
+	"$SM" -L bench kill-server
+	tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh
+	echo "tmux:    $("$HARNESS" latency 120 40 200 1000 -- tmux -L smbench attach)"
+	tmux -L smbench kill-server
+	echo "bare pty: $("$HARNESS" latency 120 40 200 300 -- /bin/sh)"
+fi
+[ -x "$ROOT/tests/bench/native.sh" ] || [ -f "$ROOT/tests/bench/native.sh" ] && sh "$ROOT/tests/bench/native.sh" "$BUILD"
+exit 0

@@ -1,0 +1,155 @@
+/*
+ * ptyharness: run a program on a fresh PTY of a given size, the way a
+ * terminal would, for benchmarks and latency measurements.
+ *
+ *   ptyharness drain COLS ROWS -- CMD...
+ *       read and discard everything CMD draws until it exits.
+ *   ptyharness latency COLS ROWS N WARMUP_MS -- CMD...
+ *       wait WARMUP_MS for CMD (a client attached to a shell) to settle,
+ *       then N times: type one printable character and time until the
+ *       character comes back in CMD's output.  Prints the median, p90
+ *       and p99 in milliseconds.  The characters are erased with
+ *       backspace afterwards so the shell line stays short.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pty.h" /* sandmux's own: setsid + controlling tty */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static pid_t spawn(char **argv, int cols, int rows, int *master)
+{
+	struct pty_spawn_opts opts = { .argv = argv, .rows = rows, .cols = cols };
+	extern char **environ;
+	char err[256];
+	pid_t pid;
+
+	setenv("TERM", "xterm-256color", 1);
+	opts.envp = environ;
+	if (pty_spawn(&opts, master, &pid, err, sizeof err) < 0) {
+		fprintf(stderr, "ptyharness: %s\n", err);
+		return -1;
+	}
+	return pid;
+}
+
+/* Read what is there within timeout; returns bytes read, -1 at EOF. */
+static ssize_t drain_for(int fd, int timeout_ms, char *seen, size_t seen_size)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[65536];
+	ssize_t n, total = 0;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return 0;
+	n = read(fd, buf, sizeof buf);
+	if (n <= 0)
+		return -1;
+	if (seen != NULL && seen_size > 0) {
+		size_t k = (size_t)n < seen_size - 1 ? (size_t)n : seen_size - 1;
+		memcpy(seen, buf, k);
+		seen[k] = '\0';
+	}
+	total += n;
+	return total;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int run_drain(int master, pid_t pid)
+{
+	int status;
+
+	while (drain_for(master, 1000, NULL, 0) >= 0)
+		;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int run_latency(int master, pid_t pid, int count, int warmup_ms)
+{
+	double *samples = calloc(count, sizeof *samples);
+	double start = now_ms();
+	char seen[65536];
+
+	while (now_ms() - start < warmup_ms)
+		drain_for(master, 50, NULL, 0);
+	for (int i = 0; i < count; i++) {
+		char c = 'a' + i % 26;
+		double t0, deadline;
+		bool got = false;
+
+		while (drain_for(master, 20, NULL, 0) > 0)
+			;
+		t0 = now_ms();
+		if (write(master, &c, 1) != 1)
+			return 1;
+		deadline = t0 + 2000;
+		while (!got && now_ms() < deadline) {
+			ssize_t n = drain_for(master, 100, seen, sizeof seen);
+			if (n < 0)
+				return 1;
+			if (n > 0 && memchr(seen, c, strlen(seen)))
+				got = true;
+		}
+		samples[i] = got ? now_ms() - t0 : 2000;
+		if (write(master, "\177", 1) != 1)
+			return 1;
+	}
+	qsort(samples, count, sizeof *samples, cmp_double);
+	printf("median %.3f p90 %.3f p99 %.3f\n", samples[count / 2], samples[count * 9 / 10],
+	       samples[count * 99 / 100]);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	free(samples);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int master, cols, rows, dash = 0;
+	pid_t pid;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dash = i;
+			break;
+		}
+	if (argc < 5 || dash == 0 || dash + 1 >= argc) {
+		fprintf(stderr, "usage: ptyharness drain|latency COLS ROWS [N WARMUP_MS] -- CMD...\n");
+		return 2;
+	}
+	cols = atoi(argv[2]);
+	rows = atoi(argv[3]);
+	signal(SIGPIPE, SIG_IGN);
+	pid = spawn(argv + dash + 1, cols, rows, &master);
+	if (pid < 0)
+		return 1;
+	if (strcmp(argv[1], "drain") == 0)
+		return run_drain(master, pid);
+	if (strcmp(argv[1], "latency") == 0 && dash >= 6)
+		return run_latency(master, pid, atoi(argv[4]), atoi(argv[5]));
+	fprintf(stderr, "ptyharness: unknown mode %s\n", argv[1]);
+	return 2;
+}
