@@ -15,8 +15,8 @@ BUILD ?= build
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
+OPT ?= -O2 -g
+CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
 	-Isrc -Iterm -Ibackends $(PKG_CFLAGS) -MMD -MP
 LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
 
@@ -58,9 +58,16 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./$(BUILD)/sandmux
 
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# make check runs everything on the normal build, then the unit and
+# integration tests again under AddressSanitizer + UndefinedBehavior-
+# Sanitizer (leaks included) from a second build tree.
 check: deps
 	@$(MAKE) --no-print-directory build-tests
-	@sh tests/run.sh $(BUILD)
+	@$(MAKE) --no-print-directory build-tests BUILD=build-asan OPT="$(SAN_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined"
+	@sh tests/run.sh $(BUILD) build-asan
 
 bench: deps
 	@$(MAKE) --no-print-directory build-tests
@@ -77,7 +84,7 @@ install: $(BUILD)/sandmux
 	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan
 
 format:
 	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]

@@ -3,9 +3,15 @@
 # backend and TUI tests.  Scripts speak a TAP-like dialect ("ok - what",
 # "not ok - what"); a script that exits non-zero without saying what
 # failed counts as one failure.  Closes with "N passed, N failed".
+#
+# usage: tests/run.sh BUILD [SANITIZER_BUILD]
+# With a second build tree (compiled with ASan + UBSan), the unit and
+# integration tests run again against it; any sanitizer report, leaks
+# included, is a failure.
 BUILD=${1:-build}
+SAN_BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export SANDMUX_BIN="$ROOT/$BUILD/sandmux" SANDMUX_BUILD="$ROOT/$BUILD" SANDMUX_ROOT="$ROOT"
+export SANDMUX_ROOT="$ROOT"
 passed=0
 failed=0
 failures=""
@@ -20,9 +26,22 @@ count() { # file: adds its ok/not ok lines to the totals
 	return 0
 }
 
-for t in "$ROOT/$BUILD"/tests/test_*; do
+run_suite() { # BUILD DIRS LABEL
+	suite_build=$1
+	dirs=$2
+	label=$3
+	export SANDMUX_BIN="$ROOT/$suite_build/sandmux" SANDMUX_BUILD="$ROOT/$suite_build"
+
+}
+
+run_suite() { # BUILD DIRS LABEL
+	suite_build=$1
+	dirs=$2
+	label=$3
+	export SANDMUX_BIN="$ROOT/$suite_build/sandmux" SANDMUX_BUILD="$ROOT/$suite_build"
+for t in "$ROOT/$suite_build"/tests/test_*; do
 	[ -x "$t" ] || continue
-	name=$(basename "$t")
+	name="$label$(basename "$t")"
 	out="$log/$name.out"
 	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$out" 2>&1
 	rc=$?
@@ -42,11 +61,11 @@ for t in "$ROOT/$BUILD"/tests/test_*; do
 	fi
 done
 
-for dir in integration backends tui escape fault fuzz; do
+for dir in $dirs; do
 	for t in "$ROOT"/tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
-		name="$dir/$(basename "$t" .sh)"
-		out="$log/$(echo "$name" | tr / _).out"
+		name="$label$dir/$(basename "$t" .sh)"
+		out="$log/$(echo "$name" | tr /: __).out"
 		timeout 600 sh "$t" >"$out" 2>&1
 		rc=$?
 		before=$failed
@@ -65,6 +84,30 @@ for dir in integration backends tui escape fault fuzz; do
 		fi
 	done
 done
+
+}
+
+run_suite "$BUILD" "integration tui escape fault fuzz" ""
+if [ -n "$SAN_BUILD" ]; then
+	echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer"
+	san_logs="$log/sanitizer"
+	mkdir -p "$san_logs"
+	# Reports go to files: the server is a daemon with no stderr.
+	export ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0"
+	export UBSAN_OPTIONS="log_path=$san_logs/ubsan:print_stacktrace=1:halt_on_error=1"
+	run_suite "$SAN_BUILD" "integration" "asan:"
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+	reports=$(ls "$san_logs" 2>/dev/null | wc -l)
+	if [ "$reports" -gt 0 ]; then
+		failed=$((failed + 1))
+		failures="$failures sanitizer-reports"
+		echo "not ok - sanitizers reported problems ($reports files):"
+		head -40 "$san_logs"/*
+	else
+		passed=$((passed + 1))
+		echo "ok - no sanitizer report from any process"
+	fi
+fi
 
 [ -n "$failures" ] && echo "failures:$failures (logs in $log)"
 echo "$passed passed, $failed failed"
