@@ -50,9 +50,9 @@ static int check_native(const struct probe_result *probe, struct sm_error *err)
 	if (probe->native_available)
 		return 0;
 	if (probe->native_hint[0] != '\0')
-		sm_error_set(err, "backend_unavailable",
-			     "native sandbox unavailable: %s (install: %s)", probe->native_reason,
-			     probe->native_hint);
+		sm_error_set(err, "backend_unavailable", "native sandbox unavailable: %s (%s%s)",
+			     probe->native_reason,
+			     probe->native_requires_install ? "install: " : "", probe->native_hint);
 	else
 		sm_error_set(err, "backend_unavailable", "native sandbox unavailable: %s",
 			     probe->native_reason);

@@ -49,14 +49,21 @@ struct launch_result {
 	enum sandbox_backend backend; /* what really wraps the process */
 	int master; /* PTY master, owned by the caller after launch */
 	pid_t pid; /* the process sandmux started (bwrap or the shell) */
-	pid_t child_pid; /* the contained child once confirmed, else 0 */
-	int status_fd; /* readable until confirmed; -1 when none needed */
+	pid_t child_pid; /* the contained command once confirmed, else 0 */
+	/* Readable whenever confirm has something to look at, until
+	 * confirmed; -1 when none needed.  The caller polls it and closes
+	 * it; anything else confirmation uses is the backend's to close. */
+	int status_fd;
 	bool confirmed; /* true once the label may be shown */
 	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
 	/* Backend-private state; zero it before launch. */
 	char mask_file[64]; /* native: the empty mode-000 file masks bind */
-	char status_buf[512]; /* native: a partial line read from status_fd */
+	char status_buf[512]; /* native: a partial line read from status_file */
 	size_t status_len;
+	int status_file; /* native: memfd bwrap writes --json-status-fd to */
+	off_t status_offset; /* native: how much of it was read */
+	pid_t sandbox_init; /* native: the pid namespace's init (bwrap's child) */
+	long long launched_ms; /* native: CLOCK_MONOTONIC at launch */
 };
 
 struct backend_ops {
@@ -67,10 +74,11 @@ struct backend_ops {
 	 * with no process left running. */
 	int (*launch)(const struct launch_request *req, struct launch_result *res,
 		      struct sm_error *err);
-	/* Read what is available on status_fd.  Returns 1 when confirmed
-	 * (child_pid set), 0 when more is needed, -1 on failure (err set: the
-	 * sandbox did not start; the caller kills pid and marks the pane
-	 * error). */
+	/* Look at what status_fd signalled; never blocks.  Returns 1 when
+	 * confirmed (the command really runs, or ran, inside; child_pid
+	 * set), 0 when more is needed, -1 on failure (err set: the sandbox
+	 * did not start the command; the caller destroys and marks the pane
+	 * error).  A backend that can wait forever gives up by itself. */
 	int (*confirm)(struct launch_result *res, struct sm_error *err);
 	int (*suspend)(struct launch_result *res);
 	int (*resume)(struct launch_result *res);

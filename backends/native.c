@@ -3,23 +3,46 @@
  * bubblewrap with the `terminal` profile (bwrap.c) on the pane's own PTY.
  *
  * bwrap is started without --new-session, so the shell inside keeps the
- * PTY as its controlling terminal and job control works.  The pane is
- * only labelled native once bwrap reports, on --json-status-fd, the pid of
- * the child it cloned into the new namespaces: from then on every process
- * that can run is inside them (if bwrap's setup fails after that, bwrap
- * exits before exec and nothing ran outside).  If the status pipe closes
- * first, the launch failed; bwrap's own message went to the PTY, so it is
- * in the pane's output, and the error says so.
+ * PTY as its controlling terminal and job control works.
+ *
+ * The pane is labelled native only once the command really runs inside.
+ * bwrap's {"child-pid": N} status line is not enough: bwrap writes it
+ * right after cloning into the new namespaces and *before* it mounts
+ * anything, so a mount that fails later would leave a pane that wore the
+ * label for a moment and then just exited.  Confirmation is therefore
+ * "the command has been exec'd": after child-pid (N is the namespace's
+ * init, bwrap's own fork, which never execs) a child of N whose
+ * executable is no longer bwrap's has passed execvp, and bwrap only gets
+ * there after every mount and the capability drop succeeded.  A command
+ * that exits before that is seen still proves it ran: bwrap reports
+ * {"exit-code": C} only when its execvp succeeded (bubblewrap.c,
+ * report_child_exit_status).  bwrap gone without either means it died
+ * before the command ran.
+ *
+ * bwrap's status goes to a memfd, not a pipe: bwrap writes "exit-code"
+ * long after the pane is confirmed, and a pipe whose reader had gone
+ * would kill it with SIGPIPE (the pane would exit 141, not with the
+ * command's status).  A file never refuses a write.  Nothing here blocks
+ * the server: status_fd is a timerfd whose ticks pace the checks (1 ms
+ * while bwrap's setup normally runs, slower after) and enforce a
+ * deadline, so a bwrap that never starts the command fails instead of
+ * hanging; bwrap's own exit is noticed on the next tick, or at once when
+ * the server reaps it (pane_reap calls confirm).
  *
  * There is no fallback: whatever goes wrong here fails the launch.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -29,6 +52,14 @@
 #include "error.h"
 #include "log.h"
 #include "pty.h"
+
+/* How long bwrap may take to exec the command before the launch fails. */
+#define CONFIRM_TIMEOUT_MS 5000
+/* bwrap's setup takes a few ms: check every ms for that long, then
+ * every 20 ms until the deadline. */
+#define CONFIRM_FAST_SPAN_MS 200
+#define CONFIRM_FAST_TICK_MS 1
+#define CONFIRM_SLOW_TICK_MS 20
 
 /* An empty mode-000 file for bwrap to bind over denied files.  It lives
  * until the pane is destroyed: bwrap binds it after reporting the child
@@ -144,51 +175,97 @@ done:
 	return rc;
 }
 
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Close what confirmation needed; status_fd itself is the caller's. */
+static void close_confirm_fds(struct launch_result *res)
+{
+	if (res->status_file >= 0)
+		close(res->status_file);
+	res->status_file = -1;
+}
+
+static void arm_tick(struct launch_result *res)
+{
+	long long elapsed = monotonic_ms() - res->launched_ms;
+	long ms = elapsed < CONFIRM_FAST_SPAN_MS ? CONFIRM_FAST_TICK_MS : CONFIRM_SLOW_TICK_MS;
+	struct itimerspec when = {.it_value = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000}};
+
+	timerfd_settime(res->status_fd, 0, &when, NULL);
+}
+
+/* The status memfd (its fd goes to bwrap; it is never truncated and only
+ * read with pread, so bwrap's appends and our reads share no offset) and
+ * the tick timer the pane polls. */
+static int open_status(struct launch_result *res, struct sm_error *err)
+{
+	res->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
+	res->status_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (res->status_file < 0 || res->status_fd < 0) {
+		sm_error_set(err, "launch_failed", "cannot watch bubblewrap's status: %s",
+			     strerror(errno));
+		if (res->status_fd >= 0)
+			close(res->status_fd);
+		res->status_fd = -1;
+		close_confirm_fds(res);
+		return -1;
+	}
+	return 0;
+}
+
 static int native_launch(const struct launch_request *req, struct launch_result *res,
 			 struct sm_error *err)
 {
 	const char *home;
-	int status[2];
 
 	memset(res, 0, sizeof *res);
 	res->master = -1;
-	res->status_fd = -1;
+	res->status_fd = res->status_file = -1;
 	/* Never launch on a host the probe did not vouch for. */
 	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &home, err) != 0)
 		return -1;
 	if (make_mask_file(res, err) != 0)
 		return -1;
-	if (pipe2(status, O_CLOEXEC) != 0) {
-		sm_error_set(err, "launch_failed", "pipe: %s", strerror(errno));
+	if (open_status(res, err) != 0) {
 		remove_mask_file(res);
 		return -1;
 	}
-	if (spawn_bwrap(req, home, res, status[1], err) != 0) {
-		close(status[0]);
-		close(status[1]);
+	res->launched_ms = monotonic_ms();
+	if (spawn_bwrap(req, home, res, res->status_file, err) != 0) {
+		close(res->status_fd);
+		res->status_fd = -1;
+		close_confirm_fds(res);
 		remove_mask_file(res);
 		return -1;
 	}
-	/* Only bwrap may hold the write end, so its exit is our EOF. */
-	close(status[1]);
-	fcntl(status[0], F_SETFL, fcntl(status[0], F_GETFL) | O_NONBLOCK);
-	res->status_fd = status[0];
+	arm_tick(res);
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile terminal",
 		 backend_probe_result()->native_tool);
-	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_fd);
+	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
 	return 0;
 }
 
-/* One JSON document from bwrap: {"child-pid": N, ...namespace ids}. */
+/* One JSON document from bwrap: {"child-pid": N, ...namespace ids} after
+ * the clone, {"exit-code": C} once a command that bwrap really exec'd
+ * has exited (bwrap writes it only after a successful execvp). */
 static void parse_status_line(struct launch_result *res, const char *line)
 {
 	cJSON *json = cJSON_Parse(line);
 	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(json, "child-pid");
+	const cJSON *exit_code = cJSON_GetObjectItemCaseSensitive(json, "exit-code");
 
-	if (cJSON_IsNumber(pid) && pid->valuedouble > 0) {
-		res->child_pid = (pid_t)pid->valuedouble;
+	if (cJSON_IsNumber(pid) && pid->valuedouble > 0)
+		res->sandbox_init = (pid_t)pid->valuedouble;
+	if (cJSON_IsNumber(exit_code) && res->sandbox_init > 0) {
+		res->child_pid = res->sandbox_init;
 		res->confirmed = true;
 	}
 	cJSON_Delete(json);
@@ -210,10 +287,28 @@ static void parse_status_buffer(struct launch_result *res)
 	memmove(res->status_buf, start, res->status_len);
 }
 
-static int native_confirm(struct launch_result *res, struct sm_error *err)
+/* True once bwrap itself has exited (a zombie not yet reaped counts). */
+static bool bwrap_gone(pid_t pid)
 {
-	if (res->confirmed)
-		return 1;
+	char path[64], buf[512], *p;
+	char state = 'Z';
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return true;
+	p = fgets(buf, sizeof buf, f);
+	fclose(f);
+	if (p != NULL && (p = strrchr(buf, ')')) != NULL)
+		sscanf(p + 1, " %c", &state);
+	return state == 'Z';
+}
+
+/* Read what bwrap appended to the status file: 1 confirmed, 0 nothing
+ * decisive yet, -1 unusable (err set). */
+static int read_status(struct launch_result *res, struct sm_error *err)
+{
 	for (;;) {
 		size_t room = sizeof res->status_buf - 1 - res->status_len;
 		ssize_t n;
@@ -224,24 +319,134 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 				     "bubblewrap sent an unreadable status line");
 			return -1;
 		}
-		n = read(res->status_fd, res->status_buf + res->status_len, room);
+		n = pread(res->status_file, res->status_buf + res->status_len, room,
+			  res->status_offset);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n <= 0)
-			break;
-		res->status_len += (size_t)n;
-		parse_status_buffer(res);
-		if (res->confirmed) {
-			log_debug("%s: contained child pid %d", __func__, (int)res->child_pid);
-			return 1;
+		if (n < 0) {
+			sm_error_set(err, "launch_failed", "cannot read bubblewrap's status: %s",
+				     strerror(errno));
+			return -1;
 		}
+		if (n == 0)
+			return 0;
+		res->status_len += (size_t)n;
+		res->status_offset += n;
+		parse_status_buffer(res);
+		if (res->confirmed)
+			return 1;
 	}
-	sm_error_set(err, "launch_failed",
-		     "bubblewrap exited before starting the shell (its message is in the pane's "
-		     "output)");
-	return -1;
+}
+
+static bool same_exe(pid_t pid, const struct stat *exe)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
+	return stat(path, &st) != 0 || (st.st_dev == exe->st_dev && st.st_ino == exe->st_ino);
+}
+
+/* Children of init from /proc/INIT/task/INIT/children (init is bwrap,
+ * single-threaded); without that file (CONFIG_PROC_CHILDREN=n), from
+ * the parent field of every /proc/PID/stat.  Returns how many fit. */
+static size_t children_of(pid_t init, pid_t *out, size_t size)
+{
+	char path[64], buf[512], *p;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *dir;
+	FILE *f;
+	int pid, ppid;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)init, (int)init);
+	f = fopen(path, "re");
+	if (f != NULL) {
+		while (n < size && fscanf(f, "%d", &pid) == 1)
+			out[n++] = pid;
+		fclose(f);
+		return n;
+	}
+	dir = opendir("/proc");
+	while (dir != NULL && n < size && (de = readdir(dir)) != NULL) {
+		if ((pid = atoi(de->d_name)) <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/stat", pid);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		p = fgets(buf, sizeof buf, f);
+		fclose(f);
+		/* The command name may hold spaces and parentheses. */
+		if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
+		    sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == init)
+			out[n++] = pid;
+	}
+	if (dir != NULL)
+		closedir(dir);
+	return n;
+}
+
+/* The pid of the command once it has been exec'd, else 0 (see the top
+ * of the file for why this is the moment the label may be shown).  An
+ * unreadable /proc entry counts as not yet: confirmation can only be
+ * late, never early. */
+static pid_t exec_done(pid_t init)
+{
+	char path[64];
+	struct stat bwrap_exe;
+	pid_t children[16];
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)init);
+	if (stat(path, &bwrap_exe) != 0)
+		return 0;
+	n = children_of(init, children, sizeof children / sizeof children[0]);
+	for (size_t i = 0; i < n; i++)
+		if (!same_exe(children[i], &bwrap_exe))
+			return children[i];
+	return 0;
+}
+
+static int native_confirm(struct launch_result *res, struct sm_error *err)
+{
+	uint64_t ticks;
+	bool gone;
+	int rc;
+
+	if (res->confirmed)
+		return 1;
+	while (read(res->status_fd, &ticks, sizeof ticks) > 0)
+		;
+	/* Whether bwrap is gone is asked before reading: "exit-code" is
+	 * written before bwrap exits, so a status read after a gone bwrap
+	 * is complete. */
+	gone = bwrap_gone(res->pid);
+	rc = read_status(res, err);
+	if (rc == 0 && res->sandbox_init > 0 && (res->child_pid = exec_done(res->sandbox_init)) > 0) {
+		res->confirmed = true;
+		rc = 1;
+	}
+	if (rc == 0 && gone) {
+		sm_error_set(err, "launch_failed", "bubblewrap exited before running the command");
+		rc = -1;
+	}
+	if (rc == 0 && monotonic_ms() - res->launched_ms >= CONFIRM_TIMEOUT_MS) {
+		sm_error_set(err, "launch_failed",
+			     "bubblewrap did not start the command within %d s (%s)",
+			     CONFIRM_TIMEOUT_MS / 1000,
+			     res->sandbox_init > 0 ? "stuck setting up the sandbox"
+						   : "it never reported a sandbox");
+		rc = -1;
+	}
+	if (rc == 0) {
+		arm_tick(res);
+		return 0;
+	}
+	close_confirm_fds(res);
+	if (rc > 0)
+		log_debug("%s: command pid %d running inside, %lld ms after launch", __func__,
+			  (int)res->child_pid, monotonic_ms() - res->launched_ms);
+	return rc;
 }
 
 /* Stop or continue everything: the PTY session and, in case something
@@ -249,19 +454,20 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
  * namespace. */
 static int native_suspend(struct launch_result *res)
 {
-	return backend_signal_tree(res->pid, res->child_pid, SIGSTOP);
+	return backend_signal_tree(res->pid, res->sandbox_init, SIGSTOP);
 }
 
 static int native_resume(struct launch_result *res)
 {
-	return backend_signal_tree(res->pid, res->child_pid, SIGCONT);
+	return backend_signal_tree(res->pid, res->sandbox_init, SIGCONT);
 }
 
 /* bwrap leads the session; once it dies, --die-with-parent kills the
  * namespace's init and the kernel kills every process in the namespace. */
 static void native_destroy(struct launch_result *res)
 {
-	backend_kill_tree(res->pid, res->child_pid);
+	backend_kill_tree(res->pid, res->sandbox_init);
+	close_confirm_fds(res);
 	remove_mask_file(res);
 }
 

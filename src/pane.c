@@ -105,6 +105,45 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 	}
 }
 
+static bool pane_drain(struct pane *p);
+
+/* A sandbox that died before running the command said why on the PTY
+ * (bwrap writes "bwrap: Can't mount ..." to stderr): read it into the
+ * emulator, and put its last line, joined across soft wraps (a row
+ * filled to the last column continues on the next), into the reason. */
+static void pane_add_last_words(struct pane *p, struct sm_error *err)
+{
+	char *text, *row, *next, last[256] = "", line[256] = "";
+	size_t len, row_len = 0;
+
+	if (p->master >= 0)
+		pane_drain(p);
+	text = term_capture(p->term, -term_history_lines(p->term), term_rows(p->term) - 1, false,
+			    &len);
+	if (text == NULL)
+		return;
+	for (row = text; *row != '\0'; row = next) {
+		next = strchr(row, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		else
+			next = row + strlen(row);
+		if (row_len < (size_t)p->cols)
+			line[0] = '\0';
+		row_len = strlen(row);
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s", row);
+		if (line[0] != '\0')
+			snprintf(last, sizeof last, "%s", line);
+	}
+	free(text);
+	if (last[0] != '\0') {
+		char message[sizeof err->message];
+
+		snprintf(message, sizeof message, "%s: %s", err->message, last);
+		snprintf(err->message, sizeof err->message, "%s", message);
+	}
+}
+
 static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 {
 	struct pane *p = handle->data;
@@ -124,6 +163,7 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 		if (err.code[0] == '\0')
 			sm_error_set(&err, "launch_failed", "sandbox did not start");
 		p->ops->destroy(&p->launch);
+		pane_add_last_words(p, &err);
 		pane_fail(p, &err);
 	}
 	if (p->window != NULL)
