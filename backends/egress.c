@@ -1,0 +1,1033 @@
+/*
+ * egress: a session's HTTP and SOCKS5 proxies in the server's libuv loop
+ * (see egress.h).  A connection goes through these states:
+ *
+ *   HEAD / SOCKS_GREETING / SOCKS_REQUEST   read and parse the request
+ *   RESOLVING    uv_getaddrinfo of a permitted name (client reads paused)
+ *   CONNECTING   uv_tcp_connect, trying each resolved address in turn
+ *   TUNNEL       bytes flow both ways until both sides are done
+ *   REFUSING     the refusal is written, the client's rest is drained
+ *
+ * A tunnel has two sides.  Bytes read from one are written to the other;
+ * when the other's write queue passes HIGH_WATER, reading from the first
+ * stops until the queue drains below LOW_WATER (backpressure, so a fast
+ * sender cannot make the server buffer without bound).  EOF from one side
+ * shuts down writing to the other (half-close); the tunnel ends when both
+ * directions are shut down, on any error, or after idle_timeout_ms
+ * without a byte.
+ */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "egress.h"
+#include "error.h"
+#include "log.h"
+
+#define READ_CHUNK 65536
+#define HIGH_WATER (1024 * 1024)
+#define LOW_WATER (256 * 1024)
+#define REFUSE_LINGER_MS 2000
+#define OWN_ADDRESSES_TTL_MS 1000
+/* Threat: a sandbox opening connections until the server runs out of
+ * file descriptors, which would take every other session down with it. */
+#define MAX_CONNS 4096
+#define SOCKS_HEAD_MAX 600
+
+enum proto { PROTO_HTTP, PROTO_SOCKS };
+
+enum conn_state {
+	ST_HEAD,
+	ST_SOCKS_GREETING,
+	ST_SOCKS_REQUEST,
+	ST_RESOLVING,
+	ST_CONNECTING,
+	ST_TUNNEL,
+	ST_REFUSING,
+};
+
+struct conn;
+
+struct side {
+	union {
+		uv_handle_t handle;
+		uv_stream_t stream;
+		uv_tcp_t tcp;
+		uv_pipe_t pipe;
+	} h;
+	struct conn *conn;
+	bool open;	/* initialised and not yet closed */
+	bool paused;	/* reading stopped by backpressure */
+	bool eof;	/* the peer will send no more */
+	bool shut;	/* shutdown requested on our write side */
+	bool shut_done; /* and completed */
+	uv_shutdown_t shutdown_req;
+};
+
+struct conn {
+	struct egress *eg;
+	enum proto proto;
+	enum conn_state state;
+	struct side client, upstream;
+	uv_timer_t timer;
+	uv_getaddrinfo_t gai;
+	uv_connect_t connect_req;
+	int refs; /* open handles + a pending getaddrinfo */
+	bool closing;
+	bool counted_tunnel;
+	bool gai_pending;
+	bool http_connect; /* answered 200 when the tunnel opens */
+	char *head; /* the request so far, until the tunnel starts */
+	size_t head_len, head_cap;
+	char *pending; /* bytes for upstream once connected */
+	size_t npending;
+	char host[256];
+	uint16_t port;
+	char target[300];
+	struct addrinfo *addrs, *next_addr;
+	struct sockaddr_storage literal;
+	bool is_literal, literal_tried;
+	struct conn *prev, *next;
+};
+
+/* A write and its bytes in one allocation; from is the side whose read
+ * produced them (NULL for the proxy's own messages). */
+struct chunk {
+	uv_write_t req;
+	struct side *from;
+	size_t cap;
+	char data[];
+};
+
+struct egress {
+	uv_loop_t *loop;
+	struct allowlist *allow;
+	egress_violation_fn on_violation;
+	void *user;
+	char label[64];
+	unsigned connect_timeout_ms, idle_timeout_ms;
+	uv_tcp_t http_tcp, socks_tcp;
+	uv_pipe_t http_pipe, socks_pipe;
+	bool pipes;
+	int http_port, socks_port;
+	int refs; /* listener handles still open */
+	bool closing;
+	struct conn *conns;
+	size_t nconns, ntunnels;
+	struct allowlist_addrs own;
+	uint64_t own_loaded_ms;
+	bool own_loaded;
+};
+
+static void conn_close(struct conn *c);
+static void connect_next(struct conn *c);
+static void tunnel_begin(struct conn *c);
+
+/* --- lifetime -------------------------------------------------------------- */
+
+static void egress_maybe_free(struct egress *eg)
+{
+	if (!eg->closing || eg->refs > 0 || eg->conns != NULL)
+		return;
+	allowlist_free(eg->allow);
+	allowlist_addrs_free(&eg->own);
+	free(eg);
+}
+
+static void conn_unref(struct conn *c)
+{
+	struct egress *eg = c->eg;
+
+	if (--c->refs > 0)
+		return;
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		eg->conns = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	eg->nconns--;
+	if (c->counted_tunnel)
+		eg->ntunnels--;
+	if (c->addrs != NULL)
+		uv_freeaddrinfo(c->addrs);
+	free(c->head);
+	free(c->pending);
+	free(c);
+	egress_maybe_free(eg);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+	conn_unref(((struct side *)h->data)->conn);
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+	conn_unref(h->data);
+}
+
+static void side_close(struct side *s)
+{
+	if (!s->open)
+		return;
+	s->open = false;
+	uv_close(&s->h.handle, on_handle_closed);
+}
+
+static void conn_close(struct conn *c)
+{
+	if (c->closing)
+		return;
+	c->closing = true;
+	if (c->gai_pending)
+		uv_cancel((uv_req_t *)&c->gai);
+	uv_close((uv_handle_t *)&c->timer, on_timer_closed);
+	side_close(&c->client);
+	side_close(&c->upstream);
+}
+
+/* --- writing --------------------------------------------------------------- */
+
+static void on_chunk_written(uv_write_t *req, int status);
+
+static struct chunk *chunk_new(size_t cap)
+{
+	struct chunk *ch = malloc(sizeof *ch + cap);
+
+	if (ch != NULL) {
+		ch->cap = cap;
+		ch->from = NULL;
+	}
+	return ch;
+}
+
+static int side_write(struct side *to, struct chunk *ch, size_t len)
+{
+	uv_buf_t buf = uv_buf_init(ch->data, (unsigned)len);
+
+	ch->req.data = to;
+	if (uv_write(&ch->req, &to->h.stream, &buf, 1, on_chunk_written) != 0) {
+		free(ch);
+		return -1;
+	}
+	return 0;
+}
+
+static int side_write_copy(struct side *to, const void *data, size_t len)
+{
+	struct chunk *ch = chunk_new(len);
+
+	if (ch == NULL)
+		return -1;
+	memcpy(ch->data, data, len);
+	return side_write(to, ch, len);
+}
+
+static struct side *other_side(struct side *s)
+{
+	return s == &s->conn->client ? &s->conn->upstream : &s->conn->client;
+}
+
+static void on_tunnel_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
+
+static void on_chunk_written(uv_write_t *req, int status)
+{
+	struct chunk *ch = (struct chunk *)req;
+	struct side *to = req->data, *from = ch->from;
+	struct conn *c = to->conn;
+
+	free(ch);
+	if (c->closing)
+		return;
+	if (status < 0) {
+		conn_close(c);
+		return;
+	}
+	/* backpressure released: the side we stopped may read again */
+	if (from != NULL && from->paused && !from->eof &&
+	    uv_stream_get_write_queue_size(&to->h.stream) <= LOW_WATER) {
+		from->paused = false;
+		if (uv_read_start(&from->h.stream, on_tunnel_alloc, on_tunnel_read) != 0)
+			conn_close(c);
+	}
+}
+
+/* --- timers ---------------------------------------------------------------- */
+
+static void on_timeout(uv_timer_t *t);
+
+static void timer_arm(struct conn *c, unsigned ms)
+{
+	uv_timer_start(&c->timer, on_timeout, ms, 0);
+}
+
+/* --- refusals and violations ----------------------------------------------- */
+
+static void report(struct conn *c, enum allowlist_reason reason, const char *detail)
+{
+	struct egress_violation v = {
+	    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
+	    .host = c->host,
+	    .port = c->port,
+	    .target = c->target,
+	    .reason = reason,
+	    .reason_text = allowlist_reason_text(reason),
+	    .detail = detail != NULL ? detail : "",
+	};
+
+	log_info("egress %s: %s %s refused: %s%s%s", c->eg->label, v.protocol, c->target,
+		 v.reason_text, v.detail[0] ? " " : "", v.detail);
+	if (c->eg->on_violation != NULL)
+		c->eg->on_violation(c->eg->user, &v);
+}
+
+static void on_refuse_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	static char discard[4096];
+
+	*buf = uv_buf_init(discard, sizeof discard);
+}
+
+static void on_refuse_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+	if (nread < 0)
+		conn_close(((struct side *)stream->data)->conn);
+}
+
+static void on_refuse_shutdown(uv_shutdown_t *req, int status)
+{
+	struct conn *c = ((struct side *)req->data)->conn;
+
+	if (status < 0 && !c->closing)
+		conn_close(c);
+}
+
+/* Answer and hang up: write the message, shut down our side, then read
+ * and drop what the client still sends until it hangs up too, so the
+ * kernel does not reset the connection before the answer is read. */
+static void refuse(struct conn *c, const void *msg, size_t len)
+{
+	struct side *s = &c->client;
+
+	side_close(&c->upstream);
+	uv_read_stop(&s->h.stream);
+	c->state = ST_REFUSING;
+	if (side_write_copy(s, msg, len) != 0) {
+		conn_close(c);
+		return;
+	}
+	s->shutdown_req.data = s;
+	if (uv_shutdown(&s->shutdown_req, &s->h.stream, on_refuse_shutdown) != 0 ||
+	    uv_read_start(&s->h.stream, on_refuse_alloc, on_refuse_read) != 0) {
+		conn_close(c);
+		return;
+	}
+	timer_arm(c, REFUSE_LINGER_MS);
+}
+
+static void refuse_http(struct conn *c, int status, const char *title, const char *why)
+{
+	char body[512], msg[1024];
+	int blen, mlen;
+
+	blen = snprintf(body, sizeof body, "sandmux egress: %s%s%s\n", why,
+			c->target[0] ? ": " : "", c->target);
+	if (blen < 0 || (size_t)blen >= sizeof body)
+		blen = (int)strlen(body);
+	mlen = snprintf(msg, sizeof msg,
+			"HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+			"Connection: close\r\nX-Sandmux-Egress: refused\r\n\r\n%s",
+			status, title, blen, body);
+	if (mlen < 0 || (size_t)mlen >= sizeof msg)
+		mlen = (int)strlen(msg);
+	refuse(c, msg, (size_t)mlen);
+}
+
+static void refuse_socks(struct conn *c, uint8_t code)
+{
+	const uint8_t reply[10] = {5, code, 0, 1, 0, 0, 0, 0, 0, 0};
+
+	refuse(c, reply, sizeof reply);
+}
+
+/* A denial by policy: reported, and answered 403 / SOCKS5 reply 2. */
+static void deny(struct conn *c, enum allowlist_reason reason, const char *detail)
+{
+	char why[256];
+
+	report(c, reason, detail);
+	if (c->proto == PROTO_SOCKS) {
+		refuse_socks(c, EGRESS_SOCKS_NOT_ALLOWED);
+		return;
+	}
+	snprintf(why, sizeof why, "connection refused by sandbox policy (%s)",
+		 allowlist_reason_text(reason));
+	refuse_http(c, 403, "Forbidden", why);
+}
+
+/* Not a policy matter (no such name, nothing listening, too slow). */
+static void fail_upstream(struct conn *c, int http_status, const char *title, uint8_t socks_code,
+			  const char *why)
+{
+	if (c->proto == PROTO_SOCKS)
+		refuse_socks(c, socks_code);
+	else
+		refuse_http(c, http_status, title, why);
+}
+
+static void on_timeout(uv_timer_t *t)
+{
+	struct conn *c = t->data;
+
+	switch (c->state) {
+	case ST_RESOLVING:
+	case ST_CONNECTING:
+		fail_upstream(c, 504, "Gateway Timeout", EGRESS_SOCKS_TTL_EXPIRED,
+			      "connect timed out");
+		break;
+	default:
+		conn_close(c);
+		break;
+	}
+}
+
+/* --- the tunnel ------------------------------------------------------------ */
+
+static void on_tunnel_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	struct chunk *ch = chunk_new(READ_CHUNK);
+
+	if (ch == NULL) {
+		*buf = uv_buf_init(NULL, 0);
+		return;
+	}
+	ch->from = h->data;
+	*buf = uv_buf_init(ch->data, READ_CHUNK);
+}
+
+static void on_tunnel_shutdown(uv_shutdown_t *req, int status)
+{
+	struct side *s = req->data;
+	struct conn *c = s->conn;
+
+	if (c->closing)
+		return;
+	s->shut_done = true;
+	if (status < 0 || (c->client.shut_done && c->upstream.shut_done))
+		conn_close(c);
+}
+
+static void side_got_eof(struct side *from)
+{
+	struct side *to = other_side(from);
+
+	from->eof = true;
+	uv_read_stop(&from->h.stream);
+	if (to->shut)
+		return;
+	to->shut = true;
+	to->shutdown_req.data = to;
+	/* uv_shutdown waits for the queued writes, then sends FIN */
+	if (uv_shutdown(&to->shutdown_req, &to->h.stream, on_tunnel_shutdown) != 0)
+		conn_close(from->conn);
+}
+
+static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+	struct side *from = stream->data, *to = other_side(from);
+	struct conn *c = from->conn;
+	struct chunk *ch = buf->base != NULL ? (struct chunk *)(buf->base - offsetof(struct chunk, data))
+					     : NULL;
+
+	if (nread <= 0) {
+		free(ch);
+		if (nread == UV_EOF)
+			side_got_eof(from);
+		else if (nread < 0)
+			conn_close(c);
+		return;
+	}
+	timer_arm(c, c->eg->idle_timeout_ms);
+	if (side_write(to, ch, (size_t)nread) != 0) {
+		conn_close(c);
+		return;
+	}
+	if (uv_stream_get_write_queue_size(&to->h.stream) > HIGH_WATER) {
+		from->paused = true;
+		uv_read_stop(stream);
+	}
+}
+
+static void tunnel_begin(struct conn *c)
+{
+	static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+	uint8_t socks_ok[10] = {5, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+	struct sockaddr_storage local;
+	int namelen = sizeof local;
+
+	c->state = ST_TUNNEL;
+	c->counted_tunnel = true;
+	c->eg->ntunnels++;
+	if (c->client.h.handle.type == UV_TCP)
+		uv_tcp_nodelay(&c->client.h.tcp, 1);
+	uv_tcp_nodelay(&c->upstream.h.tcp, 1);
+	if (c->proto == PROTO_SOCKS) {
+		/* BND.ADDR/PORT: the address the proxy connected from */
+		if (uv_tcp_getsockname(&c->upstream.h.tcp, (struct sockaddr *)&local, &namelen) ==
+			0 &&
+		    local.ss_family == AF_INET) {
+			const struct sockaddr_in *in = (const struct sockaddr_in *)&local;
+
+			memcpy(socks_ok + 4, &in->sin_addr, 4);
+			memcpy(socks_ok + 8, &in->sin_port, 2);
+		}
+		if (side_write_copy(&c->client, socks_ok, sizeof socks_ok) != 0)
+			goto fail;
+	} else if (c->http_connect) {
+		/* a plain request sends its rewritten head upstream instead */
+		if (side_write_copy(&c->client, established, sizeof established - 1) != 0)
+			goto fail;
+	}
+	free(c->head);
+	c->head = NULL;
+	if (c->npending > 0 && side_write_copy(&c->upstream, c->pending, c->npending) != 0)
+		goto fail;
+	free(c->pending);
+	c->pending = NULL;
+	c->npending = 0;
+	timer_arm(c, c->eg->idle_timeout_ms);
+	if (uv_read_start(&c->client.h.stream, on_tunnel_alloc, on_tunnel_read) != 0 ||
+	    uv_read_start(&c->upstream.h.stream, on_tunnel_alloc, on_tunnel_read) != 0)
+		goto fail;
+	return;
+fail:
+	conn_close(c);
+}
+
+/* --- connecting ------------------------------------------------------------ */
+
+static void on_upstream_retry_closed(uv_handle_t *h)
+{
+	struct conn *c = ((struct side *)h->data)->conn;
+
+	if (c->closing || c->state != ST_CONNECTING) {
+		conn_unref(c);
+		return;
+	}
+	c->refs--; /* not the last: the client and the timer are open */
+	connect_next(c);
+}
+
+static void on_connected(uv_connect_t *req, int status)
+{
+	struct conn *c = req->data;
+
+	/* closed or refused (timeout) meanwhile: the handle is closing */
+	if (c->closing || c->state != ST_CONNECTING)
+		return;
+	if (status < 0) {
+		/* try the next address on a fresh handle */
+		c->upstream.open = false;
+		uv_close(&c->upstream.h.handle, on_upstream_retry_closed);
+		return;
+	}
+	tunnel_begin(c);
+}
+
+static const struct sockaddr *next_address(struct conn *c)
+{
+	if (c->is_literal) {
+		if (c->literal_tried)
+			return NULL;
+		c->literal_tried = true;
+		return (const struct sockaddr *)&c->literal;
+	}
+	while (c->next_addr != NULL) {
+		struct addrinfo *ai = c->next_addr;
+
+		c->next_addr = ai->ai_next;
+		if (ai->ai_family == AF_INET || ai->ai_family == AF_INET6)
+			return ai->ai_addr;
+	}
+	return NULL;
+}
+
+static void connect_next(struct conn *c)
+{
+	const struct sockaddr *sa = next_address(c);
+	struct sockaddr_storage addr;
+
+	if (sa == NULL) {
+		fail_upstream(c, 502, "Bad Gateway", EGRESS_SOCKS_CONNECTION_REFUSED,
+			      "cannot connect");
+		return;
+	}
+	memset(&addr, 0, sizeof addr);
+	memcpy(&addr, sa, sa->sa_family == AF_INET ? sizeof(struct sockaddr_in)
+						   : sizeof(struct sockaddr_in6));
+	if (addr.ss_family == AF_INET)
+		((struct sockaddr_in *)&addr)->sin_port = htons(c->port);
+	else
+		((struct sockaddr_in6 *)&addr)->sin6_port = htons(c->port);
+	c->state = ST_CONNECTING;
+	if (uv_tcp_init(c->eg->loop, &c->upstream.h.tcp) != 0) {
+		conn_close(c);
+		return;
+	}
+	c->upstream.h.handle.data = &c->upstream;
+	c->upstream.open = true;
+	c->refs++;
+	c->connect_req.data = c;
+	if (uv_tcp_connect(&c->connect_req, &c->upstream.h.tcp, (const struct sockaddr *)&addr,
+			   on_connected) != 0) {
+		c->upstream.open = false;
+		uv_close(&c->upstream.h.handle, on_upstream_retry_closed);
+	}
+}
+
+static const struct allowlist_addrs *own_addresses(struct egress *eg)
+{
+	uint64_t now = uv_now(eg->loop);
+
+	if (!eg->own_loaded || now - eg->own_loaded_ms > OWN_ADDRESSES_TTL_MS) {
+		struct allowlist_addrs fresh;
+
+		if (allowlist_host_addresses(&fresh) == 0) {
+			allowlist_addrs_free(&eg->own);
+			eg->own = fresh;
+			eg->own_loaded = true;
+			eg->own_loaded_ms = now;
+		}
+	}
+	return &eg->own;
+}
+
+/* Threat: DNS rebinding.  A permitted name may answer with any address;
+ * every one of them must be acceptable, or the connection is refused
+ * (a mixed answer is an attack, not a fallback list). */
+static int check_resolved(struct conn *c, char *detail, size_t size)
+{
+	const struct allowlist_addrs *own = own_addresses(c->eg);
+
+	for (struct addrinfo *ai = c->addrs; ai != NULL; ai = ai->ai_next) {
+		struct allowlist_ip ip;
+		const char *why;
+		char text[INET6_ADDRSTRLEN];
+
+		if (allowlist_ip_from_sockaddr(ai->ai_addr, &ip) != 0)
+			continue;
+		if (allowlist_address_check(&ip, own, &why))
+			continue;
+		if (inet_ntop(ip.family, ip.bytes, text, sizeof text) == NULL)
+			snprintf(text, sizeof text, "?");
+		snprintf(detail, size, "%s %s", why, text);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+	struct conn *c = req->data;
+	char detail[128];
+
+	c->addrs = res;
+	c->gai_pending = false;
+	if (c->closing) {
+		conn_unref(c);
+		return;
+	}
+	c->refs--; /* not the last: the client and the timer are open */
+	if (c->state != ST_RESOLVING)
+		return; /* refused meanwhile (connect timeout) */
+	if (status < 0 || res == NULL) {
+		fail_upstream(c, 502, "Bad Gateway", EGRESS_SOCKS_HOST_UNREACHABLE,
+			      "cannot resolve the host name");
+		return;
+	}
+	if (check_resolved(c, detail, sizeof detail) != 0) {
+		deny(c, ALLOWLIST_FORBIDDEN_ADDRESS, detail);
+		return;
+	}
+	c->next_addr = res;
+	connect_next(c);
+}
+
+static void format_target(struct conn *c)
+{
+	if (strchr(c->host, ':') != NULL)
+		snprintf(c->target, sizeof c->target, "[%s]:%u", c->host, c->port);
+	else
+		snprintf(c->target, sizeof c->target, "%s:%u", c->host, c->port);
+}
+
+static void literal_sockaddr(struct conn *c, const struct allowlist_ip *ip)
+{
+	memset(&c->literal, 0, sizeof c->literal);
+	if (ip->family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&c->literal;
+
+		in->sin_family = AF_INET;
+		memcpy(&in->sin_addr, ip->bytes, 4);
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&c->literal;
+
+		in6->sin6_family = AF_INET6;
+		memcpy(&in6->sin6_addr, ip->bytes, 16);
+	}
+	c->is_literal = true;
+}
+
+/* The request is parsed: judge the target, then resolve or connect. */
+static void conn_target(struct conn *c)
+{
+	struct allowlist_decision d;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+
+	format_target(c);
+	uv_read_stop(&c->client.h.stream);
+	allowlist_decide(c->eg->allow, c->host, &d);
+	if (!d.allowed) {
+		deny(c, d.reason, d.rule);
+		return;
+	}
+	timer_arm(c, c->eg->connect_timeout_ms);
+	if (d.is_ip) {
+		/* an address listed exactly: no DNS, nothing to rebind */
+		literal_sockaddr(c, &d.ip);
+		connect_next(c);
+		return;
+	}
+	c->state = ST_RESOLVING;
+	c->gai.data = c;
+	if (uv_getaddrinfo(c->eg->loop, &c->gai, on_resolved, d.host, NULL, &hints) != 0) {
+		fail_upstream(c, 502, "Bad Gateway", EGRESS_SOCKS_HOST_UNREACHABLE,
+			      "cannot resolve the host name");
+		return;
+	}
+	c->gai_pending = true;
+	c->refs++;
+}
+
+static int keep_pending(struct conn *c, const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen + blen == 0)
+		return 0;
+	c->pending = malloc(alen + blen);
+	if (c->pending == NULL)
+		return -1;
+	memcpy(c->pending, a, alen);
+	memcpy(c->pending + alen, b, blen);
+	c->npending = alen + blen;
+	return 0;
+}
+
+/* --- requests -------------------------------------------------------------- */
+
+static void http_request(struct conn *c)
+{
+	static char forward[EGRESS_HTTP_FORWARD_MAX];
+	struct egress_http_request req;
+
+	switch (egress_parse_http_request(c->head, c->head_len, &req, forward, sizeof forward)) {
+	case EGRESS_PARSE_INCOMPLETE:
+		return;
+	case EGRESS_PARSE_TOO_LARGE:
+		refuse_http(c, 431, "Request Header Fields Too Large", "request head too large");
+		return;
+	case EGRESS_PARSE_OK:
+		break;
+	default:
+		refuse_http(c, 400, "Bad Request", "malformed proxy request");
+		return;
+	}
+	snprintf(c->host, sizeof c->host, "%s", req.host);
+	c->port = req.port;
+	if (keep_pending(c, req.connect ? "" : forward, req.connect ? 0 : req.forward_len,
+			 c->head + req.head_len, c->head_len - req.head_len) != 0) {
+		conn_close(c);
+		return;
+	}
+	c->http_connect = req.connect;
+	conn_target(c);
+}
+
+static void head_consume(struct conn *c, size_t n)
+{
+	memmove(c->head, c->head + n, c->head_len - n);
+	c->head_len -= n;
+}
+
+static void socks_request(struct conn *c)
+{
+	struct egress_socks_request req;
+	size_t used;
+
+	if (c->state == ST_SOCKS_GREETING) {
+		static const uint8_t no_auth[2] = {5, 0}, no_method[2] = {5, 0xff};
+
+		switch (egress_parse_socks_greeting((uint8_t *)c->head, c->head_len, &used)) {
+		case EGRESS_PARSE_INCOMPLETE:
+			return;
+		case EGRESS_PARSE_OK:
+			break;
+		case EGRESS_PARSE_UNSUPPORTED:
+			refuse(c, no_method, sizeof no_method);
+			return;
+		default:
+			conn_close(c);
+			return;
+		}
+		if (side_write_copy(&c->client, no_auth, sizeof no_auth) != 0) {
+			conn_close(c);
+			return;
+		}
+		head_consume(c, used);
+		c->state = ST_SOCKS_REQUEST;
+	}
+	switch (egress_parse_socks_request((uint8_t *)c->head, c->head_len, &req)) {
+	case EGRESS_PARSE_INCOMPLETE:
+		return;
+	case EGRESS_PARSE_OK:
+		break;
+	case EGRESS_PARSE_UNSUPPORTED:
+		refuse_socks(c, req.reply);
+		return;
+	default:
+		refuse_socks(c, EGRESS_SOCKS_GENERAL_FAILURE);
+		return;
+	}
+	snprintf(c->host, sizeof c->host, "%s", req.host);
+	c->port = req.port;
+	if (keep_pending(c, "", 0, c->head + req.consumed, c->head_len - req.consumed) != 0) {
+		conn_close(c);
+		return;
+	}
+	conn_target(c);
+}
+
+static void on_head_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	struct conn *c = ((struct side *)h->data)->conn;
+
+	*buf = uv_buf_init(c->head + c->head_len, (unsigned)(c->head_cap - c->head_len));
+}
+
+static void on_head_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+	struct conn *c = ((struct side *)stream->data)->conn;
+
+	if (nread < 0) {
+		conn_close(c);
+		return;
+	}
+	c->head_len += (size_t)nread;
+	if (c->proto == PROTO_HTTP) {
+		http_request(c);
+		return;
+	}
+	socks_request(c);
+	if (c->state == ST_SOCKS_REQUEST && c->head_len == c->head_cap)
+		refuse_socks(c, EGRESS_SOCKS_GENERAL_FAILURE);
+}
+
+/* --- accepting ------------------------------------------------------------- */
+
+static void on_connection(uv_stream_t *server, int status)
+{
+	struct egress *eg = server->data;
+	enum proto proto = (server == (uv_stream_t *)&eg->socks_tcp ||
+			    server == (uv_stream_t *)&eg->socks_pipe)
+			       ? PROTO_SOCKS
+			       : PROTO_HTTP;
+	struct conn *c;
+	int rc;
+
+	if (status < 0 || eg->closing)
+		return;
+	c = calloc(1, sizeof *c);
+	if (c == NULL)
+		return;
+	c->eg = eg;
+	c->proto = proto;
+	c->state = proto == PROTO_HTTP ? ST_HEAD : ST_SOCKS_GREETING;
+	c->head_cap = proto == PROTO_HTTP ? EGRESS_HTTP_HEAD_MAX : SOCKS_HEAD_MAX;
+	c->head = malloc(c->head_cap);
+	rc = server->type == UV_TCP ? uv_tcp_init(eg->loop, &c->client.h.tcp)
+				    : uv_pipe_init(eg->loop, &c->client.h.pipe, 0);
+	if (c->head == NULL || rc != 0) {
+		free(c->head);
+		free(c);
+		return;
+	}
+	c->client.conn = c->upstream.conn = c;
+	c->client.h.handle.data = &c->client;
+	c->client.open = true;
+	uv_timer_init(eg->loop, &c->timer);
+	c->timer.data = c;
+	c->refs = 2;
+	c->next = eg->conns;
+	if (eg->conns != NULL)
+		eg->conns->prev = c;
+	eg->conns = c;
+	eg->nconns++;
+	if (uv_accept(server, &c->client.h.stream) != 0 || eg->nconns > MAX_CONNS) {
+		conn_close(c);
+		return;
+	}
+	/* a client that never finishes its request is dropped (slowloris) */
+	timer_arm(c, eg->connect_timeout_ms);
+	if (uv_read_start(&c->client.h.stream, on_head_alloc, on_head_read) != 0)
+		conn_close(c);
+}
+
+static void on_listener_closed(uv_handle_t *h)
+{
+	struct egress *eg = h->data;
+
+	eg->refs--;
+	egress_maybe_free(eg);
+}
+
+static int listen_tcp(struct egress *eg, uv_tcp_t *tcp, int *port, struct sm_error *err)
+{
+	struct sockaddr_in addr;
+	struct sockaddr_storage bound;
+	int len = sizeof bound, rc;
+
+	uv_tcp_init(eg->loop, tcp);
+	tcp->data = eg;
+	eg->refs++;
+	uv_ip4_addr("127.0.0.1", 0, &addr);
+	rc = uv_tcp_bind(tcp, (const struct sockaddr *)&addr, 0);
+	if (rc == 0)
+		rc = uv_listen((uv_stream_t *)tcp, 1024, on_connection);
+	if (rc == 0)
+		rc = uv_tcp_getsockname(tcp, (struct sockaddr *)&bound, &len);
+	if (rc != 0) {
+		sm_error_set(err, "egress_failed", "cannot listen on 127.0.0.1: %s",
+			     uv_strerror(rc));
+		return -1;
+	}
+	*port = ntohs(((struct sockaddr_in *)&bound)->sin_port);
+	return 0;
+}
+
+struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
+			    egress_violation_fn on_violation, void *user, struct sm_error *err)
+{
+	struct egress *eg = calloc(1, sizeof *eg);
+
+	if (eg == NULL) {
+		sm_error_set(err, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	eg->loop = loop;
+	eg->on_violation = on_violation;
+	eg->user = user;
+	snprintf(eg->label, sizeof eg->label, "%s", policy->label ? policy->label : "-");
+	eg->connect_timeout_ms = policy->connect_timeout_ms ? policy->connect_timeout_ms : 10000;
+	eg->idle_timeout_ms = policy->idle_timeout_ms ? policy->idle_timeout_ms : 600000;
+	/* network disabled: the proxies still run, with nothing allowed, so
+	 * every attempt is answered and reported rather than timing out */
+	eg->allow = allowlist_new(policy->network_enabled, policy->allowlist, policy->nallowlist,
+				  err);
+	if (eg->allow == NULL) {
+		free(eg);
+		return NULL;
+	}
+	if (listen_tcp(eg, &eg->http_tcp, &eg->http_port, err) != 0 ||
+	    listen_tcp(eg, &eg->socks_tcp, &eg->socks_port, err) != 0) {
+		egress_close(eg);
+		return NULL;
+	}
+	log_info("egress %s: http 127.0.0.1:%d socks5 127.0.0.1:%d, %zu allowlist entries%s",
+		 eg->label, eg->http_port, eg->socks_port, allowlist_count(eg->allow),
+		 policy->network_enabled ? "" : " (network disabled)");
+	return eg;
+}
+
+static int listen_pipe(struct egress *eg, uv_pipe_t *pipe, const char *path, struct sm_error *err)
+{
+	int rc;
+
+	struct sockaddr_un sun;
+
+	if (strlen(path) >= sizeof sun.sun_path) {
+		sm_error_set(err, "egress_failed", "socket path too long: %s", path);
+		return -1;
+	}
+	uv_pipe_init(eg->loop, pipe, 0);
+	pipe->data = eg;
+	eg->refs++;
+	unlink(path);
+	rc = uv_pipe_bind(pipe, path);
+	if (rc == 0 && chmod(path, 0600) != 0)
+		rc = UV_EPERM;
+	if (rc == 0)
+		rc = uv_listen((uv_stream_t *)pipe, 1024, on_connection);
+	if (rc != 0) {
+		sm_error_set(err, "egress_failed", "cannot listen on %s: %s", path,
+			     uv_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path,
+		       struct sm_error *err)
+{
+	if (eg->pipes) {
+		sm_error_set(err, "egress_failed", "egress already listens on Unix sockets");
+		return -1;
+	}
+	eg->pipes = true;
+	if (listen_pipe(eg, &eg->http_pipe, http_path, err) != 0)
+		return -1;
+	return listen_pipe(eg, &eg->socks_pipe, socks_path, err);
+}
+
+int egress_http_port(const struct egress *eg)
+{
+	return eg->http_port;
+}
+
+int egress_socks_port(const struct egress *eg)
+{
+	return eg->socks_port;
+}
+
+size_t egress_open_tunnels(const struct egress *eg)
+{
+	return eg->ntunnels;
+}
+
+static void close_listener(struct egress *eg, uv_handle_t *h)
+{
+	if (h->loop != NULL && !uv_is_closing(h))
+		uv_close(h, on_listener_closed);
+}
+
+void egress_close(struct egress *eg)
+{
+	if (eg == NULL || eg->closing)
+		return;
+	eg->closing = true;
+	close_listener(eg, (uv_handle_t *)&eg->http_tcp);
+	close_listener(eg, (uv_handle_t *)&eg->socks_tcp);
+	if (eg->pipes) {
+		close_listener(eg, (uv_handle_t *)&eg->http_pipe);
+		close_listener(eg, (uv_handle_t *)&eg->socks_pipe);
+	}
+	for (struct conn *c = eg->conns; c != NULL; c = c->next)
+		conn_close(c);
+	egress_maybe_free(eg);
+}
