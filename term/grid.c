@@ -235,7 +235,8 @@ static void line_set_width(struct grid_line *line, int cols)
 	if (cols < line->used) {
 		if (line->ext_used)
 			for (int col = cols; col < line->used; col++)
-				if (line->cells[col].flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
+				if (line->cells[col].flags &
+				    (GRID_CELL_EXTENDED | GRID_CELL_PADDING))
 					grid_line_release(line, col);
 		/* Releasing a cut padding cell also drops its wide character. */
 		line->used = (uint16_t)cols;
@@ -333,6 +334,8 @@ static void line_copy_trimmed(struct grid_line *dest, const struct grid_line *sr
 	dest->cells = fit_storage(dest->cells, &dest->cap, width, sizeof *dest->cells);
 	if (width)
 		memcpy(dest->cells, src->cells, (size_t)width * sizeof *dest->cells);
+	if (dest->cap > width) /* reused storage: keep "blank past used" true */
+		memset(dest->cells + width, 0, (size_t)(dest->cap - width) * sizeof *dest->cells);
 	dest->used = (uint16_t)width;
 	if (src->ext_used) {
 		for (int col = 0; col < width; col++)
@@ -379,6 +382,19 @@ static void history_drop_oldest(struct grid_history *history)
 	history->count--;
 }
 
+/* The oldest line is reused or freed at the next scroll, thousands of
+ * lines after it was written and long out of cache; fetching its storage
+ * (and the malloc header before it) now hides that miss behind the few
+ * hundred glyphs parsed until then. */
+static void prefetch_oldest(const struct grid_history *history)
+{
+	const struct grid_line *oldest = history_slot(history, 0);
+	if (oldest->cells != NULL) {
+		__builtin_prefetch((const char *)oldest->cells - 16, 1);
+		__builtin_prefetch((const char *)(oldest->cells + oldest->cap), 1);
+	}
+}
+
 /* Append a copy of the line, trimmed, as the newest history line; when
  * history is full the oldest line is dropped and its storage reused. */
 static void history_append(struct grid_history *history, const struct grid_line *line)
@@ -388,6 +404,7 @@ static void history_append(struct grid_history *history, const struct grid_line 
 	if (history->count == history->limit) {
 		slot = history_slot(history, 0);
 		history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
+		prefetch_oldest(history);
 	} else {
 		if (history->count == history->cap) {
 			int cap = history->cap ? history->cap * 2 : 64;
@@ -529,24 +546,38 @@ void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
 
 /* ---- resize ---- */
 
+static int last_used_row(const struct grid_line *lines, int count)
+{
+	int row = count - 1;
+	while (row > 0 && lines[row].used == 0)
+		row--;
+	return row;
+}
+
 static int shrink_rows(struct grid *grid, struct grid_line *lines, int *count, int rows,
 		       int keep_row)
 {
+	if (keep_row < 0)
+		keep_row = last_used_row(lines, *count);
 	/* Blank rows below the cursor go first, as a real terminal would. */
 	while (*count > rows && *count - 1 > keep_row && lines[*count - 1].used == 0)
 		line_free(&lines[--*count]);
 
+	/* Then rows above the cursor move into history, but never so many that
+	 * the cursor row itself leaves the screen... */
 	int excess = *count - rows;
-	if (excess <= 0)
-		return 0;
-	for (int i = 0; i < excess; i++) {
+	int from_top = excess < keep_row ? excess : keep_row;
+	for (int i = 0; i < from_top; i++) {
 		if (grid->history.limit > 0)
 			history_append(&grid->history, &lines[i]);
 		line_free(&lines[i]);
 	}
-	memmove(lines, lines + excess, (size_t)(*count - excess) * sizeof *lines);
-	*count -= excess;
-	return -excess;
+	memmove(lines, lines + from_top, (size_t)(*count - from_top) * sizeof *lines);
+	*count -= from_top;
+	/* ...and whatever is still too much is cut from below it. */
+	while (*count > rows)
+		line_free(&lines[--*count]);
+	return -from_top;
 }
 
 static int grow_rows(struct grid *grid, struct grid_line *lines, int *count, int rows)

@@ -28,8 +28,8 @@
 
 #include "term.h"
 
-#define GRID_CELL_EXTENDED 0x01 /* ch/attr/fg/bg hold an extended-table index */
-#define GRID_CELL_PADDING 0x02 /* right half of a wide character */
+#define GRID_CELL_EXTENDED 0x01	  /* ch/attr/fg/bg hold an extended-table index */
+#define GRID_CELL_PADDING 0x02	  /* right half of a wide character */
 #define GRID_CELL_FG_PALETTE 0x04 /* fg is a palette index, not the default */
 #define GRID_CELL_BG_PALETTE 0x08 /* bg is a palette index, not the default */
 
@@ -37,8 +37,8 @@
 #define GRID_MAX_SIZE 1000
 
 struct grid_cell {
-	uint8_t ch; /* U+0000..U+00FF; 0 means never written */
-	uint8_t attr; /* TERM_ATTR_* */
+	uint8_t ch;    /* U+0000..U+00FF; 0 means never written */
+	uint8_t attr;  /* TERM_ATTR_* */
 	uint8_t flags; /* GRID_CELL_* */
 	uint8_t fg, bg;
 };
@@ -52,8 +52,8 @@ struct grid_ext {
 struct grid_line {
 	struct grid_cell *cells;
 	struct grid_ext *ext;
-	uint16_t used; /* no non-blank cell at or past this column */
-	uint16_t cap; /* cells allocated */
+	uint16_t used;	   /* no non-blank cell at or past this column */
+	uint16_t cap;	   /* cells allocated */
 	uint16_t ext_used; /* extended entries handed out, live or on the free list */
 	uint16_t ext_cap;
 	uint16_t ext_free; /* free-list head: index + 1, 0 when empty */
@@ -70,8 +70,8 @@ struct grid_history {
 
 struct grid {
 	int rows, cols;
-	struct grid_line *lines; /* ring of `rows` lines */
-	int top; /* slot of visible row 0 */
+	struct grid_line *lines;     /* ring of `rows` lines */
+	int top;		     /* slot of visible row 0 */
 	struct grid_history history; /* limit 0 for grids without scrollback */
 };
 
@@ -117,9 +117,10 @@ void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
 		      const struct term_style *bg);
 
 /* Resize the visible area.  Rows shrink from the bottom, then the top rows
- * move into history; `keep_row` (the cursor row) is kept on screen.  Rows
- * grow by pulling lines back from history first.  Returns how far the
- * content moved down (negative: up) so the caller can move the cursor. */
+ * move into history; `keep_row` (the cursor row, or -1 for the last row
+ * with content) is kept on screen.  Rows grow by pulling lines back from
+ * history first.  Returns how far the content moved down (negative: up)
+ * so the caller can move the cursor. */
 int grid_resize(struct grid *grid, int rows, int cols, int keep_row);
 
 void grid_set_history_limit(struct grid *grid, int limit);

@@ -43,14 +43,14 @@ struct term {
 
 	struct term_style pen;
 	struct grid_cell pen_cell; /* pen as a compact cell, ch left 0 */
-	uint32_t compact_limit; /* highest char pen_cell can carry: 0xff, or 0 for RGB pens */
+	uint32_t compact_limit;	   /* highest char pen_cell can carry: 0xff, or 0 for RGB pens */
 
 	bool cursor_visible;
 	int mouse;
 	bool bell;
 	char *title;
 
-	uint8_t *damaged; /* one flag per visible row */
+	uint8_t *damaged;	      /* one flag per visible row */
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
@@ -359,7 +359,7 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 	vterm_state_get_cursorpos(term->state, &cursor);
 	int shown = grid_resize(term->grid, rows, cols, cursor.row);
 	struct grid *hidden = term->grid == term->main_grid ? term->alt_grid : term->main_grid;
-	grid_resize(hidden, rows, cols, 0);
+	grid_resize(hidden, rows, cols, -1);
 	delta->row += shown;
 
 	term->rows = rows;
@@ -371,14 +371,14 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 }
 
 static const VTermStateCallbacks state_callbacks = {
-	.putglyph = on_putglyph,
-	.scrollrect = on_scrollrect,
-	.moverect = on_moverect,
-	.erase = on_erase,
-	.setpenattr = on_setpenattr,
-	.settermprop = on_settermprop,
-	.bell = on_bell,
-	.resize = on_resize,
+    .putglyph = on_putglyph,
+    .scrollrect = on_scrollrect,
+    .moverect = on_moverect,
+    .erase = on_erase,
+    .setpenattr = on_setpenattr,
+    .settermprop = on_settermprop,
+    .bell = on_bell,
+    .resize = on_resize,
 };
 
 /* ---- output ---- */
@@ -497,6 +497,10 @@ static bool is_string_intro(char c)
  * len if nothing. */
 static size_t open_string_start(const char *bytes, size_t len)
 {
+	/* Most output has no ESC at all: a forward scan says so while pulling
+	 * the bytes into cache in the order libvterm will read them. */
+	if (memchr(bytes, 0x1b, len) == NULL)
+		return len;
 	const char *esc = memrchr(bytes, 0x1b, len);
 	const char *lone = NULL;
 
@@ -687,7 +691,8 @@ void term_get_modes(const struct term *term, struct term_modes *out)
 	out->app_keypad = strcmp(probe_output(probing, probe_keypad_key), "\033Op") == 0;
 	out->bracketed_paste = probe_output(probing, probe_paste)[0] != '\0';
 	if (term->mouse)
-		out->mouse_sgr = strncmp(probe_output(probing, probe_mouse_click), "\033[<", 3) == 0;
+		out->mouse_sgr =
+		    strncmp(probe_output(probing, probe_mouse_click), "\033[<", 3) == 0;
 }
 
 /* ---- damage ---- */
@@ -832,7 +837,8 @@ static void capture_append(struct capture *out, const char *bytes, size_t len)
 static int sgr_color(char *buf, size_t size, const struct term_color *color, int base)
 {
 	if (color->kind == TERM_COLOR_RGB)
-		return snprintf(buf, size, ";%d;2;%d;%d;%d", base + 8, color->r, color->g, color->b);
+		return snprintf(buf, size, ";%d;2;%d;%d;%d", base + 8, color->r, color->g,
+				color->b);
 	if (color->kind != TERM_COLOR_PALETTE)
 		return 0;
 	if (color->index < 8)
@@ -849,16 +855,17 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 		uint8_t attr;
 		const char *code;
 	} attr_codes[] = {
-		{TERM_ATTR_BOLD, ";1"},	   {TERM_ATTR_DIM, ";2"},     {TERM_ATTR_ITALIC, ";3"},
-		{TERM_ATTR_UNDERLINE, ";4"}, {TERM_ATTR_BLINK, ";5"},   {TERM_ATTR_REVERSE, ";7"},
-		{TERM_ATTR_CONCEAL, ";8"},   {TERM_ATTR_STRIKE, ";9"},
+	    {TERM_ATTR_BOLD, ";1"},	 {TERM_ATTR_DIM, ";2"},	   {TERM_ATTR_ITALIC, ";3"},
+	    {TERM_ATTR_UNDERLINE, ";4"}, {TERM_ATTR_BLINK, ";5"},  {TERM_ATTR_REVERSE, ";7"},
+	    {TERM_ATTR_CONCEAL, ";8"},	 {TERM_ATTR_STRIKE, ";9"},
 	};
 	char buf[128] = "\033[0";
 	size_t len = 3;
 
 	for (size_t i = 0; i < sizeof attr_codes / sizeof attr_codes[0]; i++)
 		if (style->attrs & attr_codes[i].attr)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", attr_codes[i].code);
+			len +=
+			    (size_t)snprintf(buf + len, sizeof buf - len, "%s", attr_codes[i].code);
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->fg, 30);
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->bg, 40);
 	buf[len++] = 'm';

@@ -59,10 +59,10 @@ static int on_setpenattr(VTermAttr attr, VTermValue *val, void *user)
 }
 
 static const VTermStateCallbacks callbacks = {
-	.putglyph = on_putglyph,
-	.scrollrect = on_scrollrect,
-	.erase = on_erase,
-	.setpenattr = on_setpenattr,
+    .putglyph = on_putglyph,
+    .scrollrect = on_scrollrect,
+    .erase = on_erase,
+    .setpenattr = on_setpenattr,
 };
 
 static double now(void)

@@ -312,6 +312,40 @@ static void test_resize_keeps_cursor_row(void **state)
 	grid_free(grid);
 }
 
+static void test_reused_history_storage_reads_blank(void **state)
+{
+	struct grid *grid = grid_new(1, 20, 1);
+
+	put_text(grid, 0, "0123456789abcdef");
+	grid_scroll_up(grid, 0, 1, 1, true, NULL);
+	put_text(grid, 0, "0123456789abcde");
+	grid_scroll_up(grid, 0, 1, 1, true, NULL); /* reuses the 16-cell storage */
+	assert_int_equal(grid_get_line(grid, -1)->cap, 16);
+
+	grid_resize(grid, 2, 20, 0); /* pulled back on screen, then written past */
+	assert_string_equal(row_text(grid, 0), "0123456789abcde");
+	struct term_cell wide = {.chars = {0x4e2d}, .width = 2};
+	grid_line_set(grid_get_line(grid, 0), 18, &wide);
+	assert_string_equal(row_text(grid, 0), "0123456789abcde   W|");
+	grid_free(grid);
+}
+
+static void test_shrink_keeps_cursor_on_screen(void **state)
+{
+	struct grid *grid = grid_new(4, 4, 10);
+	const char *rows[] = {"a", "b", "c", "d"};
+
+	for (int row = 0; row < 4; row++)
+		put_text(grid, row, rows[row]);
+	/* Cursor on row 1 with content below: one row may go to history, the
+	 * rest is cut from the bottom. */
+	assert_int_equal(grid_resize(grid, 1, 4, 1), -1);
+	assert_string_equal(row_text(grid, 0), "b");
+	assert_string_equal(row_text(grid, -1), "a");
+	assert_int_equal(grid->history.count, 1);
+	grid_free(grid);
+}
+
 static void test_full_history_memory(void **state)
 {
 	enum { ROWS = 50, COLS = 200, LINES = 10000 };
@@ -342,21 +376,23 @@ static void test_full_history_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_blank_grid),
-		cmocka_unit_test(test_ring_wraps),
-		cmocka_unit_test(test_history_limit_drops_oldest),
-		cmocka_unit_test(test_history_is_trimmed),
-		cmocka_unit_test(test_scroll_without_history),
-		cmocka_unit_test(test_region_scrolls),
-		cmocka_unit_test(test_cells_are_five_bytes),
-		cmocka_unit_test(test_palette_and_rgb_cells),
-		cmocka_unit_test(test_ext_entries_reused),
-		cmocka_unit_test(test_wide_chars),
-		cmocka_unit_test(test_combining_chars),
-		cmocka_unit_test(test_erase_with_background),
-		cmocka_unit_test(test_resize),
-		cmocka_unit_test(test_resize_keeps_cursor_row),
-		cmocka_unit_test(test_full_history_memory),
+	    cmocka_unit_test(test_blank_grid),
+	    cmocka_unit_test(test_ring_wraps),
+	    cmocka_unit_test(test_history_limit_drops_oldest),
+	    cmocka_unit_test(test_history_is_trimmed),
+	    cmocka_unit_test(test_scroll_without_history),
+	    cmocka_unit_test(test_region_scrolls),
+	    cmocka_unit_test(test_cells_are_five_bytes),
+	    cmocka_unit_test(test_palette_and_rgb_cells),
+	    cmocka_unit_test(test_ext_entries_reused),
+	    cmocka_unit_test(test_wide_chars),
+	    cmocka_unit_test(test_combining_chars),
+	    cmocka_unit_test(test_erase_with_background),
+	    cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_resize_keeps_cursor_row),
+	    cmocka_unit_test(test_reused_history_storage_reads_blank),
+	    cmocka_unit_test(test_shrink_keeps_cursor_on_screen),
+	    cmocka_unit_test(test_full_history_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

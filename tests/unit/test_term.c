@@ -37,45 +37,53 @@ static char *screen_text(struct term *term, int start)
 struct screen_case {
 	const char *name;
 	const char *input;
-	const char *screen; /* capture of the visible rows */
+	const char *screen;  /* capture of the visible rows */
 	const char *history; /* capture of history, NULL: must be empty */
 };
 
 static const struct screen_case screen_cases[] = {
-	{"plain text", "abc", "abc\n\n\n\n", NULL},
-	{"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
-	{"scroll pushes the top row", "1\r\n2\r\n3\r\n4\r\n5\r\n6", "3\n4\n5\n6\n", "1\n2\n"},
-	{"ring wraps many times", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj", "g\nh\ni\nj\n",
-	 "a\nb\nc\nd\ne\nf\n"},
-	{"erase to end of line", "abcdef\r\033[3C\033[K", "abc\n\n\n\n", NULL},
-	{"erase to start of line", "abcdef\033[3G\033[1K", "   def\n\n\n\n", NULL},
-	{"clear screen", "abc\r\ndef\033[2J", "\n\n\n\n", NULL},
-	{"insert characters", "abcdef\r\033[2@", "  abcdef\n\n\n\n", NULL},
-	{"insert pushes off the edge", "0123456789\r\033[2@", "  01234567\n\n\n\n", NULL},
-	{"delete characters", "abcdef\r\033[2P", "cdef\n\n\n\n", NULL},
-	{"insert line", "a\r\nb\r\nc\033[2;1H\033[L", "a\n\nb\nc\n", NULL},
-	{"delete line", "a\r\nb\r\nc\033[1;1H\033[M", "b\nc\n\n\n", NULL},
-	{"reverse index at the top", "a\r\nb\033[H\033M", "\na\nb\n\n", NULL},
-	{"scroll region keeps history clean", "top\033[2;3r\033[2;1Hx\r\ny\r\nz",
-	 "top\ny\nz\n\n", NULL},
-	{"scroll region from row 1 feeds history", "a\r\nb\r\nc\r\nd\033[1;2r\033[2;1H\r\nx",
-	 "b\nx\nc\nd\n", "a\n"},
-	{"scroll up (SU)", "a\r\nb\r\nc\r\nd\033[2S", "c\nd\n\n\n", "a\nb\n"},
-	{"scroll down (SD)", "a\r\nb\r\nc\r\nd\033[2T", "\n\na\nb\n", NULL},
-	{"wide characters", "\xe4\xb8\xad\xe6\x96\x87!", "\xe4\xb8\xad\xe6\x96\x87!\n\n\n\n", NULL},
-	{"wide character wraps at the edge", "123456789\xe4\xb8\xad",
-	 "123456789\n\xe4\xb8\xad\n\n\n", NULL},
-	{"overwrite left half of wide", "\xe4\xb8\xad\xe6\x96\x87\rab", "ab\xe6\x96\x87\n\n\n\n", NULL},
-	{"overwrite right half of wide", "\xe4\xb8\xad\xe6\x96\x87\033[2Gx",
-	 " x\xe6\x96\x87\n\n\n\n", NULL},
-	{"delete char shifts wide left", "a\xe4\xb8\xad" "b\r\033[P", "\xe4\xb8\xad" "b\n\n\n\n",
-	 NULL},
-	{"insert char shifts wide right", "a\xe4\xb8\xad" "b\r\033[@", " a\xe4\xb8\xad" "b\n\n\n\n",
-	 NULL},
-	{"combining mark joins its base", "e\xcc\x81x", "e\xcc\x81x\n\n\n\n", NULL},
-	{"two combining marks", "a\xcc\x81\xcc\xa3", "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
-	{"latin-1 stays compact", "caf\xc3\xa9", "caf\xc3\xa9\n\n\n\n", NULL},
-	{"trailing spaces are trimmed", "ab   \r\n", "ab\n\n\n\n", NULL},
+    {"plain text", "abc", "abc\n\n\n\n", NULL},
+    {"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
+    {"scroll pushes the top row", "1\r\n2\r\n3\r\n4\r\n5\r\n6", "3\n4\n5\n6\n", "1\n2\n"},
+    {"ring wraps many times", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj", "g\nh\ni\nj\n",
+     "a\nb\nc\nd\ne\nf\n"},
+    {"erase to end of line", "abcdef\r\033[3C\033[K", "abc\n\n\n\n", NULL},
+    {"erase to start of line", "abcdef\033[3G\033[1K", "   def\n\n\n\n", NULL},
+    {"clear screen", "abc\r\ndef\033[2J", "\n\n\n\n", NULL},
+    {"insert characters", "abcdef\r\033[2@", "  abcdef\n\n\n\n", NULL},
+    {"insert pushes off the edge", "0123456789\r\033[2@", "  01234567\n\n\n\n", NULL},
+    {"delete characters", "abcdef\r\033[2P", "cdef\n\n\n\n", NULL},
+    {"insert line", "a\r\nb\r\nc\033[2;1H\033[L", "a\n\nb\nc\n", NULL},
+    {"delete line", "a\r\nb\r\nc\033[1;1H\033[M", "b\nc\n\n\n", NULL},
+    {"reverse index at the top", "a\r\nb\033[H\033M", "\na\nb\n\n", NULL},
+    {"scroll region keeps history clean", "top\033[2;3r\033[2;1Hx\r\ny\r\nz", "top\ny\nz\n\n",
+     NULL},
+    {"scroll region from row 1 feeds history", "a\r\nb\r\nc\r\nd\033[1;2r\033[2;1H\r\nx",
+     "b\nx\nc\nd\n", "a\n"},
+    {"scroll up (SU)", "a\r\nb\r\nc\r\nd\033[2S", "c\nd\n\n\n", "a\nb\n"},
+    {"scroll down (SD)", "a\r\nb\r\nc\r\nd\033[2T", "\n\na\nb\n", NULL},
+    {"wide characters", "\xe4\xb8\xad\xe6\x96\x87!", "\xe4\xb8\xad\xe6\x96\x87!\n\n\n\n", NULL},
+    {"wide character wraps at the edge", "123456789\xe4\xb8\xad", "123456789\n\xe4\xb8\xad\n\n\n",
+     NULL},
+    {"overwrite left half of wide", "\xe4\xb8\xad\xe6\x96\x87\rab", "ab\xe6\x96\x87\n\n\n\n", NULL},
+    {"overwrite right half of wide", "\xe4\xb8\xad\xe6\x96\x87\033[2Gx", " x\xe6\x96\x87\n\n\n\n",
+     NULL},
+    {"delete char shifts wide left",
+     "a\xe4\xb8\xad"
+     "b\r\033[P",
+     "\xe4\xb8\xad"
+     "b\n\n\n\n",
+     NULL},
+    {"insert char shifts wide right",
+     "a\xe4\xb8\xad"
+     "b\r\033[@",
+     " a\xe4\xb8\xad"
+     "b\n\n\n\n",
+     NULL},
+    {"combining mark joins its base", "e\xcc\x81x", "e\xcc\x81x\n\n\n\n", NULL},
+    {"two combining marks", "a\xcc\x81\xcc\xa3", "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
+    {"latin-1 stays compact", "caf\xc3\xa9", "caf\xc3\xa9\n\n\n\n", NULL},
+    {"trailing spaces are trimmed", "ab   \r\n", "ab\n\n\n\n", NULL},
 };
 
 static void test_screen_cases(void **state)
@@ -113,39 +121,56 @@ struct cell_case {
 	struct term_style style;
 };
 
-#define PAL(n) {.kind = TERM_COLOR_PALETTE, .index = (n)}
-#define RGB(R, G, B) {.kind = TERM_COLOR_RGB, .r = (R), .g = (G), .b = (B)}
+#define PAL(n)                                                                                     \
+	{                                                                                          \
+		.kind = TERM_COLOR_PALETTE, .index = (n)                                           \
+	}
+#define RGB(R, G, B)                                                                               \
+	{                                                                                          \
+		.kind = TERM_COLOR_RGB, .r = (R), .g = (G), .b = (B)                               \
+	}
 
 static const struct cell_case cell_cases[] = {
-	{"default", "X", 0, 0, 'X', 1, {{0}, {0}, 0}},
-	{"blank", "", 0, 0, 0, 1, {{0}, {0}, 0}},
-	{"fg 8 colours", "\033[31mX", 0, 0, 'X', 1, {PAL(1), {0}, 0}},
-	{"fg bright", "\033[91mX", 0, 0, 'X', 1, {PAL(9), {0}, 0}},
-	{"bg 8 colours", "\033[42mX", 0, 0, 'X', 1, {{0}, PAL(2), 0}},
-	{"fg 256", "\033[38;5;200mX", 0, 0, 'X', 1, {PAL(200), {0}, 0}},
-	{"bg 256", "\033[48;5;17mX", 0, 0, 'X', 1, {{0}, PAL(17), 0}},
-	{"fg rgb", "\033[38;2;10;20;30mX", 0, 0, 'X', 1, {RGB(10, 20, 30), {0}, 0}},
-	{"bg rgb", "\033[48;2;1;2;3mX", 0, 0, 'X', 1, {{0}, RGB(1, 2, 3), 0}},
-	{"default resets", "\033[31;42mX\033[39;49mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
-	{"bold", "\033[1mX", 0, 0, 'X', 1, {{0}, {0}, TERM_ATTR_BOLD}},
-	{"bold off", "\033[1mX\033[22mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
-	{"all attributes", "\033[1;3;4;5;7;9mX", 0, 0, 'X', 1,
-	 {{0}, {0},
-	  TERM_ATTR_BOLD | TERM_ATTR_ITALIC | TERM_ATTR_UNDERLINE | TERM_ATTR_BLINK |
-		  TERM_ATTR_REVERSE | TERM_ATTR_STRIKE}},
-	{"reset", "\033[1;31mX\033[mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
-	{"wide left half", "\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {{0}, {0}, 0}},
-	{"wide right half", "\xe4\xb8\xad", 0, 1, 0, 0, {{0}, {0}, 0}},
-	{"wide with colour", "\033[38;5;100m\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {PAL(100), {0}, 0}},
-	{"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0}},
-	{"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0}},
-	{"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0}},
-	{"wide right half wears its style", "\033[38;5;100m\xe4\xb8\xad", 0, 1, 0, 0,
-	 {PAL(100), {0}, 0}},
-	{"scroll fills pen bg", "\033[44m\r\n\r\n\r\n\r\n", 3, 5, 0, 1, {{0}, PAL(4), 0}},
-	{"restore without save: default pen", "\033[?1049lX", 0, 0, 'X', 1, {{0}, {0}, 0}},
-	{"DECRC without DECSC: default pen", "\033[31m\0338X", 0, 0, 'X', 1, {{0}, {0}, 0}},
-	{"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0}},
+    {"default", "X", 0, 0, 'X', 1, {{0}, {0}, 0}},
+    {"blank", "", 0, 0, 0, 1, {{0}, {0}, 0}},
+    {"fg 8 colours", "\033[31mX", 0, 0, 'X', 1, {PAL(1), {0}, 0}},
+    {"fg bright", "\033[91mX", 0, 0, 'X', 1, {PAL(9), {0}, 0}},
+    {"bg 8 colours", "\033[42mX", 0, 0, 'X', 1, {{0}, PAL(2), 0}},
+    {"fg 256", "\033[38;5;200mX", 0, 0, 'X', 1, {PAL(200), {0}, 0}},
+    {"bg 256", "\033[48;5;17mX", 0, 0, 'X', 1, {{0}, PAL(17), 0}},
+    {"fg rgb", "\033[38;2;10;20;30mX", 0, 0, 'X', 1, {RGB(10, 20, 30), {0}, 0}},
+    {"bg rgb", "\033[48;2;1;2;3mX", 0, 0, 'X', 1, {{0}, RGB(1, 2, 3), 0}},
+    {"default resets", "\033[31;42mX\033[39;49mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+    {"bold", "\033[1mX", 0, 0, 'X', 1, {{0}, {0}, TERM_ATTR_BOLD}},
+    {"bold off", "\033[1mX\033[22mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+    {"all attributes",
+     "\033[1;3;4;5;7;9mX",
+     0,
+     0,
+     'X',
+     1,
+     {{0},
+      {0},
+      TERM_ATTR_BOLD | TERM_ATTR_ITALIC | TERM_ATTR_UNDERLINE | TERM_ATTR_BLINK |
+	  TERM_ATTR_REVERSE | TERM_ATTR_STRIKE}},
+    {"reset", "\033[1;31mX\033[mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+    {"wide left half", "\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {{0}, {0}, 0}},
+    {"wide right half", "\xe4\xb8\xad", 0, 1, 0, 0, {{0}, {0}, 0}},
+    {"wide with colour", "\033[38;5;100m\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {PAL(100), {0}, 0}},
+    {"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0}},
+    {"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0}},
+    {"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0}},
+    {"wide right half wears its style",
+     "\033[38;5;100m\xe4\xb8\xad",
+     0,
+     1,
+     0,
+     0,
+     {PAL(100), {0}, 0}},
+    {"scroll fills pen bg", "\033[44m\r\n\r\n\r\n\r\n", 3, 5, 0, 1, {{0}, PAL(4), 0}},
+    {"restore without save: default pen", "\033[?1049lX", 0, 0, 'X', 1, {{0}, {0}, 0}},
+    {"DECRC without DECSC: default pen", "\033[31m\0338X", 0, 0, 'X', 1, {{0}, {0}, 0}},
+    {"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0}},
 };
 
 static void test_cell_cases(void **state)
@@ -159,12 +184,12 @@ static void test_cell_cases(void **state)
 		if (!term_get_cell(term, c->row, c->col, &cell))
 			fail_msg("%s: no cell", c->name);
 		if (cell.chars[0] != c->ch || cell.width != c->width)
-			fail_msg("%s: char %x width %d, expected %x width %d", c->name, cell.chars[0],
-				 cell.width, c->ch, c->width);
+			fail_msg("%s: char %x width %d, expected %x width %d", c->name,
+				 cell.chars[0], cell.width, c->ch, c->width);
 		if (memcmp(&cell.style, &c->style, sizeof cell.style) != 0)
-			fail_msg("%s: style fg %d/%d bg %d/%d attrs %x", c->name, cell.style.fg.kind,
-				 cell.style.fg.index, cell.style.bg.kind, cell.style.bg.index,
-				 cell.style.attrs);
+			fail_msg("%s: style fg %d/%d bg %d/%d attrs %x", c->name,
+				 cell.style.fg.kind, cell.style.fg.index, cell.style.bg.kind,
+				 cell.style.bg.index, cell.style.attrs);
 		term_free(term);
 	}
 }
@@ -289,13 +314,13 @@ struct title_case {
 };
 
 static const struct title_case title_cases[] = {
-	{"", ""},
-	{"\033]0;zero\007", "zero"},
-	{"\033]2;two\007", "two"},
-	{"\033]2;string terminator\033\\", "string terminator"},
-	{"\033]2;first\007\033]2;second\007", "second"},
-	{"\033]2;caf\xc3\xa9\007", "caf\xc3\xa9"},
-	{"\033]2;split", ""},
+    {"", ""},
+    {"\033]0;zero\007", "zero"},
+    {"\033]2;two\007", "two"},
+    {"\033]2;string terminator\033\\", "string terminator"},
+    {"\033]2;first\007\033]2;second\007", "second"},
+    {"\033]2;caf\xc3\xa9\007", "caf\xc3\xa9"},
+    {"\033]2;split", ""},
 };
 
 static void test_titles(void **state)
@@ -496,12 +521,14 @@ static void test_row_runs(void **state)
 	struct term *term = term_new(ROWS, COLS, 100);
 	struct runs runs = {0};
 
-	feed(term, "ab\033[32m\xe4\xb8\xad" "c\033[m d   ");
+	feed(term, "ab\033[32m\xe4\xb8\xad"
+		   "c\033[m d   ");
 	assert_true(term_row_runs(term, 0, collect_run, &runs));
 	assert_int_equal(runs.count, 3);
 	assert_string_equal(runs.runs[0].text, "ab");
 	assert_int_equal(runs.runs[0].cells, 2);
-	assert_string_equal(runs.runs[1].text, "\xe4\xb8\xad" "c");
+	assert_string_equal(runs.runs[1].text, "\xe4\xb8\xad"
+					       "c");
 	assert_int_equal(runs.runs[1].col, 2);
 	assert_int_equal(runs.runs[1].cells, 3);
 	assert_int_equal(runs.runs[1].style.fg.index, 2);
@@ -604,14 +631,59 @@ static void test_resize_drops_blank_rows_first(void **state)
  * character are skipped: there we follow xterm and blank both halves.
  */
 static const char *const oracle_pieces[] = {
-	"abc", "hello world ", "\r\n", "\n", "\r", "\t", "\b", "\xe4\xb8\xad", "\xe6\x96\x87",
-	"e\xcc\x81", "\xc3\xa9", "\033[A", "\033[B", "\033[C", "\033[3D", "\033[H", "\033[5;7H",
-	"\033[2;20H", "\033[K", "\033[1K", "\033[2K", "\033[J", "\033[1J", "\033[2@", "\033[3P",
-	"\033[2X", "\033[L", "\033[2M", "\033[S", "\033[2T", "\033M", "\033D", "\033E", "\033[2;5r",
-	"\033[r", "\033[31m", "\033[1;42m", "\033[38;5;123m", "\033[48;2;1;2;3m", "\033[38;2;9;9;9m",
-	"\033[m", "\033[7;3;9m", "\033[?1049h", "\033[?1049l", "\033[4h", "\033[4l",
-	"0123456789012345678901234567890", "\033[?7l", "\033[?7h", "\033[10S", "\033[9T",
-	"\033[3;3H\033[6@", "\033#8",
+    "abc",
+    "hello world ",
+    "\r\n",
+    "\n",
+    "\r",
+    "\t",
+    "\b",
+    "\xe4\xb8\xad",
+    "\xe6\x96\x87",
+    "e\xcc\x81",
+    "\xc3\xa9",
+    "\033[A",
+    "\033[B",
+    "\033[C",
+    "\033[3D",
+    "\033[H",
+    "\033[5;7H",
+    "\033[2;20H",
+    "\033[K",
+    "\033[1K",
+    "\033[2K",
+    "\033[J",
+    "\033[1J",
+    "\033[2@",
+    "\033[3P",
+    "\033[2X",
+    "\033[L",
+    "\033[2M",
+    "\033[S",
+    "\033[2T",
+    "\033M",
+    "\033D",
+    "\033E",
+    "\033[2;5r",
+    "\033[r",
+    "\033[31m",
+    "\033[1;42m",
+    "\033[38;5;123m",
+    "\033[48;2;1;2;3m",
+    "\033[38;2;9;9;9m",
+    "\033[m",
+    "\033[7;3;9m",
+    "\033[?1049h",
+    "\033[?1049l",
+    "\033[4h",
+    "\033[4l",
+    "0123456789012345678901234567890",
+    "\033[?7l",
+    "\033[?7h",
+    "\033[10S",
+    "\033[9T",
+    "\033[3;3H\033[6@",
+    "\033#8",
 };
 
 static void expected_color(const VTermColor *in, bool is_bg, struct term_color *out)
@@ -631,8 +703,8 @@ static uint8_t expected_attrs(const VTermScreenCellAttrs *in)
 {
 	return (uint8_t)((in->bold ? TERM_ATTR_BOLD : 0) | (in->italic ? TERM_ATTR_ITALIC : 0) |
 			 (in->underline ? TERM_ATTR_UNDERLINE : 0) |
-			 (in->reverse ? TERM_ATTR_REVERSE : 0) | (in->strike ? TERM_ATTR_STRIKE : 0) |
-			 (in->blink ? TERM_ATTR_BLINK : 0));
+			 (in->reverse ? TERM_ATTR_REVERSE : 0) |
+			 (in->strike ? TERM_ATTR_STRIKE : 0) | (in->blink ? TERM_ATTR_BLINK : 0));
 }
 
 static bool oracle_row_is_comparable(VTermScreen *screen, int row, int cols)
@@ -641,8 +713,8 @@ static bool oracle_row_is_comparable(VTermScreen *screen, int row, int cols)
 	for (int col = 0; col < cols; col++) {
 		vterm_screen_get_cell(screen, (VTermPos){row, col}, &cell);
 		uint32_t ch = cell.chars[0];
-		if (ch != (uint32_t)-1 && ((ch >= 0x1100 && cell.width == 1) ||
-					   (ch < 0x1100 && cell.width == 2)))
+		if (ch != (uint32_t)-1 &&
+		    ((ch >= 0x1100 && cell.width == 1) || (ch < 0x1100 && cell.width == 2)))
 			return false;
 	}
 	return true;
@@ -693,7 +765,7 @@ static void test_matches_libvterm_screen(void **state)
 		for (int step = 0; step < 100; step++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			const char *piece = oracle_pieces[(seed >> 33) % (sizeof oracle_pieces /
-									 sizeof oracle_pieces[0])];
+									  sizeof oracle_pieces[0])];
 			term_write(term, piece, strlen(piece));
 			vterm_input_write(vt, piece, strlen(piece));
 			for (int row = 0; row < ORACLE_ROWS; row++) {
@@ -708,31 +780,72 @@ static void test_matches_libvterm_screen(void **state)
 	}
 }
 
+/* Random output, resizes, limits and reads: nothing may crash or leak
+ * (run under ASan/UBSan), every cell stays readable, and the cursor stays
+ * on screen.  Found the cursor-above-the-screen and stale-storage bugs. */
+static void test_random_edits_and_resizes(void **state)
+{
+	static const char *const extra[] = {"\033]2;ti", "tle\007", "\033",
+					    "P",	 "\033c",   "\033[999;999H\xe4\xb8\xad",
+					    "\xff\xfe",	 "\033[5n"};
+	uint64_t seed = 777;
+
+	for (int run = 0; run < 300; run++) {
+		struct term *term = term_new(1 + run % 8, 1 + run % 29, run % 20);
+		for (int step = 0; step < 200; step++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			unsigned pick = (unsigned)(seed >> 33);
+			if (pick % 100 < 3) {
+				term_resize(term, 1 + pick / 100 % 10, 1 + pick / 1000 % 40);
+			} else if (pick % 100 < 4) {
+				term_set_scrollback_limit(term, (int)(pick / 100 % 30));
+			} else if (pick % 100 < 10) {
+				const char *piece =
+				    extra[pick / 100 % (sizeof extra / sizeof extra[0])];
+				term_write(term, piece, strlen(piece));
+			} else {
+				size_t count = sizeof oracle_pieces / sizeof oracle_pieces[0];
+				const char *piece = oracle_pieces[pick / 100 % count];
+				term_write(term, piece, strlen(piece));
+			}
+			int row, col;
+			term_cursor(term, &row, &col);
+			assert_in_range(row, 0, term_rows(term) - 1);
+			assert_in_range(col, 0, term_cols(term) - 1);
+		}
+		char *text =
+		    term_capture(term, -term_history_lines(term), term_rows(term), true, NULL);
+		free(text);
+		term_free(term);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_screen_cases),
-		cmocka_unit_test(test_cell_cases),
-		cmocka_unit_test(test_combining_chars),
-		cmocka_unit_test(test_out_of_range),
-		cmocka_unit_test(test_scrollback_limit),
-		cmocka_unit_test(test_scrollback_memory_is_recycled),
-		cmocka_unit_test(test_rgb_overwrite_stays_bounded),
-		cmocka_unit_test(test_alt_screen),
-		cmocka_unit_test(test_titles),
-		cmocka_unit_test(test_title_in_pieces),
-		cmocka_unit_test(test_bracketed_paste),
-		cmocka_unit_test(test_app_cursor_keys),
-		cmocka_unit_test(test_modes),
-		cmocka_unit_test(test_replies_reach_output),
-		cmocka_unit_test(test_bell),
-		cmocka_unit_test(test_capture_ansi),
-		cmocka_unit_test(test_row_runs),
-		cmocka_unit_test(test_damage),
-		cmocka_unit_test(test_resize_cols),
-		cmocka_unit_test(test_resize_rows),
-		cmocka_unit_test(test_resize_drops_blank_rows_first),
-		cmocka_unit_test(test_matches_libvterm_screen),
+	    cmocka_unit_test(test_screen_cases),
+	    cmocka_unit_test(test_cell_cases),
+	    cmocka_unit_test(test_combining_chars),
+	    cmocka_unit_test(test_out_of_range),
+	    cmocka_unit_test(test_scrollback_limit),
+	    cmocka_unit_test(test_scrollback_memory_is_recycled),
+	    cmocka_unit_test(test_rgb_overwrite_stays_bounded),
+	    cmocka_unit_test(test_alt_screen),
+	    cmocka_unit_test(test_titles),
+	    cmocka_unit_test(test_title_in_pieces),
+	    cmocka_unit_test(test_bracketed_paste),
+	    cmocka_unit_test(test_app_cursor_keys),
+	    cmocka_unit_test(test_modes),
+	    cmocka_unit_test(test_replies_reach_output),
+	    cmocka_unit_test(test_bell),
+	    cmocka_unit_test(test_capture_ansi),
+	    cmocka_unit_test(test_row_runs),
+	    cmocka_unit_test(test_damage),
+	    cmocka_unit_test(test_resize_cols),
+	    cmocka_unit_test(test_resize_rows),
+	    cmocka_unit_test(test_resize_drops_blank_rows_first),
+	    cmocka_unit_test(test_matches_libvterm_screen),
+	    cmocka_unit_test(test_random_edits_and_resizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
