@@ -12,6 +12,7 @@
  *      build/libsandmux.a $(pkg-config --cflags --libs vterm)
  *   build/termbench /tmp/bench.txt
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -42,6 +43,13 @@ static char *read_file(const char *path, size_t *len)
 	return data;
 }
 
+/* Bytes malloc has handed out, from its arenas and as separate mappings. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 info = mallinfo2();
+	return info.uordblks + info.hblkhd;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -57,6 +65,9 @@ int main(int argc, char **argv)
 	}
 	size_t len;
 	char *data = read_file(argv[1], &len);
+	/* The heap in use before and after, malloc's own overhead included,
+	 * checks term_memory()'s count (the input file, read before, is left out). */
+	size_t heap_before = heap_in_use();
 	struct term *term = term_new(ROWS, COLS, SCROLLBACK);
 
 	double start = now();
@@ -65,6 +76,7 @@ int main(int argc, char **argv)
 	double seconds = now() - start;
 
 	size_t memory = term_memory(term);
+	size_t heap = heap_in_use() - heap_before;
 	int lines = term_history_lines(term);
 	printf("term_write: %.1f MB in %.2f s = %.1f MB/s\n", (double)len / 1e6, seconds,
 	       (double)len / 1e6 / seconds);
@@ -72,6 +84,8 @@ int main(int argc, char **argv)
 	       "%.2f bytes/cell\n",
 	       memory, (double)memory / 1e6, lines, ROWS, COLS,
 	       (double)memory / ((double)(lines + 2 * ROWS) * COLS));
+	printf("heap: %zu bytes (%.2f MB) including malloc overhead and libvterm\n", heap,
+	       (double)heap / 1e6);
 	term_free(term);
 	free(data);
 	return 0;
