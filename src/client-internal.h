@@ -130,6 +130,7 @@ struct client {
 	size_t outlen, outcap;
 	int next_id;
 	struct pending_request pending[PENDING_MAX];
+	char replying_to[32]; /* the command whose reply is being handled */
 
 	char session[128];
 	int cols, rows; /* our terminal */

@@ -148,15 +148,15 @@ int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg)
 
 	cJSON_AddNumberToObject(request, "id", id);
 	line = cJSON_PrintUnformatted(request);
-	cJSON_Delete(request);
-	if (line == NULL)
-		return -1;
 	/* A ring of pending replies: the server answers in order, so a slot
 	 * is long free when its id comes round again. */
 	slot->id = id;
 	slot->on_reply = on_reply;
 	slot->arg = arg;
 	snprintf(slot->what, sizeof slot->what, "%s", cJSON_IsString(cmd) ? cmd->valuestring : "?");
+	cJSON_Delete(request);
+	if (line == NULL)
+		return -1;
 	rc = queue_line(c, line);
 	free(line);
 	return rc == 0 ? id : -1;
@@ -170,7 +170,8 @@ void client_reply_report_error(struct client *c, const cJSON *result, const cJSO
 	(void)arg;
 	if (result != NULL)
 		return;
-	client_show_message(c, true, "%s%s%s", cJSON_IsString(message) ? message->valuestring : "failed",
+	client_show_message(c, true, "%s: %s%s%s", c->replying_to,
+			    cJSON_IsString(message) ? message->valuestring : "failed",
 			    cJSON_IsString(code) ? " — " : "", cJSON_IsString(code) ? code->valuestring : "");
 }
 
@@ -291,6 +292,7 @@ static void handle_reply(struct client *c, const cJSON *message)
 
 	if (!cJSON_IsNumber(id)) {
 		/* A reply without an id answers nothing we sent: show it. */
+		snprintf(c->replying_to, sizeof c->replying_to, "server");
 		if (cJSON_IsFalse(ok))
 			client_reply_report_error(c, NULL, error, 0);
 		return;
@@ -299,6 +301,7 @@ static void handle_reply(struct client *c, const cJSON *message)
 	if (slot->id != id->valueint || slot->on_reply == NULL)
 		return;
 	slot->id = 0;
+	snprintf(c->replying_to, sizeof c->replying_to, "%s", slot->what);
 	if (cJSON_IsTrue(ok) && result == NULL)
 		result = empty = cJSON_CreateObject();
 	slot->on_reply(c, cJSON_IsTrue(ok) ? result : NULL, error, slot->arg);

@@ -20,6 +20,15 @@ keys "x"
 check "a single typed key is echoed" wait_for 2 screen_matches '[#$] x$'
 keys BSpace
 
+# The terminal shrinks: the client tells the server and redraws, with
+# the status line on the new last row.
+tm resize-window -t main -x 90 -y 25
+last_row_is_status() { [ "$(screen | wc -l)" -eq 25 ] && status_matches '^\['; }
+session_is_90_wide() { sm ls | grep -q '(90x'; }
+check "after a terminal resize the status line is on the new last row" wait_for 3 last_row_is_status
+check "the server was told the new size" wait_for 3 session_is_90_wide
+check "the pane is redrawn at the new size" wait_screen "tui-marker-42"
+
 prefix d
 check "prefix d detaches with a message" wait_screen "[detached"
 check "the client exits 0 on detach" wait_screen "CLIENT-EXIT=0"
