@@ -1,0 +1,86 @@
+#!/bin/sh
+# Bench: what the native sandbox adds to opening a pane.
+#
+# Measures, RUNS times each (default 20, interleaved so drift hits both
+# alike), the time from starting `sandmux split --backend B` to the
+# pane's command printing its first output, for B = none and B = native,
+# and reports the medians.  The pane runs
+#     sh -c 'printf READY; echo >FIFO; exec sleep 100'
+# and the bench blocks on the FIFO, so the end of each sample is the
+# moment the command got past its first output: no polling, no capture
+# round trips.  Both backends pay the same CLI and date(1) costs, so the
+# difference is the sandbox.  Also reported: the server's own view of
+# native confirmation, the starting -> ready event times (bwrap spawned
+# to the command seen exec'd inside), from `events --follow --json`.
+#
+#   sh tests/bench/native.sh [BUILD_DIR]     (target: native adds <= 15 ms)
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SM="$ROOT/$BUILD/sandmux"
+RUNS=${BENCH_NATIVE_RUNS:-20}
+# Not under /tmp: the native pane has a private /tmp, the FIFO must be
+# the same file inside and out.
+W=$(mktemp -d /var/tmp/sandmux-bench-native.XXXXXX) || exit 1
+export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$W/work"
+chmod 700 "$XDG_RUNTIME_DIR"
+FOLLOWER=""
+trap '[ -n "$FOLLOWER" ] && kill "$FOLLOWER" 2>/dev/null; "$SM" -L bnative kill-server >/dev/null 2>&1; rm -rf "$W"' EXIT
+
+sm() { "$SM" -L bnative "$@"; }
+now_ms() { date +%s%N | awk '{ printf "%.3f\n", $1 / 1000000 }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+echo "== native: split to the pane's first output, none vs native (median of $RUNS)"
+if [ "$(sm probe --json | tr -d ' \t\n' | grep -c '"native":{"available":true')" -eq 0 ]; then
+	echo "native: skipped, $(sm probe | head -1)"
+	exit 0
+fi
+sm new -d -s b -x 200 -y 60 -c "$W/work" -- sh -c 'exec sleep 100000' >/dev/null
+sm events --follow --json >"$W/events" 2>/dev/null &
+FOLLOWER=$!
+sleep 0.3
+
+# sample BACKEND: one split, milliseconds to the command's first output.
+sample() {
+	rm -f "$W/work/ready"
+	mkfifo "$W/work/ready"
+	t0=$(now_ms)
+	sm split -t %1 -v --backend "$1" -c "$W/work" -- \
+		sh -c "printf READY; echo >'$W/work/ready'; exec sleep 100" >/dev/null
+	read -r _ <"$W/work/ready"
+	t1=$(now_ms)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+	pane=$(sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1)
+	sm kill-pane -t "%$pane" >/dev/null
+}
+
+sample none >/dev/null
+sample native >/dev/null
+: >"$W/none.ms"
+: >"$W/native.ms"
+i=0
+while [ "$i" -lt "$RUNS" ]; do
+	sample none >>"$W/none.ms"
+	sample native >>"$W/native.ms"
+	i=$((i + 1))
+done
+NONE=$(median <"$W/none.ms")
+NATIVE=$(median <"$W/native.ms")
+ADDED=$(awk -v a="$NONE" -v b="$NATIVE" 'BEGIN { printf "%.1f", b - a }')
+echo "none:   median $NONE ms (min $(sort -n "$W/none.ms" | head -1), max $(sort -n "$W/none.ms" | tail -1))"
+echo "native: median $NATIVE ms (min $(sort -n "$W/native.ms" | head -1), max $(sort -n "$W/native.ms" | tail -1))"
+echo "RATIO pane start native/none: $(awk -v a="$NONE" -v b="$NATIVE" 'BEGIN { printf "%.2f", b / a }')"
+echo "ADDED by native: $ADDED ms (target <= 15 ms): $(awk -v d="$ADDED" 'BEGIN { print (d <= 15) ? "met" : "MISSED" }')"
+
+# Server clock: starting -> ready of every native pane.
+kill "$FOLLOWER" 2>/dev/null
+FOLLOWER=""
+CONFIRM=$(awk '
+	/"requested":"native"/ {
+		match($0, /"pane":[0-9]+/); p = substr($0, RSTART + 7, RLENGTH - 7)
+		match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
+		if ($0 ~ /"kind":"starting"/) s[p] = t
+		if ($0 ~ /"kind":"ready"/ && (p in s)) printf "%.3f\n", (t - s[p]) * 1000
+	}' "$W/events" | median)
+echo "native confirmation (starting -> ready, server clock): median ${CONFIRM:-?} ms"
