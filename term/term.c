@@ -783,8 +783,11 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	if (line == NULL)
 		return false;
 
+	/* Rows are drawn every frame: ordinary widths need no allocation. */
 	int width = row_text_width(term, line);
-	char *text = malloc((size_t)width * TERM_MAX_CHARS * 4 + 1);
+	size_t need = (size_t)width * TERM_MAX_CHARS * 4 + 1;
+	char local[4096];
+	char *text = need <= sizeof local ? local : malloc(need);
 	struct term_style style = {0};
 	struct term_cell cell;
 	size_t len = 0;
@@ -807,7 +810,8 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	}
 	if (width > start)
 		fn(&style, text, len, start, width - start, user);
-	free(text);
+	if (text != local)
+		free(text);
 	return true;
 }
 

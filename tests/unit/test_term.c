@@ -474,6 +474,22 @@ static void test_bell(void **state)
 
 /* ---- capture ---- */
 
+static void test_capture_wide_terminal(void **state)
+{
+	struct term *term = term_new(2, 300, 10);
+	char line[302];
+
+	memset(line, 'x', 300);
+	line[300] = '\0';
+	feed(term, line);
+	line[300] = '\n';
+	line[301] = '\0';
+	char *text = term_capture(term, 0, 0, true, NULL);
+	assert_string_equal(text, line);
+	free(text);
+	term_free(term);
+}
+
 static void test_capture_ansi(void **state)
 {
 	struct term *term = term_new(ROWS, 20, 100);
@@ -839,6 +855,7 @@ int main(void)
 	    cmocka_unit_test(test_replies_reach_output),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
+	    cmocka_unit_test(test_capture_wide_terminal),
 	    cmocka_unit_test(test_row_runs),
 	    cmocka_unit_test(test_damage),
 	    cmocka_unit_test(test_resize_cols),
