@@ -33,7 +33,9 @@
 #include <ncurses.h>
 
 #define PROTOCOL_VERSION 1
-#define LINE_MAX_BYTES (1024 * 1024 + 1)
+/* Frames of a big, colourful screen can pass the 1 MiB the server
+ * accepts from clients; this only bounds a server gone wrong. */
+#define INCOMING_LINE_MAX (64 * 1024 * 1024)
 #define MESSAGE_MS 3000
 #define ERROR_MESSAGE_MS 6000
 #define HELLO_TIMEOUT_MS 5000
@@ -254,23 +256,32 @@ static void on_exit_event(struct client *c, const cJSON *event)
 	client_leave(c, 0, message);
 }
 
-/* Sandbox events worth a line in the status bar: the violation count
- * itself arrives with the layout. */
+/* Sandbox events worth a line in the status bar: a sandbox that failed
+ * and a default backend that stepped down.  Violation counts arrive with
+ * the layout. */
 static void on_sandbox(struct client *c, const cJSON *event)
 {
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(event, "kind");
 	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(event, "pane");
-	const cJSON *message = cJSON_GetObjectItemCaseSensitive(event, "message");
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(event, "from");
+	const cJSON *to = cJSON_GetObjectItemCaseSensitive(event, "to");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(event, "reason");
-	const cJSON *text = cJSON_IsString(message) ? message : reason;
+	const cJSON *message = cJSON_GetObjectItemCaseSensitive(event, "message");
+	const char *why = cJSON_IsString(reason)    ? reason->valuestring
+			  : cJSON_IsString(message) ? message->valuestring
+						    : "";
+	char where[32] = "";
 
 	if (!cJSON_IsString(kind))
 		return;
-	if (strcmp(kind->valuestring, "error") == 0 || strcmp(kind->valuestring, "downgrade") == 0)
-		client_show_message(c, strcmp(kind->valuestring, "error") == 0, "pane %d: %s%s%s",
-				    cJSON_IsNumber(pane) ? pane->valueint : -1, kind->valuestring,
-				    cJSON_IsString(text) ? ": " : "",
-				    cJSON_IsString(text) ? text->valuestring : "");
+	if (cJSON_IsNumber(pane))
+		snprintf(where, sizeof where, "pane %%%d: ", pane->valueint);
+	if (strcmp(kind->valuestring, "downgrade") == 0)
+		client_show_message(c, false, "%sdefault backend %s unavailable, using %s%s%s", where,
+				    cJSON_IsString(from) ? from->valuestring : "?",
+				    cJSON_IsString(to) ? to->valuestring : "?", why[0] ? ": " : "", why);
+	else if (strcmp(kind->valuestring, "error") == 0)
+		client_show_message(c, true, "%ssandbox failed%s%s", where, why[0] ? ": " : "", why);
 }
 
 static const struct {
@@ -330,14 +341,14 @@ static void read_socket(struct client *c)
 {
 	for (;;) {
 		ssize_t n;
-		char *start, *newline;
+		char *start, *search, *newline;
 
 		if (c->incap - c->inlen < 65536) {
 			size_t cap = c->incap ? c->incap * 2 : 262144;
 			char *grown;
 
-			if (cap > LINE_MAX_BYTES * 2 && c->inlen > LINE_MAX_BYTES) {
-				client_leave(c, 1, "[server sent a line longer than 1 MiB]");
+			if (c->inlen > INCOMING_LINE_MAX) {
+				client_leave(c, 1, "[server sent a line longer than 64 MiB]");
 				return;
 			}
 			if ((grown = realloc(c->inbuf, cap)) == NULL) {
@@ -356,13 +367,16 @@ static void read_socket(struct client *c)
 			client_leave(c, 1, "[lost server]");
 			return;
 		}
+		/* Only the bytes just read can hold a new line end: a long
+		 * frame arriving in pieces is scanned once, not once a piece. */
+		search = c->inbuf + c->inlen;
 		c->inlen += (size_t)n;
 		start = c->inbuf;
 		while (!c->exiting &&
-		       (newline = memchr(start, '\n', c->inlen - (size_t)(start - c->inbuf))) != NULL) {
+		       (newline = memchr(search, '\n', c->inlen - (size_t)(search - c->inbuf))) != NULL) {
 			*newline = 0;
 			handle_line(c, start);
-			start = newline + 1;
+			start = search = newline + 1;
 		}
 		c->inlen -= (size_t)(start - c->inbuf);
 		memmove(c->inbuf, start, c->inlen);

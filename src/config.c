@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "config.h"
@@ -323,9 +324,12 @@ int config_check_main(const char *path)
 		config_free(&config);
 		return 1;
 	}
-	printf("%s: OK (prefix %s, theme %s, %zu binding%s)\n", file, config.prefix,
-	       theme.path[0] ? theme.path : "built-in default", config.nbindings,
-	       config.nbindings == 1 ? "" : "s");
+	if (path == NULL && access(file, F_OK) != 0)
+		printf("%s: not present, the defaults apply\n", file);
+	else
+		printf("%s: OK (prefix %s, theme %s, %zu binding%s)\n", file, config.prefix,
+		       theme.path[0] ? theme.path : "built-in default", config.nbindings,
+		       config.nbindings == 1 ? "" : "s");
 	config_free(&config);
 	return 0;
 }

@@ -32,8 +32,7 @@ struct config {
 	bool status; /* draw the status line */
 	char default_shell[256]; /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
-	bool default_backend_set; /* the file said so (invariant 4: only an
-				     unspecified default may step down) */
+	bool default_backend_set; /* the file names a default backend */
 	struct binding *bindings; /* overrides of the default table;
 				     command "" unbinds the key */
 	size_t nbindings;
