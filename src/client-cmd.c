@@ -22,9 +22,13 @@
 
 #define MAX_ARGS 64
 
+#define MAX_ENV 16
+
 struct cmd_args {
 	bool flag[128];
 	const char *value[128];
+	const char *env[MAX_ENV]; /* every -e NAME=VALUE, which may repeat */
+	int nenv;
 	int npositional;
 	char **positional;
 };
@@ -42,9 +46,25 @@ struct client_command {
 static const struct {
 	const char *name;
 	char letter;
+	bool takes_value;
 } long_options[] = {
-	{"--backend", 'b'}, {"--cwd", 'c'}, {"--size", 'p'}, {"--profile", 'P'}, {"--target", 't'},
+	{"--backend", 'b', true}, {"--cwd", 'c', true},	     {"--size", 'p', true},
+	{"--profile", 'P', true}, {"--target", 't', true}, {"--remain", 'r', false},
 };
+
+/* Record an option's value; -e may be given more than once. */
+static int store_value(struct cmd_args *args, char letter, const char *value, char *why, size_t size)
+{
+	if (letter == 'e') {
+		if (args->nenv == MAX_ENV || strchr(value, '=') == NULL) {
+			snprintf(why, size, "-e takes NAME=VALUE (at most %d)", MAX_ENV);
+			return -1;
+		}
+		args->env[args->nenv++] = value;
+	}
+	args->value[(int)letter] = value;
+	return 0;
+}
 
 static int parse_long_option(const char *spec, char **argv, int argc, int *i, struct cmd_args *args,
 			     char *why, size_t size)
@@ -57,16 +77,19 @@ static int parse_long_option(const char *spec, char **argv, int argc, int *i, st
 		if (strncmp(argv[*i], long_options[k].name, len) != 0 ||
 		    (argv[*i][len] != 0 && argv[*i][len] != '=') || at == NULL)
 			continue;
-		if (argv[*i][len] == '=') {
-			args->value[(int)letter] = argv[*i] + len + 1;
-		} else if (*i + 1 < argc) {
-			args->value[(int)letter] = argv[++*i];
-		} else {
-			snprintf(why, size, "%s needs a value", long_options[k].name);
+		args->flag[(int)letter] = true;
+		if (!long_options[k].takes_value) {
+			if (argv[*i][len] == 0)
+				return 0;
+			snprintf(why, size, "%s takes no value", long_options[k].name);
 			return -1;
 		}
-		args->flag[(int)letter] = true;
-		return 0;
+		if (argv[*i][len] == '=')
+			return store_value(args, letter, argv[*i] + len + 1, why, size);
+		if (*i + 1 < argc)
+			return store_value(args, letter, argv[++*i], why, size);
+		snprintf(why, size, "%s needs a value", long_options[k].name);
+		return -1;
 	}
 	snprintf(why, size, "unknown option %s", argv[*i]);
 	return -1;
@@ -102,14 +125,12 @@ static int parse_args(const char *spec, int argc, char **argv, struct cmd_args *
 			args->flag[(int)*p] = true;
 			if (at[1] != ':')
 				continue;
-			if (p[1] != 0) {
-				args->value[(int)*p] = p + 1;
-			} else if (i + 1 < argc) {
-				args->value[(int)*p] = argv[++i];
-			} else {
+			if (p[1] == 0 && i + 1 >= argc) {
 				snprintf(why, size, "-%c needs a value", *p);
 				return -1;
 			}
+			if (store_value(args, *p, p[1] != 0 ? p + 1 : argv[++i], why, size) != 0)
+				return -1;
 			break;
 		}
 	}
@@ -181,6 +202,19 @@ static void add_spawn_options(cJSON *request, struct cmd_args *args)
 		cJSON_AddStringToObject(request, "cwd", args->value['c']);
 	if (args->value['P'] != NULL)
 		cJSON_AddStringToObject(request, "profile", args->value['P']);
+	if (args->flag['r'])
+		cJSON_AddBoolToObject(request, "remain", true);
+	if (args->nenv > 0) {
+		cJSON *env = cJSON_AddObjectToObject(request, "env");
+
+		for (int i = 0; i < args->nenv; i++) {
+			const char *eq = strchr(args->env[i], '=');
+			char name[256];
+
+			snprintf(name, sizeof name, "%.*s", (int)(eq - args->env[i]), args->env[i]);
+			cJSON_AddStringToObject(env, name, eq + 1);
+		}
+	}
 	if (args->npositional > 0) {
 		cJSON *argv = cJSON_AddArrayToObject(request, "argv");
 
@@ -199,12 +233,12 @@ static int cmd_split(struct client *c, struct cmd_args *args)
 	request = new_request("split");
 	cJSON_AddNumberToObject(request, "pane", pane);
 	cJSON_AddStringToObject(request, "direction", args->flag['h'] ? "h" : "v");
-	if (args->value['p'] != NULL) {
-		int size = atoi(args->value['p']);
+	if (args->value['p'] != NULL || args->value['l'] != NULL) {
+		int size = atoi(args->value['p'] ? args->value['p'] : args->value['l']);
 
 		if (size < 1 || size > 99) {
 			cJSON_Delete(request);
-			client_show_message(c, true, "split: -p takes a percentage 1..99");
+			client_show_message(c, true, "split: -p/-l take a percentage 1..99");
 			return -1;
 		}
 		cJSON_AddNumberToObject(request, "size", size);
@@ -304,8 +338,18 @@ static int cmd_resize_pane(struct client *c, struct cmd_args *args)
 		return cmd_zoom(c, args);
 	if (pane < 0)
 		return -1;
+	if (args->value['x'] != NULL || args->value['y'] != NULL) {
+		/* An absolute size, as `sandmux resize -x -y` sets it. */
+		request = new_request("resize");
+		cJSON_AddNumberToObject(request, "pane", pane);
+		if (args->value['x'] != NULL)
+			cJSON_AddNumberToObject(request, "cols", atoi(args->value['x']));
+		if (args->value['y'] != NULL)
+			cJSON_AddNumberToObject(request, "rows", atoi(args->value['y']));
+		return send_simple(c, request);
+	}
 	if (dir == NULL) {
-		client_show_message(c, true, "usage: resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -Z");
+		client_show_message(c, true, "usage: resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z");
 		return -1;
 	}
 	if (args->npositional > 0 && (amount = atoi(args->positional[0])) < 1) {
@@ -507,17 +551,22 @@ static int cmd_resume(struct client *c, struct cmd_args *args)
 }
 
 static const struct client_command client_commands[] = {
-	{"split", "split-window", "hvb:c:p:P:t:", "split [-h|-v] [-b BACKEND] [-c DIR] [-p PERCENT] [-t PANE] [COMMAND...]",
+	{"split", "split-window", "hvb:c:e:l:p:P:rt:",
+	 "split [-h|-v] [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [-l|-p PERCENT] [--profile P] [--remain] [-t PANE] [COMMAND...]",
 	 "split the pane (-h side by side, -v stacked)", cmd_split},
-	{"new-window", "neww", "b:c:P:", "new-window [-b BACKEND] [-c DIR] [COMMAND...]", "open a new window",
-	 cmd_new_window},
+	{"new-window", "neww", "b:c:e:P:r",
+	 "new-window [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [--profile P] [COMMAND...]",
+	 "open a new window", cmd_new_window},
 	{"kill-pane", "killp", "t:", "kill-pane [-t PANE]", "kill the pane", cmd_kill_pane},
 	{"kill-session", NULL, "t:", "kill-session [-t SESSION]", "kill the session", cmd_kill_session},
 	{"kill-server", NULL, "", "kill-server", "stop the server and every pane", cmd_kill_server},
 	{"select-pane", "selectp", "t:LRUDnp", "select-pane [-t PANE | -L | -R | -U | -D | -n | -p]",
 	 "move the focus", cmd_select_pane},
-	{"resize-pane", "resizep", "t:LRUDZ", "resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -Z",
-	 "move the pane's edge", cmd_resize_pane},
+	{"resize-pane", "resizep", "t:x:y:LRUDZ",
+	 "resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z", "move the pane's edge",
+	 cmd_resize_pane},
+	{"resize", NULL, "t:x:y:LRUDZ", "resize [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS",
+	 "resize the pane (as the CLI's resize)", cmd_resize_pane},
 	{"zoom", NULL, "t:", "zoom [-t PANE]", "zoom or unzoom the pane", cmd_zoom},
 	{"select-window", "selectw", "t:np", "select-window -t INDEX | -n | -p", "switch window",
 	 cmd_select_window},

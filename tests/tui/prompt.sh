@@ -11,6 +11,15 @@ keys "split -h" Enter
 check ":split -h splits side by side" wait_for 5 pane_count_is 2
 
 prefix :
+keys "split -v --backend none -e SANDMUX_TUI_VAR=from-prompt -l 40" Enter
+check ":split with CLI-style options splits" wait_for 5 pane_count_is 3
+keys "echo var-\$SANDMUX_TUI_VAR" Enter
+check "-e NAME=VALUE reaches the new pane's environment" wait_screen "var-from-prompt"
+prefix :
+keys "kill-pane" Enter
+wait_for 5 pane_count_is 2
+
+prefix :
 keys "explode-pane" Enter
 check "an unknown command is reported in the status line" wait_for 3 status_matches "unknown command: explode-pane"
 
