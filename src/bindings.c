@@ -28,15 +28,33 @@ struct key_parts {
 
 /* Named keys: the canonical spelling first, then accepted aliases. */
 static const char *const named_keys[][3] = {
-	{"Enter", "CR", NULL},	    {"Tab", NULL, NULL},	 {"BSpace", "Backspace", NULL},
-	{"Escape", "Esc", NULL},    {"Space", NULL, NULL},	 {"Up", NULL, NULL},
-	{"Down", NULL, NULL},	    {"Left", NULL, NULL},	 {"Right", NULL, NULL},
-	{"Home", NULL, NULL},	    {"End", NULL, NULL},	 {"PageUp", "PgUp", "PPage"},
-	{"PageDown", "PgDn", "NPage"}, {"Insert", "IC", NULL},	 {"Delete", "DC", NULL},
-	{"F1", NULL, NULL},	    {"F2", NULL, NULL},		 {"F3", NULL, NULL},
-	{"F4", NULL, NULL},	    {"F5", NULL, NULL},		 {"F6", NULL, NULL},
-	{"F7", NULL, NULL},	    {"F8", NULL, NULL},		 {"F9", NULL, NULL},
-	{"F10", NULL, NULL},	    {"F11", NULL, NULL},	 {"F12", NULL, NULL},
+    {"Enter", "CR", NULL},
+    {"Tab", NULL, NULL},
+    {"BSpace", "Backspace", NULL},
+    {"Escape", "Esc", NULL},
+    {"Space", NULL, NULL},
+    {"Up", NULL, NULL},
+    {"Down", NULL, NULL},
+    {"Left", NULL, NULL},
+    {"Right", NULL, NULL},
+    {"Home", NULL, NULL},
+    {"End", NULL, NULL},
+    {"PageUp", "PgUp", "PPage"},
+    {"PageDown", "PgDn", "NPage"},
+    {"Insert", "IC", NULL},
+    {"Delete", "DC", NULL},
+    {"F1", NULL, NULL},
+    {"F2", NULL, NULL},
+    {"F3", NULL, NULL},
+    {"F4", NULL, NULL},
+    {"F5", NULL, NULL},
+    {"F6", NULL, NULL},
+    {"F7", NULL, NULL},
+    {"F8", NULL, NULL},
+    {"F9", NULL, NULL},
+    {"F10", NULL, NULL},
+    {"F11", NULL, NULL},
+    {"F12", NULL, NULL},
 };
 
 static const char *named_key_lookup(const char *name)
@@ -123,8 +141,8 @@ static bool key_parts_parse(const char *name, struct key_parts *parts)
 static void key_parts_format(const struct key_parts *parts, char *out, size_t size)
 {
 	snprintf(out, size, "%s%s%s%s", (parts->mods & KEY_MOD_CTRL) ? "C-" : "",
-		 (parts->mods & KEY_MOD_META) ? "M-" : "", (parts->mods & KEY_MOD_SHIFT) ? "S-" : "",
-		 parts->base);
+		 (parts->mods & KEY_MOD_META) ? "M-" : "",
+		 (parts->mods & KEY_MOD_SHIFT) ? "S-" : "", parts->base);
 }
 
 bool key_name_canonical(const char *name, char *out, size_t size)
@@ -149,29 +167,29 @@ static const struct {
 	int mods;
 	const char *base;
 } ncurses_keys[] = {
-	{KEY_UP, 0, "Up"},
-	{KEY_DOWN, 0, "Down"},
-	{KEY_LEFT, 0, "Left"},
-	{KEY_RIGHT, 0, "Right"},
-	{KEY_HOME, 0, "Home"},
-	{KEY_END, 0, "End"},
-	{KEY_PPAGE, 0, "PageUp"},
-	{KEY_NPAGE, 0, "PageDown"},
-	{KEY_IC, 0, "Insert"},
-	{KEY_DC, 0, "Delete"},
-	{KEY_BACKSPACE, 0, "BSpace"},
-	{KEY_ENTER, 0, "Enter"},
-	{KEY_BTAB, KEY_MOD_SHIFT, "Tab"},
-	{KEY_SLEFT, KEY_MOD_SHIFT, "Left"},
-	{KEY_SRIGHT, KEY_MOD_SHIFT, "Right"},
-	{KEY_SR, KEY_MOD_SHIFT, "Up"},
-	{KEY_SF, KEY_MOD_SHIFT, "Down"},
-	{KEY_SHOME, KEY_MOD_SHIFT, "Home"},
-	{KEY_SEND, KEY_MOD_SHIFT, "End"},
-	{KEY_SDC, KEY_MOD_SHIFT, "Delete"},
-	{KEY_SIC, KEY_MOD_SHIFT, "Insert"},
-	{KEY_SPREVIOUS, KEY_MOD_SHIFT, "PageUp"},
-	{KEY_SNEXT, KEY_MOD_SHIFT, "PageDown"},
+    {KEY_UP, 0, "Up"},
+    {KEY_DOWN, 0, "Down"},
+    {KEY_LEFT, 0, "Left"},
+    {KEY_RIGHT, 0, "Right"},
+    {KEY_HOME, 0, "Home"},
+    {KEY_END, 0, "End"},
+    {KEY_PPAGE, 0, "PageUp"},
+    {KEY_NPAGE, 0, "PageDown"},
+    {KEY_IC, 0, "Insert"},
+    {KEY_DC, 0, "Delete"},
+    {KEY_BACKSPACE, 0, "BSpace"},
+    {KEY_ENTER, 0, "Enter"},
+    {KEY_BTAB, KEY_MOD_SHIFT, "Tab"},
+    {KEY_SLEFT, KEY_MOD_SHIFT, "Left"},
+    {KEY_SRIGHT, KEY_MOD_SHIFT, "Right"},
+    {KEY_SR, KEY_MOD_SHIFT, "Up"},
+    {KEY_SF, KEY_MOD_SHIFT, "Down"},
+    {KEY_SHOME, KEY_MOD_SHIFT, "Home"},
+    {KEY_SEND, KEY_MOD_SHIFT, "End"},
+    {KEY_SDC, KEY_MOD_SHIFT, "Delete"},
+    {KEY_SIC, KEY_MOD_SHIFT, "Insert"},
+    {KEY_SPREVIOUS, KEY_MOD_SHIFT, "PageUp"},
+    {KEY_SNEXT, KEY_MOD_SHIFT, "PageDown"},
 };
 
 /* xterm-style modified keys that ncurses reports as extended key codes
@@ -181,9 +199,8 @@ static const struct {
 	const char *cap;
 	const char *base;
 } extended_keys[] = {
-	{"kUP", "Up"},	    {"kDN", "Down"},	  {"kLFT", "Left"},   {"kRIT", "Right"},
-	{"kHOM", "Home"},   {"kEND", "End"},	  {"kPRV", "PageUp"}, {"kNXT", "PageDown"},
-	{"kIC", "Insert"},  {"kDC", "Delete"},
+    {"kUP", "Up"},   {"kDN", "Down"},	 {"kLFT", "Left"},     {"kRIT", "Right"}, {"kHOM", "Home"},
+    {"kEND", "End"}, {"kPRV", "PageUp"}, {"kNXT", "PageDown"}, {"kIC", "Insert"}, {"kDC", "Delete"},
 };
 
 static bool extended_key_parts(const char *cap, struct key_parts *parts)
@@ -212,8 +229,8 @@ static bool function_key_parts(unsigned int code, struct key_parts *parts)
 		return false;
 	n = (int)(code - (unsigned int)KEY_F(1)); /* 0-based; xterm sends F13.. for modified F1.. */
 	/* Blocks of twelve: plain, shift, ctrl, ctrl+shift, alt. */
-	static const int block_mods[] = {0, KEY_MOD_SHIFT, KEY_MOD_CTRL, KEY_MOD_CTRL | KEY_MOD_SHIFT,
-					 KEY_MOD_META};
+	static const int block_mods[] = {0, KEY_MOD_SHIFT, KEY_MOD_CTRL,
+					 KEY_MOD_CTRL | KEY_MOD_SHIFT, KEY_MOD_META};
 	parts->mods = block_mods[n / 12];
 	snprintf(parts->base, sizeof parts->base, "F%d", n % 12 + 1);
 	return true;
@@ -270,7 +287,8 @@ static bool key_char_parts(unsigned int ch, struct key_parts *parts)
 	if (ch < 0x20) {
 		parts->mods = KEY_MOD_CTRL;
 		/* 0x01..0x1a are C-a..C-z; 0x1c..0x1f are C-\ C-] C-^ C-_. */
-		snprintf(parts->base, sizeof parts->base, "%c", ch <= 0x1a ? (int)ch + 0x60 : (int)ch + 0x40);
+		snprintf(parts->base, sizeof parts->base, "%c",
+			 ch <= 0x1a ? (int)ch + 0x60 : (int)ch + 0x40);
 		return true;
 	}
 	if (ch >= 0x80 && ch < 0xa0)
@@ -298,42 +316,42 @@ bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *o
 
 /* The defaults.  tmux users will recognise every key. */
 static const struct binding default_bindings[] = {
-	{"%", "split -h"},
-	{"\"", "split -v"},
-	{"Left", "select-pane -L"},
-	{"Right", "select-pane -R"},
-	{"Up", "select-pane -U"},
-	{"Down", "select-pane -D"},
-	{"h", "select-pane -L"},
-	{"l", "select-pane -R"},
-	{"k", "select-pane -U"},
-	{"j", "select-pane -D"},
-	{"C-Left", "resize-pane -L 5"},
-	{"C-Right", "resize-pane -R 5"},
-	{"C-Up", "resize-pane -U 5"},
-	{"C-Down", "resize-pane -D 5"},
-	{"x", "confirm-before -p \"kill pane? (y/n)\" kill-pane"},
-	{"z", "zoom"},
-	{"c", "new-window"},
-	{"n", "next-window"},
-	{"p", "previous-window"},
-	{"0", "select-window -t 0"},
-	{"1", "select-window -t 1"},
-	{"2", "select-window -t 2"},
-	{"3", "select-window -t 3"},
-	{"4", "select-window -t 4"},
-	{"5", "select-window -t 5"},
-	{"6", "select-window -t 6"},
-	{"7", "select-window -t 7"},
-	{"8", "select-window -t 8"},
-	{"9", "select-window -t 9"},
-	{"d", "detach"},
-	{"[", "copy-mode"},
-	{"PageUp", "copy-mode -u"},
-	{"]", "paste-buffer"},
-	{":", "command-prompt"},
-	{"?", "list-keys"},
-	{"o", "select-pane -n"},
+    {"%", "split -h"},
+    {"\"", "split -v"},
+    {"Left", "select-pane -L"},
+    {"Right", "select-pane -R"},
+    {"Up", "select-pane -U"},
+    {"Down", "select-pane -D"},
+    {"h", "select-pane -L"},
+    {"l", "select-pane -R"},
+    {"k", "select-pane -U"},
+    {"j", "select-pane -D"},
+    {"C-Left", "resize-pane -L 5"},
+    {"C-Right", "resize-pane -R 5"},
+    {"C-Up", "resize-pane -U 5"},
+    {"C-Down", "resize-pane -D 5"},
+    {"x", "confirm-before -p \"kill pane? (y/n)\" kill-pane"},
+    {"z", "zoom"},
+    {"c", "new-window"},
+    {"n", "next-window"},
+    {"p", "previous-window"},
+    {"0", "select-window -t 0"},
+    {"1", "select-window -t 1"},
+    {"2", "select-window -t 2"},
+    {"3", "select-window -t 3"},
+    {"4", "select-window -t 4"},
+    {"5", "select-window -t 5"},
+    {"6", "select-window -t 6"},
+    {"7", "select-window -t 7"},
+    {"8", "select-window -t 8"},
+    {"9", "select-window -t 9"},
+    {"d", "detach"},
+    {"[", "copy-mode"},
+    {"PageUp", "copy-mode -u"},
+    {"]", "paste-buffer"},
+    {":", "command-prompt"},
+    {"?", "list-keys"},
+    {"o", "select-pane -n"},
 };
 
 static struct binding *bindings_find(const struct binding_table *table, const char *key)
@@ -355,7 +373,8 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 		return -1;
 	}
 	if (strlen(command) >= BINDING_COMMAND_MAX) {
-		sm_error_set(err, "invalid_argument", "the command bound to %s is too long", canonical);
+		sm_error_set(err, "invalid_argument", "the command bound to %s is too long",
+			     canonical);
 		return -1;
 	}
 	entry = bindings_find(table, canonical);

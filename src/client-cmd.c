@@ -48,12 +48,13 @@ static const struct {
 	char letter;
 	bool takes_value;
 } long_options[] = {
-	{"--backend", 'b', true}, {"--cwd", 'c', true},	     {"--size", 'p', true},
-	{"--profile", 'P', true}, {"--target", 't', true}, {"--remain", 'r', false},
+    {"--backend", 'b', true}, {"--cwd", 'c', true},    {"--size", 'p', true},
+    {"--profile", 'P', true}, {"--target", 't', true}, {"--remain", 'r', false},
 };
 
 /* Record an option's value; -e may be given more than once. */
-static int store_value(struct cmd_args *args, char letter, const char *value, char *why, size_t size)
+static int store_value(struct cmd_args *args, char letter, const char *value, char *why,
+		       size_t size)
 {
 	if (letter == 'e') {
 		if (args->nenv == MAX_ENV || strchr(value, '=') == NULL) {
@@ -153,7 +154,8 @@ static int target_pane(struct client *c, struct cmd_args *args)
 		target++;
 	id = strtol(target, &end, 10);
 	if (*target == 0 || *end != 0 || id < 0) {
-		client_show_message(c, true, "bad pane target \"%s\" (use %%N or N)", args->value['t']);
+		client_show_message(c, true, "bad pane target \"%s\" (use %%N or N)",
+				    args->value['t']);
 		return -1;
 	}
 	return (int)id;
@@ -269,7 +271,8 @@ static int cmd_kill_session(struct client *c, struct cmd_args *args)
 {
 	cJSON *request = new_request("kill-session");
 
-	cJSON_AddStringToObject(request, "session", args->value['t'] ? args->value['t'] : c->session);
+	cJSON_AddStringToObject(request, "session",
+				args->value['t'] ? args->value['t'] : c->session);
 	return send_simple(c, request);
 }
 
@@ -309,7 +312,7 @@ static int cmd_select_pane(struct client *c, struct cmd_args *args)
 	if (dir != NULL) {
 		cJSON_AddStringToObject(request, "dir", dir);
 	} else {
-		pane = args->flag['n'] ? neighbour_pane(c, 1)
+		pane = args->flag['n']	 ? neighbour_pane(c, 1)
 		       : args->flag['p'] ? neighbour_pane(c, -1)
 					 : target_pane(c, args);
 		if (pane < 0) {
@@ -349,7 +352,9 @@ static int cmd_resize_pane(struct client *c, struct cmd_args *args)
 		return send_simple(c, request);
 	}
 	if (dir == NULL) {
-		client_show_message(c, true, "usage: resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z");
+		client_show_message(
+		    c, true,
+		    "usage: resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z");
 		return -1;
 	}
 	if (args->npositional > 0 && (amount = atoi(args->positional[0])) < 1) {
@@ -501,7 +506,8 @@ static void join_words(char **words, int n, char *out, size_t size)
 	for (int i = 0; i < n && used < size; i++) {
 		bool quote = strpbrk(words[i], " \t\"'") != NULL || words[i][0] == 0;
 
-		used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", quote ? "\"" : "");
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "",
+					 quote ? "\"" : "");
 		for (const char *p = words[i]; *p != 0 && used + 2 < size; p++) {
 			if (quote && (*p == '"' || *p == '\\'))
 				out[used++] = '\\';
@@ -551,44 +557,45 @@ static int cmd_resume(struct client *c, struct cmd_args *args)
 }
 
 static const struct client_command client_commands[] = {
-	{"split", "split-window", "hvb:c:e:l:p:P:rt:",
-	 "split [-h|-v] [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [-l|-p PERCENT] [--profile P] [--remain] [-t PANE] [COMMAND...]",
-	 "split the pane (-h side by side, -v stacked)", cmd_split},
-	{"new-window", "neww", "b:c:e:P:r",
-	 "new-window [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [--profile P] [COMMAND...]",
-	 "open a new window", cmd_new_window},
-	{"kill-pane", "killp", "t:", "kill-pane [-t PANE]", "kill the pane", cmd_kill_pane},
-	{"kill-session", NULL, "t:", "kill-session [-t SESSION]", "kill the session", cmd_kill_session},
-	{"kill-server", NULL, "", "kill-server", "stop the server and every pane", cmd_kill_server},
-	{"select-pane", "selectp", "t:LRUDnp", "select-pane [-t PANE | -L | -R | -U | -D | -n | -p]",
-	 "move the focus", cmd_select_pane},
-	{"resize-pane", "resizep", "t:x:y:LRUDZ",
-	 "resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z", "move the pane's edge",
-	 cmd_resize_pane},
-	{"resize", NULL, "t:x:y:LRUDZ", "resize [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS",
-	 "resize the pane (as the CLI's resize)", cmd_resize_pane},
-	{"zoom", NULL, "t:", "zoom [-t PANE]", "zoom or unzoom the pane", cmd_zoom},
-	{"select-window", "selectw", "t:np", "select-window -t INDEX | -n | -p", "switch window",
-	 cmd_select_window},
-	{"next-window", "next", "", "next-window", "switch to the next window", cmd_next_window},
-	{"previous-window", "prev", "", "previous-window", "switch to the previous window",
-	 cmd_previous_window},
-	{"detach", "detach-client", "", "detach", "detach, leaving the session running", cmd_detach},
-	{"copy-mode", NULL, "u", "copy-mode [-u]", "scroll, search and copy history", cmd_copy_mode},
-	{"paste-buffer", "pasteb", "", "paste-buffer", "paste the last copied text", cmd_paste_buffer},
-	{"send-keys", "send", "t:l", "send-keys [-t PANE] [-l] KEY...", "send keys to a pane",
-	 cmd_send_keys},
-	{"send-prefix", NULL, "", "send-prefix", "send the prefix key to the pane", cmd_send_prefix},
-	{"command-prompt", NULL, "p:I:", "command-prompt [-p PROMPT] [-I TEXT]", "type a command",
-	 cmd_command_prompt},
-	{"list-keys", "lsk", "", "list-keys", "show the key bindings", cmd_list_keys},
-	{"confirm-before", "confirm", "p:", "confirm-before [-p PROMPT] COMMAND",
-	 "run a command after y", cmd_confirm_before},
-	{"display-message", "display", "", "display-message TEXT", "show a message",
-	 cmd_display_message},
-	{"suspend-pane", "suspend", "t:", "suspend-pane [-t PANE]", "pause the pane's sandbox",
-	 cmd_suspend},
-	{"resume-pane", "resume", "t:", "resume-pane [-t PANE]", "resume a paused sandbox", cmd_resume},
+    {"split", "split-window", "hvb:c:e:l:p:P:rt:",
+     "split [-h|-v] [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [-l|-p PERCENT] [--profile P] "
+     "[--remain] [-t PANE] [COMMAND...]",
+     "split the pane (-h side by side, -v stacked)", cmd_split},
+    {"new-window", "neww", "b:c:e:P:r",
+     "new-window [-b|--backend BACKEND] [-c DIR] [-e NAME=VALUE] [--profile P] [COMMAND...]",
+     "open a new window", cmd_new_window},
+    {"kill-pane", "killp", "t:", "kill-pane [-t PANE]", "kill the pane", cmd_kill_pane},
+    {"kill-session", NULL, "t:", "kill-session [-t SESSION]", "kill the session", cmd_kill_session},
+    {"kill-server", NULL, "", "kill-server", "stop the server and every pane", cmd_kill_server},
+    {"select-pane", "selectp", "t:LRUDnp", "select-pane [-t PANE | -L | -R | -U | -D | -n | -p]",
+     "move the focus", cmd_select_pane},
+    {"resize-pane", "resizep", "t:x:y:LRUDZ",
+     "resize-pane [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z", "move the pane's edge",
+     cmd_resize_pane},
+    {"resize", NULL, "t:x:y:LRUDZ", "resize [-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS",
+     "resize the pane (as the CLI's resize)", cmd_resize_pane},
+    {"zoom", NULL, "t:", "zoom [-t PANE]", "zoom or unzoom the pane", cmd_zoom},
+    {"select-window", "selectw", "t:np", "select-window -t INDEX | -n | -p", "switch window",
+     cmd_select_window},
+    {"next-window", "next", "", "next-window", "switch to the next window", cmd_next_window},
+    {"previous-window", "prev", "", "previous-window", "switch to the previous window",
+     cmd_previous_window},
+    {"detach", "detach-client", "", "detach", "detach, leaving the session running", cmd_detach},
+    {"copy-mode", NULL, "u", "copy-mode [-u]", "scroll, search and copy history", cmd_copy_mode},
+    {"paste-buffer", "pasteb", "", "paste-buffer", "paste the last copied text", cmd_paste_buffer},
+    {"send-keys", "send", "t:l", "send-keys [-t PANE] [-l] KEY...", "send keys to a pane",
+     cmd_send_keys},
+    {"send-prefix", NULL, "", "send-prefix", "send the prefix key to the pane", cmd_send_prefix},
+    {"command-prompt", NULL, "p:I:", "command-prompt [-p PROMPT] [-I TEXT]", "type a command",
+     cmd_command_prompt},
+    {"list-keys", "lsk", "", "list-keys", "show the key bindings", cmd_list_keys},
+    {"confirm-before", "confirm", "p:", "confirm-before [-p PROMPT] COMMAND",
+     "run a command after y", cmd_confirm_before},
+    {"display-message", "display", "", "display-message TEXT", "show a message",
+     cmd_display_message},
+    {"suspend-pane", "suspend", "t:", "suspend-pane [-t PANE]", "pause the pane's sandbox",
+     cmd_suspend},
+    {"resume-pane", "resume", "t:", "resume-pane [-t PANE]", "resume a paused sandbox", cmd_resume},
 };
 
 static const size_t client_command_count = sizeof client_commands / sizeof client_commands[0];
@@ -624,7 +631,8 @@ bool client_command_valid(const char *line, struct sm_error *err)
 		return false;
 	}
 	if (parse_args(cmd->spec, argc, argv, &args, why, sizeof why) != 0) {
-		sm_error_set(err, "invalid_command", "%s: %s (usage: %s)", argv[0], why, cmd->usage);
+		sm_error_set(err, "invalid_command", "%s: %s (usage: %s)", argv[0], why,
+			     cmd->usage);
 		return false;
 	}
 	return true;

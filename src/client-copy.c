@@ -74,7 +74,8 @@ static void fetch_more_history(struct client *c)
 	int chunk = HISTORY_CHUNK;
 	cJSON *request;
 
-	if (copy->fetching || (copy->history_total >= 0 && copy->history_loaded >= copy->history_total))
+	if (copy->fetching ||
+	    (copy->history_total >= 0 && copy->history_loaded >= copy->history_total))
 		return;
 	if (copy->history_total >= 0 && copy->history_total - copy->history_loaded < chunk)
 		chunk = copy->history_total - copy->history_loaded;
@@ -115,7 +116,8 @@ static void prepend_rows(struct client *c, const cJSON *rows)
 			free(lines);
 			return;
 		}
-		cells_from_runs(cJSON_GetObjectItemCaseSensitive(row, "runs"), lines[i], copy->cols);
+		cells_from_runs(cJSON_GetObjectItemCaseSensitive(row, "runs"), lines[i],
+				copy->cols);
 		i++;
 	}
 	memcpy(lines + n, copy->lines, (size_t)copy->nlines * sizeof *lines);
@@ -149,8 +151,8 @@ static void on_history_reply(struct client *c, const cJSON *result, const cJSON 
 	if (cJSON_IsNumber(total))
 		copy->history_total = total->valueint;
 	asked = copy->history_total >= 0 && copy->history_total - before < HISTORY_CHUNK
-			? copy->history_total - before
-			: HISTORY_CHUNK;
+		    ? copy->history_total - before
+		    : HISTORY_CHUNK;
 	prepend_rows(c, rows);
 	if (copy->history_loaded - before < asked)
 		copy->history_total = copy->history_loaded; /* the server had fewer */
@@ -251,7 +253,8 @@ void copy_mode_scroll(struct client *c, int lines)
 	if (copy->lines == NULL)
 		return;
 	copy->top += lines;
-	if (copy->top < 0 && (copy->history_total < 0 || copy->history_loaded < copy->history_total))
+	if (copy->top < 0 &&
+	    (copy->history_total < 0 || copy->history_loaded < copy->history_total))
 		copy->pending_scroll += copy->top; /* the rest once history arrives */
 	if (copy->cy < copy->top)
 		copy->cy = copy->top;
@@ -321,7 +324,9 @@ void copy_mode_search(struct client *c, const char *text, bool backward)
 	copy->search_backward = backward;
 	sanitize_text(copy->search, needle, sizeof needle / sizeof needle[0]);
 	for (int line = copy->cy; line >= 0 && line < copy->nlines; line += backward ? -1 : 1) {
-		int from = line == copy->cy ? copy->cx + (backward ? -1 : 1) : backward ? copy->cols : 0;
+		int from = line == copy->cy ? copy->cx + (backward ? -1 : 1)
+			   : backward	    ? copy->cols
+					    : 0;
 		int col = from < 0 ? -1 : find_in_line(copy, line, needle, from, backward);
 
 		if (col >= 0) {
@@ -361,7 +366,7 @@ static void selection_bounds(const struct copy_mode *copy, int *sy, int *sx, int
 }
 
 static const char base64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static char *base64_encode(const unsigned char *data, size_t len)
 {

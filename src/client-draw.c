@@ -31,9 +31,9 @@
 
 /* xterm's 16 system colours, the reference for nearest-colour search. */
 static const uint8_t basic_rgb[16][3] = {
-	{0, 0, 0},	 {205, 0, 0},	  {0, 205, 0},	   {205, 205, 0},   {0, 0, 238},     {205, 0, 205},
-	{0, 205, 205},	 {229, 229, 229}, {127, 127, 127}, {255, 0, 0},	    {0, 255, 0},     {255, 255, 0},
-	{92, 92, 255},	 {255, 0, 255},	  {0, 255, 255},   {255, 255, 255},
+    {0, 0, 0},	   {205, 0, 0},	    {0, 205, 0},     {205, 205, 0},   {0, 0, 238}, {205, 0, 205},
+    {0, 205, 205}, {229, 229, 229}, {127, 127, 127}, {255, 0, 0},     {0, 255, 0}, {255, 255, 0},
+    {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255},
 };
 
 static const uint8_t cube_levels[6] = {0, 95, 135, 175, 215, 255};
@@ -73,7 +73,8 @@ static int nearest_palette(const uint8_t rgb[3], int colors)
 		/* The 6x6x6 cube and the grey ramp each have an obvious nearest
 		 * entry; compare those two (and the 16 system colours are left
 		 * alone: themes can vary them). */
-		int cube = 16 + 36 * cube_index(rgb[0]) + 6 * cube_index(rgb[1]) + cube_index(rgb[2]);
+		int cube =
+		    16 + 36 * cube_index(rgb[0]) + 6 * cube_index(rgb[1]) + cube_index(rgb[2]);
 		int average = (rgb[0] + rgb[1] + rgb[2]) / 3;
 		int grey = average < 8 ? 232 : average > 238 ? 255 : 232 + (average - 8) / 10;
 		uint8_t cube_rgb[3], grey_rgb[3];
@@ -303,7 +304,8 @@ static void draw_cells_row(const struct client *c, int y, int x, const struct ce
 			draw_cell(c, y, x + col, &blank, false, false);
 			continue;
 		}
-		draw_cell(c, y, x + col, &row[col], selected && selected[col], matched && matched[col]);
+		draw_cell(c, y, x + col, &row[col], selected && selected[col],
+			  matched && matched[col]);
 	}
 }
 
@@ -351,16 +353,14 @@ static void banner_wrapped(struct client *c, const struct pane_view *pane, int *
 			   const char *prefix, const char *text, struct look look)
 {
 	wchar_t wide[1024], line[1024];
+	char joined[1200];
 	size_t n = 0, len;
 	int width = pane->cols - 2;
 
 	if (text == NULL || text[0] == 0 || width < 1)
 		return;
-	{
-		char joined[1200];
-		snprintf(joined, sizeof joined, "%s%s", prefix, text);
-		len = sanitize_text(joined, wide, sizeof wide / sizeof wide[0]);
-	}
+	snprintf(joined, sizeof joined, "%s%s", prefix, text);
+	len = sanitize_text(joined, wide, sizeof wide / sizeof wide[0]);
 	while (n < len && *y < pane->y + pane->rows) {
 		size_t take = 0, last_space = 0;
 		int columns = 0;
@@ -430,7 +430,8 @@ static bool pane_failed(const struct pane_view *pane)
 static void draw_title(struct client *c, struct pane_view *pane)
 {
 	int y = pane->y - 1, x = pane->x, width = pane->cols, used = 0;
-	struct look border = slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+	struct look border =
+	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
 	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
 	char label[48], right[64] = "", text[1024];
 	int right_width;
@@ -453,8 +454,8 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s ", pane->title, pane->title[0] && pane->cwd[0] ? " : " : "",
-		 pane->cwd);
+	snprintf(text, sizeof text, " %s%s%s ", pane->title,
+		 pane->title[0] && pane->cwd[0] ? " : " : "", pane->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
 	if (right_width > 0) {
@@ -495,9 +496,9 @@ static bool inside_pane_content(const struct client *c, int x, int y)
 static wchar_t junction(bool up, bool down, bool left, bool right)
 {
 	static const wchar_t glyphs[16] = {
-		/* index: up 8, down 4, left 2, right 1 */
-		L'│', L'─', L'─', L'─', L'│', L'┌', L'┐', L'┬',
-		L'│', L'└', L'┘', L'┴', L'│', L'├', L'┤', L'┼',
+	    /* index: up 8, down 4, left 2, right 1 */
+	    L'│', L'─', L'─', L'─', L'│', L'┌', L'┐', L'┬',
+	    L'│', L'└', L'┘', L'┴', L'│', L'├', L'┤', L'┼',
 	};
 
 	return glyphs[(up ? 8 : 0) | (down ? 4 : 0) | (left ? 2 : 0) | (right ? 1 : 0)];
@@ -539,7 +540,8 @@ static void draw_borders(struct client *c)
 			left = x > 0 && (mask[y * c->cols + x - 1] & MASK_HORIZONTAL);
 			right = x + 1 < c->cols && (mask[y * c->cols + x + 1] & MASK_HORIZONTAL);
 			put_char(y, x, junction(up, down, left, right),
-				 slot_look(c, (m & MASK_ACTIVE) ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE));
+				 slot_look(c, (m & MASK_ACTIVE) ? THEME_BORDER_ACTIVE
+								: THEME_BORDER_INACTIVE));
 		}
 	}
 	free(mask);
@@ -553,8 +555,9 @@ static void draw_status_windows(struct client *c, int y, int *x, int limit)
 
 		snprintf(entry, sizeof entry, "%d:%s%s", w->index, w->name,
 			 w->active ? (c->zoomed ? "*Z" : "*") : "");
-		*x += put_utf8(y, *x, limit - *x, entry,
-			       slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
+		*x +=
+		    put_utf8(y, *x, limit - *x, entry,
+			     slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
 		if (*x < limit)
 			*x += put_utf8(y, *x, limit - *x, " ", slot_look(c, THEME_STATUS_BAR));
 	}
@@ -584,7 +587,8 @@ static void draw_status(struct client *c)
 		return;
 	}
 	if (c->message[0] != 0) {
-		struct look look = slot_look(c, c->message_is_error ? THEME_STATUS_ERROR : THEME_STATUS_MESSAGE);
+		struct look look =
+		    slot_look(c, c->message_is_error ? THEME_STATUS_ERROR : THEME_STATUS_MESSAGE);
 
 		fill(y, 0, c->cols, L' ', look);
 		put_utf8(y, 0, c->cols, c->message, look);
@@ -662,7 +666,8 @@ static void draw_help(struct client *c)
 			 b->command, text);
 		x += command_width + 2;
 		if (x < left + width - 1)
-			put_utf8(y, x, left + width - 1 - x, client_command_summary(b->command), text);
+			put_utf8(y, x, left + width - 1 - x, client_command_summary(b->command),
+				 text);
 	}
 }
 

@@ -34,8 +34,8 @@
 
 struct cell {
 	wchar_t chars[CELL_CHARS]; /* 0-terminated; chars[0] == 0 is blank */
-	uint8_t width; /* 1, 2 for a wide character, 0 for its right half */
-	uint8_t attrs; /* protocol attribute bits (THEME_ATTR_* and more) */
+	uint8_t width;		   /* 1, 2 for a wide character, 0 for its right half */
+	uint8_t attrs;		   /* protocol attribute bits (THEME_ATTR_* and more) */
 	struct theme_color fg, bg;
 };
 
@@ -46,7 +46,7 @@ struct pane_view {
 	int id;
 	int x, y, cols, rows; /* content rectangle; the title is row y-1 */
 	bool active;
-	bool mouse; /* the program asked for mouse reports */
+	bool mouse;	  /* the program asked for mouse reports */
 	char backend[16]; /* what really wraps it; "" while unconfirmed */
 	char requested[16];
 	char state[16];
@@ -83,21 +83,21 @@ struct prompt {
 
 struct copy_mode {
 	int pane;
-	int cols, rows; /* pane size when copy mode began */
+	int cols, rows;	     /* pane size when copy mode began */
 	struct cell **lines; /* [history oldest .. newest][screen rows] */
 	int nlines;
 	int history_total; /* lines the server holds; -1 until known */
 	int history_loaded;
 	bool fetching;
-	int top; /* first line shown */
+	int top;    /* first line shown */
 	int cy, cx; /* cursor, in line/column */
 	bool selecting;
 	int sel_y, sel_x; /* selection anchor */
 	char search[256];
 	bool search_backward;
 	bool search_waiting; /* a search continues when more history arrives */
-	int pending_scroll; /* lines to scroll once history arrives */
-	int generation; /* tells replies for an earlier copy mode apart */
+	int pending_scroll;  /* lines to scroll once history arrives */
+	int generation;	     /* tells replies for an earlier copy mode apart */
 };
 
 /* A reply handler: result is NULL when the request failed (error set). */
@@ -115,7 +115,7 @@ struct pending_request {
 
 struct drag {
 	bool active;
-	int pane; /* pane whose right or bottom edge moves */
+	int pane;	      /* pane whose right or bottom edge moves */
 	bool vertical_border; /* true: the border is a column, moves left/right */
 	int last_x, last_y;
 	int start_x, start_y;
@@ -176,7 +176,7 @@ struct client {
 long long client_now_ms(void);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg);
 void client_leave(struct client *c, int exit_code, const char *message);
 void client_send_key(struct client *c, const char *name);

@@ -118,7 +118,8 @@ static void help_key(struct client *c, const char *name)
 		c->help_offset++;
 	else if (strcmp(name, "k") == 0 || strcmp(name, "Up") == 0)
 		c->help_offset--;
-	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 || strcmp(name, "C-f") == 0)
+	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 ||
+		 strcmp(name, "C-f") == 0)
 		c->help_offset += page;
 	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
 		c->help_offset -= page;
@@ -219,7 +220,8 @@ static bool start_border_drag(struct client *c, int x, int y)
 		/* A title row just below p's last row is p's bottom edge. */
 		if (y == p->y + p->rows && x >= p->x && x < p->x + p->cols &&
 		    client_pane_at(c, x, y) != NULL) {
-			c->drag = (struct drag){true, p->id, false, x, y, x, y, client_pane_at(c, x, y)->id};
+			c->drag = (struct drag){true, p->id, false, x,
+						y,    x,     y,	    client_pane_at(c, x, y)->id};
 			return true;
 		}
 	}
@@ -297,9 +299,12 @@ static const struct {
 	mmask_t pressed, released, clicked;
 	int button;
 } mouse_buttons[] = {
-	{BUTTON1_PRESSED, BUTTON1_RELEASED, BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED, 1},
-	{BUTTON2_PRESSED, BUTTON2_RELEASED, BUTTON2_CLICKED | BUTTON2_DOUBLE_CLICKED | BUTTON2_TRIPLE_CLICKED, 2},
-	{BUTTON3_PRESSED, BUTTON3_RELEASED, BUTTON3_CLICKED | BUTTON3_DOUBLE_CLICKED | BUTTON3_TRIPLE_CLICKED, 3},
+    {BUTTON1_PRESSED, BUTTON1_RELEASED,
+     BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED, 1},
+    {BUTTON2_PRESSED, BUTTON2_RELEASED,
+     BUTTON2_CLICKED | BUTTON2_DOUBLE_CLICKED | BUTTON2_TRIPLE_CLICKED, 2},
+    {BUTTON3_PRESSED, BUTTON3_RELEASED,
+     BUTTON3_CLICKED | BUTTON3_DOUBLE_CLICKED | BUTTON3_TRIPLE_CLICKED, 3},
 };
 
 static void mouse_button_event(struct client *c, struct pane_view *pane, const MEVENT *event,
@@ -377,7 +382,8 @@ void client_read_input(struct client *c)
 			continue; /* handled through the SIGWINCH pipe */
 		if (kind == OK && ch == 0x1b && read_meta_key(&ch, &kind))
 			meta = true;
-		if (key_name_from_ncurses((unsigned)ch, kind == KEY_CODE_YES, meta, name, sizeof name))
+		if (key_name_from_ncurses((unsigned)ch, kind == KEY_CODE_YES, meta, name,
+					  sizeof name))
 			handle_key(c, name);
 	}
 	client_flush_text(c);

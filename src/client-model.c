@@ -22,9 +22,9 @@
  * cursor, but they could make a title read as something else. */
 static bool is_bidi_or_invisible_format(uint32_t cp)
 {
-	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0x200e || cp == 0x200f || cp == 0x061c || cp == 0xfeff ||
-	       (cp >= 0x2060 && cp <= 0x2064) || cp == 0x200b;
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
+	       cp == 0x200f || cp == 0x061c || cp == 0xfeff || (cp >= 0x2060 && cp <= 0x2064) ||
+	       cp == 0x200b;
 }
 
 wchar_t sanitize_char(uint32_t cp)
@@ -326,7 +326,8 @@ static void pane_resize_cells(struct pane_view *pane, int cols, int rows)
 	for (int y = 0; pane->cells != NULL && y < rows && y < pane->rows; y++) {
 		int keep = cols < pane->cols ? cols : pane->cols;
 
-		memcpy(&cells[y * cols], &pane->cells[y * pane->cols], (size_t)keep * sizeof *cells);
+		memcpy(&cells[y * cols], &pane->cells[y * pane->cols],
+		       (size_t)keep * sizeof *cells);
 		if (keep > 0 && cells[y * cols + keep - 1].width == 2)
 			cells_blank(&cells[y * cols + keep - 1], 1);
 	}

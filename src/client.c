@@ -174,7 +174,8 @@ void client_reply_report_error(struct client *c, const cJSON *result, const cJSO
 		return;
 	client_show_message(c, true, "%s: %s%s%s", c->replying_to,
 			    cJSON_IsString(message) ? message->valuestring : "failed",
-			    cJSON_IsString(code) ? " — " : "", cJSON_IsString(code) ? code->valuestring : "");
+			    cJSON_IsString(code) ? " — " : "",
+			    cJSON_IsString(code) ? code->valuestring : "");
 }
 
 /* Typed characters are sent in one text event per batch rather than one
@@ -237,8 +238,9 @@ static void on_status(struct client *c, const cJSON *event)
 	const cJSON *level = cJSON_GetObjectItemCaseSensitive(event, "level");
 
 	if (cJSON_IsString(text))
-		client_show_message(c, cJSON_IsString(level) && strcmp(level->valuestring, "error") == 0,
-				    "%s", text->valuestring);
+		client_show_message(
+		    c, cJSON_IsString(level) && strcmp(level->valuestring, "error") == 0, "%s",
+		    text->valuestring);
 }
 
 static void on_exit_event(struct client *c, const cJSON *event)
@@ -277,19 +279,21 @@ static void on_sandbox(struct client *c, const cJSON *event)
 	if (cJSON_IsNumber(pane))
 		snprintf(where, sizeof where, "pane %%%d: ", pane->valueint);
 	if (strcmp(kind->valuestring, "downgrade") == 0)
-		client_show_message(c, false, "%sdefault backend %s unavailable, using %s%s%s", where,
-				    cJSON_IsString(from) ? from->valuestring : "?",
-				    cJSON_IsString(to) ? to->valuestring : "?", why[0] ? ": " : "", why);
+		client_show_message(c, false, "%sdefault backend %s unavailable, using %s%s%s",
+				    where, cJSON_IsString(from) ? from->valuestring : "?",
+				    cJSON_IsString(to) ? to->valuestring : "?", why[0] ? ": " : "",
+				    why);
 	else if (strcmp(kind->valuestring, "error") == 0)
-		client_show_message(c, true, "%ssandbox failed%s%s", where, why[0] ? ": " : "", why);
+		client_show_message(c, true, "%ssandbox failed%s%s", where, why[0] ? ": " : "",
+				    why);
 }
 
 static const struct {
 	const char *name;
 	void (*handle)(struct client *c, const cJSON *event);
 } event_handlers[] = {
-	{"layout", on_layout}, {"frame", on_frame},	{"status", on_status},
-	{"exit", on_exit_event}, {"sandbox", on_sandbox},
+    {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
+    {"exit", on_exit_event}, {"sandbox", on_sandbox},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)
@@ -373,7 +377,8 @@ static void read_socket(struct client *c)
 		c->inlen += (size_t)n;
 		start = c->inbuf;
 		while (!c->exiting &&
-		       (newline = memchr(search, '\n', c->inlen - (size_t)(search - c->inbuf))) != NULL) {
+		       (newline = memchr(search, '\n', c->inlen - (size_t)(search - c->inbuf))) !=
+			   NULL) {
 			*newline = 0;
 			handle_line(c, start);
 			start = search = newline + 1;
@@ -493,8 +498,8 @@ static void send_size(struct client *c, const char *cmd, const char *session)
 		cJSON_AddStringToObject(request, "session", session);
 	cJSON_AddNumberToObject(request, "cols", c->cols);
 	cJSON_AddNumberToObject(request, "rows", c->rows);
-	client_request(c, request, strcmp(cmd, "attach") == 0 ? on_attach_reply : client_reply_report_error,
-		       0);
+	client_request(c, request,
+		       strcmp(cmd, "attach") == 0 ? on_attach_reply : client_reply_report_error, 0);
 }
 
 static void handle_resize(struct client *c)
@@ -535,9 +540,9 @@ static void run_loop(struct client *c)
 {
 	while (!c->exiting) {
 		struct pollfd fds[3] = {
-			{STDIN_FILENO, POLLIN, 0},
-			{c->fd, (short)(POLLIN | (c->outlen > 0 ? POLLOUT : 0)), 0},
-			{winch_pipe[0], POLLIN, 0},
+		    {STDIN_FILENO, POLLIN, 0},
+		    {c->fd, (short)(POLLIN | (c->outlen > 0 ? POLLOUT : 0)), 0},
+		    {winch_pipe[0], POLLIN, 0},
 		};
 		int timeout = next_timeout(c);
 
@@ -568,7 +573,8 @@ static void load_settings(struct client *c, const char *theme_override, char *wa
 	if (config_load(NULL, &c->config, &err) != 0)
 		snprintf(warning, size, "config: %s", err.message);
 	for (size_t i = 0; i < c->config.nbindings; i++)
-		bindings_set(&c->bindings, c->config.bindings[i].key, c->config.bindings[i].command, NULL);
+		bindings_set(&c->bindings, c->config.bindings[i].key, c->config.bindings[i].command,
+			     NULL);
 	theme = theme_override != NULL ? theme_override : c->config.theme;
 	if (theme_load(theme, &c->theme, &err) != 0) {
 		/* Shown before ncurses takes the screen and again in the status

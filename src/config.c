@@ -82,8 +82,9 @@ static int set_prefix(struct config_parse *parse, const cJSON *item)
 		return invalid(parse, "prefix", "must be a string such as \"C-b\"");
 	if (!key_name_canonical(item->valuestring, canonical, sizeof canonical) ||
 	    strlen(canonical) >= sizeof parse->config->prefix) {
-		sm_error_set(parse->err, "config_invalid", "%s: \"prefix\": \"%s\" is not a key name",
-			     parse->source, item->valuestring);
+		sm_error_set(parse->err, "config_invalid",
+			     "%s: \"prefix\": \"%s\" is not a key name", parse->source,
+			     item->valuestring);
 		return -1;
 	}
 	snprintf(parse->config->prefix, sizeof parse->config->prefix, "%s", canonical);
@@ -128,11 +129,12 @@ static int set_default_backend(struct config_parse *parse, const cJSON *item)
 	static const char *const backends[] = {"none", "native", "microvm"};
 
 	if (!cJSON_IsString(item))
-		return invalid(parse, "default_backend", "must be \"none\", \"native\" or \"microvm\"");
+		return invalid(parse, "default_backend",
+			       "must be \"none\", \"native\" or \"microvm\"");
 	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
 		if (strcmp(item->valuestring, backends[i]) == 0) {
-			snprintf(parse->config->default_backend, sizeof parse->config->default_backend,
-				 "%s", backends[i]);
+			snprintf(parse->config->default_backend,
+				 sizeof parse->config->default_backend, "%s", backends[i]);
 			parse->config->default_backend_set = true;
 			return 0;
 		}
@@ -151,20 +153,22 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 
 	if (!cJSON_IsString(member) && !cJSON_IsNull(member)) {
 		sm_error_set(parse->err, "config_invalid",
-			     "%s: \"bindings\": the value for \"%s\" must be a command string", parse->source,
-			     member->string);
+			     "%s: \"bindings\": the value for \"%s\" must be a command string",
+			     parse->source, member->string);
 		return -1;
 	}
 	grown = realloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
 	if (grown == NULL) {
-		sm_error_set(parse->err, "out_of_memory", "%s: no memory for bindings", parse->source);
+		sm_error_set(parse->err, "out_of_memory", "%s: no memory for bindings",
+			     parse->source);
 		return -1;
 	}
 	config->bindings = grown;
 	entry = &config->bindings[config->nbindings];
 	if (!key_name_canonical(member->string, entry->key, sizeof entry->key)) {
-		sm_error_set(parse->err, "config_invalid", "%s: \"bindings\": \"%s\" is not a key name",
-			     parse->source, member->string);
+		sm_error_set(parse->err, "config_invalid",
+			     "%s: \"bindings\": \"%s\" is not a key name", parse->source,
+			     member->string);
 		return -1;
 	}
 	if (cJSON_IsNull(member) || member->valuestring[0] == 0) {
@@ -201,13 +205,13 @@ static const struct {
 	const char *key;
 	int (*set)(struct config_parse *parse, const cJSON *item);
 } config_keys[] = {
-	{"prefix", set_prefix},
-	{"bindings", set_bindings},
-	{"theme", set_theme},
-	{"scrollback", set_scrollback},
-	{"status", set_status},
-	{"default_shell", set_default_shell},
-	{"default_backend", set_default_backend},
+    {"prefix", set_prefix},
+    {"bindings", set_bindings},
+    {"theme", set_theme},
+    {"scrollback", set_scrollback},
+    {"status", set_status},
+    {"default_shell", set_default_shell},
+    {"default_backend", set_default_backend},
 };
 
 static int config_apply_member(struct config_parse *parse, const cJSON *member)
@@ -280,8 +284,8 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 	if (f == NULL) {
 		if (errno == ENOENT && path == NULL)
 			return 0;
-		sm_error_set(err, errno == ENOENT ? "config_not_found" : "config_read_error", "%s: %s",
-			     file, strerror(errno));
+		sm_error_set(err, errno == ENOENT ? "config_not_found" : "config_read_error",
+			     "%s: %s", file, strerror(errno));
 		return -1;
 	}
 	text = malloc(CONFIG_FILE_MAX + 1);

@@ -26,11 +26,11 @@ struct sm_error;
 #define CONFIG_SCROLLBACK_MAX 1000000
 
 struct config {
-	char prefix[16]; /* canonical key name, default "C-b" */
-	char theme[256]; /* theme name or path, default "default" */
-	int scrollback; /* lines of history per pane */
-	bool status; /* draw the status line */
-	char default_shell[256]; /* "" means $SHELL, then /bin/sh */
+	char prefix[16];	  /* canonical key name, default "C-b" */
+	char theme[256];	  /* theme name or path, default "default" */
+	int scrollback;		  /* lines of history per pane */
+	bool status;		  /* draw the status line */
+	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */
 	struct binding *bindings; /* overrides of the default table;

@@ -22,38 +22,41 @@
 #define THEME_FILE_MAX (256 * 1024)
 
 /* Shorthands for the defaults table. */
+/* clang-format off */
 #define DEF {THEME_COLOR_DEFAULT, 0, 0, 0, 0}
 #define PAL(n) {THEME_COLOR_PALETTE, (n), 0, 0, 0}
+/* clang-format on */
 
 static const struct {
 	const char *name;
 	struct theme_style fallback;
 } theme_slots[THEME_SLOT_COUNT] = {
-	[THEME_BORDER_ACTIVE] = {"border.active", {PAL(2), DEF, 0}},
-	[THEME_BORDER_INACTIVE] = {"border.inactive", {PAL(244), DEF, 0}},
-	[THEME_LABEL_NONE] = {"label.none", {PAL(0), PAL(250), THEME_ATTR_BOLD}},
-	[THEME_LABEL_NATIVE] = {"label.native", {PAL(0), PAL(2), THEME_ATTR_BOLD}},
-	[THEME_LABEL_MICROVM] = {"label.microvm", {PAL(15), PAL(4), THEME_ATTR_BOLD}},
-	[THEME_LABEL_PENDING] = {"label.pending", {PAL(0), PAL(244), 0}},
-	[THEME_TITLE_TEXT] = {"title.text", {DEF, DEF, 0}},
-	[THEME_TITLE_ACTIVE] = {"title.active", {DEF, DEF, THEME_ATTR_BOLD}},
-	[THEME_TITLE_VIOLATIONS] = {"title.violations", {PAL(1), DEF, THEME_ATTR_BOLD}},
-	[THEME_TITLE_ZOOM] = {"title.zoom", {PAL(3), DEF, THEME_ATTR_BOLD}},
-	[THEME_STATUS_BAR] = {"status.bar", {PAL(0), PAL(2), 0}},
-	[THEME_STATUS_SESSION] = {"status.session", {PAL(0), PAL(2), THEME_ATTR_BOLD}},
-	[THEME_STATUS_WINDOW] = {"status.window", {PAL(0), PAL(2), 0}},
-	[THEME_STATUS_CURRENT] = {"status.current", {PAL(0), PAL(2), THEME_ATTR_BOLD | THEME_ATTR_UNDERLINE}},
-	[THEME_STATUS_CLOCK] = {"status.clock", {PAL(0), PAL(2), 0}},
-	[THEME_STATUS_MESSAGE] = {"status.message", {PAL(0), PAL(3), 0}},
-	[THEME_STATUS_ERROR] = {"status.error", {PAL(15), PAL(1), THEME_ATTR_BOLD}},
-	[THEME_STATUS_PROMPT] = {"status.prompt", {PAL(0), PAL(3), 0}},
-	[THEME_BANNER_FAILED] = {"banner.failed", {PAL(15), PAL(1), THEME_ATTR_BOLD}},
-	[THEME_BANNER_TEXT] = {"banner.text", {PAL(15), PAL(1), 0}},
-	[THEME_COPY_SELECTION] = {"copy.selection", {PAL(0), PAL(3), 0}},
-	[THEME_COPY_POSITION] = {"copy.position", {PAL(0), PAL(3), 0}},
-	[THEME_COPY_MATCH] = {"copy.match", {PAL(0), PAL(6), 0}},
-	[THEME_HELP_TEXT] = {"help.text", {PAL(15), PAL(236), 0}},
-	[THEME_HELP_KEY] = {"help.key", {PAL(11), PAL(236), THEME_ATTR_BOLD}},
+    [THEME_BORDER_ACTIVE] = {"border.active", {PAL(2), DEF, 0}},
+    [THEME_BORDER_INACTIVE] = {"border.inactive", {PAL(244), DEF, 0}},
+    [THEME_LABEL_NONE] = {"label.none", {PAL(0), PAL(250), THEME_ATTR_BOLD}},
+    [THEME_LABEL_NATIVE] = {"label.native", {PAL(0), PAL(2), THEME_ATTR_BOLD}},
+    [THEME_LABEL_MICROVM] = {"label.microvm", {PAL(15), PAL(4), THEME_ATTR_BOLD}},
+    [THEME_LABEL_PENDING] = {"label.pending", {PAL(0), PAL(244), 0}},
+    [THEME_TITLE_TEXT] = {"title.text", {DEF, DEF, 0}},
+    [THEME_TITLE_ACTIVE] = {"title.active", {DEF, DEF, THEME_ATTR_BOLD}},
+    [THEME_TITLE_VIOLATIONS] = {"title.violations", {PAL(1), DEF, THEME_ATTR_BOLD}},
+    [THEME_TITLE_ZOOM] = {"title.zoom", {PAL(3), DEF, THEME_ATTR_BOLD}},
+    [THEME_STATUS_BAR] = {"status.bar", {PAL(0), PAL(2), 0}},
+    [THEME_STATUS_SESSION] = {"status.session", {PAL(0), PAL(2), THEME_ATTR_BOLD}},
+    [THEME_STATUS_WINDOW] = {"status.window", {PAL(0), PAL(2), 0}},
+    [THEME_STATUS_CURRENT] = {"status.current",
+			      {PAL(0), PAL(2), THEME_ATTR_BOLD | THEME_ATTR_UNDERLINE}},
+    [THEME_STATUS_CLOCK] = {"status.clock", {PAL(0), PAL(2), 0}},
+    [THEME_STATUS_MESSAGE] = {"status.message", {PAL(0), PAL(3), 0}},
+    [THEME_STATUS_ERROR] = {"status.error", {PAL(15), PAL(1), THEME_ATTR_BOLD}},
+    [THEME_STATUS_PROMPT] = {"status.prompt", {PAL(0), PAL(3), 0}},
+    [THEME_BANNER_FAILED] = {"banner.failed", {PAL(15), PAL(1), THEME_ATTR_BOLD}},
+    [THEME_BANNER_TEXT] = {"banner.text", {PAL(15), PAL(1), 0}},
+    [THEME_COPY_SELECTION] = {"copy.selection", {PAL(0), PAL(3), 0}},
+    [THEME_COPY_POSITION] = {"copy.position", {PAL(0), PAL(3), 0}},
+    [THEME_COPY_MATCH] = {"copy.match", {PAL(0), PAL(6), 0}},
+    [THEME_HELP_TEXT] = {"help.text", {PAL(15), PAL(236), 0}},
+    [THEME_HELP_KEY] = {"help.key", {PAL(11), PAL(236), THEME_ATTR_BOLD}},
 };
 
 const char *theme_slot_name(enum theme_slot slot)
@@ -70,9 +73,9 @@ void theme_builtin_default(struct theme *theme)
 }
 
 static const char *const color_names[16] = {
-	"black",      "red",	      "green",	     "yellow",	     "blue",	     "magenta",
-	"cyan",	      "white",	      "brightblack", "brightred",    "brightgreen", "brightyellow",
-	"brightblue", "brightmagenta", "brightcyan", "brightwhite",
+    "black",	  "red",	   "green",	  "yellow",	 "blue",	"magenta",
+    "cyan",	  "white",	   "brightblack", "brightred",	 "brightgreen", "brightyellow",
+    "brightblue", "brightmagenta", "brightcyan",  "brightwhite",
 };
 
 static bool parse_palette_index(const char *digits, struct theme_color *out)
@@ -100,7 +103,9 @@ static bool parse_hex_color(const char *spec, struct theme_color *out)
 	for (int i = 1; i < 7; i++) {
 		if (!isxdigit((unsigned char)spec[i]))
 			return false;
-		value = value * 16 + (unsigned)(isdigit((unsigned char)spec[i]) ? spec[i] - '0' : tolower((unsigned char)spec[i]) - 'a' + 10);
+		value = value * 16 + (unsigned)(isdigit((unsigned char)spec[i])
+						    ? spec[i] - '0'
+						    : tolower((unsigned char)spec[i]) - 'a' + 10);
 	}
 	out->kind = THEME_COLOR_RGB;
 	out->r = (uint8_t)(value >> 16);
@@ -160,7 +165,8 @@ static bool slot_group_exists(const char *group)
 	size_t len = strlen(group);
 
 	for (int i = 0; i < THEME_SLOT_COUNT; i++)
-		if (strncmp(theme_slots[i].name, group, len) == 0 && theme_slots[i].name[len] == '.')
+		if (strncmp(theme_slots[i].name, group, len) == 0 &&
+		    theme_slots[i].name[len] == '.')
 			return true;
 	return false;
 }
@@ -174,13 +180,13 @@ static int parse_color_field(const cJSON *item, const char *source, const char *
 		snprintf(digits, sizeof digits, "%d", item->valueint);
 		if (item->valuedouble == (double)item->valueint && parse_palette_index(digits, out))
 			return 0;
-		sm_error_set(err, "theme_invalid", "%s: field %s: palette index must be 0..255", source,
-			     field);
+		sm_error_set(err, "theme_invalid", "%s: field %s: palette index must be 0..255",
+			     source, field);
 		return -1;
 	}
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "theme_invalid", "%s: field %s: a colour must be a string or a number",
-			     source, field);
+		sm_error_set(err, "theme_invalid",
+			     "%s: field %s: a colour must be a string or a number", source, field);
 		return -1;
 	}
 	if (!theme_parse_color(item->valuestring, out)) {
@@ -196,8 +202,9 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } style_attrs[] = {
-	{"bold", THEME_ATTR_BOLD},	     {"dim", THEME_ATTR_DIM},	      {"italic", THEME_ATTR_ITALIC},
-	{"underline", THEME_ATTR_UNDERLINE}, {"reverse", THEME_ATTR_REVERSE}, {"blink", THEME_ATTR_BLINK},
+    {"bold", THEME_ATTR_BOLD},	     {"dim", THEME_ATTR_DIM},
+    {"italic", THEME_ATTR_ITALIC},   {"underline", THEME_ATTR_UNDERLINE},
+    {"reverse", THEME_ATTR_REVERSE}, {"blink", THEME_ATTR_BLINK},
 };
 
 static int parse_style_member(const cJSON *member, const char *source, const char *slot_name,
@@ -215,8 +222,8 @@ static int parse_style_member(const cJSON *member, const char *source, const cha
 		if (strcmp(member->string, style_attrs[i].name) != 0)
 			continue;
 		if (!cJSON_IsBool(member)) {
-			sm_error_set(err, "theme_invalid", "%s: field %s: must be true or false", source,
-				     field);
+			sm_error_set(err, "theme_invalid", "%s: field %s: must be true or false",
+				     source, field);
 			return -1;
 		}
 		if (cJSON_IsTrue(member))
@@ -226,7 +233,8 @@ static int parse_style_member(const cJSON *member, const char *source, const cha
 		return 0;
 	}
 	sm_error_set(err, "theme_invalid",
-		     "%s: unknown field %s (a style has fg, bg, bold, dim, italic, underline, reverse, blink)",
+		     "%s: unknown field %s (a style has fg, bg, bold, dim, italic, underline, "
+		     "reverse, blink)",
 		     source, field);
 	return -1;
 }
@@ -247,8 +255,9 @@ static int parse_style(const cJSON *item, const char *source, const char *slot_n
 		return 0;
 	}
 	if (!cJSON_IsObject(item)) {
-		sm_error_set(err, "theme_invalid", "%s: field %s: a style must be an object or a colour",
-			     source, slot_name);
+		sm_error_set(err, "theme_invalid",
+			     "%s: field %s: a style must be an object or a colour", source,
+			     slot_name);
 		return -1;
 	}
 	cJSON_ArrayForEach(member, item)
@@ -268,8 +277,8 @@ static int parse_group(const cJSON *group, const char *source, struct theme *the
 	int slot;
 
 	if (!cJSON_IsObject(group)) {
-		sm_error_set(err, "theme_invalid", "%s: field %s: must be an object of styles", source,
-			     group->string);
+		sm_error_set(err, "theme_invalid", "%s: field %s: must be an object of styles",
+			     source, group->string);
 		return -1;
 	}
 	cJSON_ArrayForEach(member, group)
@@ -313,20 +322,23 @@ int theme_parse(const char *json, const char *source, struct theme *theme, struc
 	}
 	cJSON_ArrayForEach(member, root)
 	{
-		if (strcmp(member->string, "name") == 0 || strcmp(member->string, "description") == 0) {
+		if (strcmp(member->string, "name") == 0 ||
+		    strcmp(member->string, "description") == 0) {
 			if (!cJSON_IsString(member)) {
-				sm_error_set(err, "theme_invalid", "%s: field %s: must be a string", source,
-					     member->string);
+				sm_error_set(err, "theme_invalid", "%s: field %s: must be a string",
+					     source, member->string);
 				rc = -1;
 				break;
 			}
 			if (strcmp(member->string, "name") == 0)
-				snprintf(parsed.name, sizeof parsed.name, "%s", member->valuestring);
+				snprintf(parsed.name, sizeof parsed.name, "%s",
+					 member->valuestring);
 			continue;
 		}
 		if (!slot_group_exists(member->string)) {
 			sm_error_set(err, "theme_invalid",
-				     "%s: unknown field %s (groups: border, label, title, status, banner, copy, help)",
+				     "%s: unknown field %s (groups: border, label, title, status, "
+				     "banner, copy, help)",
 				     source, member->string);
 			rc = -1;
 			break;
@@ -348,8 +360,8 @@ static char *read_small_file(const char *path, const char *what, struct sm_error
 	size_t len;
 
 	if (f == NULL) {
-		sm_error_set(err, errno == ENOENT ? "theme_not_found" : "theme_read_error", "%s: %s: %s",
-			     what, path, strerror(errno));
+		sm_error_set(err, errno == ENOENT ? "theme_not_found" : "theme_read_error",
+			     "%s: %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
 	text = malloc(THEME_FILE_MAX + 1);
@@ -405,7 +417,8 @@ static int theme_search_dirs(char dirs[3][PATH_MAX])
 		snprintf(dirs[n++], PATH_MAX, "%s/sandmux/themes", xdg);
 	else if (home != NULL && home[0] != 0)
 		snprintf(dirs[n++], PATH_MAX, "%s/.config/sandmux/themes", home);
-	snprintf(dirs[n++], PATH_MAX, "%s", share != NULL && share[0] != 0 ? share : THEME_SHARE_DIR);
+	snprintf(dirs[n++], PATH_MAX, "%s",
+		 share != NULL && share[0] != 0 ? share : THEME_SHARE_DIR);
 	/* Running from a build tree: build/sandmux finds ../themes. */
 	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (len > 0) {
@@ -439,7 +452,8 @@ int theme_resolve(const char *name_or_path, char *path, size_t size, struct sm_e
 	}
 	if (theme_name_is_path(name_or_path)) {
 		if (!is_regular_file(name_or_path)) {
-			sm_error_set(err, "theme_not_found", "theme: %s: no such file", name_or_path);
+			sm_error_set(err, "theme_not_found", "theme: %s: no such file",
+				     name_or_path);
 			return -1;
 		}
 		snprintf(path, size, "%s", name_or_path);

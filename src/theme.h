@@ -30,8 +30,8 @@ struct sm_error;
 enum theme_color_kind { THEME_COLOR_DEFAULT = 0, THEME_COLOR_PALETTE, THEME_COLOR_RGB };
 
 struct theme_color {
-	uint8_t kind; /* enum theme_color_kind */
-	uint8_t index; /* THEME_COLOR_PALETTE: 0..255 */
+	uint8_t kind;	 /* enum theme_color_kind */
+	uint8_t index;	 /* THEME_COLOR_PALETTE: 0..255 */
 	uint8_t r, g, b; /* THEME_COLOR_RGB */
 };
 

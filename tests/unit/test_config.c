@@ -74,15 +74,17 @@ static void test_defaults(void **state)
 
 static void test_good_config(void **state)
 {
-	const char *path = write_file("good.json", "{\n"
-						   "  \"prefix\": \"c-A\",\n"
-						   "  \"theme\": \"light\",\n"
-						   "  \"scrollback\": 5000,\n"
-						   "  \"status\": false,\n"
-						   "  \"default_shell\": \"/bin/zsh\",\n"
-						   "  \"default_backend\": \"native\",\n"
-						   "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
-						   "}\n");
+	const char *path = write_file(
+	    "good.json",
+	    "{\n"
+	    "  \"prefix\": \"c-A\",\n"
+	    "  \"theme\": \"light\",\n"
+	    "  \"scrollback\": 5000,\n"
+	    "  \"status\": false,\n"
+	    "  \"default_shell\": \"/bin/zsh\",\n"
+	    "  \"default_backend\": \"native\",\n"
+	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
+	    "}\n");
 	struct config config;
 	struct sm_error err = {"", ""};
 
@@ -110,25 +112,25 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{"{\"prefix\":\"C-b\",\"colour\":\"red\"}", "config_unknown_key", "\"colour\""},
-	{"{\"defualt_backend\":\"native\"}", "config_unknown_key", "defualt_backend"},
-	{"{\"scrollback\":\"lots\"}", "config_invalid", "scrollback"},
-	{"{\"scrollback\":1.5}", "config_invalid", "scrollback"},
-	{"{\"scrollback\":-1}", "config_invalid", "scrollback"},
-	{"{\"status\":1}", "config_invalid", "status"},
-	{"{\"theme\":42}", "config_invalid", "theme"},
-	{"{\"theme\":\"\"}", "config_invalid", "theme"},
-	{"{\"prefix\":\"Ctrl-b\"}", "config_invalid", "prefix"},
-	{"{\"prefix\":7}", "config_invalid", "prefix"},
-	{"{\"default_backend\":\"docker\"}", "config_invalid", "docker"},
-	{"{\"default_shell\":\"zsh\"}", "config_invalid", "default_shell"},
-	{"{\"bindings\":[\"split\"]}", "config_invalid", "bindings"},
-	{"{\"bindings\":{\"x\":3}}", "config_invalid", "\"x\""},
-	{"{\"bindings\":{\"NoSuchKey\":\"zoom\"}}", "config_invalid", "NoSuchKey"},
-	{"{\"bindings\":{\"x\":\"explode-pane\"}}", "config_invalid", "explode-pane"},
-	{"{\"bindings\":{\"x\":\"split -q\"}}", "config_invalid", "-q"},
-	{"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
-	{"[1,2]", "config_parse_error", "object"},
+    {"{\"prefix\":\"C-b\",\"colour\":\"red\"}", "config_unknown_key", "\"colour\""},
+    {"{\"defualt_backend\":\"native\"}", "config_unknown_key", "defualt_backend"},
+    {"{\"scrollback\":\"lots\"}", "config_invalid", "scrollback"},
+    {"{\"scrollback\":1.5}", "config_invalid", "scrollback"},
+    {"{\"scrollback\":-1}", "config_invalid", "scrollback"},
+    {"{\"status\":1}", "config_invalid", "status"},
+    {"{\"theme\":42}", "config_invalid", "theme"},
+    {"{\"theme\":\"\"}", "config_invalid", "theme"},
+    {"{\"prefix\":\"Ctrl-b\"}", "config_invalid", "prefix"},
+    {"{\"prefix\":7}", "config_invalid", "prefix"},
+    {"{\"default_backend\":\"docker\"}", "config_invalid", "docker"},
+    {"{\"default_shell\":\"zsh\"}", "config_invalid", "default_shell"},
+    {"{\"bindings\":[\"split\"]}", "config_invalid", "bindings"},
+    {"{\"bindings\":{\"x\":3}}", "config_invalid", "\"x\""},
+    {"{\"bindings\":{\"NoSuchKey\":\"zoom\"}}", "config_invalid", "NoSuchKey"},
+    {"{\"bindings\":{\"x\":\"explode-pane\"}}", "config_invalid", "explode-pane"},
+    {"{\"bindings\":{\"x\":\"split -q\"}}", "config_invalid", "-q"},
+    {"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
+    {"[1,2]", "config_parse_error", "object"},
 };
 
 static void test_bad_configs(void **state)
@@ -143,7 +145,8 @@ static void test_bad_configs(void **state)
 		if (strcmp(err.code, bad_cases[i].code) != 0 ||
 		    strstr(err.message, bad_cases[i].mentions) == NULL ||
 		    strstr(err.message, "bad.json") == NULL)
-			fail_msg("case %zu %s: got %s: %s", i, bad_cases[i].text, err.code, err.message);
+			fail_msg("case %zu %s: got %s: %s", i, bad_cases[i].text, err.code,
+				 err.message);
 		/* A failed load leaves the config as it was. */
 		assert_string_equal(config.prefix, "C-b");
 		assert_int_equal(config.nbindings, 0);
@@ -177,9 +180,11 @@ static void test_default_path(void **state)
 	assert_string_equal(config_default_path(buf, sizeof buf), "/x/conf/sandmux/config.json");
 	setenv("XDG_CONFIG_HOME", "relative", 1);
 	setenv("HOME", "/home/u", 1);
-	assert_string_equal(config_default_path(buf, sizeof buf), "/home/u/.config/sandmux/config.json");
+	assert_string_equal(config_default_path(buf, sizeof buf),
+			    "/home/u/.config/sandmux/config.json");
 	unsetenv("XDG_CONFIG_HOME");
-	assert_string_equal(config_default_path(buf, sizeof buf), "/home/u/.config/sandmux/config.json");
+	assert_string_equal(config_default_path(buf, sizeof buf),
+			    "/home/u/.config/sandmux/config.json");
 }
 
 static void test_check_config(void **state)
@@ -189,7 +194,8 @@ static void test_check_config(void **state)
 	unsetenv("SANDMUX_THEMES");
 	assert_int_equal(config_check_main(good), 0);
 	assert_int_equal(config_check_main(write_file("check-bad.json", "{\"nope\":1}")), 1);
-	assert_int_equal(config_check_main(write_file("check-theme.json", "{\"theme\":\"no-such-theme\"}")), 1);
+	assert_int_equal(
+	    config_check_main(write_file("check-theme.json", "{\"theme\":\"no-such-theme\"}")), 1);
 }
 
 struct ncurses_case {
@@ -200,45 +206,45 @@ struct ncurses_case {
 };
 
 static const struct ncurses_case ncurses_cases[] = {
-	{'a', false, false, "a"},
-	{'%', false, false, "%"},
-	{' ', false, false, "Space"},
-	{'\r', false, false, "Enter"},
-	{'\t', false, false, "Tab"},
-	{0x1b, false, false, "Escape"},
-	{0x7f, false, false, "BSpace"},
-	{0x00, false, false, "C-Space"},
-	{0x01, false, false, "C-a"},
-	{0x02, false, false, "C-b"},
-	{0x03, false, false, "C-c"},
-	{0x1a, false, false, "C-z"},
-	{0x1c, false, false, "C-\\"},
-	{0x1d, false, false, "C-]"},
-	{0x1f, false, false, "C-_"},
-	{'x', false, true, "M-x"},
-	{0x03, false, true, "C-M-c"},
-	{0x1b, false, true, "M-Escape"},
-	{0xe9, false, false, "\xc3\xa9"},
-	{0x4e2d, false, false, "\xe4\xb8\xad"},
-	{KEY_UP, true, false, "Up"},
-	{KEY_DOWN, true, false, "Down"},
-	{KEY_LEFT, true, false, "Left"},
-	{KEY_RIGHT, true, true, "M-Right"},
-	{KEY_HOME, true, false, "Home"},
-	{KEY_END, true, false, "End"},
-	{KEY_PPAGE, true, false, "PageUp"},
-	{KEY_NPAGE, true, false, "PageDown"},
-	{KEY_IC, true, false, "Insert"},
-	{KEY_DC, true, false, "Delete"},
-	{KEY_BACKSPACE, true, false, "BSpace"},
-	{KEY_ENTER, true, false, "Enter"},
-	{KEY_BTAB, true, false, "S-Tab"},
-	{KEY_SLEFT, true, false, "S-Left"},
-	{KEY_SR, true, false, "S-Up"},
-	{KEY_F(1), true, false, "F1"},
-	{KEY_F(12), true, false, "F12"},
-	{KEY_F(17), true, false, "S-F5"},
-	{KEY_F(25), true, false, "C-F1"},
+    {'a', false, false, "a"},
+    {'%', false, false, "%"},
+    {' ', false, false, "Space"},
+    {'\r', false, false, "Enter"},
+    {'\t', false, false, "Tab"},
+    {0x1b, false, false, "Escape"},
+    {0x7f, false, false, "BSpace"},
+    {0x00, false, false, "C-Space"},
+    {0x01, false, false, "C-a"},
+    {0x02, false, false, "C-b"},
+    {0x03, false, false, "C-c"},
+    {0x1a, false, false, "C-z"},
+    {0x1c, false, false, "C-\\"},
+    {0x1d, false, false, "C-]"},
+    {0x1f, false, false, "C-_"},
+    {'x', false, true, "M-x"},
+    {0x03, false, true, "C-M-c"},
+    {0x1b, false, true, "M-Escape"},
+    {0xe9, false, false, "\xc3\xa9"},
+    {0x4e2d, false, false, "\xe4\xb8\xad"},
+    {KEY_UP, true, false, "Up"},
+    {KEY_DOWN, true, false, "Down"},
+    {KEY_LEFT, true, false, "Left"},
+    {KEY_RIGHT, true, true, "M-Right"},
+    {KEY_HOME, true, false, "Home"},
+    {KEY_END, true, false, "End"},
+    {KEY_PPAGE, true, false, "PageUp"},
+    {KEY_NPAGE, true, false, "PageDown"},
+    {KEY_IC, true, false, "Insert"},
+    {KEY_DC, true, false, "Delete"},
+    {KEY_BACKSPACE, true, false, "BSpace"},
+    {KEY_ENTER, true, false, "Enter"},
+    {KEY_BTAB, true, false, "S-Tab"},
+    {KEY_SLEFT, true, false, "S-Left"},
+    {KEY_SR, true, false, "S-Up"},
+    {KEY_F(1), true, false, "F1"},
+    {KEY_F(12), true, false, "F12"},
+    {KEY_F(17), true, false, "S-F5"},
+    {KEY_F(25), true, false, "C-F1"},
 };
 
 static void test_key_names_from_ncurses(void **state)
@@ -258,10 +264,10 @@ static void test_key_names_from_ncurses(void **state)
 }
 
 static const char *const canonical_cases[][2] = {
-	{"C-b", "C-b"},	    {"c-B", "C-b"},	{"M-C-x", "C-M-x"}, {"s-m-c-Up", "C-M-S-Up"},
-	{"PgUp", "PageUp"}, {"npage", "PageDown"}, {"BTab", "S-Tab"},  {"C--", "C--"},
-	{"%", "%"},	    {"\"", "\""},	{" ", "Space"},	    {"f5", "F5"},
-	{"Esc", "Escape"},  {"DC", "Delete"},
+    {"C-b", "C-b"},	{"c-B", "C-b"},	       {"M-C-x", "C-M-x"}, {"s-m-c-Up", "C-M-S-Up"},
+    {"PgUp", "PageUp"}, {"npage", "PageDown"}, {"BTab", "S-Tab"},  {"C--", "C--"},
+    {"%", "%"},		{"\"", "\""},	       {" ", "Space"},	   {"f5", "F5"},
+    {"Esc", "Escape"},	{"DC", "Delete"},
 };
 
 static void test_key_name_canonical(void **state)
@@ -307,7 +313,8 @@ static void test_command_split(void **state)
 {
 	char buf[256], *argv[8];
 
-	assert_int_equal(command_split("split -h  -c '/a b' \"x \\\"y\\\"\"", buf, sizeof buf, argv, 8), 5);
+	assert_int_equal(
+	    command_split("split -h  -c '/a b' \"x \\\"y\\\"\"", buf, sizeof buf, argv, 8), 5);
 	assert_string_equal(argv[0], "split");
 	assert_string_equal(argv[3], "/a b");
 	assert_string_equal(argv[4], "x \"y\"");
@@ -319,16 +326,16 @@ static void test_command_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_good_config),
-		cmocka_unit_test(test_bad_configs),
-		cmocka_unit_test(test_missing_files),
-		cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_check_config),
-		cmocka_unit_test(test_key_names_from_ncurses),
-		cmocka_unit_test(test_key_name_canonical),
-		cmocka_unit_test(test_binding_table),
-		cmocka_unit_test(test_command_split),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_good_config),
+	    cmocka_unit_test(test_bad_configs),
+	    cmocka_unit_test(test_missing_files),
+	    cmocka_unit_test(test_default_path),
+	    cmocka_unit_test(test_check_config),
+	    cmocka_unit_test(test_key_names_from_ncurses),
+	    cmocka_unit_test(test_key_name_canonical),
+	    cmocka_unit_test(test_binding_table),
+	    cmocka_unit_test(test_command_split),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -58,22 +58,16 @@ struct color_case {
 };
 
 static const struct color_case color_cases[] = {
-	{"default", THEME_COLOR_DEFAULT, 0, 0},
-	{"black", THEME_COLOR_PALETTE, 0, 0},
-	{"red", THEME_COLOR_PALETTE, 1, 0},
-	{"White", THEME_COLOR_PALETTE, 7, 0},
-	{"brightred", THEME_COLOR_PALETTE, 9, 0},
-	{"bright-blue", THEME_COLOR_PALETTE, 12, 0},
-	{"Bright_White", THEME_COLOR_PALETTE, 15, 0},
-	{"colour123", THEME_COLOR_PALETTE, 123, 0},
-	{"color0", THEME_COLOR_PALETTE, 0, 0},
-	{"255", THEME_COLOR_PALETTE, 255, 0},
-	{"#ff8000", THEME_COLOR_RGB, 0, 0xff8000},
-	{"#0A0b0C", THEME_COLOR_RGB, 0, 0x0a0b0c},
+    {"default", THEME_COLOR_DEFAULT, 0, 0},	  {"black", THEME_COLOR_PALETTE, 0, 0},
+    {"red", THEME_COLOR_PALETTE, 1, 0},		  {"White", THEME_COLOR_PALETTE, 7, 0},
+    {"brightred", THEME_COLOR_PALETTE, 9, 0},	  {"bright-blue", THEME_COLOR_PALETTE, 12, 0},
+    {"Bright_White", THEME_COLOR_PALETTE, 15, 0}, {"colour123", THEME_COLOR_PALETTE, 123, 0},
+    {"color0", THEME_COLOR_PALETTE, 0, 0},	  {"255", THEME_COLOR_PALETTE, 255, 0},
+    {"#ff8000", THEME_COLOR_RGB, 0, 0xff8000},	  {"#0A0b0C", THEME_COLOR_RGB, 0, 0x0a0b0c},
 };
 
-static const char *const bad_colors[] = {"", "grren", "colour256", "256", "#ff800", "#gg0000",
-					 "#ff80000", "-1", "colour"};
+static const char *const bad_colors[] = {"",	    "grren",	"colour256", "256",   "#ff800",
+					 "#gg0000", "#ff80000", "-1",	     "colour"};
 
 static void test_colors(void **state)
 {
@@ -88,7 +82,8 @@ static void test_colors(void **state)
 		if (c->kind == THEME_COLOR_PALETTE)
 			assert_int_equal(color.index, c->index);
 		if (c->kind == THEME_COLOR_RGB)
-			assert_int_equal((unsigned)(color.r << 16 | color.g << 8 | color.b), c->rgb);
+			assert_int_equal((unsigned)(color.r << 16 | color.g << 8 | color.b),
+					 c->rgb);
 	}
 	for (size_t i = 0; i < sizeof bad_colors / sizeof bad_colors[0]; i++)
 		if (theme_parse_color(bad_colors[i], &color))
@@ -101,10 +96,11 @@ static void test_partial_theme(void **state)
 	struct sm_error err = {"", ""};
 
 	theme_builtin_default(&builtin);
-	assert_int_equal(theme_parse("{\"name\":\"mine\",\"label\":{\"native\":{\"fg\":\"#00ff00\","
-				     "\"bg\":17,\"bold\":true}},\"border\":{\"active\":\"yellow\"}}",
-				     "mine.json", &theme, &err),
-			 0);
+	assert_int_equal(
+	    theme_parse("{\"name\":\"mine\",\"label\":{\"native\":{\"fg\":\"#00ff00\","
+			"\"bg\":17,\"bold\":true}},\"border\":{\"active\":\"yellow\"}}",
+			"mine.json", &theme, &err),
+	    0);
 	assert_string_equal(theme.name, "mine");
 	assert_int_equal(theme.slots[THEME_LABEL_NATIVE].fg.kind, THEME_COLOR_RGB);
 	assert_int_equal(theme.slots[THEME_LABEL_NATIVE].fg.g, 0xff);
@@ -126,16 +122,16 @@ struct bad_theme {
 };
 
 static const struct bad_theme bad_themes[] = {
-	{"{\"borders\":{}}", "theme_invalid", "borders"},
-	{"{\"border\":{\"activ\":\"red\"}}", "theme_invalid", "border.activ"},
-	{"{\"label\":{\"native\":{\"fg\":\"grren\"}}}", "theme_invalid", "label.native.fg"},
-	{"{\"label\":{\"microvm\":{\"bg\":300}}}", "theme_invalid", "label.microvm.bg"},
-	{"{\"status\":{\"bar\":{\"bold\":\"yes\"}}}", "theme_invalid", "status.bar.bold"},
-	{"{\"status\":{\"bar\":{\"colour\":\"red\"}}}", "theme_invalid", "status.bar.colour"},
-	{"{\"banner\":[1]}", "theme_invalid", "banner"},
-	{"{\"copy\":{\"selection\":true}}", "theme_invalid", "copy.selection"},
-	{"{\"name\":5}", "theme_invalid", "name"},
-	{"{\n\"border\": {\n\"active\": \"red\",\n}\n}", "theme_parse_error", "line 4"},
+    {"{\"borders\":{}}", "theme_invalid", "borders"},
+    {"{\"border\":{\"activ\":\"red\"}}", "theme_invalid", "border.activ"},
+    {"{\"label\":{\"native\":{\"fg\":\"grren\"}}}", "theme_invalid", "label.native.fg"},
+    {"{\"label\":{\"microvm\":{\"bg\":300}}}", "theme_invalid", "label.microvm.bg"},
+    {"{\"status\":{\"bar\":{\"bold\":\"yes\"}}}", "theme_invalid", "status.bar.bold"},
+    {"{\"status\":{\"bar\":{\"colour\":\"red\"}}}", "theme_invalid", "status.bar.colour"},
+    {"{\"banner\":[1]}", "theme_invalid", "banner"},
+    {"{\"copy\":{\"selection\":true}}", "theme_invalid", "copy.selection"},
+    {"{\"name\":5}", "theme_invalid", "name"},
+    {"{\n\"border\": {\n\"active\": \"red\",\n}\n}", "theme_parse_error", "line 4"},
 };
 
 static void test_bad_themes(void **state)
@@ -212,7 +208,8 @@ static void test_search_order(void **state)
 	assert_non_null(strstr(err.message, "nowhere"));
 	assert_non_null(strstr(err.message, share_dir));
 	/* Paths are taken as they are. */
-	assert_int_equal(theme_resolve(write_file("direct.json", "{}"), path, sizeof path, &err), 0);
+	assert_int_equal(theme_resolve(write_file("direct.json", "{}"), path, sizeof path, &err),
+			 0);
 	assert_int_equal(theme_resolve("/no/such/theme.json", path, sizeof path, &err), -1);
 }
 
@@ -233,12 +230,9 @@ static void test_default_without_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_colors),
-		cmocka_unit_test(test_partial_theme),
-		cmocka_unit_test(test_bad_themes),
-		cmocka_unit_test(test_shipped_themes),
-		cmocka_unit_test(test_search_order),
-		cmocka_unit_test(test_default_without_files),
+	    cmocka_unit_test(test_colors),	 cmocka_unit_test(test_partial_theme),
+	    cmocka_unit_test(test_bad_themes),	 cmocka_unit_test(test_shipped_themes),
+	    cmocka_unit_test(test_search_order), cmocka_unit_test(test_default_without_files),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
