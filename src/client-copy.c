@@ -556,6 +556,11 @@ void copy_mode_cursor(const struct client *c, int *x, int *y)
 	for (size_t i = 0; i < c->npanes; i++)
 		if (c->panes[i].id == copy->pane)
 			pane = &c->panes[i];
-	*x = pane ? pane->x + copy->cx : 0;
-	*y = pane ? pane->y + copy->cy - copy->top : 0;
+	if (pane == NULL) {
+		*x = *y = 0;
+		return;
+	}
+	/* The pane may have shrunk since copy mode froze it. */
+	*x = pane->x + (copy->cx < pane->cols ? copy->cx : pane->cols - 1);
+	*y = pane->y + (copy->cy - copy->top < pane->rows ? copy->cy - copy->top : pane->rows - 1);
 }

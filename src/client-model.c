@@ -17,6 +17,7 @@
 #include "client-internal.h"
 
 #define REPLACEMENT_CHAR 0xfffd
+#define PANE_SIZE_MAX 4096
 
 /* Format characters that reorder or hide text.  They cannot move the
  * cursor, but they could make a title read as something else. */
@@ -192,7 +193,10 @@ static void place_run(const cJSON *run, struct cell *row, int cols)
 	/* Blanks the run covers past its text keep its colours (erased
 	 * regions with a background). */
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(run, "w");
-	int end = cJSON_IsNumber(w) ? x->valueint + w->valueint : col;
+	int end = col;
+
+	if (cJSON_IsNumber(w) && w->valueint > 0)
+		end = w->valueint >= cols - x->valueint ? cols : x->valueint + w->valueint;
 	for (; col < end && col < cols; col++)
 		row[col] = style;
 }
@@ -309,10 +313,12 @@ static void pane_resize_cells(struct pane_view *pane, int cols, int rows)
 	struct cell *cells;
 	bool *dirty;
 
-	if (cols < 1)
-		cols = 1;
-	if (rows < 1)
-		rows = 1;
+	/* The server's emulator stops at 1000; anything past this is a
+	 * broken message, not a screen. */
+	if (cols < 1 || cols > PANE_SIZE_MAX)
+		cols = cols < 1 ? 1 : PANE_SIZE_MAX;
+	if (rows < 1 || rows > PANE_SIZE_MAX)
+		rows = rows < 1 ? 1 : PANE_SIZE_MAX;
 	if (pane->cells != NULL && cols == pane->cols && rows == pane->rows)
 		return;
 	cells = malloc((size_t)cols * (size_t)rows * sizeof *cells);

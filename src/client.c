@@ -544,11 +544,14 @@ static void run_loop(struct client *c)
 		    {c->fd, (short)(POLLIN | (c->outlen > 0 ? POLLOUT : 0)), 0},
 		    {winch_pipe[0], POLLIN, 0},
 		};
-		int timeout = next_timeout(c);
+		int timeout = next_timeout(c), ready;
 
 		client_draw(c);
-		if (poll(fds, 3, timeout) < 0 && errno != EINTR)
+		ready = poll(fds, 3, timeout);
+		if (ready < 0 && errno != EINTR)
 			break;
+		if (ready == 0)
+			c->dirty = true; /* the clock's minute turned, or a message expired */
 		if (fds[2].revents & POLLIN)
 			handle_resize(c);
 		if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
