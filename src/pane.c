@@ -27,6 +27,13 @@
 
 #define READ_CHUNK (64 * 1024)
 #define READ_BUDGET (1024 * 1024) /* per wakeup, so one pane cannot starve others */
+/* A wakeup that finds this much is a flood: the kernel hands PTY data
+ * over in ~4 KiB reads, so waking for every one costs more than parsing
+ * it.  In a flood the pane is read every FLOOD_PAUSE_MS instead, letting
+ * the PTY buffer fill meanwhile; interactive output (an echo, a prompt)
+ * never reaches the threshold and is read at once. */
+#define FLOOD_BYTES (32 * 1024)
+#define FLOOD_PAUSE_MS 1
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
 
@@ -200,6 +207,9 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	p->poll.data = p;
 	uv_poll_start(&p->poll, UV_READABLE, pane_on_readable);
 	p->poll_active = true;
+	uv_timer_init(server.loop, &p->flood_timer);
+	p->flood_timer.data = p;
+	p->flood_timer_active = true;
 	if (p->launch.confirmed) {
 		p->state = SANDBOX_WARM;
 		events_emit(events_lifecycle("ready", p));
@@ -272,7 +282,7 @@ void pane_free(struct pane *p)
 	if (p->launch.status_fd >= 0)
 		close(p->launch.status_fd);
 	p->launch.status_fd = -1;
-	p->open_handles = p->poll_active + p->status_poll_active;
+	p->open_handles = p->poll_active + p->status_poll_active + p->flood_timer_active;
 	if (p->open_handles == 0) {
 		pane_release(p);
 		return;
@@ -281,7 +291,9 @@ void pane_free(struct pane *p)
 		uv_close((uv_handle_t *)&p->poll, pane_on_handle_closed);
 	if (p->status_poll_active)
 		uv_close((uv_handle_t *)&p->status_poll, pane_on_handle_closed);
-	p->poll_active = p->status_poll_active = false;
+	if (p->flood_timer_active)
+		uv_close((uv_handle_t *)&p->flood_timer, pane_on_handle_closed);
+	p->poll_active = p->status_poll_active = p->flood_timer_active = false;
 }
 
 void pane_resize(struct pane *p, int cols, int rows)
@@ -362,11 +374,13 @@ static bool pane_drain(struct pane *p)
 	char buf[READ_CHUNK];
 	size_t total = 0;
 
+	p->last_read = 0;
 	while (total < READ_BUDGET) {
 		ssize_t n = read(p->master, buf, sizeof buf);
 		if (n > 0) {
 			term_write(p->term, buf, n);
 			total += n;
+			p->last_read = total;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -380,6 +394,16 @@ static bool pane_drain(struct pane *p)
 	if (total > 0 && p->window != NULL)
 		server_session_damaged(p->window->session);
 	return true;
+}
+
+static void pane_on_readable(uv_poll_t *handle, int status, int events);
+
+static void pane_on_flood_timer(uv_timer_t *timer)
+{
+	struct pane *p = timer->data;
+
+	if (p->poll_active && p->master >= 0)
+		uv_poll_start(&p->poll, UV_READABLE, pane_on_readable);
 }
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events)
@@ -398,6 +422,10 @@ static void pane_on_readable(uv_poll_t *handle, int status, int events)
 	}
 	if (events & UV_WRITABLE)
 		pane_flush_input(p);
+	if (p->last_read >= FLOOD_BYTES && p->npending_input == 0 && p->flood_timer_active) {
+		uv_poll_stop(handle);
+		uv_timer_start(&p->flood_timer, pane_on_flood_timer, FLOOD_PAUSE_MS, 0);
+	}
 }
 
 static int exit_code_of(int status)

@@ -44,6 +44,9 @@ struct pane {
 	uv_poll_t status_poll; /* backend confirmation, while pending */
 	bool status_poll_active;
 	int open_handles; /* libuv handles still closing */
+	uv_timer_t flood_timer; /* paces reads during sustained output */
+	bool flood_timer_active;
+	size_t last_read; /* bytes read at the last wakeup */
 
 	struct launch_result launch;
 	const struct backend_ops *ops;

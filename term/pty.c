@@ -126,6 +126,8 @@ int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out
 		snprintf(errbuf, errsz, "cannot run %s: %s", opts->argv[0], strerror(child_errno));
 		return -child_errno;
 	}
+	/* The server's loop must never block on a pane. */
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 	*master_out = master;
 	*pid_out = pid;
 	return 0;

@@ -55,8 +55,8 @@ sandmux_headless() {
 }
 tmux_headless() {
 	t0=$(now)
-	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \; \
-		send-keys "cat '$W/bench.txt'; tmux -L smbench wait -S done" Enter
+	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \
+		"cat '$W/bench.txt'; tmux -L smbench wait -S done; sleep 5"
 	tmux -L smbench wait done
 	t1=$(now)
 	tmux -L smbench kill-server
@@ -84,8 +84,8 @@ sandmux_attached() {
 }
 tmux_attached() {
 	rm -f "$W/go"
-	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 52 \; \
-		send-keys "while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'; exit" Enter
+	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 52 \
+		"while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'"
 	"$HARNESS" drain 200 52 -- tmux -L smbench attach &
 	hp=$!
 	sleep 0.5
@@ -112,8 +112,7 @@ SPID=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]
 SRSS=$(awk '/VmRSS/ {print $2}' /proc/$SPID/status)
 HIST=$("$SM" -L bench ctl '{"cmd":"capture","pane":'"$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)"',"start":0,"end":0}' | grep -o '"history":[0-9]*')
 "$SM" -L bench kill-server
-tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \; \
-	send-keys "cat '$W/lines.txt'; exec sleep 600" Enter
+tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 "cat '$W/lines.txt'; exec sleep 600"
 sleep 2
 TPID=$(tmux -L smbench display -p '#{pid}')
 TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
