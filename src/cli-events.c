@@ -15,7 +15,29 @@
 
 #include "cli.h"
 
-enum { OPT_FOLLOW = 1000, OPT_ACTION, OPT_JSON, OPT_HELP };
+enum { OPT_FOLLOW = 1000, OPT_ACTION, OPT_JSON, OPT_HELP, OPT_FEED, OPT_SESSION };
+
+/* The feed pane's colours, one per action, so a glance tells a secret
+ * read from a blocked connection. */
+static const char *feed_colour(const char *kind, const char *action)
+{
+	static const struct {
+		const char *action, *sgr;
+	} colours[] = {
+		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
+		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
+		{ "process-exec", "\033[1;34m" },
+	};
+
+	if (kind != NULL && strcmp(kind, "error") == 0)
+		return "\033[41;97m";
+	for (size_t i = 0; action != NULL && i < sizeof colours / sizeof colours[0]; i++)
+		if (strcmp(colours[i].action, action) == 0)
+			return colours[i].sgr;
+	return "\033[2m";
+}
+
+static bool feed_mode;
 
 static void print_event(const cJSON *ev, bool json)
 {
@@ -41,9 +63,12 @@ static void print_event(const cJSON *ev, bool json)
 		localtime_r(&secs, &tm);
 		strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	}
-	printf("%s %%%d %s %s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
+	if (feed_mode)
+		fputs(feed_colour(kind, action), stdout);
+	printf("%s %%%d %s %s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
 	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
-	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "");
+	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "",
+	       feed_mode ? "\033[0m" : "");
 	if (reason != NULL)
 		printf("    reason: %s\n", reason);
 	fflush(stdout);
@@ -54,9 +79,10 @@ int verb_events(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "follow", no_argument, NULL, OPT_FOLLOW }, { "action", required_argument, NULL, OPT_ACTION },
 		{ "json", no_argument, NULL, OPT_JSON },     { "help", no_argument, NULL, OPT_HELP },
+		{ "feed", no_argument, NULL, OPT_FEED },     { "session", required_argument, NULL, OPT_SESSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *target = NULL, *action = NULL;
+	const char *target = NULL, *action = NULL, *session = NULL;
 	bool follow = false, json = false, eof = false;
 	struct cli_conn conn;
 	cJSON *req, *reply, *ev;
@@ -78,6 +104,12 @@ int verb_events(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_FEED:
+			feed_mode = follow = true;
+			break;
+		case OPT_SESSION:
+			session = optarg;
+			break;
 		case OPT_HELP:
 			cli_print_usage(cli_find_verb("events"), false);
 			return 0;
@@ -94,6 +126,14 @@ int verb_events(int argc, char **argv)
 		cJSON_AddNumberToObject(req, "pane", atoi(target[0] == '%' ? target + 1 : target));
 	if (action != NULL)
 		cJSON_AddStringToObject(req, "action", action);
+	if (session != NULL)
+		cJSON_AddStringToObject(req, "session", session);
+	if (feed_mode) {
+		/* The pane title says what this pane is. */
+		printf("\033]2;violations%s%s\007\033[1mtime     pane backend event\033[0m\n",
+		       session ? " of " : "", session ? session : "");
+		fflush(stdout);
+	}
 	reply = cli_request(&conn, req);
 	if (reply == NULL || !cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"))) {
 		fprintf(stderr, "sandmux: subscribe failed\n");
@@ -135,4 +175,39 @@ int verb_demo(int argc, char **argv)
 	execl("/bin/sh", "sh", script, (char *)NULL);
 	perror("sandmux: demo");
 	return 1;
+}
+
+int verb_feed(int argc, char **argv)
+{
+	const char *session = NULL;
+	struct cli_conn conn;
+	cJSON *req, *reply;
+	bool ok;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt(argc, argv, "+t:h")) != -1) {
+		if (ch == 't')
+			session = optarg;
+		else {
+			cli_print_usage(cli_find_verb("feed"), ch != 'h');
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	if (cli_connect(&conn, false) < 0)
+		return 1;
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "cmd", "feed");
+	if (session != NULL)
+		cJSON_AddStringToObject(req, "session", session);
+	reply = cli_request(&conn, req);
+	cli_close(&conn);
+	ok = reply != NULL && cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"));
+	if (ok)
+		printf("%%%d\n", cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "pane")->valueint);
+	else if (reply != NULL)
+		fprintf(stderr, "sandmux: %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(
+						       cJSON_GetObjectItem(reply, "error"), "message")));
+	cJSON_Delete(reply);
+	return ok ? 0 : 1;
 }

@@ -729,6 +729,7 @@ static int verb_check_config(int argc, char **argv)
 
 int verb_events(int argc, char **argv);
 int verb_demo(int argc, char **argv);
+int verb_feed(int argc, char **argv);
 
 const struct cli_verb cli_verbs[] = {
 	{ "new", verb_new,
@@ -754,8 +755,10 @@ const struct cli_verb cli_verbs[] = {
 	{ "resume", verb_resume, "resume -t PANE", "continue a suspended pane" },
 	{ "ctl", verb_ctl, "ctl JSON", "send a raw protocol request, print the reply" },
 	{ "probe", verb_probe, "probe [--json]", "what sandboxing this host offers" },
-	{ "events", verb_events, "events [--follow] [-t PANE] [--action A] [--json]",
+	{ "events", verb_events,
+	  "events [--follow] [-t PANE] [--session S] [--action A] [--json] [--feed]",
 	  "print sandbox events" },
+	{ "feed", verb_feed, "feed [-t SESSION]", "open the live violation feed beside a session's pane" },
 	{ "demo", verb_demo, "demo", "open the isolation demo session" },
 	{ "server", verb_server, "server [--foreground] [--sandbox on|off] [--config FILE] [-v]",
 	  "run the server (started automatically)" },

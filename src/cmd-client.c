@@ -233,6 +233,7 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 		spawn.cwd = s->active->active->cwd;
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
+	spawn.session = s->name;
 	p = pane_new(&spawn, &launch_err);
 	cmd_free_spawn(&spawn);
 	window_create(s, p);

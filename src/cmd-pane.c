@@ -2,10 +2,12 @@
  * cmd-pane: commands on one pane — split, send-keys, send-text, capture,
  * history, resize, kill-pane, suspend, resume.
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -45,6 +47,7 @@ static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 		return -1;
 	if (spawn.cwd == NULL)
 		spawn.cwd = target->cwd;
+	spawn.session = w->session->name;
 	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
 	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;
 	p = pane_new(&spawn, &launch_err);
@@ -246,7 +249,47 @@ static int cmd_resume(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	return cmd_suspend_resume(c, req, err, false);
 }
 
+/* The feed pane: a side pane running `sandmux events --feed` for the
+ * session, so it scrolls, searches and copies like any pane. */
+static int cmd_feed(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct session *s = c->attached;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	cJSON *split;
+	int rc;
+
+	if (cmd_get_string(req, "session", false, &name, err) < 0)
+		return -1;
+	if (name != NULL)
+		s = session_find(name);
+	else if (s == NULL)
+		s = server.sessions;
+	if (s == NULL || s->active == NULL || s->active->active == NULL) {
+		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "");
+		return -1;
+	}
+	if (n < 0) {
+		sm_error_set(err, "failed", "cannot find the sandmux binary");
+		return -1;
+	}
+	exe[n] = '\0';
+	split = cJSON_CreateObject();
+	cJSON_AddNumberToObject(split, "pane", s->active->active->id);
+	cJSON_AddStringToObject(split, "direction", "h");
+	cJSON_AddNumberToObject(split, "size", 40);
+	cJSON_AddItemToObject(split, "argv",
+			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
+									"--feed", "--session", s->name },
+						      7));
+	rc = cmd_split(c, split, result, err);
+	cJSON_Delete(split);
+	return rc;
+}
+
 const struct cmd_entry cmd_pane_entries[] = {
+	{ .name = "feed", .exec = cmd_feed },
 	{ .name = "split", .exec = cmd_split },
 	{ .name = "send-keys", .exec = cmd_send_keys },
 	{ .name = "send-text", .exec = cmd_send_text },

@@ -76,6 +76,7 @@ static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, stru
 	}
 	spawn.cols = cols;
 	spawn.rows = rows - 1;
+	spawn.session = name;
 	p = pane_new(&spawn, &launch_err);
 	cmd_free_spawn(&spawn);
 	s = session_create(name, cols, rows);
@@ -170,6 +171,8 @@ static int cmd_subscribe(struct conn *c, const cJSON *req, cJSON *result, struct
 	c->sub_pane = pane;
 	snprintf(c->sub_session, sizeof c->sub_session, "%s", session ? session : "");
 	snprintf(c->sub_action, sizeof c->sub_action, "%s", action ? action : "");
+	if (cmd_get_bool(req, "backlog", true))
+		c->pending_backlog = true;
 	return 0;
 }
 

@@ -62,6 +62,10 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 		log_debug("%s: %s: %s", __func__, err.code, err.message);
 	}
 	server_send(c, reply);
+	if (c->pending_backlog) {
+		c->pending_backlog = false;
+		events_send_backlog(c);
+	}
 	if (c->pending_attach != NULL) {
 		struct session *s = c->pending_attach;
 		c->pending_attach = NULL;

@@ -1,14 +1,165 @@
 /*
- * events: the event bus.  Backends and panes emit lifecycle events
- * (starting, ready, exit, killed, error, downgrade) and violations; the bus
- * fans them out to every subscribed connection whose filters match.
+ * events: the event bus.  Backends, panes, the supervisor and the egress
+ * proxies emit lifecycle events (starting, ready, exit, killed, error,
+ * downgrade) and violations.  Every event is first appended to a durable
+ * JSON-lines log, $XDG_STATE_HOME/sandmux/events.jsonl (rotated at 10 MiB,
+ * five old files kept), and only then fanned out to subscribers whose
+ * filters match (DESIGN.md invariant 6: nothing lost).  A ring of recent
+ * events, seeded from the log's tail at start, is the backlog a new
+ * subscriber receives first.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "log.h"
 #include "server.h"
+
+#define EVENTS_ROTATE_BYTES (10 * 1024 * 1024)
+#define EVENTS_KEEP 5
+#define EVENTS_BACKLOG 1000
+
+static char events_path[PATH_MAX];
+static int events_fd = -1;
+static off_t events_size;
+static bool events_failing;
+static char *backlog[EVENTS_BACKLOG]; /* serialized events, oldest first */
+static size_t backlog_start, backlog_count;
+
+static void backlog_push(char *line)
+{
+	size_t slot = (backlog_start + backlog_count) % EVENTS_BACKLOG;
+
+	if (backlog_count == EVENTS_BACKLOG) {
+		free(backlog[backlog_start]);
+		backlog[backlog_start] = line;
+		backlog_start = (backlog_start + 1) % EVENTS_BACKLOG;
+		return;
+	}
+	backlog[slot] = line;
+	backlog_count++;
+}
+
+/* Seed the backlog from the log's last lines, so a subscriber after a
+ * restart still sees what happened before it. */
+static void events_load_tail(void)
+{
+	FILE *f = fopen(events_path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (f == NULL)
+		return;
+	if (events_size > 4 * 1024 * 1024) {
+		fseeko(f, events_size - 4 * 1024 * 1024, SEEK_SET);
+		if (getline(&line, &cap, f) < 0) { /* skip a partial line */
+			free(line);
+			fclose(f);
+			return;
+		}
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		if (line[0] == '{')
+			backlog_push(strdup(line));
+	}
+	free(line);
+	fclose(f);
+}
+
+int events_open(const char *state_dir)
+{
+	struct stat st;
+
+	snprintf(events_path, sizeof events_path, "%s/events.jsonl", state_dir);
+	events_fd = open(events_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (events_fd < 0) {
+		log_warn("events: cannot open %s: %s", events_path, strerror(errno));
+		events_failing = true;
+		return -1;
+	}
+	events_size = fstat(events_fd, &st) == 0 ? st.st_size : 0;
+	events_load_tail();
+	log_info("events: logging to %s", events_path);
+	return 0;
+}
+
+void events_close(void)
+{
+	if (events_fd >= 0)
+		close(events_fd);
+	events_fd = -1;
+	for (size_t i = 0; i < backlog_count; i++)
+		free(backlog[(backlog_start + i) % EVENTS_BACKLOG]);
+	backlog_count = backlog_start = 0;
+}
+
+static void events_rotate(void)
+{
+	char from[PATH_MAX + 16], to[PATH_MAX + 16];
+
+	for (int i = EVENTS_KEEP - 1; i >= 1; i--) {
+		snprintf(from, sizeof from, "%s.%d", events_path, i);
+		snprintf(to, sizeof to, "%s.%d", events_path, i + 1);
+		rename(from, to);
+	}
+	snprintf(to, sizeof to, "%s.1", events_path);
+	close(events_fd);
+	rename(events_path, to);
+	events_fd = open(events_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	events_size = 0;
+}
+
+/* Tell every attached client, once per failure spell, that the log is
+ * not being written: an event may not vanish without anybody saying so. */
+static void events_report_failure(int err)
+{
+	char text[PATH_MAX + 128];
+
+	if (events_failing)
+		return;
+	events_failing = true;
+	snprintf(text, sizeof text, "event log %s unwritable: %s (events still shown live)",
+		 events_path, strerror(err));
+	log_warn("%s", text);
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		server_push_status(s, text);
+}
+
+static void events_append(const char *line, size_t len)
+{
+	ssize_t n;
+
+	if (events_fd < 0 && events_path[0] != '\0')
+		events_fd = open(events_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (events_fd < 0) {
+		events_report_failure(errno);
+		return;
+	}
+	if (events_size + (off_t)len > EVENTS_ROTATE_BYTES)
+		events_rotate();
+	do
+		n = write(events_fd, line, len);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len) {
+		events_report_failure(n < 0 ? errno : ENOSPC);
+		return;
+	}
+	events_size += len;
+	if (events_failing) {
+		events_failing = false;
+		log_info("events: log writable again");
+	}
+}
 
 struct cJSON *events_lifecycle(const char *kind, const struct pane *p)
 {
@@ -24,6 +175,8 @@ struct cJSON *events_lifecycle(const char *kind, const struct pane *p)
 		cJSON_AddNumberToObject(ev, "pane", p->id);
 		if (p->window != NULL)
 			cJSON_AddStringToObject(ev, "session", p->window->session->name);
+		else if (p->session_name[0] != '\0')
+			cJSON_AddStringToObject(ev, "session", p->session_name);
 		cJSON_AddStringToObject(ev, "requested", sandbox_backend_name(p->requested));
 		if (label != NULL)
 			cJSON_AddStringToObject(ev, "backend", label);
@@ -50,8 +203,43 @@ static bool events_match(const struct conn *c, const cJSON *ev)
 	return true;
 }
 
+void events_send_backlog(struct conn *c)
+{
+	for (size_t i = 0; i < backlog_count; i++) {
+		cJSON *ev = cJSON_Parse(backlog[(backlog_start + i) % EVENTS_BACKLOG]);
+		if (ev == NULL)
+			continue;
+		if (events_match(c, ev)) {
+			cJSON_AddBoolToObject(ev, "backlog", true);
+			server_send(c, ev);
+		} else {
+			cJSON_Delete(ev);
+		}
+	}
+}
+
 void events_emit(cJSON *ev)
 {
+	char *line = cJSON_PrintUnformatted(ev);
+	size_t len = strlen(line);
+	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
+
+	/* Durable first, then live. */
+	line = realloc(line, len + 2);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	events_append(line, len + 1);
+	line[len] = '\0';
+	backlog_push(line);
+	if (kind != NULL && strcmp(kind, "violation") == 0 && cJSON_IsNumber(pane)) {
+		struct pane *p = pane_find(pane->valueint);
+		if (p != NULL) {
+			p->violations++;
+			if (p->window != NULL)
+				server_broadcast_layout(p->window->session);
+		}
+	}
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->subscribed && !c->closing && events_match(c, ev))
 			server_send(c, cJSON_Duplicate(ev, true));

@@ -2,6 +2,7 @@
  * log: timestamped lines to a file (or stderr), flushed per line so a
  * crash never loses what was said before it.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/time.h>
@@ -14,7 +15,9 @@ static int log_verbose;
 
 void log_open(const char *path, int verbose)
 {
-	FILE *f = path ? fopen(path, "a") : NULL;
+	/* The log names paths and reasons: readable by us alone. */
+	int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
 
 	log_verbose = verbose;
 	if (f != NULL) {

@@ -240,6 +240,7 @@ struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 	p->started_at = now_seconds();
 	p->state = SANDBOX_CREATED;
 	snprintf(p->profile, sizeof p->profile, "%s", spawn->profile ? spawn->profile : "terminal");
+	snprintf(p->session_name, sizeof p->session_name, "%s", spawn->session ? spawn->session : "");
 	if (spawn->cwd != NULL)
 		snprintf(p->cwd, sizeof p->cwd, "%s", spawn->cwd);
 	else if (getcwd(p->cwd, sizeof p->cwd) == NULL)

@@ -774,6 +774,7 @@ int server_main(int argc, char **argv)
 	server.next_pane_id = 1;
 	server.sandbox_off = opts.sandbox != NULL && strcmp(opts.sandbox, "off") == 0;
 	server_load_config(opts.config_path);
+	events_open(state_dir);
 
 	/* Probe once; the result is fixed for the server's life. */
 	backend_probe(server.sandbox_off, &probe);
@@ -798,6 +799,7 @@ int server_main(int argc, char **argv)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);
 	uv_run(server.loop, UV_RUN_DEFAULT);
+	events_close();
 	log_info("server stopped");
 	return 0;
 }

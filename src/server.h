@@ -54,6 +54,7 @@ struct pane {
 	bool requested_explicitly;
 	enum sandbox_state state;
 	char profile[32];
+	char session_name[64]; /* for events emitted before it joins a window */
 	char reason[512];
 	char hint[160];
 	bool exited;
@@ -104,6 +105,7 @@ struct conn {
 	bool needs_full; /* fell behind: one full redraw when drained */
 	struct session *pending_attach; /* attach after the reply is sent */
 	bool subscribed;
+	bool pending_backlog; /* send the backlog after the reply */
 	int sub_pane;
 	char sub_session[64];
 	char sub_action[32];
@@ -158,6 +160,7 @@ void pane_remove(struct pane *p);
 
 /* pane.c */
 struct pane_spawn {
+	const char *session; /* name of the session it will belong to */
 	char **argv; /* NULL: the default shell */
 	const char *cwd;
 	struct cJSON *env; /* object of extra variables, may be NULL */
@@ -178,7 +181,11 @@ void pane_update_state(struct pane *p);
 const char *pane_backend_label(const struct pane *p);
 
 /* events.c */
+int events_open(const char *state_dir);
+void events_close(void);
 void events_emit(struct cJSON *event); /* takes ownership */
+/* Replay the recent events matching the connection's filters. */
+void events_send_backlog(struct conn *c);
 struct cJSON *events_lifecycle(const char *kind, const struct pane *p);
 
 /* cmd.c */

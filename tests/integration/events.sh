@@ -1,0 +1,44 @@
+#!/bin/sh
+# The event bus: lifecycle events reach subscribers, are appended to the
+# durable log first, survive a server restart, and the feed pane shows
+# them.
+. "$(dirname "$0")/../lib.sh"
+LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
+
+sm new -d -s ev -x 160 -y 30 -- /bin/sh >/dev/null
+sm events --follow --json >"$T_DIR/follow.txt" &
+follower=$!
+sleep 0.3
+sm split -t ev -v --remain -- sh -c 'exit 7' >/dev/null
+sm split -t ev -v --backend microvm >/dev/null 2>&1
+wait_for 5 grep -q '"exitCode":7' "$T_DIR/follow.txt"
+check "events --follow sees a pane's exit with its code" grep -q '"kind":"exit".*"exitCode":7' "$T_DIR/follow.txt"
+check "events --follow sees starting and ready" sh -c "grep -q '\"kind\":\"starting\"' '$T_DIR/follow.txt' && grep -q '\"kind\":\"ready\"' '$T_DIR/follow.txt'"
+check "a backend that cannot run emits an error event" grep -q '"kind":"error".*"requested":"microvm"' "$T_DIR/follow.txt"
+check "every event names its session" sh -c "! grep -v '\"session\":\"ev\"' '$T_DIR/follow.txt' | grep -q pane"
+kill $follower
+check "the log holds the same events" grep -q '"exitCode":7' "$LOG"
+check "the log is private (0600)" [ "$(stat -c %a "$LOG")" = 600 ]
+check "every log line is JSON" sh -c "! grep -v '^{.*}\$' '$LOG' | grep -q ."
+
+# A subscriber that arrives late gets the backlog first.
+sm events --json >"$T_DIR/backlog.txt"
+check "events without --follow prints the backlog" grep -q '"exitCode":7' "$T_DIR/backlog.txt"
+sm events --json --action nothing-like-this >"$T_DIR/none.txt"
+check "an action filter filters" [ ! -s "$T_DIR/none.txt" ]
+
+# The feed pane.
+feed=$(sm feed -t ev)
+wait_for 5 capture_has "$feed" 'exit'
+check "the feed pane shows events ($feed)" capture_has "$feed" 'microvm'
+check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"title\":[[:space:]]*\"violations of ev\"'"
+
+# After a restart the log and the backlog still hold everything.
+lines=$(wc -l <"$LOG")
+sm kill-server
+sleep 0.3
+sm new -d -s again -- /bin/sh >/dev/null
+check "the log survives a restart" [ "$(wc -l <"$LOG")" -gt "$lines" ]
+sm events --json >"$T_DIR/after.txt"
+check "the backlog after a restart includes events from before it" grep -q '"exitCode":7' "$T_DIR/after.txt"
+finish
