@@ -73,6 +73,25 @@ echo "native: median $NATIVE ms (min $(sort -n "$W/native.ms" | head -1), max $(
 echo "RATIO pane start native/none: $(awk -v a="$NONE" -v b="$NATIVE" 'BEGIN { printf "%.2f", b / a }')"
 echo "ADDED by native: $ADDED ms (target <= 15 ms): $(awk -v d="$ADDED" 'BEGIN { print (d <= 15) ? "met" : "MISSED" }')"
 
+# Reference: bwrap's own start-up here, with the profile's namespaces and
+# mounts, against a plain exec of the same program (no sandmux at all).
+per_run_ms() { # COMMAND...: mean ms per run over RUNS runs
+	t0=$(now_ms)
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		"$@" >/dev/null 2>&1
+		i=$((i + 1))
+	done
+	t1=$(now_ms)
+	awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.1f", (b - a) / n }'
+}
+PLAIN=$(per_run_ms /bin/true)
+BWRAP=$(per_run_ms bwrap --die-with-parent --unshare-user --unshare-pid --unshare-ipc \
+	--unshare-uts --unshare-cgroup-try --cap-drop ALL --ro-bind / / --tmpfs /tmp \
+	--dev /dev --proc /proc -- /bin/true)
+echo "reference, bwrap alone: $BWRAP ms vs $PLAIN ms for a plain exec (adds" \
+	"$(awk -v a="$PLAIN" -v b="$BWRAP" 'BEGIN { printf "%.1f", b - a }') ms on this host)"
+
 # Server clock: starting -> ready of every native pane.
 kill "$FOLLOWER" 2>/dev/null
 FOLLOWER=""
