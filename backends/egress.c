@@ -74,6 +74,7 @@ struct conn {
 	struct egress *eg;
 	enum proto proto;
 	enum conn_state state;
+	int tag; /* the listener's */
 	struct side client, upstream;
 	uv_timer_t timer;
 	uv_getaddrinfo_t gai;
@@ -105,6 +106,22 @@ struct chunk {
 	char data[];
 };
 
+/* A listening socket: TCP on 127.0.0.1 (tag -1) or a Unix socket with
+ * the caller's tag (the pane it was made for). */
+struct listener {
+	union {
+		uv_handle_t handle;
+		uv_stream_t stream;
+		uv_tcp_t tcp;
+		uv_pipe_t pipe;
+	} h;
+	struct egress *eg;
+	enum proto proto;
+	int tag;
+	char path[108];
+	struct listener *next;
+};
+
 struct egress {
 	uv_loop_t *loop;
 	struct allowlist *allow;
@@ -112,9 +129,7 @@ struct egress {
 	void *user;
 	char label[64];
 	unsigned connect_timeout_ms, idle_timeout_ms;
-	uv_tcp_t http_tcp, socks_tcp;
-	uv_pipe_t http_pipe, socks_pipe;
-	bool pipes;
+	struct listener *listeners;
 	int http_port, socks_port;
 	int refs; /* listener handles still open */
 	bool closing;
@@ -281,6 +296,7 @@ static void report(struct conn *c, enum allowlist_reason reason, const char *det
 	    .reason = reason,
 	    .reason_text = allowlist_reason_text(reason),
 	    .detail = detail != NULL ? detail : "",
+	    .tag = c->tag,
 	};
 
 	log_info("egress %s: %s %s refused: %s%s%s", c->eg->label, v.protocol, c->target,
@@ -843,11 +859,9 @@ static void on_head_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf
 
 static void on_connection(uv_stream_t *server, int status)
 {
-	struct egress *eg = server->data;
-	enum proto proto = (server == (uv_stream_t *)&eg->socks_tcp ||
-			    server == (uv_stream_t *)&eg->socks_pipe)
-			       ? PROTO_SOCKS
-			       : PROTO_HTTP;
+	struct listener *l = server->data;
+	struct egress *eg = l->eg;
+	enum proto proto = l->proto;
 	struct conn *c;
 	int rc;
 
@@ -857,6 +871,7 @@ static void on_connection(uv_stream_t *server, int status)
 	if (c == NULL)
 		return;
 	c->eg = eg;
+	c->tag = l->tag;
 	c->proto = proto;
 	c->state = proto == PROTO_HTTP ? ST_HEAD : ST_SOCKS_GREETING;
 	c->head_cap = proto == PROTO_HTTP ? EGRESS_HTTP_HEAD_MAX : SOCKS_HEAD_MAX;
@@ -891,27 +906,61 @@ static void on_connection(uv_stream_t *server, int status)
 
 static void on_listener_closed(uv_handle_t *h)
 {
-	struct egress *eg = h->data;
+	struct listener *l = h->data, **pp;
+	struct egress *eg = l->eg;
 
+	for (pp = &eg->listeners; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == l) {
+			*pp = l->next;
+			break;
+		}
+	free(l);
 	eg->refs--;
 	egress_maybe_free(eg);
 }
 
-static int listen_tcp(struct egress *eg, uv_tcp_t *tcp, int *port, struct sm_error *err)
+static struct listener *listener_new(struct egress *eg, enum proto proto, int tag)
 {
+	struct listener *l = calloc(1, sizeof *l);
+
+	if (l == NULL)
+		return NULL;
+	l->eg = eg;
+	l->proto = proto;
+	l->tag = tag;
+	l->next = eg->listeners;
+	eg->listeners = l;
+	return l;
+}
+
+static void listener_close(struct listener *l)
+{
+	if (l->path[0] != '\0')
+		unlink(l->path);
+	if (l->h.handle.loop != NULL && !uv_is_closing(&l->h.handle))
+		uv_close(&l->h.handle, on_listener_closed);
+}
+
+static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_error *err)
+{
+	struct listener *l = listener_new(eg, proto, -1);
 	struct sockaddr_in addr;
 	struct sockaddr_storage bound;
 	int len = sizeof bound, rc;
 
-	uv_tcp_init(eg->loop, tcp);
-	tcp->data = eg;
+	if (l == NULL) {
+		sm_error_set(err, "out_of_memory", "out of memory");
+		return -1;
+	}
+	uv_tcp_init(eg->loop, &l->h.tcp);
+	l->h.handle.data = l;
 	eg->refs++;
 	uv_ip4_addr("127.0.0.1", 0, &addr);
-	rc = uv_tcp_bind(tcp, (const struct sockaddr *)&addr, 0);
+	rc = uv_tcp_bind(&l->h.tcp, (const struct sockaddr *)&addr, 0);
 	if (rc == 0)
-		rc = uv_listen((uv_stream_t *)tcp, 1024, on_connection);
+		rc = uv_listen(&l->h.stream, 1024, on_connection);
 	if (rc == 0)
-		rc = uv_tcp_getsockname(tcp, (struct sockaddr *)&bound, &len);
+		rc = uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&bound, &len);
 	if (rc != 0) {
 		sm_error_set(err, "egress_failed", "cannot listen on 127.0.0.1: %s",
 			     uv_strerror(rc));
@@ -944,8 +993,8 @@ struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 		free(eg);
 		return NULL;
 	}
-	if (listen_tcp(eg, &eg->http_tcp, &eg->http_port, err) != 0 ||
-	    listen_tcp(eg, &eg->socks_tcp, &eg->socks_port, err) != 0) {
+	if (listen_tcp(eg, PROTO_HTTP, &eg->http_port, err) != 0 ||
+	    listen_tcp(eg, PROTO_SOCKS, &eg->socks_port, err) != 0) {
 		egress_close(eg);
 		return NULL;
 	}
@@ -955,25 +1004,33 @@ struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 	return eg;
 }
 
-static int listen_pipe(struct egress *eg, uv_pipe_t *pipe, const char *path, struct sm_error *err)
+static int listen_pipe(struct egress *eg, enum proto proto, const char *path, int tag,
+		       struct sm_error *err)
 {
+	struct listener *l;
 	int rc;
 
-	struct sockaddr_un sun;
-
-	if (strlen(path) >= sizeof sun.sun_path) {
+	if (strlen(path) >= sizeof l->path) {
 		sm_error_set(err, "egress_failed", "socket path too long: %s", path);
 		return -1;
 	}
-	uv_pipe_init(eg->loop, pipe, 0);
-	pipe->data = eg;
+	l = listener_new(eg, proto, tag);
+	if (l == NULL) {
+		sm_error_set(err, "out_of_memory", "out of memory");
+		return -1;
+	}
+	uv_pipe_init(eg->loop, &l->h.pipe, 0);
+	l->h.handle.data = l;
 	eg->refs++;
 	unlink(path);
-	rc = uv_pipe_bind(pipe, path);
-	if (rc == 0 && chmod(path, 0600) != 0)
-		rc = UV_EPERM;
+	rc = uv_pipe_bind(&l->h.pipe, path);
+	if (rc == 0) {
+		snprintf(l->path, sizeof l->path, "%s", path);
+		if (chmod(path, 0600) != 0)
+			rc = UV_EPERM;
+	}
 	if (rc == 0)
-		rc = uv_listen((uv_stream_t *)pipe, 1024, on_connection);
+		rc = uv_listen(&l->h.stream, 1024, on_connection);
 	if (rc != 0) {
 		sm_error_set(err, "egress_failed", "cannot listen on %s: %s", path,
 			     uv_strerror(rc));
@@ -982,17 +1039,22 @@ static int listen_pipe(struct egress *eg, uv_pipe_t *pipe, const char *path, str
 	return 0;
 }
 
-int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path,
+int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path, int tag,
 		       struct sm_error *err)
 {
-	if (eg->pipes) {
-		sm_error_set(err, "egress_failed", "egress already listens on Unix sockets");
+	if (listen_pipe(eg, PROTO_HTTP, http_path, tag, err) != 0 ||
+	    listen_pipe(eg, PROTO_SOCKS, socks_path, tag, err) != 0) {
+		egress_unlisten_unix(eg, tag);
 		return -1;
 	}
-	eg->pipes = true;
-	if (listen_pipe(eg, &eg->http_pipe, http_path, err) != 0)
-		return -1;
-	return listen_pipe(eg, &eg->socks_pipe, socks_path, err);
+	return 0;
+}
+
+void egress_unlisten_unix(struct egress *eg, int tag)
+{
+	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
+		if (l->tag == tag && l->path[0] != '\0')
+			listener_close(l);
 }
 
 int egress_http_port(const struct egress *eg)
@@ -1010,23 +1072,13 @@ size_t egress_open_tunnels(const struct egress *eg)
 	return eg->ntunnels;
 }
 
-static void close_listener(struct egress *eg, uv_handle_t *h)
-{
-	if (h->loop != NULL && !uv_is_closing(h))
-		uv_close(h, on_listener_closed);
-}
-
 void egress_close(struct egress *eg)
 {
 	if (eg == NULL || eg->closing)
 		return;
 	eg->closing = true;
-	close_listener(eg, (uv_handle_t *)&eg->http_tcp);
-	close_listener(eg, (uv_handle_t *)&eg->socks_tcp);
-	if (eg->pipes) {
-		close_listener(eg, (uv_handle_t *)&eg->http_pipe);
-		close_listener(eg, (uv_handle_t *)&eg->socks_pipe);
-	}
+	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
+		listener_close(l);
 	for (struct conn *c = eg->conns; c != NULL; c = c->next)
 		conn_close(c);
 	egress_maybe_free(eg);

@@ -51,6 +51,7 @@ struct egress_violation {
 	enum allowlist_reason reason;
 	const char *reason_text; /* allowlist_reason_text(reason) */
 	const char *detail;	 /* rule or address class, may be "" */
+	int tag;		 /* the Unix listener's tag; -1 on 127.0.0.1 */
 };
 
 typedef void (*egress_violation_fn)(void *user, const struct egress_violation *v);
@@ -61,10 +62,14 @@ struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 			    egress_violation_fn on_violation, void *user, struct sm_error *err);
 int egress_http_port(const struct egress *eg);
 int egress_socks_port(const struct egress *eg);
-/* Also listen on Unix sockets at these paths (created 0600; the caller
- * owns the directory and removes the files).  Returns 0 or -1 with err. */
-int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path,
+/* Also listen on a pair of Unix sockets at these paths (created 0600,
+ * removed when closed; the caller owns the directory).  Connections
+ * through them carry tag into their violations, so a session's proxies
+ * can tell which pane asked.  Returns 0 or -1 with err. */
+int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path, int tag,
 		       struct sm_error *err);
+/* Stop listening on the Unix sockets with this tag (open tunnels stay). */
+void egress_unlisten_unix(struct egress *eg, int tag);
 /* Tunnels open right now (for tests and the bench). */
 size_t egress_open_tunnels(const struct egress *eg);
 void egress_close(struct egress *eg);

@@ -53,6 +53,7 @@ static void on_violation(void *user, const struct egress_violation *v)
 	cJSON_AddStringToObject(o, "target", v->target);
 	cJSON_AddStringToObject(o, "reason", v->reason_text);
 	cJSON_AddStringToObject(o, "detail", v->detail);
+	cJSON_AddNumberToObject(o, "tag", v->tag);
 	print_json(o);
 }
 
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
 		if (unix_dir != NULL) {
 			snprintf(http_path, sizeof http_path, "%s/http-%d.sock", unix_dir, i);
 			snprintf(socks_path, sizeof socks_path, "%s/socks-%d.sock", unix_dir, i);
-			if (egress_listen_unix(instances[i], http_path, socks_path, &err) != 0) {
+			if (egress_listen_unix(instances[i], http_path, socks_path, 100 + i, &err) != 0) {
 				fprintf(stderr, "egress-run: %s\n", err.message);
 				return 1;
 			}

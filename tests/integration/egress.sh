@@ -246,6 +246,8 @@ got=$(curl -sS -m 5 -x http://127.0.0.1:3128 http://allowed.test/unix 2>&1)
 check "the HTTP proxy answers on its Unix socket ($got)" test "$got" = "origin allowed got: GET /unix HTTP/1.1"
 got=$(curl -sS -m 5 -x socks5h://127.0.0.1:1080 http://allowed.test/unixsocks 2>&1)
 check "the SOCKS5 proxy answers on its Unix socket ($got)" test "$got" = "origin allowed got: GET /unixsocks HTTP/1.1"
+curl -sS -m 5 -x http://127.0.0.1:3128 http://denied.test/unix >/dev/null 2>&1
+check "a refusal through a Unix socket carries that socket's tag (the pane)" violation main '"target":"denied.test:80"' '"tag":100'
 
 # two instances: separate ports, each reports for itself
 check "two instances have four distinct ports" test "$(printf '%s\n' "$HP" "$SP" "$HP1" "$SP1" | sort -u | wc -l)" -eq 4
