@@ -82,6 +82,8 @@ install: $(BUILD)/sandmux
 	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
 	install -m 0644 docs/sandmux.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandmux.1
 	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
+	install -d $(DESTDIR)$(PREFIX)/share/sandmux/examples
+	install -m 0644 examples/* $(DESTDIR)$(PREFIX)/share/sandmux/examples/
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -155,24 +155,27 @@ int verb_events(int argc, char **argv)
 
 int verb_demo(int argc, char **argv)
 {
-	char exe[PATH_MAX], script[PATH_MAX + 64];
+	char exe[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *slash;
+	char **args;
 
 	if (n < 0)
 		return 1;
 	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	*slash = '\0';
-	/* build/sandmux -> examples/ beside build/; installed -> share. */
-	snprintf(script, sizeof script, "%s/../examples/demo-isolation.sh", exe);
+	snprintf(dir, sizeof dir, "%s", exe);
+	*strrchr(dir, '/') = '\0';
+	/* build/sandmux finds examples/ beside build/; an installed binary
+	 * finds PREFIX/share/sandmux/examples. */
+	snprintf(script, sizeof script, "%s/../examples/demo-isolation.sh", dir);
 	if (access(script, R_OK) != 0)
-		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh",
-			 exe);
+		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh", dir);
 	setenv("SANDMUX", exe, 1);
-	strcat(exe, "/sandmux");
-	setenv("SANDMUX", exe, 1);
-	execl("/bin/sh", "sh", script, (char *)NULL);
+	args = calloc(argc + 3, sizeof *args);
+	args[0] = "sh";
+	args[1] = script;
+	for (int i = 1; i < argc; i++)
+		args[i + 1] = argv[i];
+	execv("/bin/sh", args);
 	perror("sandmux: demo");
 	return 1;
 }

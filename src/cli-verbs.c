@@ -321,7 +321,10 @@ static void print_list_plain(const cJSON *result)
 			printf("  %%%d [%dx%d] %s %s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
 			       cJSON_GetObjectItem(p, "cols")->valueint,
 			       cJSON_GetObjectItem(p, "rows")->valueint,
-			       cJSON_IsString(backend) ? backend->valuestring : "FAILED",
+			       cJSON_IsString(backend) ? backend->valuestring
+			       : strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")), "error") == 0
+				       ? "FAILED"
+				       : "pending",
 			       cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")),
 			       reason ? ": " : "", reason ? reason->valuestring : "");
 		}
@@ -730,6 +733,7 @@ static int verb_check_config(int argc, char **argv)
 int verb_events(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_feed(int argc, char **argv);
+int verb_egress_bridge(int argc, char **argv);
 
 const struct cli_verb cli_verbs[] = {
 	{ "new", verb_new,
@@ -762,6 +766,8 @@ const struct cli_verb cli_verbs[] = {
 	{ "demo", verb_demo, "demo", "open the isolation demo session" },
 	{ "server", verb_server, "server [--foreground] [--sandbox on|off] [--config FILE] [-v]",
 	  "run the server (started automatically)" },
+	{ "egress-bridge", verb_egress_bridge, "egress-bridge SOCAT -- CMD...",
+	  "(inside a restricted sandbox) bridge to the egress proxies, run CMD" },
 	{ "--check-config", verb_check_config, "--check-config [FILE]",
 	  "validate the config file without starting" },
 	{ NULL, NULL, NULL, NULL },

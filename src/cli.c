@@ -110,7 +110,11 @@ int cli_connect(struct cli_conn *conn, bool start)
 		fprintf(stderr, "sandmux: no server running on %s\n", path);
 		return -1;
 	}
-	return cli_hello(conn);
+	if (cli_hello(conn) < 0) {
+		cli_close(conn);
+		return -1;
+	}
+	return 0;
 }
 
 void cli_close(struct cli_conn *conn)

@@ -151,6 +151,10 @@ static int cmd_kill_server(struct conn *c, const cJSON *req, cJSON *result, stru
 static int cmd_probe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
 {
 	cJSON *probe = probe_to_json(backend_probe_result());
+	char line[256];
+
+	backend_probe_line(backend_probe_result(), line, sizeof line);
+	cJSON_AddStringToObject(result, "line", line);
 
 	for (cJSON *item = probe->child; item != NULL; item = item->next)
 		cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));

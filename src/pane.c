@@ -23,6 +23,7 @@
 #include "log.h"
 #include "pty.h"
 #include "server.h"
+#include "session-egress.h"
 #include "term.h"
 
 #define READ_CHUNK (64 * 1024)
@@ -181,6 +182,7 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 {
 	char *default_argv[] = { server.default_shell, NULL };
 	char **envp = pane_environment(p, spawn->env);
+	char egress_dir[PATH_MAX];
 	struct launch_request req = {
 		.profile = p->profile,
 		.argv = spawn->argv != NULL ? spawn->argv : default_argv,
@@ -195,6 +197,14 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	if (backend_check(p->requested, err) < 0) {
 		strv_free(envp);
 		return -1;
+	}
+	if (p->requested == SANDBOX_NATIVE && session_egress_wanted(p->profile)) {
+		if (session_egress_attach(p->session_name, p->id, egress_dir, sizeof egress_dir,
+					  err) != 0) {
+			strv_free(envp);
+			return -1;
+		}
+		req.egress_dir = egress_dir;
 	}
 	p->ops = backend_get(p->requested);
 	events_emit(events_lifecycle("starting", p));
@@ -271,6 +281,8 @@ static void pane_on_handle_closed(uv_handle_t *handle)
 
 void pane_free(struct pane *p)
 {
+	if (session_egress_wanted(p->profile))
+		session_egress_detach(p->session_name, p->id);
 	if (p->state != SANDBOX_ERROR && !p->exited && p->ops != NULL) {
 		p->ops->destroy(&p->launch);
 		server_reap_later(p->launch.pid);
@@ -369,6 +381,21 @@ static void pane_finish(struct pane *p)
 	server_broadcast_layout(p->window->session);
 }
 
+/* Title and mouse mode travel in the layout: send a new one when the
+ * program changed either. */
+static void pane_check_properties(struct pane *p)
+{
+	struct term_modes modes;
+	const char *title = term_title(p->term);
+
+	term_get_modes(p->term, &modes);
+	if (strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
+		return;
+	snprintf(p->sent_title, sizeof p->sent_title, "%s", title);
+	p->sent_mouse = modes.mouse != 0;
+	server_broadcast_layout(p->window->session);
+}
+
 /* Read what the program wrote.  Returns false at EOF/EIO. */
 static bool pane_drain(struct pane *p)
 {
@@ -392,8 +419,10 @@ static bool pane_drain(struct pane *p)
 			server_session_damaged(p->window->session);
 		return false;
 	}
-	if (total > 0 && p->window != NULL)
+	if (total > 0 && p->window != NULL) {
 		server_session_damaged(p->window->session);
+		pane_check_properties(p);
+	}
 	return true;
 }
 
@@ -467,7 +496,9 @@ void pane_update_state(struct pane *p)
 		return;
 	shell = p->launch.child_pid > 0 ? p->launch.child_pid : p->launch.pid;
 	fg = p->master >= 0 ? pty_foreground(p->master) : -1;
-	p->state = (fg <= 0 || fg == shell) ? SANDBOX_WARM : SANDBOX_ACTIVE;
+	/* bwrap's own pid counts as idle too: a command without job control
+	 * leaves the group of the process sandmux started in the foreground. */
+	p->state = (fg <= 0 || fg == shell || fg == p->launch.pid) ? SANDBOX_WARM : SANDBOX_ACTIVE;
 }
 
 void pane_kill(struct pane *p, const char *reason)

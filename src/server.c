@@ -525,26 +525,29 @@ void server_maybe_exit(void)
 		server_shutdown("last session ended");
 }
 
+static bool server_reap_one_pane(void)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next) {
+				pid_t pid = p->launch.pid;
+				int status;
+				if (p->exited || pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+					continue;
+				pane_reap(pid, status);
+				return true;
+			}
+	return false;
+}
+
 static void server_on_signal(uv_signal_t *handle, int signum)
 {
 	if (signum == SIGCHLD) {
 		/* Only our panes' pids: waitpid(-1) would steal the exit
-		 * statuses of processes libuv spawned itself. */
-		struct pane *dead;
-		do {
-			dead = NULL;
-			for (struct session *s = server.sessions; s && !dead; s = s->next)
-				for (struct window *w = s->windows; w && !dead; w = w->next)
-					for (struct pane *p = w->panes; p && !dead; p = p->next) {
-						int st;
-						if (p->exited || p->launch.pid <= 0)
-							continue;
-						if (waitpid(p->launch.pid, &st, WNOHANG) == p->launch.pid) {
-							dead = p;
-							pane_reap(p->launch.pid, st);
-						}
-					}
-		} while (dead != NULL);
+		 * statuses of processes libuv spawned itself.  A reaped pane
+		 * may be freed, so the walk starts over after each one. */
+		while (server_reap_one_pane())
+			;
 		server_reap_orphans(0);
 		return;
 	}

@@ -47,6 +47,8 @@ struct pane {
 	uv_timer_t flood_timer; /* paces reads during sustained output */
 	bool flood_timer_active;
 	size_t last_read; /* bytes read at the last wakeup */
+	char sent_title[256]; /* title and mouse mode in the last layout */
+	bool sent_mouse;
 
 	struct launch_result launch;
 	const struct backend_ops *ops;

@@ -15,6 +15,7 @@
 #include "layout.h"
 #include "log.h"
 #include "server.h"
+#include "session-egress.h"
 #include "term.h"
 
 void layout_set_pane_cell(struct pane *p, struct layout_cell *cell)
@@ -71,6 +72,7 @@ void session_destroy(struct session *s)
 			server_send(c, cJSON_Parse("{\"event\":\"exit\",\"reason\":\"session-ended\"}"));
 		}
 	}
+	session_egress_close(s->name);
 	log_info("session %s ended", s->name);
 	uv_close((uv_handle_t *)&s->frame_timer, session_on_timer_closed);
 }

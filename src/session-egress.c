@@ -1,0 +1,193 @@
+/*
+ * session-egress: the egress proxies of the sessions that have
+ * network-restricted panes (backends/egress.h).  A session's pair of
+ * proxies starts with its first such pane and stops with the session;
+ * sessions never share one.  Each pane gets its own pair of Unix sockets
+ * in its own directory (the directory is what bwrap binds into that
+ * pane's sandbox), so a pane sees only its own sockets and every refusal
+ * names the pane that asked.  Refusals become network-outbound
+ * violations on the event bus.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "egress.h"
+#include "log.h"
+#include "server.h"
+#include "session-egress.h"
+
+struct session_egress {
+	char session[64];
+	struct egress *eg;
+	char dir[PATH_MAX]; /* 0700, under the server's socket directory */
+	struct session_egress *next;
+};
+
+static struct session_egress *all;
+
+bool session_egress_wanted(const char *profile)
+{
+	return profile != NULL && strcmp(profile, "agent") == 0;
+}
+
+static void on_violation(void *user, const struct egress_violation *v)
+{
+	struct session_egress *se = user;
+	struct pane *p = v->tag > 0 ? pane_find(v->tag) : NULL;
+	cJSON *ev = events_lifecycle("violation", p);
+
+	if (p == NULL)
+		cJSON_AddStringToObject(ev, "session", se->session);
+	cJSON_AddStringToObject(ev, "action", "network-outbound");
+	cJSON_AddStringToObject(ev, "target", v->target);
+	cJSON_AddStringToObject(ev, "reason", v->reason_text);
+	cJSON_AddStringToObject(ev, "protocol", v->protocol);
+	if (v->detail[0] != '\0')
+		cJSON_AddStringToObject(ev, "detail", v->detail);
+	events_emit(ev);
+}
+
+static struct session_egress *find(const char *session)
+{
+	for (struct session_egress *se = all; se != NULL; se = se->next)
+		if (strcmp(se->session, session) == 0)
+			return se;
+	return NULL;
+}
+
+/* Until sandbox specs reach panes, the session's extra allowlist and its
+ * network switch come from the server's environment:
+ * SANDMUX_EGRESS_ALLOW (entries separated by commas or spaces) and
+ * SANDMUX_EGRESS_NETWORK=off.  Each entry is checked like a config entry,
+ * and a bad one stops the pane with the reason. */
+#define MAX_EXTRA 256
+
+static size_t split_entries(char *text, const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (char *tok = strtok(text, ", \t\n"); tok != NULL && n < max;
+	     tok = strtok(NULL, ", \t\n"))
+		out[n++] = tok;
+	return n;
+}
+
+static struct session_egress *start(const char *session, struct sm_error *err)
+{
+	struct session_egress *se = calloc(1, sizeof *se);
+	const char *allow_env = getenv("SANDMUX_EGRESS_ALLOW");
+	const char *network_env = getenv("SANDMUX_EGRESS_NETWORK");
+	const char *extra[MAX_EXTRA];
+	char *allow_copy = strdup(allow_env != NULL ? allow_env : "");
+	struct egress_policy policy = {
+	    .network_enabled = network_env == NULL || strcmp(network_env, "off") != 0,
+	    .allowlist = extra,
+	    .label = session,
+	};
+	char base[PATH_MAX];
+
+	if (se == NULL || allow_copy == NULL) {
+		sm_error_set(err, "out_of_memory", "out of memory");
+		free(se);
+		free(allow_copy);
+		return NULL;
+	}
+	policy.nallowlist = split_entries(allow_copy, extra, MAX_EXTRA);
+	snprintf(se->session, sizeof se->session, "%s", session);
+	snprintf(base, sizeof base, "%s", server.socket_path);
+	snprintf(se->dir, sizeof se->dir, "%s/egress.XXXXXX", dirname(base));
+	if (mkdtemp(se->dir) == NULL) {
+		sm_error_set(err, "launch_failed", "cannot create the egress socket directory: %s",
+			     strerror(errno));
+		free(allow_copy);
+		free(se);
+		return NULL;
+	}
+	se->eg = egress_start(server.loop, &policy, on_violation, se, err);
+	free(allow_copy); /* the allowlist keeps its own copy */
+	if (se->eg == NULL) {
+		rmdir(se->dir);
+		free(se);
+		return NULL;
+	}
+	se->next = all;
+	all = se;
+	return se;
+}
+
+int session_egress_attach(const char *session, int pane, char *dir, size_t size,
+			  struct sm_error *err)
+{
+	struct session_egress *se = find(session);
+	char http[PATH_MAX], socks[PATH_MAX];
+
+	if (se == NULL && (se = start(session, err)) == NULL)
+		return -1;
+	snprintf(dir, size, "%s/pane-%d", se->dir, pane);
+	snprintf(http, sizeof http, "%s/http.sock", dir);
+	snprintf(socks, sizeof socks, "%s/socks.sock", dir);
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		sm_error_set(err, "launch_failed", "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (egress_listen_unix(se->eg, http, socks, pane, err) != 0) {
+		rmdir(dir);
+		return -1;
+	}
+	return 0;
+}
+
+void session_egress_detach(const char *session, int pane)
+{
+	struct session_egress *se = find(session);
+	char dir[PATH_MAX + 16];
+
+	if (se == NULL)
+		return;
+	egress_unlisten_unix(se->eg, pane);
+	snprintf(dir, sizeof dir, "%s/pane-%d", se->dir, pane);
+	rmdir(dir); /* its sockets were unlinked as their listeners closed */
+}
+
+/* The session's directory holds only pane directories, and those only
+ * sockets, which egress_close has unlinked already. */
+static void remove_dirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "pane-", 5) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		rmdir(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+void session_egress_close(const char *session)
+{
+	struct session_egress **pp, *se;
+
+	for (pp = &all; *pp != NULL; pp = &(*pp)->next)
+		if (strcmp((*pp)->session, session) == 0)
+			break;
+	if ((se = *pp) == NULL)
+		return;
+	*pp = se->next;
+	egress_close(se->eg);
+	remove_dirs(se->dir);
+	log_info("egress %s: closed", session);
+	free(se);
+}

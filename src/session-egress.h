@@ -1,0 +1,25 @@
+/*
+ * session-egress: per-session egress proxies for network-restricted
+ * panes (see session-egress.c).  The registry owns every proxy pair.
+ */
+#ifndef SANDMUX_SESSION_EGRESS_H
+#define SANDMUX_SESSION_EGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sm_error;
+
+/* Does this profile send the network through the proxies? */
+bool session_egress_wanted(const char *profile);
+/* Make sure the session's proxies run and give pane its own pair of
+ * Unix sockets (http.sock, socks.sock) in a directory written to dir.
+ * Returns 0, or -1 with err: the pane must not start then. */
+int session_egress_attach(const char *session, int pane, char *dir, size_t size,
+			  struct sm_error *err);
+/* The pane is gone: close its sockets. */
+void session_egress_detach(const char *session, int pane);
+/* The session ended: stop its proxies and every tunnel. */
+void session_egress_close(const char *session);
+
+#endif
