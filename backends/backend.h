@@ -43,6 +43,10 @@ struct launch_request {
 	/* Extra host directories a native sandbox must hide (e.g. the
 	 * server's socket directory), NULL-terminated; may be NULL. */
 	const char *const *deny_paths;
+	/* Network only through the session's egress proxies: the host
+	 * directory with this pane's http.sock and socks.sock (NULL: the
+	 * profile does not restrict the network). */
+	const char *egress_dir;
 };
 
 struct launch_result {

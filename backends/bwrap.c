@@ -360,6 +360,13 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */
 	    push_args(out, "--proc", "/proc", NULL) != 0)
 		goto nomem;
+	/* Threat: a restricted pane reaching the network (or abstract Unix
+	 * sockets) directly.  A new network namespace has only loopback;
+	 * the egress sockets are the one way out, and read-only, so the
+	 * sandbox cannot swap them for its own. */
+	if (in->egress_dir != NULL &&
+	    push_args(out, "--unshare-net", "--ro-bind", in->egress_dir, BWRAP_EGRESS_DIR, NULL) != 0)
+		goto nomem;
 	if (in->status_fd >= 0) {
 		snprintf(fdbuf, sizeof fdbuf, "%d", in->status_fd);
 		if (push_args(out, "--json-status-fd", fdbuf, NULL) != 0)

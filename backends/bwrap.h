@@ -21,7 +21,17 @@ struct bwrap_terminal_input {
 	const char *mask_file;	      /* host path of an empty mode-000 file */
 	int status_fd;		      /* --json-status-fd, or -1 */
 	char *const *argv;	      /* the command, NULL-terminated */
+	/* Restricted network: a host directory with the pane's egress
+	 * sockets, bound read-only at BWRAP_EGRESS_DIR inside a new, empty
+	 * network namespace.  NULL: the host's network. */
+	const char *egress_dir;
 };
+
+/* Where a restricted sandbox finds its egress sockets, and the ports the
+ * in-sandbox bridges listen on (127.0.0.1). */
+#define BWRAP_EGRESS_DIR "/tmp/.sandmux-egress"
+#define BWRAP_EGRESS_HTTP_PORT 3128
+#define BWRAP_EGRESS_SOCKS_PORT 1080
 
 /* The deny-read list of the fixed terminal profile, NULL-terminated. */
 extern const char *const bwrap_terminal_deny_read[];

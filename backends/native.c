@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,10 +113,19 @@ static int deny_list(const struct launch_request *req, struct strvec *deny)
 
 static int check_request(const struct launch_request *req, const char **home, struct sm_error *err)
 {
-	if (req->profile != NULL && strcmp(req->profile, "terminal") != 0) {
+	bool agent = req->profile != NULL && strcmp(req->profile, "agent") == 0;
+
+	if (req->profile != NULL && strcmp(req->profile, "terminal") != 0 && !agent) {
 		sm_error_set(err, "launch_failed",
-			     "the native backend has no profile \"%s\" yet (only terminal)",
+			     "the native backend has no profile \"%s\" yet (terminal, agent)",
 			     req->profile);
+		return -1;
+	}
+	/* The agent profile's network is the egress proxies or nothing:
+	 * without them it must not start with the host's network. */
+	if (agent && req->egress_dir == NULL) {
+		sm_error_set(err, "launch_failed",
+			     "the agent profile needs the session's egress proxies");
 		return -1;
 	}
 	*home = req->home != NULL ? req->home : getenv("HOME");
@@ -132,11 +142,46 @@ static int check_request(const struct launch_request *req, const char **home, st
 	return 0;
 }
 
+/* A restricted pane runs `sandmux egress-bridge SOCAT -- CMD...` first
+ * (src/egress-bridge.c): it starts the in-sandbox bridges to the egress
+ * sockets and execs the command.  The server's own binary is that
+ * sandmux; a binary replaced since the server started is refused, since
+ * the path would now name something else. */
+static int egress_bridge_argv(const struct launch_request *req, struct strvec *out,
+			      struct sm_error *err)
+{
+	const char *socat = backend_probe_result()->native_socat_path;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n <= 0 || socat[0] != '/') {
+		sm_error_set(err, "launch_failed",
+			     "the agent profile needs socat and the sandmux binary (install: "
+			     "apt-get install socat)");
+		return -1;
+	}
+	self[n] = '\0';
+	if (strstr(self, " (deleted)") != NULL) {
+		sm_error_set(err, "launch_failed",
+			     "the sandmux binary was replaced; restart the server for agent panes");
+		return -1;
+	}
+	if (strvec_pushv(out, (const char *const[]){self, "egress-bridge", socat, "--"}, 4) != 0)
+		goto nomem;
+	for (size_t i = 0; req->argv[i] != NULL; i++)
+		if (strvec_push(out, req->argv[i]) != 0)
+			goto nomem;
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
 static int spawn_bwrap(const struct launch_request *req, const char *home,
 		       struct launch_result *res, int status_write, struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	struct strvec deny = STRVEC_INIT, argv = STRVEC_INIT;
+	struct strvec deny = STRVEC_INIT, argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct bwrap_terminal_input in = {
 	    .bwrap = probe->native_bwrap_path,
 	    .home = home,
@@ -156,6 +201,12 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	char msg[256];
 	int rc = -1;
 
+	if (req->egress_dir != NULL) {
+		if (egress_bridge_argv(req, &command, err) != 0)
+			goto done;
+		in.argv = command.v;
+		in.egress_dir = req->egress_dir;
+	}
 	if (deny_list(req, &deny) != 0) {
 		sm_error_set(err, "launch_failed", "out of memory");
 		goto done;
@@ -172,6 +223,7 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 done:
 	strvec_free(&deny);
 	strvec_free(&argv);
+	strvec_free(&command);
 	return rc;
 }
 
@@ -247,8 +299,8 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	arm_tick(res);
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
-	snprintf(res->details, sizeof res->details, "%s, profile terminal",
-		 backend_probe_result()->native_tool);
+	snprintf(res->details, sizeof res->details, "%s, profile %s",
+		 backend_probe_result()->native_tool, req->egress_dir != NULL ? "agent" : "terminal");
 	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
 	return 0;
 }

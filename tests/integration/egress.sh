@@ -266,4 +266,70 @@ check "... reported as network disabled" violation off '"target":"allowed.test:8
 curl -sS -m 5 --socks5-hostname "127.0.0.1:$OSP" http://api.github.com/ >/dev/null 2>&1
 check "network disabled: the baseline is refused too (SOCKS5)" violation off '"target":"api.github.com:80"' '"reason":"network disabled"'
 
+# --- a restricted native pane (the agent profile) --------------------------
+if ! command -v bwrap >/dev/null 2>&1 || [ ! -x "$BUILD_DIR/sandmux" ]; then
+	not_ok "bwrap and build/sandmux for the agent-pane checks"
+	exit 1
+fi
+export XDG_RUNTIME_DIR="$T/run" XDG_STATE_HOME="$T/state" XDG_CONFIG_HOME="$T/config"
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME" "$T/work"
+chmod 700 "$XDG_RUNTIME_DIR"
+export SHELL=/bin/sh
+SM_NAME="egress$$"
+sm() { "$BUILD_DIR/sandmux" -L "$SM_NAME" "$@"; }
+sm_cleanup() {
+	sm kill-server >/dev/null 2>&1
+	cleanup
+}
+trap sm_cleanup EXIT INT TERM
+# The pane's command: each step prints a marker line.
+cat >"$T/work/agent.sh" <<'EOS'
+echo "env http_proxy=$http_proxy all_proxy=$ALL_PROXY no_proxy=$NO_PROXY"
+echo "git_ssh=$GIT_SSH_COMMAND"
+printf 'plain: '; curl -sS -m 5 http://allowed.test/pane-plain 2>&1
+printf 'connect: '; curl -sS -m 5 -p http://allowed.test/pane-connect 2>&1
+printf 'socks: '; curl -sS -m 5 -x "$ALL_PROXY" http://allowed.test/pane-socks 2>&1
+printf 'denied: '; curl -sS -m 5 -o /dev/null -w '%{http_code}\n' http://denied.test/pane 2>&1
+printf 'metadata: '; curl -sS -m 5 -o /dev/null -w '%{http_code}\n' http://metadata-alias.test/ 2>&1
+printf 'direct: '; curl -sS -m 3 --noproxy '*' http://10.203.0.2/direct >/dev/null 2>&1; echo "rc=$?"
+printf 'direct-md: '; curl -sS -m 3 --noproxy '*' http://169.254.169.254/ >/dev/null 2>&1; echo "rc=$?"
+printf 'links: '; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' '; echo
+echo PANE-DONE
+sleep 60
+EOS
+export SANDMUX_EGRESS_ALLOW="allowed.test, metadata-alias.test"
+sm new -d -s agent -x 200 -y 50 -c "$T/work" --backend native --profile agent -- sh "$T/work/agent.sh" >"$T/new.out" 2>&1
+i=0
+while [ "$i" -lt 300 ] && ! sm capture -t agent -S - 2>/dev/null | grep -q PANE-DONE; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sm capture -t agent -S - >"$T/pane.txt" 2>&1
+pane_has() { grep -qF -- "$1" "$T/pane.txt"; }
+if ! pane_has PANE-DONE; then
+	not_ok "the agent pane ran its script: $(cat "$T/new.out") $(tail -5 "$T/pane.txt" | tr '\n' '|')"
+	exit 1
+fi
+check "agent pane: proxy environment (HTTP, socks5h, NO_PROXY)" pane_has "env http_proxy=http://127.0.0.1:3128 all_proxy=socks5h://127.0.0.1:1080 no_proxy=localhost,127.0.0.1,::1"
+check "agent pane: GIT_SSH_COMMAND goes through the proxy" pane_has "PROXY:127.0.0.1:%h:%p,proxyport=3128"
+check "agent pane: plain HTTP through the proxy reaches an allowed name" pane_has "plain: origin allowed got: GET /pane-plain HTTP/1.1"
+check "agent pane: a CONNECT tunnel reaches an allowed name" pane_has "connect: origin allowed got: GET /pane-connect HTTP/1.1"
+check "agent pane: SOCKS5 reaches an allowed name" pane_has "socks: origin allowed got: GET /pane-socks HTTP/1.1"
+check "agent pane: a denied name gets 403" pane_has "denied: 403"
+check "agent pane: a name resolving to the metadata address gets 403" pane_has "metadata: 403"
+check "agent pane: no direct connection to the origin" grep -q "^direct: rc=[1-9]" "$T/pane.txt"
+check "agent pane: no direct connection to the metadata address" grep -q "^direct-md: rc=[1-9]" "$T/pane.txt"
+check "agent pane: the only network interface is lo" grep -q "^links: lo *$" "$T/pane.txt"
+[ -n "$EGRESS_DEBUG" ] && cat "$T/pane.txt" >&2
+sm events --json >"$T/events.json" 2>&1
+[ -n "$EGRESS_DEBUG" ] && cat "$T/events.json" >&2
+violation_event() { # PATTERN...: one event line matching all
+	lines=$(grep '"kind":"violation"' "$T/events.json")
+	for pat in "$@"; do lines=$(printf '%s\n' "$lines" | grep -F -- "$pat"); done
+	[ -n "$lines" ]
+}
+check "agent pane: the refusal is a network-outbound violation in sandmux events" violation_event '"action":"network-outbound"' '"target":"denied.test:80"' '"reason":"not allowlisted"' '"session":"agent"' '"pane":'
+check "agent pane: the metadata refusal is reported with its reason" violation_event '"target":"metadata-alias.test:80"' '"reason":"resolves to a forbidden address"'
+check "agent pane: the label is native" sh -c "sm() { \"$BUILD_DIR/sandmux\" -L \"$SM_NAME\" \"\$@\"; }; sm ls | grep -q native"
+
 exit "$FAILED"
