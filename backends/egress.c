@@ -33,6 +33,11 @@
 #define READ_CHUNK 65536
 #define HIGH_WATER (1024 * 1024)
 #define LOW_WATER (256 * 1024)
+/* Threat: memory amplification.  A sender trickling one byte at a time
+ * would pin a whole read buffer per byte while the byte count stays far
+ * below HIGH_WATER; so the number of queued buffers is bounded too. */
+#define HIGH_CHUNKS 16
+#define LOW_CHUNKS 4
 #define REFUSE_LINGER_MS 2000
 #define OWN_ADDRESSES_TTL_MS 1000
 /* Threat: a sandbox opening connections until the server runs out of
@@ -67,6 +72,7 @@ struct side {
 	bool eof;	/* the peer will send no more */
 	bool shut;	/* shutdown requested on our write side */
 	bool shut_done; /* and completed */
+	unsigned queued; /* writes to this side not yet completed */
 	uv_shutdown_t shutdown_req;
 };
 
@@ -212,15 +218,35 @@ static void conn_close(struct conn *c)
 
 static void on_chunk_written(uv_write_t *req, int status);
 
+/* Read buffers are recycled: a fresh 64 KiB allocation per read comes
+ * back from the kernel as new zeroed pages (glibc trims the heap top on
+ * free), which cost more than the copy itself.  All egress instances run
+ * on the server's one loop thread, so one free list serves them. */
+#define CHUNK_POOL_MAX 32
+static struct chunk *chunk_pool[CHUNK_POOL_MAX];
+static size_t chunk_pool_n;
+
 static struct chunk *chunk_new(size_t cap)
 {
-	struct chunk *ch = malloc(sizeof *ch + cap);
+	struct chunk *ch;
 
+	if (cap == READ_CHUNK && chunk_pool_n > 0)
+		ch = chunk_pool[--chunk_pool_n];
+	else
+		ch = malloc(sizeof *ch + cap);
 	if (ch != NULL) {
 		ch->cap = cap;
 		ch->from = NULL;
 	}
 	return ch;
+}
+
+static void chunk_free(struct chunk *ch)
+{
+	if (ch != NULL && ch->cap == READ_CHUNK && chunk_pool_n < CHUNK_POOL_MAX)
+		chunk_pool[chunk_pool_n++] = ch;
+	else
+		free(ch);
 }
 
 static int side_write(struct side *to, struct chunk *ch, size_t len)
@@ -229,9 +255,10 @@ static int side_write(struct side *to, struct chunk *ch, size_t len)
 
 	ch->req.data = to;
 	if (uv_write(&ch->req, &to->h.stream, &buf, 1, on_chunk_written) != 0) {
-		free(ch);
+		chunk_free(ch);
 		return -1;
 	}
+	to->queued++;
 	return 0;
 }
 
@@ -259,7 +286,8 @@ static void on_chunk_written(uv_write_t *req, int status)
 	struct side *to = req->data, *from = ch->from;
 	struct conn *c = to->conn;
 
-	free(ch);
+	chunk_free(ch);
+	to->queued--;
 	if (c->closing)
 		return;
 	if (status < 0) {
@@ -267,7 +295,7 @@ static void on_chunk_written(uv_write_t *req, int status)
 		return;
 	}
 	/* backpressure released: the side we stopped may read again */
-	if (from != NULL && from->paused && !from->eof &&
+	if (from != NULL && from->paused && !from->eof && to->queued <= LOW_CHUNKS &&
 	    uv_stream_get_write_queue_size(&to->h.stream) <= LOW_WATER) {
 		from->paused = false;
 		if (uv_read_start(&from->h.stream, on_tunnel_alloc, on_tunnel_read) != 0)
@@ -464,7 +492,7 @@ static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b
 					     : NULL;
 
 	if (nread <= 0) {
-		free(ch);
+		chunk_free(ch);
 		if (nread == UV_EOF)
 			side_got_eof(from);
 		else if (nread < 0)
@@ -476,7 +504,7 @@ static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b
 		conn_close(c);
 		return;
 	}
-	if (uv_stream_get_write_queue_size(&to->h.stream) > HIGH_WATER) {
+	if (to->queued > HIGH_CHUNKS || uv_stream_get_write_queue_size(&to->h.stream) > HIGH_WATER) {
 		from->paused = true;
 		uv_read_stop(stream);
 	}
