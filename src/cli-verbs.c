@@ -733,6 +733,7 @@ static int verb_check_config(int argc, char **argv)
 int verb_events(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_feed(int argc, char **argv);
+int shim_main(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 
 const struct cli_verb cli_verbs[] = {
@@ -768,6 +769,7 @@ const struct cli_verb cli_verbs[] = {
 	  "run the server (started automatically)" },
 	{ "egress-bridge", verb_egress_bridge, "egress-bridge SOCAT -- CMD...",
 	  "(inside a restricted sandbox) bridge to the egress proxies, run CMD" },
+	{ "shim", shim_main, "shim --fd N -- CMD...", "(inside a native sandbox) install the seccomp filter, run CMD" },
 	{ "--check-config", verb_check_config, "--check-config [FILE]",
 	  "validate the config file without starting" },
 	{ NULL, NULL, NULL, NULL },
