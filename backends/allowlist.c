@@ -30,9 +30,10 @@ enum entry_kind { ENTRY_EXACT, ENTRY_LEADING, ENTRY_MIDDLE, ENTRY_IP };
 
 struct entry {
 	enum entry_kind kind;
-	char text[ALLOWLIST_HOST_MAX];	 /* normalised, for reports */
-	char prefix[ALLOWLIST_HOST_MAX]; /* middle: "bedrock." */
-	char suffix[ALLOWLIST_HOST_MAX]; /* leading/middle: ".amazonaws.com"; exact: the name */
+	/* a 253-character name plus the dot of a wildcard and the NUL */
+	char text[ALLOWLIST_HOST_MAX + 2];   /* normalised, for reports */
+	char prefix[ALLOWLIST_HOST_MAX + 2]; /* middle: "bedrock." */
+	char suffix[ALLOWLIST_HOST_MAX + 2]; /* leading/middle: ".amazonaws.com"; exact: the name */
 	struct allowlist_ip ip;
 };
 
