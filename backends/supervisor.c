@@ -1,0 +1,1196 @@
+/*
+ * supervisor: answers the seccomp notifications of every native pane
+ * (see supervisor.h for the threads, docs/supervisor.md for the rules).
+ *
+ * The order of one answer:
+ *
+ *   1. receive the notification; read its path arguments once from the
+ *      child's memory (process_vm_readv) and make them absolute in the
+ *      child's view (a relative path joins the child's cwd or dirfd,
+ *      read from /proc/PID/cwd or /proc/PID/fd/N, which the kernel
+ *      spells from the sandbox's own root);
+ *   2. check the notification is still live (SECCOMP_IOCTL_NOTIF_ID_VALID):
+ *      only then do the strings belong to the call being decided;
+ *   3. pin the parent directory: openat2(/proc/PID/root, dir,
+ *      RESOLVE_IN_ROOT) resolves it exactly as the child would, and the
+ *      kernel's name for that fd is the canonical location decided on;
+ *   4. decide; a refusal is an errno and a violation event; an allowed
+ *      create, link, rename, mkdir, mknod, symlink or unlink is done
+ *      here, on the pinned directory and the checked name, with the
+ *      child's fsuid/fsgid and umask, and the result (an fd injected
+ *      with SECCOMP_IOCTL_NOTIF_ADDFD, or the return value) is the
+ *      child's.  A racing thread in the child can change its strings
+ *      after step 1; it cannot change what is done here.
+ *
+ * Reads and plain writes of existing files are let through (CONTINUE):
+ * nothing is created, and the sandbox's mounts (the masks, the
+ * read-only host) judge them again in the kernel.
+ *
+ * The thread holds no capabilities (dropped at start, for this thread
+ * only): it must never be able to do more in the sandbox than the child
+ * could, and root's CAP_DAC_OVERRIDE would walk through the masks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/fsuid.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "log.h"
+#include "strvec.h"
+#include "supervisor.h"
+
+#ifndef SECCOMP_IOCTL_NOTIF_ADDFD
+#define SECCOMP_IOCTL_NOTIF_ADDFD SECCOMP_IOW(3, struct seccomp_notif_addfd)
+#endif
+#ifndef SECCOMP_ADDFD_FLAG_SEND
+#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
+#endif
+#ifndef O_TMPFILE
+#define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
+#define MAX_SYMLINK_HOPS 40
+
+/* --- the panes ----------------------------------------------------------- */
+
+struct sv_pane {
+	int pane_id;
+	int listener;
+	char session[64];
+	struct strvec writable, private_roots, deny_read, patterns, write_denies;
+	bool gone; /* supervision ended abnormally */
+	bool detached;
+	struct sv_pane *next;
+};
+
+struct sv_report {
+	struct sv_report *next;
+	int pane_id;
+	cJSON *event; /* NULL: the pane's supervision is gone */
+};
+
+static struct {
+	bool running;
+	pthread_t thread;
+	int epoll_fd, wake_fd;
+	pthread_mutex_t lock; /* panes and reports */
+	struct sv_pane *panes;
+	struct sv_report *reports, **reports_tail;
+	bool quit;
+	bool die; /* test hook: stop as if crashed */
+	struct supervisor_sink sink;
+	uv_async_t async;
+	uv_signal_t test_signal;
+	uid_t fsuid;
+	gid_t fsgid;
+} sv = {.epoll_fd = -1, .wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* --- policy helpers ------------------------------------------------------ */
+
+static int copy_list(struct strvec *out, const char *const *in)
+{
+	for (size_t i = 0; in != NULL && in[i] != NULL; i++)
+		if (strvec_push(out, in[i]) != 0)
+			return -1;
+	return 0;
+}
+
+static void sv_pane_free(struct sv_pane *p)
+{
+	strvec_free(&p->writable);
+	strvec_free(&p->private_roots);
+	strvec_free(&p->deny_read);
+	strvec_free(&p->patterns);
+	strvec_free(&p->write_denies);
+	free(p);
+}
+
+/* path is dir or below it, by components. */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static bool under_any(const char *path, const struct strvec *roots)
+{
+	for (size_t i = 0; i < roots->n; i++)
+		if (path_under(path, roots->v[i]))
+			return true;
+	return false;
+}
+
+/* Does the run of components `rule` (".git/hooks") occur in path, ending
+ * at a component boundary?  With below, also when path lies inside such
+ * a run (".git/hooks/pre-commit"); with above, also when the run lies
+ * inside path ("/w/.git" holds ".git/hooks"). */
+static bool component_run_hits(const char *path, const char *rule, bool above)
+{
+	size_t n = strlen(rule);
+
+	for (const char *p = path; (p = strchr(p, '/')) != NULL; p++) {
+		const char *c = p + 1;
+		size_t left = strlen(c);
+
+		if (strncmp(c, rule, n) == 0 && (c[n] == '\0' || c[n] == '/'))
+			return true;
+		/* path ends inside the rule: "/w/.git" against ".git/hooks" */
+		if (above && left < n && strncmp(rule, c, left) == 0 && rule[left] == '/')
+			return true;
+	}
+	return false;
+}
+
+static const char *write_denied(const struct sv_pane *p, const char *path, bool above)
+{
+	for (size_t i = 0; i < p->write_denies.n; i++)
+		if (component_run_hits(path, p->write_denies.v[i], above))
+			return p->write_denies.v[i];
+	return NULL;
+}
+
+static const char *create_pattern_hit(const struct sv_pane *p, const char *name)
+{
+	for (size_t i = 0; i < p->patterns.n; i++)
+		if (fnmatch(p->patterns.v[i], name, FNM_PERIOD) == 0)
+			return p->patterns.v[i];
+	return NULL;
+}
+
+/* --- reports to the loop thread ----------------------------------------- */
+
+static void queue_report(int pane_id, cJSON *event)
+{
+	struct sv_report *r = calloc(1, sizeof *r);
+
+	if (r == NULL) {
+		cJSON_Delete(event);
+		return;
+	}
+	r->pane_id = pane_id;
+	r->event = event;
+	pthread_mutex_lock(&sv.lock);
+	*sv.reports_tail = r;
+	sv.reports_tail = &r->next;
+	pthread_mutex_unlock(&sv.lock);
+	uv_async_send(&sv.async);
+}
+
+static void on_reports(uv_async_t *async)
+{
+	struct sv_report *r;
+
+	pthread_mutex_lock(&sv.lock);
+	r = sv.reports;
+	sv.reports = NULL;
+	sv.reports_tail = &sv.reports;
+	pthread_mutex_unlock(&sv.lock);
+	while (r != NULL) {
+		struct sv_report *next = r->next;
+
+		if (r->event != NULL)
+			sv.sink.emit(r->event);
+		else if (sv.sink.gone != NULL)
+			sv.sink.gone(r->pane_id);
+		free(r);
+		r = next;
+	}
+}
+
+/* --- one notification ---------------------------------------------------- */
+
+/* A path argument as the child gave it and as decided on. */
+struct sv_path {
+	int dirfd;	       /* the child's dirfd argument (AT_FDCWD for cwd) */
+	char raw[PATH_MAX];    /* as read from the child */
+	char abs[PATH_MAX];    /* absolute, in the child's view */
+	int parent;	       /* pinned parent directory, or -1 */
+	char canon[PATH_MAX];  /* canonical parent + "/" + name */
+	char name[NAME_MAX + 1]; /* last component */
+};
+
+struct sv_call {
+	struct sv_pane *pane;
+	struct seccomp_notif *req;
+	const char *syscall;
+	int root; /* O_PATH fd of /proc/PID/root */
+	struct sv_path a, b;
+	uint64_t flags;
+	mode_t mode;
+	dev_t dev;
+	char target[PATH_MAX]; /* symlink's target */
+	mode_t umask;
+	uid_t fsuid;
+	gid_t fsgid;
+};
+
+static void sv_path_init(struct sv_path *p)
+{
+	memset(p, 0, sizeof *p);
+	p->parent = -1;
+}
+
+/* Read a NUL-terminated string at addr in pid, page by page (a string
+ * may end just before an unmapped page). */
+static int read_child_string(pid_t pid, uint64_t addr, char *out, size_t size)
+{
+	size_t got = 0;
+
+	if (addr == 0)
+		return -EFAULT;
+	while (got < size) {
+		size_t page_left = 4096 - ((addr + got) & 4095);
+		size_t want = page_left < size - got ? page_left : size - got;
+		struct iovec local = {out + got, want};
+		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
+		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+
+		if (n <= 0)
+			return -EFAULT;
+		if (memchr(out + got, '\0', (size_t)n) != NULL)
+			return 0;
+		got += (size_t)n;
+	}
+	return -ENAMETOOLONG;
+}
+
+static bool notif_valid(int listener, uint64_t id)
+{
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+/* The child's directory for dirfd, spelled in its own view. */
+static int child_dir(pid_t pid, int dirfd, char *out, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	if (dirfd == AT_FDCWD)
+		snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	else
+		snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, dirfd);
+	n = readlink(link, out, size - 1);
+	if (n <= 0)
+		return -EBADF;
+	out[n] = '\0';
+	if (out[0] != '/')
+		return -ENOTDIR; /* a pipe, a socket, an unreachable directory */
+	return 0;
+}
+
+static int make_absolute(pid_t pid, struct sv_path *p)
+{
+	char dir[PATH_MAX];
+	int rc;
+
+	if (p->raw[0] == '/') {
+		snprintf(p->abs, sizeof p->abs, "%s", p->raw);
+		return 0;
+	}
+	if ((rc = child_dir(pid, p->dirfd, dir, sizeof dir)) != 0)
+		return rc;
+	if (snprintf(p->abs, sizeof p->abs, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, p->raw) >=
+	    (int)sizeof p->abs)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Split abs into its directory and last component; pin the directory
+ * inside the child's root and spell it canonically. */
+static int pin_parent(struct sv_call *c, struct sv_path *p)
+{
+	char dir[PATH_MAX], link[64], canon[PATH_MAX];
+	struct open_how how = {
+	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    /* Threat: a symlink or ".." climbing out of the sandbox's root;
+	     * magic links (/proc/self/...) would name the supervisor. */
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	size_t len = strlen(p->abs);
+	char *slash;
+	ssize_t n;
+
+	while (len > 1 && p->abs[len - 1] == '/')
+		p->abs[--len] = '\0';
+	slash = strrchr(p->abs, '/');
+	if (slash == NULL || strlen(slash + 1) > NAME_MAX)
+		return -ENAMETOOLONG;
+	snprintf(p->name, sizeof p->name, "%s", slash + 1);
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - p->abs), p->abs);
+	if (dir[0] == '\0')
+		snprintf(dir, sizeof dir, "/");
+	if (p->parent >= 0)
+		close(p->parent);
+	p->parent = (int)syscall(SYS_openat2, c->root, dir, &how, sizeof how);
+	if (p->parent < 0)
+		return -errno;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", p->parent);
+	n = readlink(link, canon, sizeof canon - 1);
+	if (n <= 0)
+		return -EACCES;
+	canon[n] = '\0';
+	if (snprintf(p->canon, sizeof p->canon, "%s/%s", strcmp(canon, "/") == 0 ? "" : canon,
+		     p->name) >= (int)sizeof p->canon)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64_t addr)
+{
+	int rc;
+
+	p->dirfd = dirfd;
+	if ((rc = read_child_string(c->req->pid, addr, p->raw, sizeof p->raw)) != 0)
+		return rc;
+	if (p->raw[0] == '\0')
+		return -ENOENT;
+	return make_absolute(c->req->pid, p);
+}
+
+/* fsuid, fsgid and umask from /proc/PID/status. */
+static int read_child_creds(struct sv_call *c)
+{
+	char path[64], line[256];
+	unsigned a, b, d, fs;
+	unsigned mask = 022;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)c->req->pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -ESRCH;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "Umask: %o", &mask) == 1)
+			found |= 1;
+		else if (sscanf(line, "Uid: %u %u %u %u", &a, &b, &d, &fs) == 4) {
+			c->fsuid = fs;
+			found |= 2;
+		} else if (sscanf(line, "Gid: %u %u %u %u", &a, &b, &d, &fs) == 4) {
+			c->fsgid = fs;
+			found |= 4;
+		}
+	}
+	fclose(f);
+	c->umask = mask;
+	return (found & 6) == 6 ? 0 : -ESRCH;
+}
+
+/* Act as the child: its fsuid and fsgid on this thread.  Without
+ * capabilities the kernel only lets us take our own ids, so a child
+ * with other ids is refused rather than served with ours. */
+static int become_child(struct sv_call *c)
+{
+	if (c->fsuid != sv.fsuid) {
+		setfsuid(c->fsuid);
+		sv.fsuid = (uid_t)setfsuid((uid_t)-1);
+	}
+	if (c->fsgid != sv.fsgid) {
+		setfsgid(c->fsgid);
+		sv.fsgid = (gid_t)setfsgid((gid_t)-1);
+	}
+	return sv.fsuid == c->fsuid && sv.fsgid == c->fsgid ? 0 : -EPERM;
+}
+
+/* --- answers ------------------------------------------------------------- */
+
+static int respond(struct sv_call *c, int64_t val, int error, bool proceed)
+{
+	struct seccomp_notif_resp resp = {
+	    .id = c->req->id,
+	    .val = val,
+	    .error = error,
+	    .flags = proceed ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0,
+	};
+
+	if (ioctl(c->pane->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) != 0 && errno != ENOENT)
+		log_debug("%s: pane %d: %s", __func__, c->pane->pane_id, strerror(errno));
+	return 0;
+}
+
+static int respond_errno(struct sv_call *c, int err)
+{
+	return respond(c, 0, -err, false);
+}
+
+/* Hand an fd we opened to the child as the call's result. */
+static int respond_fd(struct sv_call *c, int fd, bool cloexec)
+{
+	struct seccomp_notif_addfd addfd = {
+	    .id = c->req->id,
+	    .flags = SECCOMP_ADDFD_FLAG_SEND,
+	    .srcfd = (uint32_t)fd,
+	    .newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+
+	if (ioctl(c->pane->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0) {
+		/* The child died, or its fd table is full: answer for it. */
+		int err = errno;
+		close(fd);
+		if (err != ENOENT)
+			respond_errno(c, err == EMFILE ? EMFILE : EIO);
+		return 0;
+	}
+	close(fd);
+	return 0;
+}
+
+static int respond_result(struct sv_call *c, int rc)
+{
+	return rc < 0 ? respond_errno(c, errno) : respond(c, 0, 0, false);
+}
+
+static void violation(struct sv_call *c, const char *action, const char *target, int err,
+		      const char *why)
+{
+	cJSON *ev = cJSON_CreateObject();
+	struct timespec ts;
+	char raw[PATH_MAX + 256];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (c->b.raw[0] != '\0')
+		snprintf(raw, sizeof raw, "%s(\"%s\", \"%s\") = -%s (%s)", c->syscall, c->a.raw,
+			 c->b.raw, strerrorname_np(err), why);
+	else
+		snprintf(raw, sizeof raw, "%s(\"%s\") = -%s (%s)", c->syscall, c->a.raw,
+			 strerrorname_np(err), why);
+	cJSON_AddStringToObject(ev, "event", "sandbox");
+	cJSON_AddStringToObject(ev, "kind", "violation");
+	cJSON_AddStringToObject(ev, "action", action);
+	cJSON_AddStringToObject(ev, "target", target);
+	cJSON_AddStringToObject(ev, "raw", raw);
+	cJSON_AddNumberToObject(ev, "pane", c->pane->pane_id);
+	if (c->pane->session[0] != '\0')
+		cJSON_AddStringToObject(ev, "session", c->pane->session);
+	cJSON_AddStringToObject(ev, "backend", "native");
+	cJSON_AddNumberToObject(ev, "pid", c->req->pid);
+	cJSON_AddStringToObject(ev, "syscall", c->syscall);
+	cJSON_AddNumberToObject(ev, "time", ts.tv_sec + ts.tv_nsec / 1e9);
+	queue_report(c->pane->pane_id, ev);
+}
+
+static int deny(struct sv_call *c, const char *action, const char *target, int err,
+		const char *why)
+{
+	violation(c, action, target, err, why);
+	return respond_errno(c, err);
+}
+
+/* The checks every name that is about to be made, replaced or removed
+ * goes through.  Returns 1 when it answered (denied), 0 when allowed. */
+static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creates, bool above)
+{
+	const char *rule;
+
+	/* Threat: planting or swapping files inside a secret store. */
+	if (under_any(p->canon, &c->pane->deny_read))
+		return deny(c, "file-write*", p->canon, EACCES, "deny-read root"), 1;
+	if (under_any(p->canon, &c->pane->private_roots))
+		return 0;
+	/* Threat: writing to the host outside the writable roots (the
+	 * read-only mounts refuse it too; this reports it). */
+	if (!under_any(p->canon, &c->pane->writable))
+		return deny(c, "file-write*", p->canon, EROFS, "outside the writable roots"), 1;
+	/* Threat: planting what the host later runs unsandboxed (shell rc
+	 * files, git hooks and config, editor and agent settings). */
+	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
+		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
+	 * would later read or commit. */
+	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
+		return deny(c, "file-write-create", p->canon, EACCES, rule), 1;
+	return 0;
+}
+
+/* A symlink at the last component: where it leads, as a new absolute
+ * path in the child's view.  0, or -errno. */
+static int follow_link(struct sv_path *p)
+{
+	char target[PATH_MAX], next[PATH_MAX];
+	ssize_t n = readlinkat(p->parent, p->name, target, sizeof target - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	if (target[0] == '/') {
+		snprintf(p->abs, sizeof p->abs, "%s", target);
+		return 0;
+	}
+	/* Relative targets resolve from the link's directory, canonically. */
+	slash = strrchr(p->canon, '/');
+	if (snprintf(next, sizeof next, "%.*s/%s", (int)(slash - p->canon), p->canon, target) >=
+	    (int)sizeof next)
+		return -ENAMETOOLONG;
+	snprintf(p->abs, sizeof p->abs, "%s", next);
+	return 0;
+}
+
+static bool is_magic_fd_path(const char *abs, int *fd)
+{
+	static const char *const prefixes[] = {"/proc/self/fd/", "/proc/thread-self/fd/",
+					       "/dev/fd/"};
+	char *end;
+
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		size_t n = strlen(prefixes[i]);
+		if (strncmp(abs, prefixes[i], n) == 0 && abs[n] >= '0' && abs[n] <= '9') {
+			*fd = (int)strtol(abs + n, &end, 10);
+			return *end == '\0';
+		}
+	}
+	if (strcmp(abs, "/dev/stdin") == 0 || strcmp(abs, "/dev/stdout") == 0 ||
+	    strcmp(abs, "/dev/stderr") == 0) {
+		*fd = abs[5] == 'i' ? 0 : abs[8] == 'o' ? 1 : 2;
+		return true;
+	}
+	return false;
+}
+
+/* open family with O_CREAT (or creat): the one place a file is made. */
+static int emulate_create_open(struct sv_call *c)
+{
+	struct sv_path *p = &c->a;
+	int flags = (int)c->flags, fd, rc, magic;
+	bool cloexec = flags & O_CLOEXEC;
+
+	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		struct stat st;
+
+		/* Re-opening one of the child's own fds (">/dev/stdout"):
+		 * nothing is created, and only the child's fd table knows
+		 * the file.  The kernel re-checks permissions on reopen. */
+		if (is_magic_fd_path(p->abs, &magic)) {
+			char link[64];
+			snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, magic);
+			fd = open(link, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
+			return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
+		}
+		if ((rc = pin_parent(c, p)) != 0)
+			return respond_errno(c, -rc);
+		if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (S_ISLNK(st.st_mode)) {
+				if (flags & O_EXCL)
+					return respond_errno(c, EEXIST);
+				if (flags & O_NOFOLLOW)
+					return respond_errno(c, ELOOP);
+				if ((rc = follow_link(p)) != 0)
+					return respond_errno(c, -rc);
+				continue;
+			}
+			if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+				/* A device, FIFO or socket that exists: nothing
+				 * is created.  Opening it here could block this
+				 * thread (a FIFO) or mean another terminal
+				 * (/dev/tty): let the kernel open it.  */
+				if (check_mutation(c, p, false, false))
+					return 0;
+				return respond(c, 0, 0, true);
+			}
+			/* An existing file: not new, so only the write rules. */
+			if (check_mutation(c, p, false, false))
+				return 0;
+		} else if (check_mutation(c, p, true, false)) {
+			return 0;
+		}
+		if ((rc = become_child(c)) != 0)
+			return respond_errno(c, -rc);
+		/* O_NOFOLLOW: a symlink swapped in after the fstatat must not
+		 * lead the create elsewhere; ELOOP sends us round again. */
+		fd = openat(p->parent, p->name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			    c->mode & ~c->umask & 07777);
+		if (fd < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
+			continue;
+		return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
+	}
+	return respond_errno(c, ELOOP);
+}
+
+/* Opens without O_CREAT: report reads of secrets and writes to the
+ * read-only host; otherwise the kernel proceeds (nothing is created,
+ * the mounts judge it again). */
+static int decide_open(struct sv_call *c)
+{
+	int acc = (int)(c->flags & O_ACCMODE);
+	bool writes = acc != O_RDONLY || (c->flags & O_TRUNC);
+	int rc;
+
+	if ((c->flags & O_TMPFILE) == O_TMPFILE) {
+		/* An unnamed file; naming it later is a linkat, checked
+		 * there.  The directory must still be writable. */
+		if ((rc = pin_parent(c, &c->a)) != 0)
+			return respond_errno(c, -rc);
+		snprintf(c->a.name, sizeof c->a.name, "(O_TMPFILE)");
+		return check_mutation(c, &c->a, false, false) ? 0 : respond(c, 0, 0, true);
+	}
+	if (c->flags & O_CREAT)
+		return emulate_create_open(c);
+	if (pin_parent(c, &c->a) != 0)
+		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
+	/* Threat: reading a secret store.  The masks refuse it anyway; the
+	 * supervisor answers first so the user sees it. */
+	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
+		return deny(c, writes ? "file-write*" : "file-read*", c->a.canon, EACCES,
+			    "deny-read root");
+	if (writes && !under_any(c->a.canon, &c->pane->private_roots)) {
+		const char *rule = write_denied(c->pane, c->a.canon, false);
+		if (!under_any(c->a.canon, &c->pane->writable))
+			return deny(c, "file-write*", c->a.canon, EROFS,
+				    "outside the writable roots");
+		if (rule != NULL)
+			return deny(c, "file-write*", c->a.canon, EROFS, rule);
+	}
+	return respond(c, 0, 0, true);
+}
+
+static int emulate_mkdir(struct sv_call *c)
+{
+	int rc = pin_parent(c, &c->a);
+
+	if (rc != 0)
+		return respond_errno(c, -rc);
+	if (check_mutation(c, &c->a, false, false))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	return respond_result(c, mkdirat(c->a.parent, c->a.name, c->mode & ~c->umask & 07777));
+}
+
+static int emulate_mknod(struct sv_call *c)
+{
+	int rc = pin_parent(c, &c->a);
+
+	if (rc != 0)
+		return respond_errno(c, -rc);
+	if (check_mutation(c, &c->a, true, false))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	return respond_result(c, mknodat(c->a.parent, c->a.name,
+					 (c->mode & S_IFMT) | (c->mode & ~c->umask & 07777),
+					 c->dev));
+}
+
+static int emulate_symlink(struct sv_call *c)
+{
+	int rc = pin_parent(c, &c->a);
+
+	if (rc != 0)
+		return respond_errno(c, -rc);
+	if (check_mutation(c, &c->a, true, false))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
+}
+
+static int emulate_unlink(struct sv_call *c)
+{
+	int rc = pin_parent(c, &c->a);
+
+	if (rc != 0)
+		return respond_errno(c, -rc);
+	/* Removing a protected path (or a directory holding one) and
+	 * putting something else there is the same as writing it. */
+	if (check_mutation(c, &c->a, false, true))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	return respond_result(c, unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR));
+}
+
+/* link: a is the existing file, b the new name. */
+static int emulate_link(struct sv_call *c, bool empty_path_fd)
+{
+	int rc, flags = (int)c->flags, magic;
+	char source[64];
+
+	if ((rc = pin_parent(c, &c->b)) != 0)
+		return respond_errno(c, -rc);
+	if (check_mutation(c, &c->b, true, false))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	/* An O_TMPFILE (or any open file) given by fd: link the child's
+	 * open file itself, through its /proc entry. */
+	if (empty_path_fd || is_magic_fd_path(c->a.abs, &magic)) {
+		if (empty_path_fd)
+			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid,
+				 c->a.dirfd);
+		else
+			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid, magic);
+		return respond_result(c, linkat(AT_FDCWD, source, c->b.parent, c->b.name,
+						AT_SYMLINK_FOLLOW));
+	}
+	if ((rc = pin_parent(c, &c->a)) != 0)
+		return respond_errno(c, -rc);
+	/* Threat: a second name for a protected file is a way to write it. */
+	if (check_mutation(c, &c->a, false, false))
+		return 0;
+	return respond_result(c, linkat(c->a.parent, c->a.name, c->b.parent, c->b.name,
+					flags & AT_SYMLINK_FOLLOW));
+}
+
+/* rename: a is the old name, b the new one. */
+static int emulate_rename(struct sv_call *c)
+{
+	int rc;
+
+	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
+		return respond_errno(c, -rc);
+	/* Moving a protected path (or its parent) away or onto it is
+	 * writing it; moving onto a denied name is creating it. */
+	if (check_mutation(c, &c->a, false, true) || check_mutation(c, &c->b, true, true))
+		return 0;
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	return respond_result(c, (int)syscall(SYS_renameat2, c->a.parent, c->a.name, c->b.parent,
+					      c->b.name, (unsigned)c->flags));
+}
+
+/* Decode the call's arguments into c; -errno when they cannot be read. */
+static int decode(struct sv_call *c, int *kind)
+{
+	const struct seccomp_data *d = &c->req->data;
+	const __u64 *a = d->args;
+	int nr = d->nr;
+	int rc = 0;
+
+#define DIRFD(x) ((int)(int32_t)(x))
+	*kind = nr;
+	c->syscall = "?";
+	switch (nr) {
+	case SYS_open:
+		c->syscall = "open", c->flags = a[1], c->mode = (mode_t)a[2];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_creat:
+		c->syscall = "creat", c->flags = O_CREAT | O_WRONLY | O_TRUNC, c->mode = (mode_t)a[1];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_openat:
+		c->syscall = "openat", c->flags = a[2], c->mode = (mode_t)a[3];
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	case SYS_openat2: {
+		struct open_how how = {0};
+		struct iovec local = {&how, sizeof how}, remote = {(void *)(uintptr_t)a[2],
+								    sizeof how};
+		c->syscall = "openat2";
+		if (a[3] < sizeof how ||
+		    process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) != sizeof how)
+			return -EFAULT;
+		/* RESOLVE_* restrictions are relative to the dirfd; the
+		 * emulation resolves from the root.  Nobody's libc needs
+		 * them; refuse rather than resolve differently. */
+		if (how.resolve != 0 && (how.flags & (O_CREAT | O_ACCMODE | O_TRUNC)))
+			return -EOPNOTSUPP;
+		c->flags = how.flags, c->mode = (mode_t)how.mode;
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	}
+	case SYS_mkdir:
+		c->syscall = "mkdir", c->mode = (mode_t)a[1];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_mkdirat:
+		c->syscall = "mkdirat", c->mode = (mode_t)a[2];
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	case SYS_mknod:
+		c->syscall = "mknod", c->mode = (mode_t)a[1], c->dev = (dev_t)a[2];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_mknodat:
+		c->syscall = "mknodat", c->mode = (mode_t)a[2], c->dev = (dev_t)a[3];
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	case SYS_symlink:
+		c->syscall = "symlink";
+		if ((rc = read_child_string(c->req->pid, a[0], c->target, sizeof c->target)) != 0)
+			return rc;
+		return read_path_arg(c, &c->a, AT_FDCWD, a[1]);
+	case SYS_symlinkat:
+		c->syscall = "symlinkat";
+		if ((rc = read_child_string(c->req->pid, a[0], c->target, sizeof c->target)) != 0)
+			return rc;
+		return read_path_arg(c, &c->a, DIRFD(a[1]), a[2]);
+	case SYS_link:
+		c->syscall = "link";
+		if ((rc = read_path_arg(c, &c->a, AT_FDCWD, a[0])) != 0)
+			return rc;
+		return read_path_arg(c, &c->b, AT_FDCWD, a[1]);
+	case SYS_linkat:
+		c->syscall = "linkat", c->flags = a[4];
+		c->a.dirfd = DIRFD(a[0]);
+		if ((c->flags & AT_EMPTY_PATH) &&
+		    read_child_string(c->req->pid, a[1], c->a.raw, sizeof c->a.raw) == 0 &&
+		    c->a.raw[0] == '\0')
+			; /* the file is the fd itself */
+		else if ((rc = read_path_arg(c, &c->a, DIRFD(a[0]), a[1])) != 0)
+			return rc;
+		return read_path_arg(c, &c->b, DIRFD(a[2]), a[3]);
+	case SYS_rename:
+	case SYS_renameat:
+	case SYS_renameat2: {
+		bool plain = nr == SYS_rename;
+		c->syscall = plain ? "rename" : nr == SYS_renameat ? "renameat" : "renameat2";
+		c->flags = nr == SYS_renameat2 ? a[4] : 0;
+		if ((rc = read_path_arg(c, &c->a, plain ? AT_FDCWD : DIRFD(a[0]),
+					plain ? a[0] : a[1])) != 0)
+			return rc;
+		return read_path_arg(c, &c->b, plain ? AT_FDCWD : DIRFD(a[2]), plain ? a[1] : a[3]);
+	}
+	case SYS_unlink:
+		c->syscall = "unlink";
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_unlinkat:
+		c->syscall = "unlinkat", c->flags = a[2];
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	}
+#undef DIRFD
+	return -ENOSYS;
+}
+
+static int dispatch(struct sv_call *c, int kind)
+{
+	switch (kind) {
+	case SYS_open:
+	case SYS_creat:
+	case SYS_openat:
+	case SYS_openat2:
+		return decide_open(c);
+	case SYS_mkdir:
+	case SYS_mkdirat:
+		return emulate_mkdir(c);
+	case SYS_mknod:
+	case SYS_mknodat:
+		return emulate_mknod(c);
+	case SYS_symlink:
+	case SYS_symlinkat:
+		return emulate_symlink(c);
+	case SYS_link:
+		return emulate_link(c, false);
+	case SYS_linkat:
+		return emulate_link(c, (c->flags & AT_EMPTY_PATH) && c->a.raw[0] == '\0');
+	case SYS_rename:
+	case SYS_renameat:
+	case SYS_renameat2:
+		return emulate_rename(c);
+	case SYS_unlink:
+	case SYS_unlinkat:
+		return emulate_unlink(c);
+	}
+	return respond_errno(c, ENOSYS);
+}
+
+static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
+{
+	struct sv_call c = {.pane = pane, .req = req, .root = -1};
+	char root[64];
+	int kind, rc;
+
+	sv_path_init(&c.a);
+	sv_path_init(&c.b);
+	rc = decode(&c, &kind);
+	/* The strings read above belong to this call only if it is still
+	 * waiting: a pid reused by another process would have other memory. */
+	if (!notif_valid(pane->listener, req->id))
+		goto done;
+	if (rc != 0) {
+		respond_errno(&c, -rc);
+		goto done;
+	}
+	snprintf(root, sizeof root, "/proc/%d/root", (int)req->pid);
+	c.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c.root < 0 || read_child_creds(&c) != 0) {
+		/* Cannot see the child's world: fail closed. */
+		respond_errno(&c, EACCES);
+		goto done;
+	}
+	dispatch(&c, kind);
+done:
+	if (c.root >= 0)
+		close(c.root);
+	if (c.a.parent >= 0)
+		close(c.a.parent);
+	if (c.b.parent >= 0)
+		close(c.b.parent);
+}
+
+/* --- the thread ---------------------------------------------------------- */
+
+/* This thread only: no capabilities, its own umask. */
+static void drop_privileges(void)
+{
+	struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2] = {{0}};
+
+	/* Threat: root's CAP_DAC_OVERRIDE (and friends) walking through the
+	 * mode-000 masks or the child's permission checks on its behalf. */
+	if (syscall(SYS_capset, &header, data) != 0)
+		log_warn("supervisor: cannot drop capabilities: %s", strerror(errno));
+	/* The child's umask is applied by hand, so ours must not add to it;
+	 * unshare(CLONE_FS) keeps this from the rest of the server. */
+	if (unshare(CLONE_FS) == 0)
+		umask(0);
+	sv.fsuid = (uid_t)setfsuid((uid_t)-1);
+	sv.fsgid = (gid_t)setfsgid((gid_t)-1);
+}
+
+static void close_pane(struct sv_pane *p, bool gone)
+{
+	epoll_ctl(sv.epoll_fd, EPOLL_CTL_DEL, p->listener, NULL);
+	close(p->listener);
+	p->listener = -1;
+	if (gone && !p->detached) {
+		p->gone = true;
+		queue_report(p->pane_id, NULL);
+	}
+}
+
+/* Drop panes that were detached or ended; under the lock. */
+static void reap_panes(void)
+{
+	for (struct sv_pane **pp = &sv.panes; *pp != NULL;) {
+		struct sv_pane *p = *pp;
+
+		if (p->detached && p->listener >= 0)
+			close_pane(p, false);
+		if (p->detached) {
+			*pp = p->next;
+			sv_pane_free(p);
+		} else {
+			pp = &p->next;
+		}
+	}
+}
+
+static void serve(struct sv_pane *pane, uint32_t events, struct seccomp_notif *req,
+		  size_t req_size)
+{
+	if (events & EPOLLIN) {
+		memset(req, 0, req_size);
+		if (ioctl(pane->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0)
+			handle_notification(pane, req);
+		return;
+	}
+	/* No process uses the filter any more: the pane's sandbox ended. */
+	if (events & (EPOLLHUP | EPOLLERR)) {
+		pthread_mutex_lock(&sv.lock);
+		close_pane(pane, false);
+		pane->detached = true;
+		pthread_mutex_unlock(&sv.lock);
+	}
+}
+
+static void *supervisor_thread(void *arg)
+{
+	struct seccomp_notif_sizes sizes = {0};
+	struct seccomp_notif *req;
+	size_t req_size;
+
+	drop_privileges();
+	syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes);
+	req_size = sizes.seccomp_notif > sizeof *req ? sizes.seccomp_notif : sizeof *req;
+	req = calloc(1, req_size);
+	while (req != NULL) {
+		struct epoll_event events[16];
+		int n = epoll_wait(sv.epoll_fd, events, 16, -1);
+		bool wake = false;
+
+		if (n < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (events[i].data.ptr == NULL)
+				wake = true;
+			else
+				serve(events[i].data.ptr, events[i].events, req, req_size);
+		}
+		if (wake) {
+			uint64_t v;
+			if (read(sv.wake_fd, &v, sizeof v) < 0) {
+				/* nothing to do: the flags below say why */
+			}
+		}
+		pthread_mutex_lock(&sv.lock);
+		reap_panes();
+		if (sv.quit || sv.die) {
+			for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
+				if (p->listener >= 0)
+					close_pane(p, sv.die);
+			pthread_mutex_unlock(&sv.lock);
+			break;
+		}
+		pthread_mutex_unlock(&sv.lock);
+	}
+	free(req);
+	return NULL;
+}
+
+static void wake(void)
+{
+	uint64_t one = 1;
+
+	if (write(sv.wake_fd, &one, sizeof one) < 0)
+		log_warn("supervisor: cannot wake the thread: %s", strerror(errno));
+}
+
+/* Test hook (SANDMUX_SUPERVISOR_TEST=1 in the server's environment):
+ * SIGUSR2 stops the supervisor as a crash would, closing every
+ * listener, so tests can check that supervised calls then fail. */
+static void on_test_signal(uv_signal_t *handle, int signum)
+{
+	log_warn("supervisor: stopped by the test signal");
+	pthread_mutex_lock(&sv.lock);
+	sv.die = true;
+	pthread_mutex_unlock(&sv.lock);
+	wake();
+}
+
+int supervisor_start(const struct supervisor_sink *sink)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+
+	if (sv.running)
+		return 0;
+	sv.sink = *sink;
+	sv.reports_tail = &sv.reports;
+	sv.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	sv.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (sv.epoll_fd < 0 || sv.wake_fd < 0 ||
+	    epoll_ctl(sv.epoll_fd, EPOLL_CTL_ADD, sv.wake_fd, &ev) != 0)
+		goto fail;
+	uv_async_init(sink->loop, &sv.async, on_reports);
+	uv_unref((uv_handle_t *)&sv.async);
+	if (pthread_create(&sv.thread, NULL, supervisor_thread, NULL) != 0) {
+		uv_close((uv_handle_t *)&sv.async, NULL);
+		goto fail;
+	}
+	if (getenv("SANDMUX_SUPERVISOR_TEST") != NULL) {
+		uv_signal_init(sink->loop, &sv.test_signal);
+		uv_signal_start(&sv.test_signal, on_test_signal, SIGUSR2);
+		uv_unref((uv_handle_t *)&sv.test_signal);
+	}
+	sv.running = true;
+	atexit(supervisor_stop);
+	log_info("supervisor: started");
+	return 0;
+fail:
+	log_warn("supervisor: cannot start: %s", strerror(errno));
+	if (sv.epoll_fd >= 0)
+		close(sv.epoll_fd);
+	if (sv.wake_fd >= 0)
+		close(sv.wake_fd);
+	sv.epoll_fd = sv.wake_fd = -1;
+	return -1;
+}
+
+int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_policy *policy)
+{
+	struct sv_pane *p = calloc(1, sizeof *p);
+	struct epoll_event ev = {.events = EPOLLIN};
+
+	if (p == NULL || !sv.running || sv.die) {
+		free(p);
+		close(listener_fd);
+		return -1;
+	}
+	p->pane_id = pane_id;
+	p->listener = listener_fd;
+	snprintf(p->session, sizeof p->session, "%s", policy->session ? policy->session : "");
+	if (copy_list(&p->writable, policy->writable_roots) != 0 ||
+	    copy_list(&p->private_roots, policy->private_roots) != 0 ||
+	    copy_list(&p->deny_read, policy->deny_read) != 0 ||
+	    copy_list(&p->patterns, policy->deny_create_patterns) != 0 ||
+	    copy_list(&p->write_denies, policy->write_denies) != 0) {
+		close(listener_fd);
+		sv_pane_free(p);
+		return -1;
+	}
+	ev.data.ptr = p;
+	pthread_mutex_lock(&sv.lock);
+	p->next = sv.panes;
+	sv.panes = p;
+	if (epoll_ctl(sv.epoll_fd, EPOLL_CTL_ADD, listener_fd, &ev) != 0) {
+		sv.panes = p->next;
+		pthread_mutex_unlock(&sv.lock);
+		close(listener_fd);
+		sv_pane_free(p);
+		return -1;
+	}
+	pthread_mutex_unlock(&sv.lock);
+	log_debug("%s: pane %d, listener %d", __func__, pane_id, listener_fd);
+	return 0;
+}
+
+void supervisor_detach(int pane_id)
+{
+	bool found = false;
+
+	if (!sv.running)
+		return;
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
+		if (p->pane_id == pane_id && !p->detached)
+			p->detached = found = true;
+	pthread_mutex_unlock(&sv.lock);
+	if (found)
+		wake();
+}
+
+bool supervisor_gone(int pane_id)
+{
+	bool gone = false;
+
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
+		if (p->pane_id == pane_id && p->gone)
+			gone = true;
+	pthread_mutex_unlock(&sv.lock);
+	return gone;
+}
+
+void supervisor_stop(void)
+{
+	struct sv_report *r;
+
+	if (!sv.running)
+		return;
+	pthread_mutex_lock(&sv.lock);
+	sv.quit = true;
+	pthread_mutex_unlock(&sv.lock);
+	wake();
+	pthread_join(sv.thread, NULL);
+	sv.running = false;
+	while (sv.panes != NULL) {
+		struct sv_pane *p = sv.panes;
+		sv.panes = p->next;
+		if (p->listener >= 0)
+			close(p->listener);
+		sv_pane_free(p);
+	}
+	while ((r = sv.reports) != NULL) {
+		sv.reports = r->next;
+		cJSON_Delete(r->event);
+		free(r);
+	}
+	sv.reports_tail = &sv.reports;
+	close(sv.epoll_fd);
+	close(sv.wake_fd);
+	sv.epoll_fd = sv.wake_fd = -1;
+}
