@@ -47,6 +47,9 @@ struct launch_request {
 	 * directory with this pane's http.sock and socks.sock (NULL: the
 	 * profile does not restrict the network). */
 	const char *egress_dir;
+	/* native: who the supervisor reports violations for. */
+	int pane_id;
+	const char *session;
 };
 
 struct launch_result {
@@ -68,6 +71,10 @@ struct launch_result {
 	off_t status_offset; /* native: how much of it was read */
 	pid_t sandbox_init; /* native: the pid namespace's init (bwrap's child) */
 	long long launched_ms; /* native: CLOCK_MONOTONIC at launch */
+	/* native: the shim's handshake and the pane's supervisor policy,
+	 * until confirmation (native.c); then the supervised pane's id. */
+	struct native_shim *shim;
+	int supervised_pane;
 };
 
 struct backend_ops {

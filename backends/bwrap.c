@@ -143,6 +143,8 @@ static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *
 		char resolved[PATH_MAX];
 		bool covered = false;
 
+		if (i == 0 && in->no_home)
+			continue;
 		if (resolve_writable_root(path, resolved, err) != 0)
 			return -1;
 		for (size_t j = 0; j < roots->n && !covered; j++)
@@ -167,6 +169,27 @@ static int push_writable_binds(struct strvec *out, const struct strvec *roots, b
 		 * (the user's files and the pane's work tree stay usable). */
 		if (push_args(out, "--bind", roots->v[i], roots->v[i], NULL) != 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* Threat: planting what the host runs later (shell rc files, git hooks,
+ * editor and agent config) inside a writable root.  What exists now is
+ * bound read-only over itself; it must be the real path, not through a
+ * symlink that could lead out of the root. */
+static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
+				 const char *const *names)
+{
+	for (size_t i = 0; i < roots->n; i++) {
+		for (size_t j = 0; names != NULL && names[j] != NULL; j++) {
+			char path[PATH_MAX], resolved[PATH_MAX];
+
+			snprintf(path, sizeof path, "%s/%s", roots->v[i], names[j]);
+			if (realpath(path, resolved) == NULL || strcmp(path, resolved) != 0)
+				continue;
+			if (push_args(out, "--ro-bind", path, path, NULL) != 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -355,6 +378,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	     * (X11, ssh-agent, the sandmux fallback socket dir) in /tmp. */
 	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 ||
 	    push_writable_binds(out, &roots, true) != 0 ||
+	    push_read_only_inside(out, &roots, in->read_only_inside) != 0 ||
 	    /* Threat: raw access to host devices; only the safe nodes. */
 	    push_args(out, "--dev", "/dev", NULL) != 0 ||
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */

@@ -25,6 +25,14 @@ struct bwrap_terminal_input {
 	 * sockets, bound read-only at BWRAP_EGRESS_DIR inside a new, empty
 	 * network namespace.  NULL: the host's network. */
 	const char *egress_dir;
+	/* $HOME is not a writable root (the agent profile: only the
+	 * working directory and extra roots are). */
+	bool no_home;
+	/* Names kept read-only inside every writable root (component runs
+	 * such as ".git/hooks"), bound read-only where they exist at
+	 * launch; NULL-terminated, may be NULL.  The supervisor enforces
+	 * them for what is made later. */
+	const char *const *read_only_inside;
 };
 
 /* Where a restricted sandbox finds its egress sockets, and the ports the

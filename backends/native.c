@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -53,6 +54,8 @@
 #include "error.h"
 #include "log.h"
 #include "pty.h"
+#include "sandbox.h"
+#include "supervisor.h"
 
 /* How long bwrap may take to exec the command before the launch fails. */
 #define CONFIRM_TIMEOUT_MS 5000
@@ -177,11 +180,212 @@ nomem:
 	return -1;
 }
 
+/* --- the shim and the supervisor's policy ------------------------------ */
+
+/* The agent profile's new-file name patterns.  Threat: secrets written
+ * into the work tree, where tools read them and commits publish them. */
+static const char *const agent_deny_create_patterns[] = {".env", "*.key", "*.pem", NULL};
+
+/* The agent profile's mandatory write-denies, kept read-only wherever
+ * they appear, even inside a writable root.  Threat: planting what the
+ * host runs later outside the sandbox: shell startup files, git hooks
+ * and config (aliases, core.hooksPath), submodule URLs, editor tasks and
+ * agent commands or MCP servers. */
+static const char *const agent_write_denies[] = {
+    ".bashrc", ".zshrc",    ".profile", ".bash_profile", ".gitconfig",	    ".gitmodules",
+    ".git/hooks", ".mcp.json", ".vscode",  ".idea",	      ".claude/commands", ".claude/agents",
+    NULL,
+};
+
+/* The sandbox's own mounts: nothing written there reaches the host. */
+static const char *const sandbox_private_roots[] = {"/tmp", "/dev", "/proc", NULL};
+
+struct native_shim {
+	int sock;	/* the server's end of the handshake socketpair */
+	int child_sock; /* bwrap's end, until it is started */
+	bool attached;	/* the listener reached the supervisor */
+	char failure[400];
+	int pane_id;
+	char session[64];
+	struct strvec writable, deny_read;
+	bool agent;
+};
+
+static void shim_free(struct launch_result *res)
+{
+	struct native_shim *shim = res->shim;
+
+	if (shim == NULL)
+		return;
+	if (shim->sock >= 0)
+		close(shim->sock);
+	if (shim->child_sock >= 0)
+		close(shim->child_sock);
+	strvec_free(&shim->writable);
+	strvec_free(&shim->deny_read);
+	free(shim);
+	res->shim = NULL;
+}
+
+/* Deny roots as the supervisor compares them: every spelling, resolved. */
+static int shim_deny_read(struct native_shim *shim, const struct strvec *deny, const char *home)
+{
+	struct strvec spellings = STRVEC_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < deny->n && rc == 0; i++) {
+		char *path = sandbox_expand_home(deny->v[i], home);
+		if (path == NULL)
+			return -1;
+		if (path[0] == '/' && !sandbox_path_is_glob(path))
+			rc = sandbox_deny_spellings(path, &spellings);
+		free(path);
+	}
+	for (size_t i = 0; i < spellings.n && rc == 0; i++) {
+		char resolved[PATH_MAX];
+		rc = strvec_push(&shim->deny_read, spellings.v[i]);
+		if (rc == 0 && realpath(spellings.v[i], resolved) != NULL &&
+		    !strvec_contains(&shim->deny_read, resolved))
+			rc = strvec_push(&shim->deny_read, resolved);
+	}
+	strvec_free(&spellings);
+	return rc;
+}
+
+static int shim_writable(struct native_shim *shim, const char *home, const char *cwd)
+{
+	const char *roots[] = {shim->agent ? NULL : home, cwd};
+	char resolved[PATH_MAX];
+
+	for (size_t i = 0; i < 2; i++)
+		if (roots[i] != NULL && realpath(roots[i], resolved) != NULL &&
+		    strvec_push(&shim->writable, resolved) != 0)
+			return -1;
+	return 0;
+}
+
+static int shim_prepare(const struct launch_request *req, const char *home,
+			const struct strvec *deny, struct launch_result *res, struct sm_error *err)
+{
+	struct native_shim *shim = calloc(1, sizeof *shim);
+	int pair[2];
+
+	if (shim == NULL)
+		goto nomem;
+	res->shim = shim;
+	shim->sock = shim->child_sock = -1;
+	shim->pane_id = req->pane_id;
+	shim->agent = req->profile != NULL && strcmp(req->profile, "agent") == 0;
+	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
+	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+		sm_error_set(err, "launch_failed", "cannot create the shim's socket: %s",
+			     strerror(errno));
+		return -1;
+	}
+	shim->sock = pair[0];
+	shim->child_sock = pair[1];
+	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
+	if (shim_deny_read(shim, deny, home) != 0 || shim_writable(shim, home, req->cwd) != 0)
+		goto nomem;
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
+/* [sandmux, shim, --fd, N, --, command...]: the filter is in place
+ * before anything of the command runs.  The server's own binary is the
+ * shim, visible inside on the read-only host root. */
+static int shim_argv(const struct native_shim *shim, char *const *argv, struct strvec *out,
+		     struct sm_error *err)
+{
+	char self[PATH_MAX], fd[16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n <= 0) {
+		sm_error_set(err, "launch_failed", "cannot find the sandmux binary for the shim");
+		return -1;
+	}
+	self[n] = '\0';
+	if (strstr(self, " (deleted)") != NULL) {
+		sm_error_set(err, "launch_failed",
+			     "the sandmux binary was replaced; restart the server for native panes");
+		return -1;
+	}
+	snprintf(fd, sizeof fd, "%d", shim->child_sock);
+	if (strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, "--"}, 5) != 0)
+		goto nomem;
+	for (size_t i = 0; argv[i] != NULL; i++)
+		if (strvec_push(out, argv[i]) != 0)
+			goto nomem;
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	return -1;
+}
+
+static void shim_attach(struct native_shim *shim, int listener)
+{
+	struct supervisor_policy policy = {
+	    .session = shim->session,
+	    .writable_roots = (const char *const *)shim->writable.v,
+	    .private_roots = sandbox_private_roots,
+	    .deny_read = (const char *const *)shim->deny_read.v,
+	    .deny_create_patterns = shim->agent ? agent_deny_create_patterns : NULL,
+	    .write_denies = shim->agent ? agent_write_denies : NULL,
+	};
+
+	if (supervisor_attach(shim->pane_id, listener, &policy) != 0) {
+		snprintf(shim->failure, sizeof shim->failure, "the supervisor is not running");
+		return;
+	}
+	shim->attached = true;
+}
+
+/* Read the shim's messages: the listener (handed to the supervisor) or
+ * why it failed.  Never blocks. */
+static void shim_poll(struct native_shim *shim)
+{
+	char data[512], control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {data, sizeof data - 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	ssize_t n;
+
+	while (shim->sock >= 0 && shim->failure[0] == '\0') {
+		struct cmsghdr *cmsg;
+		int listener = -1;
+
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof control;
+		n = recvmsg(shim->sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		if (n <= 0)
+			return;
+		data[n] = '\0';
+		for (cmsg = CMSG_FIRSTHDR(&msg); cmsg != NULL; cmsg = CMSG_NXTHDR(&msg, cmsg))
+			if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
+				memcpy(&listener, CMSG_DATA(cmsg), sizeof listener);
+		if (strcmp(data, "sandmux-shim 1 listener") == 0 && listener >= 0 &&
+		    !shim->attached) {
+			shim_attach(shim, listener);
+			continue;
+		}
+		if (listener >= 0)
+			close(listener);
+		snprintf(shim->failure, sizeof shim->failure, "%s",
+			 strncmp(data, "sandmux-shim 1 failed: ", 23) == 0
+			     ? data + 23
+			     : "the shim sent an unreadable handshake");
+	}
+}
+
 static int spawn_bwrap(const struct launch_request *req, const char *home,
 		       struct launch_result *res, int status_write, struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
 	struct strvec deny = STRVEC_INIT, argv = STRVEC_INIT, command = STRVEC_INIT;
+	struct strvec shimmed = STRVEC_INIT;
+	int keep[2] = {status_write, -1};
 	struct bwrap_terminal_input in = {
 	    .bwrap = probe->native_bwrap_path,
 	    .home = home,
@@ -195,8 +399,8 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	    .cwd = req->cwd,
 	    .rows = req->rows,
 	    .cols = req->cols,
-	    .keep_fds = &status_write,
-	    .nkeep_fds = 1,
+	    .keep_fds = keep,
+	    .nkeep_fds = 2,
 	};
 	char msg[256];
 	int rc = -1;
@@ -212,6 +416,14 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 		goto done;
 	}
 	in.deny_read = (const char *const *)deny.v;
+	/* The shim first: nothing of the command runs unfiltered. */
+	if (shim_prepare(req, home, &deny, res, err) != 0 ||
+	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
+		goto done;
+	in.argv = shimmed.v;
+	in.no_home = res->shim->agent;
+	in.read_only_inside = res->shim->agent ? agent_write_denies : NULL;
+	keep[1] = res->shim->child_sock;
 	if (bwrap_terminal_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
@@ -219,8 +431,11 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 		sm_error_set(err, "launch_failed", "cannot start bubblewrap: %s", msg);
 		goto done;
 	}
+	close(res->shim->child_sock);
+	res->shim->child_sock = -1;
 	rc = 0;
 done:
+	strvec_free(&shimmed);
 	strvec_free(&deny);
 	strvec_free(&argv);
 	strvec_free(&command);
@@ -241,6 +456,9 @@ static void close_confirm_fds(struct launch_result *res)
 	if (res->status_file >= 0)
 		close(res->status_file);
 	res->status_file = -1;
+	if (res->shim != NULL && res->shim->attached)
+		res->supervised_pane = res->shim->pane_id;
+	shim_free(res);
 }
 
 static void arm_tick(struct launch_result *res)
@@ -290,6 +508,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	}
 	res->launched_ms = monotonic_ms();
 	if (spawn_bwrap(req, home, res, res->status_file, err) != 0) {
+		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
 		close_confirm_fds(res);
@@ -459,6 +678,42 @@ static pid_t exec_done(pid_t init)
 	return 0;
 }
 
+/* With the shim, the command runs once a child of init is neither bwrap
+ * nor sandmux (the shim, the egress bridge) and the supervisor holds the
+ * listener.  A command that is itself sandmux never looks exec'd (like
+ * one that is bwrap): it confirms only by exiting. */
+static pid_t shim_exec_done(const struct launch_result *res)
+{
+	struct stat self;
+	pid_t child;
+
+	if (!res->shim->attached || stat("/proc/self/exe", &self) != 0)
+		return 0;
+	child = exec_done(res->sandbox_init);
+	return child > 0 && !same_exe(child, &self) ? child : 0;
+}
+
+/* The shim's verdict on a status read: a failure it reported, or an
+ * exit before its listener reached the supervisor, is a failed launch
+ * (its exit code 126 is not the command's). */
+static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
+{
+	shim_poll(res->shim);
+	if (res->shim->failure[0] != '\0') {
+		res->confirmed = false;
+		sm_error_set(err, "launch_failed", "the sandmux shim failed: %s",
+			     res->shim->failure);
+		return -1;
+	}
+	if (rc > 0 && !res->shim->attached) {
+		res->confirmed = false;
+		sm_error_set(err, "launch_failed",
+			     "the command ended before the seccomp supervisor was attached");
+		return -1;
+	}
+	return rc;
+}
+
 static int native_confirm(struct launch_result *res, struct sm_error *err)
 {
 	uint64_t ticks;
@@ -474,7 +729,11 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 	 * is complete. */
 	gone = bwrap_gone(res->pid);
 	rc = read_status(res, err);
-	if (rc == 0 && res->sandbox_init > 0 && (res->child_pid = exec_done(res->sandbox_init)) > 0) {
+	if (res->shim != NULL && rc >= 0)
+		rc = shim_verdict(res, rc, err);
+	if (rc == 0 && res->sandbox_init > 0 &&
+	    (res->child_pid = res->shim != NULL ? shim_exec_done(res)
+						: exec_done(res->sandbox_init)) > 0) {
 		res->confirmed = true;
 		rc = 1;
 	}
@@ -519,6 +778,8 @@ static int native_resume(struct launch_result *res)
 static void native_destroy(struct launch_result *res)
 {
 	backend_kill_tree(res->pid, res->sandbox_init);
+	if (res->supervised_pane > 0)
+		supervisor_detach(res->supervised_pane);
 	close_confirm_fds(res);
 	remove_mask_file(res);
 }

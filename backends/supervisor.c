@@ -507,12 +507,14 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	/* Threat: planting or swapping files inside a secret store. */
 	if (under_any(p->canon, &c->pane->deny_read))
 		return deny(c, "file-write*", p->canon, EACCES, "deny-read root"), 1;
-	if (under_any(p->canon, &c->pane->private_roots))
-		return 0;
-	/* Threat: writing to the host outside the writable roots (the
-	 * read-only mounts refuse it too; this reports it). */
-	if (!under_any(p->canon, &c->pane->writable))
+	if (!under_any(p->canon, &c->pane->writable)) {
+		/* The sandbox's own /tmp, /dev, /proc: nothing of the host. */
+		if (under_any(p->canon, &c->pane->private_roots))
+			return 0;
+		/* Threat: writing to the host outside the writable roots
+		 * (the read-only mounts refuse it too; this reports it). */
 		return deny(c, "file-write*", p->canon, EROFS, "outside the writable roots"), 1;
+	}
 	/* Threat: planting what the host later runs unsandboxed (shell rc
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
@@ -654,13 +656,12 @@ static int decide_open(struct sv_call *c)
 	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
 		return deny(c, writes ? "file-write*" : "file-read*", c->a.canon, EACCES,
 			    "deny-read root");
-	if (writes && !under_any(c->a.canon, &c->pane->private_roots)) {
+	if (writes && under_any(c->a.canon, &c->pane->writable)) {
 		const char *rule = write_denied(c->pane, c->a.canon, false);
-		if (!under_any(c->a.canon, &c->pane->writable))
-			return deny(c, "file-write*", c->a.canon, EROFS,
-				    "outside the writable roots");
 		if (rule != NULL)
 			return deny(c, "file-write*", c->a.canon, EROFS, rule);
+	} else if (writes && !under_any(c->a.canon, &c->pane->private_roots)) {
+		return deny(c, "file-write*", c->a.canon, EROFS, "outside the writable roots");
 	}
 	return respond(c, 0, 0, true);
 }

@@ -24,6 +24,7 @@
 #include "pty.h"
 #include "server.h"
 #include "session-egress.h"
+#include "supervisor.h"
 #include "term.h"
 
 #define READ_CHUNK (64 * 1024)
@@ -178,6 +179,32 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 		server_broadcast_layout(p->window->session);
 }
 
+/* The supervisor stopped answering for this pane: its intercepted calls
+ * now fail (ENOSYS).  Say so on the pane rather than let it look fine. */
+static void pane_on_supervisor_gone(int pane_id)
+{
+	struct pane *p = pane_find(pane_id);
+
+	if (p == NULL)
+		return;
+	snprintf(p->reason, sizeof p->reason,
+		 "supervisor gone: sandboxed file calls now fail with ENOSYS");
+	log_warn("pane %%%d: %s", p->id, p->reason);
+	if (p->window != NULL)
+		server_broadcast_layout(p->window->session);
+}
+
+static void pane_start_supervisor(void)
+{
+	struct supervisor_sink sink = {
+		.loop = server.loop,
+		.emit = events_emit,
+		.gone = pane_on_supervisor_gone,
+	};
+
+	supervisor_start(&sink);
+}
+
 static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm_error *err)
 {
 	char *default_argv[] = { server.default_shell, NULL };
@@ -191,6 +218,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 		.home = getenv("HOME"),
 		.rows = spawn->rows,
 		.cols = spawn->cols,
+		.pane_id = p->id,
+		.session = p->session_name,
 	};
 	int rc;
 
@@ -206,6 +235,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 		}
 		req.egress_dir = egress_dir;
 	}
+	if (p->requested == SANDBOX_NATIVE)
+		pane_start_supervisor();
 	p->ops = backend_get(p->requested);
 	events_emit(events_lifecycle("starting", p));
 	rc = p->ops->launch(&req, &p->launch, err);
@@ -553,6 +584,8 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddStringToObject(o, "title", term_title(p->term));
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
 	cJSON_AddNumberToObject(o, "violations", p->violations);
+	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
+		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
 	return o;
 }
