@@ -164,6 +164,19 @@ int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg)
 	return rc == 0 ? id : -1;
 }
 
+/* Keys are notifications: no id, so the server sends no reply on
+ * success (one wakeup less per keystroke); an error still comes back,
+ * with id null, and is shown like any other. */
+static void client_notify(struct client *c, cJSON *request)
+{
+	char *line = cJSON_PrintUnformatted(request);
+
+	cJSON_Delete(request);
+	if (line != NULL)
+		queue_line(c, line);
+	free(line);
+}
+
 void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg)
 {
 	const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
@@ -193,7 +206,7 @@ void client_flush_text(struct client *c)
 	request = cJSON_CreateObject();
 	cJSON_AddStringToObject(request, "cmd", "key");
 	cJSON_AddStringToObject(request, "text", text);
-	client_request(c, request, client_reply_report_error, 0);
+	client_notify(c, request);
 }
 
 void client_send_text(struct client *c, const char *utf8, size_t len)
@@ -219,7 +232,7 @@ void client_send_key(struct client *c, const char *name)
 	request = cJSON_CreateObject();
 	cJSON_AddStringToObject(request, "cmd", "key");
 	cJSON_AddStringToObject(request, "key", name);
-	client_request(c, request, client_reply_report_error, 0);
+	client_notify(c, request);
 }
 
 static void on_layout(struct client *c, const cJSON *event)
@@ -603,6 +616,8 @@ static void start_terminal(struct client *c)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* No typeahead check inside doupdate: input is polled by our loop. */
+	typeahead(-1);
 	meta(stdscr, TRUE);
 	mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
 	mouseinterval(0);

@@ -47,6 +47,12 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 		sm_error_set(&err, "hello_required", "send hello first");
 	else
 		rc = entry->exec(c, req, result, &err);
+	if (rc == 0 && id == NULL) {
+		/* A notification: success needs no answer. */
+		cJSON_Delete(reply);
+		cJSON_Delete(result);
+		goto after_reply;
+	}
 	cJSON_AddBoolToObject(reply, "ok", rc == 0);
 	if (rc == 0) {
 		cJSON_AddItemToObject(reply, "result", result);
@@ -62,6 +68,7 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 		log_debug("%s: %s: %s", __func__, err.code, err.message);
 	}
 	server_send(c, reply);
+after_reply:
 	if (c->pending_backlog) {
 		c->pending_backlog = false;
 		events_send_backlog(c);

@@ -28,7 +28,7 @@
 #include "term.h"
 
 #define READ_CHUNK (64 * 1024)
-#define READ_BUDGET (1024 * 1024) /* per wakeup, so one pane cannot starve others */
+#define READ_BUDGET (128 * 1024) /* per wakeup, so one pane cannot starve others */
 /* A wakeup that finds this much is a flood: the kernel hands PTY data
  * over in ~4 KiB reads, so waking for every one costs more than parsing
  * it.  In a flood the pane is read every FLOOD_PAUSE_MS instead, letting
@@ -369,9 +369,13 @@ static void pane_flush_input(struct pane *p)
 		memmove(p->pending_input, p->pending_input + n, p->npending_input - n);
 		p->npending_input -= n;
 	}
-	if (p->poll_active)
-		uv_poll_start(&p->poll, UV_READABLE | (p->npending_input ? UV_WRITABLE : 0),
+	/* Restarting a poll costs two epoll_ctl calls: only when the
+	 * interest really changes. */
+	if (p->poll_active && (p->npending_input > 0) != p->polling_writable) {
+		p->polling_writable = p->npending_input > 0;
+		uv_poll_start(&p->poll, UV_READABLE | (p->polling_writable ? UV_WRITABLE : 0),
 			      pane_on_readable);
+	}
 }
 
 void pane_write(struct pane *p, const char *bytes, size_t len)
@@ -381,6 +385,7 @@ void pane_write(struct pane *p, const char *bytes, size_t len)
 	p->pending_input = realloc(p->pending_input, p->npending_input + len);
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;
+	p->input_ms = server_now_ms();
 	pane_flush_input(p);
 }
 
@@ -447,11 +452,11 @@ static bool pane_drain(struct pane *p)
 		if (n < 0 && errno == EAGAIN)
 			break;
 		if (total > 0 && p->window != NULL)
-			server_session_damaged(p->window->session);
+			server_pane_damaged(p);
 		return false;
 	}
 	if (total > 0 && p->window != NULL) {
-		server_session_damaged(p->window->session);
+		server_pane_damaged(p);
 		pane_check_properties(p);
 	}
 	return true;

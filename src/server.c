@@ -31,6 +31,7 @@
 #include "term.h"
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
+#define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
 #define BACKLOG_LIMIT (4 * 1024 * 1024) /* bytes queued before a client is "behind" */
 
 struct server server;
@@ -246,44 +247,53 @@ static cJSON *server_frame_json(struct pane *p, bool full)
 	return ev;
 }
 
-/* Send damaged rows of the visible panes to every attached client that
- * keeps up (or to `only`, in full).  Damage is cleared once sent. */
+/* Send one pane's damaged rows (or all of them) to every attached client
+ * that keeps up, or to `only`.  Damage is cleared once sent to all. */
+static void server_send_pane_frame(struct session *s, struct pane *p, struct conn *only, bool full)
+{
+	char *text;
+	size_t len;
+	cJSON *frame;
+
+	if (!full && !term_any_damage(p->term))
+		return;
+	frame = server_frame_json(p, full);
+	text = cJSON_PrintUnformatted(frame);
+	cJSON_Delete(frame);
+	len = strlen(text);
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		char *copy;
+		if (c->attached != s || (only != NULL && c != only))
+			continue;
+		if (conn_behind(c)) {
+			c->needs_full = true;
+			continue;
+		}
+		copy = malloc(len + 1);
+		memcpy(copy, text, len);
+		copy[len] = '\n';
+		server_send_raw(c, copy, len + 1);
+	}
+	free(text);
+	if (only == NULL)
+		term_damage_clear(p->term);
+}
+
+static bool pane_visible(const struct window *w, const struct pane *p)
+{
+	return w != NULL && p->window == w && (w->zoomed == NULL || w->zoomed == p);
+}
+
+/* Frames for every visible pane of the session. */
 static void server_send_frames(struct session *s, struct conn *only, bool full)
 {
 	struct window *w = s->active;
 
 	if (w == NULL)
 		return;
-	for (struct pane *p = w->panes; p != NULL; p = p->next) {
-		char *text;
-		size_t len;
-		cJSON *frame;
-
-		if (w->zoomed != NULL && w->zoomed != p)
-			continue;
-		if (!full && !term_any_damage(p->term))
-			continue;
-		frame = server_frame_json(p, full);
-		text = cJSON_PrintUnformatted(frame);
-		cJSON_Delete(frame);
-		len = strlen(text);
-		for (struct conn *c = server.conns; c != NULL; c = c->next) {
-			char *copy;
-			if (c->attached != s || (only != NULL && c != only))
-				continue;
-			if (conn_behind(c)) {
-				c->needs_full = true;
-				continue;
-			}
-			copy = malloc(len + 1);
-			memcpy(copy, text, len);
-			copy[len] = '\n';
-			server_send_raw(c, copy, len + 1);
-		}
-		free(text);
-		if (only == NULL)
-			term_damage_clear(p->term);
-	}
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (pane_visible(w, p))
+			server_send_pane_frame(s, p, only, full);
 	s->last_frame_ms = server_now_ms();
 }
 
@@ -293,6 +303,29 @@ static void server_on_frame_timer(uv_timer_t *timer)
 
 	s->frame_pending = false;
 	server_send_frames(s, NULL, false);
+}
+
+static bool session_has_clients(const struct session *s)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s)
+			return true;
+	return false;
+}
+
+/* A pane that was typed into recently answers at once, even while
+ * another pane floods the session: the echo of a keystroke must not wait
+ * for the flood's frame tick.  Only that pane's rows go out early. */
+void server_pane_damaged(struct pane *p)
+{
+	struct session *s = p->window->session;
+
+	if (server_now_ms() - p->input_ms < ECHO_WINDOW_MS && pane_visible(s->active, p) &&
+	    session_has_clients(s)) {
+		server_send_pane_frame(s, p, NULL, false);
+		return;
+	}
+	server_session_damaged(s);
 }
 
 void server_session_damaged(struct session *s)
@@ -309,8 +342,12 @@ void server_session_damaged(struct session *s)
 	 * coalesced to one frame per interval. */
 	now = server_now_ms();
 	due = s->last_frame_ms + FRAME_INTERVAL_MS;
+	if (due <= now) {
+		server_send_frames(s, NULL, false);
+		return;
+	}
 	s->frame_pending = true;
-	uv_timer_start(&s->frame_timer, server_on_frame_timer, due > now ? due - now : 0, 0);
+	uv_timer_start(&s->frame_timer, server_on_frame_timer, due - now, 0);
 }
 
 void server_attach(struct conn *c, struct session *s)

@@ -49,6 +49,8 @@ struct pane {
 	size_t last_read; /* bytes read at the last wakeup */
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
+	uint64_t input_ms; /* when input was last written to it */
+	bool polling_writable;
 
 	struct launch_result launch;
 	const struct backend_ops *ops;
@@ -141,6 +143,8 @@ int server_main(int argc, char **argv);
 void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
 void server_broadcast_layout(struct session *s);
 void server_session_damaged(struct session *s);
+/* A pane's screen changed: coalesced, unless it is a fresh echo. */
+void server_pane_damaged(struct pane *p);
 void server_push_status(struct session *s, const char *text);
 void server_maybe_exit(void);
 /* A killed pane's process: reap it when it dies (SIGCHLD, or at exit). */

@@ -131,6 +131,18 @@ if [ -x "$HARNESS" ]; then
 	echo "tmux:    $("$HARNESS" latency 120 40 200 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 	echo "bare pty: $("$HARNESS" latency 120 40 200 300 -- /bin/sh)"
+	echo "== keystroke-to-echo latency while yes floods another pane of the same client"
+	"$SM" -L bench new -d -s f -x 120 -y 40 -- /bin/sh >/dev/null
+	shell=$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2)
+	"$SM" -L bench split -t "%$shell" -h -- yes >/dev/null
+	"$SM" -L bench ctl "{\"cmd\":\"select-pane\",\"pane\":$shell}" >/dev/null
+	echo "sandmux under flood: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t f) (target p99 < 50 ms)"
+	"$SM" -L bench kill-server
+	tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh \; split-window -h yes \; select-pane -L
+	echo "tmux under flood:    $("$HARNESS" latency 120 40 200 1000 -- tmux -L smbench attach)"
+	tmux -L smbench kill-server
 fi
-[ -x "$ROOT/tests/bench/native.sh" ] || [ -f "$ROOT/tests/bench/native.sh" ] && sh "$ROOT/tests/bench/native.sh" "$BUILD"
+for extra in native supervisor egress load; do
+	[ -f "$ROOT/tests/bench/$extra.sh" ] && sh "$ROOT/tests/bench/$extra.sh" "$BUILD"
+done
 exit 0
