@@ -733,6 +733,7 @@ static int verb_check_config(int argc, char **argv)
 int verb_events(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_feed(int argc, char **argv);
+int verb_layout(int argc, char **argv);
 int shim_main(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 
@@ -763,6 +764,7 @@ const struct cli_verb cli_verbs[] = {
 	{ "events", verb_events,
 	  "events [--follow] [-t PANE] [--session S] [--action A] [--json] [--feed]",
 	  "print sandbox events" },
+	{ "layout", verb_layout, "layout FILE", "build a session from a layout file (JSON)" },
 	{ "feed", verb_feed, "feed [-t SESSION]", "open the live violation feed beside a session's pane" },
 	{ "demo", verb_demo, "demo", "open the isolation demo session" },
 	{ "server", verb_server, "server [--foreground] [--sandbox on|off] [--config FILE] [-v]",
