@@ -86,7 +86,7 @@ install: $(BUILD)/sandmux
 	install -m 0644 examples/* $(DESTDIR)$(PREFIX)/share/sandmux/examples/
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz
 
 format:
 	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]
