@@ -93,7 +93,8 @@ static struct {
 	bool running;
 	pthread_t thread;
 	int epoll_fd, wake_fd;
-	pthread_mutex_t lock; /* panes and reports */
+	pthread_mutex_t lock;	     /* panes */
+	pthread_mutex_t report_lock; /* reports; taken inside lock, never around it */
 	struct sv_pane *panes;
 	struct sv_report *reports, **reports_tail;
 	bool quit;
@@ -103,7 +104,8 @@ static struct {
 	uv_signal_t test_signal;
 	uid_t fsuid;
 	gid_t fsgid;
-} sv = {.epoll_fd = -1, .wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+} sv = {.epoll_fd = -1, .wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
+      .report_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* --- policy helpers ------------------------------------------------------ */
 
@@ -192,10 +194,10 @@ static void queue_report(int pane_id, cJSON *event)
 	}
 	r->pane_id = pane_id;
 	r->event = event;
-	pthread_mutex_lock(&sv.lock);
+	pthread_mutex_lock(&sv.report_lock);
 	*sv.reports_tail = r;
 	sv.reports_tail = &r->next;
-	pthread_mutex_unlock(&sv.lock);
+	pthread_mutex_unlock(&sv.report_lock);
 	uv_async_send(&sv.async);
 }
 
@@ -203,11 +205,11 @@ static void on_reports(uv_async_t *async)
 {
 	struct sv_report *r;
 
-	pthread_mutex_lock(&sv.lock);
+	pthread_mutex_lock(&sv.report_lock);
 	r = sv.reports;
 	sv.reports = NULL;
 	sv.reports_tail = &sv.reports;
-	pthread_mutex_unlock(&sv.lock);
+	pthread_mutex_unlock(&sv.report_lock);
 	while (r != NULL) {
 		struct sv_report *next = r->next;
 

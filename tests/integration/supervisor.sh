@@ -1,0 +1,153 @@
+#!/bin/sh
+# The seccomp shim and supervisor, with the real bwrap and a real server:
+# every way of making a denied name (.env, *.pem, *.key) in an agent pane
+# is refused with exactly one violation event each; a racing thread
+# flipping the path cannot sneak a denied name through; a secret read in
+# a native pane reaches `events --follow` within 200 ms; the filter's
+# outright denials hold (TIOCSTI among them); a killed supervisor makes
+# supervised calls fail, not pass; the log keeps every violation across
+# a server restart.
+. "$(dirname "$0")/../lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Helpers from the plain build: inside the sandbox the filter denies
+# ptrace, which LeakSanitizer's exit check needs.
+H=$ROOT/build/helpers
+LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
+# The server honours SIGUSR2 as "supervisor crashed" only with this set.
+export SANDMUX_SUPERVISOR_TEST=1
+
+if ! command -v bwrap >/dev/null 2>&1 || [ ! -x "$H/sv-make" ]; then
+	echo "not ok - needs bwrap and the helpers in $H (make build-tests)"
+	exit 1
+fi
+
+export HOME="$T_DIR/home"
+mkdir -p "$HOME/.ssh" "$T_DIR/work"
+echo "not-a-real-key" >"$HOME/.ssh/id_test"
+W=$(cd "$T_DIR/work" && pwd -P)
+
+pane_id() { sed -n 's/.*%\([0-9][0-9]*\).*/\1/p' | head -1; }
+# violations TARGET: how many violation events name TARGET in the log
+violations() { grep '"kind":"violation"' "$LOG" | grep -cF "\"target\":\"$1\""; }
+# pane_json ID: the pane's object from ls --json, on one line
+pane_json() { sm ls --json | tr -d ' \t\n' | sed 's/},{/}\n{/g' | grep "\"id\":$1,"; }
+wait_done() { wait_for "${2:-30}" capture_has "$1" "ALL-DONE"; }
+# pane SESSION ARGS... -- CMD: a new session with one pane; prints its id
+pane() {
+	name=$1
+	shift
+	sm new -d -s "$name" -x 200 -y 50 "$@" | pane_id
+}
+
+# --- the racer ------------------------------------------------------------
+mkdir -p "$W/race"
+race=$(pane race --backend native --profile agent -c "$W/race" -- sh -c \
+	"'$H/sv-racer' 20000 allowed.txt .env >racer.out 2>&1; echo ALL-DONE; sleep 600")
+wait_done "%$race" 120
+check "racer: 20,000 racing creates made no denied file ($(cat "$W/race/racer.out" 2>/dev/null))" \
+	grep -q 'created-denied 0$' "$W/race/racer.out"
+check "racer: the allowed name was created too (the race really ran)" \
+	sh -c "! grep -q 'created-allowed 0 ' '$W/race/racer.out'"
+check "racer: no .env left behind" [ ! -e "$W/race/.env" ]
+
+# --- every way of making a denied name --------------------------------------
+methods="creat openat2 rename link symlink tmpfile tmpfile-empty mknod"
+script=""
+for m in $methods; do
+	mkdir -p "$W/$m"
+	script="$script cd '$W/$m'; '$H/sv-make' $m .env; '$H/sv-make' $m x.pem; '$H/sv-make' $m ok-$m.txt;"
+done
+agent=$(pane make --backend native --profile agent -c "$W" -- sh -c \
+	"{ $script } >'$W/make.out' 2>&1; echo ALL-DONE; sleep 600")
+wait_done "%$agent"
+sleep 0.3
+for m in $methods; do
+	for name in .env x.pem; do
+		check "$m $name: refused with EACCES" grep -qx "$m $name: EACCES" "$W/make.out"
+		check "$m $name: no such file afterwards" [ ! -e "$W/$m/$name" ] && [ ! -L "$W/$m/$name" ]
+		n=$(violations "$W/$m/$name")
+		check "$m $name: exactly one file-write-create violation (got $n)" [ "$n" = 1 ]
+	done
+	check "$m: an allowed name is made the same way" [ -e "$W/$m/ok-$m.txt" ]
+done
+check "violations carry pane, backend, pid and syscall" \
+	grep -q "\"action\":\"file-write-create\".*\"pane\":$agent,.*\"backend\":\"native\",\"pid\":[0-9]*,\"syscall\":\"openat\"" "$LOG"
+check "an allowed create has the child's umask (0644)" [ "$(stat -c %a "$W/creat/ok-creat.txt")" = 644 ]
+
+# Mandatory write-denies in the agent profile, even inside the work tree.
+mkdir -p "$W/repo/.git"
+prot=$(pane repo --backend native --profile agent -c "$W/repo" -- sh -c \
+	"{ mkdir .git/hooks; echo mkdir=\$?; echo x >.mcp.json; echo mcp=\$?; echo x >.bashrc; echo rc=\$?; echo x >fine.txt; echo fine=\$?; } >out.txt 2>&1; echo ALL-DONE; sleep 600")
+wait_done "%$prot"
+check "agent: .git/hooks cannot be made" sh -c "grep -q '^mkdir=1' '$W/repo/out.txt' && [ ! -e '$W/repo/.git/hooks' ]"
+check "agent: .mcp.json cannot be made" sh -c "grep -q '^mcp=[12]' '$W/repo/out.txt' && [ ! -e '$W/repo/.mcp.json' ]"
+check "agent: .bashrc cannot be made" [ ! -e "$W/repo/.bashrc" ]
+check "agent: other files can" [ -e "$W/repo/fine.txt" ]
+check "agent: the refusals are file-write* violations" [ "$(violations "$W/repo/.mcp.json")" = 1 ]
+
+# The terminal profile has no name patterns.
+term=$(pane term --backend native -c "$W" -- sh -c \
+	"echo x >'$W/term.env'; echo ALL-DONE; sleep 600")
+wait_done "%$term"
+check "terminal profile: .env names are allowed" [ -e "$W/term.env" ]
+
+# --- outright denials -------------------------------------------------------
+checks="tiocsti tiocsti-high userns clone3 io_uring ptrace mount"
+script=""
+for c in $checks; do script="$script '$H/sv-deny' $c; echo $c=\$?;"; done
+denials=$(pane deny --backend native -c "$W" -- sh -c \
+	"{ $script '$H/sv-deny' x32; echo x32=\$?; } >'$W/deny.out' 2>&1; echo ALL-DONE; sleep 600")
+wait_done "%$denials"
+for c in $checks; do
+	check "filter: $c is refused ($(grep "^$c:" "$W/deny.out"))" grep -qx "$c=0" "$W/deny.out"
+done
+check "filter: TIOCSTI fails with EPERM" grep -qx "tiocsti: EPERM" "$W/deny.out"
+check "filter: TIOCSTI with junk in the high bits too" grep -qx "tiocsti-high: EPERM" "$W/deny.out"
+check "filter: an x32 syscall kills the process (SIGSYS)" grep -qx "x32=159" "$W/deny.out"
+
+# --- a secret read reaches events --follow within 200 ms --------------------
+sm events --follow --json --action 'file-read*' | while IFS= read -r line; do
+	printf '%s %s\n' "$(date +%s.%N)" "$line"
+done >"$T_DIR/follow.txt" &
+sleep 0.5
+reader=$(pane reader --backend native -c "$W" -- sh -c \
+	"sleep 0.3; date +%s.%N >'$W/t0'; cat ~/.ssh/id_test; echo cat=\$?; echo ALL-DONE; sleep 600")
+wait_done "%$reader"
+wait_for 5 grep -q '"file-read\*"' "$T_DIR/follow.txt"
+check "reading ~/.ssh fails in the pane" capture_has "%$reader" "cat=1"
+check "the read is a file-read* violation naming the key" \
+	grep -q "\"action\":\"file-read\\*\",\"target\":\"$HOME/.ssh/id_test\"" "$T_DIR/follow.txt"
+arrived=$(grep '"file-read\*"' "$T_DIR/follow.txt" | head -1 | cut -d' ' -f1)
+started=$(cat "$W/t0" 2>/dev/null)
+ms=$(awk -v a="${arrived:-0}" -v s="${started:-0}" 'BEGIN { printf "%d", (a - s) * 1000 }')
+check "it reached events --follow ${ms} ms after the pane started cat (<= 200)" \
+	[ -n "$arrived" ] && [ -n "$started" ] && [ "$ms" -le 200 ]
+pane_json "$reader" >"$T_DIR/reader.json"
+check "the pane's violation count went up ($(grep -o "\"violations\":[0-9]*" "$T_DIR/reader.json"))" grep -q '"violations":1[,}]' "$T_DIR/reader.json"
+
+# --- a killed supervisor: supervised calls fail, never pass -----------------
+victim=$(pane victim --backend native --remain -c "$W" -- sh -c \
+	"echo x >before.txt; while [ ! -e go ]; do sleep 0.05; done; echo x >after.txt; echo after=\$?; echo ALL-DONE")
+wait_for 10 test -e "$W/before.txt"
+check "before the kill, creates work" [ -e "$W/before.txt" ]
+server_pid=$(sed -n 's/.*starting, pid \([0-9]*\).*/\1/p' "$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | tail -1)
+kill -USR2 "$server_pid"
+sleep 0.3
+touch "$W/go"
+wait_done "%$victim"
+check "after the kill, a create fails" capture_has "%$victim" "after=2"
+check "and the file was not made" [ ! -e "$W/after.txt" ]
+pane_json "$victim" >"$T_DIR/victim.json"
+check "the pane says its supervisor is gone" grep -q '"supervisor":"gone"' "$T_DIR/victim.json"
+
+# --- the log keeps every violation across a restart -------------------------
+before=$(grep -c '"kind":"violation"' "$LOG")
+sm kill-server
+sleep 0.3
+sm new -d -s again -- /bin/sh >/dev/null
+after=$(grep -c '"kind":"violation"' "$LOG")
+check "the log still holds all $before violations after a restart" [ "$after" -ge "$before" ]
+check "including the secret read" grep -q "\"file-read\\*\",\"target\":\"$HOME/.ssh/id_test\"" "$LOG"
+sm events --json --action 'file-write-create' >"$T_DIR/backlog.txt"
+check "events after a restart replays the create violations" grep -q "\"target\":\"$W/mknod/x.pem\"" "$T_DIR/backlog.txt"
+finish
