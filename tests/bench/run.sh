@@ -47,17 +47,23 @@ TERMW=$("$W/termbench" "$W/bench.txt" | grep -o '[0-9.]* MB/s' | head -1 | cut -
 echo "floor $FLOOR MB/s, term_write $TERMW MB/s"
 
 # --- headless: no client attached -------------------------------------
+# Both multiplexers run the same command, which marks its end with a
+# file; the harness waits on the file, not on either tool's CLI.
+wait_done() { while [ ! -e "$W/done" ]; do sleep 0.005; done; }
 sandmux_headless() {
+	rm -f "$W/done"
 	t0=$(now)
-	"$SM" -L bench new -d -s b -x 200 -y 51 -- cat "$W/bench.txt" >/dev/null
-	while "$SM" -L bench ls 2>/dev/null | grep -q '^b:'; do sleep 0.02; done
-	elapsed "$t0" "$(now)"
+	"$SM" -L bench new -d -s b -x 200 -y 51 -- sh -c "cat '$W/bench.txt'; : >'$W/done'" >/dev/null
+	wait_done
+	t1=$(now)
+	"$SM" -L bench kill-server >/dev/null 2>&1
+	elapsed "$t0" "$t1"
 }
 tmux_headless() {
+	rm -f "$W/done"
 	t0=$(now)
-	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 \
-		"cat '$W/bench.txt'; tmux -L smbench wait -S done; sleep 5"
-	tmux -L smbench wait done
+	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 "cat '$W/bench.txt'; : >'$W/done'; sleep 5"
+	wait_done
 	t1=$(now)
 	tmux -L smbench kill-server
 	elapsed "$t0" "$t1"
