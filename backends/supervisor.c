@@ -65,6 +65,14 @@
 #ifndef SECCOMP_ADDFD_FLAG_SEND
 #define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
 #endif
+/* Linux 6.6: wake the supervisor, then the child, on the CPU that is
+ * already running, instead of waiting for another CPU to schedule it. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 #ifndef O_TMPFILE
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 #endif
@@ -1184,6 +1192,8 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 		return -1;
 	}
 	ev.data.ptr = p;
+	/* Best effort: older kernels answer EINVAL and wake as usual. */
+	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);
 	p->next = sv.panes;
 	sv.panes = p;

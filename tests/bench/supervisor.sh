@@ -66,16 +66,18 @@ bare() {
 }
 
 supervised() {
-	before=$(wc -l <"$W/out-sup" 2>/dev/null || echo 0)
+	before=$(wc -l <"$W/out-sup")
 	sm new -d -s "run$1" --backend native -c "$W" -- sh "$W/work.sh" "$W" sup >/dev/null
 	i=0
-	while [ "$(wc -l <"$W/out-sup" 2>/dev/null || echo 0)" -le "$before" ] && [ $i -lt 6000 ]; do
+	while [ "$(wc -l <"$W/out-sup")" -le "$before" ] && [ $i -lt 6000 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 }
 
 echo "== $RUNS runs each, interleaved"
+: >"$W/out-sup"
+: >"$W/out-bare"
 sm new -d -s keep -- /bin/sh >/dev/null
 for r in $(seq 1 "$RUNS"); do
 	bare
