@@ -1,0 +1,46 @@
+#!/bin/sh
+# Fault: a sandboxed program writes hostile bytes to its terminal.  The
+# server parses every pane's output in its one event loop, so a sequence
+# that makes the emulator spin would freeze every pane and client.  Each
+# case runs in a native pane; afterwards the server must answer `ls`
+# within 5 s and another pane must still be counting.  A server that
+# froze is killed (-9) and a fresh one serves the next case, so every
+# case is judged on its own.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/fault-lib"
+# Every CLI call is bounded: a frozen server must fail the test, not hang it.
+sm() { timeout 10 "$SANDMUX_BIN" -L "$T_NAME" "$@"; }
+start_server() {
+	sm new -d -s f -x 160 -y 50 -c "$FW" -- /bin/bash -c "$TICKER" "$FW/tick-host" >/dev/null
+}
+responsive() { timeout 5 "$SANDMUX_BIN" -L "$T_NAME" ls >/dev/null 2>&1 && advancing %1; }
+start_server
+
+# hostile NAME PRINTF-FORMAT: the pane prints it once and sleeps.
+hostile() {
+	f="$FW/$(printf '%s' "$1" | tr -c 'a-zA-Z0-9' '_').bytes"
+	printf "$2" >"$f"
+	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "cat '$f'; exec sleep 1000" >/dev/null
+	sleep 0.5
+	if responsive; then
+		ok "hostile output, $1: the server stays responsive"
+		sm kill-pane -t "%$(newest_pane)" >/dev/null 2>&1
+	else
+		not_ok "hostile output, $1: the server stays responsive (it froze: killed)"
+		kill -9 "$(server_pid)" 2>/dev/null
+		sleep 0.5
+		start_server
+	fi
+}
+# libvterm 0.1.4: REP with no previous character repeats a zero-width glyph forever
+hostile "REP after a reset (ESC c, CSI b)" '\033c\033[b'
+hostile "REP as the first output" '\033[5b'
+hostile "REP after a zero-width character" 'ab\342\200\213\033[3b'
+hostile "REP with a huge count" 'x\033[2147483647b'
+hostile "insert/delete huge counts" 'ab\033[999999999@\033[999999999P\033[999999999L\033[999999999M'
+hostile "scroll region and huge scrolls" '\033[2;5r\033[999999999S\033[999999999T\033[r'
+hostile "cursor far away" '\033[999999999;999999999H\033[999999999C\033[999999999B.'
+hostile "a 256 KiB title" "\033]2;$(head -c 262144 /dev/zero | tr '\0' 'T')\007"
+hostile "DECALN, alternate screen toggles, wide and combining" '\033#8\033[?1049h\033[?1049l\357\274\241\314\201\314\201\314\201'
+hostile "an unterminated DCS of 256 KiB" "\033P$(head -c 262144 /dev/zero | tr '\0' 'q')"
+finish
