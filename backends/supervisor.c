@@ -84,6 +84,7 @@
 struct sv_pane {
 	int pane_id;
 	int listener;
+	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies;
 	bool gone; /* supervision ended abnormally */
@@ -127,6 +128,8 @@ static int copy_list(struct strvec *out, const char *const *in)
 
 static void sv_pane_free(struct sv_pane *p)
 {
+	if (p->root >= 0)
+		close(p->root);
 	strvec_free(&p->writable);
 	strvec_free(&p->private_roots);
 	strvec_free(&p->deny_read);
@@ -246,7 +249,7 @@ struct sv_call {
 	struct sv_pane *pane;
 	struct seccomp_notif *req;
 	const char *syscall;
-	int root; /* O_PATH fd of /proc/PID/root */
+	int root; /* the pane's root fd (not owned) */
 	struct sv_path a, b;
 	uint64_t flags;
 	mode_t mode;
@@ -984,8 +987,22 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		respond_errno(&c, -rc);
 		goto done;
 	}
-	snprintf(root, sizeof root, "/proc/%d/root", (int)req->pid);
-	c.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (pane->root < 0) {
+		/* Every process of a pane shares one root (chroot and new
+		 * mount namespaces are out of reach inside), so it is opened
+		 * once.  Threat: a pid reused by a host process between the
+		 * check above and this open would give the host's root; the
+		 * notification still being live after the open proves the
+		 * pid was the child's. */
+		snprintf(root, sizeof root, "/proc/%d/root", (int)req->pid);
+		pane->root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (pane->root >= 0 && !notif_valid(pane->listener, req->id)) {
+			close(pane->root);
+			pane->root = -1;
+			goto done;
+		}
+	}
+	c.root = pane->root;
 	if (c.root < 0 || read_child_creds(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
@@ -993,8 +1010,6 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	}
 	dispatch(&c, kind);
 done:
-	if (c.root >= 0)
-		close(c.root);
 	if (c.a.parent >= 0)
 		close(c.a.parent);
 	if (c.b.parent >= 0)
@@ -1181,6 +1196,7 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	}
 	p->pane_id = pane_id;
 	p->listener = listener_fd;
+	p->root = -1;
 	snprintf(p->session, sizeof p->session, "%s", policy->session ? policy->session : "");
 	if (copy_list(&p->writable, policy->writable_roots) != 0 ||
 	    copy_list(&p->private_roots, policy->private_roots) != 0 ||

@@ -46,28 +46,29 @@ tar -cf "$W/src.tar" -C "$W/gen" .
 rm -rf "$W/gen"
 
 # The workload, run inside either sandbox: times in ms, appended to
-# out-LABEL as "TAR WALK".
+# out-LABEL as "TAR WALK".  Every run extracts into a fresh directory and
+# nothing is deleted until the end: ext4 allocates new inodes slowly
+# right after many were freed, which would swamp what is measured.
 cat >"$W/work.sh" <<'EOF'
 cd "$1" || exit 1
-rm -rf x && mkdir x
+mkdir "x-$2-$3" || exit 1
 t0=$(date +%s%N)
-tar -xf src.tar -C x
+tar -xf src.tar -C "x-$2-$3"
 t1=$(date +%s%N)
-find x -type f -exec cat {} + >/dev/null
+find "x-$2-$3" -type f -exec cat {} + >/dev/null
 t2=$(date +%s%N)
-rm -rf x
 echo "$(((t1 - t0) / 1000000)) $(((t2 - t1) / 1000000))" >>"out-$2"
 EOF
 
 bare() {
 	bwrap --die-with-parent --unshare-user --unshare-pid --unshare-ipc --unshare-uts \
 		--unshare-cgroup-try --cap-drop ALL --ro-bind / / --bind "$W" "$W" --tmpfs /tmp \
-		--dev /dev --proc /proc --chdir "$W" -- sh "$W/work.sh" "$W" bare
+		--dev /dev --proc /proc --chdir "$W" -- sh "$W/work.sh" "$W" bare "$1"
 }
 
 supervised() {
 	before=$(wc -l <"$W/out-sup")
-	sm new -d -s "run$1" --backend native -c "$W" -- sh "$W/work.sh" "$W" sup >/dev/null
+	sm new -d -s "run$1" --backend native -c "$W" -- sh "$W/work.sh" "$W" sup "$1" >/dev/null
 	i=0
 	while [ "$(wc -l <"$W/out-sup")" -le "$before" ] && [ $i -lt 6000 ]; do
 		sleep 0.05
@@ -80,7 +81,7 @@ echo "== $RUNS runs each, interleaved"
 : >"$W/out-bare"
 sm new -d -s keep -- /bin/sh >/dev/null
 for r in $(seq 1 "$RUNS"); do
-	bare
+	bare "$r"
 	supervised "$r"
 done
 [ "$(wc -l <"$W/out-sup")" -eq "$RUNS" ] || { echo "bench: supervised runs did not finish"; exit 1; }
