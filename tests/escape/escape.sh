@@ -11,11 +11,13 @@
 # compiled here with cc at run time.  Every attempt names its threat in
 # a comment and in its ok line.
 #
-# Attempts whose defence belongs to a layer that may not have landed
-# yet (the seccomp shim, the supervisor's agent-profile rules) run only
-# when that layer is present: the shim is present when the pane's shell
-# has a seccomp filter (Seccomp: 2), the supervisor when `ls --json`
-# reports one.  Otherwise they print "# skip ..." and are not counted.
+# Where the supervisor reports a denial, the matching violation event
+# (`events --follow --json`, action and target) is checked too.  Checks
+# that belong to a layer that may be absent (the seccomp shim, the
+# supervisor) run only when it is present: the shim when the pane's
+# shell has a seccomp filter (Seccomp: 2), the supervisor when a denied
+# read of the key is reported as a violation.  Otherwise they print
+# "# skip ..." and are not counted.
 # The last attempts kill a pane and then the whole server and scan /proc
 # for anything that survived.
 . "$(dirname "$0")/../lib.sh"
@@ -140,6 +142,7 @@ no_secret() { failed_rc && out_lacks "$SECRET"; }
 unchanged() { [ "$(cat "$RO/target")" = "read-only original" ]; }
 absent() { [ ! -e "$1" ] && [ ! -L "$1" ]; }
 alive() { kill -0 "$1" 2>/dev/null; }
+quiet() { "$@" >/dev/null 2>&1; }
 all_alive() { for p in "$@"; do [ -n "$p" ] && kill -0 "$p" 2>/dev/null || return 1; done; }
 at_least() { [ "$(marker_pids "$1" | wc -l)" -ge "$2" ]; }
 none_left() { [ -z "$(marker_pids "$1")" ]; }
@@ -149,6 +152,18 @@ list_denied() { out_lacks id_ed25519 && out_has "Permission denied"; }
 hard_link_safe() { out_lacks "$SECRET" && ! grep -qF "$SECRET" "$WORK/hard-key" 2>/dev/null; }
 pts_untouched() {
 	! { sm capture -t "%$B" -S -; sm capture -t %1 -S -; } | grep -qF "$MARK-pts"
+}
+# reported ACTION TARGET: with the supervisor, a violation event with
+# that action names TARGET (not counted as an attempt of its own).
+reported() {
+	if [ "$SUPERVISOR" = 1 ]; then
+		check "... reported: violation $1 $2" wait_for 3 violation_is "$1" "$2"
+	else
+		skip "... reported as a violation" "no supervisor"
+	fi
+}
+violation_is() {
+	grep '"kind":"violation"' "$W/events" 2>/dev/null | grep -F -- "\"$1\"" | grep -qF -- "$2"
 }
 violation_for() { grep '"kind":"violation"' "$W/events" 2>/dev/null | grep -qF -- "$1"; }
 
@@ -173,8 +188,6 @@ EOF
 SHIM=0
 out_has "Seccomp:	2" && SHIM=1
 SUPERVISOR=0
-sm ls --json | grep -q '"supervisor"' && SUPERVISOR=1
-echo "# layers: shim (seccomp filter in the pane) $SHIM, supervisor $SUPERVISOR"
 
 # --- reading secrets --------------------------------------------------------------
 # threat: read a private key directly
@@ -182,6 +195,12 @@ attempt "$P" read-direct <<EOF
 cat $H/.ssh/id_ed25519
 EOF
 verdict "read ~/.ssh/id_ed25519 directly" no_secret
+wait_for 3 violation_for "$H/.ssh/id_ed25519" && SUPERVISOR=1
+echo "# layers: shim (seccomp filter in the pane) $SHIM, supervisor (reports the denied read) $SUPERVISOR"
+if [ "$SHIM" = 1 ]; then
+	check "the shim's pane is supervised: the denied read is a violation event" [ "$SUPERVISOR" = 1 ]
+fi
+reported file-read\* "$H/.ssh/id_ed25519"
 # threat: list the key directory to learn what is in it
 attempt "$P" list-dir <<EOF
 ls -a $H/.ssh
@@ -192,16 +211,19 @@ attempt "$P" read-aws <<EOF
 cat $H/.aws/credentials
 EOF
 verdict "read ~/.aws/credentials" no_secret
+reported file-read\* "$H/.aws/credentials"
 # threat: read the GnuPG keyring
 attempt "$P" read-gnupg <<EOF
 cat $H/.gnupg/secring.gpg
 EOF
 verdict "read ~/.gnupg/secring.gpg" no_secret
+reported file-read\* "$H/.gnupg/secring.gpg"
 # threat: read the GitHub CLI token
 attempt "$P" read-gh <<EOF
 cat $H/.config/gh/hosts.yml
 EOF
 verdict "read ~/.config/gh/hosts.yml" no_secret
+reported file-read\* "$H/.config/gh/hosts.yml"
 # threat: a symlink made inside the sandbox to the key
 attempt "$P" symlink-file <<EOF
 ln -s $H/.ssh/id_ed25519 $WORK/link-key && cat $WORK/link-key
@@ -322,11 +344,13 @@ attempt "$P" write-etc <<EOF
 echo x >/etc/$MARK
 EOF
 verdict "write a file in /etc" absent "/etc/$MARK"
+reported file-write\* "/etc/$MARK"
 # threat: write a host directory outside HOME and the work tree
 attempt "$P" write-ro-new <<EOF
 echo x >$RO/new
 EOF
 verdict "create a file in a host directory outside the roots" absent "$RO/new"
+reported file-write\* "$RO/new"
 # threat: append to a host file outside the roots
 attempt "$P" write-ro-append <<EOF
 echo x >>$RO/target
@@ -337,6 +361,7 @@ attempt "$P" rename-over <<EOF
 echo evil >$WORK/evil && mv -f $WORK/evil $RO/target
 EOF
 verdict "rename a writable file over a read-only one" unchanged
+reported file-write\* "$RO/target"
 # threat: move a read-only file away (delete it)
 attempt "$P" rename-away <<EOF
 mv $RO/target $WORK/stolen
@@ -377,11 +402,13 @@ attempt "$P" write-usr-bin <<EOF
 echo '#!/bin/sh' >/usr/local/bin/$MARK
 EOF
 verdict "create /usr/local/bin/$MARK" absent "/usr/local/bin/$MARK"
+reported file-write\* "/usr/local/bin/$MARK"
 # threat: plant a git hook in a repository outside the roots
 attempt "$P" hook-ro-repo <<EOF
 echo 'touch /tmp/pwned' >$RO/repo/.git/hooks/pre-commit
 EOF
 verdict "plant .git/hooks/pre-commit in a repository outside the roots" absent "$RO/repo/.git/hooks/pre-commit"
+reported file-write\* "$RO/repo/.git/hooks/pre-commit"
 # threat: forge or erase the durable violation log
 attempt "$P" event-log <<EOF
 echo '{"kind":"forged"}' >>$W/state/sandmux/events.jsonl
@@ -503,6 +530,7 @@ attempt "$P" socket-read <<EOF
 cat $SOCK
 EOF
 verdict "read the server's socket file" failed_rc
+reported file-read\* "$SOCK"
 # threat: the fallback socket directory under the host's /tmp
 attempt "$P" socket-tmp <<EOF
 ls /tmp/sandmux-*/
@@ -525,8 +553,8 @@ fi
 
 # --- the agent profile (supervisor) -----------------------------------------------------------
 if [ "$SUPERVISOR" = 1 ]; then
-	G=$(native_pane --profile agent)
 	mkdir -p "$WORK/.git/hooks"
+	G=$(native_pane --profile agent)
 	if ! field_is "$G" backend native; then
 		not_ok "escape: an agent pane starts ($(pane_field "$G" reason))"
 	else
@@ -556,17 +584,17 @@ echo '{}' >$WORK/.mcp.json
 EOF
 		verdict "agent: write .mcp.json" absent "$WORK/.mcp.json"
 		# threat: every way of creating a file with a denied name
-		i=0
+		k=0
 		for how in creat openat2 tmpfile rename exchange link symlink mknod; do
-			i=$((i + 1))
-			case $((i % 3)) in 0) name=".env" ;; 1) name="id-$i.key" ;; *) name="cert-$i.pem" ;; esac
+			k=$((k + 1))
+			case $((k % 3)) in 0) name=".env" ;; 1) name="id-$k.key" ;; *) name="cert-$k.pem" ;; esac
 			dir="$WORK/names-$how"
 			mkdir -p "$dir"
 			attempt "$G" "agent-name-$how" <<EOF
 $BIN/mkname $how $dir $name
 EOF
 			verdict "agent: create $name by $how" absent "$dir/$name"
-			verdict "agent: ... and a violation event names $name" wait_for 3 violation_for "$name"
+			reported file-write-create "$dir/$name"
 		done
 		# threat: the shell's own redirection and common tools
 		attempt "$G" agent-name-shell <<EOF
@@ -574,12 +602,14 @@ echo SECRET=x >$WORK/.env; cp $WORK/mine $WORK/server.pem; touch $WORK/id.key
 EOF
 		verdict "agent: create .env / server.pem / id.key with >, cp, touch" \
 			sh -c "[ ! -e '$WORK/.env' ] && [ ! -e '$WORK/server.pem' ] && [ ! -e '$WORK/id.key' ]"
-		verdict "agent: ... and violation events name them" wait_for 3 violation_for ".env"
+		reported file-write-create "$WORK/.env"
+		reported file-write-create "$WORK/server.pem"
+		reported file-write-create "$WORK/id.key"
 	fi
 else
 	for what in "write ~/.bashrc" "write ~/.profile" "write ~/.gitconfig" \
 		"write .git/hooks/pre-commit" "write .mcp.json" "create denied names (.env, *.key, *.pem) 8 ways"; do
-		skip "agent: $what" "the supervisor has not landed (no \"supervisor\" in ls --json)"
+		skip "agent: $what" "no supervisor: a denied read was not reported"
 	done
 fi
 
@@ -627,6 +657,11 @@ OUT="sandboxed processes before kill -9 of server $SERVER2: $n_before, after: $n
 verdict "setsid/double-fork processes outlive a kill -9 of the server ($OUT)" \
 	sh -c "[ -n '$SERVER2' ] && [ $n_before -ge 2 ] && [ $n_after -eq 0 ]"
 
-check "the first server is still responsive" sm ls
+if quiet sm ls; then
+	ok "the first server is still responsive"
+else
+	not_ok "the first server is still responsive"
+	tail -20 "$W/state/sandmux/server-$T_NAME.log" | sed 's/^/# server log: /'
+fi
 echo "# escape attempts: $ATTEMPTS counted, $SKIPPED skipped (layers: shim $SHIM, supervisor $SUPERVISOR)"
 finish
