@@ -25,7 +25,7 @@ for t in $targets; do
 	rc=$?
 	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out" | tail -1)
 	cov=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
-	feat=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$out" | tail -1)
+	feat=$(grep -ao "cov: [0-9]* ft: [0-9]*" "$out" | tail -1)
 	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
 		echo "ok - fuzz $t $runs runs in ${SECONDS_EACH} s ($feat, corpus $(ls "build-fuzz/corpus/$t" | wc -l))"
 	else
