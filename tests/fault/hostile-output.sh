@@ -18,10 +18,20 @@ start_server
 
 # hostile NAME PRINTF-FORMAT: the pane prints it once and sleeps.
 hostile() {
+	if ! quiet sm ls; then # the previous case left it dead
+		kill -9 "$(server_pid)" 2>/dev/null
+		start_server
+	fi
 	f="$FW/$(printf '%s' "$1" | tr -c 'a-zA-Z0-9' '_').bytes"
 	printf "$2" >"$f"
-	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "cat '$f'; exec sleep 1000" >/dev/null
-	sleep 0.5
+	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "sleep 0.3; cat '$f'; exec sleep 1000" >/dev/null
+	p=$(newest_pane)
+	if ! field_is "$p" backend native; then
+		not_ok "hostile output, $1: the native pane did not start ($(pane_field "$p" reason))"
+		sm kill-pane -t "%$p" >/dev/null 2>&1
+		return
+	fi
+	sleep 0.8
 	if responsive; then
 		ok "hostile output, $1: the server stays responsive"
 		sm kill-pane -t "%$(newest_pane)" >/dev/null 2>&1
@@ -36,6 +46,12 @@ hostile() {
 hostile "REP after a reset (ESC c, CSI b)" '\033c\033[b'
 hostile "REP as the first output" '\033[5b'
 hostile "REP after a zero-width character" 'ab\342\200\213\033[3b'
+# libvterm 0.1.4: a C1 control in UTF-8 is a glyph of width -1, the cursor walks left of column 0
+hostile "a C1 control in UTF-8, then a space (putglyph at column -1)" '\302\225 '
+C1=$(i=0; while [ "$i" -lt 3000 ]; do printf '\\302\\225'; i=$((i + 1)); done)
+hostile "3000 C1 controls, then text (writes far before the row's cells)" "${C1}XXXXXXXXXXXXXXXX"
+# libvterm 0.1.4: more than 16 CSI parameters overrun the parser's argument array
+hostile "a CSI with 30 parameters (overruns the parser's arguments)" '\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30r'
 hostile "REP with a huge count" 'x\033[2147483647b'
 hostile "insert/delete huge counts" 'ab\033[999999999@\033[999999999P\033[999999999L\033[999999999M'
 hostile "scroll region and huge scrolls" '\033[2;5r\033[999999999S\033[999999999T\033[r'
