@@ -59,4 +59,18 @@ hostile "cursor far away" '\033[999999999;999999999H\033[999999999C\033[99999999
 hostile "a 256 KiB title" "\033]2;$(head -c 262144 /dev/zero | tr '\0' 'T')\007"
 hostile "DECALN, alternate screen toggles, wide and combining" '\033#8\033[?1049h\033[?1049l\357\274\241\314\201\314\201\314\201'
 hostile "an unterminated DCS of 256 KiB" "\033P$(head -c 262144 /dev/zero | tr '\0' 'q')"
+# libvterm 0.1.4: a scroll region the pane set is left below the bottom
+# when the pane shrinks (any split beside it), and the next scroll
+# memmoves a negative size.
+quiet sm ls || { kill -9 "$(server_pid)" 2>/dev/null; start_server; }
+sm split -t %1 -v --backend native -c "$FW" -- /bin/sh -c \
+	'sleep 0.3; printf "\033[15;19r"; sleep 2; printf "\033[3S"; printf "x\n%.0s" 1 2 3 4 5 6; exec sleep 1000' >/dev/null
+p=$(newest_pane)
+if field_is "$p" backend native; then
+	sm split -t "%$p" -v -l 80 -- /bin/sleep 1000 >/dev/null
+	sleep 3
+	check "hostile output, a scroll region left below the bottom by a split, then a scroll: the server stays responsive" responsive
+else
+	not_ok "hostile output, scroll region then shrink: the native pane did not start ($(pane_field "$p" reason))"
+fi
 finish
