@@ -382,7 +382,17 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	    /* Threat: raw access to host devices; only the safe nodes. */
 	    push_args(out, "--dev", "/dev", NULL) != 0 ||
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */
-	    push_args(out, "--proc", "/proc", NULL) != 0)
+	    push_args(out, "--proc", "/proc", NULL) != 0 ||
+	    /* Threat: the fresh procfs is writable, and a server running as
+	     * root maps uid 0 into the sandbox, so sysctls that are not
+	     * namespaced (kernel.core_pattern, kernel.modprobe: both make the
+	     * host kernel run a program as root) and sysrq-trigger would
+	     * accept writes.  --cap-drop does not help: sysctl checks file
+	     * modes.  Found by the escape suite; read-only binds close it. */
+	    push_args(out, "--ro-bind", "/proc/sys", "/proc/sys", NULL) != 0 ||
+	    push_args(out, "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", NULL) != 0 ||
+	    push_args(out, "--ro-bind-try", "/proc/irq", "/proc/irq", NULL) != 0 ||
+	    push_args(out, "--ro-bind-try", "/proc/bus", "/proc/bus", NULL) != 0)
 		goto nomem;
 	/* Threat: a restricted pane reaching the network (or abstract Unix
 	 * sockets) directly.  A new network namespace has only loopback;

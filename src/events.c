@@ -151,7 +151,12 @@ static void events_append(const char *line, size_t len)
 		n = write(events_fd, line, len);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len) {
-		events_report_failure(n < 0 ? errno : ENOSPC);
+		int err = n < 0 ? errno : ENOSPC;
+		/* A torn line would make the log unparseable from there on:
+		 * cut it off, so the file always ends on a whole event. */
+		if (n > 0 && ftruncate(events_fd, events_size) < 0)
+			log_warn("events: cannot cut a torn line: %s", strerror(errno));
+		events_report_failure(err);
 		return;
 	}
 	events_size += len;

@@ -60,6 +60,13 @@ struct term {
 
 	char *held; /* an OSC/DCS string not yet terminated (see term_write) */
 	size_t held_len, held_cap;
+
+	/* The CSI scanner that takes REP away from libvterm (see feed). */
+	int scan_state; /* 0 text, 1 after ESC, 2 inside CSI */
+	bool scan_plain; /* no private marker or intermediate so far */
+	bool scan_first_done; /* the first parameter has ended */
+	long scan_count; /* REP's count, capped */
+	int scan_separators; /* ';' and ':' seen in this CSI */
 };
 
 /* ---- damage ---- */
@@ -532,9 +539,11 @@ static void hold(struct term *term, const char *bytes, size_t len)
 	term->held_len += len;
 }
 
+static void feed(struct term *term, const char *bytes, size_t len);
+
 static void release_held(struct term *term)
 {
-	vterm_input_write(term->vt, term->held, term->held_len);
+	feed(term, term->held, term->held_len);
 	term->held_len = 0;
 }
 
@@ -557,6 +566,97 @@ static size_t continue_held(struct term *term, const char *bytes, size_t len)
 	return end ? end : len;
 }
 
+static size_t utf8_encode(uint32_t cp, char *out);
+
+/* REP (CSI n b) repeats the previous character.  libvterm 0.1.4 loops
+ * forever on it when there is no previous character (after a reset, or
+ * as a program's first output): its loop advances by the last glyph's
+ * width, which is then 0.  Any program could hang the server that way,
+ * so REP never reaches libvterm: its final byte becomes 'y' (a CSI
+ * libvterm ignores) and the repeat is done here, bounded by the row. */
+static void repeat_previous(struct term *term, long count)
+{
+	struct term_cell cell;
+	char utf8[8 * TERM_MAX_CHARS];
+	size_t len = 0;
+	int row, col, n;
+
+	term_cursor(term, &row, &col);
+	if (col == 0 || !term_get_cell(term, row, col - 1, &cell) ||
+	    (cell.width == 0 && (col < 2 || !term_get_cell(term, row, col - 2, &cell))))
+		return;
+	if (cell.chars[0] == 0 || cell.width == 0)
+		return;
+	for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+		len += utf8_encode(cell.chars[i], utf8 + len);
+	n = (int)(count < 1 ? 1 : count);
+	if (n > (term->cols - col) / cell.width)
+		n = (term->cols - col) / cell.width;
+	for (int i = 0; i < n; i++)
+		vterm_input_write(term->vt, utf8, len);
+}
+
+#define CSI_MAX_PARAMS 16
+
+/* Pass bytes to libvterm, with every REP replaced (see above) and CSI
+ * parameters past the 16th dropped. */
+static void feed(struct term *term, const char *bytes, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)bytes[i];
+
+		if (c == 0x1b) {
+			term->scan_state = 1;
+			continue;
+		}
+		if (term->scan_state == 1) {
+			term->scan_state = c == '[' ? 2 : 0;
+			term->scan_plain = true;
+			term->scan_first_done = false;
+			term->scan_count = 0;
+			term->scan_separators = 0;
+			continue;
+		}
+		if (term->scan_state != 2)
+			continue;
+		if ((c >= '0' && c <= '9') || c == ';' || c == ':') {
+			/* libvterm 0.1.4 writes past its 16-slot argument array
+			 * on a 17th parameter (a crash for any program to
+			 * cause): parameters past the 16th are dropped here. */
+			if (term->scan_separators >= CSI_MAX_PARAMS - 1 && (c == ';' || c == ':' ||
+									   term->scan_separators >= CSI_MAX_PARAMS)) {
+				vterm_input_write(term->vt, bytes + start, i - start);
+				start = i + 1;
+				term->scan_separators = CSI_MAX_PARAMS;
+				continue;
+			}
+			if (c == ';' || c == ':') {
+				term->scan_first_done = true;
+				term->scan_separators++;
+			} else if (!term->scan_first_done && term->scan_count < 100000) {
+				term->scan_count = term->scan_count * 10 + (c - '0');
+			}
+		} else if ((c >= 0x3c && c <= 0x3f) || (c >= 0x20 && c <= 0x2f)) {
+			term->scan_plain = false;
+		} else if (c >= 0x40 && c <= 0x7e) {
+			term->scan_state = 0;
+			if (c != 'b' || !term->scan_plain)
+				continue;
+			vterm_input_write(term->vt, bytes + start, i - start);
+			vterm_input_write(term->vt, "y", 1);
+			repeat_previous(term, term->scan_count);
+			start = i + 1;
+		} else if (c < 0x20) {
+			continue; /* C0 controls execute inside a CSI */
+		} else {
+			term->scan_state = 0;
+		}
+	}
+	vterm_input_write(term->vt, bytes + start, len - start);
+}
+
 void term_write(struct term *term, const char *bytes, size_t len)
 {
 	while (term->held_len && len > 0) {
@@ -567,7 +667,7 @@ void term_write(struct term *term, const char *bytes, size_t len)
 	if (len == 0)
 		return;
 	size_t open = open_string_start(bytes, len);
-	vterm_input_write(term->vt, bytes, open);
+	feed(term, bytes, open);
 	if (open < len)
 		hold(term, bytes + open, len - open);
 }

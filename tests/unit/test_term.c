@@ -43,6 +43,17 @@ struct screen_case {
 
 static const struct screen_case screen_cases[] = {
     {"plain text", "abc", "abc\n\n\n\n", NULL},
+    /* REP: libvterm 0.1.4 loops forever with no previous character. */
+    {"REP repeats the previous character", "AB\033[3bC", "ABBBBC\n\n\n\n", NULL},
+    {"REP as the first output does nothing", "\033[5b", "\n\n\n\n", NULL},
+    {"REP after a reset does nothing", "x\033c\033[b", "\n\n\n\n", NULL},
+    {"REP with a huge count stops at the edge", "x\033[99999999999b", "xxxxxxxxxx\n\n\n\n", NULL},
+    {"REP split across writes is still REP", "AB\033[2bC", "ABBBC\n\n\n\n", NULL},
+    /* libvterm 0.1.4 crashes on a 17th CSI parameter; they are dropped. */
+    {"30 CSI parameters are survived", "\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;"
+     "23;24;25;26;27;28;29;30mok", "ok\n\n\n\n", NULL},
+    {"30 colon sub-parameters are survived", "\033[38:2:1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18mok",
+     "ok\n\n\n\n", NULL},
     {"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
     {"scroll pushes the top row", "1\r\n2\r\n3\r\n4\r\n5\r\n6", "3\n4\n5\n6\n", "1\n2\n"},
     {"ring wraps many times", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj", "g\nh\ni\nj\n",
