@@ -66,8 +66,10 @@ for dir in $dirs; do
 		[ -f "$t" ] || continue
 		name="$label$dir/$(basename "$t" .sh)"
 		out="$log/$(echo "$name" | tr /: __).out"
+		began=$(date +%s)
 		timeout 600 sh "$t" >"$out" 2>&1
 		rc=$?
+		took=$(($(date +%s) - began))
 		before=$failed
 		count "$out"
 		if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then
@@ -76,11 +78,11 @@ for dir in $dirs; do
 			echo "not ok - $name exited $rc" >>"$out"
 		fi
 		if [ "$failed" -gt "$before" ]; then
-			echo "FAIL $name"
+			echo "FAIL $name (${took}s)"
 			grep -E '^not ok|^#' "$out" | head -30
 			tail -5 "$out"
 		else
-			echo "pass $name ($(grep -c '^ok ' "$out"))"
+			echo "pass $name ($(grep -c '^ok ' "$out"), ${took}s)"
 		fi
 	done
 done
