@@ -204,9 +204,15 @@ static __attribute__((noinline)) int putglyph_general(struct term *term, struct 
 static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct term *term = user;
-	struct grid_line *line = term->row_lines[pos.row];
 	const uint32_t *chars = info->chars;
+	struct grid_line *line;
 
+	/* libvterm 0.1.4 can hand out a column of -1 (a C1 control decoded
+	 * from UTF-8 moves the cursor before the row): never write there. */
+	if (pos.col < 0 || pos.col + info->width > term->cols || pos.row < 0 ||
+	    pos.row >= term->rows)
+		return 1;
+	line = term->row_lines[pos.row];
 	term->damaged[pos.row] = 1;
 	/* Visible lines always hold `cols` cells, so pos.col is in range. */
 	struct grid_cell *cell = &line->cells[pos.col];
@@ -679,6 +685,12 @@ void term_resize(struct term *term, int rows, int cols)
 	if (rows == term->rows && cols == term->cols)
 		return;
 	vterm_set_size(term->vt, rows, cols);
+	/* libvterm 0.1.4 keeps a scroll region that a shrink left below the
+	 * new bottom and then scrolls rows that do not exist (a crash any
+	 * program can provoke by setting a region and waiting for a split).
+	 * Reset the region on every resize, as tmux does; the cursor is
+	 * saved around it because DECSTBM homes it. */
+	vterm_input_write(term->vt, "\0337\033[r\0338", 7);
 }
 
 void term_set_scrollback_limit(struct term *term, int lines)
