@@ -193,6 +193,26 @@ static const char *create_pattern_hit(const struct sv_pane *p, const char *name)
 	return NULL;
 }
 
+static void normalize(const char *in, char *out, size_t size);
+
+/* A kernel-wide setting under /proc (sysctls, sysrq-trigger, ...), as
+ * opposed to a process's own entries (/proc/PID, self, thread-self). */
+static bool proc_global(const char *path)
+{
+	const char *rest = path + 5;
+
+	if (!path_under(path, "/proc") || *rest == '\0')
+		return false;
+	rest++;
+	if (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0'))
+		return false;
+	if (strncmp(rest, "thread-self", 11) == 0 && (rest[11] == '/' || rest[11] == '\0'))
+		return false;
+	while (*rest >= '0' && *rest <= '9')
+		rest++;
+	return !(rest > path + 6 && (*rest == '/' || *rest == '\0'));
+}
+
 /* --- reports to the loop thread ----------------------------------------- */
 
 static void queue_report(int pane_id, cJSON *event)
@@ -587,12 +607,57 @@ static bool is_magic_fd_path(const char *abs, int *fd)
 	return false;
 }
 
+/* "/dev/tty" names the opener's controlling terminal: here it would be
+ * the server's (it has none).  The child's is one of its own fds 0-2
+ * whose device is its controlling terminal; reopen that. */
+static int reopen_ctty(struct sv_call *c, int flags)
+{
+	char path[64], buf[512], *p;
+	unsigned long tty_nr = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)c->req->pid);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(buf, sizeof buf, f) != NULL && (p = strrchr(buf, ')')) != NULL)
+			sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty_nr);
+		fclose(f);
+	}
+	for (int fd = 0; tty_nr != 0 && fd <= 2; fd++) {
+		struct stat st;
+
+		snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)c->req->pid, fd);
+		if (stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == tty_nr) {
+			int tty = open(path, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
+			return tty < 0 ? respond_errno(c, errno) : respond_fd(c, tty, flags & O_CLOEXEC);
+		}
+	}
+	return respond_errno(c, ENXIO);
+}
+
+/* An existing FIFO: opened without blocking this thread.  A writer
+ * with no reader yet gets ENXIO instead of waiting for one. */
+static int open_fifo(struct sv_call *c, struct sv_path *p, int flags)
+{
+	int fd, rc = become_child(c);
+
+	if (rc != 0)
+		return respond_errno(c, -rc);
+	fd = openat(p->parent, p->name, (flags & ~(O_CREAT | O_EXCL)) | O_NONBLOCK | O_NOFOLLOW |
+					     O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return respond_errno(c, errno);
+	if (!(flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return respond_fd(c, fd, flags & O_CLOEXEC);
+}
+
 /* open family with O_CREAT (or creat): the one place a file is made. */
 static int emulate_create_open(struct sv_call *c)
 {
 	struct sv_path *p = &c->a;
 	int flags = (int)c->flags, fd, rc, magic;
 	bool cloexec = flags & O_CLOEXEC;
+	char norm[PATH_MAX];
 
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct stat st;
@@ -606,8 +671,20 @@ static int emulate_create_open(struct sv_call *c)
 			fd = open(link, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
 			return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
 		}
-		if ((rc = pin_parent(c, p)) != 0)
+		/* Threat: files under /proc mean what they mean to their
+		 * opener (kernel settings, other processes' memory); opened
+		 * here they would be the supervisor's.  Not created, not
+		 * written through the supervisor. */
+		normalize(p->abs, norm, sizeof norm);
+		if (path_under(norm, "/proc"))
+			return deny(c, "file-write*", norm, EACCES, "/proc is not written by creat");
+		if (strcmp(norm, "/dev/tty") == 0)
+			return reopen_ctty(c, flags);
+		if ((rc = pin_parent(c, p)) != 0) {
+			if (under_any(norm, &c->pane->deny_read))
+				return deny(c, "file-write*", norm, EACCES, "deny-read root");
 			return respond_errno(c, -rc);
+		}
 		if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISLNK(st.st_mode)) {
 				if (flags & O_EXCL)
@@ -618,14 +695,10 @@ static int emulate_create_open(struct sv_call *c)
 					return respond_errno(c, -rc);
 				continue;
 			}
-			if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-				/* A device, FIFO or socket that exists: nothing
-				 * is created.  Opening it here could block this
-				 * thread (a FIFO) or mean another terminal
-				 * (/dev/tty): let the kernel open it.  */
+			if (S_ISFIFO(st.st_mode)) {
 				if (check_mutation(c, p, false, false))
 					return 0;
-				return respond(c, 0, 0, true);
+				return open_fifo(c, p, flags);
 			}
 			/* An existing file: not new, so only the write rules. */
 			if (check_mutation(c, p, false, false))
@@ -665,13 +738,25 @@ static int decide_open(struct sv_call *c)
 	}
 	if (c->flags & O_CREAT)
 		return emulate_create_open(c);
-	if (pin_parent(c, &c->a) != 0)
+	if (pin_parent(c, &c->a) != 0) {
+		char norm[PATH_MAX];
+
+		/* Inside a mask the lookup itself fails; still report it. */
+		normalize(c->a.abs, norm, sizeof norm);
+		if (under_any(norm, &c->pane->deny_read))
+			return deny(c, writes ? "file-write*" : "file-read*", norm, EACCES,
+				    "deny-read root");
 		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
+	}
 	/* Threat: reading a secret store.  The masks refuse it anyway; the
 	 * supervisor answers first so the user sees it. */
 	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
 		return deny(c, writes ? "file-write*" : "file-read*", c->a.canon, EACCES,
 			    "deny-read root");
+	/* Threat: kernel-wide settings (core_pattern and modprobe run a
+	 * program as host root; sysrq) writable by a sandboxed root. */
+	if (writes && proc_global(c->a.canon))
+		return deny(c, "file-write*", c->a.canon, EROFS, "kernel setting under /proc");
 	if (writes && under_any(c->a.canon, &c->pane->writable)) {
 		const char *rule = write_denied(c->pane, c->a.canon, false);
 		if (rule != NULL)
