@@ -105,6 +105,19 @@ check "filter: TIOCSTI fails with EPERM" grep -qx "tiocsti: EPERM" "$W/deny.out"
 check "filter: TIOCSTI with junk in the high bits too" grep -qx "tiocsti-high: EPERM" "$W/deny.out"
 check "filter: an x32 syscall kills the process (SIGSYS)" grep -qx "x32=159" "$W/deny.out"
 
+# --- shell redirections to devices, FIFOs and the kernel -------------------
+# Every O_CREAT open is done by the supervisor (never CONTINUE): devices,
+# the pane's own terminal and FIFOs must still work; kernel settings
+# under /proc must not be writable through it.
+devs=$(pane devs --backend native -c "$W" -- sh -c "{ echo a >/dev/null; echo null=\$?; echo b >/dev/tty; echo tty=\$?; mkfifo fifo; cat fifo >fifo.out & sleep 0.3; echo through >fifo; echo fifo=\$?; wait; cat /proc/sys/kernel/core_pattern >/proc/sys/kernel/core_pattern; echo core=\$?; } >devs.out 2>&1; echo via-dev-stdout >/dev/stdout; echo ALL-DONE; sleep 600")
+wait_done "%$devs"
+check "redirect to /dev/null works" grep -qx "null=0" "$W/devs.out"
+check "redirect to /dev/tty works (the pane's own terminal)" grep -qx "tty=0" "$W/devs.out"
+check "redirect to /dev/stdout works" capture_has "%$devs" "via-dev-stdout"
+check "a FIFO carries data" sh -c "grep -qx 'fifo=0' '$W/devs.out' && grep -qx through '$W/fifo.out'"
+check "writing /proc/sys/kernel/core_pattern fails" sh -c "grep -q '^core=[1-9]' '$W/devs.out'"
+check "and is reported" [ "$(violations /proc/sys/kernel/core_pattern)" -ge 1 ]
+
 # --- a secret read reaches events --follow within 200 ms --------------------
 sm events --follow --json --action 'file-read*' | while IFS= read -r line; do
 	printf '%s %s\n' "$(date +%s.%N)" "$line"
