@@ -67,6 +67,7 @@ struct term {
 	bool scan_first_done; /* the first parameter has ended */
 	long scan_count; /* REP's count, capped */
 	int scan_separators; /* ';' and ':' seen in this CSI */
+	bool scan_held_c2; /* a write ended on 0xc2: is a C1 control next? */
 };
 
 /* ---- damage ---- */
@@ -209,7 +210,7 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 
 	/* libvterm 0.1.4 can hand out a column of -1 (a C1 control decoded
 	 * from UTF-8 moves the cursor before the row): never write there. */
-	if (pos.col < 0 || pos.col + info->width > term->cols || pos.row < 0 ||
+	if (info->width < 1 || pos.col < 0 || pos.col + info->width > term->cols || pos.row < 0 ||
 	    pos.row >= term->rows)
 		return 1;
 	line = term->row_lines[pos.row];
@@ -610,8 +611,32 @@ static void feed(struct term *term, const char *bytes, size_t len)
 {
 	size_t start = 0;
 
-	for (size_t i = 0; i < len; i++) {
+	/* libvterm 0.1.4 prints C1 controls that arrive UTF-8 encoded
+	 * (c2 80..c2 9f) as glyphs of width -1, walking its cursor left of
+	 * column 0: they are dropped before it sees them. */
+	if (term->scan_held_c2) {
+		term->scan_held_c2 = false;
+		if (len > 0 && (unsigned char)bytes[0] >= 0x80 && (unsigned char)bytes[0] <= 0x9f)
+			start = 1;
+		else
+			vterm_input_write(term->vt, "\302", 1);
+	}
+	for (size_t i = start; i < len; i++) {
 		unsigned char c = (unsigned char)bytes[i];
+
+		if (c == 0xc2) {
+			if (i + 1 == len) {
+				vterm_input_write(term->vt, bytes + start, i - start);
+				term->scan_held_c2 = true;
+				return;
+			}
+			if ((unsigned char)bytes[i + 1] >= 0x80 && (unsigned char)bytes[i + 1] <= 0x9f) {
+				vterm_input_write(term->vt, bytes + start, i - start);
+				start = i + 2;
+				i++;
+				continue;
+			}
+		}
 
 		if (c == 0x1b) {
 			term->scan_state = 1;

@@ -52,6 +52,7 @@ static const struct screen_case screen_cases[] = {
     /* libvterm 0.1.4 crashes on a 17th CSI parameter; they are dropped. */
     {"30 CSI parameters are survived", "\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;"
      "23;24;25;26;27;28;29;30mok", "ok\n\n\n\n", NULL},
+    {"UTF-8 encoded C1 controls are dropped", "a\302\225b\302\237c", "abc\n\n\n\n", NULL},
     {"30 colon sub-parameters are survived", "\033[38:2:1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18mok",
      "ok\n\n\n\n", NULL},
     {"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
