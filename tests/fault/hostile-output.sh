@@ -45,6 +45,8 @@ hostile() {
 # libvterm 0.1.4: REP with no previous character repeats a zero-width glyph forever
 hostile "REP after a reset (ESC c, CSI b)" '\033c\033[b'
 hostile "REP as the first output" '\033[5b'
+hostile "REP behind a stray byte after ESC (ESC 0xff [ 3 b: libvterm stays in ESC)" '\033\377[3b'
+hostile "REP behind a C0 control after ESC (ESC ^E [ 3 b)" '\033\005[3b'
 hostile "REP after a zero-width character" 'ab\342\200\213\033[3b'
 # libvterm 0.1.4: a C1 control in UTF-8 is a glyph of width -1, the cursor walks left of column 0
 hostile "a C1 control in UTF-8, then a space (putglyph at column -1)" '\302\225 '
