@@ -642,6 +642,16 @@ static void feed(struct term *term, const char *bytes, size_t len)
 			term->scan_state = 1;
 			continue;
 		}
+		/* CAN and SUB abandon a sequence, as in libvterm. */
+		if (c == 0x18 || c == 0x1a) {
+			term->scan_state = 0;
+			continue;
+		}
+		/* libvterm stays in its ESC and CSI states across other C0
+		 * controls (it executes them) and bytes from 0x80: so must this
+		 * scanner, or "ESC ^E [ 3 b" would reach libvterm as a REP. */
+		if (term->scan_state != 0 && (c < 0x20 || c >= 0x80))
+			continue;
 		if (term->scan_state == 1) {
 			term->scan_state = c == '[' ? 2 : 0;
 			term->scan_plain = true;
@@ -679,8 +689,6 @@ static void feed(struct term *term, const char *bytes, size_t len)
 			vterm_input_write(term->vt, "y", 1);
 			repeat_previous(term, term->scan_count);
 			start = i + 1;
-		} else if (c < 0x20) {
-			continue; /* C0 controls execute inside a CSI */
 		} else {
 			term->scan_state = 0;
 		}

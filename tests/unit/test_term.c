@@ -48,6 +48,8 @@ static const struct screen_case screen_cases[] = {
     {"REP as the first output does nothing", "\033[5b", "\n\n\n\n", NULL},
     {"REP after a reset does nothing", "x\033c\033[b", "\n\n\n\n", NULL},
     {"REP with a huge count stops at the edge", "x\033[99999999999b", "xxxxxxxxxx\n\n\n\n", NULL},
+    {"REP behind a C0 control after ESC", "\033\005[3bok", "ok\n\n\n\n", NULL},
+    {"REP behind a high byte after ESC", "\033\377[3bok", "ok\n\n\n\n", NULL},
     {"REP split across writes is still REP", "AB\033[2bC", "ABBBC\n\n\n\n", NULL},
     /* libvterm 0.1.4 crashes on a 17th CSI parameter; they are dropped. */
     {"30 CSI parameters are survived", "\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;"
