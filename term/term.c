@@ -68,6 +68,8 @@ struct term {
 	long scan_count; /* REP's count, capped */
 	int scan_separators; /* ';' and ':' seen in this CSI */
 	bool scan_held_c2; /* a write ended on 0xc2: is a C1 control next? */
+	char *padded; /* input copied with zero padding (see feed) */
+	size_t padded_cap;
 };
 
 /* ---- damage ---- */
@@ -465,6 +467,7 @@ void term_free(struct term *term)
 	free(term->row_buffer);
 	free(term->title);
 	free(term->held);
+	free(term->padded);
 	free(term);
 }
 
@@ -610,6 +613,19 @@ static void repeat_previous(struct term *term, long count)
 static void feed(struct term *term, const char *bytes, size_t len)
 {
 	size_t start = 0;
+
+	/* libvterm 0.1.4 can read past the end of what it is given (a
+	 * strncpy in its string handling, found by the fuzzer with a DCS
+	 * holding NULs): it only ever sees a copy followed by zeros. */
+	if (len + 16 > term->padded_cap) {
+		term->padded_cap = len + 16 > 65536 + 16 ? len + 16 : 65536 + 16;
+		term->padded = realloc(term->padded, term->padded_cap);
+		if (term->padded == NULL)
+			abort();
+	}
+	memcpy(term->padded, bytes, len);
+	memset(term->padded + len, 0, 16);
+	bytes = term->padded;
 
 	/* libvterm 0.1.4 prints C1 controls that arrive UTF-8 encoded
 	 * (c2 80..c2 9f) as glyphs of width -1, walking its cursor left of
