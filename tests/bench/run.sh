@@ -150,7 +150,7 @@ if [ -x "$HARNESS" ]; then
 	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 fi
-for extra in native supervisor egress load; do
+for extra in ${BENCH_EXTRAS-native supervisor egress load}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] && sh "$ROOT/tests/bench/$extra.sh" "$BUILD"
 done
 exit 0
