@@ -100,7 +100,11 @@ static int set_theme(struct config_parse *parse, const cJSON *item)
 
 static int set_scrollback(struct config_parse *parse, const cJSON *item)
 {
-	if (!cJSON_IsNumber(item) || item->valuedouble != (double)(int)item->valuedouble)
+	/* Range first: casting a huge double to int is undefined. */
+	if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+	    item->valuedouble > CONFIG_SCROLLBACK_MAX)
+		return invalid(parse, "scrollback", "must be between 0 and 1000000");
+	if (item->valuedouble != (double)(int)item->valuedouble)
 		return invalid(parse, "scrollback", "must be a whole number of lines");
 	if (item->valueint < 0 || item->valueint > CONFIG_SCROLLBACK_MAX)
 		return invalid(parse, "scrollback", "must be between 0 and 1000000");
