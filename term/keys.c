@@ -210,30 +210,6 @@ static const char *canonical_name(const struct term_key *key, int *mods)
 	return NULL;
 }
 
-static size_t utf8_encode(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18 & 0x07));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 void term_key_name(const struct term_key *key, char *buf, size_t size)
 {
 	int mods = key->mods;
@@ -245,7 +221,7 @@ void term_key_name(const struct term_key *key, char *buf, size_t size)
 		snprintf(scratch, sizeof scratch, "F%d", key->named - VTERM_KEY_FUNCTION_0);
 		base = scratch;
 	} else if (base == NULL && key->kind == TERM_KEY_CHAR) {
-		scratch[utf8_encode(key->codepoint, scratch)] = '\0';
+		scratch[term_utf8_encode(key->codepoint, scratch)] = '\0';
 		base = scratch;
 	} else if (base == NULL) {
 		base = "None";

@@ -576,8 +576,6 @@ static size_t continue_held(struct term *term, const char *bytes, size_t len)
 	return end ? end : len;
 }
 
-static size_t utf8_encode(uint32_t cp, char *out);
-
 /* REP (CSI n b) repeats the previous character.  libvterm 0.1.4 loops
  * forever on it when there is no previous character (after a reset, or
  * as a program's first output): its loop advances by the last glyph's
@@ -598,7 +596,7 @@ static void repeat_previous(struct term *term, long count)
 	if (cell.chars[0] == 0 || cell.width == 0)
 		return;
 	for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
-		len += utf8_encode(cell.chars[i], utf8 + len);
+		len += term_utf8_encode(cell.chars[i], utf8 + len);
 	n = (int)(count < 1 ? 1 : count);
 	if (n > (term->cols - col) / cell.width)
 		n = (term->cols - col) / cell.width;
@@ -888,7 +886,7 @@ VTerm *term_vterm(struct term *term)
 
 /* ---- text: runs and capture ---- */
 
-static size_t utf8_encode(uint32_t cp, char *out)
+size_t term_utf8_encode(uint32_t cp, char *out)
 {
 	if (cp < 0x80) {
 		out[0] = (char)cp;
@@ -919,7 +917,7 @@ static size_t cell_utf8(const struct term_cell *cell, char *out)
 	if (cell->chars[0] == 0)
 		out[len++] = ' ';
 	for (int i = 0; i < TERM_MAX_CHARS && cell->chars[i]; i++)
-		len += utf8_encode(cell->chars[i], out + len);
+		len += term_utf8_encode(cell->chars[i], out + len);
 	return len;
 }
 

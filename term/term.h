@@ -143,6 +143,9 @@ void term_send_paste(struct term *term, const char *utf8, size_t len);
 /* Mouse report if the program enabled reporting; returns false if not. */
 bool term_send_mouse(struct term *term, int row, int col, int button, bool pressed, int mods);
 
+/* One code point as UTF-8 into out (room for 4 bytes); returns its length. */
+size_t term_utf8_encode(uint32_t cp, char *out);
+
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);
 
