@@ -402,18 +402,13 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	if (in->egress_dir != NULL &&
 	    push_args(out, "--unshare-net", "--ro-bind", in->egress_dir, BWRAP_EGRESS_DIR, NULL) != 0)
 		goto nomem;
-	/* The agent pane's first process is sandmux itself (egress-bridge):
-	 * its binary must stay visible even when it lives under the private
-	 * /tmp (a checkout in /tmp).  Read-only, at its own path. */
-	if (in->egress_dir != NULL) {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n > 0) {
-			self[n] = '\0';
-			if (push_args(out, "--ro-bind", self, self, NULL) != 0)
-				goto nomem;
-		}
-	}
+	/* Every native pane's first process is sandmux itself (the shim,
+	 * and egress-bridge for agent panes): its binary must stay visible
+	 * even when it lives under the private /tmp (a checkout in /tmp).
+	 * Threat: a pane replacing the sandmux binary that the host user
+	 * and the next pane's shim run; bound read-only at its own path. */
+	if (in->self_exe != NULL && push_args(out, "--ro-bind", in->self_exe, in->self_exe, NULL) != 0)
+		goto nomem;
 	if (in->status_fd >= 0) {
 		snprintf(fdbuf, sizeof fdbuf, "%d", in->status_fd);
 		if (push_args(out, "--json-status-fd", fdbuf, NULL) != 0)

@@ -33,6 +33,9 @@ struct bwrap_terminal_input {
 	 * launch; NULL-terminated, may be NULL.  The supervisor enforces
 	 * them for what is made later. */
 	const char *const *read_only_inside;
+	/* The sandmux binary the sandbox runs first (the shim), bound
+	 * read-only at its own path; NULL: none. */
+	const char *self_exe;
 };
 
 /* Where a restricted sandbox finds its egress sockets, and the ports the

@@ -296,7 +296,7 @@ nomem:
 
 /* [sandmux, shim, --fd, N, --, command...]: the filter is in place
  * before anything of the command runs.  The server's own binary is the
- * shim, visible inside on the read-only host root. */
+ * shim, bound read-only at its own path inside (bwrap.c). */
 static int shim_argv(const struct native_shim *shim, char *const *argv, struct strvec *out,
 		     struct sm_error *err)
 {
@@ -421,6 +421,7 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
+	in.self_exe = shimmed.v[0];
 	in.no_home = res->shim->agent;
 	in.read_only_inside = res->shim->agent ? agent_write_denies : NULL;
 	keep[1] = res->shim->child_sock;

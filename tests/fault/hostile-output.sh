@@ -26,7 +26,8 @@ hostile() {
 	printf "$2" >"$f"
 	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "sleep 0.3; cat '$f'; exec sleep 1000" >/dev/null
 	p=$(newest_pane)
-	if ! field_is "$p" backend native; then
+	# The label appears once the sandbox confirms (split returns before).
+	if ! wait_for 10 field_is "$p" backend native; then
 		not_ok "hostile output, $1: the native pane did not start ($(pane_field "$p" reason))"
 		sm kill-pane -t "%$p" >/dev/null 2>&1
 		return
@@ -68,7 +69,7 @@ quiet sm ls || { kill -9 "$(server_pid)" 2>/dev/null; start_server; }
 sm split -t %1 -v --backend native -c "$FW" -- /bin/sh -c \
 	'sleep 0.3; printf "\033[15;19r"; sleep 2; printf "\033[3S"; printf "x\n%.0s" 1 2 3 4 5 6; exec sleep 1000' >/dev/null
 p=$(newest_pane)
-if field_is "$p" backend native; then
+if wait_for 10 field_is "$p" backend native; then
 	sm split -t "%$p" -v -l 80 -- /bin/sleep 1000 >/dev/null
 	sleep 3
 	check "hostile output, a scroll region left below the bottom by a split, then a scroll: the server stays responsive" responsive

@@ -44,6 +44,7 @@ struct golden {
 	const char *writable[4];
 	int status_fd;
 	const char *argv[4];
+	const char *self_exe;
 	const char *want[80];
 };
 
@@ -55,6 +56,7 @@ static const struct golden goldens[] = {
 	.deny = {"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gh", "~/Library/Keychains"},
 	.status_fd = 5,
 	.argv = {"/bin/bash", "-l"},
+	.self_exe = "/tmp/checkout/build/sandmux",
 	.want = {NAMESPACES,
 		 "--bind",
 		 "@T@/home",
@@ -80,6 +82,9 @@ static const struct golden goldens[] = {
 		 "--ro-bind-try",
 		 "/proc/bus",
 		 "/proc/bus",
+		 "--ro-bind",
+		 "/tmp/checkout/build/sandmux",
+		 "/tmp/checkout/build/sandmux",
 		 "--json-status-fd",
 		 "5",
 		 "--chdir",
@@ -335,6 +340,7 @@ static void test_goldens(void **state)
 		    .cwd = expand(g->cwd),
 		    .mask_file = expand("@T@/mask"),
 		    .status_fd = g->status_fd,
+		    .self_exe = g->self_exe,
 		};
 		struct strvec out = STRVEC_INIT;
 		struct sm_error err = {{0}, {0}};
