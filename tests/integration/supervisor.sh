@@ -10,14 +10,16 @@
 . "$(dirname "$0")/../lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # Helpers from the plain build: inside the sandbox the filter denies
-# ptrace, which LeakSanitizer's exit check needs.
-H=$ROOT/build/helpers
+# ptrace, which LeakSanitizer's exit check needs.  They are copied into
+# the panes' working directory: a checkout under /tmp is hidden by the
+# sandbox's private /tmp.
+HB=$ROOT/build/helpers
 LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
 # The server honours SIGUSR2 as "supervisor crashed" only with this set.
 export SANDMUX_SUPERVISOR_TEST=1
 
-if ! command -v bwrap >/dev/null 2>&1 || [ ! -x "$H/sv-make" ]; then
-	echo "not ok - needs bwrap and the helpers in $H (make build-tests)"
+if ! command -v bwrap >/dev/null 2>&1 || [ ! -x "$HB/sv-make" ]; then
+	echo "not ok - needs bwrap and the helpers in $HB (make build-tests)"
 	exit 1
 fi
 
@@ -25,6 +27,8 @@ export HOME="$T_DIR/home"
 mkdir -p "$HOME/.ssh" "$T_DIR/work"
 echo "not-a-real-key" >"$HOME/.ssh/id_test"
 W=$(cd "$T_DIR/work" && pwd -P)
+H=$W/bin
+mkdir -p "$H" && cp "$HB/sv-make" "$HB/sv-racer" "$HB/sv-deny" "$H/"
 
 pane_id() { sed -n 's/.*%\([0-9][0-9]*\).*/\1/p' | head -1; }
 # violations TARGET: how many violation events name TARGET in the log
@@ -41,8 +45,8 @@ pane() {
 
 # --- the racer ------------------------------------------------------------
 mkdir -p "$W/race"
-race=$(pane race --backend native --profile agent -c "$W/race" -- sh -c \
-	"'$H/sv-racer' 20000 allowed.txt .env >racer.out 2>&1; echo ALL-DONE; sleep 600")
+race=$(pane race --backend native --profile agent -c "$W" -- sh -c \
+	"cd race && '$H/sv-racer' 20000 allowed.txt .env >racer.out 2>&1; echo ALL-DONE; sleep 600")
 wait_done "%$race" 120
 check "racer: 20,000 racing creates made no denied file ($(cat "$W/race/racer.out" 2>/dev/null))" \
 	grep -q 'created-denied 0$' "$W/race/racer.out"
