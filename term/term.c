@@ -61,13 +61,35 @@ struct term {
 	char *held; /* an OSC/DCS string not yet terminated (see term_write) */
 	size_t held_len, held_cap;
 
-	/* The CSI scanner that takes REP away from libvterm (see feed). */
-	int scan_state; /* 0 text, 1 after ESC, 2 inside CSI */
-	bool scan_plain; /* no private marker or intermediate so far */
-	bool scan_first_done; /* the first parameter has ended */
-	long scan_count; /* REP's count, capped */
-	int scan_separators; /* ';' and ':' seen in this CSI */
-	bool scan_held_c2; /* a write ended on 0xc2: is a C1 control next? */
+	/* The scanner in front of libvterm (see feed): it follows libvterm's
+	 * parser state byte for byte, takes REP and long CSIs away from it,
+	 * and knows when plain text may skip it. */
+	int scan_state;		/* enum scan_state */
+	bool scan_plain;	/* no private marker or intermediate so far */
+	bool scan_first_done;	/* the first parameter has ended */
+	long scan_count;	/* the first parameter (REP's count, a mode), capped */
+	int scan_separators;	/* ';' and ':' seen in this CSI */
+	int scan_leader;	/* the CSI's one leader byte, 0 none, -1 several */
+	int scan_intermeds;	/* intermediate bytes in this ESC or CSI */
+	char scan_intermed;	/* the first of them */
+	bool scan_held_c2;	/* a write ended on 0xc2: is a C1 control next? */
+	/* What libvterm does to plain ASCII text, as far as the fast path
+	 * needs to know (see fast_text). */
+	int gl_set;		/* SO/SI, LS2/LS3: which G set prints 7-bit text */
+	bool g0_ascii;		/* G0 prints ASCII as ASCII (not DEC graphics, UK) */
+	bool single_shift;	/* SS2/SS3 waits for the next character */
+	bool mode_insert;	/* IRM */
+	bool mode_origin;	/* DECOM */
+	bool mode_lrmargin;	/* DECLRMM */
+	/* libvterm decodes each run of text ("chunk": text between controls,
+	 * within one vterm_input_write) with one decoder, picked by the
+	 * chunk's first byte; G0's decoder keeps a partial UTF-8 sequence
+	 * from one chunk to the next.  text_chunk: 0 between chunks, 1 in a
+	 * chunk G0 decodes, 2 in any other.  g0_need: continuation bytes G0's
+	 * decoder still waits for, -1 unknown. */
+	int text_chunk;
+	int g0_need;
+	bool no_fast_text;	/* tests: everything goes through libvterm */
 	char *padded; /* input copied with zero padding (see feed) */
 	size_t padded_cap;
 };
@@ -418,6 +440,8 @@ static void on_output(const char *bytes, size_t len, void *user)
 
 /* ---- lifetime ---- */
 
+static void scan_reset_modes(struct term *term);
+
 static int clamp_size(int n)
 {
 	return n < 1 ? 1 : n > GRID_MAX_SIZE ? GRID_MAX_SIZE : n;
@@ -446,6 +470,7 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->state = vterm_obtain_state(term->vt);
 	vterm_state_set_callbacks(term->state, &state_callbacks, term);
 	vterm_state_reset(term->state, 1);
+	scan_reset_modes(term);
 	/* libvterm 0.1.4 restores a zeroed pen (RGB black on black) when a
 	 * program restores a cursor it never saved (DECRC, or leaving the
 	 * alternate screen, which many do at start-up).  Saving once now makes
@@ -606,8 +631,201 @@ static void repeat_previous(struct term *term, long count)
 
 #define CSI_MAX_PARAMS 16
 
-/* Pass bytes to libvterm, with every REP replaced (see above) and CSI
- * parameters past the 16th dropped. */
+/* libvterm 0.1.4's parser states, mirrored by the scanner in feed(). */
+enum scan_state {
+	SCAN_GROUND,
+	SCAN_ESC,
+	SCAN_CSI_LEADER,
+	SCAN_CSI_ARGS,
+	SCAN_CSI_INTERMED,
+	SCAN_STRING, /* OSC or DCS */
+	SCAN_ESC_IN_STRING,
+};
+
+/* Back to what RIS (ESC c) leaves in libvterm. */
+static void scan_reset_modes(struct term *term)
+{
+	term->g0_need = 0; /* RIS starts G0's decoder afresh */
+	term->gl_set = 0;
+	term->g0_ascii = true;
+	term->single_shift = false;
+	term->mode_insert = false;
+	term->mode_origin = false;
+	term->mode_lrmargin = false;
+}
+
+/* An ESC sequence ended on final byte c: note what changes how libvterm
+ * prints text (ESC c, ESC ( F, LS2/LS3, SS2/SS3). */
+static void scan_escape(struct term *term, unsigned char c)
+{
+	if (term->scan_intermeds == 0) {
+		if (c == 'c')
+			scan_reset_modes(term);
+		else if (c == 'n' || c == 'o')
+			term->gl_set = c == 'n' ? 2 : 3;
+		else if (c == 'N' || c == 'O')
+			term->single_shift = true;
+	} else if (term->scan_intermeds == 1 && term->scan_intermed == '(') {
+		/* Only 'B' is sure to print ASCII as ASCII; an unknown set
+		 * leaves libvterm's G0 alone, and only costs speed here.  A
+		 * designated set has no partial sequence. */
+		term->g0_ascii = c == 'B';
+		if (c == 'B')
+			term->g0_need = 0;
+	}
+}
+
+/* A CSI ended on final byte c: note the modes that change how libvterm
+ * prints text (SM/RM 4, DECSET/DECRST 6 and 69, first parameter only,
+ * as libvterm reads them). */
+static void scan_csi_mode(struct term *term, unsigned char c)
+{
+	bool on = c == 'h';
+
+	if ((c != 'h' && c != 'l') || term->scan_intermeds != 0)
+		return;
+	if (term->scan_leader == 0 && term->scan_count == 4)
+		term->mode_insert = on;
+	else if (term->scan_leader == '?' && term->scan_count == 6)
+		term->mode_origin = on;
+	else if (term->scan_leader == '?' && term->scan_count == 69)
+		term->mode_lrmargin = on;
+}
+
+/* Shortest text run worth the fast path (it costs libvterm a CUF). */
+#define FAST_TEXT_MIN 8
+
+/*
+ * The fast path for plain text.  Most program output is printable ASCII,
+ * and libvterm spends most of its time printing it one glyph at a time.
+ * Where the outcome is certain to be libvterm's own, a run of such bytes
+ * goes straight into the grid: then libvterm moves its cursor by as much
+ * (CUF) and prints the run's last character itself, so its idea of the
+ * last glyph (which a combining mark joins) stays right.  Certain means:
+ * the parser is in text (the caller knows), no text decoder is
+ * mid-sequence, 7-bit text prints as ASCII (G0 is ASCII and in use, no
+ * single shift waits), no insert mode, no origin mode or left/right
+ * margins (CUF would clamp otherwise), a single-width row, a pen the
+ * compact cell can carry, and the run ends on the cursor's row without
+ * wrapping.  The cursor is then at least three columns from the edge, so
+ * libvterm cannot be holding a pending wrap (its phantom column only
+ * exists on the last two).  Returns how many bytes it printed: the caller
+ * hands the rest to libvterm.  tests/unit/test_term.c feeds random input
+ * both ways and compares every cell.
+ */
+/* Hand bytes to libvterm.  Its text chunk ends with the write. */
+static void to_vterm(struct term *term, const char *bytes, size_t len)
+{
+	vterm_input_write(term->vt, bytes, len);
+	term->text_chunk = 0;
+}
+
+/* A text byte in the ground state: follow libvterm's chunks and G0's
+ * decoder (see text_chunk), as its UTF-8 decoder counts. */
+static void scan_text_byte(struct term *term, unsigned char c)
+{
+	if (term->text_chunk == 0) {
+		if (term->single_shift) {
+			/* SS2/SS3: G2 or G3 reads one character and a new
+			 * chunk starts behind it, where this scanner does not
+			 * look: G0's state is unknown until it reads ASCII.
+			 * libvterm keeps the shift until a character comes
+			 * out, which only ASCII makes sure of. */
+			term->single_shift = c >= 0x80;
+			term->text_chunk = 2;
+			term->g0_need = -1;
+			return;
+		}
+		term->text_chunk = c < 0x80 && term->gl_set == 0 ? 1 : 2;
+	}
+	if (term->text_chunk != 1)
+		return;
+	if (c < 0x80)
+		term->g0_need = 0;
+	else if (c < 0xc0)
+		term->g0_need -= term->g0_need > 0;
+	else if (c < 0xe0)
+		term->g0_need = 1;
+	else if (c < 0xf0)
+		term->g0_need = 2;
+	else if (c < 0xf8)
+		term->g0_need = 3;
+	else if (c < 0xfc)
+		term->g0_need = 4;
+	else if (c < 0xfe)
+		term->g0_need = 5;
+	else
+		term->g0_need = -1;
+}
+
+static bool fast_text_allowed(const struct term *term)
+{
+	return !term->no_fast_text && term->gl_set == 0 && term->g0_ascii && !term->single_shift &&
+	       !term->mode_insert && !term->mode_origin && !term->mode_lrmargin &&
+	       term->text_chunk == 0 && term->g0_need == 0;
+}
+
+/* Called with everything before the run already fed to libvterm (so its
+ * cursor is where the run starts) and fast_text_allowed() true. */
+static size_t fast_text(struct term *term, const char *bytes, size_t n)
+{
+	VTermPos pos;
+
+	if (term->compact_limit == 0) /* an RGB pen: libvterm's glyphs take the long way */
+		return 0;
+	vterm_state_get_cursorpos(term->state, &pos);
+	if (pos.row < 0 || pos.row >= term->rows || pos.col < 0 || pos.col > term->cols - 3)
+		return 0;
+	if ((size_t)(term->cols - pos.col) < n)
+		n = (size_t)(term->cols - pos.col);
+	if (n < FAST_TEXT_MIN || vterm_state_get_lineinfo(term->state, pos.row)->doublewidth)
+		return 0;
+
+	struct grid_line *line = term->row_lines[pos.row];
+	int col = pos.col;
+	for (size_t k = 0; k + 1 < n; k++, col++) {
+		struct grid_cell *cell = &line->cells[col];
+		if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) {
+			struct term_cell wide = {.width = 1, .style = term->pen};
+			wide.chars[0] = (unsigned char)bytes[k];
+			grid_line_set(line, col, &wide);
+			continue;
+		}
+		*cell = term->pen_cell;
+		cell->ch = (uint8_t)bytes[k];
+	}
+	if (col > line->used)
+		line->used = (uint16_t)col;
+	term->damaged[pos.row] = 1;
+
+	char cuf[16] = "\033[";
+	size_t len = 2, moved = n - 1, digits = 1;
+	for (size_t v = moved; v >= 10; v /= 10)
+		digits++;
+	for (size_t d = digits, v = moved; d > 0; d--, v /= 10)
+		cuf[len + d - 1] = (char)('0' + v % 10);
+	len += digits;
+	cuf[len++] = 'C';
+	to_vterm(term, cuf, len);
+	return n - 1;
+}
+
+static bool is_plain_text(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+/*
+ * Pass bytes to libvterm, with every REP replaced (see repeat_previous),
+ * CSI parameters past the 16th dropped, C1 controls in UTF-8 dropped, and
+ * plain text runs printed by fast_text.  The scanner follows libvterm
+ * 0.1.4's parser (src/parser.c) state for state: NUL and DEL are ignored
+ * everywhere, CAN and SUB end any sequence, other C0 controls are
+ * executed in any state without leaving it, BEL or ST ends a string, ESC
+ * [ / ESC ] / ESC P open CSI, OSC and DCS even after intermediates, and a
+ * CSI ends on its final byte or on the first byte that cannot be part of
+ * it.
+ */
 static void feed(struct term *term, const char *bytes, size_t len)
 {
 	size_t start = 0;
@@ -628,86 +846,152 @@ static void feed(struct term *term, const char *bytes, size_t len)
 	/* libvterm 0.1.4 prints C1 controls that arrive UTF-8 encoded
 	 * (c2 80..c2 9f) as glyphs of width -1, walking its cursor left of
 	 * column 0: they are dropped before it sees them. */
+	term->text_chunk = 0; /* a new write: a new chunk */
 	if (term->scan_held_c2) {
 		term->scan_held_c2 = false;
 		if (len > 0 && (unsigned char)bytes[0] >= 0x80 && (unsigned char)bytes[0] <= 0x9f)
 			start = 1;
 		else
-			vterm_input_write(term->vt, "\302", 1);
+			to_vterm(term, "\302", 1); /* its own chunk, not G0's */
 	}
 	for (size_t i = start; i < len; i++) {
 		unsigned char c = (unsigned char)bytes[i];
 
+		if (term->scan_state == SCAN_GROUND && is_plain_text(c)) {
+			size_t run = i;
+			while (i + 1 < len && is_plain_text((unsigned char)bytes[i + 1]))
+				i++;
+			/* Only then is libvterm's text cut at the run's start,
+			 * where a new chunk starts anyway. */
+			if (i + 1 - run >= FAST_TEXT_MIN && fast_text_allowed(term)) {
+				to_vterm(term, bytes + start, run - start);
+				start = run + fast_text(term, bytes + run, i + 1 - run);
+			}
+			scan_text_byte(term, c);
+			if (term->text_chunk == 1)
+				term->g0_need = 0;
+			continue;
+		}
 		if (c == 0xc2) {
 			if (i + 1 == len) {
-				vterm_input_write(term->vt, bytes + start, i - start);
+				to_vterm(term, bytes + start, i - start);
 				term->scan_held_c2 = true;
 				return;
 			}
 			if ((unsigned char)bytes[i + 1] >= 0x80 && (unsigned char)bytes[i + 1] <= 0x9f) {
-				vterm_input_write(term->vt, bytes + start, i - start);
+				to_vterm(term, bytes + start, i - start);
 				start = i + 2;
 				i++;
 				continue;
 			}
 		}
-
-		if (c == 0x1b) {
-			term->scan_state = 1;
+		if (c < 0x20 || c == 0x7f)
+			term->text_chunk = 0; /* controls end libvterm's text */
+		if (c == 0x00 || c == 0x7f)
 			continue;
-		}
 		/* CAN and SUB abandon a sequence, as in libvterm. */
 		if (c == 0x18 || c == 0x1a) {
-			term->scan_state = 0;
+			term->scan_state = SCAN_GROUND;
 			continue;
 		}
-		/* libvterm stays in its ESC and CSI states across other C0
-		 * controls (it executes them) and bytes from 0x80: so must this
-		 * scanner, or "ESC ^E [ 3 b" would reach libvterm as a REP. */
-		if (term->scan_state != 0 && (c < 0x20 || c >= 0x80))
-			continue;
-		if (term->scan_state == 1) {
-			term->scan_state = c == '[' ? 2 : 0;
-			term->scan_plain = true;
-			term->scan_first_done = false;
-			term->scan_count = 0;
-			term->scan_separators = 0;
+		if (c == 0x1b) {
+			term->scan_state = term->scan_state == SCAN_STRING ? SCAN_ESC_IN_STRING : SCAN_ESC;
+			term->scan_intermeds = 0;
 			continue;
 		}
-		if (term->scan_state != 2)
+		/* libvterm executes other C0 controls in every state and stays
+		 * in it: so must this scanner, or "ESC ^E [ 3 b" would reach
+		 * libvterm as a REP.  BEL ends a string. */
+		if (c < 0x20 && !(c == 0x07 && term->scan_state == SCAN_STRING)) {
+			if (c == 0x0e || c == 0x0f)
+				term->gl_set = c == 0x0e; /* SO, SI */
 			continue;
-		if ((c >= '0' && c <= '9') || c == ';' || c == ':') {
-			/* libvterm 0.1.4 writes past its 16-slot argument array
-			 * on a 17th parameter (a crash for any program to
-			 * cause): parameters past the 16th are dropped here. */
-			if (term->scan_separators >= CSI_MAX_PARAMS - 1 && (c == ';' || c == ':' ||
-									   term->scan_separators >= CSI_MAX_PARAMS)) {
-				vterm_input_write(term->vt, bytes + start, i - start);
-				start = i + 1;
-				term->scan_separators = CSI_MAX_PARAMS;
-				continue;
+		}
+		switch (term->scan_state) {
+		case SCAN_GROUND:
+			scan_text_byte(term, c); /* from 0x80: UTF-8 */
+			break;
+		case SCAN_STRING:
+			if (c == 0x07)
+				term->scan_state = SCAN_GROUND;
+			break;
+		case SCAN_ESC_IN_STRING:
+			if (c == '\\') {
+				term->scan_state = SCAN_GROUND;
+				break;
 			}
-			if (c == ';' || c == ':') {
-				term->scan_first_done = true;
-				term->scan_separators++;
-			} else if (!term->scan_first_done && term->scan_count < 100000) {
-				term->scan_count = term->scan_count * 10 + (c - '0');
+			term->scan_state = SCAN_ESC;
+			/* fall through */
+		case SCAN_ESC:
+			if (c == 'P' || c == ']') {
+				term->scan_state = SCAN_STRING;
+			} else if (c == '[') {
+				term->scan_state = SCAN_CSI_LEADER;
+				term->scan_plain = true;
+				term->scan_first_done = false;
+				term->scan_count = 0;
+				term->scan_separators = 0;
+				term->scan_leader = 0;
+				term->scan_intermeds = 0;
+			} else if (c >= 0x20 && c <= 0x2f) {
+				if (term->scan_intermeds++ == 0)
+					term->scan_intermed = (char)c;
+			} else if (c >= 0x30 && c < 0x7f) {
+				term->scan_state = SCAN_GROUND;
+				scan_escape(term, c);
+			} /* else libvterm stays in ESC */
+			break;
+		case SCAN_CSI_LEADER:
+			if (c >= 0x3c && c <= 0x3f) {
+				term->scan_leader = term->scan_leader == 0 ? c : -1;
+				term->scan_plain = false;
+				break;
 			}
-		} else if ((c >= 0x3c && c <= 0x3f) || (c >= 0x20 && c <= 0x2f)) {
-			term->scan_plain = false;
-		} else if (c >= 0x40 && c <= 0x7e) {
-			term->scan_state = 0;
+			term->scan_state = SCAN_CSI_ARGS;
+			/* fall through */
+		case SCAN_CSI_ARGS:
+			if ((c >= '0' && c <= '9') || c == ';' || c == ':') {
+				/* libvterm 0.1.4 writes past its 16-slot argument
+				 * array on a 17th parameter (a crash for any
+				 * program to cause): parameters past the 16th are
+				 * dropped here. */
+				if (term->scan_separators >= CSI_MAX_PARAMS - 1 &&
+				    (c == ';' || c == ':' || term->scan_separators >= CSI_MAX_PARAMS)) {
+					to_vterm(term, bytes + start, i - start);
+					start = i + 1;
+					term->scan_separators = CSI_MAX_PARAMS;
+					break;
+				}
+				if (c == ';' || c == ':') {
+					term->scan_first_done = true;
+					term->scan_separators++;
+				} else if (!term->scan_first_done && term->scan_count < 100000) {
+					term->scan_count = term->scan_count * 10 + (c - '0');
+				}
+				break;
+			}
+			term->scan_state = SCAN_CSI_INTERMED;
+			/* fall through */
+		case SCAN_CSI_INTERMED:
+			if (c >= 0x20 && c <= 0x2f) {
+				term->scan_intermeds++;
+				term->scan_plain = false;
+				break;
+			}
+			term->scan_state = SCAN_GROUND;
+			if (c < 0x40 || c > 0x7e)
+				break; /* not a CSI after all: libvterm drops it */
+			scan_csi_mode(term, c);
 			if (c != 'b' || !term->scan_plain)
-				continue;
-			vterm_input_write(term->vt, bytes + start, i - start);
-			vterm_input_write(term->vt, "y", 1);
+				break;
+			to_vterm(term, bytes + start, i - start);
+			to_vterm(term, "y", 1);
 			repeat_previous(term, term->scan_count);
 			start = i + 1;
-		} else {
-			term->scan_state = 0;
+			break;
 		}
 	}
-	vterm_input_write(term->vt, bytes + start, len - start);
+	to_vterm(term, bytes + start, len - start);
 }
 
 void term_write(struct term *term, const char *bytes, size_t len)
@@ -723,6 +1007,11 @@ void term_write(struct term *term, const char *bytes, size_t len)
 	feed(term, bytes, open);
 	if (open < len)
 		hold(term, bytes + open, len - open);
+}
+
+void term_set_fast_text(struct term *term, bool on)
+{
+	term->no_fast_text = !on;
 }
 
 void term_resize(struct term *term, int rows, int cols)

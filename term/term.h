@@ -75,6 +75,10 @@ void term_set_output(struct term *term, term_output_fn fn, void *user);
 
 /* Feed program output; never fails, any byte sequence is acceptable. */
 void term_write(struct term *term, const char *bytes, size_t len);
+/* Plain text skips libvterm where the outcome is the same (on by
+ * default); off, every byte goes through libvterm.  For tests that
+ * compare the two, and for benchmarks. */
+void term_set_fast_text(struct term *term, bool on);
 /* Resize; content reflows no further than libvterm does (rows are kept,
  * cut or padded). rows/cols are clamped to 1..1000. */
 void term_resize(struct term *term, int rows, int cols);

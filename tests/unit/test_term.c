@@ -850,10 +850,129 @@ static void test_random_edits_and_resizes(void **state)
 	}
 }
 
+
+/*
+ * The fast path for plain text (term.c, fast_text) must change nothing
+ * but speed: two emulators, one with it and one without, get the same
+ * random output in the same random pieces, and every cell of screen and
+ * history, the cursor and the history length must agree.  The pieces
+ * lean on what the fast path has to respect: long ASCII runs near the
+ * right edge and after wide characters (pending wraps), charsets (ESC (
+ * 0, SO/SI, single shifts), insert and origin mode, left/right margins,
+ * double-width lines, split UTF-8, strings, RGB pens and stray bytes.
+ */
+static const char *const fast_pieces[] = {
+    "The quick brown fox jumps over the lazy dog, 0123456789 ",
+    "abcdefghij",
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "xy",
+    "\r\n", "\n", "\r", "\t", "\b", "\a",
+    "\xe4\xb8\xad", "\xef\xbc\xa1", "e\xcc\x81", "\xcc\x81", "\xc3", "\xa9", "\xe2\x82",
+    "\033[A", "\033[3C", "\033[2D", "\033[H", "\033[1;40H", "\033[3;75H", "\033[4;78H",
+    "\033[5;79H", "\033[80G", "\033[79G", "\033[78G", "\033[K", "\033[2J", "\033[3@",
+    "\033[2P", "\033[L", "\033[M", "\033[S", "\033[T", "\033[2;6r", "\033[r",
+    "\033[31m", "\033[1;44m", "\033[38;2;1;2;3m", "\033[48;5;200m", "\033[m",
+    "\033[4h", "\033[4l", "\033[4;20h", "\033[?6h", "\033[?6l", "\033[?69h", "\033[?69l",
+    "\033[5;30s", "\033[?7l", "\033[?7h", "\033[?1049h", "\033[?1049l", "\033[3b",
+    "\033(0", "\033(B", "\033(A", "\033)0", "\016", "\017", "\033N", "\033O", "\033n",
+    "\033o", "\033c", "\033#6", "\033#3", "\033#5", "\033#8", "\0337", "\0338",
+    "\033]2;a title\007", "\033]0;x", "\033\\", "\033P1$r", "\030", "\032", "\033",
+    "\033[", "\033[?", "\0331", "\033 F", "\033[1 q", "\033[!p", "\x7f", "\0",
+    "\xc2\x85", "\xc2", "\x9b", "\xff",
+};
+
+static void compare_terms(const struct term *a, const struct term *b, int run, int step)
+{
+	int ra, ca, rb, cb;
+
+	term_cursor(a, &ra, &ca);
+	term_cursor(b, &rb, &cb);
+	if (ra != rb || ca != cb)
+		fail_msg("run %d step %d: cursor %d,%d, without the fast path %d,%d", run, step, ra,
+			 ca, rb, cb);
+	if (term_history_lines(a) != term_history_lines(b))
+		fail_msg("run %d step %d: history %d lines, without %d", run, step,
+			 term_history_lines(a), term_history_lines(b));
+	for (int row = -term_history_lines(a); row < term_rows(a); row++)
+		for (int col = 0; col < term_cols(a); col++) {
+			struct term_cell x, y;
+			term_get_cell(a, row, col, &x);
+			term_get_cell(b, row, col, &y);
+			if (memcmp(x.chars, y.chars, sizeof x.chars) != 0 || x.width != y.width ||
+			    memcmp(&x.style, &y.style, sizeof x.style) != 0)
+				fail_msg("run %d step %d: cell %d,%d U+%04X w%d fg %d/%d bg %d/%d "
+					 "attrs %x, without the fast path U+%04X w%d fg %d/%d "
+					 "bg %d/%d attrs %x",
+					 run, step, row, col, x.chars[0], x.width, x.style.fg.kind,
+					 x.style.fg.index, x.style.bg.kind, x.style.bg.index,
+					 x.style.attrs, y.chars[0], y.width, y.style.fg.kind,
+					 y.style.fg.index, y.style.bg.kind, y.style.bg.index,
+					 y.style.attrs);
+		}
+}
+
+static void test_fast_text_changes_nothing(void **state)
+{
+	uint64_t seed = 5; /* finds the single-shift case near run 1470 */
+	char buf[4096];
+
+	for (int run = 0; run < 2000; run++) {
+		int rows = 3 + run % 6, cols = run % 3 == 0 ? 80 : 9 + run % 40;
+		struct term *fast = term_new(rows, cols, 30);
+		struct term *slow = term_new(rows, cols, 30);
+		term_set_fast_text(slow, false);
+		for (int step = 0; step < 60; step++) {
+			size_t len = 0;
+			int pieces = 1 + (int)(seed >> 60);
+			for (int k = 0; k < pieces; k++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				unsigned pick = (unsigned)(seed >> 33);
+				const char *piece;
+				size_t n;
+				if (pick % 100 < 35) {
+					piece = fast_pieces[pick / 100 % 4];
+					n = strlen(piece);
+					n = 1 + pick / 1000 % n;
+				} else {
+					size_t count = sizeof fast_pieces / sizeof fast_pieces[0];
+					piece = fast_pieces[pick / 100 % count];
+					n = strlen(piece);
+					if (n == 0)
+						n = 1; /* the NUL piece */
+				}
+				if (len + n < sizeof buf) {
+					memcpy(buf + len, piece, n);
+					len += n;
+				}
+			}
+			/* The same bytes, cut in the same random places. */
+			for (size_t off = 0; off < len;) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				size_t cut = 1 + (seed >> 33) % 97;
+				if (cut > len - off)
+					cut = len - off;
+				term_write(fast, buf + off, cut);
+				term_write(slow, buf + off, cut);
+				off += cut;
+				compare_terms(fast, slow, run, step);
+			}
+			if (step % 20 == 19) {
+				term_resize(fast, rows, cols - 1);
+				term_resize(slow, rows, cols - 1);
+				cols--;
+			}
+			compare_terms(fast, slow, run, step);
+		}
+		term_free(fast);
+		term_free(slow);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_screen_cases),
+	    cmocka_unit_test(test_fast_text_changes_nothing),
 	    cmocka_unit_test(test_cell_cases),
 	    cmocka_unit_test(test_combining_chars),
 	    cmocka_unit_test(test_out_of_range),
