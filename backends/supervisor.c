@@ -37,13 +37,13 @@
 #include <linux/capability.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
@@ -87,6 +87,10 @@ struct sv_pane {
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies;
+	/* No name rules (no deny_create_patterns, no write-denies: the
+	 * terminal profile): its mutations are only reported, see
+	 * report_mutation. */
+	bool report_only;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
 	struct sv_pane *next;
@@ -101,10 +105,11 @@ struct sv_report {
 static struct {
 	bool running;
 	pthread_t thread;
-	int epoll_fd, wake_fd;
-	pthread_mutex_t lock;	     /* panes */
+	int wake_fd;
+	pthread_mutex_t lock;	     /* panes, panes_changed */
 	pthread_mutex_t report_lock; /* reports; taken inside lock, never around it */
 	struct sv_pane *panes;
+	bool panes_changed; /* the thread's poll set is out of date */
 	struct sv_report *reports, **reports_tail;
 	bool quit;
 	bool die; /* test hook: stop as if crashed */
@@ -113,7 +118,7 @@ static struct {
 	uv_signal_t test_signal;
 	uid_t fsuid;
 	gid_t fsgid;
-} sv = {.epoll_fd = -1, .wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
+} sv = {.wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
       .report_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* --- policy helpers ------------------------------------------------------ */
@@ -286,28 +291,31 @@ static void sv_path_init(struct sv_path *p)
 	p->parent = -1;
 }
 
-/* Read a NUL-terminated string at addr in pid, page by page (a string
- * may end just before an unmapped page). */
+/* Read a NUL-terminated string at addr in pid with one
+ * process_vm_readv: one remote piece per page, so a string that ends
+ * just before an unmapped page is still read (the call stops at the
+ * first piece it cannot read and returns what it got). */
 static int read_child_string(pid_t pid, uint64_t addr, char *out, size_t size)
 {
-	size_t got = 0;
+	struct iovec local = {out, size}, remote[PATH_MAX / 4096 + 2];
+	size_t pieces = 0, got = 0;
+	ssize_t n;
 
 	if (addr == 0)
 		return -EFAULT;
-	while (got < size) {
+	while (got < size && pieces < sizeof remote / sizeof remote[0]) {
 		size_t page_left = 4096 - ((addr + got) & 4095);
 		size_t want = page_left < size - got ? page_left : size - got;
-		struct iovec local = {out + got, want};
-		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
-		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
 
-		if (n <= 0)
-			return -EFAULT;
-		if (memchr(out + got, '\0', (size_t)n) != NULL)
-			return 0;
-		got += (size_t)n;
+		remote[pieces].iov_base = (void *)(uintptr_t)(addr + got);
+		remote[pieces++].iov_len = want;
+		got += want;
 	}
-	return -ENAMETOOLONG;
+	local.iov_len = got;
+	n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
+	if (n <= 0)
+		return -EFAULT;
+	return memchr(out, '\0', (size_t)n) != NULL ? 0 : (size_t)n < got ? -EFAULT : -ENAMETOOLONG;
 }
 
 static bool notif_valid(int listener, uint64_t id)
@@ -1032,6 +1040,85 @@ static void normalize(const char *in, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
+/* Inside a writable root or the sandbox's own /tmp or /dev by
+ * spelling, outside the deny-read roots and /proc: a report-only
+ * pane's mutation that needs no report. */
+static bool spelled_writable(const struct sv_pane *pane, const struct sv_path *p)
+{
+	char norm[PATH_MAX];
+
+	if (p->raw[0] == '\0')
+		return true; /* linkat(fd, "", AT_EMPTY_PATH): the file is the fd */
+	normalize(p->abs, norm, sizeof norm);
+	return (under_any(norm, &pane->writable) || under_any(norm, &pane->private_roots)) &&
+	       !under_any(norm, &pane->deny_read) && !path_under(norm, "/proc");
+}
+
+/* A path a report-only pane is about to create, replace or remove:
+ * 1 when it was refused (and reported), 0 when the kernel may do it.
+ * By spelling first (spelled_writable): nothing needs reporting and
+ * nothing is opened.  Anything else is pinned and judged canonically,
+ * as for any pane. */
+static int report_path(struct sv_call *c, struct sv_path *p)
+{
+	char norm[PATH_MAX];
+	int rc;
+
+	if (spelled_writable(c->pane, p))
+		return 0;
+	normalize(p->abs, norm, sizeof norm);
+	if ((rc = pin_parent(c, p)) != 0) {
+		/* Inside a mask the lookup itself fails; still report it. */
+		if (under_any(norm, &c->pane->deny_read))
+			return deny(c, "file-write*", norm, EACCES, "deny-read root"), 1;
+		return 0; /* the kernel will fail it the same way */
+	}
+	/* Threat: kernel-wide settings (core_pattern and modprobe run a
+	 * program as host root).  Bound read-only; reported here. */
+	if (proc_global(p->canon))
+		return deny(c, "file-write*", p->canon, EROFS, "kernel setting under /proc"), 1;
+	return check_mutation(c, p, false, false);
+}
+
+/* A pane without name rules (the terminal profile) has nothing the
+ * supervisor alone enforces: what refuses its writes is the mounts
+ * (the read-only host gives EROFS outside the writable roots, the
+ * mode-000 masks EACCES under the deny-read roots, /proc/sys and
+ * friends are bound read-only).  So a create, mkdir, mknod, symlink,
+ * link, rename or unlink there is checked, a refusal is answered and
+ * reported, and everything else is done by the kernel itself
+ * (CONTINUE), with the child's own ids, umask, controlling terminal
+ * and FIFO semantics.  A thread that swaps the path after the check
+ * meets the same mounts: it can dodge the report, never the refusal.
+ * Panes with name rules never come here: their creates are emulated. */
+static int report_mutation(struct sv_call *c)
+{
+	if (c->a.raw[0] != '\0' && report_path(c, &c->a))
+		return 0;
+	if (c->b.raw[0] != '\0' && report_path(c, &c->b))
+		return 0;
+	return respond(c, 0, 0, true);
+}
+
+/* Does the call create, link, rename or remove anything? */
+static bool mutates(const struct sv_call *c, int kind)
+{
+	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
+
+	return !open_family || (c->flags & O_CREAT);
+}
+
+/* The common case of a report-only pane (a tar, a build, an editor
+ * saving): answered CONTINUE without opening anything. */
+static bool fast_mutation(struct sv_call *c, int kind)
+{
+	if (!c->pane->report_only || !mutates(c, kind) || !spelled_writable(c->pane, &c->a) ||
+	    (c->b.raw[0] != '\0' && !spelled_writable(c->pane, &c->b)))
+		return false;
+	respond(c, 0, 0, true);
+	return true;
+}
+
 /* A plain read (no create, no write): it proceeds unless its spelling
  * lies under a deny-read root (both spellings of each root are in the
  * list).  Deciding by spelling is enough here: the masks refuse the
@@ -1062,7 +1149,7 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	sv_path_init(&c.a);
 	sv_path_init(&c.b);
 	rc = decode(&c, &kind);
-	if (rc == 0 && fast_read(&c, kind))
+	if (rc == 0 && (fast_read(&c, kind) || fast_mutation(&c, kind)))
 		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
@@ -1088,6 +1175,10 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		}
 	}
 	c.root = pane->root;
+	if (c.root >= 0 && pane->report_only && mutates(&c, kind)) {
+		report_mutation(&c);
+		goto done;
+	}
 	if (c.root < 0 || read_child_creds(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
@@ -1123,9 +1214,9 @@ static void drop_privileges(void)
 
 static void close_pane(struct sv_pane *p, bool gone)
 {
-	epoll_ctl(sv.epoll_fd, EPOLL_CTL_DEL, p->listener, NULL);
 	close(p->listener);
 	p->listener = -1;
+	sv.panes_changed = true;
 	if (gone && !p->detached) {
 		p->gone = true;
 		queue_report(p->pane_id, NULL);
@@ -1143,23 +1234,62 @@ static void reap_panes(void)
 		if (p->detached) {
 			*pp = p->next;
 			sv_pane_free(p);
+			sv.panes_changed = true;
 		} else {
 			pp = &p->next;
 		}
 	}
 }
 
-static void serve(struct sv_pane *pane, uint32_t events, struct seccomp_notif *req,
-		  size_t req_size)
+/* The thread's poll set: the wake eventfd, then every pane's listener;
+ * rebuilt under the lock when the panes change. */
+struct sv_pollset {
+	struct pollfd *fds;
+	struct sv_pane **panes;
+	size_t n, cap;
+};
+
+static int pollset_rebuild(struct sv_pollset *set)
 {
-	if (events & EPOLLIN) {
+	size_t need = 1;
+
+	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
+		need += p->listener >= 0;
+	if (need > set->cap) {
+		struct pollfd *fds = realloc(set->fds, need * sizeof *fds);
+		struct sv_pane **panes = fds != NULL ? realloc(set->panes, need * sizeof *panes)
+						     : NULL;
+
+		if (fds != NULL)
+			set->fds = fds;
+		if (panes == NULL)
+			return -1;
+		set->panes = panes;
+		set->cap = need;
+	}
+	set->fds[0] = (struct pollfd){.fd = sv.wake_fd, .events = POLLIN};
+	set->panes[0] = NULL;
+	set->n = 1;
+	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next) {
+		if (p->listener < 0)
+			continue;
+		set->fds[set->n] = (struct pollfd){.fd = p->listener, .events = POLLIN};
+		set->panes[set->n++] = p;
+	}
+	sv.panes_changed = false;
+	return 0;
+}
+
+static void serve(struct sv_pane *pane, short revents, struct seccomp_notif *req, size_t req_size)
+{
+	if (revents & POLLIN) {
 		memset(req, 0, req_size);
 		if (ioctl(pane->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0)
 			handle_notification(pane, req);
 		return;
 	}
 	/* No process uses the filter any more: the pane's sandbox ended. */
-	if (events & (EPOLLHUP | EPOLLERR)) {
+	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
 		pthread_mutex_lock(&sv.lock);
 		close_pane(pane, false);
 		pane->detached = true;
@@ -1167,9 +1297,16 @@ static void serve(struct sv_pane *pane, uint32_t events, struct seccomp_notif *r
 	}
 }
 
+/* Waits in poll(2), not epoll: a listener set to
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP wakes its waiter on the calling
+ * child's CPU, and poll passes that wake-up through to this thread, so
+ * child and supervisor hand the CPU to each other instead of waking a
+ * second one (epoll's own wake-up of its waiter drops the hint).  One
+ * notification round trip costs about a third less here. */
 static void *supervisor_thread(void *arg)
 {
 	struct seccomp_notif_sizes sizes = {0};
+	struct sv_pollset set = {0};
 	struct seccomp_notif *req;
 	size_t req_size;
 
@@ -1178,24 +1315,8 @@ static void *supervisor_thread(void *arg)
 	req_size = sizes.seccomp_notif > sizeof *req ? sizes.seccomp_notif : sizeof *req;
 	req = calloc(1, req_size);
 	while (req != NULL) {
-		struct epoll_event events[16];
-		int n = epoll_wait(sv.epoll_fd, events, 16, -1);
-		bool wake = false;
+		int n;
 
-		if (n < 0 && errno != EINTR)
-			break;
-		for (int i = 0; i < n; i++) {
-			if (events[i].data.ptr == NULL)
-				wake = true;
-			else
-				serve(events[i].data.ptr, events[i].events, req, req_size);
-		}
-		if (wake) {
-			uint64_t v;
-			if (read(sv.wake_fd, &v, sizeof v) < 0) {
-				/* nothing to do: the flags below say why */
-			}
-		}
 		pthread_mutex_lock(&sv.lock);
 		reap_panes();
 		if (sv.quit || sv.die) {
@@ -1205,8 +1326,27 @@ static void *supervisor_thread(void *arg)
 			pthread_mutex_unlock(&sv.lock);
 			break;
 		}
+		if (sv.panes_changed && pollset_rebuild(&set) != 0) {
+			pthread_mutex_unlock(&sv.lock);
+			log_warn("supervisor: out of memory");
+			break;
+		}
 		pthread_mutex_unlock(&sv.lock);
+		n = poll(set.fds, set.n, -1);
+		if (n < 0 && errno != EINTR)
+			break;
+		for (size_t i = 1; n > 0 && i < set.n; i++)
+			if (set.fds[i].revents != 0)
+				serve(set.panes[i], set.fds[i].revents, req, req_size);
+		if (n > 0 && set.fds[0].revents != 0) {
+			uint64_t v;
+			if (read(sv.wake_fd, &v, sizeof v) < 0) {
+				/* nothing to do: the flags above say why */
+			}
+		}
 	}
+	free(set.fds);
+	free(set.panes);
 	free(req);
 	return NULL;
 }
@@ -1233,16 +1373,13 @@ static void on_test_signal(uv_signal_t *handle, int signum)
 
 int supervisor_start(const struct supervisor_sink *sink)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
-
 	if (sv.running)
 		return 0;
 	sv.sink = *sink;
 	sv.reports_tail = &sv.reports;
-	sv.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	sv.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (sv.epoll_fd < 0 || sv.wake_fd < 0 ||
-	    epoll_ctl(sv.epoll_fd, EPOLL_CTL_ADD, sv.wake_fd, &ev) != 0)
+	sv.panes_changed = true;
+	if (sv.wake_fd < 0)
 		goto fail;
 	uv_async_init(sink->loop, &sv.async, on_reports);
 	uv_unref((uv_handle_t *)&sv.async);
@@ -1261,18 +1398,15 @@ int supervisor_start(const struct supervisor_sink *sink)
 	return 0;
 fail:
 	log_warn("supervisor: cannot start: %s", strerror(errno));
-	if (sv.epoll_fd >= 0)
-		close(sv.epoll_fd);
 	if (sv.wake_fd >= 0)
 		close(sv.wake_fd);
-	sv.epoll_fd = sv.wake_fd = -1;
+	sv.wake_fd = -1;
 	return -1;
 }
 
 int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_policy *policy)
 {
 	struct sv_pane *p = calloc(1, sizeof *p);
-	struct epoll_event ev = {.events = EPOLLIN};
 
 	if (p == NULL || !sv.running || sv.die) {
 		free(p);
@@ -1292,20 +1426,15 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 		sv_pane_free(p);
 		return -1;
 	}
-	ev.data.ptr = p;
+	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0;
 	/* Best effort: older kernels answer EINVAL and wake as usual. */
 	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);
 	p->next = sv.panes;
 	sv.panes = p;
-	if (epoll_ctl(sv.epoll_fd, EPOLL_CTL_ADD, listener_fd, &ev) != 0) {
-		sv.panes = p->next;
-		pthread_mutex_unlock(&sv.lock);
-		close(listener_fd);
-		sv_pane_free(p);
-		return -1;
-	}
+	sv.panes_changed = true;
 	pthread_mutex_unlock(&sv.lock);
+	wake();
 	log_debug("%s: pane %d, listener %d", __func__, pane_id, listener_fd);
 	return 0;
 }
@@ -1362,7 +1491,6 @@ void supervisor_stop(void)
 		free(r);
 	}
 	sv.reports_tail = &sv.reports;
-	close(sv.epoll_fd);
 	close(sv.wake_fd);
-	sv.epoll_fd = sv.wake_fd = -1;
+	sv.wake_fd = -1;
 }
