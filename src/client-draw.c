@@ -198,10 +198,98 @@ static struct look slot_look(const struct client *c, enum theme_slot slot)
 	return look;
 }
 
+/*
+ * What this client last put in each screen cell.  Every frame redraws
+ * whole rows, titles and the status line, but most of it is what is
+ * already there: a cell equal to its shadow is not handed to curses
+ * again, which keeps a keystroke's echo to a few cells of work.  The
+ * shadow is forgotten whenever the screen is erased or resized.
+ */
+struct shadow_cell {
+	wchar_t chars[CELL_CHARS + 1];
+	attr_t attr;
+	int pair;
+	bool valid;
+	bool wide;
+	/* The pane cell drawn here in its own style, if that is what the
+	 * cell shows: the same cell again needs no colour pair lookup. */
+	bool has_cell;
+	struct cell cell;
+};
+
+static struct shadow_cell *shadow;
+static int shadow_rows, shadow_cols;
+
+static void shadow_forget(int rows, int cols)
+{
+	if (rows != shadow_rows || cols != shadow_cols || shadow == NULL) {
+		free(shadow);
+		shadow = rows > 0 && cols > 0 ? calloc((size_t)rows * cols, sizeof *shadow) : NULL;
+		shadow_rows = shadow != NULL ? rows : 0;
+		shadow_cols = shadow != NULL ? cols : 0;
+		return;
+	}
+	memset(shadow, 0, (size_t)rows * cols * sizeof *shadow);
+}
+
+/* True if (y, x) already shows chars in look; else records that it will. */
+static bool shadow_same(int y, int x, const wchar_t *chars, struct look look)
+{
+	struct shadow_cell *cell;
+	int n = 0;
+
+	if (y < 0 || y >= shadow_rows || x < 0 || x >= shadow_cols)
+		return false;
+	cell = &shadow[y * shadow_cols + x];
+	while (n < CELL_CHARS && chars[n] != 0 && chars[n] == cell->chars[n])
+		n++;
+	if (cell->valid && cell->attr == look.attr && cell->pair == look.pair &&
+	    (n == CELL_CHARS || chars[n] == cell->chars[n]))
+		return true;
+	/* Drawing over either half of a wide character changes the other. */
+	if (x > 0 && cell[-1].wide)
+		cell[-1].valid = cell[-1].has_cell = false;
+	if (cell->wide && x + 1 < shadow_cols)
+		cell[1].valid = cell[1].has_cell = false;
+	cell->has_cell = false;
+	for (n = 0; n < CELL_CHARS && chars[n] != 0; n++)
+		cell->chars[n] = chars[n];
+	cell->chars[n] = 0;
+	cell->attr = look.attr;
+	cell->pair = look.pair;
+	cell->valid = true;
+	cell->wide = wcwidth(chars[0]) == 2;
+	if (cell->wide && x + 1 < shadow_cols)
+		cell[1].valid = cell[1].has_cell = false;
+	return false;
+}
+
+static bool same_cell(const struct cell *a, const struct cell *b)
+{
+	for (int i = 0; i < CELL_CHARS; i++) {
+		if (a->chars[i] != b->chars[i])
+			return false;
+		if (a->chars[i] == 0)
+			break;
+	}
+	return a->width == b->width && a->attrs == b->attrs && memcmp(&a->fg, &b->fg, sizeof a->fg) == 0 &&
+	       memcmp(&a->bg, &b->bg, sizeof a->bg) == 0;
+}
+
+/* The pane cell (y, x) shows, if it is known to show one as drawn. */
+static struct shadow_cell *shadow_at(int y, int x)
+{
+	if (y < 0 || y >= shadow_rows || x < 0 || x >= shadow_cols)
+		return NULL;
+	return &shadow[y * shadow_cols + x];
+}
+
 static void put_wide(int y, int x, const wchar_t *chars, struct look look)
 {
 	cchar_t cc;
 
+	if (shadow_same(y, x, chars, look))
+		return;
 	setcchar(&cc, chars, look.attr, 0, &look.pair);
 	mvadd_wch(y, x, &cc);
 }
@@ -283,11 +371,19 @@ static void draw_cell(const struct client *c, int y, int x, const struct cell *c
 	chars[n] = 0;
 	if (selected || matched) {
 		look = slot_look(c, selected ? THEME_COPY_SELECTION : THEME_COPY_MATCH);
-	} else {
-		look.attr = curses_attrs(cell->attrs);
-		look.pair = color_pair(c, &cell->fg, &cell->bg);
+		put_wide(y, x, chars, look);
+		return;
 	}
+	struct shadow_cell *seen = shadow_at(y, x);
+	if (seen != NULL && seen->has_cell && seen->valid && same_cell(&seen->cell, cell))
+		return;
+	look.attr = curses_attrs(cell->attrs);
+	look.pair = color_pair(c, &cell->fg, &cell->bg);
 	put_wide(y, x, chars, look);
+	if (seen != NULL && seen->valid) {
+		seen->cell = *cell;
+		seen->has_cell = true;
+	}
 }
 
 static void draw_cells_row(const struct client *c, int y, int x, const struct cell *row, int cols,
@@ -719,8 +815,10 @@ void client_draw(struct client *c)
 
 	if (!c->dirty && !all)
 		return;
-	if (all)
+	if (all) {
 		erase();
+		shadow_forget(c->rows, c->cols);
+	}
 	for (size_t i = 0; i < c->npanes; i++) {
 		struct pane_view *pane = &c->panes[i];
 

@@ -41,13 +41,17 @@
 #define HELLO_TIMEOUT_MS 5000
 
 static int winch_pipe[2] = {-1, -1};
+static volatile sig_atomic_t stop_pending;
 
+/* SIGWINCH, and SIGTSTP (kill -TSTP: in raw mode the terminal sends none):
+ * both only wake the loop through the self-pipe. */
 static void on_sigwinch(int sig)
 {
 	int saved = errno;
 	char byte = 0;
 
-	(void)sig;
+	if (sig == SIGTSTP)
+		stop_pending = 1;
 	if (write(winch_pipe[1], &byte, 1) < 0) {
 		/* the pipe is full: a resize is already pending */
 	}
@@ -375,7 +379,8 @@ static void read_socket(struct client *c)
 			c->inbuf = grown;
 			c->incap = cap;
 		}
-		n = recv(c->fd, c->inbuf + c->inlen, c->incap - c->inlen - 1, 0);
+		size_t room = c->incap - c->inlen - 1;
+		n = recv(c->fd, c->inbuf + c->inlen, room, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -398,7 +403,9 @@ static void read_socket(struct client *c)
 		}
 		c->inlen -= (size_t)(start - c->inbuf);
 		memmove(c->inbuf, start, c->inlen);
-		if (c->exiting)
+		/* A short read took all there was: poll() says when more
+		 * comes, no need for a recv that only says EAGAIN. */
+		if (c->exiting || (size_t)n < room)
 			return;
 	}
 }
@@ -521,6 +528,13 @@ static void handle_resize(struct client *c)
 
 	while (read(winch_pipe[0], drain, sizeof drain) > 0) {
 	}
+	if (stop_pending) {
+		/* Give the terminal back, stop, and repaint on return. */
+		stop_pending = 0;
+		endwin();
+		kill(getpid(), SIGSTOP);
+		refresh();
+	}
 	terminal_size(&c->rows, &c->cols);
 	resize_term(c->rows, c->cols);
 	send_size(c, "client-size", NULL);
@@ -609,6 +623,10 @@ static void start_terminal(struct client *c)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigwinch;
 	sigaction(SIGWINCH, &sa, NULL);
+	/* Ours too, so ncurses does not install its own SIGTSTP handler
+	 * and switch it off and on around every screen update (two
+	 * syscalls on each keystroke's echo). */
+	sigaction(SIGTSTP, &sa, NULL);
 	set_escdelay(25);
 	initscr();
 	raw();
