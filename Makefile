@@ -27,7 +27,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-all: $(BUILD)/sandmux
+all: $(BUILD)/sandmux $(BUILD)/sandmux-shim
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -41,6 +41,13 @@ $(BUILD)/libsandmux.a: $(LIB_OBJS)
 $(BUILD)/sandmux: $(BUILD)/src/main.o $(BUILD)/libsandmux.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The shim every native pane runs first (src/shim.c): static and libc
+# only, whatever the build's flags, so its exec inside each new sandbox
+# is cheap.
+$(BUILD)/sandmux-shim: src/shim.c backends/shim-filter.h
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE -DSHIM_STANDALONE -Wall -Wextra -Werror -Ibackends \
+		-static -o $@ src/shim.c
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsandmux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsandmux.a $(LDLIBS) -lcmocka
@@ -52,7 +59,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
 deps:
 	@sh tests/deps.sh
 
-build-tests: $(BUILD)/sandmux $(UNIT_BINS) $(HELPER_BINS)
+build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(UNIT_BINS) $(HELPER_BINS)
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -76,10 +83,11 @@ bench: deps
 fuzz: deps
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: $(BUILD)/sandmux
+install: $(BUILD)/sandmux $(BUILD)/sandmux-shim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/sandmux/themes
 	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
+	install -m 0755 $(BUILD)/sandmux-shim $(DESTDIR)$(PREFIX)/bin/sandmux-shim
 	install -m 0644 docs/sandmux.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandmux.1
 	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
 	install -d $(DESTDIR)$(PREFIX)/share/sandmux/examples

@@ -402,12 +402,16 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	if (in->egress_dir != NULL &&
 	    push_args(out, "--unshare-net", "--ro-bind", in->egress_dir, BWRAP_EGRESS_DIR, NULL) != 0)
 		goto nomem;
-	/* Every native pane's first process is sandmux itself (the shim,
-	 * and egress-bridge for agent panes): its binary must stay visible
-	 * even when it lives under the private /tmp (a checkout in /tmp).
-	 * Threat: a pane replacing the sandmux binary that the host user
-	 * and the next pane's shim run; bound read-only at its own path. */
-	if (in->self_exe != NULL && push_args(out, "--ro-bind", in->self_exe, in->self_exe, NULL) != 0)
+	/* Every native pane's first process is the shim (and, for agent
+	 * panes, sandmux's egress-bridge): these binaries must stay visible
+	 * even when they live under the private /tmp (a checkout in /tmp).
+	 * Threat: a pane replacing a binary that the host user and the next
+	 * pane's sandbox run; each is bound read-only at its own path. */
+	if (in->shim_exe != NULL && push_args(out, "--ro-bind", in->shim_exe, in->shim_exe, NULL) != 0)
+		goto nomem;
+	if (in->self_exe != NULL &&
+	    (in->shim_exe == NULL || strcmp(in->self_exe, in->shim_exe) != 0) &&
+	    push_args(out, "--ro-bind", in->self_exe, in->self_exe, NULL) != 0)
 		goto nomem;
 	if (in->status_fd >= 0) {
 		snprintf(fdbuf, sizeof fdbuf, "%d", in->status_fd);

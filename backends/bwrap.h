@@ -33,8 +33,11 @@ struct bwrap_terminal_input {
 	 * launch; NULL-terminated, may be NULL.  The supervisor enforces
 	 * them for what is made later. */
 	const char *const *read_only_inside;
-	/* The sandmux binary the sandbox runs first (the shim), bound
+	/* The shim the sandbox runs first (the static sandmux-shim, or the
+	 * sandmux binary itself), and the sandmux binary when the sandbox
+	 * runs it too (the egress bridge of agent panes); each bound
 	 * read-only at its own path; NULL: none. */
+	const char *shim_exe;
 	const char *self_exe;
 };
 

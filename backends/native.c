@@ -55,12 +55,14 @@
 #include "log.h"
 #include "pty.h"
 #include "sandbox.h"
+#include "shim-filter.h"
 #include "supervisor.h"
 
 /* How long bwrap may take to exec the command before the launch fails. */
 #define CONFIRM_TIMEOUT_MS 5000
 /* bwrap's setup takes a few ms: check every ms for that long, then
- * every 20 ms until the deadline. */
+ * every 20 ms until the deadline.  A tick costs a recvmsg and a read
+ * until the exec watch hangs up; /proc is only looked at after that. */
 #define CONFIRM_FAST_SPAN_MS 200
 #define CONFIRM_FAST_TICK_MS 1
 #define CONFIRM_SLOW_TICK_MS 20
@@ -203,7 +205,10 @@ static const char *const sandbox_private_roots[] = {"/tmp", "/dev", "/proc", NUL
 struct native_shim {
 	int sock;	/* the server's end of the handshake socketpair */
 	int child_sock; /* bwrap's end, until it is started */
+	int watch;	/* the exec watch from the handshake, until it hangs up */
 	bool attached;	/* the listener reached the supervisor */
+	bool exec_seen; /* the exec watch hung up: the shim exec'd or died */
+	char exe[PATH_MAX]; /* the standalone shim, or "" */
 	char failure[400];
 	int pane_id;
 	char session[64];
@@ -221,6 +226,8 @@ static void shim_free(struct launch_result *res)
 		close(shim->sock);
 	if (shim->child_sock >= 0)
 		close(shim->child_sock);
+	if (shim->watch >= 0)
+		close(shim->watch);
 	strvec_free(&shim->writable);
 	strvec_free(&shim->deny_read);
 	free(shim);
@@ -264,6 +271,30 @@ static int shim_writable(struct native_shim *shim, const char *home, const char 
 	return 0;
 }
 
+/* Queue the filter for the shim: it reads this one message before
+ * anything else (src/shim.c), so it must be there before bwrap runs. */
+static int send_filter(int sock, struct sm_error *err)
+{
+	static const char hello[] = SHIM_HELLO " filter";
+	char why[200] = "";
+	const struct sock_fprog *prog = shim_filter_program(why, sizeof why);
+	struct iovec iov[2];
+	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
+
+	if (prog == NULL) {
+		sm_error_set(err, "launch_failed", "the seccomp filter: %s", why);
+		return -1;
+	}
+	iov[0] = (struct iovec){(void *)hello, sizeof hello};
+	iov[1] = (struct iovec){prog->filter, prog->len * sizeof prog->filter[0]};
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) {
+		sm_error_set(err, "launch_failed", "cannot hand the filter to the shim: %s",
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int shim_prepare(const struct launch_request *req, const char *home,
 			const struct strvec *deny, struct launch_result *res, struct sm_error *err)
 {
@@ -273,7 +304,7 @@ static int shim_prepare(const struct launch_request *req, const char *home,
 	if (shim == NULL)
 		goto nomem;
 	res->shim = shim;
-	shim->sock = shim->child_sock = -1;
+	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
 	shim->agent = req->profile != NULL && strcmp(req->profile, "agent") == 0;
 	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
@@ -285,6 +316,8 @@ static int shim_prepare(const struct launch_request *req, const char *home,
 	}
 	shim->sock = pair[0];
 	shim->child_sock = pair[1];
+	if (send_filter(shim->sock, err) != 0)
+		return -1;
 	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
 	if (shim_deny_read(shim, deny, home) != 0 || shim_writable(shim, home, req->cwd) != 0)
 		goto nomem;
@@ -294,14 +327,31 @@ nomem:
 	return -1;
 }
 
-/* [sandmux, shim, --fd, N, --, command...]: the filter is in place
- * before anything of the command runs.  The server's own binary is the
- * shim, bound read-only at its own path inside (bwrap.c). */
-static int shim_argv(const struct native_shim *shim, char *const *argv, struct strvec *out,
+/* The standalone shim next to the server's binary (build/sandmux-shim,
+ * or PREFIX/bin/sandmux-shim): static and small, it execs in a fraction
+ * of the time the full sandmux takes.  Empty when there is none. */
+static void standalone_shim(const char *self, char *out, size_t size)
+{
+	const char *slash = strrchr(self, '/');
+	struct stat st;
+
+	out[0] = '\0';
+	if (slash == NULL ||
+	    snprintf(out, size, "%.*s/sandmux-shim", (int)(slash - self), self) >= (int)size ||
+	    stat(out, &st) != 0 || !S_ISREG(st.st_mode) || access(out, X_OK) != 0)
+		out[0] = '\0';
+}
+
+/* [sandmux-shim, --fd, N, --, command...] (or [sandmux, shim, ...]
+ * without the standalone shim): the filter is in place before anything
+ * of the command runs.  Both are bound read-only at their own path
+ * inside (bwrap.c). */
+static int shim_argv(struct native_shim *shim, char *const *argv, struct strvec *out,
 		     struct sm_error *err)
 {
 	char self[PATH_MAX], fd[16];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int rc;
 
 	if (n <= 0) {
 		sm_error_set(err, "launch_failed", "cannot find the sandmux binary for the shim");
@@ -314,7 +364,12 @@ static int shim_argv(const struct native_shim *shim, char *const *argv, struct s
 		return -1;
 	}
 	snprintf(fd, sizeof fd, "%d", shim->child_sock);
-	if (strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, "--"}, 5) != 0)
+	standalone_shim(self, shim->exe, sizeof shim->exe);
+	if (shim->exe[0] != '\0')
+		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd, "--"}, 4);
+	else
+		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, "--"}, 5);
+	if (rc != 0)
 		goto nomem;
 	for (size_t i = 0; argv[i] != NULL; i++)
 		if (strvec_push(out, argv[i]) != 0)
@@ -343,18 +398,55 @@ static void shim_attach(struct native_shim *shim, int listener)
 	shim->attached = true;
 }
 
-/* Read the shim's messages: the listener (handed to the supervisor) or
- * why it failed.  Never blocks. */
+/* The fds a handshake message carried: listener, exec watch. */
+static size_t received_fds(struct msghdr *msg, int fds[2])
+{
+	size_t n = 0;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c != NULL; c = CMSG_NXTHDR(msg, c)) {
+		size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; i < count; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof fd, sizeof fd);
+			if (n < 2)
+				fds[n++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
+/* The listener goes to the supervisor; the exec watch is kept until it
+ * hangs up. */
+static void shim_handshake(struct native_shim *shim, int listener, int watch)
+{
+	shim_attach(shim, listener);
+	shim->watch = watch;
+	if (fcntl(watch, F_SETFL, O_NONBLOCK) != 0) {
+		/* Never block the server: judge by /proc alone. */
+		close(shim->watch);
+		shim->watch = -1;
+		shim->exec_seen = true;
+	}
+}
+
+/* Read the shim's messages: the listener and the exec watch, or why it
+ * failed.  Never blocks. */
 static void shim_poll(struct native_shim *shim)
 {
-	char data[512], control[CMSG_SPACE(sizeof(int))];
+	char data[512], control[CMSG_SPACE(2 * sizeof(int))];
 	struct iovec iov = {data, sizeof data - 1};
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
 	ssize_t n;
 
 	while (shim->sock >= 0 && shim->failure[0] == '\0') {
-		struct cmsghdr *cmsg;
-		int listener = -1;
+		int fds[2] = {-1, -1};
+		size_t nfds;
 
 		msg.msg_control = control;
 		msg.msg_controllen = sizeof control;
@@ -362,21 +454,31 @@ static void shim_poll(struct native_shim *shim)
 		if (n <= 0)
 			return;
 		data[n] = '\0';
-		for (cmsg = CMSG_FIRSTHDR(&msg); cmsg != NULL; cmsg = CMSG_NXTHDR(&msg, cmsg))
-			if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
-				memcpy(&listener, CMSG_DATA(cmsg), sizeof listener);
-		if (strcmp(data, "sandmux-shim 1 listener") == 0 && listener >= 0 &&
-		    !shim->attached) {
-			shim_attach(shim, listener);
+		nfds = received_fds(&msg, fds);
+		if (strcmp(data, SHIM_HELLO " listener") == 0 && nfds == 2 && !shim->attached) {
+			shim_handshake(shim, fds[0], fds[1]);
 			continue;
 		}
-		if (listener >= 0)
-			close(listener);
+		for (size_t i = 0; i < nfds; i++)
+			close(fds[i]);
 		snprintf(shim->failure, sizeof shim->failure, "%s",
-			 strncmp(data, "sandmux-shim 1 failed: ", 23) == 0
-			     ? data + 23
+			 strncmp(data, SHIM_HELLO " failed: ", sizeof SHIM_HELLO " failed: " - 1) == 0
+			     ? data + sizeof SHIM_HELLO " failed: " - 1
 			     : "the shim sent an unreadable handshake");
 	}
+}
+
+/* Has the exec watch hung up?  Then the shim's exec happened (or it
+ * died): time to look at what runs. */
+static void shim_watch_poll(struct native_shim *shim)
+{
+	char byte;
+
+	if (shim->watch < 0 || read(shim->watch, &byte, 1) != 0)
+		return;
+	close(shim->watch);
+	shim->watch = -1;
+	shim->exec_seen = true;
 }
 
 static int spawn_bwrap(const struct launch_request *req, const char *home,
@@ -421,7 +523,9 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
-	in.self_exe = shimmed.v[0];
+	in.shim_exe = shimmed.v[0];
+	/* The egress bridge of an agent pane is the sandmux binary itself. */
+	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
 	in.no_home = res->shim->agent;
 	in.read_only_inside = res->shim->agent ? agent_write_denies : NULL;
 	keep[1] = res->shim->child_sock;
@@ -680,18 +784,25 @@ static pid_t exec_done(pid_t init)
 }
 
 /* With the shim, the command runs once a child of init is neither bwrap
- * nor sandmux (the shim, the egress bridge) and the supervisor holds the
- * listener.  A command that is itself sandmux never looks exec'd (like
- * one that is bwrap): it confirms only by exiting. */
+ * nor sandmux (the shim, the egress bridge) nor the standalone shim, and
+ * the supervisor holds the listener.  A command that is itself one of
+ * them never looks exec'd (like one that is bwrap): it confirms only by
+ * exiting.  Looked at once the exec watch hung up: before that the shim
+ * has not exec'd anything. */
 static pid_t shim_exec_done(const struct launch_result *res)
 {
-	struct stat self;
+	struct stat self, shim;
 	pid_t child;
 
-	if (!res->shim->attached || stat("/proc/self/exe", &self) != 0)
+	if (!res->shim->attached || !res->shim->exec_seen || stat("/proc/self/exe", &self) != 0)
 		return 0;
 	child = exec_done(res->sandbox_init);
-	return child > 0 && !same_exe(child, &self) ? child : 0;
+	if (child <= 0 || same_exe(child, &self))
+		return 0;
+	if (res->shim->exe[0] != '\0' && stat(res->shim->exe, &shim) == 0 &&
+	    same_exe(child, &shim))
+		return 0;
+	return child;
 }
 
 /* The shim's verdict on a status read: a failure it reported, or an
@@ -700,6 +811,7 @@ static pid_t shim_exec_done(const struct launch_result *res)
 static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
 {
 	shim_poll(res->shim);
+	shim_watch_poll(res->shim);
 	if (res->shim->failure[0] != '\0') {
 		res->confirmed = false;
 		sm_error_set(err, "launch_failed", "the sandmux shim failed: %s",
