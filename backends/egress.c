@@ -8,20 +8,25 @@
  *   TUNNEL       bytes flow both ways until both sides are done
  *   REFUSING     the refusal is written, the client's rest is drained
  *
- * A tunnel has two sides.  Bytes read from one are written to the other;
- * when the other's write queue passes HIGH_WATER, reading from the first
- * stops until the queue drains below LOW_WATER (backpressure, so a fast
- * sender cannot make the server buffer without bound).  EOF from one side
- * shuts down writing to the other (half-close); the tunnel ends when both
- * directions are shut down, on any error, or after idle_timeout_ms
- * without a byte.
+ * A tunnel has two sides.  Once it is established, both sockets leave
+ * their libuv streams for poll handles, and each direction is a tight
+ * loop: read up to RELAY_BUF into the direction's one buffer, write it
+ * straight to the other socket, read again.  A side is not read while
+ * bytes from it are still unwritten: that is the backpressure, so a fast
+ * sender cannot make the server buffer more than RELAY_BUF per direction.
+ * EOF from one side shuts down writing to the other (half-close);
+ * the tunnel ends when both directions are shut down, on any error, or
+ * after idle_timeout_ms without a byte.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -30,14 +35,15 @@
 #include "error.h"
 #include "log.h"
 
-#define READ_CHUNK 65536
-#define HIGH_WATER (1024 * 1024)
-#define LOW_WATER (256 * 1024)
-/* Threat: memory amplification.  A sender trickling one byte at a time
- * would pin a whole read buffer per byte while the byte count stays far
- * below HIGH_WATER; so the number of queued buffers is bounded too. */
-#define HIGH_CHUNKS 16
-#define LOW_CHUNKS 4
+/* What one direction of a tunnel holds at most: bytes read from one
+ * side, not yet written to the other.  Large, because on a loaded host
+ * the proxy's cost is per wakeup and per system call, not per byte (see
+ * Performance in docs/network.md); 1 MiB is also what the old write
+ * queue limit allowed per direction. */
+#define RELAY_BUF (1024 * 1024)
+/* A direction moves at most this many buffers per wakeup, so one busy
+ * tunnel cannot starve the rest of the loop. */
+#define RELAY_ROUNDS 8
 #define REFUSE_LINGER_MS 2000
 #define OWN_ADDRESSES_TTL_MS 1000
 /* Threat: a sandbox opening connections until the server runs out of
@@ -59,21 +65,29 @@ enum conn_state {
 
 struct conn;
 
+struct chunk;
+
 struct side {
 	union {
 		uv_handle_t handle;
 		uv_stream_t stream;
 		uv_tcp_t tcp;
 		uv_pipe_t pipe;
-	} h;
+	} h; /* until the tunnel is established */
+	uv_poll_t poll; /* in the tunnel: the readiness of fd */
 	struct conn *conn;
-	bool open;	/* initialised and not yet closed */
-	bool paused;	/* reading stopped by backpressure */
-	bool eof;	/* the peer will send no more */
-	bool shut;	/* shutdown requested on our write side */
-	bool shut_done; /* and completed */
-	unsigned queued; /* writes to this side not yet completed */
+	int fd;		 /* in the tunnel: our duplicate of the socket, else -1 */
+	bool open;	 /* h initialised and not yet closed */
+	bool polling;	 /* poll initialised and not yet closed */
+	int events;	 /* what poll waits for now (UV_READABLE, UV_WRITABLE) */
+	bool eof;	 /* the peer will send no more */
+	bool shut;	 /* our write side is shut down */
+	unsigned queued; /* writes to h not yet completed */
 	uv_shutdown_t shutdown_req;
+	/* bytes read from this side (or the proxy's answer on its behalf),
+	 * not yet written to the other */
+	struct chunk *buf;
+	size_t buf_off, buf_len;
 };
 
 struct conn {
@@ -90,9 +104,10 @@ struct conn {
 	bool counted_tunnel;
 	bool gai_pending;
 	bool http_connect; /* answered 200 when the tunnel opens */
+	bool relaying;	   /* the sockets are on poll handles */
 	char *head; /* the request so far, until the tunnel starts */
 	size_t head_len, head_cap;
-	char *pending; /* bytes for upstream once connected */
+	struct chunk *pending; /* bytes for upstream once connected */
 	size_t npending;
 	char host[256];
 	uint16_t port;
@@ -103,11 +118,9 @@ struct conn {
 	struct conn *prev, *next;
 };
 
-/* A write and its bytes in one allocation; from is the side whose read
- * produced them (NULL for the proxy's own messages). */
+/* A write and its bytes in one allocation. */
 struct chunk {
 	uv_write_t req;
-	struct side *from;
 	size_t cap;
 	char data[];
 };
@@ -149,6 +162,8 @@ struct egress {
 static void conn_close(struct conn *c);
 static void connect_next(struct conn *c);
 static void tunnel_begin(struct conn *c);
+static void tunnel_relay(struct conn *c);
+static void chunk_free(struct chunk *ch);
 
 /* --- lifetime -------------------------------------------------------------- */
 
@@ -179,7 +194,7 @@ static void conn_unref(struct conn *c)
 	if (c->addrs != NULL)
 		uv_freeaddrinfo(c->addrs);
 	free(c->head);
-	free(c->pending);
+	chunk_free(c->pending);
 	free(c);
 	egress_maybe_free(eg);
 }
@@ -194,12 +209,26 @@ static void on_timer_closed(uv_handle_t *h)
 	conn_unref(h->data);
 }
 
-static void side_close(struct side *s)
+static void stream_close(struct side *s)
 {
 	if (!s->open)
 		return;
 	s->open = false;
 	uv_close(&s->h.handle, on_handle_closed);
+}
+
+static void side_close(struct side *s)
+{
+	stream_close(s);
+	if (s->polling) {
+		s->polling = false;
+		/* uv_close has taken fd out of the loop: closing it is safe */
+		uv_close((uv_handle_t *)&s->poll, on_handle_closed);
+		close(s->fd);
+		s->fd = -1;
+	}
+	chunk_free(s->buf);
+	s->buf = NULL;
 }
 
 static void conn_close(struct conn *c)
@@ -218,11 +247,14 @@ static void conn_close(struct conn *c)
 
 static void on_chunk_written(uv_write_t *req, int status);
 
-/* Read buffers are recycled: a fresh 64 KiB allocation per read comes
- * back from the kernel as new zeroed pages (glibc trims the heap top on
- * free), which cost more than the copy itself.  All egress instances run
- * on the server's one loop thread, so one free list serves them. */
-#define CHUNK_POOL_MAX 32
+/* Relay buffers are recycled: a fresh allocation per read comes back
+ * from the kernel as new zeroed pages, which cost more than the copy
+ * itself, and a recycled one is still in the cache.  A direction gives
+ * its buffer back as soon as it is written out, so idle tunnels hold
+ * none.  All egress instances run on the server's one loop thread, so
+ * one free list serves them; it is short, because each buffer is
+ * 1 MiB the server keeps. */
+#define CHUNK_POOL_MAX 4
 static struct chunk *chunk_pool[CHUNK_POOL_MAX];
 static size_t chunk_pool_n;
 
@@ -230,20 +262,18 @@ static struct chunk *chunk_new(size_t cap)
 {
 	struct chunk *ch;
 
-	if (cap == READ_CHUNK && chunk_pool_n > 0)
+	if (cap == RELAY_BUF && chunk_pool_n > 0)
 		ch = chunk_pool[--chunk_pool_n];
 	else
 		ch = malloc(sizeof *ch + cap);
-	if (ch != NULL) {
+	if (ch != NULL)
 		ch->cap = cap;
-		ch->from = NULL;
-	}
 	return ch;
 }
 
 static void chunk_free(struct chunk *ch)
 {
-	if (ch != NULL && ch->cap == READ_CHUNK && chunk_pool_n < CHUNK_POOL_MAX)
+	if (ch != NULL && ch->cap == RELAY_BUF && chunk_pool_n < CHUNK_POOL_MAX)
 		chunk_pool[chunk_pool_n++] = ch;
 	else
 		free(ch);
@@ -277,13 +307,10 @@ static struct side *other_side(struct side *s)
 	return s == &s->conn->client ? &s->conn->upstream : &s->conn->client;
 }
 
-static void on_tunnel_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
-static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
-
 static void on_chunk_written(uv_write_t *req, int status)
 {
 	struct chunk *ch = (struct chunk *)req;
-	struct side *to = req->data, *from = ch->from;
+	struct side *to = req->data;
 	struct conn *c = to->conn;
 
 	chunk_free(ch);
@@ -294,13 +321,10 @@ static void on_chunk_written(uv_write_t *req, int status)
 		conn_close(c);
 		return;
 	}
-	/* backpressure released: the side we stopped may read again */
-	if (from != NULL && from->paused && !from->eof && to->queued <= LOW_CHUNKS &&
-	    uv_stream_get_write_queue_size(&to->h.stream) <= LOW_WATER) {
-		from->paused = false;
-		if (uv_read_start(&from->h.stream, on_tunnel_alloc, on_tunnel_read) != 0)
-			conn_close(c);
-	}
+	/* the SOCKS greeting's answer was still queued when the tunnel was
+	 * established: the stream may be given up only now */
+	if (c->state == ST_TUNNEL && !c->relaying && to->queued == 0)
+		tunnel_relay(c);
 }
 
 /* --- timers ---------------------------------------------------------------- */
@@ -445,69 +469,181 @@ static void on_timeout(uv_timer_t *t)
 
 /* --- the tunnel ------------------------------------------------------------ */
 
-static void on_tunnel_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+static bool side_holds(const struct side *s)
 {
-	struct chunk *ch = chunk_new(READ_CHUNK);
+	return s->buf != NULL;
+}
 
-	if (ch == NULL) {
-		*buf = uv_buf_init(NULL, 0);
-		return;
+/* Write what was read from `from` to `to`: 1 when all of it is written,
+ * 0 when `to` would block, -1 on an error. */
+static int relay_flush(struct side *from, struct side *to)
+{
+	while (from->buf != NULL) {
+		ssize_t n = send(to->fd, from->buf->data + from->buf_off,
+				 from->buf_len - from->buf_off, MSG_NOSIGNAL);
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -1;
+		from->buf_off += (size_t)n;
+		if (from->buf_off == from->buf_len) {
+			chunk_free(from->buf);
+			from->buf = NULL;
+		}
 	}
-	ch->from = h->data;
-	*buf = uv_buf_init(ch->data, READ_CHUNK);
+	return 1;
 }
 
-static void on_tunnel_shutdown(uv_shutdown_t *req, int status)
+/* Read from `from` into what it holds: 1 when bytes came (or EOF, which
+ * sets eof), 0 when it would block, -1 on an error. */
+static int relay_fill(struct side *from)
 {
-	struct side *s = req->data;
-	struct conn *c = s->conn;
+	struct chunk *ch = chunk_new(RELAY_BUF);
+	ssize_t n;
 
-	if (c->closing)
-		return;
-	s->shut_done = true;
-	if (status < 0 || (c->client.shut_done && c->upstream.shut_done))
-		conn_close(c);
+	if (ch == NULL)
+		return -1;
+	n = recv(from->fd, ch->data, RELAY_BUF, 0);
+	if (n > 0) {
+		from->buf = ch;
+		from->buf_off = 0;
+		from->buf_len = (size_t)n;
+		return 1;
+	}
+	chunk_free(ch);
+	if (n == 0) {
+		from->eof = true;
+		return 1;
+	}
+	return errno == EAGAIN || errno == EINTR ? 0 : -1;
 }
 
-static void side_got_eof(struct side *from)
+/* Move bytes from one side to the other until one of them would block
+ * or the sender is at EOF.  0, or -1 on an error. */
+static int relay_pump(struct side *from, struct side *to)
+{
+	for (int round = 0; round < RELAY_ROUNDS && !from->eof; round++) {
+		int rc = relay_flush(from, to);
+
+		if (rc > 0)
+			rc = relay_fill(from);
+		if (rc <= 0)
+			return rc;
+	}
+	return relay_flush(from, to) < 0 ? -1 : 0;
+}
+
+static void on_relay_poll(uv_poll_t *p, int status, int events);
+
+/* Wait for what side s can do next: be read while it holds nothing,
+ * be written while the other side holds bytes for it. */
+static int relay_watch(struct side *s)
+{
+	int events = 0;
+
+	if (!s->eof && !side_holds(s))
+		events |= UV_READABLE;
+	if (side_holds(other_side(s)))
+		events |= UV_WRITABLE;
+	if (events == s->events)
+		return 0;
+	s->events = events;
+	if (events == 0)
+		return uv_poll_stop(&s->poll);
+	return uv_poll_start(&s->poll, events, on_relay_poll);
+}
+
+/* The sender is at EOF and everything it sent is written: shut the
+ * receiver's write side (half-close).  0, or -1 on an error. */
+static int relay_half_close(struct side *from)
 {
 	struct side *to = other_side(from);
 
-	from->eof = true;
-	uv_read_stop(&from->h.stream);
-	if (to->shut)
-		return;
+	if (!from->eof || side_holds(from) || to->shut)
+		return 0;
 	to->shut = true;
-	to->shutdown_req.data = to;
-	/* uv_shutdown waits for the queued writes, then sends FIN */
-	if (uv_shutdown(&to->shutdown_req, &to->h.stream, on_tunnel_shutdown) != 0)
-		conn_close(from->conn);
+	return shutdown(to->fd, SHUT_WR);
 }
 
-static void on_tunnel_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+static void relay_update(struct conn *c)
 {
-	struct side *from = stream->data, *to = other_side(from);
-	struct conn *c = from->conn;
-	struct chunk *ch = buf->base != NULL ? (struct chunk *)(buf->base - offsetof(struct chunk, data))
-					     : NULL;
-
-	if (nread <= 0) {
-		chunk_free(ch);
-		if (nread == UV_EOF)
-			side_got_eof(from);
-		else if (nread < 0)
-			conn_close(c);
-		return;
-	}
-	timer_arm(c, c->eg->idle_timeout_ms);
-	if (side_write(to, ch, (size_t)nread) != 0) {
+	if (relay_half_close(&c->client) != 0 || relay_half_close(&c->upstream) != 0) {
 		conn_close(c);
 		return;
 	}
-	if (to->queued > HIGH_CHUNKS || uv_stream_get_write_queue_size(&to->h.stream) > HIGH_WATER) {
-		from->paused = true;
-		uv_read_stop(stream);
+	/* both directions are done */
+	if (c->client.shut && c->upstream.shut) {
+		conn_close(c);
+		return;
 	}
+	if (relay_watch(&c->client) != 0 || relay_watch(&c->upstream) != 0)
+		conn_close(c);
+}
+
+static void on_relay_poll(uv_poll_t *p, int status, int events)
+{
+	struct side *s = p->data, *o = other_side(s);
+	struct conn *c = s->conn;
+
+	if (status < 0 || ((events & UV_READABLE) && relay_pump(s, o) != 0) ||
+	    ((events & UV_WRITABLE) && relay_pump(o, s) != 0)) {
+		conn_close(c);
+		return;
+	}
+	timer_arm(c, c->eg->idle_timeout_ms);
+	relay_update(c);
+}
+
+/* Take the socket out of its libuv stream onto a poll handle.  libuv
+ * cannot hand a socket back, so the poll handle gets a duplicate and the
+ * stream is closed (its descriptor only). */
+static int side_detach(struct side *s)
+{
+	uv_os_fd_t fd;
+
+	if (uv_fileno(&s->h.handle, &fd) != 0)
+		return -1;
+	s->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (s->fd < 0)
+		return -1;
+	if (uv_poll_init_socket(s->conn->eg->loop, &s->poll, s->fd) != 0) {
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+	s->poll.data = s;
+	s->polling = true;
+	s->conn->refs++;
+	stream_close(s);
+	return 0;
+}
+
+/* The tunnel's bytes start to flow: the answer to the client and the
+ * bytes the client sent early are what the two sides hold first. */
+static void tunnel_relay(struct conn *c)
+{
+	if (side_detach(&c->upstream) != 0 || side_detach(&c->client) != 0) {
+		log_warn("egress %s: %s: cannot relay: %s", c->eg->label, c->target,
+			 strerror(errno));
+		fail_upstream(c, 502, "Bad Gateway", EGRESS_SOCKS_GENERAL_FAILURE,
+			      "cannot open the tunnel");
+		return;
+	}
+	c->relaying = true;
+	if (relay_flush(&c->upstream, &c->client) < 0 ||
+	    relay_flush(&c->client, &c->upstream) < 0) {
+		conn_close(c);
+		return;
+	}
+	relay_update(c);
+}
+
+static struct chunk *chunk_of(const void *data, size_t len)
+{
+	struct chunk *ch = chunk_new(len);
+
+	if (ch != NULL)
+		memcpy(ch->data, data, len);
+	return ch;
 }
 
 static void tunnel_begin(struct conn *c)
@@ -516,6 +652,7 @@ static void tunnel_begin(struct conn *c)
 	uint8_t socks_ok[10] = {5, 0, 0, 1, 0, 0, 0, 0, 0, 0};
 	struct sockaddr_storage local;
 	int namelen = sizeof local;
+	struct chunk *answer = NULL;
 
 	c->state = ST_TUNNEL;
 	c->counted_tunnel = true;
@@ -533,24 +670,31 @@ static void tunnel_begin(struct conn *c)
 			memcpy(socks_ok + 4, &in->sin_addr, 4);
 			memcpy(socks_ok + 8, &in->sin_port, 2);
 		}
-		if (side_write_copy(&c->client, socks_ok, sizeof socks_ok) != 0)
+		answer = chunk_of(socks_ok, sizeof socks_ok);
+		if (answer == NULL)
 			goto fail;
+		c->upstream.buf_len = sizeof socks_ok;
 	} else if (c->http_connect) {
 		/* a plain request sends its rewritten head upstream instead */
-		if (side_write_copy(&c->client, established, sizeof established - 1) != 0)
+		answer = chunk_of(established, sizeof established - 1);
+		if (answer == NULL)
 			goto fail;
+		c->upstream.buf_len = sizeof established - 1;
+	}
+	/* bytes for the client are held as if read from upstream, and the
+	 * other way round, so they go first and in order */
+	c->upstream.buf = answer;
+	if (c->npending > 0) {
+		c->client.buf = c->pending;
+		c->client.buf_len = c->npending;
+		c->pending = NULL;
+		c->npending = 0;
 	}
 	free(c->head);
 	c->head = NULL;
-	if (c->npending > 0 && side_write_copy(&c->upstream, c->pending, c->npending) != 0)
-		goto fail;
-	free(c->pending);
-	c->pending = NULL;
-	c->npending = 0;
 	timer_arm(c, c->eg->idle_timeout_ms);
-	if (uv_read_start(&c->client.h.stream, on_tunnel_alloc, on_tunnel_read) != 0 ||
-	    uv_read_start(&c->upstream.h.stream, on_tunnel_alloc, on_tunnel_read) != 0)
-		goto fail;
+	if (c->client.queued == 0)
+		tunnel_relay(c);
 	return;
 fail:
 	conn_close(c);
@@ -765,11 +909,11 @@ static int keep_pending(struct conn *c, const char *a, size_t alen, const char *
 {
 	if (alen + blen == 0)
 		return 0;
-	c->pending = malloc(alen + blen);
+	c->pending = chunk_new(alen + blen);
 	if (c->pending == NULL)
 		return -1;
-	memcpy(c->pending, a, alen);
-	memcpy(c->pending + alen, b, blen);
+	memcpy(c->pending->data, a, alen);
+	memcpy(c->pending->data + alen, b, blen);
 	c->npending = alen + blen;
 	return 0;
 }
@@ -912,6 +1056,7 @@ static void on_connection(uv_stream_t *server, int status)
 		return;
 	}
 	c->client.conn = c->upstream.conn = c;
+	c->client.fd = c->upstream.fd = -1;
 	c->client.h.handle.data = &c->client;
 	c->client.open = true;
 	uv_timer_init(eg->loop, &c->timer);

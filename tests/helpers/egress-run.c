@@ -12,6 +12,7 @@
  *   egress-run [--allow ENTRY]... [--network-off] [--instances N]
  *              [--unix DIR] [--connect-timeout MS] [--idle-timeout MS]
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	raise_fd_limit();
+	/* as in the server: a tunnel splicing into a socket whose peer has
+	 * gone gets EPIPE, which must not kill the process */
+	signal(SIGPIPE, SIG_IGN);
 	for (int i = 0; i < ninstances; i++) {
 		struct sm_error err = {{0}, {0}};
 		char label[32], http_path[512], socks_path[512];
