@@ -276,6 +276,28 @@ static bool same_cell(const struct cell *a, const struct cell *b)
 	       memcmp(&a->bg, &b->bg, sizeof a->bg) == 0;
 }
 
+/* FNV-1a over what a line is drawn from: a title or status line whose
+ * inputs hash the same as last time is already on screen. */
+static uint64_t hash_text(uint64_t h, const char *text)
+{
+	if (h == 0)
+		h = 14695981039346656037u;
+	for (; *text != 0; text++)
+		h = (h ^ (unsigned char)*text) * 1099511628211u;
+	return (h ^ 0xff) * 1099511628211u; /* a separator: "ab","c" != "a","bc" */
+}
+
+static uint64_t hash_int(uint64_t h, long v)
+{
+	if (h == 0)
+		h = 14695981039346656037u;
+	for (int i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (unsigned char)v) * 1099511628211u;
+	return h;
+}
+
+static uint64_t status_drawn;
+
 /* The pane cell (y, x) shows, if it is known to show one as drawn. */
 static struct shadow_cell *shadow_at(int y, int x)
 {
@@ -534,6 +556,13 @@ static void draw_title(struct client *c, struct pane_view *pane)
 
 	if (y < 0 || y >= screen_rows_for_panes(c))
 		return;
+	uint64_t h = hash_int(hash_int(hash_int(0, y), x), width);
+	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
+	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
+	h = hash_text(h, pane->cwd);
+	if (h == pane->title_drawn)
+		return;
+	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
 	if (pane_failed(pane))
 		snprintf(label, sizeof label, " FAILED ");
@@ -678,6 +707,18 @@ static void draw_status(struct client *c)
 
 	if (y < 0)
 		return;
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
+	uint64_t h = hash_int(hash_int(hash_int(0, y), c->cols), c->mode);
+	h = hash_text(hash_text(hash_text(h, c->prompt.label), c->prompt.text), c->message);
+	h = hash_int(hash_int(hash_int(h, c->message_is_error), c->config.status), c->prefix_pending);
+	h = hash_text(hash_text(hash_int(h, c->zoomed), c->session), clock);
+	for (size_t i = 0; i < c->nwindows; i++)
+		h = hash_text(hash_int(hash_int(h, c->windows[i].index), c->windows[i].active),
+			      c->windows[i].name);
+	if (h == status_drawn)
+		return;
+	status_drawn = h;
 	if (c->mode == MODE_PROMPT) {
 		draw_prompt(c, y);
 		return;
@@ -695,8 +736,6 @@ static void draw_status(struct client *c)
 		return;
 	}
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
 	int clock_width = text_columns(clock);
 	int limit = c->cols - clock_width;
 
@@ -818,6 +857,9 @@ void client_draw(struct client *c)
 	if (all) {
 		erase();
 		shadow_forget(c->rows, c->cols);
+		status_drawn = 0;
+		for (size_t i = 0; i < c->npanes; i++)
+			c->panes[i].title_drawn = 0;
 	}
 	for (size_t i = 0; i < c->npanes; i++) {
 		struct pane_view *pane = &c->panes[i];

@@ -55,6 +55,7 @@ struct pane_view {
 	char title[256];
 	char cwd[512];
 	int violations;
+	uint64_t title_drawn; /* hash of what the title line shows, 0 none */
 	struct cell *cells; /* rows * cols */
 	bool *row_dirty;
 	int cursor_x, cursor_y;
