@@ -106,10 +106,23 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 		free(data);
 		return;
 	}
+	/* Most messages go out at once: straight to the socket, without a
+	 * write request and the poll changes libuv makes for one. */
+	size_t sent = 0;
+	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) == 0) {
+		buf = uv_buf_init(data, len);
+		int n = uv_try_write((uv_stream_t *)&c->pipe, &buf, 1);
+		if (n > 0)
+			sent = (size_t)n;
+		if (sent == len) {
+			free(data);
+			return;
+		}
+	}
 	wr = malloc(sizeof *wr);
 	wr->conn = c;
 	wr->data = data;
-	buf = uv_buf_init(data, len);
+	buf = uv_buf_init(data + sent, len - sent);
 	if (uv_write(&wr->req, (uv_stream_t *)&c->pipe, &buf, 1, server_on_write) < 0) {
 		free(data);
 		free(wr);
