@@ -116,8 +116,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	raise_fd_limit();
-	/* as in the server: a tunnel splicing into a socket whose peer has
-	 * gone gets EPIPE, which must not kill the process */
+	/* as in the server: a write to a client that has gone must fail
+	 * with EPIPE, not kill the process */
 	signal(SIGPIPE, SIG_IGN);
 	for (int i = 0; i < ninstances; i++) {
 		struct sm_error err = {{0}, {0}};

@@ -224,6 +224,11 @@ check "half-close: the origin answers after the client's EOF ($got)" test "$got"
 want=$(sha256sum <"$T/blob" | cut -d' ' -f1)
 got=$(socat -u PROXY:127.0.0.1:allowed.test:9,proxyport="$HP" - 2>/dev/null | sha256sum | cut -d' ' -f1)
 check "8 MB through a CONNECT tunnel arrive intact" test "$got" = "$want"
+# the other direction, then EOF: every byte is relayed before the
+# half-close reaches the origin
+size=$(wc -c <"$T/blob")
+got=$(socat -t 10 - PROXY:127.0.0.1:allowed.test:7,proxyport="$HP" <"$T/blob" 2>&1)
+check "8 MB uploaded through a CONNECT tunnel, then EOF, all counted ($got)" test "$got" = "$size"
 start=$(date +%s%N)
 out=$(curl -sS -m 5 -i -x "http://127.0.0.1:$HP" http://blackhole.test/ 2>&1)
 ms=$((($(date +%s%N) - start) / 1000000))
@@ -246,6 +251,8 @@ got=$(curl -sS -m 5 -x http://127.0.0.1:3128 http://allowed.test/unix 2>&1)
 check "the HTTP proxy answers on its Unix socket ($got)" test "$got" = "origin allowed got: GET /unix HTTP/1.1"
 got=$(curl -sS -m 5 -x socks5h://127.0.0.1:1080 http://allowed.test/unixsocks 2>&1)
 check "the SOCKS5 proxy answers on its Unix socket ($got)" test "$got" = "origin allowed got: GET /unixsocks HTTP/1.1"
+got=$(socat -u PROXY:127.0.0.1:allowed.test:9,proxyport=3128 - 2>/dev/null | sha256sum | cut -d' ' -f1)
+check "8 MB through a tunnel on the Unix socket arrive intact" test "$got" = "$want"
 curl -sS -m 5 -x http://127.0.0.1:3128 http://denied.test/unix >/dev/null 2>&1
 check "a refusal through a Unix socket carries that socket's tag (the pane)" violation main '"target":"denied.test:80"' '"tag":100'
 
