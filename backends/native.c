@@ -891,9 +891,11 @@ static int native_resume(struct launch_result *res)
 static void native_destroy(struct launch_result *res)
 {
 	backend_kill_tree(res->pid, res->sandbox_init);
+	/* First: a pane killed before confirmation learns here that its
+	 * listener reached the supervisor (supervised_pane). */
+	close_confirm_fds(res);
 	if (res->supervised_pane > 0)
 		supervisor_detach(res->supervised_pane);
-	close_confirm_fds(res);
 	remove_mask_file(res);
 }
 

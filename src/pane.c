@@ -161,8 +161,13 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 
 	if (rc == 0 && status >= 0)
 		return;
+	/* Stopped, not closed: the handle stays in the loop's handle queue
+	 * until pane_free closes it (status_poll_active means "open", and
+	 * uv_is_active "still confirming").  Clearing the flag here once
+	 * left a confirmed native pane's handle linked in the loop after
+	 * pane_release freed it; closing its neighbours then wrote into
+	 * freed memory (heap corruption, docs/security.md 5). */
 	uv_poll_stop(handle);
-	p->status_poll_active = false;
 	if (rc > 0) {
 		p->state = SANDBOX_WARM;
 		log_info("pane %%%d: %s confirmed, child pid %d", p->id,
@@ -320,17 +325,10 @@ void pane_free(struct pane *p)
 		events_emit(events_lifecycle("killed", p));
 	}
 	p->window = NULL;
-	if (p->master >= 0)
-		close(p->master);
-	p->master = -1;
-	if (p->launch.status_fd >= 0)
-		close(p->launch.status_fd);
-	p->launch.status_fd = -1;
+	/* Every handle ever initialised is closed (a stopped one is still in
+	 * the loop's handle queue), and before its fd: libuv must take the
+	 * fd out of epoll while it is still ours. */
 	p->open_handles = p->poll_active + p->status_poll_active + p->flood_timer_active;
-	if (p->open_handles == 0) {
-		pane_release(p);
-		return;
-	}
 	if (p->poll_active)
 		uv_close((uv_handle_t *)&p->poll, pane_on_handle_closed);
 	if (p->status_poll_active)
@@ -338,6 +336,14 @@ void pane_free(struct pane *p)
 	if (p->flood_timer_active)
 		uv_close((uv_handle_t *)&p->flood_timer, pane_on_handle_closed);
 	p->poll_active = p->status_poll_active = p->flood_timer_active = false;
+	if (p->master >= 0)
+		close(p->master);
+	p->master = -1;
+	if (p->launch.status_fd >= 0)
+		close(p->launch.status_fd);
+	p->launch.status_fd = -1;
+	if (p->open_handles == 0)
+		pane_release(p);
 }
 
 void pane_resize(struct pane *p, int cols, int rows)
@@ -512,7 +518,8 @@ void pane_reap(pid_t pid, int status)
 					continue;
 				p->exited = true;
 				p->exit_status = exit_code_of(status);
-				if (p->status_poll_active)
+				if (p->status_poll_active &&
+				    uv_is_active((uv_handle_t *)&p->status_poll))
 					pane_on_confirm(&p->status_poll, -1, 0);
 				/* Read the last words before the pane goes. */
 				if (p->master >= 0)
