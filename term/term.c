@@ -815,6 +815,50 @@ static bool is_plain_text(unsigned char c)
 	return c >= 0x20 && c < 0x7f;
 }
 
+/* Where the run of plain text from i ends: eight bytes at a time while
+ * none is a control (below 0x20) or from 0x7f (the classic "has less" and
+ * "has more" word tests, exact for "any"), then byte by byte. */
+static size_t plain_run_end(const char *bytes, size_t i, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+	while (i + 8 <= len) {
+		uint64_t w;
+		memcpy(&w, bytes + i, 8);
+		if ((((w - 0x20 * ones) & ~w) | (w + ones) | w) & highs)
+			break;
+		i += 8;
+	}
+	while (i < len && is_plain_text((unsigned char)bytes[i]))
+		i++;
+	return i;
+}
+
+/* libvterm may read past the end of the input while it handles an OSC or
+ * DCS string (see feed): only then does it get a zero-padded copy.  True
+ * if this write may start, continue or hold one. */
+static bool may_hold_string(const struct term *term, const char *bytes, size_t len)
+{
+	const char *end = bytes + len, *p = bytes;
+
+	if (term->scan_state != SCAN_GROUND && term->scan_state != SCAN_CSI_LEADER &&
+	    term->scan_state != SCAN_CSI_ARGS && term->scan_state != SCAN_CSI_INTERMED)
+		return true;
+	while ((p = memchr(p, 0x1b, (size_t)(end - p))) != NULL) {
+		/* libvterm opens a string on ']' or 'P' after ESC, past any
+		 * intermediates, C0 controls, DEL and bytes from 0x80 (it
+		 * stays in ESC across those). */
+		for (p++; p < end; p++) {
+			unsigned char c = (unsigned char)*p;
+			if (c == 0x1b || c == 0x18 || c == 0x1a || (c >= 0x30 && c < 0x7f))
+				break;
+		}
+		if (p == end || *p == ']' || *p == 'P')
+			return true;
+	}
+	return false;
+}
+
 /*
  * Pass bytes to libvterm, with every REP replaced (see repeat_previous),
  * CSI parameters past the 16th dropped, C1 controls in UTF-8 dropped, and
@@ -833,15 +877,17 @@ static void feed(struct term *term, const char *bytes, size_t len)
 	/* libvterm 0.1.4 can read past the end of what it is given (a
 	 * strncpy in its string handling, found by the fuzzer with a DCS
 	 * holding NULs): it only ever sees a copy followed by zeros. */
-	if (len + 16 > term->padded_cap) {
-		term->padded_cap = len + 16 > 65536 + 16 ? len + 16 : 65536 + 16;
-		term->padded = realloc(term->padded, term->padded_cap);
-		if (term->padded == NULL)
-			abort();
+	if (may_hold_string(term, bytes, len)) {
+		if (len + 16 > term->padded_cap) {
+			term->padded_cap = len + 16 > 65536 + 16 ? len + 16 : 65536 + 16;
+			term->padded = realloc(term->padded, term->padded_cap);
+			if (term->padded == NULL)
+				abort();
+		}
+		memcpy(term->padded, bytes, len);
+		memset(term->padded + len, 0, 16);
+		bytes = term->padded;
 	}
-	memcpy(term->padded, bytes, len);
-	memset(term->padded + len, 0, 16);
-	bytes = term->padded;
 
 	/* libvterm 0.1.4 prints C1 controls that arrive UTF-8 encoded
 	 * (c2 80..c2 9f) as glyphs of width -1, walking its cursor left of
@@ -859,8 +905,7 @@ static void feed(struct term *term, const char *bytes, size_t len)
 
 		if (term->scan_state == SCAN_GROUND && is_plain_text(c)) {
 			size_t run = i;
-			while (i + 1 < len && is_plain_text((unsigned char)bytes[i + 1]))
-				i++;
+			i = plain_run_end(bytes, i + 1, len) - 1;
 			/* Only then is libvterm's text cut at the run's start,
 			 * where a new chunk starts anyway. */
 			if (i + 1 - run >= FAST_TEXT_MIN && fast_text_allowed(term)) {
@@ -1027,6 +1072,10 @@ void term_resize(struct term *term, int rows, int cols)
 	 * Reset the region on every resize, as tmux does; the cursor is
 	 * saved around it because DECSTBM homes it. */
 	vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	/* That ESC also ended whatever sequence libvterm was in: so does the
+	 * scanner's view of it (found by the fuzzer's fast-path oracle). */
+	term->scan_state = SCAN_GROUND;
+	term->text_chunk = 0;
 }
 
 void term_set_scrollback_limit(struct term *term, int lines)

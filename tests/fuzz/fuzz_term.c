@@ -5,6 +5,10 @@
  * last two bytes).  Every visible and history row is then captured, with
  * and without ANSI, and walked as style runs, as the server does for a
  * frame.  Any crash, leak or undefined behaviour is a finding.
+ *
+ * A second emulator with the plain-text fast path off gets the same
+ * bytes in the same pieces: its capture (text, colours, history) and
+ * cursor must equal the first's, or the fast path changed an outcome.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -45,9 +49,39 @@ static void walk(struct term *t)
 	term_damage_clear(t);
 }
 
+/* The two emulators must agree on every cell, style and the cursor. */
+static void same(struct term *a, struct term *b)
+{
+	size_t la = 0, lb = 0;
+	int hist = term_history_lines(a), ra, ca, rb, cb;
+	char *x, *y;
+
+	if (hist != term_history_lines(b))
+		abort();
+	x = term_capture(a, -hist, term_rows(a) - 1, true, &la);
+	y = term_capture(b, -hist, term_rows(b) - 1, true, &lb);
+	term_cursor(a, &ra, &ca);
+	term_cursor(b, &rb, &cb);
+	if (la != lb || memcmp(x, y, la) != 0 || ra != rb || ca != cb)
+		abort();
+	free(x);
+	free(y);
+}
+
+/* Write to both, in two pieces cut where the input says. */
+static void both(struct term *a, struct term *b, const uint8_t *bytes, size_t len)
+{
+	size_t cut = len > 0 ? (size_t)bytes[0] * len / 256 : 0;
+
+	term_write(a, (const char *)bytes, cut);
+	term_write(b, (const char *)bytes, cut);
+	term_write(a, (const char *)bytes + cut, len - cut);
+	term_write(b, (const char *)bytes + cut, len - cut);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct term *t;
+	struct term *t, *slow;
 	const uint8_t *split;
 	size_t first;
 	int rows = 24, cols = 80;
@@ -59,19 +93,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size -= 2;
 	}
 	t = term_new(rows, cols, 200);
+	slow = term_new(rows, cols, 200);
 	term_set_output(t, on_output, NULL);
+	term_set_output(slow, on_output, NULL);
+	term_set_fast_text(slow, false);
 	split = memchr(data, 0xff, size);
 	first = split != NULL ? (size_t)(split - data) : size;
-	term_write(t, (const char *)data, first);
+	both(t, slow, data, first);
+	same(t, slow);
 	walk(t);
 	if (split != NULL && size - first >= 3) {
 		const uint8_t *tail = data + size - 2;
 		term_resize(t, 1 + tail[0] % 60, 1 + tail[1] % 200);
-		term_write(t, (const char *)split + 1, size - first - 3);
+		term_resize(slow, 1 + tail[0] % 60, 1 + tail[1] % 200);
+		both(t, slow, split + 1, size - first - 3);
+		same(t, slow);
 		walk(t);
 		term_resize(t, 1, 1);
 		walk(t);
 	}
 	term_free(t);
+	term_free(slow);
 	return 0;
 }
