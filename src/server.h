@@ -41,8 +41,8 @@ struct pane {
 	bool poll_active;
 	char *pending_input; /* bytes for the pane not yet written */
 	size_t npending_input;
-	uv_poll_t status_poll; /* backend confirmation, while pending */
-	bool status_poll_active;
+	uv_poll_t status_poll; /* backend confirmation (active while pending) */
+	bool status_poll_active; /* status_poll is open: closed with the pane */
 	int open_handles; /* libuv handles still closing */
 	uv_timer_t flood_timer; /* paces reads during sustained output */
 	bool flood_timer_active;
