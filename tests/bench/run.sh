@@ -54,6 +54,17 @@ echo "floor $FLOOR MB/s, term_write $TERMW MB/s"
 # Both multiplexers run the same command, which marks its end with a
 # file; the harness waits on the file, not on either tool's CLI.
 wait_done() { while [ ! -e "$W/done" ]; do sleep 0.005; done; }
+# tmux new, again if it met the previous server still exiting after its
+# kill-server ("server exited unexpectedly"): the bench would wait forever.
+again() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "bench: $* failed" >&2
+	exit 1
+}
+tmux_new() { again tmux -L smbench -f "$W/tmux.conf" new "$@"; }
 sandmux_headless() {
 	rm -f "$W/done"
 	t0=$(now)
@@ -66,7 +77,7 @@ sandmux_headless() {
 tmux_headless() {
 	rm -f "$W/done"
 	t0=$(now)
-	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 "cat '$W/bench.txt'; : >'$W/done'; sleep 5"
+	tmux_new -d -x 200 -y 50 "cat '$W/bench.txt'; : >'$W/done'; sleep 5"
 	wait_done
 	t1=$(now)
 	tmux -L smbench kill-server
@@ -94,7 +105,7 @@ sandmux_attached() {
 }
 tmux_attached() {
 	rm -f "$W/go"
-	tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 52 \
+	tmux_new -d -x 200 -y 52 \
 		"while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'"
 	"$HARNESS" drain 200 52 -- tmux -L smbench attach &
 	hp=$!
@@ -122,7 +133,7 @@ SPID=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]
 SRSS=$(awk '/VmRSS/ {print $2}' /proc/$SPID/status)
 HIST=$("$SM" -L bench ctl '{"cmd":"capture","pane":'"$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)"',"start":0,"end":0}' | grep -o '"history":[0-9]*')
 "$SM" -L bench kill-server
-tmux -L smbench -f "$W/tmux.conf" new -d -x 200 -y 50 "cat '$W/lines.txt'; exec sleep 600"
+tmux_new -d -x 200 -y 50 "cat '$W/lines.txt'; exec sleep 600"
 sleep 2
 TPID=$(tmux -L smbench display -p '#{pid}')
 TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
@@ -137,7 +148,7 @@ if [ -x "$HARNESS" ]; then
 	"$SM" -L bench new -d -s l -x 120 -y 40 -- /bin/sh >/dev/null
 	echo "sandmux: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t l)"
 	"$SM" -L bench kill-server
-	tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh
+	again tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh
 	echo "tmux:    $("$HARNESS" latency 120 40 200 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 	echo "bare pty: $("$HARNESS" latency 120 40 200 300 -- /bin/sh)"
@@ -148,7 +159,7 @@ if [ -x "$HARNESS" ]; then
 	"$SM" -L bench ctl "{\"cmd\":\"select-pane\",\"pane\":$shell}" >/dev/null
 	echo "sandmux under flood: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t f) (target p99 < 50 ms)"
 	"$SM" -L bench kill-server
-	tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh \; split-window -h yes \; select-pane -L
+	again tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh \; split-window -h yes \; select-pane -L
 	# tmux often starves the echo under a flood (each miss waits the
 	# harness's 2 s limit), so it gets fewer samples.
 	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
