@@ -87,6 +87,20 @@ static int run_drain(int master, pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* End the child: SIGTERM, and SIGKILL if it is still there after half a
+ * second (an interactive shell ignores SIGTERM: the bare-PTY run hung). */
+static void stop_child(int master, pid_t pid)
+{
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 50; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		drain_for(master, 10, NULL, 0);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 static int run_latency(int master, pid_t pid, int count, int warmup_ms)
 {
 	double *samples = calloc(count, sizeof *samples);
@@ -120,8 +134,7 @@ static int run_latency(int master, pid_t pid, int count, int warmup_ms)
 	qsort(samples, count, sizeof *samples, cmp_double);
 	printf("median %.3f p90 %.3f p99 %.3f\n", samples[count / 2], samples[count * 9 / 10],
 	       samples[count * 99 / 100]);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	stop_child(master, pid);
 	free(samples);
 	return 0;
 }
