@@ -166,6 +166,12 @@ if [ -x "$HARNESS" ]; then
 	tmux -L smbench kill-server
 fi
 for extra in ${BENCH_EXTRAS-native supervisor egress load}; do
-	[ -f "$ROOT/tests/bench/$extra.sh" ] && sh "$ROOT/tests/bench/$extra.sh" "$BUILD"
+	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
+	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
+	if [ "$extra" = load ]; then
+		SANDMUX_BIN="$ROOT/$BUILD/sandmux" sh "$ROOT/tests/bench/load.sh"
+	else
+		sh "$ROOT/tests/bench/$extra.sh" "$BUILD"
+	fi
 done
 exit 0
