@@ -87,6 +87,31 @@ static int run_drain(int master, pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* c appears in out as text, not as part of an escape sequence (a final
+ * byte such as the 'H' of a cursor move is not the echo). */
+static bool shown(const char *out, char c)
+{
+	for (const char *p = out; *p != 0; p++) {
+		if (*p != 0x1b) {
+			if (*p == c)
+				return true;
+			continue;
+		}
+		if (p[1] == '[') {
+			for (p += 2; *p != 0 && !(*p >= 0x40 && *p <= 0x7e); p++) {
+			}
+		} else if (p[1] == ']') {
+			for (p += 2; *p != 0 && *p != 0x07 && *p != 0x1b; p++) {
+			}
+		} else if (p[1] != 0) {
+			p++;
+		}
+		if (*p == 0)
+			break;
+	}
+	return false;
+}
+
 /* End the child: SIGTERM, and SIGKILL if it is still there after half a
  * second (an interactive shell ignores SIGTERM: the bare-PTY run hung). */
 static void stop_child(int master, pid_t pid)
@@ -127,7 +152,7 @@ static int run_latency(int master, pid_t pid, int count, int warmup_ms)
 			ssize_t n = drain_for(master, 100, seen, sizeof seen);
 			if (n < 0)
 				return 1;
-			if (n > 0 && memchr(seen, c, strlen(seen)))
+			if (n > 0 && shown(seen, c))
 				got = true;
 		}
 		samples[i] = got ? now_ms() - t0 : 2000;
