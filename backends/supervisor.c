@@ -775,29 +775,38 @@ static int decide_open(struct sv_call *c)
 	return respond(c, 0, 0, true);
 }
 
+/* What every emulated call on path p does first: pin its parent, decide
+ * (check_mutation), take the child's ids.  False when the call has been
+ * answered here (refused, or its path could not be pinned); true when it
+ * is the caller's to carry out. */
+static bool emulation_may_proceed(struct sv_call *c, struct sv_path *p, bool creates, bool above)
+{
+	int rc = pin_parent(c, p);
+
+	if (rc != 0) {
+		respond_errno(c, -rc);
+		return false;
+	}
+	if (check_mutation(c, p, creates, above))
+		return false;
+	if ((rc = become_child(c)) != 0) {
+		respond_errno(c, -rc);
+		return false;
+	}
+	return true;
+}
+
 static int emulate_mkdir(struct sv_call *c)
 {
-	int rc = pin_parent(c, &c->a);
-
-	if (rc != 0)
-		return respond_errno(c, -rc);
-	if (check_mutation(c, &c->a, false, false))
+	if (!emulation_may_proceed(c, &c->a, false, false))
 		return 0;
-	if ((rc = become_child(c)) != 0)
-		return respond_errno(c, -rc);
 	return respond_result(c, mkdirat(c->a.parent, c->a.name, c->mode & ~c->umask & 07777));
 }
 
 static int emulate_mknod(struct sv_call *c)
 {
-	int rc = pin_parent(c, &c->a);
-
-	if (rc != 0)
-		return respond_errno(c, -rc);
-	if (check_mutation(c, &c->a, true, false))
+	if (!emulation_may_proceed(c, &c->a, true, false))
 		return 0;
-	if ((rc = become_child(c)) != 0)
-		return respond_errno(c, -rc);
 	return respond_result(c, mknodat(c->a.parent, c->a.name,
 					 (c->mode & S_IFMT) | (c->mode & ~c->umask & 07777),
 					 c->dev));
@@ -805,29 +814,17 @@ static int emulate_mknod(struct sv_call *c)
 
 static int emulate_symlink(struct sv_call *c)
 {
-	int rc = pin_parent(c, &c->a);
-
-	if (rc != 0)
-		return respond_errno(c, -rc);
-	if (check_mutation(c, &c->a, true, false))
+	if (!emulation_may_proceed(c, &c->a, true, false))
 		return 0;
-	if ((rc = become_child(c)) != 0)
-		return respond_errno(c, -rc);
 	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
 }
 
 static int emulate_unlink(struct sv_call *c)
 {
-	int rc = pin_parent(c, &c->a);
-
-	if (rc != 0)
-		return respond_errno(c, -rc);
 	/* Removing a protected path (or a directory holding one) and
 	 * putting something else there is the same as writing it. */
-	if (check_mutation(c, &c->a, false, true))
+	if (!emulation_may_proceed(c, &c->a, false, true))
 		return 0;
-	if ((rc = become_child(c)) != 0)
-		return respond_errno(c, -rc);
 	return respond_result(c, unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR));
 }
 
@@ -837,12 +834,8 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 	int rc, flags = (int)c->flags, magic;
 	char source[64];
 
-	if ((rc = pin_parent(c, &c->b)) != 0)
-		return respond_errno(c, -rc);
-	if (check_mutation(c, &c->b, true, false))
+	if (!emulation_may_proceed(c, &c->b, true, false))
 		return 0;
-	if ((rc = become_child(c)) != 0)
-		return respond_errno(c, -rc);
 	/* An O_TMPFILE (or any open file) given by fd: link the child's
 	 * open file itself, through its /proc entry. */
 	if (empty_path_fd || is_magic_fd_path(c->a.abs, &magic)) {
