@@ -213,7 +213,7 @@ struct shadow_cell {
 	bool wide;
 	/* The pane cell drawn here in its own style, if that is what the
 	 * cell shows: the same cell again needs no colour pair lookup. */
-	bool has_cell;
+	bool has_cell; /* implies valid: cleared with it */
 	struct cell cell;
 };
 
@@ -397,7 +397,7 @@ static void draw_cell(const struct client *c, int y, int x, const struct cell *c
 		return;
 	}
 	struct shadow_cell *seen = shadow_at(y, x);
-	if (seen != NULL && seen->has_cell && seen->valid && same_cell(&seen->cell, cell))
+	if (seen != NULL && seen->has_cell && same_cell(&seen->cell, cell))
 		return;
 	look.attr = curses_attrs(cell->attrs);
 	look.pair = color_pair(c, &cell->fg, &cell->bg);
