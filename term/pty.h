@@ -12,12 +12,15 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#define PTY_MAX_KEEP_FDS 16
+
 struct pty_spawn_opts {
 	char *const *argv; /* argv[0] is looked up on PATH */
 	char *const *envp; /* full environment for the child */
 	const char *cwd; /* NULL: inherit */
 	int rows, cols;
-	const int *keep_fds; /* fds the child must inherit (not CLOEXEC) */
+	const int *keep_fds; /* fds the child must inherit (not CLOEXEC), */
+			     /* at most PTY_MAX_KEEP_FDS of them */
 	int nkeep_fds;
 };
 
