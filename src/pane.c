@@ -390,7 +390,13 @@ void pane_write(struct pane *p, const char *bytes, size_t len)
 {
 	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
 		return;
-	p->pending_input = realloc(p->pending_input, p->npending_input + len);
+	char *grown = realloc(p->pending_input, p->npending_input + len);
+
+	if (grown == NULL) {
+		log_warn("pane %%%d: out of memory, %zu bytes of input dropped", p->id, len);
+		return;
+	}
+	p->pending_input = grown;
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;
 	p->input_ms = server_now_ms();
