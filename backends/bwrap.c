@@ -144,7 +144,7 @@ static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *
 		char resolved[PATH_MAX];
 		bool covered = false;
 
-		if (i == 0 && in->no_home)
+		if ((i == 0 && in->no_home) || (i == 1 && in->no_cwd))
 			continue;
 		if (resolve_writable_root(path, resolved, err) != 0)
 			return -1;
@@ -193,6 +193,33 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 		}
 	}
 	return 0;
+}
+
+/* Threat: writing what the profile protects, even inside a writable
+ * root.  Each protected path that exists is bound read-only over itself
+ * at its real location; one made later is the supervisor's to refuse. */
+static int push_protected(struct strvec *out, const struct bwrap_terminal_input *in)
+{
+	char resolved[PATH_MAX];
+
+	for (size_t i = 0; in->protected_paths != NULL && in->protected_paths[i] != NULL; i++)
+		if (realpath(in->protected_paths[i], resolved) != NULL &&
+		    strcmp(resolved, "/") != 0 &&
+		    push_args(out, "--ro-bind", resolved, resolved, NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* A read-only working directory (modes other than chat) is still bound
+ * over itself, so that it shows through the private /tmp when it lies
+ * there.  Threat: none; it grants reading what the host already shows. */
+static int push_read_only_cwd(struct strvec *out, const struct bwrap_terminal_input *in)
+{
+	char resolved[PATH_MAX];
+
+	if (!in->no_cwd || realpath(in->cwd, resolved) == NULL || strcmp(resolved, "/") == 0)
+		return 0;
+	return push_args(out, "--ro-bind", resolved, resolved, NULL);
 }
 
 /* --- deny masks --------------------------------------------------------- */
@@ -379,7 +406,9 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	     * (X11, ssh-agent, the sandmux fallback socket dir) in /tmp. */
 	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 ||
 	    push_writable_binds(out, &roots, true) != 0 ||
+	    push_read_only_cwd(out, in) != 0 ||
 	    push_read_only_inside(out, &roots, in->read_only_inside) != 0 ||
+	    push_protected(out, in) != 0 ||
 	    /* Threat: raw access to host devices; only the safe nodes. */
 	    push_args(out, "--dev", "/dev", NULL) != 0 ||
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */

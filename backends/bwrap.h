@@ -28,6 +28,14 @@ struct bwrap_terminal_input {
 	/* $HOME is not a writable root (the agent profile: only the
 	 * working directory and extra roots are). */
 	bool no_home;
+	/* Nor is the working directory (modes review, plan, orchestrate):
+	 * it is bound read-only, still visible under the private /tmp. */
+	bool no_cwd;
+	/* Absolute paths never writable (a profile's protected paths),
+	 * bound read-only over themselves where they exist at launch;
+	 * NULL-terminated, may be NULL.  The supervisor enforces them for
+	 * what is made later. */
+	const char *const *protected_paths;
 	/* Names kept read-only inside every writable root (component runs
 	 * such as ".git/hooks"), bound read-only where they exist at
 	 * launch; NULL-terminated, may be NULL.  The supervisor enforces

@@ -54,6 +54,7 @@
 #include "error.h"
 #include "log.h"
 #include "pty.h"
+#include "profile.h"
 #include "sandbox.h"
 #include "shim-filter.h"
 #include "supervisor.h"
@@ -97,16 +98,86 @@ static void remove_mask_file(struct launch_result *res)
 	res->mask_file[0] = '\0';
 }
 
+/* The profile's paths for one launch, "~/" expanded: what bwrap mounts
+ * and what the supervisor compares against. */
+struct native_paths {
+	const struct sandbox_profile *prof;
+	const char *home;
+	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
+	struct strvec extra_writable;  /* writable roots besides home and cwd */
+	struct strvec writable;	       /* every writable root */
+	struct strvec deny;	       /* deny-read entries, "~/" as written */
+	struct strvec protected_paths; /* never writable */
+};
+
+static void native_paths_free(struct native_paths *np)
+{
+	strvec_free(&np->extra_writable);
+	strvec_free(&np->writable);
+	strvec_free(&np->deny);
+	strvec_free(&np->protected_paths);
+}
+
+static int push_expanded(struct strvec *out, const struct strvec *paths, const char *home)
+{
+	for (size_t i = 0; i < paths->n; i++) {
+		char *path = sandbox_expand_home(paths->v[i], home);
+		int rc = path != NULL ? strvec_push(out, path) : -1;
+
+		free(path);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
+		     struct strvec *deny);
+
+/* Mode chat keeps the profile's writable roots writable; the other modes
+ * make them read-only too.  State directories stay writable in every
+ * mode. */
+static int native_paths_build(const struct launch_request *req, const struct sandbox_profile *prof,
+			      const char *home, struct native_paths *np, struct sm_error *err)
+{
+	bool chat = prof->mode == SANDBOX_MODE_CHAT;
+
+	memset(np, 0, sizeof *np);
+	np->prof = prof;
+	np->home = home;
+	np->no_home = !(chat && prof->home_writable);
+	np->no_cwd = !chat;
+	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
+	    (!np->no_cwd && strvec_push(&np->writable, req->cwd) != 0) ||
+	    (chat && push_expanded(&np->extra_writable, &prof->writable, home) != 0) ||
+	    push_expanded(&np->extra_writable, &prof->state_dirs, home) != 0 ||
+	    push_expanded(&np->protected_paths, &prof->protected_paths, home) != 0 ||
+	    deny_list(req, prof, &np->deny) != 0)
+		goto nomem;
+	for (size_t i = 0; i < np->extra_writable.n; i++)
+		if (strvec_push(&np->writable, np->extra_writable.v[i]) != 0)
+			goto nomem;
+	return 0;
+nomem:
+	sm_error_set(err, "launch_failed", "out of memory");
+	native_paths_free(np);
+	return -1;
+}
+
 /* The terminal profile's deny list plus what this server adds: the user's
  * runtime directory (the sandmux socket, the session bus and systemd
  * --user all live there, and each can start processes outside the
  * sandbox on request) and whatever the caller names. */
-static int deny_list(const struct launch_request *req, struct strvec *deny)
+static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
+		     struct strvec *deny)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 
 	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
 		if (strvec_push(deny, bwrap_terminal_deny_read[i]) != 0)
+			return -1;
+	for (size_t i = 0; i < prof->deny_read.n; i++)
+		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
 			return -1;
 	if (runtime != NULL && runtime[0] == '/' && strvec_push(deny, runtime) != 0)
 		return -1;
@@ -116,21 +187,23 @@ static int deny_list(const struct launch_request *req, struct strvec *deny)
 	return 0;
 }
 
-static int check_request(const struct launch_request *req, const char **home, struct sm_error *err)
+static int check_request(const struct launch_request *req, const struct sandbox_profile **prof,
+			 const char **home, struct sm_error *err)
 {
-	bool agent = req->profile != NULL && strcmp(req->profile, "agent") == 0;
+	*prof = profile_find(req->profile);
+	if (*prof == NULL) {
+		char names[512];
 
-	if (req->profile != NULL && strcmp(req->profile, "terminal") != 0 && !agent) {
-		sm_error_set(err, "launch_failed",
-			     "the native backend has no profile \"%s\" yet (terminal, agent)",
-			     req->profile);
+		profile_names(names, sizeof names);
+		sm_error_set(err, "launch_failed", "no profile \"%s\" (profiles: %s)", req->profile,
+			     names);
 		return -1;
 	}
-	/* The agent profile's network is the egress proxies or nothing:
+	/* A proxied profile's network is the egress proxies or nothing:
 	 * without them it must not start with the host's network. */
-	if (agent && req->egress_dir == NULL) {
+	if ((*prof)->proxied_network && req->egress_dir == NULL) {
 		sm_error_set(err, "launch_failed",
-			     "the agent profile needs the session's egress proxies");
+			     "the %s profile needs the session's egress proxies", (*prof)->name);
 		return -1;
 	}
 	*home = req->home != NULL ? req->home : getenv("HOME");
@@ -184,21 +257,6 @@ nomem:
 
 /* --- the shim and the supervisor's policy ------------------------------ */
 
-/* The agent profile's new-file name patterns.  Threat: secrets written
- * into the work tree, where tools read them and commits publish them. */
-static const char *const agent_deny_create_patterns[] = {".env", "*.key", "*.pem", NULL};
-
-/* The agent profile's mandatory write-denies, kept read-only wherever
- * they appear, even inside a writable root.  Threat: planting what the
- * host runs later outside the sandbox: shell startup files, git hooks
- * and config (aliases, core.hooksPath), submodule URLs, editor tasks and
- * agent commands or MCP servers. */
-static const char *const agent_write_denies[] = {
-    ".bashrc", ".zshrc",    ".profile", ".bash_profile", ".gitconfig",	    ".gitmodules",
-    ".git/hooks", ".mcp.json", ".vscode",  ".idea",	      ".claude/commands", ".claude/agents",
-    NULL,
-};
-
 /* The sandbox's own mounts: nothing written there reaches the host. */
 static const char *const sandbox_private_roots[] = {"/tmp", "/dev", "/proc", NULL};
 
@@ -212,8 +270,8 @@ struct native_shim {
 	char failure[400];
 	int pane_id;
 	char session[64];
-	struct strvec writable, deny_read;
-	bool agent;
+	struct strvec writable, deny_read, protected_paths;
+	const struct sandbox_profile *prof;
 };
 
 static void shim_free(struct launch_result *res)
@@ -230,6 +288,7 @@ static void shim_free(struct launch_result *res)
 		close(shim->watch);
 	strvec_free(&shim->writable);
 	strvec_free(&shim->deny_read);
+	strvec_free(&shim->protected_paths);
 	free(shim);
 	res->shim = NULL;
 }
@@ -259,15 +318,33 @@ static int shim_deny_read(struct native_shim *shim, const struct strvec *deny, c
 	return rc;
 }
 
-static int shim_writable(struct native_shim *shim, const char *home, const char *cwd)
+/* The writable roots as the supervisor compares them: resolved. */
+static int shim_writable(struct native_shim *shim, const struct strvec *roots)
 {
-	const char *roots[] = {shim->agent ? NULL : home, cwd};
 	char resolved[PATH_MAX];
 
-	for (size_t i = 0; i < 2; i++)
-		if (roots[i] != NULL && realpath(roots[i], resolved) != NULL &&
+	for (size_t i = 0; i < roots->n; i++)
+		if (realpath(roots->v[i], resolved) != NULL &&
 		    strvec_push(&shim->writable, resolved) != 0)
 			return -1;
+	return 0;
+}
+
+/* Protected paths as the supervisor compares them: as written and
+ * resolved (the canonical path of a call is resolved; a path that does
+ * not exist yet is compared as written). */
+static int shim_protected(struct native_shim *shim, const struct strvec *paths)
+{
+	char resolved[PATH_MAX];
+
+	for (size_t i = 0; i < paths->n; i++) {
+		if (strvec_push(&shim->protected_paths, paths->v[i]) != 0)
+			return -1;
+		if (realpath(paths->v[i], resolved) != NULL &&
+		    !strvec_contains(&shim->protected_paths, resolved) &&
+		    strvec_push(&shim->protected_paths, resolved) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -295,8 +372,8 @@ static int send_filter(int sock, struct sm_error *err)
 	return 0;
 }
 
-static int shim_prepare(const struct launch_request *req, const char *home,
-			const struct strvec *deny, struct launch_result *res, struct sm_error *err)
+static int shim_prepare(const struct launch_request *req, const struct native_paths *paths,
+			struct launch_result *res, struct sm_error *err)
 {
 	struct native_shim *shim = calloc(1, sizeof *shim);
 	int pair[2];
@@ -306,7 +383,7 @@ static int shim_prepare(const struct launch_request *req, const char *home,
 	res->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
-	shim->agent = req->profile != NULL && strcmp(req->profile, "agent") == 0;
+	shim->prof = paths->prof;
 	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
@@ -319,7 +396,9 @@ static int shim_prepare(const struct launch_request *req, const char *home,
 	if (send_filter(shim->sock, err) != 0)
 		return -1;
 	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
-	if (shim_deny_read(shim, deny, home) != 0 || shim_writable(shim, home, req->cwd) != 0)
+	if (shim_deny_read(shim, &paths->deny, paths->home) != 0 ||
+	    shim_writable(shim, &paths->writable) != 0 ||
+	    shim_protected(shim, &paths->protected_paths) != 0)
 		goto nomem;
 	return 0;
 nomem:
@@ -387,8 +466,9 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .writable_roots = (const char *const *)shim->writable.v,
 	    .private_roots = sandbox_private_roots,
 	    .deny_read = (const char *const *)shim->deny_read.v,
-	    .deny_create_patterns = shim->agent ? agent_deny_create_patterns : NULL,
-	    .write_denies = shim->agent ? agent_write_denies : NULL,
+	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
+	    .write_denies = (const char *const *)shim->prof->write_denies.v,
+	    .protected_paths = (const char *const *)shim->protected_paths.v,
 	};
 
 	if (supervisor_attach(shim->pane_id, listener, &policy) != 0) {
@@ -481,11 +561,13 @@ static void shim_watch_poll(struct native_shim *shim)
 	shim->exec_seen = true;
 }
 
-static int spawn_bwrap(const struct launch_request *req, const char *home,
-		       struct launch_result *res, int status_write, struct sm_error *err)
+static int spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
+		       const char *home, struct launch_result *res, int status_write,
+		       struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	struct strvec deny = STRVEC_INIT, argv = STRVEC_INIT, command = STRVEC_INIT;
+	struct native_paths paths;
+	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT;
 	int keep[2] = {status_write, -1};
 	struct bwrap_terminal_input in = {
@@ -507,27 +589,28 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	char msg[256];
 	int rc = -1;
 
+	if (native_paths_build(req, prof, home, &paths, err) != 0)
+		return -1;
 	if (req->egress_dir != NULL) {
 		if (egress_bridge_argv(req, &command, err) != 0)
 			goto done;
 		in.argv = command.v;
 		in.egress_dir = req->egress_dir;
 	}
-	if (deny_list(req, &deny) != 0) {
-		sm_error_set(err, "launch_failed", "out of memory");
-		goto done;
-	}
-	in.deny_read = (const char *const *)deny.v;
+	in.deny_read = (const char *const *)paths.deny.v;
+	in.writable = (const char *const *)paths.extra_writable.v;
+	in.no_home = paths.no_home;
+	in.no_cwd = paths.no_cwd;
+	in.read_only_inside = (const char *const *)prof->write_denies.v;
+	in.protected_paths = (const char *const *)paths.protected_paths.v;
 	/* The shim first: nothing of the command runs unfiltered. */
-	if (shim_prepare(req, home, &deny, res, err) != 0 ||
+	if (shim_prepare(req, &paths, res, err) != 0 ||
 	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
 	in.shim_exe = shimmed.v[0];
-	/* The egress bridge of an agent pane is the sandmux binary itself. */
+	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
-	in.no_home = res->shim->agent;
-	in.read_only_inside = res->shim->agent ? agent_write_denies : NULL;
 	keep[1] = res->shim->child_sock;
 	if (bwrap_terminal_argv(&in, &argv, err) != 0)
 		goto done;
@@ -540,8 +623,8 @@ static int spawn_bwrap(const struct launch_request *req, const char *home,
 	res->shim->child_sock = -1;
 	rc = 0;
 done:
+	native_paths_free(&paths);
 	strvec_free(&shimmed);
-	strvec_free(&deny);
 	strvec_free(&argv);
 	strvec_free(&command);
 	return rc;
@@ -597,13 +680,14 @@ static int open_status(struct launch_result *res, struct sm_error *err)
 static int native_launch(const struct launch_request *req, struct launch_result *res,
 			 struct sm_error *err)
 {
+	const struct sandbox_profile *prof;
 	const char *home;
 
 	memset(res, 0, sizeof *res);
 	res->master = -1;
 	res->status_fd = res->status_file = -1;
 	/* Never launch on a host the probe did not vouch for. */
-	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &home, err) != 0)
+	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &prof, &home, err) != 0)
 		return -1;
 	if (make_mask_file(res, err) != 0)
 		return -1;
@@ -612,7 +696,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		return -1;
 	}
 	res->launched_ms = monotonic_ms();
-	if (spawn_bwrap(req, home, res, res->status_file, err) != 0) {
+	if (spawn_bwrap(req, prof, home, res, res->status_file, err) != 0) {
 		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
@@ -624,7 +708,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
-		 backend_probe_result()->native_tool, req->egress_dir != NULL ? "agent" : "terminal");
+		 backend_probe_result()->native_tool, prof->name);
 	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
 	return 0;
 }

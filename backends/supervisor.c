@@ -86,7 +86,7 @@ struct sv_pane {
 	int listener;
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
-	struct strvec writable, private_roots, deny_read, patterns, write_denies;
+	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
 	/* No name rules (no deny_create_patterns, no write-denies: the
 	 * terminal profile): its mutations are only reported, see
 	 * report_mutation. */
@@ -140,6 +140,7 @@ static void sv_pane_free(struct sv_pane *p)
 	strvec_free(&p->deny_read);
 	strvec_free(&p->patterns);
 	strvec_free(&p->write_denies);
+	strvec_free(&p->protected_paths);
 	free(p);
 }
 
@@ -182,11 +183,17 @@ static bool component_run_hits(const char *path, const char *rule, bool above)
 	return false;
 }
 
+/* The rule that keeps path read-only: a write-deny's component run, or
+ * a protected path it lies under (with above, also one it holds). */
 static const char *write_denied(const struct sv_pane *p, const char *path, bool above)
 {
 	for (size_t i = 0; i < p->write_denies.n; i++)
 		if (component_run_hits(path, p->write_denies.v[i], above))
 			return p->write_denies.v[i];
+	for (size_t i = 0; i < p->protected_paths.n; i++)
+		if (path_under(path, p->protected_paths.v[i]) ||
+		    (above && path_under(p->protected_paths.v[i], path)))
+			return p->protected_paths.v[i];
 	return NULL;
 }
 
@@ -1414,12 +1421,13 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	    copy_list(&p->private_roots, policy->private_roots) != 0 ||
 	    copy_list(&p->deny_read, policy->deny_read) != 0 ||
 	    copy_list(&p->patterns, policy->deny_create_patterns) != 0 ||
-	    copy_list(&p->write_denies, policy->write_denies) != 0) {
+	    copy_list(&p->write_denies, policy->write_denies) != 0 ||
+	    copy_list(&p->protected_paths, policy->protected_paths) != 0) {
 		close(listener_fd);
 		sv_pane_free(p);
 		return -1;
 	}
-	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0;
+	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0 && p->protected_paths.n == 0;
 	/* Best effort: older kernels answer EINVAL and wake as usual. */
 	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);

@@ -33,6 +33,7 @@ struct supervisor_policy {
 	const char *const *deny_read;	       /* reads fail with EACCES below these */
 	const char *const *deny_create_patterns; /* fnmatch on a new name's last component */
 	const char *const *write_denies;       /* component runs kept read-only anywhere */
+	const char *const *protected_paths;    /* absolute paths never writable */
 };
 
 struct supervisor_sink {

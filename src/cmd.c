@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "profile.h"
 
 static const struct cmd_entry *const cmd_tables[] = {
 	cmd_session_entries,
@@ -182,6 +183,16 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 	if (cmd_get_string(req, "cwd", false, &spawn->cwd, err) < 0 ||
 	    cmd_get_string(req, "profile", false, &profile, err) < 0)
 		return -1;
+	/* A name asked for is strict, like a backend's: a typo must not
+	 * start the pane under another profile. */
+	if (profile != NULL && profile_find(profile) == NULL) {
+		char names[512];
+
+		profile_names(names, sizeof names);
+		sm_error_set(err, "invalid_profile", "unknown profile '%.40s' (valid: %s)", profile,
+			     names);
+		return -1;
+	}
 	spawn->profile = profile;
 	spawn->remain_on_exit = cmd_get_bool(req, "remain", false);
 	if (env != NULL && !cJSON_IsObject(env)) {

@@ -17,6 +17,7 @@
 #include "client.h"
 #include "config.h"
 #include "error.h"
+#include "profile.h"
 #include "theme.h"
 
 #define CONFIG_FILE_MAX (1024 * 1024)
@@ -36,6 +37,21 @@ void config_free(struct config *config)
 	free(config->bindings);
 	config->bindings = NULL;
 	config->nbindings = 0;
+	for (size_t i = 0; i < config->nprofiles; i++)
+		profile_free(&config->profiles[i]);
+	free(config->profiles);
+	config->profiles = NULL;
+	config->nprofiles = 0;
+}
+
+struct sandbox_profile *config_take_profiles(struct config *config, size_t *n)
+{
+	struct sandbox_profile *profiles = config->profiles;
+
+	*n = config->nprofiles;
+	config->profiles = NULL;
+	config->nprofiles = 0;
+	return profiles;
 }
 
 const char *config_default_path(char *buf, size_t n)
@@ -205,6 +221,49 @@ static int set_bindings(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+static int add_profile(struct config_parse *parse, const cJSON *member)
+{
+	struct config *config = parse->config;
+	struct sandbox_profile *grown;
+	struct sm_error why;
+
+	for (size_t i = 0; i < config->nprofiles; i++)
+		if (strcmp(config->profiles[i].name, member->string) == 0) {
+			sm_error_set(parse->err, "config_invalid",
+				     "%s: \"profiles\": \"%s\" is defined twice", parse->source,
+				     member->string);
+			return -1;
+		}
+	grown = realloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
+	if (grown == NULL) {
+		sm_error_set(parse->err, "out_of_memory", "%s: no memory for profiles",
+			     parse->source);
+		return -1;
+	}
+	config->profiles = grown;
+	if (profile_from_json(member->string, member, &config->profiles[config->nprofiles],
+			      &why) != 0) {
+		sm_error_set(parse->err, why.code, "%s: %s", parse->source, why.message);
+		return -1;
+	}
+	config->nprofiles++;
+	return 0;
+}
+
+static int set_profiles(struct config_parse *parse, const cJSON *item)
+{
+	const cJSON *member;
+
+	if (!cJSON_IsObject(item))
+		return invalid(parse, "profiles", "must be an object mapping names to profiles");
+	cJSON_ArrayForEach(member, item)
+	{
+		if (add_profile(parse, member) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	int (*set)(struct config_parse *parse, const cJSON *item);
@@ -216,6 +275,7 @@ static const struct {
     {"status", set_status},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
+    {"profiles", set_profiles},
 };
 
 static int config_apply_member(struct config_parse *parse, const cJSON *member)
@@ -225,7 +285,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, "config_unknown_key",
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "default_shell, default_backend)",
+		     "default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }
@@ -254,6 +314,8 @@ static int config_parse_text(const char *text, const char *source, struct config
 	 * half way leaves the caller's config as it was. */
 	parsed.bindings = NULL;
 	parsed.nbindings = 0;
+	parsed.profiles = NULL;
+	parsed.nprofiles = 0;
 	if (root == NULL || !cJSON_IsObject(root)) {
 		sm_error_set(err, "config_parse_error", "%s: line %d: %s", source,
 			     error_at ? line_of(text, error_at) : 1,

@@ -8,10 +8,11 @@
  * "default_backend" must not silently leave panes on the host.
  *
  * The client reads prefix, bindings, theme and status; the server reads
- * scrollback, default_shell and default_backend.
+ * scrollback, default_shell, default_backend and profiles.
  *
- * Ownership: struct config owns its bindings array; config_free()
- * releases it.  config_load() leaves *config untouched when it fails.
+ * Ownership: struct config owns its bindings and profiles arrays;
+ * config_free() releases them (config_take_profiles hands the profiles
+ * over).  config_load() leaves *config untouched when it fails.
  */
 #ifndef SANDMUX_CONFIG_H
 #define SANDMUX_CONFIG_H
@@ -22,6 +23,7 @@
 #include "bindings.h"
 
 struct sm_error;
+struct sandbox_profile;
 
 #define CONFIG_SCROLLBACK_MAX 1000000
 
@@ -36,6 +38,8 @@ struct config {
 	struct binding *bindings; /* overrides of the default table;
 				     command "" unbinds the key */
 	size_t nbindings;
+	struct sandbox_profile *profiles; /* "profiles": the user's own */
+	size_t nprofiles;
 };
 
 void config_defaults(struct config *config);
@@ -46,6 +50,9 @@ void config_defaults(struct config *config);
  * config_parse_error, config_unknown_key, config_invalid. */
 int config_load(const char *path, struct config *config, struct sm_error *err);
 void config_free(struct config *config);
+/* Move the profiles out of config (the caller frees them, or gives them
+ * to profile_registry_set); config keeps none. */
+struct sandbox_profile *config_take_profiles(struct config *config, size_t *n);
 
 /* The default path; returns buf. */
 const char *config_default_path(char *buf, size_t n);

@@ -27,6 +27,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "log.h"
+#include "profile.h"
 #include "server.h"
 #include "term.h"
 
@@ -712,6 +713,8 @@ static int server_load_config(const char *path)
 	struct config cfg;
 	struct sm_error err = { 0 };
 	const char *shell = getenv("SHELL");
+	struct sandbox_profile *profiles;
+	size_t nprofiles;
 
 	config_defaults(&cfg);
 	if (config_load(path, &cfg, &err) < 0) {
@@ -731,6 +734,11 @@ static int server_load_config(const char *path)
 		server.default_backend = backend_from_name(cfg.default_backend);
 		server.default_backend_set = true;
 	}
+	profiles = config_take_profiles(&cfg, &nprofiles);
+	profile_registry_set(profiles, nprofiles);
+	for (size_t i = 0; i < nprofiles; i++)
+		log_info("config: profile %s (base %s, mode %s)", profiles[i].name, profiles[i].base,
+			 sandbox_mode_name(profiles[i].mode));
 	config_free(&cfg);
 	return 0;
 }

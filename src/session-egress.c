@@ -21,6 +21,7 @@
 
 #include "egress.h"
 #include "log.h"
+#include "profile.h"
 #include "server.h"
 #include "session-egress.h"
 
@@ -35,7 +36,9 @@ static struct session_egress *all;
 
 bool session_egress_wanted(const char *profile)
 {
-	return profile != NULL && strcmp(profile, "agent") == 0;
+	const struct sandbox_profile *prof = profile != NULL ? profile_find(profile) : NULL;
+
+	return prof != NULL && prof->proxied_network;
 }
 
 static void on_violation(void *user, const struct egress_violation *v)

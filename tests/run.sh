@@ -31,14 +31,6 @@ run_suite() { # BUILD DIRS LABEL
 	dirs=$2
 	label=$3
 	export SANDMUX_BIN="$ROOT/$suite_build/sandmux" SANDMUX_BUILD="$ROOT/$suite_build"
-
-}
-
-run_suite() { # BUILD DIRS LABEL
-	suite_build=$1
-	dirs=$2
-	label=$3
-	export SANDMUX_BIN="$ROOT/$suite_build/sandmux" SANDMUX_BUILD="$ROOT/$suite_build"
 for t in "$ROOT/$suite_build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name="$label$(basename "$t")"

@@ -25,6 +25,7 @@
 #include "bindings.h"
 #include "config.h"
 #include "error.h"
+#include "profile.h"
 
 static char tmpdir[256];
 
@@ -131,6 +132,23 @@ static const struct bad_case bad_cases[] = {
     {"{\"bindings\":{\"x\":\"split -q\"}}", "config_invalid", "-q"},
     {"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
     {"[1,2]", "config_parse_error", "object"},
+    /* profiles: every field checked, the offending one named */
+    {"{\"profiles\":[]}", "config_invalid", "profiles"},
+    {"{\"profiles\":{\"p\":1}}", "config_invalid", "object"},
+    {"{\"profiles\":{\"p\":{\"colour\":1}}}", "config_unknown_key", "colour"},
+    {"{\"profiles\":{\"p\":{\"mode\":\"yolo\"}}}", "config_invalid", "mode"},
+    {"{\"profiles\":{\"p\":{\"base\":\"docker\"}}}", "config_invalid", "base"},
+    {"{\"profiles\":{\"p\":{\"network\":\"some\"}}}", "config_invalid", "network"},
+    {"{\"profiles\":{\"p\":{\"home_writable\":\"yes\"}}}", "config_invalid", "home_writable"},
+    {"{\"profiles\":{\"p\":{\"writable\":[\"relative/dir\"]}}}", "config_invalid", "writable"},
+    {"{\"profiles\":{\"p\":{\"writable\":\"/one\"}}}", "config_invalid", "writable"},
+    {"{\"profiles\":{\"p\":{\"protected_paths\":[7]}}}", "config_invalid", "protected_paths"},
+    {"{\"profiles\":{\"p\":{\"deny_create_patterns\":[\"a/b\"]}}}", "config_invalid", "deny_create_patterns"},
+    {"{\"profiles\":{\"p\":{\"write_denies\":[\"../up\"]}}}", "config_invalid", "write_denies"},
+    {"{\"profiles\":{\"p\":{\"write_denies\":[\"/abs\"]}}}", "config_invalid", "write_denies"},
+    {"{\"profiles\":{\"agent\":{}}}", "config_invalid", "built in"},
+    {"{\"profiles\":{\"a b\":{}}}", "config_invalid", "profile name"},
+    {"{\"profiles\":{\"p\":{},\"p\":{}}}", "config_invalid", "twice"},
 };
 
 static void test_bad_configs(void **state)
@@ -150,8 +168,64 @@ static void test_bad_configs(void **state)
 		/* A failed load leaves the config as it was. */
 		assert_string_equal(config.prefix, "C-b");
 		assert_int_equal(config.nbindings, 0);
+		assert_int_equal(config.nprofiles, 0);
 		config_free(&config);
 	}
+}
+
+/* A profile starts from its base and changes what it names. */
+static void test_profiles(void **state)
+{
+	const char *path = write_file(
+	    "profiles.json",
+	    "{\"profiles\": {"
+	    " \"ci\": {\"writable\": [\"~/cache\", \"/srv/build\"], \"deny_read\": [\"~/.netrc\"],"
+	    "  \"deny_create_patterns\": [\"*.secret\"], \"protected_paths\": [\"/srv/build/keep\"]},"
+	    " \"reviewer\": {\"base\": \"agent\", \"mode\": \"review\", \"network\": \"open\","
+	    "  \"write_denies\": [\".envrc\"], \"state_dirs\": [\"~/.cache/tool\"]}}}");
+	struct config config;
+	struct sm_error err = {"", ""};
+	const struct sandbox_profile *ci, *rv;
+
+	config_defaults(&config);
+	if (config_load(path, &config, &err) != 0)
+		fail_msg("%s: %s", err.code, err.message);
+	assert_int_equal(config.nprofiles, 2);
+	ci = &config.profiles[0];
+	rv = &config.profiles[1];
+	assert_string_equal(ci->name, "ci");
+	assert_string_equal(ci->base, "terminal");
+	assert_true(ci->home_writable);
+	assert_false(ci->proxied_network);
+	assert_int_equal(ci->mode, SANDBOX_MODE_CHAT);
+	assert_int_equal(ci->writable.n, 2);
+	assert_string_equal(ci->writable.v[1], "/srv/build");
+	assert_string_equal(ci->deny_read.v[0], "~/.netrc");
+	assert_int_equal(ci->deny_create_patterns.n, 1);
+	assert_string_equal(ci->deny_create_patterns.v[0], "*.secret");
+	assert_int_equal(ci->write_denies.n, 0); /* the terminal base has none */
+	assert_string_equal(ci->protected_paths.v[0], "/srv/build/keep");
+
+	assert_string_equal(rv->base, "agent");
+	assert_int_equal(rv->mode, SANDBOX_MODE_REVIEW);
+	assert_false(rv->home_writable);
+	assert_false(rv->proxied_network); /* "network": "open" */
+	/* write_denies named: replaced; deny_create_patterns not: the base's */
+	assert_int_equal(rv->write_denies.n, 1);
+	assert_string_equal(rv->write_denies.v[0], ".envrc");
+	assert_int_equal(rv->deny_create_patterns.n, 3);
+	assert_string_equal(rv->state_dirs.v[0], "~/.cache/tool");
+
+	/* The server's registry: found by name, after the built-ins. */
+	profile_registry_set(config_take_profiles(&config, &config.nprofiles), 2);
+	assert_int_equal(config.nprofiles, 0);
+	assert_non_null(profile_find("reviewer"));
+	assert_true(profile_find("agent")->proxied_network);
+	assert_true(profile_find("terminal")->home_writable);
+	assert_null(profile_find("nope"));
+	profile_registry_set(NULL, 0);
+	assert_null(profile_find("ci"));
+	config_free(&config);
 }
 
 static void test_missing_files(void **state)
@@ -329,6 +403,7 @@ int main(void)
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_good_config),
 	    cmocka_unit_test(test_bad_configs),
+	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_missing_files),
 	    cmocka_unit_test(test_default_path),
 	    cmocka_unit_test(test_check_config),

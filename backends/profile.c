@@ -1,0 +1,306 @@
+/*
+ * profile: the built-in profiles and the config's.  See profile.h.
+ */
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "profile.h"
+
+/* The agent profile's new-file name patterns.  Threat: secrets written
+ * into the work tree, where tools read them and commits publish them. */
+static const char *const agent_deny_create_patterns[] = {".env", "*.key", "*.pem"};
+
+/* The agent profile's mandatory write-denies, kept read-only wherever
+ * they appear, even inside a writable root.  Threat: planting what the
+ * host runs later outside the sandbox: shell startup files, git hooks
+ * and config (aliases, core.hooksPath), submodule URLs, editor tasks and
+ * agent commands or MCP servers. */
+static const char *const agent_write_denies[] = {
+    ".bashrc",	   ".zshrc",	".profile", ".bash_profile", ".gitconfig",	 ".gitmodules",
+    ".git/hooks", ".mcp.json", ".vscode",  ".idea",	     ".claude/commands", ".claude/agents",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct sandbox_profile builtin_terminal, builtin_agent;
+static bool builtins_ready;
+static struct sandbox_profile *registry;
+static size_t nregistry;
+
+static void builtins_init(void)
+{
+	if (builtins_ready)
+		return;
+	snprintf(builtin_terminal.name, sizeof builtin_terminal.name, "terminal");
+	snprintf(builtin_terminal.base, sizeof builtin_terminal.base, "terminal");
+	builtin_terminal.home_writable = true;
+	snprintf(builtin_agent.name, sizeof builtin_agent.name, "agent");
+	snprintf(builtin_agent.base, sizeof builtin_agent.base, "agent");
+	builtin_agent.proxied_network = true;
+	/* Out of memory here leaves the lists short; the server is not
+	 * going to get far either, and the failure is not silent there. */
+	if (strvec_pushv(&builtin_agent.deny_create_patterns, agent_deny_create_patterns,
+			 COUNT(agent_deny_create_patterns)) != 0 ||
+	    strvec_pushv(&builtin_agent.write_denies, agent_write_denies,
+			 COUNT(agent_write_denies)) != 0)
+		abort();
+	builtins_ready = true;
+}
+
+const struct sandbox_profile *profile_find(const char *name)
+{
+	builtins_init();
+	if (name == NULL || strcmp(name, "terminal") == 0)
+		return &builtin_terminal;
+	if (strcmp(name, "agent") == 0)
+		return &builtin_agent;
+	for (size_t i = 0; i < nregistry; i++)
+		if (strcmp(registry[i].name, name) == 0)
+			return &registry[i];
+	return NULL;
+}
+
+void profile_names(char *buf, size_t size)
+{
+	size_t len;
+
+	snprintf(buf, size, "terminal, agent");
+	for (size_t i = 0; i < nregistry; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, ", %s", registry[i].name);
+	}
+}
+
+void profile_free(struct sandbox_profile *p)
+{
+	strvec_free(&p->writable);
+	strvec_free(&p->state_dirs);
+	strvec_free(&p->deny_read);
+	strvec_free(&p->deny_create_patterns);
+	strvec_free(&p->write_denies);
+	strvec_free(&p->protected_paths);
+}
+
+void profile_registry_set(struct sandbox_profile *profiles, size_t n)
+{
+	for (size_t i = 0; i < nregistry; i++)
+		profile_free(&registry[i]);
+	free(registry);
+	registry = profiles;
+	nregistry = n;
+}
+
+/* --- reading a profile from the config --------------------------------- */
+
+static int bad(struct sm_error *err, const char *name, const char *field, const char *what)
+{
+	sm_error_set(err, "config_invalid", "\"profiles\": \"%s\": \"%s\" %s", name, field, what);
+	return -1;
+}
+
+/* Absolute, or "~/" for $HOME at launch. */
+static bool path_ok(const char *s)
+{
+	return (s[0] == '/' || (s[0] == '~' && s[1] == '/')) && strlen(s) < PATH_MAX;
+}
+
+/* The last component of a new name: no "/" in it. */
+static bool pattern_ok(const char *s)
+{
+	return s[0] != '\0' && strchr(s, '/') == NULL && strlen(s) < NAME_MAX;
+}
+
+/* A relative run of components (".git/hooks"), none of them "." or "..". */
+static bool component_run_ok(const char *s)
+{
+	const char *c = s;
+
+	if (s[0] == '\0' || s[0] == '/' || strlen(s) >= PATH_MAX)
+		return false;
+	while (c != NULL) {
+		const char *end = strchr(c, '/');
+		size_t n = end != NULL ? (size_t)(end - c) : strlen(c);
+
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c = end != NULL ? end + 1 : NULL;
+	}
+	return true;
+}
+
+/* A list field: an array of strings each passing ok(); replaces *out. */
+static int read_list(const char *name, const cJSON *item, bool (*ok)(const char *),
+		     const char *each, struct strvec *out, struct sm_error *err)
+{
+	const cJSON *s;
+	struct strvec list = STRVEC_INIT;
+
+	if (!cJSON_IsArray(item))
+		return bad(err, name, item->string, "must be an array of strings");
+	cJSON_ArrayForEach(s, item)
+	{
+		if (!cJSON_IsString(s) || !ok(s->valuestring)) {
+			strvec_free(&list);
+			return bad(err, name, item->string, each);
+		}
+		if (strvec_push(&list, s->valuestring) != 0) {
+			strvec_free(&list);
+			sm_error_set(err, "out_of_memory", "\"profiles\": \"%s\": out of memory", name);
+			return -1;
+		}
+	}
+	strvec_free(out);
+	*out = list;
+	return 0;
+}
+
+static int read_mode(const char *name, const cJSON *item, enum sandbox_mode *out,
+		     struct sm_error *err)
+{
+	for (int m = SANDBOX_MODE_CHAT; m <= SANDBOX_MODE_ORCHESTRATE; m++)
+		if (cJSON_IsString(item) && strcmp(item->valuestring, sandbox_mode_name(m)) == 0) {
+			*out = (enum sandbox_mode)m;
+			return 0;
+		}
+	return bad(err, name, "mode", "must be one of chat, review, plan, orchestrate");
+}
+
+static int copy_list(struct strvec *dst, const struct strvec *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (strvec_push(dst, src->v[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/* The base's values, copied: the profile owns its lists. */
+static int start_from(const char *name, const cJSON *json, struct sandbox_profile *out,
+		      struct sm_error *err)
+{
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(json, "base");
+	const struct sandbox_profile *from;
+
+	builtins_init();
+	if (base != NULL && (!cJSON_IsString(base) || (strcmp(base->valuestring, "terminal") != 0 &&
+						       strcmp(base->valuestring, "agent") != 0)))
+		return bad(err, name, "base", "must be \"terminal\" or \"agent\"");
+	from = base != NULL && strcmp(base->valuestring, "agent") == 0 ? &builtin_agent
+								       : &builtin_terminal;
+	snprintf(out->name, sizeof out->name, "%s", name);
+	snprintf(out->base, sizeof out->base, "%s", from->name);
+	out->mode = from->mode;
+	out->home_writable = from->home_writable;
+	out->proxied_network = from->proxied_network;
+	if (copy_list(&out->deny_create_patterns, &from->deny_create_patterns) != 0 ||
+	    copy_list(&out->write_denies, &from->write_denies) != 0) {
+		sm_error_set(err, "out_of_memory", "\"profiles\": \"%s\": out of memory", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_field(const char *name, const cJSON *item, struct sandbox_profile *out,
+		      struct sm_error *err)
+{
+	const char *key = item->string;
+
+	if (strcmp(key, "base") == 0)
+		return 0; /* read first, by start_from */
+	if (strcmp(key, "mode") == 0)
+		return read_mode(name, item, &out->mode, err);
+	if (strcmp(key, "home_writable") == 0) {
+		if (!cJSON_IsBool(item))
+			return bad(err, name, key, "must be true or false");
+		out->home_writable = cJSON_IsTrue(item);
+		return 0;
+	}
+	if (strcmp(key, "network") == 0) {
+		if (!cJSON_IsString(item) || (strcmp(item->valuestring, "open") != 0 &&
+					      strcmp(item->valuestring, "proxied") != 0))
+			return bad(err, name, key, "must be \"open\" or \"proxied\"");
+		out->proxied_network = strcmp(item->valuestring, "proxied") == 0;
+		return 0;
+	}
+	if (strcmp(key, "writable") == 0)
+		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
+				 &out->writable, err);
+	if (strcmp(key, "state_dirs") == 0)
+		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
+				 &out->state_dirs, err);
+	if (strcmp(key, "deny_read") == 0)
+		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
+				 &out->deny_read, err);
+	if (strcmp(key, "protected_paths") == 0)
+		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
+				 &out->protected_paths, err);
+	if (strcmp(key, "deny_create_patterns") == 0)
+		return read_list(name, item, pattern_ok,
+				 "must hold file name patterns without \"/\"",
+				 &out->deny_create_patterns, err);
+	if (strcmp(key, "write_denies") == 0)
+		return read_list(name, item, component_run_ok,
+				 "must hold relative names such as \".git/hooks\"", &out->write_denies,
+				 err);
+	sm_error_set(err, "config_unknown_key",
+		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
+		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
+		     "write_denies, protected_paths)",
+		     name, key);
+	return -1;
+}
+
+static bool name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > PROFILE_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_'))
+			return false;
+	return true;
+}
+
+int profile_from_json(const char *name, const cJSON *json, struct sandbox_profile *out,
+		      struct sm_error *err)
+{
+	const cJSON *item;
+
+	memset(out, 0, sizeof *out);
+	if (!name_ok(name)) {
+		sm_error_set(err, "config_invalid",
+			     "\"profiles\": \"%.40s\" is not a profile name (1 to %d letters, "
+			     "digits, - and _)",
+			     name, PROFILE_NAME_MAX);
+		return -1;
+	}
+	if (strcmp(name, "terminal") == 0 || strcmp(name, "agent") == 0) {
+		sm_error_set(err, "config_invalid",
+			     "\"profiles\": \"%s\" is built in; give yours another name and "
+			     "\"base\": \"%s\"",
+			     name, name);
+		return -1;
+	}
+	if (!cJSON_IsObject(json)) {
+		sm_error_set(err, "config_invalid", "\"profiles\": \"%s\" must be an object", name);
+		return -1;
+	}
+	if (start_from(name, json, out, err) != 0) {
+		profile_free(out);
+		return -1;
+	}
+	cJSON_ArrayForEach(item, json)
+	{
+		if (read_field(name, item, out, err) != 0) {
+			profile_free(out);
+			memset(out, 0, sizeof *out);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * profile: what a native sandbox lets a pane do, by name.
+ *
+ * Two profiles are built in: `terminal` (the default: $HOME and the
+ * working directory writable, network open, secrets unreadable) and
+ * `agent` (only the working directory writable, new secret-named files
+ * refused, mandatory write-denies, network through the session's egress
+ * proxies).  The config's "profiles" object defines more, each starting
+ * from one of the two ("base") and changing the fields it names; see
+ * docs/config.md.
+ *
+ * A profile is data: the native backend turns it into bwrap mounts and
+ * the supervisor's policy (backends/native.c).  Paths may start with
+ * "~/", which means the host's $HOME at launch.
+ *
+ * Ownership: a profile owns its lists; profile_free() releases them.
+ * The registry (profile_registry_set) takes the config's profiles over
+ * for the server's life.
+ */
+#ifndef SANDMUX_PROFILE_H
+#define SANDMUX_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sandbox.h"
+#include "strvec.h"
+
+struct cJSON;
+struct sm_error;
+
+#define PROFILE_NAME_MAX 32
+
+struct sandbox_profile {
+	char name[PROFILE_NAME_MAX + 1];
+	char base[PROFILE_NAME_MAX + 1]; /* "terminal" or "agent" */
+	/* chat: the writable roots are writable; review, plan, orchestrate:
+	 * they are read-only too (state_dirs stay writable). */
+	enum sandbox_mode mode;
+	bool home_writable;   /* $HOME is a writable root (in mode chat) */
+	bool proxied_network; /* network only through the egress proxies */
+	struct strvec writable;	  /* more writable roots (mode chat) */
+	struct strvec state_dirs; /* writable in every mode */
+	struct strvec deny_read;  /* unreadable, on top of the terminal list */
+	struct strvec deny_create_patterns; /* new names refused (fnmatch) */
+	struct strvec write_denies;	    /* component runs kept read-only */
+	struct strvec protected_paths;	    /* never writable, any mode */
+};
+
+/* "terminal", "agent", then the registry's; NULL when unknown. */
+const struct sandbox_profile *profile_find(const char *name);
+
+/* The names profile_find knows, comma-separated, for messages. */
+void profile_names(char *buf, size_t size);
+
+/* One entry of the config's "profiles" object.  Errors name the field
+ * (code config_invalid or config_unknown_key); *out is left empty. */
+int profile_from_json(const char *name, const struct cJSON *json, struct sandbox_profile *out,
+		      struct sm_error *err);
+void profile_free(struct sandbox_profile *profile);
+
+/* The config's profiles, for profile_find; the registry takes them over
+ * (the array and its lists) and frees the ones it held before. */
+void profile_registry_set(struct sandbox_profile *profiles, size_t n);
+
+#endif
