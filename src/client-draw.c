@@ -831,6 +831,14 @@ static void place_cursor(struct client *c)
 	curs_set(1);
 }
 
+/* The server wrote this screen row itself (an echo patch): repaint it
+ * whole on the next update, whatever ncurses believes it shows. */
+void client_draw_repaint_row(int screen_y)
+{
+	if (screen_y >= 0 && screen_y < LINES)
+		wredrawln(stdscr, screen_y, 1);
+}
+
 void client_draw_init(struct client *c)
 {
 	const char *no_color = getenv("NO_COLOR");
@@ -880,6 +888,7 @@ void client_draw(struct client *c)
 	if (c->mode == MODE_HELP)
 		draw_help(c);
 	place_cursor(c);
+	client_echo_publish(c, screen_rows_for_panes(c));
 	wnoutrefresh(stdscr);
 	doupdate();
 	c->redraw_all = c->mode == MODE_HELP; /* the overlay covers rows frames repaint */

@@ -20,6 +20,7 @@
 #define NCURSES_WIDECHAR 1
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -123,6 +124,8 @@ struct drag {
 	int press_pane; /* pane clicked on, focused if the press was no drag */
 };
 
+struct echo_share;
+
 struct client {
 	int fd;
 	char *inbuf;
@@ -169,12 +172,24 @@ struct client {
 	bool dirty;
 
 	bool exiting;
+	/* The echo page shared with the server (echo-share.h), or NULL. */
+	struct echo_share *echo;
+	char echo_path[PATH_MAX];
+	char echo_tty[256];
 	int exit_code;
 	char exit_message[1024];
 };
 
 /* client.c */
 long long client_now_ms(void);
+
+/* client-echo.c */
+void client_echo_open(struct client *c, const char *socket_path);
+void client_echo_close(struct client *c);
+void client_echo_hold(struct client *c);
+void client_echo_release(struct client *c);
+void client_echo_publish(struct client *c, int pane_rows_on_screen);
+void client_draw_repaint_row(int screen_y);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

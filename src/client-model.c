@@ -457,6 +457,8 @@ void client_apply_frame(struct client *c, const cJSON *frame)
 	struct pane_view *pane = client_pane(c, json_int(frame, "pane", -1));
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(frame, "rows");
 	const cJSON *row;
+	/* The server already wrote these rows to the terminal itself. */
+	bool patched = json_bool(frame, "patched");
 
 	if (pane == NULL || pane->cells == NULL)
 		return;
@@ -474,6 +476,8 @@ void client_apply_frame(struct client *c, const cJSON *frame)
 		cells_from_runs(cJSON_GetObjectItemCaseSensitive(row, "runs"),
 				&pane->cells[y * pane->cols], pane->cols);
 		pane->row_dirty[y] = true;
+		if (patched)
+			client_draw_repaint_row(pane->y + y);
 	}
 	apply_cursor(pane, cJSON_GetObjectItemCaseSensitive(frame, "cursor"));
 	c->dirty = true;

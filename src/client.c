@@ -28,6 +28,7 @@
 
 #include "client-internal.h"
 #include "client.h"
+#include "echo-share.h"
 #include "error.h"
 
 #include <ncurses.h>
@@ -518,6 +519,10 @@ static void send_size(struct client *c, const char *cmd, const char *session)
 		cJSON_AddStringToObject(request, "session", session);
 	cJSON_AddNumberToObject(request, "cols", c->cols);
 	cJSON_AddNumberToObject(request, "rows", c->rows);
+	if (strcmp(cmd, "attach") == 0 && c->echo != NULL) {
+		cJSON_AddStringToObject(request, "tty", c->echo_tty);
+		cJSON_AddStringToObject(request, "echo", c->echo_path);
+	}
 	client_request(c, request,
 		       strcmp(cmd, "attach") == 0 ? on_attach_reply : client_reply_report_error, 0);
 }
@@ -574,7 +579,11 @@ static void run_loop(struct client *c)
 		int timeout = next_timeout(c), ready;
 
 		client_draw(c);
+		/* Asleep, the terminal is free for the server's echo patches;
+		 * awake, every write to it is ours (echo-share.h). */
+		client_echo_release(c);
 		ready = poll(fds, 3, timeout);
+		client_echo_hold(c);
 		if (ready < 0 && errno != EINTR)
 			break;
 		if (ready == 0)
@@ -653,6 +662,7 @@ static void client_free(struct client *c)
 	free(c->inbuf);
 	free(c->outbuf);
 	free(c->paste_buffer);
+	client_echo_close(c);
 	if (c->fd >= 0)
 		close(c->fd);
 }
@@ -681,11 +691,14 @@ int client_attach(const char *socket_path, const char *session, const char *them
 		return 1;
 	}
 	load_settings(c, theme_override, warning, sizeof warning);
+	client_echo_open(c, socket_path);
 	start_terminal(c);
 	if (warning[0] != 0)
 		client_show_message(c, true, "%s", warning);
 	send_size(c, "attach", session);
 	run_loop(c);
+	if (c->echo != NULL)
+		c->echo->enabled = 0; /* still held: the loop ends awake */
 	endwin();
 	signal(SIGWINCH, SIG_DFL);
 	close(winch_pipe[0]);

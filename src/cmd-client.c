@@ -32,7 +32,7 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 
 static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
 {
-	const char *name = NULL;
+	const char *name = NULL, *tty = NULL, *page = NULL;
 	struct session *s;
 
 	if (cmd_get_string(req, "session", false, &name, err) < 0 ||
@@ -44,6 +44,11 @@ static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 		return -1;
 	}
 	cJSON_AddStringToObject(result, "session", s->name);
+	/* Optional: the client's terminal and echo page (server-echo.c). */
+	if (cmd_get_string(req, "tty", false, &tty, err) < 0 ||
+	    cmd_get_string(req, "echo", false, &page, err) < 0)
+		return -1;
+	server_echo_attach(c, tty, page);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;
 	server_attach_later(c, s);

@@ -76,6 +76,7 @@ static void conn_close(struct conn *c)
 		}
 	}
 	c->attached = NULL;
+	server_echo_detach(c);
 	if (s != NULL)
 		session_fit_clients(s);
 	uv_close((uv_handle_t *)&c->pipe, conn_on_closed);
@@ -268,10 +269,19 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	char *text;
 	size_t len;
 	cJSON *frame;
+	bool patched = false;
 
 	if (!full && !term_any_damage(p->term))
 		return;
+	/* Small updates go to the terminals of clients that share an echo
+	 * page first (server-echo.c); their frame says so. */
+	for (struct conn *c = server.conns; c != NULL && !full; c = c->next)
+		if (c->echo != NULL && c->attached == s && (only == NULL || c == only) &&
+		    !conn_behind(c))
+			patched |= server_echo_patch(c, p);
 	frame = server_frame_json(p, full);
+	if (patched)
+		cJSON_AddBoolToObject(frame, "patched", true);
 	text = cJSON_PrintUnformatted(frame);
 	cJSON_Delete(frame);
 	len = strlen(text);
@@ -499,6 +509,7 @@ static void server_on_connection(uv_stream_t *listener, int status)
 	if (status < 0)
 		return;
 	c = calloc(1, sizeof *c);
+	c->echo_tty = -1;
 	uv_pipe_init(server.loop, &c->pipe, 0);
 	c->pipe.data = c;
 	if (uv_accept(listener, (uv_stream_t *)&c->pipe) < 0) {

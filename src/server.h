@@ -95,6 +95,8 @@ struct session {
 	struct session *next;
 };
 
+struct echo_share;
+
 struct conn {
 	uv_pipe_t pipe;
 	uv_shutdown_t shutdown;
@@ -113,6 +115,9 @@ struct conn {
 	int sub_pane;
 	char sub_session[64];
 	char sub_action[32];
+	/* The client's echo page and terminal (server-echo.c), or NULL/-1. */
+	struct echo_share *echo;
+	int echo_tty;
 	struct conn *next;
 };
 
@@ -150,6 +155,16 @@ void server_maybe_exit(void);
 /* A killed pane's process: reap it when it dies (SIGCHLD, or at exit). */
 void server_reap_later(pid_t pid);
 uint64_t server_now_ms(void);
+
+/* server-echo.c: echo patches straight to a client's terminal. */
+void server_echo_attach(struct conn *c, const char *tty, const char *page);
+void server_echo_detach(struct conn *c);
+bool server_echo_patch(struct conn *c, struct pane *p);
+/* The bytes that draw term's damaged rows at screen position (x, y) for
+ * a client whose page is share; 0 when they cannot be patched (too many
+ * rows, or a cell the client would draw otherwise). */
+size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
+				char *buf, size_t size);
 
 /* session.c */
 struct session *session_find(const char *name);

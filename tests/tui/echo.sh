@@ -1,0 +1,90 @@
+#!/bin/sh
+# TUI: echo patches (src/echo-share.h, server-echo.c).  The server writes
+# small updates of plain cells straight to the client's terminal, before
+# the frame that the client then repaints from.  What the user sees must
+# be exactly what the server holds: after typing, after erasing what was
+# typed, on a coloured prompt; never over a copy-mode view; never on the
+# shell's terminal once the client has gone.
+. "$(dirname "$0")/tui-lib"
+LOG="$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+
+# The pane's rows as the client shows them and as the server holds them,
+# text and colour changes; equal when the client's screen is the truth.
+same_as_server() {
+	rows=$(panes | awk 'NR == 1 { print $5 }')
+	top=$(panes | awk 'NR == 1 { print $3 }')
+	tm capture-pane -p -e -t main >"$T_DIR/client.txt"
+	sm capture -t %1 --ansi >"$T_DIR/server.txt"
+	python3 - "$T_DIR/client.txt" "$T_DIR/server.txt" "$top" "$rows" <<'PY'
+import re, sys
+def cells(path, first, rows):
+    """Each row's visible characters with the foreground colour they are
+    drawn in; the colour state carries over from row to row, as it does
+    in a capture."""
+    fg, out = "", []
+    for line in open(path, encoding="utf-8", errors="replace").read().split("\n"):
+        row = []
+        for part in re.split(r"(\x1b\[[0-9;:]*m)", line):
+            m = re.fullmatch(r"\x1b\[([0-9;:]*)m", part)
+            if m:
+                for c in (m.group(1) or "0").split(";"):
+                    if c in ("0", "39"):
+                        fg = ""
+                    elif re.fullmatch(r"3[0-7]|9[0-7]", c):
+                        fg = c
+            else:
+                row += [(ch, fg) for ch in part]
+        while row and row[-1][0] == " ":
+            row.pop()
+        out.append([(ch, f) for ch, f in row if ch != " "])
+    out = out[first:first + rows]
+    return out + [[]] * (rows - len(out))
+a = cells(sys.argv[1], int(sys.argv[3]), int(sys.argv[4]))
+b = cells(sys.argv[2], 0, int(sys.argv[4]))
+bad = [i for i in range(len(a)) if a[i] != b[i]]
+for i in bad[:3]:
+    print("# row %d: client %r" % (i, "".join(c + ("/" + f if f else "") for c, f in a[i][:30])))
+    print("#        server %r" % "".join(c + ("/" + f if f else "") for c, f in b[i][:30]))
+sys.exit(1 if bad else 0)
+PY
+}
+patches() { sed -n 's/.*client echo: \([0-9]*\) patches.*/\1/p' "$LOG" | awk '{ s += $1 } END { print s + 0 }'; }
+
+# A shell whose prompt is coloured, so the echo row carries colours.
+sm new -d -s e -x 120 -y 38 -- env PS1="$(printf '\033[32mprompt>\033[0m ')" sh >/dev/null
+start_client -t e
+wait_screen "prompt>"
+keys "echo typed-one"
+check "typed text shows" wait_screen "prompt> echo typed-one"
+check "the screen is the server's, colours included" same_as_server
+keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+keys "two"
+check "erased and retyped text shows as the server has it" wait_screen "prompt> two"
+check "... nothing of the erased text is left" screen_lacks "typed-one"
+check "the screen is still the server's" same_as_server
+keys Enter
+wait_screen "two: not found"
+
+# Copy mode: a view of history the server must not write over.
+keys "seq 1 200" Enter
+wait_screen "200"
+prefix [
+keys k k k k k k k k k k
+wait_for 3 screen_matches '\[[1-9][0-9]*/[0-9]*\]'
+sm send-keys -t %1 "echo WHILE-COPYING" Enter >/dev/null 2>&1 ||
+	sm ctl '{"cmd":"key","pane":1,"text":"echo WHILE-COPYING\r"}' >/dev/null
+sleep 0.5
+check "output during copy mode is not drawn over the copy view" screen_lacks "WHILE-COPYING"
+keys q
+check "it shows once copy mode is left" wait_screen "WHILE-COPYING"
+
+# Detach: the outer shell gets its terminal back, and pane output must
+# never reach it afterwards.
+prefix d
+wait_screen "CLIENT-EXIT=0"
+n=$(patches)
+check "the server wrote echo patches to the client's terminal ($n)" [ "$n" -gt 0 ]
+sm ctl '{"cmd":"key","pane":1,"text":"echo AFTER-DETACH\r"}' >/dev/null
+sleep 0.5
+check "after detach nothing of the pane reaches the old terminal" screen_lacks "AFTER-DETACH"
+finish
