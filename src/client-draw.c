@@ -852,6 +852,13 @@ void client_draw_init(struct client *c)
 		 * e.g. xterm-direct) as 2^24 colours. */
 		c->direct_color = COLORS >= 0x1000000;
 	}
+	/* Echo patches erase a row's tail with ECH where the terminal
+	 * has it as xterm does (server-echo.c). */
+	{
+		const char *ech = tigetstr("ech");
+
+		c->has_ech = ech != NULL && ech != (char *)-1 && strcmp(ech, "\033[%p1%dX") == 0;
+	}
 	c->redraw_all = true;
 	c->dirty = true;
 }

@@ -76,6 +76,14 @@ none:
  * never did (it refused the attach, or predates the page). */
 void client_echo_close(struct client *c)
 {
+	if (c->input_file != NULL)
+		fclose(c->input_file); /* and with it input_pipe[0] */
+	else if (c->input_pipe[0] >= 0)
+		close(c->input_pipe[0]);
+	if (c->input_pipe[1] >= 0)
+		close(c->input_pipe[1]);
+	c->input_file = NULL;
+	c->input_pipe[0] = c->input_pipe[1] = -1;
 	if (c->echo == NULL)
 		return;
 	c->echo->enabled = 0;
@@ -119,6 +127,7 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 	share->direct_color = c->direct_color;
 	share->screen_cols = c->cols > 0 ? (uint32_t)c->cols : 0;
 	share->screen_rows = c->rows > 0 ? (uint32_t)c->rows : 0;
+	share->erase_chars = c->has_ech;
 	/* The help overlay covers panes; copy mode shows history. */
 	for (size_t i = 0; i < c->npanes && c->mode != MODE_HELP && n < ECHO_SHARE_PANES; i++) {
 		const struct pane_view *pane = &c->panes[i];
@@ -133,4 +142,148 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 	}
 	share->nregions = n;
 	share->enabled = c->attached && !c->exiting;
+}
+
+/* --- input: the terminal handed to the server ----------------------------
+ *
+ * With a page, ncurses reads the client's keys from a pipe, never from
+ * the terminal itself.  The client copies its terminal into that pipe
+ * until the server has agreed to read the terminal; from then on the
+ * server reads it, writes printable text typed in normal mode straight
+ * to the active pane while the client allows it ("passthrough"), and
+ * sends everything else here as numbered "tty-input" chunks, which go
+ * into the pipe.  One reader of the terminal at a time, always.
+ */
+
+/* ncurses' input: the pipe, when the client has a page. */
+FILE *client_echo_input(struct client *c)
+{
+	FILE *in;
+
+	if (c->echo == NULL || pipe2(c->input_pipe, O_CLOEXEC) != 0)
+		return NULL;
+	in = fdopen(c->input_pipe[0], "r");
+	if (in == NULL) {
+		close(c->input_pipe[0]);
+		close(c->input_pipe[1]);
+		c->input_pipe[0] = c->input_pipe[1] = -1;
+	}
+	c->input_file = in;
+	return in;
+}
+
+/* Bytes for ncurses, then what they mean. */
+void client_echo_feed(struct client *c, const void *bytes, size_t n)
+{
+	const char *p = bytes;
+
+	while (n > 0) {
+		ssize_t w = write(c->input_pipe[1], p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+	client_read_input(c);
+}
+
+/* The client's own terminal, read while the server does not. */
+void client_echo_read_terminal(struct client *c)
+{
+	char buf[4096];
+	ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+
+	if (n > 0)
+		client_echo_feed(c, buf, (size_t)n);
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		client_leave(c, 1, "[terminal closed]");
+}
+
+static int hexval(int ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* {"event":"tty-input","seq":N,"data":HEX}: keys the server read. */
+void client_echo_on_input(struct client *c, const cJSON *event)
+{
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(event, "seq");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(event, "data");
+	unsigned char buf[4096];
+	size_t n = 0;
+
+	if (!cJSON_IsNumber(seq) || !cJSON_IsString(data) || c->input_pipe[1] < 0)
+		return;
+	for (const char *h = data->valuestring; h[0] != '\0' && h[1] != '\0'; h += 2) {
+		int hi = hexval(h[0]), lo = hexval(h[1]);
+
+		if (hi < 0 || lo < 0)
+			break;
+		buf[n++] = (unsigned char)(hi << 4 | lo);
+		if (n == sizeof buf) {
+			client_echo_feed(c, buf, n);
+			n = 0;
+		}
+	}
+	c->tty_seq = (unsigned long)seq->valuedouble;
+	c->passthrough_asked = false;
+	if (n > 0)
+		client_echo_feed(c, buf, n);
+}
+
+static void on_tty_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
+{
+	(void)error;
+	/* Refused: read the terminal ourselves again. */
+	if (arg == 1 && result == NULL)
+		c->server_reads_tty = false;
+}
+
+/* The server reads the terminal from now on (or not: read false, before
+ * the client stops or leaves). */
+void client_echo_hand_over(struct client *c, bool server_reads)
+{
+	cJSON *request;
+	int prefix = -1;
+
+	if (c->input_pipe[1] < 0 || c->server_reads_tty == server_reads)
+		return;
+	/* The prefix is never passed through: the server is told its byte
+	 * when it is one that could be. */
+	if (strlen(c->config.prefix) == 1)
+		prefix = (unsigned char)c->config.prefix[0];
+	else if (strcmp(c->config.prefix, "Space") == 0)
+		prefix = ' ';
+	else if (strcmp(c->config.prefix, "Tab") == 0)
+		prefix = 0x09;
+	else if (strcmp(c->config.prefix, "BSpace") == 0)
+		prefix = 0x7f;
+	request = cJSON_CreateObject();
+	cJSON_AddStringToObject(request, "cmd", "tty");
+	cJSON_AddBoolToObject(request, "read", server_reads);
+	cJSON_AddNumberToObject(request, "prefix", prefix);
+	client_request(c, request, on_tty_reply, server_reads ? 1 : 0);
+	c->server_reads_tty = server_reads;
+	c->passthrough_asked = false;
+}
+
+/* After input: printable text may go straight to the pane again when the
+ * client is in its normal mode and has handled every chunk. */
+void client_echo_passthrough(struct client *c)
+{
+	bool want = c->server_reads_tty && c->mode == MODE_NORMAL && !c->prefix_pending &&
+		    !c->exiting;
+	cJSON *request;
+
+	if (want == c->passthrough_asked)
+		return;
+	request = cJSON_CreateObject();
+	cJSON_AddStringToObject(request, "cmd", "tty");
+	cJSON_AddBoolToObject(request, "passthrough", want);
+	cJSON_AddNumberToObject(request, "seq", (double)c->tty_seq);
+	client_request(c, request, client_reply_report_error, 0);
+	c->passthrough_asked = want;
 }

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <wchar.h>
 
 #include "bindings.h"
@@ -176,6 +177,13 @@ struct client {
 	struct echo_share *echo;
 	char echo_path[PATH_MAX];
 	char echo_tty[256];
+	int input_pipe[2];	  /* ncurses reads keys from [0] (client-echo.c) */
+	FILE *input_file;	  /* [0] as ncurses' input */
+	void *screen;		  /* ncurses' SCREEN made by newterm, or NULL */
+	bool server_reads_tty;	  /* the server reads the terminal, not us */
+	unsigned long tty_seq;	  /* last tty-input chunk handled */
+	bool passthrough_asked;	  /* the server was told text may pass */
+	bool has_ech;		  /* terminfo: ech is CSI n X */
 	int exit_code;
 	char exit_message[1024];
 };
@@ -190,6 +198,12 @@ void client_echo_hold(struct client *c);
 void client_echo_release(struct client *c);
 void client_echo_publish(struct client *c, int pane_rows_on_screen);
 void client_draw_repaint_row(int screen_y);
+FILE *client_echo_input(struct client *c);
+void client_echo_feed(struct client *c, const void *bytes, size_t n);
+void client_echo_read_terminal(struct client *c);
+void client_echo_on_input(struct client *c, const cJSON *event);
+void client_echo_hand_over(struct client *c, bool server_reads);
+void client_echo_passthrough(struct client *c);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

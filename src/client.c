@@ -311,7 +311,7 @@ static const struct {
 	void (*handle)(struct client *c, const cJSON *event);
 } event_handlers[] = {
     {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
-    {"exit", on_exit_event}, {"sandbox", on_sandbox},
+    {"exit", on_exit_event}, {"sandbox", on_sandbox},	 {"tty-input", client_echo_on_input},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)
@@ -495,6 +495,9 @@ static void on_attach_reply(struct client *c, const cJSON *result, const cJSON *
 	c->attached = true;
 	if (cJSON_IsString(session))
 		snprintf(c->session, sizeof c->session, "%s", session->valuestring);
+	/* The server has our page and terminal: let it read the keys. */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "echo")))
+		client_echo_hand_over(c, true);
 }
 
 static void terminal_size(int *rows, int *cols)
@@ -535,10 +538,17 @@ static void handle_resize(struct client *c)
 	}
 	if (stop_pending) {
 		/* Give the terminal back, stop, and repaint on return. */
+		bool reading = c->server_reads_tty;
+
 		stop_pending = 0;
+		/* The shell gets the terminal back: the server stops reading. */
+		client_echo_hand_over(c, false);
+		flush_output(c);
 		endwin();
 		kill(getpid(), SIGSTOP);
 		refresh();
+		if (reading)
+			client_echo_hand_over(c, true);
 	}
 	terminal_size(&c->rows, &c->cols);
 	resize_term(c->rows, c->cols);
@@ -572,7 +582,8 @@ static void run_loop(struct client *c)
 {
 	while (!c->exiting) {
 		struct pollfd fds[3] = {
-		    {STDIN_FILENO, POLLIN, 0},
+		    /* Not while the server reads the terminal: one reader. */
+		    {c->server_reads_tty ? -1 : STDIN_FILENO, POLLIN, 0},
 		    {c->fd, (short)(POLLIN | (c->outlen > 0 ? POLLOUT : 0)), 0},
 		    {winch_pipe[0], POLLIN, 0},
 		};
@@ -596,8 +607,11 @@ static void run_loop(struct client *c)
 			flush_output(c);
 		if (fds[0].revents & (POLLHUP | POLLERR))
 			client_leave(c, 1, "[terminal closed]");
+		else if ((fds[0].revents & POLLIN) && c->input_pipe[1] >= 0)
+			client_echo_read_terminal(c);
 		else if (fds[0].revents & POLLIN)
 			client_read_input(c);
+		client_echo_passthrough(c);
 	}
 	flush_output(c);
 }
@@ -626,6 +640,7 @@ static void load_settings(struct client *c, const char *theme_override, char *wa
 static void start_terminal(struct client *c)
 {
 	struct sigaction sa;
+	FILE *in;
 
 	/* Installed before initscr() so ncurses leaves SIGWINCH to us: the
 	 * self-pipe wakes poll() and the resize is handled in the loop. */
@@ -637,7 +652,13 @@ static void start_terminal(struct client *c)
 	 * syscalls on each keystroke's echo). */
 	sigaction(SIGTSTP, &sa, NULL);
 	set_escdelay(25);
-	initscr();
+	/* With an echo page, keys reach ncurses through a pipe: the client
+	 * or, once it has agreed, the server fills it (client-echo.c). */
+	in = client_echo_input(c);
+	if (in != NULL)
+		c->screen = newterm(NULL, stdout, in);
+	if (c->screen == NULL)
+		initscr();
 	raw();
 	noecho();
 	nonl();
@@ -675,6 +696,7 @@ int client_attach(const char *socket_path, const char *session, const char *them
 
 	if (c == NULL)
 		return 1;
+	c->input_pipe[0] = c->input_pipe[1] = -1;
 	setlocale(LC_ALL, "");
 	c->fd = connect_socket(socket_path, why, sizeof why);
 	if (c->fd < 0 || say_hello(c->fd, why, sizeof why) != 0) {
@@ -700,6 +722,8 @@ int client_attach(const char *socket_path, const char *session, const char *them
 	if (c->echo != NULL)
 		c->echo->enabled = 0; /* still held: the loop ends awake */
 	endwin();
+	if (c->screen != NULL)
+		delscreen(c->screen);
 	signal(SIGWINCH, SIG_DFL);
 	close(winch_pipe[0]);
 	close(winch_pipe[1]);

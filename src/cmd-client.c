@@ -49,6 +49,7 @@ static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	    cmd_get_string(req, "echo", false, &page, err) < 0)
 		return -1;
 	server_echo_attach(c, tty, page);
+	cJSON_AddBoolToObject(result, "echo", c->echo != NULL);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;
 	server_attach_later(c, s);
@@ -71,6 +72,11 @@ static int cmd_detach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	cJSON_AddStringToObject(ev, "reason", "detached");
 	server_send(c, ev);
 	return 0;
+}
+
+static int cmd_tty(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+{
+	return server_echo_tty_request(c, req, err);
 }
 
 static int cmd_client_size(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
@@ -286,6 +292,7 @@ const struct cmd_entry cmd_client_entries[] = {
 	{ .name = "attach", .exec = cmd_attach },
 	{ .name = "detach", .exec = cmd_detach },
 	{ .name = "client-size", .exec = cmd_client_size },
+	{ .name = "tty", .exec = cmd_tty },
 	{ .name = "key", .exec = cmd_key },
 	{ .name = "paste", .exec = cmd_paste },
 	{ .name = "mouse", .exec = cmd_mouse },

@@ -55,6 +55,7 @@ struct echo_share {
 	uint32_t ncolors;      /* palette size (8, 16, 256, ...) */
 	uint32_t direct_color; /* RGB may be sent as is */
 	uint32_t screen_cols, screen_rows;
+	uint32_t erase_chars; /* the terminal has ECH (CSI n X, terminfo ech) */
 	uint32_t nregions;
 	struct echo_region regions[ECHO_SHARE_PANES];
 	/* Written by the server in its turn: */

@@ -15,13 +15,17 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "echo-share.h"
+#include "error.h"
 #include "log.h"
 #include "server.h"
 #include "term.h"
@@ -63,8 +67,9 @@ void server_echo_attach(struct conn *c, const char *tty, const char *page)
 		return;
 	}
 	/* O_NOCTTY: never the server's controlling terminal.  Non-blocking:
-	 * a stalled terminal must not stall the server. */
-	fd = open(tty, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	 * a stalled terminal must not stall the server.  Readable too: the
+	 * client may hand its input over (server_echo_tty_request). */
+	fd = open(tty, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || !isatty(fd)) {
 		if (fd >= 0)
 			close(fd);
@@ -73,14 +78,17 @@ void server_echo_attach(struct conn *c, const char *tty, const char *page)
 	}
 	c->echo = share;
 	c->echo_tty = fd;
+	c->prefix_byte = -1;
 	log_debug("client echo page on %s", tty);
 }
 
 void server_echo_detach(struct conn *c)
 {
+	server_echo_stop_input(c);
 	if (c->echo != NULL) {
-		log_info("client echo: %llu patches written to its terminal",
-			 (unsigned long long)c->echo->patches);
+		log_info("client echo: %llu patches written to its terminal; %lu typed bytes "
+			 "passed through, %lu chunks of input forwarded",
+			 (unsigned long long)c->echo->patches, c->tty_passed, c->tty_forwarded);
 		munmap(c->echo, sizeof *c->echo);
 	}
 	if (c->echo_tty >= 0)
@@ -192,19 +200,6 @@ static const struct echo_region *region_of(const struct echo_share *share, const
 	return NULL;
 }
 
-/* The client is still there: a patch after it went would land on the
- * shell that got the terminal back. */
-static bool peer_alive(struct conn *c)
-{
-	uv_os_fd_t fd;
-	struct pollfd pfd = {.events = POLLRDHUP};
-
-	if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) != 0)
-		return false;
-	pfd.fd = fd;
-	return poll(&pfd, 1, 0) == 0;
-}
-
 size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
 				char *buf, size_t size)
 {
@@ -227,11 +222,19 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 		/* The trailing blanks term_row_runs leaves out: the client
 		 * shows default blanks there, and so must the patch (this is
 		 * what erases a character taken back with backspace). */
-		if (pt.col_end < term_cols(term))
+		if (pt.col_end < term_cols(term) && share->erase_chars) {
+			char ech[32];
+
+			/* ECH erases without moving, in the default colours
+			 * set just before. */
+			snprintf(ech, sizeof ech, "\033[0m\033[%dX", term_cols(term) - pt.col_end);
+			put(&pt, ech, strlen(ech));
+		} else if (pt.col_end < term_cols(term)) {
 			put(&pt, "\033[0m", 4);
-		while (pt.ok && pt.col_end < term_cols(term)) {
-			put(&pt, " ", 1);
-			pt.col_end++;
+			while (pt.ok && pt.col_end < term_cols(term)) {
+				put(&pt, " ", 1);
+				pt.col_end++;
+			}
 		}
 	}
 	put(&pt, "\033[0m\0338", 6);
@@ -244,7 +247,8 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	char buf[PATCH_BYTES_MAX];
 	const struct echo_region *r;
 	size_t len;
-	struct pollfd room = {.fd = c->echo_tty, .events = POLLOUT};
+	struct pollfd ready[2] = {{.fd = c->echo_tty, .events = POLLOUT}, {.events = POLLRDHUP}};
+	uv_os_fd_t conn_fd;
 	bool done = false;
 
 	if (share == NULL)
@@ -257,7 +261,12 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
 	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, buf, sizeof buf)) > 0 &&
-	    poll(&room, 1, 0) == 1 && (room.revents & POLLOUT) && peer_alive(c)) {
+	    /* Room for the bytes now, and the client still there: a patch
+	     * after it went would land on the shell that got the terminal
+	     * back. */
+	    uv_fileno((const uv_handle_t *)&c->pipe, &conn_fd) == 0 &&
+	    (ready[1].fd = conn_fd, poll(ready, 2, 0) >= 1) && (ready[0].revents & POLLOUT) &&
+	    ready[1].revents == 0) {
 		ssize_t n = write(c->echo_tty, buf, len);
 
 		if (n == (ssize_t)len) {
@@ -274,4 +283,130 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	}
 	atomic_store(&share->patching, 0);
 	return done;
+}
+
+/* --- the client's input ------------------------------------------------- */
+
+/* A keystroke whose bytes are what the client would have the pane get
+ * for it in its normal mode, whatever the pane's modes: printable ASCII,
+ * Tab and Backspace (the encoder sends 0x09 and 0x7f for those keys).
+ * Everything else is the client's: Enter (CR LF in newline mode),
+ * control keys, escape sequences, mouse reports, UTF-8, the prefix. */
+static bool passes_through(const struct conn *c, unsigned char byte)
+{
+	return ((byte >= 0x20 && byte <= 0x7e) || byte == 0x09 || byte == 0x7f) &&
+	       byte != c->prefix_byte;
+}
+
+static void forward(struct conn *c, const unsigned char *bytes, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	cJSON *ev = cJSON_CreateObject();
+	char *data = malloc(2 * n + 1);
+
+	if (data == NULL) {
+		cJSON_Delete(ev);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		data[2 * i] = hex[bytes[i] >> 4];
+		data[2 * i + 1] = hex[bytes[i] & 15];
+	}
+	data[2 * n] = '\0';
+	cJSON_AddStringToObject(ev, "event", "tty-input");
+	cJSON_AddNumberToObject(ev, "seq", (double)++c->tty_forwarded);
+	cJSON_AddStringToObject(ev, "data", data);
+	free(data);
+	server_send(c, ev);
+}
+
+static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
+{
+	struct conn *c = poll_handle->data;
+	unsigned char buf[4096];
+	ssize_t n;
+	size_t i = 0;
+
+	(void)events;
+	if (status < 0) {
+		server_echo_stop_input(c);
+		return;
+	}
+	n = read(c->echo_tty, buf, sizeof buf);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* The terminal hung up: the client will hear of it too. */
+		server_echo_stop_input(c);
+		return;
+	}
+	if (c->passthrough && c->attached != NULL && c->attached->active != NULL &&
+	    c->attached->active->active != NULL) {
+		while (i < (size_t)n && passes_through(c, buf[i]))
+			i++;
+		if (i > 0) {
+			term_send_text(c->attached->active->active->term, (const char *)buf, i);
+			c->tty_passed += i;
+		}
+	}
+	if (i < (size_t)n) {
+		/* From the first byte that is not plain text on, the client
+		 * decides, until it says it has caught up. */
+		c->passthrough = false;
+		forward(c, buf + i, (size_t)n - i);
+	}
+}
+
+static void on_tty_poll_closed(uv_handle_t *handle)
+{
+	free(handle);
+}
+
+void server_echo_stop_input(struct conn *c)
+{
+	if (c->tty_poll == NULL)
+		return;
+	uv_close((uv_handle_t *)c->tty_poll, on_tty_poll_closed);
+	c->tty_poll = NULL;
+	c->passthrough = false;
+}
+
+/* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?}
+ * Passthrough is granted only when seq is the last chunk forwarded: a
+ * chunk still on its way to the client holds input typed before, which
+ * must reach the pane first. */
+int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *err)
+{
+	const cJSON *read_on = cJSON_GetObjectItemCaseSensitive(req, "read");
+	const cJSON *pass = cJSON_GetObjectItemCaseSensitive(req, "passthrough");
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(req, "seq");
+	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(req, "prefix");
+
+	if (c->echo == NULL || c->echo_tty < 0) {
+		sm_error_set(err, "no_terminal", "this client shared no terminal at attach");
+		return -1;
+	}
+	if (cJSON_IsBool(read_on) && !cJSON_IsTrue(read_on)) {
+		server_echo_stop_input(c);
+		return 0;
+	}
+	if (cJSON_IsTrue(read_on) && c->tty_poll == NULL) {
+		c->tty_poll = malloc(sizeof *c->tty_poll);
+		if (c->tty_poll == NULL || uv_poll_init(server.loop, c->tty_poll, c->echo_tty) != 0) {
+			free(c->tty_poll);
+			c->tty_poll = NULL;
+			sm_error_set(err, "no_terminal", "cannot watch the terminal");
+			return -1;
+		}
+		c->tty_poll->data = c;
+		uv_poll_start(c->tty_poll, UV_READABLE, on_tty_readable);
+	}
+	if (cJSON_IsNumber(prefix))
+		c->prefix_byte = prefix->valueint >= 0 && prefix->valueint < 256 ? prefix->valueint : -1;
+	if (cJSON_IsTrue(pass) && cJSON_IsNumber(seq) && c->tty_poll != NULL &&
+	    (unsigned long)seq->valuedouble == c->tty_forwarded)
+		c->passthrough = true;
+	else if (cJSON_IsFalse(pass))
+		c->passthrough = false;
+	return 0;
 }

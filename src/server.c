@@ -38,6 +38,7 @@
 struct server server;
 
 static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
+static void server_on_frame_timer(uv_timer_t *timer);
 static void server_send_frames(struct session *s, struct conn *only, bool full);
 
 uint64_t server_now_ms(void)
@@ -134,9 +135,16 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 
 void server_send(struct conn *c, cJSON *msg)
 {
-	char *text = cJSON_PrintUnformatted(msg);
-	size_t len = strlen(text);
+	const cJSON *event = cJSON_GetObjectItemCaseSensitive(msg, "event");
+	char *text;
+	size_t len;
 
+	/* A client told to go gives its terminal back at once: not one more
+	 * keystroke of the shell's may be read here. */
+	if (cJSON_IsString(event) && strcmp(event->valuestring, "exit") == 0)
+		server_echo_stop_input(c);
+	text = cJSON_PrintUnformatted(msg);
+	len = strlen(text);
 	cJSON_Delete(msg);
 	text = realloc(text, len + 2);
 	text[len] = '\n';
@@ -269,19 +277,40 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	char *text;
 	size_t len;
 	cJSON *frame;
-	bool patched = false;
+	bool patched_all = true, patched_any = false;
 
 	if (!full && !term_any_damage(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
-	 * page first (server-echo.c); their frame says so. */
-	for (struct conn *c = server.conns; c != NULL && !full; c = c->next)
-		if (c->echo != NULL && c->attached == s && (only == NULL || c == only) &&
-		    !conn_behind(c))
-			patched |= server_echo_patch(c, p);
+	 * page first (server-echo.c); the frame that follows says so, and
+	 * the client repaints those rows from it. */
+	for (struct conn *c = server.conns; c != NULL && !full && only == NULL && !s->frame_tick;
+	     c = c->next) {
+		bool patched;
+
+		if (c->attached != s)
+			continue;
+		patched = c->echo != NULL && !conn_behind(c) && server_echo_patch(c, p);
+		patched_any |= patched;
+		patched_all &= patched;
+	}
+	if (patched_any)
+		p->patched_unsent = true;
+	/* Every client shows the update already: the frame can wait for
+	 * the next tick instead of waking the clients now, while the
+	 * typist's terminal and the pane want the CPU. */
+	if (patched_any && patched_all) {
+		if (!s->frame_pending) {
+			s->frame_pending = true;
+			uv_timer_start(&s->frame_timer, server_on_frame_timer, FRAME_INTERVAL_MS, 0);
+		}
+		return;
+	}
 	frame = server_frame_json(p, full);
-	if (patched)
+	if (p->patched_unsent)
 		cJSON_AddBoolToObject(frame, "patched", true);
+	if (only == NULL)
+		p->patched_unsent = false;
 	text = cJSON_PrintUnformatted(frame);
 	cJSON_Delete(frame);
 	len = strlen(text);
@@ -326,7 +355,9 @@ static void server_on_frame_timer(uv_timer_t *timer)
 	struct session *s = timer->data;
 
 	s->frame_pending = false;
+	s->frame_tick = true;
 	server_send_frames(s, NULL, false);
+	s->frame_tick = false;
 }
 
 static bool session_has_clients(const struct session *s)

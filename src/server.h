@@ -31,6 +31,7 @@ struct session;
 #define MAX_LINE (1024 * 1024)
 
 struct pane {
+	bool patched_unsent; /* echo patches not yet followed by a frame */
 	int id;
 	struct window *window;
 	struct layout_cell *cell;
@@ -90,6 +91,7 @@ struct session {
 	struct window *active;
 	int next_window_index;
 	bool frame_pending;
+	bool frame_tick; /* sending the frames the tick was waiting for */
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
 	struct session *next;
@@ -118,6 +120,14 @@ struct conn {
 	/* The client's echo page and terminal (server-echo.c), or NULL/-1. */
 	struct echo_share *echo;
 	int echo_tty;
+	/* Reading the client's terminal (server-echo.c): printable text
+	 * typed while passthrough is on goes straight to the active pane;
+	 * anything else goes to the client, numbered. */
+	uv_poll_t *tty_poll;
+	bool passthrough;
+	int prefix_byte; /* never passed through; -1 none */
+	unsigned long tty_forwarded; /* chunks sent to the client */
+	unsigned long tty_passed;    /* bytes written straight to a pane */
 	struct conn *next;
 };
 
@@ -160,6 +170,10 @@ uint64_t server_now_ms(void);
 void server_echo_attach(struct conn *c, const char *tty, const char *page);
 void server_echo_detach(struct conn *c);
 bool server_echo_patch(struct conn *c, struct pane *p);
+/* The client's "tty" request: read its terminal or stop; passthrough on
+ * once the client has handled every forwarded chunk. */
+int server_echo_tty_request(struct conn *c, const struct cJSON *req, struct sm_error *err);
+void server_echo_stop_input(struct conn *c);
 /* The bytes that draw term's damaged rows at screen position (x, y) for
  * a client whose page is share; 0 when they cannot be patched (too many
  * rows, or a cell the client would draw otherwise). */

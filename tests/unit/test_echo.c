@@ -58,6 +58,18 @@ static void test_plain_row(void **state)
 	assert_non_null(strstr(out, "ab\033[0m                  \033[0m\0338"));
 }
 
+/* A terminal with ECH gets the row's tail erased, not spaced out. */
+static void test_erase_characters(void **state)
+{
+	static const struct echo_share share_ech = {.use_color = 1, .ncolors = 256, .erase_chars = 1};
+	char out[4096];
+
+	(void)state;
+	assert_true(patch(&share_ech, "ab", out, sizeof out) > 0);
+	assert_non_null(strstr(out, "ab\033[0m\033[18X\033[0m\0338"));
+	assert_null(strstr(out, "  "));
+}
+
 static void test_colours_and_attributes(void **state)
 {
 	char out[4096];
@@ -108,6 +120,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_row),
+	    cmocka_unit_test(test_erase_characters),
 	    cmocka_unit_test(test_colours_and_attributes),
 	    cmocka_unit_test(test_what_is_never_patched),
 	};
