@@ -13,7 +13,8 @@
  * loop: read up to RELAY_BUF into the direction's one buffer, write it
  * straight to the other socket, read again.  A side is not read while
  * bytes from it are still unwritten: that is the backpressure, so a fast
- * sender cannot make the server buffer more than RELAY_BUF per direction.
+ * sender cannot make the server buffer more than one buffer per
+ * direction, and the large ones are counted across the server.
  * EOF from one side shuts down writing to the other (half-close);
  * the tunnel ends when both directions are shut down, on any error, or
  * after idle_timeout_ms without a byte.
@@ -35,15 +36,26 @@
 #include "error.h"
 #include "log.h"
 
-/* What one direction of a tunnel holds at most: bytes read from one
- * side, not yet written to the other.  Large, because on a loaded host
- * the proxy's cost is per wakeup and per system call, not per byte (see
- * Performance in docs/network.md); 1 MiB is also what the old write
- * queue limit allowed per direction. */
-#define RELAY_BUF (1024 * 1024)
-/* A direction moves at most this many buffers per wakeup, so one busy
- * tunnel cannot starve the rest of the loop. */
-#define RELAY_ROUNDS 8
+/* What one direction of a tunnel reads at once, and so holds at most:
+ * bytes read from one side, not yet written to the other.  Large,
+ * because the cost of a bulk transfer through the proxy is less per byte
+ * than per read, write and wakeup, at both ends as well as here: a
+ * loopback socket often holds more than 1 MiB when the proxy gets to it,
+ * and reading all of it at once (4 MiB reads average about 1 MB, 1 MiB
+ * ones about 0.5 MB) cuts the CPU of the whole transfer by about a
+ * quarter (see Performance in docs/network.md; 8 MiB did no better). */
+#define RELAY_BUF (4 * 1024 * 1024)
+/* Threat: a sandbox opening many tunnels to a fast server and reading
+ * none of them, so that each direction holds a full buffer (MAX_CONNS
+ * tunnels could make the server hold 32 GiB).  At most RELAY_BUFS_MAX buffers of RELAY_BUF
+ * exist at once, pooled ones included (64 MiB); past that a direction
+ * reads through a RELAY_BUF_SMALL one, slower but still moving. */
+#define RELAY_BUFS_MAX 16
+#define RELAY_BUF_SMALL (256 * 1024)
+/* A direction moves at most this many buffers per wakeup (8 MiB, as
+ * before with 8 x 1 MiB), so one busy tunnel cannot starve the rest of
+ * the loop for more than a few milliseconds. */
+#define RELAY_ROUNDS 2
 #define REFUSE_LINGER_MS 2000
 #define OWN_ADDRESSES_TTL_MS 1000
 /* Threat: a sandbox opening connections until the server runs out of
@@ -122,6 +134,7 @@ struct conn {
 struct chunk {
 	uv_write_t req;
 	size_t cap;
+	bool relay_buf; /* of RELAY_BUF: counted and recycled */
 	char data[];
 };
 
@@ -252,31 +265,54 @@ static void on_chunk_written(uv_write_t *req, int status);
  * itself, and a recycled one is still in the cache.  A direction gives
  * its buffer back as soon as it is written out, so idle tunnels hold
  * none.  All egress instances run on the server's one loop thread, so
- * one free list serves them; it is short, because each buffer is
- * 1 MiB the server keeps. */
-#define CHUNK_POOL_MAX 4
+ * one free list and one count serve them.  The list is short, because
+ * each buffer is 4 MiB the server keeps: two serve one busy tunnel in
+ * both directions, or two in one. */
+#define CHUNK_POOL_MAX 2
 static struct chunk *chunk_pool[CHUNK_POOL_MAX];
 static size_t chunk_pool_n;
+static size_t relay_bufs; /* of RELAY_BUF, in use or pooled */
 
 static struct chunk *chunk_new(size_t cap)
 {
+	struct chunk *ch = malloc(sizeof *ch + cap);
+
+	if (ch != NULL) {
+		ch->cap = cap;
+		ch->relay_buf = false;
+	}
+	return ch;
+}
+
+/* A buffer for one read of the relay: RELAY_BUF while the count allows,
+ * else a small one (see RELAY_BUFS_MAX). */
+static struct chunk *relay_buf_new(void)
+{
 	struct chunk *ch;
 
-	if (cap == RELAY_BUF && chunk_pool_n > 0)
-		ch = chunk_pool[--chunk_pool_n];
-	else
-		ch = malloc(sizeof *ch + cap);
-	if (ch != NULL)
-		ch->cap = cap;
+	if (chunk_pool_n > 0)
+		return chunk_pool[--chunk_pool_n];
+	if (relay_bufs >= RELAY_BUFS_MAX)
+		return chunk_new(RELAY_BUF_SMALL);
+	ch = chunk_new(RELAY_BUF);
+	if (ch != NULL) {
+		ch->relay_buf = true;
+		relay_bufs++;
+	}
 	return ch;
 }
 
 static void chunk_free(struct chunk *ch)
 {
-	if (ch != NULL && ch->cap == RELAY_BUF && chunk_pool_n < CHUNK_POOL_MAX)
+	if (ch == NULL)
+		return;
+	if (ch->relay_buf && chunk_pool_n < CHUNK_POOL_MAX) {
 		chunk_pool[chunk_pool_n++] = ch;
-	else
-		free(ch);
+		return;
+	}
+	if (ch->relay_buf)
+		relay_bufs--;
+	free(ch);
 }
 
 static int side_write(struct side *to, struct chunk *ch, size_t len)
@@ -497,12 +533,12 @@ static int relay_flush(struct side *from, struct side *to)
  * sets eof), 0 when it would block, -1 on an error. */
 static int relay_fill(struct side *from)
 {
-	struct chunk *ch = chunk_new(RELAY_BUF);
+	struct chunk *ch = relay_buf_new();
 	ssize_t n;
 
 	if (ch == NULL)
 		return -1;
-	n = recv(from->fd, ch->data, RELAY_BUF, 0);
+	n = recv(from->fd, ch->data, ch->cap, 0);
 	if (n > 0) {
 		from->buf = ch;
 		from->buf_off = 0;
