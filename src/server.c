@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -785,6 +786,21 @@ static int server_load_config(const char *path)
 	return 0;
 }
 
+/* Every egress tunnel holds two descriptors and every pane a few: the
+ * usual soft limit of 1024 would refuse the thousandth tunnel while the
+ * hard limit allows far more.  Panes never inherit the server's fds
+ * (pty.c closes all of them, however high). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		log_warn("cannot raise the open-file limit: %s", strerror(errno));
+}
+
 /* Fork into the background; the parent returns only once the child
  * listens (exit 0) or has said why it cannot (exit 1), so the client that
  * started it can connect straight away. */
@@ -877,6 +893,7 @@ int server_main(int argc, char **argv)
 	server.next_pane_id = 1;
 	server.sandbox_off = opts.sandbox != NULL && strcmp(opts.sandbox, "off") == 0;
 	server_load_config(opts.config_path);
+	raise_fd_limit();
 	events_open(state_dir);
 
 	/* Probe once; the result is fixed for the server's life. */

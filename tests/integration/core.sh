@@ -93,4 +93,14 @@ sleep 0.2
 check "kill-server removes the socket" [ ! -e "$XDG_RUNTIME_DIR/sandmux/$T_NAME" ]
 check "usage errors exit 2" sh -c "$SANDMUX_BIN -L $T_NAME split >/dev/null 2>&1; [ \$? -eq 2 ]"
 check "verbs have --help" sh -c "$SANDMUX_BIN capture --help | grep -q usage"
+
+# The server may hold many descriptors (a thousand egress tunnels): it
+# raises its soft open-file limit to the hard one.  Run under a low soft
+# limit so the raise is what is checked.
+(ulimit -Sn 256 && sm new -d -s fds -- /bin/sh >/dev/null)
+spid=$(sm ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+soft=$(awk '/Max open files/ { print $4 }' "/proc/$spid/limits")
+hard=$(awk '/Max open files/ { print $5 }' "/proc/$spid/limits")
+check "the server's open-file limit is raised to the hard limit ($soft of $hard)" [ "$soft" = "$hard" ]
+sm kill-server
 finish
