@@ -630,7 +630,7 @@ nohup bash -c 'trap "" HUP TERM; exec -a $MARK-orphan2 sleep 1000' >/dev/null 2>
 bash -c '(trap "" HUP TERM INT; exec -a $MARK-orphan3 sleep 1000 &) &'
 sleep 0.3
 EOF
-wait_for 3 at_least "$MARK-orphan" 3
+wait_for 10 at_least "$MARK-orphan" 3
 n_before=$(marker_pids "$MARK-orphan" | wc -l)
 sm kill-pane -t "%$O" >/dev/null
 wait_for 5 none_left "$MARK-orphan"
