@@ -278,7 +278,7 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	char *text;
 	size_t len;
 	cJSON *frame;
-	bool patched_all = true, patched_any = false;
+	bool patched_any = false;
 
 	if (!full && !term_any_damage(p->term))
 		return;
@@ -286,32 +286,16 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	 * page first (server-echo.c); the frame that follows says so, and
 	 * the client repaints those rows from it. */
 	for (struct conn *c = server.conns; c != NULL && !full && only == NULL && !s->frame_tick;
-	     c = c->next) {
-		bool patched;
-
-		if (c->attached != s)
-			continue;
-		patched = c->echo != NULL && !conn_behind(c) && server_echo_patch(c, p);
-		patched_any |= patched;
-		patched_all &= patched;
-	}
-	if (patched_any)
-		p->patched_unsent = true;
-	/* Every client shows the update already: the frame can wait for
-	 * the next tick instead of waking the clients now, while the
-	 * typist's terminal and the pane want the CPU. */
-	if (patched_any && patched_all) {
-		if (!s->frame_pending) {
-			s->frame_pending = true;
-			uv_timer_start(&s->frame_timer, server_on_frame_timer, FRAME_INTERVAL_MS, 0);
-		}
-		return;
-	}
+	     c = c->next)
+		if (c->attached == s && c->echo != NULL && !conn_behind(c))
+			patched_any |= server_echo_patch(c, p);
+	/* The frame goes out at once all the same: a frame held back for
+	 * the tick wakes the server again later, and the scheduler then
+	 * tends to wake it on the other CPU for the next keystroke (an
+	 * idle CPU's wake-up costs more than the frame; measured). */
 	frame = server_frame_json(p, full);
-	if (p->patched_unsent)
+	if (patched_any)
 		cJSON_AddBoolToObject(frame, "patched", true);
-	if (only == NULL)
-		p->patched_unsent = false;
 	text = cJSON_PrintUnformatted(frame);
 	cJSON_Delete(frame);
 	len = strlen(text);

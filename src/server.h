@@ -31,7 +31,6 @@ struct session;
 #define MAX_LINE (1024 * 1024)
 
 struct pane {
-	bool patched_unsent; /* echo patches not yet followed by a frame */
 	int id;
 	struct window *window;
 	struct layout_cell *cell;
@@ -91,7 +90,7 @@ struct session {
 	struct window *active;
 	int next_window_index;
 	bool frame_pending;
-	bool frame_tick; /* sending the frames the tick was waiting for */
+	bool frame_tick; /* sending coalesced frames: output, not an echo */
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
 	struct session *next;
