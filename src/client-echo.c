@@ -175,18 +175,7 @@ FILE *client_echo_input(struct client *c)
 /* Bytes for ncurses, then what they mean. */
 void client_echo_feed(struct client *c, const void *bytes, size_t n)
 {
-	const char *p = bytes;
-
-	while (n > 0) {
-		ssize_t w = write(c->input_pipe[1], p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
+	client_write_all(c->input_pipe[1], bytes, n);
 	client_read_input(c);
 }
 

@@ -213,6 +213,7 @@ void client_send_key(struct client *c, const char *name);
 void client_send_text(struct client *c, const char *utf8, size_t len);
 void client_flush_text(struct client *c);
 void client_write_tty(const char *bytes, size_t len);
+void client_write_all(int fd, const char *bytes, size_t len);
 
 /* client-model.c */
 struct pane_view *client_pane(struct client *c, int id);

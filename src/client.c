@@ -92,8 +92,14 @@ void client_leave(struct client *c, int exit_code, const char *message)
  * never lands inside one of ncurses' sequences. */
 void client_write_tty(const char *bytes, size_t len)
 {
+	client_write_all(STDOUT_FILENO, bytes, len);
+}
+
+/* All of it, or as much as fd takes before an error. */
+void client_write_all(int fd, const char *bytes, size_t len)
+{
 	while (len > 0) {
-		ssize_t n = write(STDOUT_FILENO, bytes, len);
+		ssize_t n = write(fd, bytes, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -207,18 +207,25 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 	return 0;
 }
 
-static int set_bindings(struct config_parse *parse, const cJSON *item)
+/* An object whose every member goes to add(), which stops at an error. */
+static int each_member(struct config_parse *parse, const cJSON *item, const char *what,
+		       int (*add)(struct config_parse *parse, const cJSON *member))
 {
 	const cJSON *member;
 
 	if (!cJSON_IsObject(item))
-		return invalid(parse, "bindings", "must be an object mapping keys to commands");
+		return invalid(parse, item->string, what);
 	cJSON_ArrayForEach(member, item)
 	{
-		if (add_binding(parse, member) != 0)
+		if (add(parse, member) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+static int set_bindings(struct config_parse *parse, const cJSON *item)
+{
+	return each_member(parse, item, "must be an object mapping keys to commands", add_binding);
 }
 
 static int add_profile(struct config_parse *parse, const cJSON *member)
@@ -252,16 +259,7 @@ static int add_profile(struct config_parse *parse, const cJSON *member)
 
 static int set_profiles(struct config_parse *parse, const cJSON *item)
 {
-	const cJSON *member;
-
-	if (!cJSON_IsObject(item))
-		return invalid(parse, "profiles", "must be an object mapping names to profiles");
-	cJSON_ArrayForEach(member, item)
-	{
-		if (add_profile(parse, member) != 0)
-			return -1;
-	}
-	return 0;
+	return each_member(parse, item, "must be an object mapping names to profiles", add_profile);
 }
 
 static const struct {
