@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,14 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static bool same_terminal(void)
+{
+	struct stat in, out;
+
+	return isatty(STDIN_FILENO) && fstat(STDIN_FILENO, &in) == 0 &&
+	       fstat(STDOUT_FILENO, &out) == 0 && in.st_rdev == out.st_rdev;
+}
+
 void client_echo_open(struct client *c, const char *socket_path)
 {
 	const char *slash = strrchr(socket_path, '/');
@@ -41,7 +50,9 @@ void client_echo_open(struct client *c, const char *socket_path)
 	struct echo_share *share;
 	int fd;
 
-	if (tty == NULL || slash == NULL ||
+	/* Only when keys come from the very terminal the screen is on: the
+	 * server will read that terminal for them. */
+	if (tty == NULL || !same_terminal() || slash == NULL ||
 	    snprintf(c->echo_path, sizeof c->echo_path, "%.*s/echo-XXXXXX",
 		     (int)(slash - socket_path), socket_path) >= (int)sizeof c->echo_path ||
 	    strlen(tty) >= sizeof c->echo_tty)
