@@ -22,6 +22,8 @@
 #include "client-internal.h"
 #include "echo-share.h"
 
+#include <ncurses.h>
+
 /* How long the client waits for the server to finish a patch: a patch is
  * one write(2) of a few hundred bytes, so this is only reached when the
  * server died in the middle of one. */
@@ -111,11 +113,18 @@ void client_echo_hold(struct client *c)
 	if (c->echo == NULL)
 		return;
 	atomic_store(&c->echo->drawing, 1);
-	if (atomic_load(&c->echo->patching) == 0)
-		return;
-	deadline = now_ns() + ECHO_HOLD_WAIT_NS;
-	while (atomic_load(&c->echo->patching) != 0 && now_ns() < deadline)
-		sched_yield();
+	if (atomic_load(&c->echo->patching) != 0) {
+		deadline = now_ns() + ECHO_HOLD_WAIT_NS;
+		while (atomic_load(&c->echo->patching) != 0 && now_ns() < deadline)
+			sched_yield();
+	}
+	/* A patch moved the cursor: ncurses must know where it is before it
+	 * moves it relative to where it thinks it is.  An unknown old
+	 * position makes mvcur address the cell absolutely. */
+	if (c->echo->cursor_moved) {
+		c->echo->cursor_moved = 0;
+		mvcur(-1, -1, c->echo->cursor_y, c->echo->cursor_x);
+	}
 }
 
 void client_echo_release(struct client *c)
@@ -152,6 +161,14 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 		    .pane = pane->id, .x = pane->x, .y = pane->y, .cols = pane->cols, .rows = pane->rows};
 	}
 	share->nregions = n;
+	share->cursor_pane = -1;
+	if (c->mode == MODE_NORMAL) {
+		const struct pane_view *active = client_active_pane(c);
+
+		for (uint32_t i = 0; active != NULL && active->cursor_visible && i < n; i++)
+			if (share->regions[i].pane == active->id)
+				share->cursor_pane = active->id;
+	}
 	share->enabled = c->attached && !c->exiting;
 }
 

@@ -56,10 +56,13 @@ struct echo_share {
 	uint32_t direct_color; /* RGB may be sent as is */
 	uint32_t screen_cols, screen_rows;
 	uint32_t erase_chars; /* the terminal has ECH (CSI n X, terminfo ech) */
+	int32_t cursor_pane;  /* the pane whose cursor the client shows, or -1 */
 	uint32_t nregions;
 	struct echo_region regions[ECHO_SHARE_PANES];
 	/* Written by the server in its turn: */
-	uint64_t patches; /* patches written, for tests and curiosity */
+	uint64_t patches;	/* patches written, for tests and curiosity */
+	uint32_t cursor_moved;	/* a patch left the cursor at: */
+	int32_t cursor_y, cursor_x; /* (screen position); the client tells ncurses */
 };
 
 #endif

@@ -201,7 +201,7 @@ static const struct echo_region *region_of(const struct echo_share *share, const
 }
 
 size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
-				char *buf, size_t size)
+				bool move_cursor, char *buf, size_t size)
 {
 	struct patch pt = {.buf = buf, .size = size, .ok = true, .share = share};
 	int rows = term_rows(term), n = 0;
@@ -238,7 +238,29 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 		}
 	}
 	put(&pt, "\033[0m\0338", 6);
+	/* The client's frames come later: put the cursor where they will
+	 * (the client then tells ncurses, see echo-share.h). */
+	if (move_cursor) {
+		int cy, cx;
+
+		term_cursor(term, &cy, &cx);
+		snprintf(cup, sizeof cup, "\033[%d;%dH", y + cy + 1, x + cx + 1);
+		put(&pt, cup, strlen(cup));
+	}
 	return pt.ok && n > 0 ? pt.len : 0;
+}
+
+/* The client shows this pane's cursor, and it is inside the pane. */
+static bool cursor_here(const struct echo_share *share, const struct echo_region *r,
+			struct pane *p)
+{
+	struct term_modes modes;
+	int cy, cx;
+
+	term_get_modes(p->term, &modes);
+	term_cursor(p->term, &cy, &cx);
+	return share->cursor_pane == p->id && modes.cursor_visible && cy >= 0 && cx >= 0 &&
+	       cy < r->rows && cx < r->cols;
 }
 
 bool server_echo_patch(struct conn *c, struct pane *p)
@@ -260,7 +282,8 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		return false;
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
-	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, buf, sizeof buf)) > 0 &&
+	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, cursor_here(share, r, p), buf,
+					   sizeof buf)) > 0 &&
 	    /* Room for the bytes now, and the client still there: a patch
 	     * after it went would land on the shell that got the terminal
 	     * back. */
@@ -271,6 +294,14 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 
 		if (n == (ssize_t)len) {
 			share->patches++;
+			if (cursor_here(share, r, p)) {
+				int cy, cx;
+
+				term_cursor(p->term, &cy, &cx);
+				share->cursor_y = r->y + cy;
+				share->cursor_x = r->x + cx;
+				share->cursor_moved = 1;
+			}
 			done = true;
 		} else if (n > 0) {
 			/* Part of a sequence reached the terminal: the client
@@ -283,6 +314,36 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	}
 	atomic_store(&share->patching, 0);
 	return done;
+}
+
+/* --- frames held back after a patch ------------------------------------ */
+
+#define ECHO_HOLD_MS 1000 /* the longest a patched client waits for its frames */
+
+static void on_echo_timer(uv_timer_t *timer)
+{
+	server_echo_flush(timer->data);
+}
+
+void server_echo_hold_frames(struct session *s)
+{
+	if (!uv_is_active((uv_handle_t *)&s->echo_timer))
+		uv_timer_start(&s->echo_timer, on_echo_timer, ECHO_HOLD_MS, 0);
+}
+
+/* Every visible pane's damage to every client of the session, the held
+ * rows among them (and again to clients that had them: harmless). */
+void server_echo_flush(struct session *s)
+{
+	if (s->echo_flushing)
+		return;
+	s->echo_flushing = true;
+	uv_timer_stop(&s->echo_timer);
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s)
+			c->echo_lazy = false;
+	server_send_frames(s, NULL, false);
+	s->echo_flushing = false;
 }
 
 /* --- the client's input ------------------------------------------------- */

@@ -40,7 +40,7 @@ struct server server;
 
 static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
 static void server_on_frame_timer(uv_timer_t *timer);
-static void server_send_frames(struct session *s, struct conn *only, bool full);
+
 
 uint64_t server_now_ms(void)
 {
@@ -110,6 +110,11 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 		free(data);
 		return;
 	}
+	/* Frames held back for this client go first: it must never act on
+	 * a message (a key it forwarded, a layout) before it has the cells
+	 * its terminal already shows. */
+	if (c->echo_lazy && c->attached != NULL && !c->attached->echo_flushing)
+		server_echo_flush(c->attached);
 	/* Most messages go out at once: straight to the socket, without a
 	 * write request and the poll changes libuv makes for one. */
 	size_t sent = 0;
@@ -278,23 +283,27 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	char *text;
 	size_t len;
 	cJSON *frame;
-	bool patched_any = false;
+	bool held = false;
 
 	if (!full && !term_any_damage(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
-	 * page first (server-echo.c); the frame that follows says so, and
-	 * the client repaints those rows from it. */
-	for (struct conn *c = server.conns; c != NULL && !full && only == NULL && !s->frame_tick;
-	     c = c->next)
-		if (c->attached == s && c->echo != NULL && !conn_behind(c))
-			patched_any |= server_echo_patch(c, p);
-	/* The frame goes out at once all the same: a frame held back for
-	 * the tick wakes the server again later, and the scheduler then
-	 * tends to wake it on the other CPU for the next keystroke (an
-	 * idle CPU's wake-up costs more than the frame; measured). */
+	 * page first (server-echo.c).  Such a client's frame is held back:
+	 * its terminal shows the rows already, and waking it for the frame
+	 * is what an echo would wait on (the CPU it runs on is the one the
+	 * typist's terminal wants).  It follows before anything else goes
+	 * to that client, or a second later, marked "patched" so the client
+	 * repaints those rows from it. */
+	for (struct conn *c = server.conns;
+	     c != NULL && !full && only == NULL && !s->frame_tick && !s->echo_flushing; c = c->next)
+		if (c->attached == s && c->echo != NULL && !conn_behind(c) &&
+		    server_echo_patch(c, p)) {
+			c->echo_lazy = true;
+			p->patched_since_frame = true;
+			server_echo_hold_frames(s);
+		}
 	frame = server_frame_json(p, full);
-	if (patched_any)
+	if (p->patched_since_frame)
 		cJSON_AddBoolToObject(frame, "patched", true);
 	text = cJSON_PrintUnformatted(frame);
 	cJSON_Delete(frame);
@@ -303,6 +312,10 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
 			continue;
+		if (c->echo_lazy && only == NULL) {
+			held = true;
+			continue;
+		}
 		if (conn_behind(c)) {
 			c->needs_full = true;
 			continue;
@@ -313,8 +326,11 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		server_send_raw(c, copy, len + 1);
 	}
 	free(text);
-	if (only == NULL)
+	/* Damage held for a client stays until its frames go out. */
+	if (only == NULL && !held) {
 		term_damage_clear(p->term);
+		p->patched_since_frame = false;
+	}
 }
 
 static bool pane_visible(const struct window *w, const struct pane *p)
@@ -323,7 +339,7 @@ static bool pane_visible(const struct window *w, const struct pane *p)
 }
 
 /* Frames for every visible pane of the session. */
-static void server_send_frames(struct session *s, struct conn *only, bool full)
+void server_send_frames(struct session *s, struct conn *only, bool full)
 {
 	struct window *w = s->active;
 

@@ -31,6 +31,7 @@ struct session;
 #define MAX_LINE (1024 * 1024)
 
 struct pane {
+	bool patched_since_frame; /* echo patches since its last frame to all */
 	int id;
 	struct window *window;
 	struct layout_cell *cell;
@@ -91,6 +92,12 @@ struct session {
 	int next_window_index;
 	bool frame_pending;
 	bool frame_tick; /* sending coalesced frames: output, not an echo */
+	/* Frames held back from clients that were patched (server-echo.c):
+	 * sent before anything else goes to such a client, or when the
+	 * timer fires, a second after the first one held. */
+	uv_timer_t echo_timer;
+	bool echo_flushing;
+	int timers_open;
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
 	struct session *next;
@@ -119,6 +126,7 @@ struct conn {
 	/* The client's echo page and terminal (server-echo.c), or NULL/-1. */
 	struct echo_share *echo;
 	int echo_tty;
+	bool echo_lazy; /* frames held back: the terminal shows them already */
 	/* Reading the client's terminal (server-echo.c): printable text
 	 * typed while passthrough is on goes straight to the active pane;
 	 * anything else goes to the client, numbered. */
@@ -173,11 +181,17 @@ bool server_echo_patch(struct conn *c, struct pane *p);
  * once the client has handled every forwarded chunk. */
 int server_echo_tty_request(struct conn *c, const struct cJSON *req, struct sm_error *err);
 void server_echo_stop_input(struct conn *c);
+/* Send the frames held back for a session's patched clients. */
+void server_echo_flush(struct session *s);
+void server_echo_hold_frames(struct session *s);
+/* Frames for every visible pane of the session (all rows with full). */
+void server_send_frames(struct session *s, struct conn *only, bool full);
 /* The bytes that draw term's damaged rows at screen position (x, y) for
- * a client whose page is share; 0 when they cannot be patched (too many
+ * a client whose page is share, leaving the cursor where it was or, with
+ * move_cursor, at term's cursor; 0 when they cannot be patched (too many
  * rows, or a cell the client would draw otherwise). */
 size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
-				char *buf, size_t size);
+				bool move_cursor, char *buf, size_t size);
 
 /* session.c */
 struct session *session_find(const char *name);

@@ -43,6 +43,9 @@ struct session *session_create(const char *name, int cols, int rows)
 	s->rows = rows;
 	uv_timer_init(server.loop, &s->frame_timer);
 	s->frame_timer.data = s;
+	uv_timer_init(server.loop, &s->echo_timer);
+	s->echo_timer.data = s;
+	s->timers_open = 2;
 	while (*tail != NULL)
 		tail = &(*tail)->next;
 	*tail = s;
@@ -51,7 +54,10 @@ struct session *session_create(const char *name, int cols, int rows)
 
 static void session_on_timer_closed(uv_handle_t *handle)
 {
-	free(handle->data);
+	struct session *s = handle->data;
+
+	if (--s->timers_open == 0)
+		free(s);
 }
 
 void session_destroy(struct session *s)
@@ -75,6 +81,7 @@ void session_destroy(struct session *s)
 	session_egress_close(s->name);
 	log_info("session %s ended", s->name);
 	uv_close((uv_handle_t *)&s->frame_timer, session_on_timer_closed);
+	uv_close((uv_handle_t *)&s->echo_timer, session_on_timer_closed);
 }
 
 struct window *window_create(struct session *s, struct pane *first)

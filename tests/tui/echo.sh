@@ -60,10 +60,27 @@ check "the screen is the server's, colours included" same_as_server
 keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 keys "two"
 check "erased and retyped text shows as the server has it" wait_screen "prompt> two"
+# The client's frames for patched rows are held back (a second at most),
+# so the patch itself leaves the cursor after the typed text.
+row=$(screen | grep -n "prompt> two" | head -1 | cut -d: -f1)
+px=$(panes | awk 'NR == 1 { print $2 }')
+want="$((px + 11)),$((row - 1))"
+got=$(tm display -p -t main '#{cursor_x},#{cursor_y}')
+check "the cursor stands after the typed text ($got, want $want)" [ "$got" = "$want" ]
 check "... nothing of the erased text is left" screen_lacks "typed-one"
 check "the screen is still the server's" same_as_server
 keys Enter
 wait_screen "two: not found"
+
+# A key the client handles right after typing: the held frames reach it
+# first, so copy mode starts from what the terminal showed.
+keys "echo held-back"
+wait_screen "prompt> echo held-back"
+prefix [
+check "copy mode entered right after typing shows the typed text" wait_screen "prompt> echo held-back"
+keys q
+keys C-u
+sleep 0.3
 
 # Copy mode: a view of history the server must not write over.
 keys "seq 1 200" Enter

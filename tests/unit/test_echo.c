@@ -37,7 +37,7 @@ static struct term *term_after(const char *bytes)
 static size_t patch(const struct echo_share *share, const char *bytes, char *out, size_t size)
 {
 	struct term *t = term_after(bytes);
-	size_t n = server_echo_patch_bytes(share, 10, 3, t, out, size - 1);
+	size_t n = server_echo_patch_bytes(share, 10, 3, t, false, out, size - 1);
 
 	out[n] = '\0';
 	term_free(t);
@@ -68,6 +68,21 @@ static void test_erase_characters(void **state)
 	assert_true(patch(&share_ech, "ab", out, sizeof out) > 0);
 	assert_non_null(strstr(out, "ab\033[0m\033[18X\033[0m\0338"));
 	assert_null(strstr(out, "  "));
+}
+
+/* With the client's cursor in the pane, the patch leaves the cursor
+ * where the pane has it (DECRC first, for the attributes). */
+static void test_cursor_follows(void **state)
+{
+	struct term *t = term_after("ab");
+	char out[4096];
+	size_t n = server_echo_patch_bytes(&share_256, 10, 3, t, true, out, sizeof out - 1);
+
+	(void)state;
+	out[n] = '\0';
+	assert_true(n > 0);
+	assert_string_equal(out + strlen(out) - 13, "\033[0m\0338\033[4;13H");
+	term_free(t);
 }
 
 static void test_colours_and_attributes(void **state)
@@ -121,6 +136,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_row),
 	    cmocka_unit_test(test_erase_characters),
+	    cmocka_unit_test(test_cursor_follows),
 	    cmocka_unit_test(test_colours_and_attributes),
 	    cmocka_unit_test(test_what_is_never_patched),
 	};
