@@ -341,7 +341,7 @@ void server_echo_flush(struct session *s)
 	uv_timer_stop(&s->echo_timer);
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
-			c->echo_lazy = false;
+			c->echo_lazy = c->echo_patched_now = false;
 	server_send_frames(s, NULL, false);
 	s->echo_flushing = false;
 }

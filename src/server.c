@@ -298,7 +298,7 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	     c != NULL && !full && only == NULL && !s->frame_tick && !s->echo_flushing; c = c->next)
 		if (c->attached == s && c->echo != NULL && !conn_behind(c) &&
 		    server_echo_patch(c, p)) {
-			c->echo_lazy = true;
+			c->echo_lazy = c->echo_patched_now = true;
 			p->patched_since_frame = true;
 			server_echo_hold_frames(s);
 		}
@@ -312,10 +312,15 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
 			continue;
-		if (c->echo_lazy && only == NULL) {
+		if (c->echo_lazy && only == NULL && c->echo_patched_now) {
+			c->echo_patched_now = false;
 			held = true;
 			continue;
 		}
+		/* Anything else for a client with frames held (another
+		 * pane's output, a flood): nothing waits behind an echo. */
+		if (c->echo_lazy && !s->echo_flushing)
+			server_echo_flush(s);
 		if (conn_behind(c)) {
 			c->needs_full = true;
 			continue;

@@ -127,6 +127,7 @@ struct conn {
 	struct echo_share *echo;
 	int echo_tty;
 	bool echo_lazy; /* frames held back: the terminal shows them already */
+	bool echo_patched_now; /* patched for the frame being sent */
 	/* Reading the client's terminal (server-echo.c): printable text
 	 * typed while passthrough is on goes straight to the active pane;
 	 * anything else goes to the client, numbered. */
