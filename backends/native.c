@@ -98,6 +98,29 @@ static void remove_mask_file(struct launch_result *res)
 	res->mask_file[0] = '\0';
 }
 
+/* The terminal profile's deny list plus what this server adds: the user's
+ * runtime directory (the sandmux socket, the session bus and systemd
+ * --user all live there, and each can start processes outside the
+ * sandbox on request) and whatever the caller names. */
+static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
+		     struct strvec *deny)
+{
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+
+	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
+		if (strvec_push(deny, bwrap_terminal_deny_read[i]) != 0)
+			return -1;
+	for (size_t i = 0; i < prof->deny_read.n; i++)
+		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
+			return -1;
+	if (runtime != NULL && runtime[0] == '/' && strvec_push(deny, runtime) != 0)
+		return -1;
+	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
+		if (strvec_push(deny, req->deny_paths[i]) != 0)
+			return -1;
+	return 0;
+}
+
 /* The profile's paths for one launch, "~/" expanded: what bwrap mounts
  * and what the supervisor compares against. */
 struct native_paths {
@@ -131,9 +154,6 @@ static int push_expanded(struct strvec *out, const struct strvec *paths, const c
 	return 0;
 }
 
-static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
-		     struct strvec *deny);
-
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
@@ -162,29 +182,6 @@ nomem:
 	sm_error_set(err, "launch_failed", "out of memory");
 	native_paths_free(np);
 	return -1;
-}
-
-/* The terminal profile's deny list plus what this server adds: the user's
- * runtime directory (the sandmux socket, the session bus and systemd
- * --user all live there, and each can start processes outside the
- * sandbox on request) and whatever the caller names. */
-static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
-		     struct strvec *deny)
-{
-	const char *runtime = getenv("XDG_RUNTIME_DIR");
-
-	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
-		if (strvec_push(deny, bwrap_terminal_deny_read[i]) != 0)
-			return -1;
-	for (size_t i = 0; i < prof->deny_read.n; i++)
-		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
-			return -1;
-	if (runtime != NULL && runtime[0] == '/' && strvec_push(deny, runtime) != 0)
-		return -1;
-	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
-		if (strvec_push(deny, req->deny_paths[i]) != 0)
-			return -1;
-	return 0;
 }
 
 static int check_request(const struct launch_request *req, const struct sandbox_profile **prof,

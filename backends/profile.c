@@ -169,14 +169,6 @@ static int read_mode(const char *name, const cJSON *item, enum sandbox_mode *out
 	return bad(err, name, "mode", "must be one of chat, review, plan, orchestrate");
 }
 
-static int copy_list(struct strvec *dst, const struct strvec *src)
-{
-	for (size_t i = 0; i < src->n; i++)
-		if (strvec_push(dst, src->v[i]) != 0)
-			return -1;
-	return 0;
-}
-
 /* The base's values, copied: the profile owns its lists. */
 static int start_from(const char *name, const cJSON *json, struct sandbox_profile *out,
 		      struct sm_error *err)
@@ -195,8 +187,10 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 	out->mode = from->mode;
 	out->home_writable = from->home_writable;
 	out->proxied_network = from->proxied_network;
-	if (copy_list(&out->deny_create_patterns, &from->deny_create_patterns) != 0 ||
-	    copy_list(&out->write_denies, &from->write_denies) != 0) {
+	if (strvec_pushv(&out->deny_create_patterns, (const char *const *)from->deny_create_patterns.v,
+			 from->deny_create_patterns.n) != 0 ||
+	    strvec_pushv(&out->write_denies, (const char *const *)from->write_denies.v,
+			 from->write_denies.n) != 0) {
 		sm_error_set(err, "out_of_memory", "\"profiles\": \"%s\": out of memory", name);
 		return -1;
 	}

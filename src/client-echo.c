@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
+
 #include <unistd.h>
 
 #include "client-internal.h"
@@ -27,15 +27,7 @@
 /* How long the client waits for the server to finish a patch: a patch is
  * one write(2) of a few hundred bytes, so this is only reached when the
  * server died in the middle of one. */
-#define ECHO_HOLD_WAIT_NS (50 * 1000 * 1000L)
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#define ECHO_HOLD_WAIT_MS 50
 
 static bool same_terminal(void)
 {
@@ -114,8 +106,8 @@ void client_echo_hold(struct client *c)
 		return;
 	atomic_store(&c->echo->drawing, 1);
 	if (atomic_load(&c->echo->patching) != 0) {
-		deadline = now_ns() + ECHO_HOLD_WAIT_NS;
-		while (atomic_load(&c->echo->patching) != 0 && now_ns() < deadline)
+		deadline = client_now_ms() + ECHO_HOLD_WAIT_MS;
+		while (atomic_load(&c->echo->patching) != 0 && client_now_ms() < deadline)
 			sched_yield();
 	}
 	/* A patch moved the cursor: ncurses must know where it is before it

@@ -268,6 +268,7 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	struct echo_share *share = c->echo;
 	char buf[PATCH_BYTES_MAX];
 	const struct echo_region *r;
+	bool move_cursor = false;
 	size_t len;
 	struct pollfd ready[2] = {{.fd = c->echo_tty, .events = POLLOUT}, {.events = POLLRDHUP}};
 	uv_os_fd_t conn_fd;
@@ -282,8 +283,8 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		return false;
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
-	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, cursor_here(share, r, p), buf,
-					   sizeof buf)) > 0 &&
+	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term,
+					   (move_cursor = cursor_here(share, r, p)), buf, sizeof buf)) > 0 &&
 	    /* Room for the bytes now, and the client still there: a patch
 	     * after it went would land on the shell that got the terminal
 	     * back. */
@@ -294,7 +295,7 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 
 		if (n == (ssize_t)len) {
 			share->patches++;
-			if (cursor_here(share, r, p)) {
+			if (move_cursor) {
 				int cy, cx;
 
 				term_cursor(p->term, &cy, &cx);

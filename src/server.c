@@ -312,15 +312,14 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
 			continue;
+		/* Only the patched frame waits: anything else for that client
+		 * (another pane's output, a flood) sends the held frames first,
+		 * in server_send_raw. */
 		if (c->echo_lazy && only == NULL && c->echo_patched_now) {
 			c->echo_patched_now = false;
 			held = true;
 			continue;
 		}
-		/* Anything else for a client with frames held (another
-		 * pane's output, a flood): nothing waits behind an echo. */
-		if (c->echo_lazy && !s->echo_flushing)
-			server_echo_flush(s);
 		if (conn_behind(c)) {
 			c->needs_full = true;
 			continue;
