@@ -43,10 +43,25 @@ $(BUILD)/sandmux: $(BUILD)/src/main.o $(BUILD)/libsandmux.a
 
 # The shim every native pane runs first (src/shim.c): static and libc
 # only, whatever the build's flags, so its exec inside each new sandbox
-# is cheap.
+# is cheap.  Linked against musl where musl-gcc is installed (tests/deps.sh
+# installs it): about 60 KB against glibc's 770 KB, and on this project's
+# host each exec of it a millisecond faster, most of that the page faults
+# of static glibc's start-up.  musl has no kernel headers of its own, so
+# the build points it at the kernel's (linux/, asm/, asm-generic/) only.
+MUSL_GCC := $(shell command -v musl-gcc 2>/dev/null)
+SHIM_FLAGS := -O2 -std=c11 -D_GNU_SOURCE -DSHIM_STANDALONE -Wall -Wextra -Werror -Ibackends -static
+ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
+
 $(BUILD)/sandmux-shim: src/shim.c backends/shim-filter.h
-	$(CC) -O2 -std=c11 -D_GNU_SOURCE -DSHIM_STANDALONE -Wall -Wextra -Werror -Ibackends \
-		-static -o $@ src/shim.c
+	@mkdir -p $(BUILD)/shim-include
+ifneq ($(MUSL_GCC),)
+	ln -sfn /usr/include/linux $(BUILD)/shim-include/linux
+	ln -sfn /usr/include/asm-generic $(BUILD)/shim-include/asm-generic
+	ln -sfn $(ARCH_INC)/asm $(BUILD)/shim-include/asm
+	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ src/shim.c
+else
+	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c
+endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsandmux.a
 	@mkdir -p $(dir $@)
