@@ -125,6 +125,14 @@ const struct backend_ops *backend_get(enum sandbox_backend id);
 int backend_signal_tree(pid_t session_leader, pid_t ns_member, int sig);
 void backend_kill_tree(pid_t session_leader, pid_t ns_member);
 
+/* native: prepare a sandbox for the next native launch like the last
+ * one (backends/native.c, "the prepared sandbox"); called by the server
+ * a moment after a native pane is confirmed.  discard kills it (server
+ * shutdown, config reload).  Both are no-ops when there is nothing to
+ * do or SANDMUX_NATIVE_PREPARE=0. */
+void native_prepare_next(void);
+void native_prepared_discard(void);
+
 /* Check that a backend may be launched given the probe; fills err with
  * code backend_unavailable and the reason/hint if not. */
 int backend_check(enum sandbox_backend id, struct sm_error *err);

@@ -40,10 +40,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -421,12 +423,14 @@ static void standalone_shim(const char *self, char *out, size_t size)
 /* [sandmux-shim, --fd, N, --, command...] (or [sandmux, shim, ...]
  * without the standalone shim): the filter is in place before anything
  * of the command runs.  Both are bound read-only at their own path
- * inside (bwrap.c). */
+ * inside (bwrap.c).  argv NULL: [..., --wait], a prepared sandbox that
+ * gets its command later. */
 static int shim_argv(struct native_shim *shim, char *const *argv, struct strvec *out,
 		     struct sm_error *err)
 {
 	char self[PATH_MAX], fd[16];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *separator = argv != NULL ? "--" : "--wait";
 	int rc;
 
 	if (n <= 0) {
@@ -442,12 +446,12 @@ static int shim_argv(struct native_shim *shim, char *const *argv, struct strvec 
 	snprintf(fd, sizeof fd, "%d", shim->child_sock);
 	standalone_shim(self, shim->exe, sizeof shim->exe);
 	if (shim->exe[0] != '\0')
-		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd, "--"}, 4);
+		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd, separator}, 4);
 	else
-		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, "--"}, 5);
+		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, separator}, 5);
 	if (rc != 0)
 		goto nomem;
-	for (size_t i = 0; argv[i] != NULL; i++)
+	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
 		if (strvec_push(out, argv[i]) != 0)
 			goto nomem;
 	return 0;
@@ -558,23 +562,32 @@ static void shim_watch_poll(struct native_shim *shim)
 	shim->exec_seen = true;
 }
 
+/* What bwrap is told for one launch, but for the shim, the command and
+ * the per-launch files. */
+static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
+			   struct bwrap_terminal_input *in)
+{
+	in->bwrap = backend_probe_result()->native_bwrap_path;
+	in->home = paths->home;
+	in->cwd = req->cwd;
+	in->deny_read = (const char *const *)paths->deny.v;
+	in->writable = (const char *const *)paths->extra_writable.v;
+	in->no_home = paths->no_home;
+	in->no_cwd = paths->no_cwd;
+	in->read_only_inside = (const char *const *)paths->prof->write_denies.v;
+	in->protected_paths = (const char *const *)paths->protected_paths.v;
+}
+
+/* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
 static int spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home, struct launch_result *res, int status_write,
 		       struct sm_error *err)
 {
-	const struct probe_result *probe = backend_probe_result();
 	struct native_paths paths;
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT;
 	int keep[2] = {status_write, -1};
-	struct bwrap_terminal_input in = {
-	    .bwrap = probe->native_bwrap_path,
-	    .home = home,
-	    .cwd = req->cwd,
-	    .mask_file = res->mask_file,
-	    .status_fd = status_write,
-	    .argv = req->argv,
-	};
+	struct bwrap_terminal_input in = {0};
 	struct pty_spawn_opts opts = {
 	    .envp = req->envp,
 	    .cwd = req->cwd,
@@ -588,18 +601,16 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 
 	if (native_paths_build(req, prof, home, &paths, err) != 0)
 		return -1;
+	terminal_input(req, &paths, &in);
+	in.mask_file = res->mask_file;
+	in.status_fd = status_write;
+	in.argv = req->argv;
 	if (req->egress_dir != NULL) {
 		if (egress_bridge_argv(req, &command, err) != 0)
 			goto done;
 		in.argv = command.v;
 		in.egress_dir = req->egress_dir;
 	}
-	in.deny_read = (const char *const *)paths.deny.v;
-	in.writable = (const char *const *)paths.extra_writable.v;
-	in.no_home = paths.no_home;
-	in.no_cwd = paths.no_cwd;
-	in.read_only_inside = (const char *const *)prof->write_denies.v;
-	in.protected_paths = (const char *const *)paths.protected_paths.v;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
 	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
@@ -674,6 +685,285 @@ static int open_status(struct launch_result *res, struct sm_error *err)
 	return 0;
 }
 
+/* --- the prepared sandbox --------------------------------------------- */
+
+static bool bwrap_gone(pid_t pid);
+
+/*
+ * Most of a native pane's start is bwrap building the sandbox: about 10
+ * ms on this project's host against 1-2 for everything sandmux adds.  So
+ * once a native pane is running, the server prepares the next one like
+ * it (same profile, working directory and $HOME) in the background:
+ * bwrap with the shim in --wait (src/shim.c), the filter queued, on a
+ * PTY of its own.  Nothing of any command runs in it.  A launch whose
+ * sandbox would be exactly that one takes it over and sends the shim the
+ * command and environment; from there it is an ordinary launch
+ * (handshake, supervisor, confirmation, label).  Anything else starts
+ * cold, as before, and a prepared sandbox that does not fit is thrown
+ * away.  SANDMUX_NATIVE_PREPARE=0 in the server's environment turns this
+ * off.
+ *
+ * "Exactly": the key is bwrap's whole argv for the launch (the profile's
+ * binds and masks, with symlinks resolved as bwrap.c resolves them),
+ * every field of the profile (the supervisor's rules are not in the
+ * argv), and what each absolute path in that argv is right now (lstat
+ * and stat: device, inode, type).  Threat: a sandbox built before
+ * ~/.ssh existed, or before a path was replaced or re-pointed, being
+ * used after: its mounts would not be what the launch asks for.  Any
+ * such change changes the key.  What a key cannot see is what a running
+ * pane cannot see either (a deny root made after its sandbox was built);
+ * the supervisor refuses those by name for both.
+ */
+static struct {
+	bool loaded, enabled;
+	bool ready;		    /* res holds a prepared sandbox */
+	struct launch_result res;   /* as launched, its shim waiting */
+	char *key;		    /* what it was built for */
+	char *profile, *cwd, *home; /* the launch to prepare next, or NULL */
+} ahead;
+
+static bool ahead_enabled(void)
+{
+	if (!ahead.loaded) {
+		const char *v = getenv("SANDMUX_NATIVE_PREPARE");
+
+		ahead.loaded = true;
+		ahead.enabled = v == NULL || strcmp(v, "0") != 0;
+	}
+	return ahead.enabled;
+}
+
+static void key_strvec(FILE *f, const char *what, const struct strvec *v)
+{
+	fprintf(f, "%s", what);
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "\x1f%s", v->v[i]);
+	fputc('\x1e', f);
+}
+
+static void key_path(FILE *f, const char *path)
+{
+	struct stat l, st;
+	int lrc = lstat(path, &l), rc = stat(path, &st);
+
+	fprintf(f, "[%d:%llu:%llu:%o|%d:%llu:%llu:%o]", lrc, lrc == 0 ? (unsigned long long)l.st_dev : 0,
+		lrc == 0 ? (unsigned long long)l.st_ino : 0, lrc == 0 ? (unsigned)l.st_mode : 0, rc,
+		rc == 0 ? (unsigned long long)st.st_dev : 0, rc == 0 ? (unsigned long long)st.st_ino : 0,
+		rc == 0 ? (unsigned)st.st_mode : 0);
+}
+
+/* The key of the sandbox a launch would get (see above); NULL when it
+ * cannot be prepared ahead (egress, extra deny paths) or on error. */
+static char *ahead_key(const struct launch_request *req, const struct sandbox_profile *prof,
+		      const char *home)
+{
+	char *const command[] = {"@command", NULL};
+	struct bwrap_terminal_input in = {0};
+	struct strvec argv = STRVEC_INIT;
+	struct native_paths paths;
+	struct sm_error err = {0};
+	char *key = NULL;
+	size_t len;
+	FILE *f;
+
+	if (req->egress_dir != NULL || req->deny_paths != NULL ||
+	    native_paths_build(req, prof, home, &paths, &err) != 0)
+		return NULL;
+	terminal_input(req, &paths, &in);
+	in.mask_file = "@mask";
+	in.status_fd = -1;
+	in.argv = command;
+	in.shim_exe = "@shim";
+	f = open_memstream(&key, &len);
+	if (f != NULL && bwrap_terminal_argv(&in, &argv, &err) == 0) {
+		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e", prof->name, prof->base, (int)prof->mode,
+			prof->home_writable, prof->proxied_network);
+		key_strvec(f, "writable", &prof->writable);
+		key_strvec(f, "state", &prof->state_dirs);
+		key_strvec(f, "deny", &prof->deny_read);
+		key_strvec(f, "create", &prof->deny_create_patterns);
+		key_strvec(f, "wdeny", &prof->write_denies);
+		key_strvec(f, "protect", &prof->protected_paths);
+		for (size_t i = 0; i < argv.n; i++) {
+			fprintf(f, "%s\x1f", argv.v[i]);
+			if (argv.v[i][0] == '/')
+				key_path(f, argv.v[i]);
+		}
+	} else if (f != NULL) {
+		fclose(f);
+		free(key);
+		key = NULL;
+		f = NULL;
+	}
+	if (f != NULL && fclose(f) != 0) {
+		free(key);
+		key = NULL;
+	}
+	strvec_free(&argv);
+	native_paths_free(&paths);
+	return key;
+}
+
+/* Kill a prepared sandbox and reap it: bwrap leads its PTY's session and
+ * is a child of the server; SIGKILL ends it at once and, through
+ * --die-with-parent, its namespace. */
+static void ahead_discard(void)
+{
+	struct launch_result *res = &ahead.res;
+
+	if (!ahead.ready)
+		return;
+	ahead.ready = false;
+	backend_signal_tree(res->pid, res->sandbox_init, SIGKILL);
+	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (res->status_fd >= 0)
+		close(res->status_fd);
+	res->status_fd = -1;
+	if (res->master >= 0)
+		close(res->master);
+	res->master = -1;
+	close_confirm_fds(res);
+	remove_mask_file(res);
+	free(ahead.key);
+	ahead.key = NULL;
+}
+
+/* The command and environment for a prepared shim: "sandmux-shim 2
+ * run", NUL, argv NUL-separated, an empty string, the environment. */
+static int ahead_send_run(int sock, const struct launch_request *req)
+{
+	static const char hello[] = SHIM_HELLO " run";
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+	int rc = -1;
+
+	if (f == NULL)
+		return -1;
+	fwrite(hello, 1, sizeof hello, f);
+	for (size_t i = 0; req->argv[i] != NULL; i++)
+		fwrite(req->argv[i], 1, strlen(req->argv[i]) + 1, f);
+	fputc('\0', f);
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		if (req->envp[i][0] != '\0')
+			fwrite(req->envp[i], 1, strlen(req->envp[i]) + 1, f);
+	if (fclose(f) == 0 && len <= SHIM_RUN_MAX && send(sock, msg, len, MSG_NOSIGNAL) == (ssize_t)len)
+		rc = 0;
+	free(msg);
+	return rc;
+}
+
+/* Take the prepared sandbox over for this launch if it is exactly the
+ * one the launch would build, and still waiting: 0 taken (res filled,
+ * the command on its way), -1 start cold. */
+static int ahead_take(const struct launch_request *req, const struct sandbox_profile *prof,
+		     const char *home, struct launch_result *res)
+{
+	struct pollfd pfd;
+	char *key;
+
+	if (!ahead.ready)
+		return -1;
+	key = ahead_key(req, prof, home);
+	pfd = (struct pollfd){.fd = ahead.res.shim->sock, .events = POLLIN};
+	/* Hung up or talking (a failure): it is not waiting any more. */
+	if (key == NULL || strcmp(key, ahead.key) != 0 || poll(&pfd, 1, 0) != 0 ||
+	    bwrap_gone(ahead.res.pid)) {
+		log_debug("%s: the prepared sandbox does not fit, starting cold", __func__);
+		free(key);
+		ahead_discard();
+		return -1;
+	}
+	free(key);
+	pty_resize(ahead.res.master, req->rows, req->cols);
+	if (ahead_send_run(ahead.res.shim->sock, req) != 0) {
+		ahead_discard();
+		return -1;
+	}
+	*res = ahead.res;
+	ahead.ready = false;
+	free(ahead.key);
+	ahead.key = NULL;
+	res->shim->pane_id = req->pane_id;
+	snprintf(res->shim->session, sizeof res->shim->session, "%s",
+		 req->session != NULL ? req->session : "");
+	res->shim->prof = prof;
+	res->launched_ms = monotonic_ms();
+	return 0;
+}
+
+static void ahead_remember(const struct launch_request *req, const struct sandbox_profile *prof,
+			  const char *home)
+{
+	if (!ahead_enabled() || req->egress_dir != NULL || req->deny_paths != NULL)
+		return;
+	free(ahead.profile);
+	free(ahead.cwd);
+	free(ahead.home);
+	ahead.profile = strdup(prof->name);
+	ahead.cwd = strdup(req->cwd);
+	ahead.home = strdup(home);
+}
+
+void native_prepare_next(void)
+{
+	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct launch_request req = {
+	    .profile = ahead.profile,
+	    .envp = envp,
+	    .cwd = ahead.cwd,
+	    .home = ahead.home,
+	    .rows = 24,
+	    .cols = 80,
+	};
+	struct launch_result *res = &ahead.res;
+	const struct sandbox_profile *prof;
+	struct sm_error err = {0};
+	const char *home;
+
+	if (ahead.ready || ahead.profile == NULL || ahead.cwd == NULL || ahead.home == NULL ||
+	    backend_check(SANDBOX_NATIVE, &err) != 0 || check_request(&req, &prof, &home, &err) != 0)
+		return;
+	memset(res, 0, sizeof *res);
+	res->master = -1;
+	res->status_fd = res->status_file = -1;
+	ahead.key = ahead_key(&req, prof, home);
+	if (ahead.key == NULL || make_mask_file(res, &err) != 0)
+		goto fail;
+	if (open_status(res, &err) != 0) {
+		remove_mask_file(res);
+		goto fail;
+	}
+	if (spawn_bwrap(&req, prof, home, res, res->status_file, &err) != 0) {
+		shim_free(res);
+		close(res->status_fd);
+		res->status_fd = -1;
+		close_confirm_fds(res);
+		remove_mask_file(res);
+		goto fail;
+	}
+	/* Room for a whole environment in the run message. */
+	setsockopt(res->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
+	ahead.ready = true;
+	log_debug("%s: bwrap pid %d waits for the next %s pane in %s", __func__, (int)res->pid,
+		  prof->name, req.cwd);
+	return;
+fail:
+	log_debug("%s: not prepared: %s", __func__, err.message);
+	free(ahead.key);
+	ahead.key = NULL;
+}
+
+void native_prepared_discard(void)
+{
+	ahead_discard();
+	free(ahead.profile);
+	free(ahead.cwd);
+	free(ahead.home);
+	ahead.profile = ahead.cwd = ahead.home = NULL;
+}
+
 static int native_launch(const struct launch_request *req, struct launch_result *res,
 			 struct sm_error *err)
 {
@@ -686,6 +976,11 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	/* Never launch on a host the probe did not vouch for. */
 	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &prof, &home, err) != 0)
 		return -1;
+	ahead_remember(req, prof, home);
+	if (ahead_take(req, prof, home, res) == 0) {
+		log_debug("%s: bwrap pid %d, prepared ahead", __func__, (int)res->pid);
+		goto launched;
+	}
 	if (make_mask_file(res, err) != 0)
 		return -1;
 	if (open_status(res, err) != 0) {
@@ -701,12 +996,13 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		remove_mask_file(res);
 		return -1;
 	}
+	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
+launched:
 	arm_tick(res);
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
 		 backend_probe_result()->native_tool, prof->name);
-	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
 	return 0;
 }
 

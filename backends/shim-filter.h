@@ -16,6 +16,11 @@
 
 /* The handshake's version: "sandmux-shim 2 ..." both ways. */
 #define SHIM_HELLO "sandmux-shim 2"
+/* A prepared sandbox's command (sandmux-shim --fd N --wait): one message
+ * "sandmux-shim 2 run", a NUL, then the argv strings each ending in a
+ * NUL, an empty string, and the environment strings each ending in a
+ * NUL.  At most this many bytes. */
+#define SHIM_RUN_MAX (256 * 1024)
 
 /* The program, built on first use and kept for the server's life; NULL
  * when libseccomp cannot build it (err says why, in at most size bytes). */

@@ -155,6 +155,31 @@ static void pane_add_last_words(struct pane *p, struct sm_error *err)
 	}
 }
 
+/* A moment after a native pane is confirmed, the next native sandbox
+ * like it is prepared (backends/native.c): later than the confirmation
+ * itself, so building it does not compete with the new pane's shell for
+ * the CPU while it starts. */
+#define PREPARE_DELAY_MS 100
+
+static void pane_on_prepare_timer(uv_timer_t *timer)
+{
+	if (!server.exiting)
+		native_prepare_next();
+}
+
+static void pane_schedule_prepare(void)
+{
+	static uv_timer_t timer;
+	static bool ready;
+
+	if (!ready) {
+		uv_timer_init(server.loop, &timer);
+		uv_unref((uv_handle_t *)&timer);
+		ready = true;
+	}
+	uv_timer_start(&timer, pane_on_prepare_timer, PREPARE_DELAY_MS, 0);
+}
+
 static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 {
 	struct pane *p = handle->data;
@@ -175,6 +200,8 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 		log_info("pane %%%d: %s confirmed, child pid %d", p->id,
 			 sandbox_backend_name(p->launch.backend), (int)p->launch.child_pid);
 		events_emit(events_lifecycle("ready", p));
+		if (p->launch.backend == SANDBOX_NATIVE)
+			pane_schedule_prepare();
 	} else {
 		if (err.code[0] == '\0')
 			sm_error_set(&err, "launch_failed", "sandbox did not start");
@@ -261,6 +288,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	if (p->launch.confirmed) {
 		p->state = SANDBOX_WARM;
 		events_emit(events_lifecycle("ready", p));
+		if (p->launch.backend == SANDBOX_NATIVE)
+			pane_schedule_prepare();
 	} else {
 		uv_poll_init(server.loop, &p->status_poll, p->launch.status_fd);
 		p->status_poll.data = p;

@@ -604,6 +604,7 @@ void server_shutdown(const char *reason)
 	log_info("server exiting: %s", reason);
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
+	native_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev = cJSON_CreateObject();
 		cJSON_AddStringToObject(ev, "event", "exit");

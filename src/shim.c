@@ -2,6 +2,7 @@
  * shim: the first process inside a native sandbox.  bwrap runs
  *
  *   sandmux-shim --fd N -- COMMAND...
+ *   sandmux-shim --fd N --wait
  *
  * (the static build/sandmux-shim next to the sandmux binary; `sandmux
  * shim`, the same code, where that is missing) and the shim, before the
@@ -30,6 +31,12 @@
  * the command's exec succeeds), or "sandmux-shim 2 failed: REASON" when
  * something went wrong after the socket was usable.  fd N is
  * close-on-exec.
+ *
+ * --wait is a sandbox prepared ahead (backends/native.c, "the prepared
+ * sandbox"): after the filter the shim waits for "sandmux-shim 2 run"
+ * with the command and its whole environment (SHIM_RUN_MAX), then goes
+ * on as above.  If the server closes the socket instead (it threw the
+ * prepared sandbox away), the shim exits 0 without running anything.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,6 +119,46 @@ static void receive_program(struct sock_fprog *prog)
 	memcpy(prog->filter, msg.bytes + sizeof hello, bytes);
 }
 
+/* A prepared sandbox's command and environment, in one message (see the
+ * top of the file).  The vectors point into the message, which is kept
+ * until the exec. */
+static void receive_run(char ***argv_out, char ***envp_out)
+{
+	static const char hello[] = SHIM_HELLO " run";
+	char *msg = malloc(SHIM_RUN_MAX), *p, *end, **vec;
+	size_t count = 0, i = 0;
+	ssize_t n;
+
+	if (msg == NULL)
+		shim_fail("out of memory");
+	do
+		n = recv(shim_sock, msg, SHIM_RUN_MAX, MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		_exit(0); /* thrown away before use: nothing ran */
+	if (n < 0)
+		shim_fail("cannot read the command from the server: %s", strerror(errno));
+	if ((size_t)n > SHIM_RUN_MAX || (size_t)n <= sizeof hello ||
+	    memcmp(msg, hello, sizeof hello) != 0 || msg[n - 1] != '\0')
+		shim_fail("the server sent no usable command");
+	end = msg + n;
+	for (p = msg + sizeof hello; p < end; p += strlen(p) + 1)
+		count++;
+	vec = calloc(count + 2, sizeof *vec);
+	if (vec == NULL)
+		shim_fail("out of memory");
+	/* argv, NULL (the empty string), then the environment, NULL. */
+	for (p = msg + sizeof hello; p < end; p += strlen(p) + 1)
+		vec[i++] = *p != '\0' ? p : NULL;
+	vec[i] = NULL;
+	for (i = 0; vec[i] != NULL; i++)
+		;
+	if (i == 0 || i == count)
+		shim_fail("the server sent no usable command");
+	*argv_out = vec;
+	*envp_out = vec + i + 1;
+}
+
 static int load_program(const struct sock_fprog *prog)
 {
 	unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
@@ -160,7 +207,10 @@ static int parse_args(int argc, char **argv, int *fd)
 {
 	char *end;
 
-	if (argc < 5 || strcmp(argv[1], "--fd") != 0 || strcmp(argv[3], "--") != 0)
+	if (argc < 4 || strcmp(argv[1], "--fd") != 0)
+		return -1;
+	if (!(argc == 4 && strcmp(argv[3], "--wait") == 0) &&
+	    !(argc >= 5 && strcmp(argv[3], "--") == 0))
 		return -1;
 	*fd = (int)strtol(argv[2], &end, 10);
 	return *end == '\0' && *fd > 2 ? 0 : -1;
@@ -169,10 +219,11 @@ static int parse_args(int argc, char **argv, int *fd)
 int shim_main(int argc, char **argv)
 {
 	struct sock_fprog prog;
+	char **command = argv + 4;
 	int listener;
 
 	if (parse_args(argc, argv, &shim_sock) != 0) {
-		fprintf(stderr, "usage: sandmux shim --fd N -- COMMAND...\n");
+		fprintf(stderr, "usage: sandmux shim --fd N (-- COMMAND... | --wait)\n");
 		return 2;
 	}
 	if (fcntl(shim_sock, F_SETFD, FD_CLOEXEC) != 0) {
@@ -184,6 +235,8 @@ int shim_main(int argc, char **argv)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		shim_fail("cannot set no_new_privs: %s", strerror(errno));
 	receive_program(&prog);
+	if (argc == 4)
+		receive_run(&command, &environ);
 	listener = load_program(&prog);
 	free(prog.filter);
 	send_listener(listener);
@@ -191,8 +244,8 @@ int shim_main(int argc, char **argv)
 	 * own notifications.  From here on only the server holds it; if
 	 * the server's copy goes, supervised calls fail with ENOSYS. */
 	close(listener);
-	execvp(argv[4], argv + 4);
-	shim_fail("cannot run %s: %s", argv[4], strerror(errno));
+	execvp(command[0], command);
+	shim_fail("cannot run %s: %s", command[0], strerror(errno));
 	return SHIM_EXIT_FAILED;
 }
 
