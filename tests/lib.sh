@@ -37,6 +37,16 @@ wait_for() {
 # capture_has PANE TEXT: the pane's screen or history contains TEXT
 capture_has() { sm capture -t "$1" -S - | grep -qF -- "$2"; }
 
+# pane_field ID KEY: one field of pane ID in `ls --json` (quotes dropped),
+# through whatever `sm` the test defines.
+pane_field() {
+	sm ls --json | awk -v id="$1" -v key="\"$2\":" '
+		$1 == "\"id\":" { v = $2; sub(/,$/, "", v); cur = v }
+		cur == id && $1 == key {
+			v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
+			gsub(/^"|"$/, "", v); print v; exit }'
+}
+
 cleanup() {
 	sm kill-server >/dev/null 2>&1
 	rm -rf "$T_DIR"

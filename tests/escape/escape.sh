@@ -93,13 +93,6 @@ marker_pids() {
 	done | grep -vx "$$"
 }
 newest_pane() { sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1; }
-pane_field() {
-	sm ls --json | awk -v id="$1" -v key="\"$2\":" '
-		$1 == "\"id\":" { v = $2; sub(/,$/, "", v); cur = v }
-		cur == id && $1 == key {
-			v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
-			gsub(/^"|"$/, "", v); print v; exit }'
-}
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
 # native_pane [ARGS...]: a new native pane in the work tree; prints its id.
 native_pane() {

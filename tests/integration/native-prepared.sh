@@ -23,50 +23,14 @@ done
 # Outside /tmp: the sandbox has a private /tmp.
 W=$(mktemp -d /var/tmp/sandmux-prepared.XXXXXX)
 chmod 755 "$W"
-SERVERS=""
+. "$(dirname "$0")/../native-ctx.sh"
 cleanup_all() {
-	for s in $SERVERS; do
-		ctx_load "$s"
-		sm kill-server >/dev/null 2>&1
-	done
+	servers_kill
 	rm -rf "$W" "$T_DIR"
 }
 trap cleanup_all EXIT
 
-# ctx NAME WHO [ENV]: a private server NAME run as root or nobody, with
-# its own HOME, XDG dirs and two work trees under $W/NAME.
-ctx() {
-	d="$W/$1"
-	mkdir -p "$d/home" "$d/run" "$d/state" "$d/config" "$d/work" "$d/other"
-	chmod 700 "$d/run"
-	echo "$2" >"$d/.who"
-	echo "${3:-}" >"$d/.env"
-	[ "$2" = nobody ] && chown -R 65534:65534 "$d"
-	SERVERS="$SERVERS $1"
-	ctx_load "$1"
-}
-ctx_load() {
-	NAME=$1
-	D="$W/$1"
-	WHO=$(cat "$D/.who")
-	EXTRA=$(cat "$D/.env")
-	AS=""
-	[ "$WHO" = nobody ] && AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
-}
-sm() {
-	env HOME="$D/home" XDG_RUNTIME_DIR="$D/run" XDG_STATE_HOME="$D/state" \
-		XDG_CONFIG_HOME="$D/config" SHELL=/bin/sh $EXTRA \
-		$AS "$SANDMUX_BIN" -L "$NAME" "$@"
-}
 as_who() { $AS "$@"; }
-capture_has() { sm capture -t "$1" -S - | grep -qF -- "$2"; }
-pane_field() {
-	sm ls --json | awk -v id="$1" -v key="\"$2\":" '
-		$1 == "\"id\":" { v = $2; sub(/,$/, "", v); cur = v }
-		cur == id && $1 == key {
-			v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
-			gsub(/^"|"$/, "", v); print v; exit }'
-}
 last_pane() { sm ls --json | awk '$1 == "\"id\":" { v = $2; sub(/,$/, "", v); print v }' | sort -n | tail -1; }
 server_pid() { pgrep -f "sandmux -L $NAME " | while read -r p; do
 	[ "$(ps -o ppid= -p "$p" | tr -d ' ')" = 1 ] && echo "$p"; done | head -1; }
@@ -86,7 +50,7 @@ state_is() { [ "$(pane_field "$1" state)" = "$2" ]; }
 
 for who in root nobody; do
 	ctx "p-$who" "$who"
-	as_who mkdir -p "$D/keys"
+	as_who mkdir -p "$D/keys" "$D/other"
 	as_who sh -c "echo $who-secret >'$D/keys/id_demo'"
 	sm new -d -s s -x 100 -y 30 --backend native -c "$D/work" -- sh >/dev/null
 	wait_for 10 state_is 1 warm
@@ -166,7 +130,7 @@ for who in root nobody; do
 		sh -c "! kill -0 $prepared 2>/dev/null || [ \"\$(ps -o stat= -p $prepared)\" = Z ]"
 done
 
-ctx p-off root "SANDMUX_NATIVE_PREPARE=0"
+ctx p-off root "" SANDMUX_NATIVE_PREPARE=0
 sm new -d -s s --backend native -c "$D/work" -- sh >/dev/null
 wait_for 10 state_is 1 warm
 sleep 0.5

@@ -26,58 +26,19 @@ HOST_PATH=$PATH
 # bwrap stand-ins must be the same path inside and out.
 W=$(mktemp -d /var/tmp/sandmux-native-server.XXXXXX)
 chmod 755 "$W"
+. "$(dirname "$0")/../native-ctx.sh"
 cd "$W" || exit 1
-SERVERS=""
 FOLLOWERS=""
 SECRET="sandmux-secret-$$"
 
 cleanup_all() {
 	for f in $FOLLOWERS; do kill "$f" 2>/dev/null; done
-	for s in $SERVERS; do
-		ctx_load "$s"
-		sm kill-server >/dev/null 2>&1
-	done
+	servers_kill
 	[ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
 	rm -rf "$W" "$T_DIR" "$HOST_MARK"
 }
 trap cleanup_all EXIT
 
-# ctx NAME WHO [PATH]: a private server NAME run as root/self or nobody,
-# with its own HOME, runtime, state and config dirs under $W/NAME.
-ctx() {
-	d="$W/$1"
-	mkdir -p "$d/home" "$d/run" "$d/state" "$d/config/sandmux" "$d/work"
-	chmod 700 "$d/run"
-	echo "$2" >"$d/.who"
-	echo "${3:-$HOST_PATH}" >"$d/.path"
-	[ "$2" = nobody ] && chown -R 65534:65534 "$d"
-	SERVERS="$SERVERS $1"
-	ctx_load "$1"
-}
-ctx_load() {
-	NAME=$1
-	D="$W/$1"
-	WHO=$(cat "$D/.who")
-	SM_PATH=$(cat "$D/.path")
-	AS=""
-	[ "$WHO" = nobody ] && AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
-}
-# sm ARGS...: the CLI against the current context's server (started on
-# first use with that context's user, HOME, XDG dirs and PATH).
-sm() {
-	env HOME="$D/home" XDG_RUNTIME_DIR="$D/run" XDG_STATE_HOME="$D/state" \
-		XDG_CONFIG_HOME="$D/config" PATH="$SM_PATH" SHELL=/bin/sh \
-		$AS "$SANDMUX_BIN" -L "$NAME" "$@"
-}
-capture_has() { sm capture -t "$1" -S - | grep -qF -- "$2"; }
-# pane_field ID KEY: one field of pane ID in `ls --json` (quotes dropped).
-pane_field() {
-	sm ls --json | awk -v id="$1" -v key="\"$2\":" '
-		$1 == "\"id\":" { v = $2; sub(/,$/, "", v); cur = v }
-		cur == id && $1 == key {
-			v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/,$/, "", v)
-			gsub(/^"|"$/, "", v); print v; exit }'
-}
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
 # has TEXT PATTERN / lacks TEXT PATTERN: fixed-string match on a value.
 has() { printf '%s\n' "$1" | grep -qF -- "$2"; }
