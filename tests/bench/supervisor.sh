@@ -94,3 +94,15 @@ echo "tar  extract $FILES files: bare bwrap ${tar_bare} ms, supervised ${tar_sup
 echo "RATIO supervisor tar $(ratio "$tar_sup" "$tar_bare")x (target <= 1.25x)"
 echo "walk find+cat $FILES files: bare bwrap ${walk_bare} ms, supervised ${walk_sup} ms"
 echo "RATIO supervisor walk $(ratio "$walk_sup" "$walk_bare")x (target <= 1.15x)"
+
+# The floor: one notification alone, answered CONTINUE with no work
+# (build/helpers/notify-floor), against what each target allows per call:
+# the tar makes one supervised create per file, the walk one open per
+# file plus one per directory (200).
+FLOOR="$ROOT/$BUILD/helpers/notify-floor"
+if [ -x "$FLOOR" ]; then
+	added=$("$FLOOR" 20000 | sed -n 's/.*"added_us":\([0-9.]*\).*/\1/p')
+	echo "floor: one seccomp notification adds ${added:-?} us per call here;" \
+		"the targets allow $(awk -v b="$tar_bare" -v n="$FILES" 'BEGIN { printf "%.1f", 0.25 * b * 1000 / n }') us" \
+		"per create (tar) and $(awk -v b="$walk_bare" -v n="$FILES" 'BEGIN { printf "%.1f", 0.15 * b * 1000 / (n + 200) }') us per open (walk)"
+fi

@@ -1,0 +1,176 @@
+/*
+ * notify-floor: what one seccomp user notification costs on this host,
+ * alone: the floor under every supervised call (docs/supervisor.md,
+ * Costs).
+ *
+ *   notify-floor [CALLS]
+ *
+ * A child opens /dev/null CALLS times (default 20,000) bare, then again
+ * under a filter that sends openat to a listener.  The parent answers
+ * each notification CONTINUE and does nothing else: no path read, no
+ * /proc, no decision.  It waits the way the supervisor does (poll, with
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP where the kernel has it).  Prints
+ * one JSON line: {"calls":N,"bare_us":B,"notified_us":T,"added_us":T-B}
+ * (microseconds per call).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static double open_loop(long calls)
+{
+	double t0 = now_us();
+
+	for (long i = 0; i < calls; i++) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd < 0) {
+			perror("notify-floor: open");
+			_exit(1);
+		}
+		close(fd);
+	}
+	return (now_us() - t0) / calls;
+}
+
+static int send_fd(int sock, int fd)
+{
+	char byte = 0, control[CMSG_SPACE(sizeof fd)] = {0};
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			     .msg_controllen = sizeof control};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof fd);
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char byte, control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			     .msg_controllen = sizeof control};
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1 || (c = CMSG_FIRSTHDR(&msg)) == NULL)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+/* The child: bare loop, filter, hand the listener over, notified loop. */
+static void child(int sock, int out, long calls)
+{
+	struct sock_filter insns[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {sizeof insns / sizeof insns[0], insns};
+	double bare, notified;
+	char line[128];
+	int listener, n;
+
+	bare = open_loop(calls);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    (listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog)) < 0 ||
+	    send_fd(sock, listener) != 0) {
+		perror("notify-floor: filter");
+		_exit(1);
+	}
+	close(listener);
+	notified = open_loop(calls);
+	n = snprintf(line, sizeof line,
+		     "{\"calls\":%ld,\"bare_us\":%.2f,\"notified_us\":%.2f,\"added_us\":%.2f}\n",
+		     calls, bare, notified, notified - bare);
+	if (write(out, line, (size_t)n) != n)
+		_exit(1);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	long calls = argc > 1 ? atol(argv[1]) : 20000;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	int pair[2], listener, status;
+	pid_t pid;
+
+	if (calls <= 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0)
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		close(pair[0]);
+		child(pair[1], STDOUT_FILENO, calls);
+	}
+	close(pair[1]);
+	listener = recv_fd(pair[0]);
+	if (listener < 0) {
+		fprintf(stderr, "notify-floor: no listener from the child\n");
+		return 1;
+	}
+	/* Where the kernel has it (6.6): answer on the caller's CPU. */
+	ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	for (;;) {
+		struct pollfd pfd = {listener, POLLIN, 0};
+
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd.revents & (POLLHUP | POLLERR))
+			break;
+		memset(&req, 0, sizeof req);
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0)
+			continue;
+		memset(&resp, 0, sizeof resp);
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return 1;
+	return 0;
+}
