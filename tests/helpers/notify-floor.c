@@ -3,13 +3,16 @@
  * alone: the floor under every supervised call (docs/supervisor.md,
  * Costs).
  *
- *   notify-floor [CALLS]
+ *   notify-floor [CALLS [WORK_US [SPIN_US]]]
  *
  * A child opens /dev/null CALLS times (default 20,000) bare, then again
  * under a filter that sends openat to a listener.  The parent answers
  * each notification CONTINUE and does nothing else: no path read, no
  * /proc, no decision.  It waits the way the supervisor does (poll, with
- * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP where the kernel has it).  Prints
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP where the kernel has it).  WORK_US
+ * makes the child compute that long between calls, as a real workload
+ * does (a cat reading the file it opened); SPIN_US makes the parent poll
+ * without sleeping that long after each answer before it sleeps.  Prints
  * one JSON line: {"calls":N,"bare_us":B,"notified_us":T,"added_us":T-B}
  * (microseconds per call).
  */
@@ -49,11 +52,17 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+static double work_us;
+
 static double open_loop(long calls)
 {
 	double t0 = now_us();
 
 	for (long i = 0; i < calls; i++) {
+		double until = now_us() + work_us;
+
+		while (work_us > 0 && now_us() < until)
+			;
 		int fd = open("/dev/null", O_RDONLY);
 
 		if (fd < 0) {
@@ -133,11 +142,13 @@ static void child(int sock, int out, long calls)
 int main(int argc, char **argv)
 {
 	long calls = argc > 1 ? atol(argv[1]) : 20000;
+	double spin_us = argc > 3 ? atof(argv[3]) : 0;
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
 	int pair[2], listener, status;
 	pid_t pid;
 
+	work_us = argc > 2 ? atof(argv[2]) : 0;
 	if (calls <= 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0)
 		return 2;
 	pid = fork();
@@ -157,8 +168,12 @@ int main(int argc, char **argv)
 	ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	for (;;) {
 		struct pollfd pfd = {listener, POLLIN, 0};
+		double until = now_us() + spin_us;
+		int n;
 
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		while ((n = poll(&pfd, 1, 0)) == 0 && now_us() < until)
+			;
+		if (n == 0 && poll(&pfd, 1, -1) < 0 && errno != EINTR)
 			break;
 		if (pfd.revents & (POLLHUP | POLLERR))
 			break;
