@@ -126,6 +126,10 @@ nsenter -t "$BPID" -n socat TCP-LISTEN:9,bind=10.203.0.2,reuseaddr,fork,backlog=
 bg
 nsenter -t "$BPID" -n socat TCP-LISTEN:81,bind=10.203.0.2,reuseaddr,fork EXEC:"sleep 30" 2>/dev/null &
 bg
+# bulk data, then after a pause a short tail on the still open connection
+printf 'cat "%s/blob"; sleep 0.5; printf TAIL; sleep 30\n' "$T" >"$T/burst.sh"
+nsenter -t "$BPID" -n socat TCP-LISTEN:10,bind=10.203.0.2,reuseaddr,fork EXEC:"sh $T/burst.sh" 2>/dev/null &
+bg
 sleep 0.3
 
 # The origins answer directly, so every refusal below is the proxy's doing.
@@ -246,6 +250,17 @@ done
 wait $pids
 check "32 stalled downloads of 8 MB at once all arrive intact" \
 	test "$(cat "$T"/stalled-* | grep -c "^$want\$")" -eq 32
+# A download that stalls and then resumes: the proxy's reads of the
+# backed-up data are large, so it gathers (RELAY_GATHER: woken only once
+# 256 KiB wait).  The tail that follows the origin's pause stays below
+# that mark and must still come through in a moment (RELAY_LULL_MS),
+# not when the tunnel closes (the origin then sleeps 30 s).
+start=$(date +%s%N)
+got=$(timeout 4 socat -u PROXY:127.0.0.1:allowed.test:10,proxyport="$STP" - 2>/dev/null |
+	{ sleep 0.5; head -c 8000000 >/dev/null; head -c 4; date +%s%N >"$T/tail-at"; })
+ms=$((($(cat "$T/tail-at") - start) / 1000000))
+check "a short tail after a bulk burst comes through at once (${ms} ms: $got)" \
+	sh -c '[ "$1" = TAIL ] && [ "$2" -lt 3000 ]' _ "$got" "$ms"
 start=$(date +%s%N)
 out=$(curl -sS -m 5 -i -x "http://127.0.0.1:$HP" http://blackhole.test/ 2>&1)
 ms=$((($(date +%s%N) - start) / 1000000))
