@@ -42,10 +42,11 @@
 #define HELLO_TIMEOUT_MS 5000
 
 static int winch_pipe[2] = {-1, -1};
-static volatile sig_atomic_t stop_pending;
+static volatile sig_atomic_t stop_pending, cont_pending;
 
-/* SIGWINCH, and SIGTSTP (kill -TSTP: in raw mode the terminal sends none):
- * both only wake the loop through the self-pipe. */
+/* SIGWINCH, SIGTSTP (kill -TSTP: in raw mode the terminal sends none) and
+ * SIGCONT (back from a kill -STOP, which cannot be caught): all only wake
+ * the loop through the self-pipe. */
 static void on_sigwinch(int sig)
 {
 	int saved = errno;
@@ -53,6 +54,8 @@ static void on_sigwinch(int sig)
 
 	if (sig == SIGTSTP)
 		stop_pending = 1;
+	if (sig == SIGCONT)
+		cont_pending = 1;
 	if (write(winch_pipe[1], &byte, 1) < 0) {
 		/* the pipe is full: a resize is already pending */
 	}
@@ -555,6 +558,15 @@ static void handle_resize(struct client *c)
 		refresh();
 		if (reading)
 			client_echo_hand_over(c, true);
+		cont_pending = 0;
+	}
+	if (cont_pending) {
+		/* Stopped from outside and continued: the shell had the
+		 * terminal meanwhile (its modes, its output on the screen).
+		 * Ours again, and everything drawn anew. */
+		cont_pending = 0;
+		reset_prog_mode();
+		clearok(curscr, TRUE);
 	}
 	terminal_size(&c->rows, &c->cols);
 	resize_term(c->rows, c->cols);
@@ -657,6 +669,7 @@ static void start_terminal(struct client *c)
 	 * and switch it off and on around every screen update (two
 	 * syscalls on each keystroke's echo). */
 	sigaction(SIGTSTP, &sa, NULL);
+	sigaction(SIGCONT, &sa, NULL);
 	set_escdelay(25);
 	/* With an echo page, keys reach ncurses through a pipe: the client
 	 * or, once it has agreed, the server fills it (client-echo.c). */

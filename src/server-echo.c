@@ -33,6 +33,102 @@
 #define PATCH_ROWS_MAX 4      /* an echo touches a row or two */
 #define PATCH_BYTES_MAX 16384 /* well under what a terminal takes at once */
 
+/* How often the server looks whether a client with a page still has its
+ * terminal (see watch_client). */
+#define ECHO_WATCH_MS 50
+
+static int start_input(struct conn *c);
+
+/* Does the client still own its terminal: running and, when the
+ * terminal is its controlling terminal, its process group the
+ * terminal's foreground?  Read from /proc/PID/stat (state, pgrp,
+ * tty_nr, tpgid): the server cannot ask the terminal itself, it is not
+ * the server's controlling terminal.  A terminal that is not the
+ * client's controlling one has no job control to lose, so only a stop
+ * counts there.  Unreadable counts as yes: the connection's own end
+ * says when the client is gone. */
+static bool client_owns_terminal(pid_t pid, int tty_fd)
+{
+	char path[64], buf[512], *p, state = 'R';
+	int pgrp = 0, tpgid = 0;
+	unsigned long long tty_nr = 0;
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return true;
+	p = fgets(buf, sizeof buf, f);
+	fclose(f);
+	/* The command name may hold spaces and parentheses. */
+	if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %c %*d %d %*d %llu %d", &state, &pgrp, &tty_nr, &tpgid) != 4)
+		return true;
+	if (state == 'T' || state == 't')
+		return false;
+	if (fstat(tty_fd, &st) != 0 || (unsigned long long)st.st_rdev != tty_nr)
+		return true;
+	return tpgid == pgrp;
+}
+
+/* Threat: a client stopped from outside (kill -STOP, which it cannot
+ * catch and answer) while the server reads its terminal and patches it.
+ * The user's shell takes the terminal back; without this the server
+ * would keep taking what the user types to the shell and send it to a
+ * pane, and paint pane output over the shell's screen.  So every
+ * ECHO_WATCH_MS the server looks: not the terminal's owner any more ->
+ * no reading, no patches; the owner again (fg) -> reading resumes if the
+ * client had asked for it, and the client, woken by SIGCONT, redraws.
+ * What is typed within ECHO_WATCH_MS of the stop can still be read; the
+ * shell needs about that long to show its prompt.  A look costs one
+ * small /proc read, 20 times a second while a client is attached; doing
+ * it on every keystroke instead would cost the echo about as much as
+ * sandmux is ahead of tmux there. */
+static void watch_client(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+	bool owns = client_owns_terminal(c->peer_pid, c->echo_tty);
+
+	if (!owns && !c->echo_paused) {
+		bool wanted = c->tty_wanted;
+
+		c->echo_paused = true;
+		server_echo_stop_input(c);
+		c->tty_wanted = wanted;
+		log_info("client %d stopped or in the background: its terminal is left alone",
+			 (int)c->peer_pid);
+	} else if (owns && c->echo_paused) {
+		c->echo_paused = false;
+		if (c->tty_wanted)
+			start_input(c);
+		log_info("client %d has its terminal again", (int)c->peer_pid);
+	}
+}
+
+static void on_watch_closed(uv_handle_t *handle)
+{
+	free(handle);
+}
+
+static void start_watch(struct conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+
+	if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.pid <= 0)
+		return;
+	c->peer_pid = cred.pid;
+	c->echo_watch = malloc(sizeof *c->echo_watch);
+	if (c->echo_watch == NULL)
+		return;
+	uv_timer_init(server.loop, c->echo_watch);
+	c->echo_watch->data = c;
+	uv_timer_start(c->echo_watch, watch_client, ECHO_WATCH_MS, ECHO_WATCH_MS);
+}
+
 void server_echo_attach(struct conn *c, const char *tty, const char *page)
 {
 	const char *dir = strrchr(server.socket_path, '/');
@@ -79,12 +175,19 @@ void server_echo_attach(struct conn *c, const char *tty, const char *page)
 	c->echo = share;
 	c->echo_tty = fd;
 	c->prefix_byte = -1;
+	c->echo_paused = false;
+	start_watch(c);
 	log_debug("client echo page on %s", tty);
 }
 
 void server_echo_detach(struct conn *c)
 {
 	server_echo_stop_input(c);
+	c->tty_wanted = false;
+	if (c->echo_watch != NULL) {
+		uv_close((uv_handle_t *)c->echo_watch, on_watch_closed);
+		c->echo_watch = NULL;
+	}
 	if (c->echo != NULL) {
 		log_info("client echo: %llu patches written to its terminal; %lu typed bytes "
 			 "passed through, %lu chunks of input forwarded",
@@ -274,7 +377,7 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 	uv_os_fd_t conn_fd;
 	bool done = false;
 
-	if (share == NULL)
+	if (share == NULL || c->echo_paused)
 		return false;
 	/* Our turn only if the client is asleep; never wait for it. */
 	atomic_store(&share->patching, 1);
@@ -392,6 +495,7 @@ static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
 	(void)events;
 	if (status < 0) {
 		server_echo_stop_input(c);
+		c->tty_wanted = false;
 		return;
 	}
 	n = read(c->echo_tty, buf, sizeof buf);
@@ -400,6 +504,7 @@ static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
 	if (n <= 0) {
 		/* The terminal hung up: the client will hear of it too. */
 		server_echo_stop_input(c);
+		c->tty_wanted = false;
 		return;
 	}
 	if (c->passthrough && c->attached != NULL && c->attached->active != NULL &&
@@ -433,6 +538,22 @@ void server_echo_stop_input(struct conn *c)
 	c->passthrough = false;
 }
 
+/* Start reading the client's terminal (once). */
+static int start_input(struct conn *c)
+{
+	if (c->tty_poll != NULL)
+		return 0;
+	c->tty_poll = malloc(sizeof *c->tty_poll);
+	if (c->tty_poll == NULL || uv_poll_init(server.loop, c->tty_poll, c->echo_tty) != 0) {
+		free(c->tty_poll);
+		c->tty_poll = NULL;
+		return -1;
+	}
+	c->tty_poll->data = c;
+	uv_poll_start(c->tty_poll, UV_READABLE, on_tty_readable);
+	return 0;
+}
+
 /* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?}
  * Passthrough is granted only when seq is the last chunk forwarded: a
  * chunk still on its way to the client holds input typed before, which
@@ -450,18 +571,15 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	}
 	if (cJSON_IsBool(read_on) && !cJSON_IsTrue(read_on)) {
 		server_echo_stop_input(c);
+		c->tty_wanted = false;
 		return 0;
 	}
-	if (cJSON_IsTrue(read_on) && c->tty_poll == NULL) {
-		c->tty_poll = malloc(sizeof *c->tty_poll);
-		if (c->tty_poll == NULL || uv_poll_init(server.loop, c->tty_poll, c->echo_tty) != 0) {
-			free(c->tty_poll);
-			c->tty_poll = NULL;
+	if (cJSON_IsTrue(read_on)) {
+		c->tty_wanted = true;
+		if (!c->echo_paused && start_input(c) != 0) {
 			sm_error_set(err, "no_terminal", "cannot watch the terminal");
 			return -1;
 		}
-		c->tty_poll->data = c;
-		uv_poll_start(c->tty_poll, UV_READABLE, on_tty_readable);
 	}
 	if (cJSON_IsNumber(prefix))
 		c->prefix_byte = prefix->valueint >= 0 && prefix->valueint < 256 ? prefix->valueint : -1;

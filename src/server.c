@@ -147,8 +147,10 @@ void server_send(struct conn *c, cJSON *msg)
 
 	/* A client told to go gives its terminal back at once: not one more
 	 * keystroke of the shell's may be read here. */
-	if (cJSON_IsString(event) && strcmp(event->valuestring, "exit") == 0)
+	if (cJSON_IsString(event) && strcmp(event->valuestring, "exit") == 0) {
 		server_echo_stop_input(c);
+		c->tty_wanted = false;
+	}
 	text = cJSON_PrintUnformatted(msg);
 	len = strlen(text);
 	cJSON_Delete(msg);

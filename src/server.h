@@ -132,6 +132,13 @@ struct conn {
 	 * typed while passthrough is on goes straight to the active pane;
 	 * anything else goes to the client, numbered. */
 	uv_poll_t *tty_poll;
+	/* The client stopped from outside or no longer in the terminal's
+	 * foreground (server-echo.c, watch_client): no reading, no
+	 * patches, until it is back. */
+	uv_timer_t *echo_watch;
+	pid_t peer_pid;
+	bool echo_paused;
+	bool tty_wanted; /* the client asked the server to read */
 	bool passthrough;
 	int prefix_byte; /* never passed through; -1 none */
 	unsigned long tty_forwarded; /* chunks sent to the client */
