@@ -97,11 +97,10 @@ int backend_check(enum sandbox_backend id, struct sm_error *err)
 
 /* --- process trees ------------------------------------------------------ */
 
-/* Session id and state of pid from /proc/PID/stat; -1 if gone. */
-static int proc_session(pid_t pid, pid_t *session, char *state)
+int proc_stat_read(pid_t pid, struct proc_stat *out)
 {
 	char path[64], buf[512], *p;
-	int pgrp, sid, ppid;
+	int ppid, pgrp, sid, tpgid;
 	FILE *f;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -113,9 +112,25 @@ static int proc_session(pid_t pid, pid_t *session, char *state)
 	/* The command name may hold spaces and parentheses: parse after
 	 * the last ')'. */
 	if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %d %d %d", state, &ppid, &pgrp, &sid) != 4)
+	    sscanf(p + 1, " %c %d %d %d %llu %d", &out->state, &ppid, &pgrp, &sid, &out->tty_nr,
+		   &tpgid) != 6)
 		return -1;
-	*session = sid;
+	out->ppid = ppid;
+	out->pgrp = pgrp;
+	out->session = sid;
+	out->tpgid = tpgid;
+	return 0;
+}
+
+/* Session id and state of pid; -1 if gone. */
+static int proc_session(pid_t pid, pid_t *session, char *state)
+{
+	struct proc_stat st;
+
+	if (proc_stat_read(pid, &st) != 0)
+		return -1;
+	*session = st.session;
+	*state = st.state;
 	return 0;
 }
 

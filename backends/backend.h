@@ -116,6 +116,15 @@ void probe_platform(const char *sysname, const char *proc_version, char *out, si
 
 const struct backend_ops *backend_get(enum sandbox_backend id);
 
+/* The fields of /proc/PID/stat that sandmux looks at. */
+struct proc_stat {
+	char state; /* R, S, D, T, t, Z, ... */
+	pid_t ppid, pgrp, session, tpgid;
+	unsigned long long tty_nr; /* the controlling terminal's device, 0 none */
+};
+/* 0, or -1 when pid is gone or its stat cannot be read. */
+int proc_stat_read(pid_t pid, struct proc_stat *out);
+
 /* Process-tree helpers for backends.  backend_signal_tree sends sig to
  * every process of the PTY session led by session_leader (the pane's
  * process and every job it started) and, when ns_member > 0, to every

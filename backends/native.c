@@ -1043,19 +1043,9 @@ static void parse_status_buffer(struct launch_result *res)
 /* True once bwrap itself has exited (a zombie not yet reaped counts). */
 static bool bwrap_gone(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	char state = 'Z';
-	FILE *f;
+	struct proc_stat st;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return true;
-	p = fgets(buf, sizeof buf, f);
-	fclose(f);
-	if (p != NULL && (p = strrchr(buf, ')')) != NULL)
-		sscanf(p + 1, " %c", &state);
-	return state == 'Z';
+	return proc_stat_read(pid, &st) != 0 || st.state == 'Z';
 }
 
 /* Read what bwrap appended to the status file: 1 confirmed, 0 nothing
@@ -1105,12 +1095,13 @@ static bool same_exe(pid_t pid, const struct stat *exe)
  * the parent field of every /proc/PID/stat.  Returns how many fit. */
 static size_t children_of(pid_t init, pid_t *out, size_t size)
 {
-	char path[64], buf[512], *p;
+	char path[64];
+	struct proc_stat st;
 	struct dirent *de;
 	size_t n = 0;
 	DIR *dir;
 	FILE *f;
-	int pid, ppid;
+	int pid;
 
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)init, (int)init);
 	f = fopen(path, "re");
@@ -1124,14 +1115,7 @@ static size_t children_of(pid_t init, pid_t *out, size_t size)
 	while (dir != NULL && n < size && (de = readdir(dir)) != NULL) {
 		if ((pid = atoi(de->d_name)) <= 0)
 			continue;
-		snprintf(path, sizeof path, "/proc/%d/stat", pid);
-		if ((f = fopen(path, "re")) == NULL)
-			continue;
-		p = fgets(buf, sizeof buf, f);
-		fclose(f);
-		/* The command name may hold spaces and parentheses. */
-		if (p != NULL && (p = strrchr(buf, ')')) != NULL &&
-		    sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == init)
+		if (proc_stat_read(pid, &st) == 0 && st.ppid == init)
 			out[n++] = pid;
 	}
 	if (dir != NULL)

@@ -55,6 +55,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "backend.h"
 #include "log.h"
 #include "strvec.h"
 #include "supervisor.h"
@@ -627,16 +628,10 @@ static bool is_magic_fd_path(const char *abs, int *fd)
  * whose device is its controlling terminal; reopen that. */
 static int reopen_ctty(struct sv_call *c, int flags)
 {
-	char path[64], buf[512], *p;
-	unsigned long tty_nr = 0;
-	FILE *f;
+	char path[64];
+	struct proc_stat ps;
+	unsigned long long tty_nr = proc_stat_read(c->req->pid, &ps) == 0 ? ps.tty_nr : 0;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)c->req->pid);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof buf, f) != NULL && (p = strrchr(buf, ')')) != NULL)
-			sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty_nr);
-		fclose(f);
-	}
 	for (int fd = 0; tty_nr != 0 && fd <= 2; fd++) {
 		struct stat st;
 

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "backend.h"
 #include "echo-share.h"
 #include "error.h"
 #include "log.h"
@@ -49,27 +50,16 @@ static int start_input(struct conn *c);
  * says when the client is gone. */
 static bool client_owns_terminal(pid_t pid, int tty_fd)
 {
-	char path[64], buf[512], *p, state = 'R';
-	int pgrp = 0, tpgid = 0;
-	unsigned long long tty_nr = 0;
+	struct proc_stat ps;
 	struct stat st;
-	FILE *f;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (f == NULL)
+	if (proc_stat_read(pid, &ps) != 0)
 		return true;
-	p = fgets(buf, sizeof buf, f);
-	fclose(f);
-	/* The command name may hold spaces and parentheses. */
-	if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %*d %d %*d %llu %d", &state, &pgrp, &tty_nr, &tpgid) != 4)
-		return true;
-	if (state == 'T' || state == 't')
+	if (ps.state == 'T' || ps.state == 't')
 		return false;
-	if (fstat(tty_fd, &st) != 0 || (unsigned long long)st.st_rdev != tty_nr)
+	if (fstat(tty_fd, &st) != 0 || (unsigned long long)st.st_rdev != ps.tty_nr)
 		return true;
-	return tpgid == pgrp;
+	return ps.tpgid == ps.pgrp;
 }
 
 /* Threat: a client stopped from outside (kill -STOP, which it cannot
