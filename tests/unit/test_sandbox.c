@@ -9,11 +9,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -534,6 +538,59 @@ static void test_backend_table(void **state)
 	assert_string_equal(err.message, "microvm backend is not available yet");
 }
 
+/* Threat: a process inside a sandbox naming itself so that its
+ * /proc/PID/stat line reads like other fields ("x) Z 1 ..."), to look
+ * gone, stopped or a child of someone else to the server.  The name is
+ * the only field that can hold ')' and spaces; the parser reads after
+ * the last ')'. */
+static void test_proc_stat_hostile_name(void **state)
+{
+	struct proc_stat st[2];
+	int ready[2], status, rc[2];
+	char byte;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		/* Never outlives a failed check, nor holds the runner's
+		 * output open. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		/* 15 bytes at most: the kernel keeps that much of a name. */
+		prctl(PR_SET_NAME, ") Z 1 1 1 0 1 (", 0, 0, 0);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &byte, 1), 1);
+	close(ready[0]);
+	usleep(20000);
+	/* Read first, checked after the child is gone: a failed check
+	 * leaves the test at once. */
+	rc[0] = proc_stat_read(pid, &st[0]);
+	kill(pid, SIGSTOP);
+	waitpid(pid, &status, WUNTRACED);
+	rc[1] = proc_stat_read(pid, &st[1]);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	assert_int_equal(rc[0], 0);
+	assert_true(st[0].state == 'S' || st[0].state == 'R');
+	assert_int_equal(st[0].ppid, getpid());
+	assert_int_equal(st[0].pgrp, getpgrp());
+	assert_int_equal(st[0].session, getsid(0));
+	assert_int_equal(rc[1], 0);
+	assert_true(st[1].state == 'T' || st[1].state == 't');
+	assert_int_equal(proc_stat_read(pid, &st[0]), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +613,7 @@ int main(void)
 	    cmocka_unit_test(test_probe_off),
 	    cmocka_unit_test(test_probe_host),
 	    cmocka_unit_test(test_backend_table),
+	    cmocka_unit_test(test_proc_stat_hostile_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
