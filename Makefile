@@ -52,7 +52,7 @@ MUSL_GCC := $(shell command -v musl-gcc 2>/dev/null)
 SHIM_FLAGS := -O2 -std=c11 -D_GNU_SOURCE -DSHIM_STANDALONE -Wall -Wextra -Werror -Ibackends -static
 ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 
-$(BUILD)/sandmux-shim: src/shim.c backends/shim-filter.h
+$(BUILD)/sandmux-shim: src/shim.c backends/shim-filter.h backends/seccomp-compat.h
 	@mkdir -p $(BUILD)/shim-include
 ifneq ($(MUSL_GCC),)
 	ln -sfn /usr/include/linux $(BUILD)/shim-include/linux

@@ -57,23 +57,10 @@
 
 #include "backend.h"
 #include "log.h"
+#include "seccomp-compat.h"
 #include "strvec.h"
 #include "supervisor.h"
 
-#ifndef SECCOMP_IOCTL_NOTIF_ADDFD
-#define SECCOMP_IOCTL_NOTIF_ADDFD SECCOMP_IOW(3, struct seccomp_notif_addfd)
-#endif
-#ifndef SECCOMP_ADDFD_FLAG_SEND
-#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
-#endif
-/* Linux 6.6: wake the supervisor, then the child, on the CPU that is
- * already running, instead of waiting for another CPU to schedule it. */
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
 #ifndef O_TMPFILE
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 #endif

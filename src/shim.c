@@ -51,17 +51,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seccomp-compat.h"
 #include "shim-filter.h"
 
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
-/* Linux 5.19: once the supervisor has received a notification, only a
- * fatal signal interrupts the wait, so a signal cannot make the child
- * restart a call whose emulation already happened. */
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
 #define SHIM_EXIT_FAILED 126
 
 int shim_main(int argc, char **argv);
