@@ -3,6 +3,7 @@
  */
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,24 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 	return 0;
 }
 
+/* The fields that are lists, what each entry must be, and where it goes. */
+#define PATHS_WHY "must hold absolute or ~/ paths"
+static const struct list_field {
+	const char *key;
+	bool (*ok)(const char *entry);
+	const char *why;
+	size_t offset;
+} list_fields[] = {
+    {"writable", path_ok, PATHS_WHY, offsetof(struct sandbox_profile, writable)},
+    {"state_dirs", path_ok, PATHS_WHY, offsetof(struct sandbox_profile, state_dirs)},
+    {"deny_read", path_ok, PATHS_WHY, offsetof(struct sandbox_profile, deny_read)},
+    {"protected_paths", path_ok, PATHS_WHY, offsetof(struct sandbox_profile, protected_paths)},
+    {"deny_create_patterns", pattern_ok, "must hold file name patterns without \"/\"",
+     offsetof(struct sandbox_profile, deny_create_patterns)},
+    {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
+     offsetof(struct sandbox_profile, write_denies)},
+};
+
 static int read_field(const char *name, const cJSON *item, struct sandbox_profile *out,
 		      struct sm_error *err)
 {
@@ -219,26 +238,13 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 		out->proxied_network = strcmp(item->valuestring, "proxied") == 0;
 		return 0;
 	}
-	if (strcmp(key, "writable") == 0)
-		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
-				 &out->writable, err);
-	if (strcmp(key, "state_dirs") == 0)
-		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
-				 &out->state_dirs, err);
-	if (strcmp(key, "deny_read") == 0)
-		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
-				 &out->deny_read, err);
-	if (strcmp(key, "protected_paths") == 0)
-		return read_list(name, item, path_ok, "must hold absolute or ~/ paths",
-				 &out->protected_paths, err);
-	if (strcmp(key, "deny_create_patterns") == 0)
-		return read_list(name, item, pattern_ok,
-				 "must hold file name patterns without \"/\"",
-				 &out->deny_create_patterns, err);
-	if (strcmp(key, "write_denies") == 0)
-		return read_list(name, item, component_run_ok,
-				 "must hold relative names such as \".git/hooks\"", &out->write_denies,
-				 err);
+	for (size_t i = 0; i < sizeof list_fields / sizeof list_fields[0]; i++) {
+		const struct list_field *f = &list_fields[i];
+
+		if (strcmp(key, f->key) == 0)
+			return read_list(name, item, f->ok, f->why,
+					 (struct strvec *)((char *)out + f->offset), err);
+	}
 	sm_error_set(err, "config_unknown_key",
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
