@@ -700,7 +700,8 @@ static bool bwrap_gone(pid_t pid);
  * command and environment; from there it is an ordinary launch
  * (handshake, supervisor, confirmation, label).  Anything else starts
  * cold, as before, and a prepared sandbox that does not fit is thrown
- * away.  SANDMUX_NATIVE_PREPARE=0 in the server's environment turns this
+ * away when the next one is prepared, off the launch's path.
+ * SANDMUX_NATIVE_PREPARE=0 in the server's environment turns this
  * off.
  *
  * "Exactly": the key is bwrap's whole argv for the launch (the profile's
@@ -857,25 +858,32 @@ static int ahead_send_run(int sock, const struct launch_request *req)
 /* Take the prepared sandbox over for this launch if it is exactly the
  * one the launch would build, and still waiting: 0 taken (res filled,
  * the command on its way), -1 start cold. */
+/* Is the prepared sandbox the one this launch would build, and still
+ * waiting for its command? */
+static bool ahead_fits(const struct launch_request *req, const struct sandbox_profile *prof,
+		       const char *home)
+{
+	struct pollfd pfd = {.fd = ahead.res.shim->sock, .events = POLLIN};
+	char *key = ahead_key(req, prof, home);
+	/* Hung up or talking (a failure): it is not waiting any more. */
+	bool fits = key != NULL && strcmp(key, ahead.key) == 0 && poll(&pfd, 1, 0) == 0 &&
+		    !bwrap_gone(ahead.res.pid);
+
+	free(key);
+	return fits;
+}
+
+/* An unfit prepared sandbox is left for native_prepare_next to throw
+ * away: killing and reaping it here would delay this launch. */
 static int ahead_take(const struct launch_request *req, const struct sandbox_profile *prof,
 		     const char *home, struct launch_result *res)
 {
-	struct pollfd pfd;
-	char *key;
-
 	if (!ahead.ready)
 		return -1;
-	key = ahead_key(req, prof, home);
-	pfd = (struct pollfd){.fd = ahead.res.shim->sock, .events = POLLIN};
-	/* Hung up or talking (a failure): it is not waiting any more. */
-	if (key == NULL || strcmp(key, ahead.key) != 0 || poll(&pfd, 1, 0) != 0 ||
-	    bwrap_gone(ahead.res.pid)) {
+	if (!ahead_fits(req, prof, home)) {
 		log_debug("%s: the prepared sandbox does not fit, starting cold", __func__);
-		free(key);
-		ahead_discard();
 		return -1;
 	}
-	free(key);
 	pty_resize(ahead.res.master, req->rows, req->cols);
 	if (ahead_send_run(ahead.res.shim->sock, req) != 0) {
 		ahead_discard();
@@ -922,9 +930,15 @@ void native_prepare_next(void)
 	struct sm_error err = {0};
 	const char *home;
 
-	if (ahead.ready || ahead.profile == NULL || ahead.cwd == NULL || ahead.home == NULL ||
-	    backend_check(SANDBOX_NATIVE, &err) != 0 || check_request(&req, &prof, &home, &err) != 0)
+	if (ahead.profile == NULL || ahead.cwd == NULL || ahead.home == NULL)
 		return;
+	if (backend_check(SANDBOX_NATIVE, &err) != 0 || check_request(&req, &prof, &home, &err) != 0) {
+		ahead_discard();
+		return;
+	}
+	if (ahead.ready && ahead_fits(&req, prof, home))
+		return;
+	ahead_discard();
 	memset(res, 0, sizeof *res);
 	res->master = -1;
 	res->status_fd = res->status_file = -1;

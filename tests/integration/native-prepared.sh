@@ -94,7 +94,9 @@ for who in root nobody; do
 	else
 		ok "$who: the secret stays unread"
 	fi
-	check "$who: the unfit sandbox is gone" \
+	# Thrown away when the next one is prepared, 100 ms after this pane
+	# is confirmed.
+	check "$who: the unfit sandbox is gone" wait_for 5 \
 		sh -c "! kill -0 $prepared 2>/dev/null || [ \"\$(ps -o stat= -p $prepared)\" = Z ]"
 
 	# Another directory: cold, writable there.
