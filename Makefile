@@ -63,6 +63,26 @@ else
 	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c
 endif
 
+# The microvm guest image (backends/microvm-image.sh): Debian's kernel,
+# uncompressed, and an initramfs with the guest agent as /init, static
+# like the shim and for the same reasons (no libc in the initramfs).
+MICROVM_DIR := $(BUILD)/microvm
+MICROVM_IMAGE := $(MICROVM_DIR)/vmlinux $(MICROVM_DIR)/initramfs.cpio
+
+$(BUILD)/sandmux-guest: backends/microvm-guest/agent.c $(BUILD)/sandmux-shim
+ifneq ($(MUSL_GCC),)
+	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ backends/microvm-guest/agent.c
+else
+	$(CC) $(SHIM_FLAGS) -o $@ backends/microvm-guest/agent.c
+endif
+
+$(MICROVM_DIR)/initramfs.cpio: $(BUILD)/sandmux-guest backends/microvm-image.sh
+	sh backends/microvm-image.sh $(MICROVM_DIR) $(BUILD)/sandmux-guest
+
+$(MICROVM_DIR)/vmlinux: $(MICROVM_DIR)/initramfs.cpio
+
+microvm-image: $(MICROVM_IMAGE)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsandmux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsandmux.a $(LDLIBS) -lcmocka
@@ -114,6 +134,6 @@ clean:
 format:
 	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]
 
-.PHONY: all deps build-tests run check bench fuzz install clean format
+.PHONY: all deps build-tests microvm-image run check bench fuzz install clean format
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d

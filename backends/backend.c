@@ -66,10 +66,17 @@ static int check_microvm(const struct probe_result *probe, struct sm_error *err)
 			     "microvm sandbox disabled by --sandbox off");
 		return -1;
 	}
+	/* A request that arrives while the accelerator check still runs
+	 * waits for it: the answer decides the label. */
+	backend_probe_microvm_wait();
 	if (probe->microvm_available)
 		return 0;
-	sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable: %s",
-		     probe->microvm_reason);
+	if (probe->microvm_hint[0] != '\0')
+		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable: %s (install: %s)",
+			     probe->microvm_reason, probe->microvm_hint);
+	else
+		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable: %s",
+			     probe->microvm_reason);
 	return -1;
 }
 

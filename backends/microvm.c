@@ -1,37 +1,746 @@
 /*
  * microvm: the pane's shell in a qemu -M microvm guest (DESIGN.md,
- * "microvm").  Not built yet: the backend is registered so that a request
- * for it gets a clear refusal rather than an unknown name, and the probe
- * reports it unavailable, so it is never offered or silently replaced.
+ * "microvm"), the only backend with a kernel between the command and the
+ * host.
+ *
+ * The guest is the distribution's kernel and an initramfs whose /init is
+ * the guest agent (backends/microvm-guest/agent.c, built by make
+ * microvm-image).  qemu is started on the pane's own PTY: its stdio is
+ * the virtconsole the guest sees as /dev/hvc0, so the bytes a pane types
+ * go PTY -> qemu -> guest with no relay in the server, and qemu puts the
+ * host side of the PTY in raw mode (signal=off) so that Ctrl-C, Ctrl-Z
+ * and the rest reach the guest's own line discipline and job control.
+ *
+ * A second virtio serial port, sandmux.ctl, is the control channel, a
+ * socketpair with the server: the server writes the launch (nonce, argv,
+ * environment, uid, working directory, size, the profile's deny-read and
+ * read-only paths) and later "resize R C"; the agent answers "booted",
+ * "ready NONCE PID" once the shell really exec'd in the guest, "fail
+ * WHY", and "exit STATUS" when the shell ends.  The pane is labelled
+ * microvm only on "ready" with this launch's nonce (invariant 1): output
+ * on the console proves nothing, and the guest's shell cannot write on
+ * the port the agent holds open.
+ *
+ * The host's root is shared read-only over virtio-9p (qemu enforces
+ * readonly=on itself, so even a compromised guest kernel cannot write
+ * through it) and the working directory read-write (read-only outside
+ * mode chat).  9p rather than virtiofs: it needs no daemon (virtiofsd
+ * would be one more process per pane and wants /dev/fuse or namespaces
+ * that are root-only here), and the guest mounts it in a few ms.
+ *
+ * Confirmation never blocks the server: status_fd is an epoll set of the
+ * control socket and a deadline timer, so "ready" is seen the moment it
+ * arrives and a boot that hangs fails at the deadline.  There is no
+ * fallback: whatever goes wrong fails the launch (invariant 2).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "bwrap.h"
 #include "error.h"
+#include "log.h"
+#include "microvm.h"
+#include "profile.h"
+#include "pty.h"
+#include "sandbox.h"
+#include "strvec.h"
+
+/* How long a guest may take from qemu's start to "ready".  Measured
+ * here: ~2.5 s under TCG on an idle host; a loaded host (parallel test
+ * runs) is several times slower.  SANDMUX_MICROVM_BOOT_TIMEOUT_MS
+ * overrides it. */
+#define BOOT_TIMEOUT_TCG_MS 30000
+#define BOOT_TIMEOUT_KVM_MS 10000
+#define GUEST_MEMORY "256M"
+#define CTL_PORT "sandmux.ctl"
+
+struct microvm_vm {
+	int ctl;     /* the server's end of the control channel */
+	int qmp;     /* the server's end of qemu's QMP monitor */
+	int timer;   /* the boot deadline */
+	char nonce[33];
+	char accel[8];
+	char line[1024]; /* a partial line from ctl */
+	size_t len;
+	bool booted;
+	int shell_exit; /* "exit N" from the agent, -1 until then */
+	char failure[256];
+};
+
+/* The host's TSC rate for tsc_early_khz=: without it the guest
+ * calibrates its clock against an emulated timer and gets it wrong
+ * under TCG.  /proc/cpuinfo's "cpu MHz" of the first CPU. */
+static long tsc_khz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	double mhz = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return (long)(mhz * 1000);
+}
+
+/* The machine, the kernel, the console: everything but devices that
+ * depend on the launch. */
+static int push_machine(struct strvec *a, const char *qemu, const char *dir, bool kvm,
+			const char *extra_cmdline)
+{
+	char kernel[PATH_MAX + 16], initrd[PATH_MAX + 32], append[256];
+	long khz = tsc_khz();
+	const char *const fixed[] = {
+	    "-M", "microvm,x-option-roms=off,isa-serial=off,rtc=on", "-m", GUEST_MEMORY,
+	    "-smp", "1", "-nodefaults", "-no-user-config", "-display", "none",
+	    /* The guest ends qemu by rebooting (poweroff does not end a
+	     * microvm machine). */
+	    "-no-reboot",
+	};
+
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", dir);
+	/* No console= : kernel messages stay off the pane.  panic=-1: a
+	 * guest that panics reboots, which ends qemu. */
+	snprintf(append, sizeof append, "quiet loglevel=0 panic=-1%s%.0ld %s",
+		 khz > 0 ? " tsc_early_khz=" : "", khz > 0 ? khz : 0L, extra_cmdline);
+	if (strvec_push(a, qemu) != 0 || strvec_pushv(a, fixed, sizeof fixed / sizeof fixed[0]) != 0)
+		return -1;
+	if (kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "kvm") != 0 ||
+		    strvec_push(a, "-cpu") != 0 || strvec_push(a, "host") != 0))
+		return -1;
+	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg") != 0))
+		return -1;
+	if (strvec_push(a, "-kernel") != 0 || strvec_push(a, kernel) != 0 ||
+	    strvec_push(a, "-initrd") != 0 || strvec_push(a, initrd) != 0 ||
+	    strvec_push(a, "-append") != 0 || strvec_push(a, append) != 0)
+		return -1;
+	/* The pane's PTY is qemu's stdio; signal=off: Ctrl-C is the guest's. */
+	return strvec_push(a, "-chardev") != 0 || strvec_push(a, "stdio,id=con,signal=off") != 0 ||
+			   strvec_push(a, "-device") != 0 ||
+			   strvec_push(a, "virtio-serial-device,max_ports=4") != 0 ||
+			   strvec_push(a, "-device") != 0 || strvec_push(a, "virtconsole,chardev=con") != 0
+		   ? -1
+		   : 0;
+}
+
+int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
+{
+	return push_machine(out, qemu, image_dir, true, "sandmux.probe");
+}
+
+static int push_pair(struct strvec *a, const char *flag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int push_pair(struct strvec *a, const char *flag, const char *fmt, ...)
+{
+	char value[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	return strvec_push(a, flag) != 0 || strvec_push(a, value) != 0 ? -1 : 0;
+}
+
+/* A path qemu parses inside a -fsdev option: a comma is doubled. */
+static void qemu_opt_escape(const char *in, char *out, size_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; in[i] != '\0' && j + 2 < size; i++) {
+		out[j++] = in[i];
+		if (in[i] == ',')
+			out[j++] = ',';
+	}
+	out[j] = '\0';
+}
+
+static int qemu_argv(const struct probe_result *probe, const char *work, bool work_ro,
+		     int ctl_fd, int qmp_fd, struct strvec *a)
+{
+	char escaped[2 * PATH_MAX];
+
+	if (push_machine(a, probe->microvm_qemu_path, probe->microvm_dir,
+			 strcmp(probe->microvm_accel, "kvm") == 0, "") != 0 ||
+	    push_pair(a, "-chardev", "socket,id=ctl,fd=%d", ctl_fd) != 0 ||
+	    push_pair(a, "-device", "virtserialport,chardev=ctl,name=%s", CTL_PORT) != 0 ||
+	    push_pair(a, "-chardev", "socket,id=qmp,fd=%d", qmp_fd) != 0 ||
+	    push_pair(a, "-mon", "chardev=qmp,mode=control") != 0 ||
+	    /* readonly=on: qemu itself refuses every write to the host's
+	     * root, whatever the guest kernel does.  multidevs=remap: the
+	     * root spans several host file systems; without it inode
+	     * numbers could collide in the guest. */
+	    push_pair(a, "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,"
+				   "multidevs=remap") != 0 ||
+	    push_pair(a, "-device", "virtio-9p-device,fsdev=root,mount_tag=root") != 0)
+		return -1;
+	if (work != NULL) {
+		qemu_opt_escape(work, escaped, sizeof escaped);
+		if (push_pair(a, "-fsdev", "local,id=work,path=%s,security_model=none%s", escaped,
+			      work_ro ? ",readonly=on" : "") != 0 ||
+		    push_pair(a, "-device", "virtio-9p-device,fsdev=work,mount_tag=work") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- the launch message --------------------------------------------------- */
+
+/* One "key value" line, the value's bytes outside printable ASCII (and
+ * '%') as %HH: paths, arguments and variables may hold anything. */
+static int put_line(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s ", key);
+	for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++) {
+		if (*p > 0x20 && *p < 0x7f && *p != '%')
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	}
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+/* The deny-read paths native masks for this profile (native.c's
+ * deny_list: the terminal list, the profile's, the runtime directory,
+ * the caller's), each in every spelling, globs expanded. */
+static int put_deny(FILE *f, const struct launch_request *req,
+		    const struct sandbox_profile *prof, const char *home)
+{
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	struct strvec all = STRVEC_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
+		rc |= strvec_push(&all, bwrap_terminal_deny_read[i]);
+	for (size_t i = 0; i < prof->deny_read.n; i++)
+		rc |= strvec_push(&all, prof->deny_read.v[i]);
+	if (runtime != NULL && runtime[0] == '/')
+		rc |= strvec_push(&all, runtime);
+	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
+		rc |= strvec_push(&all, req->deny_paths[i]);
+	for (size_t i = 0; rc == 0 && i < all.n; i++) {
+		char *path = sandbox_expand_home(all.v[i], home);
+		struct strvec spellings = STRVEC_INIT;
+
+		if (path == NULL) {
+			rc = -1;
+			break;
+		}
+		if (sandbox_path_is_glob(path)) {
+			glob_t g;
+
+			if (glob(path, GLOB_NOSORT, NULL, &g) == 0)
+				for (size_t k = 0; k < g.gl_pathc; k++)
+					rc |= put_line(f, "deny", g.gl_pathv[k]);
+			globfree(&g);
+		} else if (sandbox_deny_spellings(path, &spellings) == 0) {
+			for (size_t k = 0; k < spellings.n; k++)
+				rc |= put_line(f, "deny", spellings.v[k]);
+		} else {
+			rc = -1;
+		}
+		strvec_free(&spellings);
+		free(path);
+	}
+	strvec_free(&all);
+	return rc;
+}
+
+/* What stays read-only inside the writable work tree: the profile's
+ * protected paths and the agent profile's mandatory write-denies (shell
+ * startup files, git hooks and config, editor and agent config) under
+ * the work tree, for every profile: the work tree is the only writable
+ * host path of a microvm pane, and what the host runs later must not be
+ * planted there (invariant 7).  Only what exists at launch: a later new
+ * file is not caught (docs/backends.md). */
+static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
+			 const char *work)
+{
+	const struct sandbox_profile *agent = profile_find("agent");
+	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
+	int rc = 0;
+
+	for (size_t i = 0; i < prof->protected_paths.n; i++) {
+		char *path = sandbox_expand_home(prof->protected_paths.v[i], home);
+
+		rc |= path != NULL ? put_line(f, "ro", path) : -1;
+		free(path);
+	}
+	for (size_t l = 0; work != NULL && l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			char path[PATH_MAX * 2];
+
+			snprintf(path, sizeof path, "%s/%s", strcmp(work, "/") == 0 ? "" : work,
+				 lists[l]->v[i]);
+			rc |= put_line(f, "ro", path);
+		}
+	return rc;
+}
+
+static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
+			    const char *home, const char *work, bool work_ro, const char *nonce,
+			    size_t *len)
+{
+	char *buf = NULL, num[64];
+	FILE *f = open_memstream(&buf, len);
+	int rc = 0;
+
+	if (f == NULL)
+		return NULL;
+	rc |= put_line(f, "nonce", nonce);
+	for (size_t i = 0; req->argv[i] != NULL; i++)
+		rc |= put_line(f, "arg", req->argv[i]);
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		rc |= put_line(f, "env", req->envp[i]);
+	rc |= put_line(f, "cwd", req->cwd);
+	snprintf(num, sizeof num, "%u", (unsigned)getuid());
+	rc |= put_line(f, "uid", num);
+	snprintf(num, sizeof num, "%u", (unsigned)getgid());
+	rc |= put_line(f, "gid", num);
+	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
+	rc |= put_line(f, "size", num);
+	if (work != NULL)
+		rc |= put_line(f, "work", work_ro ? "ro" : "rw");
+	rc |= put_deny(f, req, prof, home);
+	rc |= put_read_only(f, prof, home, work);
+	fputs("go\n", f);
+	if (fclose(f) != 0 || rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* --- launch --------------------------------------------------------------- */
+
+static void vm_free(struct microvm_vm *vm)
+{
+	if (vm == NULL)
+		return;
+	if (vm->ctl >= 0)
+		close(vm->ctl);
+	if (vm->qmp >= 0)
+		close(vm->qmp);
+	if (vm->timer >= 0)
+		close(vm->timer);
+	free(vm);
+}
+
+static long boot_timeout_ms(const char *accel)
+{
+	const char *env = getenv("SANDMUX_MICROVM_BOOT_TIMEOUT_MS");
+	long ms = env != NULL ? strtol(env, NULL, 10) : 0;
+
+	if (ms > 0)
+		return ms;
+	return strcmp(accel, "kvm") == 0 ? BOOT_TIMEOUT_KVM_MS : BOOT_TIMEOUT_TCG_MS;
+}
+
+/* The confirmation set: the control socket and the deadline. */
+static int make_status_fd(struct microvm_vm *vm)
+{
+	long ms = boot_timeout_ms(vm->accel);
+	struct itimerspec deadline = {.it_value = {.tv_sec = ms / 1000,
+						   .tv_nsec = (ms % 1000) * 1000000}};
+	struct epoll_event ev = {.events = EPOLLIN};
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	vm->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (ep < 0 || vm->timer < 0 || timerfd_settime(vm->timer, 0, &deadline, NULL) != 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, vm->ctl, &ev) != 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, vm->timer, &ev) != 0) {
+		if (ep >= 0)
+			close(ep);
+		return -1;
+	}
+	return ep;
+}
+
+static int make_nonce(char out[33])
+{
+	unsigned char raw[16];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		return -1;
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
 
 static int microvm_launch(const struct launch_request *req, struct launch_result *res,
 			  struct sm_error *err)
 {
+	const struct probe_result *probe = backend_probe_result();
+	const struct sandbox_profile *prof = profile_find(req->profile);
+	const char *home = req->home != NULL ? req->home : getenv("HOME");
+	char work[PATH_MAX], *message = NULL;
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
+	struct strvec argv = STRVEC_INIT;
+	struct microvm_vm *vm;
+	size_t message_len = 0;
+	bool work_ro, have_work;
+	char msg[256];
+
 	memset(res, 0, sizeof *res);
 	res->master = -1;
 	res->status_fd = -1;
-	sm_error_set(err, "backend_unavailable", "microvm backend is not available yet");
+	if (prof == NULL) {
+		sm_error_set(err, "launch_failed", "no profile \"%s\"", req->profile);
+		return -1;
+	}
+	if (probe == NULL || !probe->microvm_available) {
+		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable");
+		return -1;
+	}
+	if (home == NULL || realpath(req->cwd, work) == NULL) {
+		sm_error_set(err, "launch_failed", "cannot resolve the working directory %s: %s",
+			     req->cwd, strerror(errno));
+		return -1;
+	}
+	/* The working directory is the guest's one writable host path
+	 * (read-only outside mode chat); "/" is never shared writable. */
+	have_work = strcmp(work, "/") != 0;
+	work_ro = prof->mode != SANDBOX_MODE_CHAT;
+	vm = calloc(1, sizeof *vm);
+	if (vm == NULL) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		return -1;
+	}
+	vm->ctl = vm->qmp = vm->timer = -1;
+	vm->shell_exit = -1;
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
+		sm_error_set(err, "launch_failed", "cannot make the control channel: %s",
+			     strerror(errno));
+		goto fail;
+	}
+	vm->ctl = ctl[0];
+	vm->qmp = qmp[0];
+	message = launch_message(req, prof, home, have_work ? work : NULL, work_ro, vm->nonce,
+				 &message_len);
+	if (message == NULL || qemu_argv(probe, have_work ? work : NULL, work_ro, ctl[1], qmp[1],
+					 &argv) != 0) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto fail;
+	}
+	/* Queued before qemu runs: the agent reads it when it opens the
+	 * port.  Far below a socket buffer, so this never blocks. */
+	if (write_all(vm->ctl, message, message_len) != 0) {
+		sm_error_set(err, "launch_failed", "cannot queue the launch: %s", strerror(errno));
+		goto fail;
+	}
+	keep[0] = ctl[1];
+	keep[1] = qmp[1];
+	{
+		struct pty_spawn_opts opts = {
+		    .argv = argv.v,
+		    .envp = req->envp,
+		    .cwd = "/",
+		    .rows = req->rows,
+		    .cols = req->cols,
+		    .keep_fds = keep,
+		    .nkeep_fds = 2,
+		};
+
+		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
+			sm_error_set(err, "launch_failed", "cannot start qemu: %s", msg);
+			goto fail;
+		}
+	}
+	close(ctl[1]);
+	close(qmp[1]);
+	ctl[1] = qmp[1] = -1;
+	res->status_fd = make_status_fd(vm);
+	if (res->status_fd < 0) {
+		sm_error_set(err, "launch_failed", "cannot watch the guest: %s", strerror(errno));
+		backend_kill_tree(res->pid, 0);
+		close(res->master);
+		res->master = -1;
+		goto fail;
+	}
+	res->backend = SANDBOX_MICROVM;
+	res->vm = vm;
+	snprintf(res->details, sizeof res->details, "%s, %s, profile %s", probe->microvm_tool,
+		 vm->accel, prof->name);
+	log_info("microvm: qemu pid %d (%s), work %s%s", (int)res->pid, vm->accel,
+		 have_work ? work : "none", work_ro ? " read-only" : "");
+	free(message);
+	strvec_free(&argv);
+	return 0;
+fail:
+	if (ctl[1] >= 0)
+		close(ctl[1]);
+	if (qmp[1] >= 0)
+		close(qmp[1]);
+	free(message);
+	strvec_free(&argv);
+	vm_free(vm);
+	res->pid = 0;
 	return -1;
+}
+
+/* --- the control channel -------------------------------------------------- */
+
+/* One line from the agent: 1 handled, -1 failure (err set). */
+static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
+{
+	struct microvm_vm *vm = res->vm;
+	char nonce[64];
+	int pid, status;
+
+	if (strcmp(line, "booted") == 0) {
+		vm->booted = true;
+		return 1;
+	}
+	if (sscanf(line, "ready %63s %d", nonce, &pid) == 2) {
+		if (strcmp(nonce, vm->nonce) != 0) {
+			sm_error_set(err, "launch_failed",
+				     "the guest answered with another launch's nonce");
+			return -1;
+		}
+		res->confirmed = true;
+		/* The shell's pid is the guest's; on the host qemu stands
+		 * for it. */
+		res->child_pid = res->pid;
+		return 1;
+	}
+	if (sscanf(line, "exit %d", &status) == 1) {
+		vm->shell_exit = status;
+		return 1;
+	}
+	if (strncmp(line, "fail ", 5) == 0) {
+		snprintf(vm->failure, sizeof vm->failure, "%s", line + 5);
+		sm_error_set(err, "launch_failed", "microvm guest: %s", line + 5);
+		return -1;
+	}
+	return 1;
+}
+
+/* Read what the agent said; -1 on a failure line (err set), 0 at EOF, 1
+ * otherwise. */
+static int read_ctl(struct launch_result *res, struct sm_error *err)
+{
+	struct microvm_vm *vm = res->vm;
+
+	for (;;) {
+		ssize_t n = recv(vm->ctl, vm->line + vm->len, sizeof vm->line - 1 - vm->len,
+				 MSG_DONTWAIT);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		if (n <= 0)
+			return 0;
+		vm->len += (size_t)n;
+		vm->line[vm->len] = '\0';
+		while ((nl = strchr(vm->line, '\n')) != NULL) {
+			*nl = '\0';
+			if (handle_line(res, vm->line, err) < 0)
+				return -1;
+			vm->len -= (size_t)(nl + 1 - vm->line);
+			memmove(vm->line, nl + 1, vm->len + 1);
+		}
+		if (vm->len == sizeof vm->line - 1)
+			vm->len = 0; /* an overlong line from the guest is dropped */
+	}
+}
+
+/* The host side of the PTY as qemu left it but without output
+ * processing: the guest's own terminal already turned "\n" into
+ * "\r\n", and qemu keeps OPOST for its own messages. */
+static void pty_output_raw(int master)
+{
+	struct termios t;
+
+	if (tcgetattr(master, &t) == 0) {
+		t.c_oflag &= ~(tcflag_t)OPOST;
+		tcsetattr(master, TCSANOW, &t);
+	}
 }
 
 static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 {
-	sm_error_set(err, "backend_unavailable", "microvm backend is not available yet");
-	return -1;
+	struct microvm_vm *vm = res->vm;
+	uint64_t ticks;
+	int rc;
+
+	if (vm == NULL) {
+		sm_error_set(err, "launch_failed", "microvm guest gone");
+		return -1;
+	}
+	rc = read_ctl(res, err);
+	if (rc < 0)
+		return -1;
+	if (res->confirmed) {
+		pty_output_raw(res->master);
+		return 1;
+	}
+	/* Only qemu holds the other end: EOF is qemu gone. */
+	if (rc == 0) {
+		sm_error_set(err, "launch_failed", "qemu exited before the guest ran the shell%s",
+			     vm->booted ? "" : " (the guest did not boot)");
+		return -1;
+	}
+	if (read(vm->timer, &ticks, sizeof ticks) == (ssize_t)sizeof ticks) {
+		sm_error_set(err, "launch_failed",
+			     "the guest did not start the shell within %ld s (%s)",
+			     boot_timeout_ms(vm->accel) / 1000,
+			     vm->booted ? "booted, no answer" : "boot hung");
+		return -1;
+	}
+	return 0;
 }
 
-static int microvm_signal(struct launch_result *res)
+static void microvm_resize(struct launch_result *res, int rows, int cols)
 {
-	return -1;
+	char line[64];
+	int n;
+
+	if (res->vm == NULL || !res->confirmed)
+		return;
+	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
+	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
+
+/* --- QMP ------------------------------------------------------------------ */
+
+/* Send one command and wait (bounded) for its return; events that come
+ * in between are skipped.  qemu greets first: the greeting and the
+ * capabilities handshake are done on first use. */
+static int qmp_command(struct microvm_vm *vm, const char *command)
+{
+	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
+	bool handshake = false;
+	char buf[4096];
+	size_t len = 0;
+
+	if (vm->qmp < 0)
+		return -1;
+	for (int phase = 0; phase < 2; phase++) {
+		const char *send_text = phase == 0 ? caps : command;
+
+		if (phase == 0 && handshake)
+			continue;
+		if (write_all(vm->qmp, send_text, strlen(send_text)) != 0)
+			return -1;
+		for (;;) {
+			struct pollfd pfd = {.fd = vm->qmp, .events = POLLIN};
+			char *nl;
+			ssize_t n;
+
+			if (poll(&pfd, 1, 2000) <= 0)
+				return -1;
+			n = read(vm->qmp, buf + len, sizeof buf - 1 - len);
+			if (n <= 0)
+				return -1;
+			len += (size_t)n;
+			buf[len] = '\0';
+			while ((nl = strchr(buf, '\n')) != NULL) {
+				bool is_return = strstr(buf, "\"return\"") != NULL &&
+						 (size_t)(strstr(buf, "\"return\"") - buf) <
+						     (size_t)(nl - buf);
+				bool is_error = strncmp(buf, "{\"error\"", 8) == 0;
+
+				len -= (size_t)(nl + 1 - buf);
+				memmove(buf, nl + 1, len + 1);
+				if (is_error)
+					return -1;
+				if (is_return)
+					goto next;
+			}
+			if (len == sizeof buf - 1)
+				len = 0;
+		}
+	next:
+		handshake = true;
+	}
+	return 0;
+}
+
+static int microvm_suspend(struct launch_result *res)
+{
+	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n") : -1;
+}
+
+static int microvm_resume(struct launch_result *res)
+{
+	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"cont\"}\n") : -1;
+}
+
+/* --- the end -------------------------------------------------------------- */
 
 static void microvm_destroy(struct launch_result *res)
 {
+	/* qemu is the whole VM: the guest and everything in it die with
+	 * it, and there is no other host process to look for. */
+	backend_kill_tree(res->pid, 0);
+	vm_free(res->vm);
+	res->vm = NULL;
+}
+
+static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
+{
+	struct microvm_vm *vm = res->vm;
+	struct sm_error err = {0};
+	int code = -1;
+
+	if (vm == NULL)
+		return -1;
+	/* The agent's last words are in the socket before qemu ends. */
+	read_ctl(res, &err);
+	if (vm->shell_exit >= 0) {
+		code = vm->shell_exit;
+	} else if (res->confirmed) {
+		if (WIFSIGNALED(status))
+			snprintf(reason, size, "qemu died of signal %d", WTERMSIG(status));
+		else
+			snprintf(reason, size, "qemu exited with status %d before the shell did",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	vm_free(vm);
+	res->vm = NULL;
+	return code;
 }
 
 const struct backend_ops backend_microvm_ops = {
@@ -39,7 +748,9 @@ const struct backend_ops backend_microvm_ops = {
     .id = SANDBOX_MICROVM,
     .launch = microvm_launch,
     .confirm = microvm_confirm,
-    .suspend = microvm_signal,
-    .resume = microvm_signal,
+    .suspend = microvm_suspend,
+    .resume = microvm_resume,
     .destroy = microvm_destroy,
+    .resize = microvm_resize,
+    .exit_code = microvm_exit_code,
 };

@@ -151,10 +151,12 @@ static int cmd_kill_server(struct conn *c, const cJSON *req, cJSON *result, stru
 static int cmd_probe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
 {
 	cJSON *probe = probe_to_json(backend_probe_result());
-	char line[256];
+	char line[256], microvm[256], both[520];
 
 	backend_probe_line(backend_probe_result(), line, sizeof line);
-	cJSON_AddStringToObject(result, "line", line);
+	backend_probe_microvm_line(backend_probe_result(), microvm, sizeof microvm);
+	snprintf(both, sizeof both, "%s\n%s", line, microvm);
+	cJSON_AddStringToObject(result, "line", both);
 
 	for (cJSON *item = probe->child; item != NULL; item = item->next)
 		cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));

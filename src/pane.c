@@ -105,7 +105,9 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 	p->state = SANDBOX_ERROR;
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
 	if (strcmp(err->code, "backend_unavailable") == 0)
-		snprintf(p->hint, sizeof p->hint, "%s", backend_probe_result()->native_hint);
+		snprintf(p->hint, sizeof p->hint, "%s",
+			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm_hint
+							 : backend_probe_result()->native_hint);
 	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
 		 err->message);
 	{
@@ -390,6 +392,8 @@ void pane_resize(struct pane *p, int cols, int rows)
 	term_resize(p->term, rows, cols);
 	if (p->master >= 0)
 		pty_resize(p->master, rows, cols);
+	if (p->master >= 0 && p->ops != NULL && p->ops->resize != NULL)
+		p->ops->resize(&p->launch, rows, cols);
 }
 
 static void pane_flush_input(struct pane *p)
@@ -558,6 +562,16 @@ void pane_reap(pid_t pid, int status)
 				if (p->status_poll_active &&
 				    uv_is_active((uv_handle_t *)&p->status_poll))
 					pane_on_confirm(&p->status_poll, -1, 0);
+				if (p->ops != NULL && p->ops->exit_code != NULL) {
+					char why[sizeof p->reason] = "";
+					int code = p->ops->exit_code(&p->launch, status, why,
+								     sizeof why);
+
+					if (code >= 0)
+						p->exit_status = code;
+					if (why[0] != '\0')
+						snprintf(p->reason, sizeof p->reason, "%s", why);
+				}
 				/* Read the last words before the pane goes. */
 				if (p->master >= 0)
 					pane_drain(p);
@@ -625,8 +639,14 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(o, "reason", p->reason);
 	if (p->hint[0] != '\0')
 		cJSON_AddStringToObject(o, "hint", p->hint);
-	if (p->launch.details[0] != '\0' && label != NULL)
-		cJSON_AddStringToObject(o, "details", p->launch.details);
+	if (p->launch.details[0] != '\0' && label != NULL) {
+		cJSON *details = cJSON_AddObjectToObject(o, "details");
+
+		cJSON_AddStringToObject(details, "summary", p->launch.details);
+		if (p->launch.backend == SANDBOX_MICROVM)
+			cJSON_AddStringToObject(details, "accelerator",
+						backend_probe_result()->microvm_accel);
+	}
 	cJSON_AddNumberToObject(o, "pid", p->state == SANDBOX_ERROR ? 0 : p->launch.pid);
 	if (p->exited)
 		cJSON_AddNumberToObject(o, "exit_status", p->exit_status);
