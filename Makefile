@@ -3,6 +3,7 @@
 #   make          build build/sandmux
 #   make run      install missing packages, build, start sandmux
 #   make check    install missing packages, build, run every test
+#   make microvm-image  the microvm guest (kernel + initramfs) into build/microvm
 #   make bench    throughput / latency / memory side by side with tmux
 #   make fuzz     libFuzzer targets for FUZZ_SECONDS each
 #   make install  PREFIX=/usr/local
@@ -107,6 +108,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 # Sanitizer (leaks included) from a second build tree.
 check: deps
 	@$(MAKE) --no-print-directory build-tests
+	@$(MAKE) --no-print-directory microvm-image
 	@$(MAKE) --no-print-directory build-tests BUILD=build-asan OPT="$(SAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run.sh $(BUILD) build-asan

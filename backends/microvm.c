@@ -82,6 +82,7 @@ struct microvm_vm {
 	char line[1024]; /* a partial line from ctl */
 	size_t len;
 	bool booted;
+	bool qmp_ready; /* greeting read, capabilities negotiated */
 	int shell_exit; /* "exit N" from the agent, -1 until then */
 	char failure[256];
 };
@@ -651,7 +652,6 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 static int qmp_command(struct microvm_vm *vm, const char *command)
 {
 	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
-	bool handshake = false;
 	char buf[4096];
 	size_t len = 0;
 
@@ -660,7 +660,7 @@ static int qmp_command(struct microvm_vm *vm, const char *command)
 	for (int phase = 0; phase < 2; phase++) {
 		const char *send_text = phase == 0 ? caps : command;
 
-		if (phase == 0 && handshake)
+		if (phase == 0 && vm->qmp_ready)
 			continue;
 		if (write_all(vm->qmp, send_text, strlen(send_text)) != 0)
 			return -1;
@@ -693,7 +693,7 @@ static int qmp_command(struct microvm_vm *vm, const char *command)
 				len = 0;
 		}
 	next:
-		handshake = true;
+		vm->qmp_ready = true;
 	}
 	return 0;
 }

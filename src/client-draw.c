@@ -559,13 +559,16 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	uint64_t h = hash_int(hash_int(hash_int(0, y), x), width);
 	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
-	h = hash_text(h, pane->cwd);
+	h = hash_text(hash_text(h, pane->cwd), pane->accelerator);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
 	if (pane_failed(pane))
 		snprintf(label, sizeof label, " FAILED ");
+	else if (pane->backend[0] != 0 && pane->accelerator[0] != 0)
+		/* The microvm label names what runs it: kvm or tcg. */
+		snprintf(label, sizeof label, " %s\u00b7%s ", pane->backend, pane->accelerator);
 	else if (pane->backend[0] != 0)
 		snprintf(label, sizeof label, " %s ", pane->backend);
 	else

@@ -361,6 +361,10 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 	 * from the request. */
 	snprintf(pane->backend, sizeof pane->backend, "%s",
 		 cJSON_IsString(backend) ? backend->valuestring : "");
+	pane->accelerator[0] = '\0';
+	if (cJSON_IsString(backend))
+		copy_json_string(cJSON_GetObjectItemCaseSensitive(json, "details"), "accelerator",
+				 pane->accelerator, sizeof pane->accelerator);
 	copy_json_string(json, "requested", pane->requested, sizeof pane->requested);
 	copy_json_string(json, "state", pane->state, sizeof pane->state);
 	copy_json_string(json, "reason", pane->reason, sizeof pane->reason);

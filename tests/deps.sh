@@ -4,7 +4,8 @@
 # runs for what is missing.
 set -e
 PKGS="build-essential pkg-config clang libvterm-dev libncurses-dev libuv1-dev libcjson-dev
-libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb"
+libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb
+qemu-system-x86 busybox-static xz-utils python3"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
