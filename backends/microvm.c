@@ -72,6 +72,8 @@
 #define BOOT_TIMEOUT_KVM_MS 10000
 #define GUEST_MEMORY "256M"
 #define CTL_PORT "sandmux.ctl"
+/* Where the guest finds the egress proxies (qemu's guestfwd address). */
+#define MICROVM_PROXY_ADDR "10.0.2.100"
 
 struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
@@ -176,6 +178,38 @@ static void qemu_opt_escape(const char *in, char *out, size_t size)
 			out[j++] = ',';
 	}
 	out[j] = '\0';
+}
+
+/* qemu's user network.  Open: the guest reaches what the host's user
+ * can.  Proxied (egress_dir set): restrict=on cuts the guest off from
+ * the host and the world, and the one way out is guestfwd to the pane's
+ * own egress sockets, each guest connection a socat to http.sock or
+ * socks.sock (qemu splits the command into an argv itself, no shell;
+ * a path with a quote or a comma is refused).  Threat: an agent in the
+ * guest connecting anywhere around the allowlist. */
+static int push_network(struct strvec *a, const struct probe_result *probe,
+			const char *egress_dir, bool open_net)
+{
+	if (egress_dir != NULL) {
+		const char *socat = probe->native_socat_path;
+
+		if (socat[0] == '\0' || strpbrk(socat, "',\"\\ ") != NULL ||
+		    strpbrk(egress_dir, "',\"\\ ") != NULL)
+			return -2;
+		if (push_pair(a, "-netdev",
+			      "user,id=net0,restrict=on,"
+			      "guestfwd=tcp:%s:%d-cmd:%s - UNIX-CONNECT:%s/http.sock,"
+			      "guestfwd=tcp:%s:%d-cmd:%s - UNIX-CONNECT:%s/socks.sock",
+			      MICROVM_PROXY_ADDR, BWRAP_EGRESS_HTTP_PORT, socat, egress_dir,
+			      MICROVM_PROXY_ADDR, BWRAP_EGRESS_SOCKS_PORT, socat, egress_dir) != 0)
+			return -1;
+	} else if (open_net) {
+		if (push_pair(a, "-netdev", "user,id=net0") != 0)
+			return -1;
+	} else {
+		return 0;
+	}
+	return push_pair(a, "-device", "virtio-net-device,netdev=net0");
 }
 
 static int qemu_argv(const struct probe_result *probe, const char *work, bool work_ro,
@@ -300,6 +334,30 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 	return rc;
 }
 
+/* The variables egress-bridge sets in a native agent pane, pointing at
+ * the guest's way to the same proxies (socks5h: names are resolved by
+ * the proxy, which must see them to judge them). */
+static int put_proxy_env(FILE *f)
+{
+	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy",
+					    "https_proxy", "ALL_PROXY", "all_proxy"};
+	char value[128];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (i < 4)
+			snprintf(value, sizeof value, "%s=http://%s:%d", names[i], MICROVM_PROXY_ADDR,
+				 BWRAP_EGRESS_HTTP_PORT);
+		else
+			snprintf(value, sizeof value, "%s=socks5h://%s:%d", names[i],
+				 MICROVM_PROXY_ADDR, BWRAP_EGRESS_SOCKS_PORT);
+		rc |= put_line(f, "env", value);
+	}
+	rc |= put_line(f, "env", "NO_PROXY=localhost,127.0.0.1,::1");
+	rc |= put_line(f, "env", "no_proxy=localhost,127.0.0.1,::1");
+	return rc;
+}
+
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
 			    const char *home, const char *work, bool work_ro, const char *nonce,
 			    size_t *len)
@@ -324,6 +382,12 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "size", num);
 	if (work != NULL)
 		rc |= put_line(f, "work", work_ro ? "ro" : "rw");
+	if (req->egress_dir != NULL) {
+		rc |= put_line(f, "net", "proxied");
+		rc |= put_proxy_env(f);
+	} else if (!prof->proxied_network) {
+		rc |= put_line(f, "net", "open");
+	}
 	rc |= put_deny(f, req, prof, home);
 	rc |= put_read_only(f, prof, home, work);
 	fputs("go\n", f);
@@ -459,6 +523,18 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 				 &message_len);
 	if (message == NULL || qemu_argv(probe, have_work ? work : NULL, work_ro, ctl[1], qmp[1],
 					 &argv) != 0) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto fail;
+	}
+	switch (push_network(&argv, probe, req->egress_dir, !prof->proxied_network)) {
+	case 0:
+		break;
+	case -2:
+		sm_error_set(err, "launch_failed",
+			     "the egress bridge needs socat on PATH and paths without quotes, "
+			     "commas or spaces");
+		goto fail;
+	default:
 		sm_error_set(err, "launch_failed", "out of memory");
 		goto fail;
 	}

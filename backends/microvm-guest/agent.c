@@ -58,6 +58,11 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <linux/capability.h>
 
 #define MAX_ITEMS 256
@@ -339,9 +344,19 @@ static void build_root(const struct launch *l)
 
 /* Masks and read-only binds, after the switch: paths resolve as the
  * shell will see them.  mask_fd is the initramfs's empty mode-0000 file. */
-static void apply_policy(const struct launch *l, int mask_fd)
+static void apply_policy(const struct launch *l, int mask_fd, int resolv_fd)
 {
 	char source[64];
+	struct stat st;
+
+	/* The host's resolver address means nothing in the guest; qemu's
+	 * DNS does (open network only). */
+	if (resolv_fd >= 0 && stat("/etc/resolv.conf", &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(source, sizeof source, "/proc/self/fd/%d", resolv_fd);
+		if (mount(source, "/etc/resolv.conf", NULL, MS_BIND, NULL) != 0 ||
+		    mount(NULL, "/etc/resolv.conf", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+			die("/etc/resolv.conf");
+	}
 
 	snprintf(source, sizeof source, "/proc/self/fd/%d", mask_fd);
 	for (int i = 0; i < l->nreadonly; i++) {
@@ -367,6 +382,58 @@ static void apply_policy(const struct launch *l, int mask_fd)
 			die(l->deny[i]);
 		}
 	}
+}
+
+/* An interface up, with an address when addr is set. */
+static int interface_up(int sock, const char *name, const char *addr, const char *mask)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	if (addr != NULL) {
+		sin->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &sin->sin_addr);
+		if (ioctl(sock, SIOCSIFADDR, &ifr) != 0)
+			return -1;
+		inet_pton(AF_INET, mask, &sin->sin_addr);
+		if (ioctl(sock, SIOCSIFNETMASK, &ifr) != 0)
+			return -1;
+	}
+	if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	return ioctl(sock, SIOCSIFFLAGS, &ifr);
+}
+
+/* qemu's user network: the guest is 10.0.2.15, the host's side 10.0.2.2,
+ * its DNS 10.0.2.3, the egress proxies (guestfwd) 10.0.2.100.  "open"
+ * routes everything through 10.0.2.2; "proxied" gets no default route
+ * (qemu's restrict=on drops anything but the proxies anyway, and a
+ * direct connection then fails at once instead of timing out). */
+static void network_up(const struct launch *l)
+{
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (sock < 0 || interface_up(sock, "lo", NULL, NULL) != 0)
+		die("loopback up");
+	if (l->net[0] != '\0' && interface_up(sock, "eth0", "10.0.2.15", "255.255.255.0") != 0)
+		die("eth0 up");
+	if (strcmp(l->net, "open") == 0) {
+		struct rtentry rt;
+		struct sockaddr_in *gw = (struct sockaddr_in *)&rt.rt_gateway;
+		struct sockaddr_in *dst = (struct sockaddr_in *)&rt.rt_dst;
+		struct sockaddr_in *mask = (struct sockaddr_in *)&rt.rt_genmask;
+
+		memset(&rt, 0, sizeof rt);
+		dst->sin_family = mask->sin_family = gw->sin_family = AF_INET;
+		inet_pton(AF_INET, "10.0.2.2", &gw->sin_addr);
+		rt.rt_flags = RTF_UP | RTF_GATEWAY;
+		if (ioctl(sock, SIOCADDRT, &rt) != 0)
+			die("default route");
+	}
+	close(sock);
 }
 
 /* Every capability gone for good, even for uid 0: the masks are
@@ -551,7 +618,7 @@ int main(void)
 {
 	struct launch l;
 	char what[4200];
-	int mask_fd, status;
+	int mask_fd, resolv_fd = -1, status;
 	pid_t shell;
 
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -573,8 +640,16 @@ int main(void)
 	mask_fd = open("/mask", O_RDONLY | O_CLOEXEC | O_CREAT, 0);
 	if (mask_fd < 0 || fchmod(mask_fd, 0) != 0)
 		die("mask file");
+	if (strcmp(l.net, "open") == 0) {
+		static const char dns[] = "nameserver 10.0.2.3\n";
+
+		resolv_fd = open("/resolv.conf", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (resolv_fd < 0 || write(resolv_fd, dns, sizeof dns - 1) != sizeof dns - 1)
+			die("resolv.conf");
+	}
+	network_up(&l);
 	build_root(&l);
-	apply_policy(&l, mask_fd);
+	apply_policy(&l, mask_fd, resolv_fd);
 	if (l.nargv == 0) {
 		errno = EINVAL;
 		die("no command");

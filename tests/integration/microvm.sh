@@ -2,12 +2,13 @@
 # The microvm backend under real qemu (TCG here: this host's KVM cannot
 # boot a stock kernel), with the guest image make microvm-image builds.
 #
-# One server boots three guests at once (boots are seconds each under
+# One server boots four guests at once (boots are seconds each under
 # TCG, so the checks share them): the guest kernel and init, the
 # boundary (~/.ssh unreadable, the work tree written through to the
 # host, the host's /etc read-only), resize, job control, labels in ls
 # --json and in the real client's title, QMP suspend/resume, the
-# shell's exit status, and no qemu left by kill-pane or kill-server.
+# shell's exit status, the agent profile's network only through the
+# egress proxies, and no qemu left by kill-pane or kill-server.
 # Then the truth matrix on servers that cannot boot: no qemu on PATH, no
 # guest image, a qemu stand-in that exits at once or hangs, --sandbox
 # off; and an unspecified default of microvm stepping down to native.
@@ -84,19 +85,34 @@ accel=$(sm probe --json | python3 -c 'import json,sys; print(json.load(sys.stdin
 check "probe: $(echo "$probe" | grep microvm)" sh -c "echo '$probe' | grep -qx 'microvm: available ($accel)'"
 check "probe: the accelerator is kvm or tcg ($accel)" sh -c "[ '$accel' = tcg ] || [ '$accel' = kvm ]"
 
-# --- three guests ------------------------------------------------------------
+# --- four guests ------------------------------------------------------------
+# An origin on the host's own non-loopback address (loopback is never
+# allowed), allowlisted for the session's egress proxies.
+ORIGIN_IP=$(ip -4 -o addr show scope global | awk '{sub(/\/.*/, "", $4); print $4; exit}')
+ORIGIN_PORT=$((20000 + $$ % 20000))
+mkdir -p "$T_DIR/www"
+echo "origin-ok-$$" >"$T_DIR/www/ok.txt"
+(cd "$T_DIR/www" && exec python3 -m http.server "$ORIGIN_PORT" --bind "$ORIGIN_IP" \
+	>/dev/null 2>&1) &
+web=$!
+trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+export SANDMUX_EGRESS_ALLOW="$ORIGIN_IP"
+sm kill-server >/dev/null 2>&1
+sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 began=$(date +%s.%N)
 main=$(split_vm -- $BASH_CMD)
 killed=$(split_vm -- $BASH_CMD)
 exiting=$(split_vm --remain -- $BASH_CMD)
+agent=$(split_vm --profile agent -- $BASH_CMD)
 check "the panes exist ($main $killed $exiting)" [ -n "$main" ] && [ -n "$killed" ] && [ -n "$exiting" ]
 check "before the guest agent's ready the pane has no label" \
 	[ "$(field "$main" 'p["backend"]')" = None ]
 wait_for 60 is_ready "$main"
 check "the pane is labelled microvm once the guest runs the shell" is_ready "$main"
-echo "# first guest ready after $(echo "$(date +%s.%N) - $began" | bc)s (three booting at once)"
+echo "# first guest ready after $(echo "$(date +%s.%N) - $began" | bc)s (four booting at once)"
 wait_for 60 is_ready "$killed"
 wait_for 60 is_ready "$exiting"
+wait_for 60 is_ready "$agent"
 check "ls --json: requested microvm, backend microvm, state warm" \
 	[ "$(field "$main" 'p["requested"], p["backend"], p["state"]')" = "('microvm', 'microvm', 'warm')" ]
 check "ls --json: details.accelerator is the probe's ($accel)" \
@@ -121,6 +137,30 @@ check "a write to the host's /etc fails ($out)" \
 out=$(run "$main" H "echo x >$HOME/in-home || echo refused")
 check "the host's \$HOME outside the work tree is read-only ($out)" \
 	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/in-home' ]"
+
+# --- the network ------------------------------------------------------------
+out=$(run "$main" N1 "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | tr '\\n' ' '")
+check "terminal profile: the guest has its network device ($out)" \
+	sh -c "echo '$out' | grep -q eth0"
+out=$(run "$agent" N2 'echo $http_proxy $ALL_PROXY $NO_PROXY')
+check "agent profile: the proxy environment of a native agent pane ($out)" \
+	[ "$out" = "http://10.0.2.100:3128 socks5h://10.0.2.100:1080 localhost,127.0.0.1,::1" ]
+out=$(run "$agent" N3 "curl -sS -m 20 http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt")
+check "agent profile: an allowed origin is reached through the proxy ($out)" \
+	[ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N4 "curl -sS -m 20 -x \$ALL_PROXY http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt")
+check "agent profile: and through SOCKS5 ($out)" [ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N5 'curl -sS -m 20 -o /dev/null -w %{http_code} http://denied.test/')
+check "agent profile: a denied origin is refused ($out)" [ "$out" = 403 ]
+violation() {
+	grep '"kind":"violation"' "$XDG_STATE_HOME/sandmux/events.jsonl" |
+		grep '"action":"network-outbound"' | grep '"target":"denied.test:80"' |
+		grep -q "\"pane\":$agent,"
+}
+check "agent profile: with a network-outbound violation for the pane" wait_for 5 violation
+out=$(run "$agent" N6 "curl -sS -m 5 --noproxy '*' http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt || echo direct-refused")
+check "agent profile: no direct connection around the proxy" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
 
 # --- resize ----------------------------------------------------------------
 before=$(run "$main" Z1 'stty size')
