@@ -168,6 +168,13 @@ void backend_kill_tree(pid_t session_leader, pid_t ns_member);
 void native_prepare_next(void);
 void native_prepared_discard(void);
 
+/* microvm: boot the next VM like the last microvm pane's and leave it
+ * waiting (backends/microvm.c, "the prepared VM"), called a moment after
+ * a microvm pane is confirmed; discard kills it (server shutdown).
+ * No-ops when there is nothing to do or SANDMUX_MICROVM_PREPARE=0. */
+void microvm_prepare_next(void);
+void microvm_prepared_discard(void);
+
 /* Check that a backend may be launched given the probe; fills err with
  * code backend_unavailable and the reason/hint if not. */
 int backend_check(enum sandbox_backend id, struct sm_error *err);

@@ -469,19 +469,185 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* What a VM's qemu command line depends on, besides the image: a VM
+ * booted for one key serves any launch with the same key. */
+struct vm_key {
+	char work[PATH_MAX]; /* "" : no work tree shared */
+	bool work_ro;
+	bool open_net;
+	const char *egress_dir; /* proxied: per pane, never prepared */
+};
+
+/* Boot a VM (qemu on a new PTY) for key; the launch is sent later. */
+static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
+		    int cols, char *const *envp, struct launch_result *res, struct sm_error *err)
+{
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
+	struct strvec argv = STRVEC_INIT;
+	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	const char *work = key->work[0] != '\0' ? key->work : NULL;
+	char msg[256];
+	int rc = -1;
+
+	if (vm == NULL) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		return -1;
+	}
+	vm->ctl = vm->qmp = vm->timer = -1;
+	vm->shell_exit = -1;
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
+		sm_error_set(err, "launch_failed", "cannot make the control channel: %s",
+			     strerror(errno));
+		goto out;
+	}
+	vm->ctl = ctl[0];
+	vm->qmp = qmp[0];
+	if (qemu_argv(probe, work, key->work_ro, ctl[1], qmp[1], &argv) != 0) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto out;
+	}
+	switch (push_network(&argv, probe, key->egress_dir, key->open_net)) {
+	case 0:
+		break;
+	case -2:
+		sm_error_set(err, "launch_failed",
+			     "the egress bridge needs socat on PATH and paths without quotes, "
+			     "commas or spaces");
+		goto out;
+	default:
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto out;
+	}
+	keep[0] = ctl[1];
+	keep[1] = qmp[1];
+	{
+		struct pty_spawn_opts opts = {
+		    .argv = argv.v,
+		    .envp = envp,
+		    .cwd = "/",
+		    .rows = rows,
+		    .cols = cols,
+		    .keep_fds = keep,
+		    .nkeep_fds = 2,
+		};
+
+		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
+			sm_error_set(err, "launch_failed", "cannot start qemu: %s", msg);
+			goto out;
+		}
+	}
+	res->backend = SANDBOX_MICROVM;
+	res->vm = vm;
+	vm = NULL;
+	rc = 0;
+	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid,
+		 res->vm->accel, work != NULL ? work : "none", key->work_ro ? " read-only" : "",
+		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
+out:
+	if (ctl[1] >= 0)
+		close(ctl[1]);
+	if (qmp[1] >= 0)
+		close(qmp[1]);
+	strvec_free(&argv);
+	vm_free(vm);
+	return rc;
+}
+
+/* --- the prepared VM ----------------------------------------------------------
+ *
+ * A cold boot is seconds under TCG.  Once a microvm pane has been
+ * confirmed, the server boots the next VM like it (same key) in the
+ * background and leaves it waiting for its launch; a launch whose key
+ * matches takes it over and only pays for the mounts and the shell's
+ * exec.  Panes of a proxied profile never use it (their egress sockets
+ * are their own).  SANDMUX_MICROVM_PREPARE=0 turns it off.  The VM is
+ * not a pane, so its qemu is reaped here. */
+
+static struct launch_result prepared;
+static struct vm_key prepared_key, last_key;
+static bool have_prepared, have_last;
+
+static bool prepare_enabled(void)
+{
+	const char *v = getenv("SANDMUX_MICROVM_PREPARE");
+
+	return v == NULL || strcmp(v, "0") != 0;
+}
+
+static bool key_equal(const struct vm_key *a, const struct vm_key *b)
+{
+	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
+	       a->open_net == b->open_net && a->egress_dir == NULL && b->egress_dir == NULL;
+}
+
+void microvm_prepared_discard(void)
+{
+	if (!have_prepared)
+		return;
+	have_prepared = false;
+	kill(prepared.pid, SIGKILL);
+	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(prepared.master);
+	vm_free(prepared.vm);
+	memset(&prepared, 0, sizeof prepared);
+}
+
+void microvm_prepare_next(void)
+{
+	const struct probe_result *probe = backend_probe_result();
+	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct sm_error err = {0};
+
+	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available ||
+	    last_key.egress_dir != NULL)
+		return;
+	if (have_prepared && key_equal(&prepared_key, &last_key) &&
+	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
+		return;
+	microvm_prepared_discard();
+	memset(&prepared, 0, sizeof prepared);
+	prepared.master = -1;
+	if (vm_start(probe, &last_key, 24, 80, envp, &prepared, &err) != 0) {
+		log_warn("microvm: cannot prepare the next VM: %s", err.message);
+		return;
+	}
+	prepared_key = last_key;
+	have_prepared = true;
+}
+
+/* The prepared VM for key, if there is one and its qemu still runs. */
+static bool take_prepared(const struct vm_key *key, struct launch_result *res)
+{
+	if (!have_prepared || !key_equal(&prepared_key, key))
+		return false;
+	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
+		/* It died waiting (reaped just now): boot a new one. */
+		close(prepared.master);
+		vm_free(prepared.vm);
+		have_prepared = false;
+		return false;
+	}
+	*res = prepared;
+	have_prepared = false;
+	memset(&prepared, 0, sizeof prepared);
+	return true;
+}
+
+/* --- launch --------------------------------------------------------------- */
+
 static int microvm_launch(const struct launch_request *req, struct launch_result *res,
 			  struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
 	const struct sandbox_profile *prof = profile_find(req->profile);
 	const char *home = req->home != NULL ? req->home : getenv("HOME");
-	char work[PATH_MAX], *message = NULL;
-	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
-	struct strvec argv = STRVEC_INIT;
-	struct microvm_vm *vm;
+	struct vm_key key = {.egress_dir = req->egress_dir};
+	char *message = NULL;
 	size_t message_len = 0;
-	bool work_ro, have_work;
-	char msg[256];
+	bool warm;
 
 	memset(res, 0, sizeof *res);
 	res->master = -1;
@@ -494,102 +660,54 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable");
 		return -1;
 	}
-	if (home == NULL || realpath(req->cwd, work) == NULL) {
+	if (home == NULL || realpath(req->cwd, key.work) == NULL) {
 		sm_error_set(err, "launch_failed", "cannot resolve the working directory %s: %s",
 			     req->cwd, strerror(errno));
 		return -1;
 	}
 	/* The working directory is the guest's one writable host path
 	 * (read-only outside mode chat); "/" is never shared writable. */
-	have_work = strcmp(work, "/") != 0;
-	work_ro = prof->mode != SANDBOX_MODE_CHAT;
-	vm = calloc(1, sizeof *vm);
-	if (vm == NULL) {
-		sm_error_set(err, "launch_failed", "out of memory");
+	if (strcmp(key.work, "/") == 0)
+		key.work[0] = '\0';
+	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
+	key.open_net = !prof->proxied_network;
+	warm = take_prepared(&key, res);
+	if (!warm && vm_start(probe, &key, req->rows, req->cols, req->envp, res, err) != 0)
 		return -1;
-	}
-	vm->ctl = vm->qmp = vm->timer = -1;
-	vm->shell_exit = -1;
-	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
-	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
-		sm_error_set(err, "launch_failed", "cannot make the control channel: %s",
-			     strerror(errno));
+	if (warm)
+		pty_resize(res->master, req->rows, req->cols);
+	last_key = key;
+	last_key.egress_dir = req->egress_dir != NULL ? "" : NULL;
+	have_last = true;
+	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
+				 key.work_ro, res->vm->nonce, &message_len);
+	/* Far below a socket buffer, so this never blocks; the agent reads
+	 * it when it opens the port (at once if the VM was prepared). */
+	if (message == NULL || write_all(res->vm->ctl, message, message_len) != 0) {
+		sm_error_set(err, "launch_failed", "cannot send the launch to the guest: %s",
+			     message == NULL ? "out of memory" : strerror(errno));
 		goto fail;
 	}
-	vm->ctl = ctl[0];
-	vm->qmp = qmp[0];
-	message = launch_message(req, prof, home, have_work ? work : NULL, work_ro, vm->nonce,
-				 &message_len);
-	if (message == NULL || qemu_argv(probe, have_work ? work : NULL, work_ro, ctl[1], qmp[1],
-					 &argv) != 0) {
-		sm_error_set(err, "launch_failed", "out of memory");
-		goto fail;
-	}
-	switch (push_network(&argv, probe, req->egress_dir, !prof->proxied_network)) {
-	case 0:
-		break;
-	case -2:
-		sm_error_set(err, "launch_failed",
-			     "the egress bridge needs socat on PATH and paths without quotes, "
-			     "commas or spaces");
-		goto fail;
-	default:
-		sm_error_set(err, "launch_failed", "out of memory");
-		goto fail;
-	}
-	/* Queued before qemu runs: the agent reads it when it opens the
-	 * port.  Far below a socket buffer, so this never blocks. */
-	if (write_all(vm->ctl, message, message_len) != 0) {
-		sm_error_set(err, "launch_failed", "cannot queue the launch: %s", strerror(errno));
-		goto fail;
-	}
-	keep[0] = ctl[1];
-	keep[1] = qmp[1];
-	{
-		struct pty_spawn_opts opts = {
-		    .argv = argv.v,
-		    .envp = req->envp,
-		    .cwd = "/",
-		    .rows = req->rows,
-		    .cols = req->cols,
-		    .keep_fds = keep,
-		    .nkeep_fds = 2,
-		};
-
-		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
-			sm_error_set(err, "launch_failed", "cannot start qemu: %s", msg);
-			goto fail;
-		}
-	}
-	close(ctl[1]);
-	close(qmp[1]);
-	ctl[1] = qmp[1] = -1;
-	res->status_fd = make_status_fd(vm);
+	free(message);
+	message = NULL;
+	res->status_fd = make_status_fd(res->vm);
 	if (res->status_fd < 0) {
 		sm_error_set(err, "launch_failed", "cannot watch the guest: %s", strerror(errno));
-		backend_kill_tree(res->pid, 0);
-		close(res->master);
-		res->master = -1;
 		goto fail;
 	}
-	res->backend = SANDBOX_MICROVM;
-	res->vm = vm;
-	snprintf(res->details, sizeof res->details, "%s, %s, profile %s", probe->microvm_tool,
-		 vm->accel, prof->name);
-	log_info("microvm: qemu pid %d (%s), work %s%s", (int)res->pid, vm->accel,
-		 have_work ? work : "none", work_ro ? " read-only" : "");
-	free(message);
-	strvec_free(&argv);
+	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
+		 res->vm->accel, prof->name, warm ? ", prepared VM" : "");
 	return 0;
 fail:
-	if (ctl[1] >= 0)
-		close(ctl[1]);
-	if (qmp[1] >= 0)
-		close(qmp[1]);
 	free(message);
-	strvec_free(&argv);
-	vm_free(vm);
+	backend_kill_tree(res->pid, 0);
+	/* Reaped here: the pane never learns this pid. */
+	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(res->master);
+	res->master = -1;
+	vm_free(res->vm);
+	res->vm = NULL;
 	res->pid = 0;
 	return -1;
 }

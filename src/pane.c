@@ -163,17 +163,24 @@ static void pane_add_last_words(struct pane *p, struct sm_error *err)
  * the CPU while it starts. */
 #define PREPARE_DELAY_MS 100
 
+static enum sandbox_backend prepare_backend;
+
 static void pane_on_prepare_timer(uv_timer_t *timer)
 {
-	if (!server.exiting)
+	if (server.exiting)
+		return;
+	if (prepare_backend == SANDBOX_MICROVM)
+		microvm_prepare_next();
+	else
 		native_prepare_next();
 }
 
-static void pane_schedule_prepare(void)
+static void pane_schedule_prepare(enum sandbox_backend backend)
 {
 	static uv_timer_t timer;
 	static bool ready;
 
+	prepare_backend = backend;
 	if (!ready) {
 		uv_timer_init(server.loop, &timer);
 		uv_unref((uv_handle_t *)&timer);
@@ -202,8 +209,8 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 		log_info("pane %%%d: %s confirmed, child pid %d", p->id,
 			 sandbox_backend_name(p->launch.backend), (int)p->launch.child_pid);
 		events_emit(events_lifecycle("ready", p));
-		if (p->launch.backend == SANDBOX_NATIVE)
-			pane_schedule_prepare();
+		if (p->launch.backend != SANDBOX_NONE)
+			pane_schedule_prepare(p->launch.backend);
 	} else {
 		if (err.code[0] == '\0')
 			sm_error_set(&err, "launch_failed", "sandbox did not start");
@@ -291,8 +298,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	if (p->launch.confirmed) {
 		p->state = SANDBOX_WARM;
 		events_emit(events_lifecycle("ready", p));
-		if (p->launch.backend == SANDBOX_NATIVE)
-			pane_schedule_prepare();
+		if (p->launch.backend != SANDBOX_NONE)
+			pane_schedule_prepare(p->launch.backend);
 	} else {
 		uv_poll_init(server.loop, &p->status_poll, p->launch.status_fd);
 		p->status_poll.data = p;

@@ -607,6 +607,7 @@ void server_shutdown(const char *reason)
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
 	native_prepared_discard();
+	microvm_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev = cJSON_CreateObject();
 		cJSON_AddStringToObject(ev, "event", "exit");

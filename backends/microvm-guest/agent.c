@@ -553,8 +553,8 @@ static void handle_control(const char *line, int tty)
 		set_size(tty, rows, cols);
 }
 
-/* Until the shell exits: resizes from the host, and every orphan
- * reaped (this is pid 1). */
+/* Until the shell exits (its status) or the host goes away (-1):
+ * resizes from the host, and every orphan reaped (this is pid 1). */
 static int serve(pid_t shell)
 {
 	int tty = open("/dev/hvc0", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -577,11 +577,15 @@ static int serve(pid_t shell)
 			if (pid == shell)
 				return WIFEXITED(status) ? WEXITSTATUS(status)
 							 : 128 + WTERMSIG(status);
-		if (pfd[0].revents & POLLIN) {
+		if (pfd[0].revents & (POLLIN | POLLHUP)) {
 			char line[256];
 
-			if (read_line(line, sizeof line))
-				handle_control(line, tty);
+			/* The server's end closed: nobody can see this pane
+			 * any more, so the VM ends rather than run on
+			 * unwatched (qemu has no die-with-parent). */
+			if (!read_line(line, sizeof line))
+				return -1;
+			handle_control(line, tty);
 		}
 	}
 }
@@ -659,7 +663,8 @@ int main(void)
 		die(what);
 	say("ready %s %d", l.nonce, (int)shell);
 	status = serve(shell);
-	say("exit %d", status);
+	if (status >= 0)
+		say("exit %d", status);
 	sync();
 	reboot(RB_AUTOBOOT);
 	return status;
