@@ -601,8 +601,7 @@ void microvm_prepare_next(void)
 	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
 	struct sm_error err = {0};
 
-	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available ||
-	    last_key.egress_dir != NULL)
+	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available)
 		return;
 	if (have_prepared && key_equal(&prepared_key, &last_key) &&
 	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
@@ -676,9 +675,10 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		return -1;
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
-	last_key = key;
-	last_key.egress_dir = req->egress_dir != NULL ? "" : NULL;
-	have_last = true;
+	if (req->egress_dir == NULL) {
+		last_key = key;
+		have_last = true;
+	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
 				 key.work_ro, res->vm->nonce, &message_len);
 	/* Far below a socket buffer, so this never blocks; the agent reads

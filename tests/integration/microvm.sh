@@ -209,6 +209,21 @@ n3=$(wc -l <"$WORK/ticks")
 check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
 sm send-keys -t "$main" 'kill %1' Enter
 
+# --- the prepared VM -------------------------------------------------------------
+# Confirmed microvm panes leave the next VM booted like them; a split
+# with the same working directory takes it.
+sleep 2
+began=$(date +%s.%N)
+warm=$(split_vm -- $BASH_CMD)
+wait_for 60 is_ready "$warm"
+took=$(echo "$(date +%s.%N) - $began" | bc)
+check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"]["summary"]'), ready in ${took}s)" \
+	sh -c "[ \"\$(echo '$(field "$warm" 'p["details"]["summary"]')')\" != '' ] && echo '$(field "$warm" 'p["details"]["summary"]')' | grep -q 'prepared VM'"
+out=$(run "$warm" K2 'uname -r')
+check "and it is a guest like the others ($out)" [ "$out" = "$GUEST_KERNEL" ]
+out=$(run "$warm" S2 "cat $HOME/.ssh/id_test")
+check "with the same masks ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
+
 # --- the end of a guest --------------------------------------------------------
 exit_pid=$(field "$exiting" 'p["pid"]')
 killed_pid=$(field "$killed" 'p["pid"]')
@@ -224,8 +239,16 @@ check "the exit event carries exitCode 7" \
 	"$XDG_STATE_HOME/sandmux/events.jsonl"
 sm kill-pane -t "%$killed" >/dev/null
 check "kill-pane leaves no qemu" wait_for 10 gone "$killed_pid"
+# Every qemu the server started (panes and the prepared VM) is its child.
+SERVER_PID=$(sed -n "s/.*sandmux server $T_NAME starting, pid \([0-9]*\).*/\1/p" \
+	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | tail -n 1)
+children=$(for c in $(ps -o pid= --ppid "$SERVER_PID"); do qemu_alive "$c" && echo "$c"; done)
+check "the server runs the panes' qemus and a prepared one ($(echo $children))" \
+	[ "$(echo "$children" | wc -w)" -ge 3 ]
 sm kill-server >/dev/null
 check "kill-server leaves no qemu" wait_for 10 gone "$main_pid"
+all_gone() { for c in $children; do qemu_alive "$c" && return 1; done; return 0; }
+check "kill-server leaves no qemu, the prepared VM's included" wait_for 10 all_gone
 
 # --- the truth matrix: hosts that cannot boot ------------------------------------
 # matrix NAME TEXT VAR=VALUE...: a fresh server with the environment
@@ -275,9 +298,8 @@ mkdir -p "$XDG_CONFIG_HOME/sandmux"
 echo '{"default_backend": "microvm"}' >"$XDG_CONFIG_HOME/sandmux/config.json"
 PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 p=$(PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
-wait_for 10 sh -c "[ \"\$(PATH=$NOQEMU $SANDMUX_BIN -L $T_NAME ls --json | grep -c '\"backend\":	\"native\"')\" -ge 1 ]"
-check "an unspecified default of microvm steps down to native" \
-	[ "$(field "$p" 'p["backend"]')" = native ]
+is_native() { [ "$(field "$1" 'p["backend"]')" = native ]; }
+check "an unspecified default of microvm steps down to native" wait_for 20 is_native "$p"
 check "with a downgrade event from microvm to native" \
 	sh -c "grep '\"kind\":\"downgrade\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep '\"from\":\"microvm\"' | grep -q '\"to\":\"native\"'"
 PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v --backend microvm -- /bin/sh >/dev/null 2>&1
