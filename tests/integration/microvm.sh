@@ -214,7 +214,7 @@ sm send-keys -t "$main" 'kill %1' Enter
 # with the same working directory takes it.
 sleep 2
 began=$(date +%s.%N)
-warm=$(split_vm -- $BASH_CMD)
+warm=$(split_vm --remain -- $BASH_CMD)
 wait_for 60 is_ready "$warm"
 took=$(echo "$(date +%s.%N) - $began" | bc)
 check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"]["summary"]'), ready in ${took}s)" \
@@ -223,6 +223,12 @@ out=$(run "$warm" K2 'uname -r')
 check "and it is a guest like the others ($out)" [ "$out" = "$GUEST_KERNEL" ]
 out=$(run "$warm" S2 "cat $HOME/.ssh/id_test")
 check "with the same masks ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
+# qemu dying under the pane (our own qemu: the pid ls --json gives).
+warm_pid=$(field "$warm" 'p["pid"]')
+qemu_alive "$warm_pid" && kill -9 "$warm_pid"
+died() { field "$1" 'p.get("reason", "")' | grep -q 'qemu died of signal 9'; }
+check "qemu killed under a pane: the pane says so" wait_for 10 died "$warm"
+check "and its exit status is 137" [ "$(field "$warm" 'p.get("exit_status")')" = 137 ]
 
 # --- the end of a guest --------------------------------------------------------
 exit_pid=$(field "$exiting" 'p["pid"]')
