@@ -462,7 +462,7 @@ static int make_nonce(char out[33])
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -485,8 +485,11 @@ struct vm_key {
 
 /* Boot a VM (qemu on a new PTY) for key; the launch is sent later. */
 static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
-		    int cols, char *const *envp, struct launch_result *res, struct sm_error *err)
+		    int cols, struct launch_result *res, struct sm_error *err)
 {
+	/* qemu needs nothing of the pane's environment (the guest gets it
+	 * through the launch), and a prepared VM has no pane yet. */
+	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
 	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
 	struct strvec argv = STRVEC_INIT;
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
@@ -603,7 +606,6 @@ void microvm_prepared_discard(void)
 void microvm_prepare_next(void)
 {
 	const struct probe_result *probe = backend_probe_result();
-	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
 	struct sm_error err = {0};
 
 	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available)
@@ -614,7 +616,7 @@ void microvm_prepare_next(void)
 	microvm_prepared_discard();
 	memset(&prepared, 0, sizeof prepared);
 	prepared.master = -1;
-	if (vm_start(probe, &last_key, 24, 80, envp, &prepared, &err) != 0) {
+	if (vm_start(probe, &last_key, 24, 80, &prepared, &err) != 0) {
 		log_warn("microvm: cannot prepare the next VM: %s", err.message);
 		return;
 	}
@@ -676,7 +678,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
 	key.open_net = !prof->proxied_network;
 	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, req->rows, req->cols, req->envp, res, err) != 0)
+	if (!warm && vm_start(probe, &key, req->rows, req->cols, res, err) != 0)
 		return -1;
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
@@ -688,7 +690,10 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 				 key.work_ro, res->vm->nonce, &message_len);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
-	if (message == NULL || write_all(res->vm->ctl, message, message_len) != 0) {
+	/* EPIPE: qemu is already gone; confirm reports that, with what
+	 * qemu said on the PTY, which is the better reason. */
+	if (message == NULL ||
+	    (write_all(res->vm->ctl, message, message_len) != 0 && errno != EPIPE)) {
 		sm_error_set(err, "launch_failed", "cannot send the launch to the guest: %s",
 			     message == NULL ? "out of memory" : strerror(errno));
 		goto fail;
@@ -836,7 +841,9 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 	char line[64];
 	int n;
 
-	if (res->vm == NULL || !res->confirmed)
+	/* Before "ready" too: the line queues behind the launch message,
+	 * and the agent applies it right after starting the shell. */
+	if (res->vm == NULL)
 		return;
 	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
 	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)

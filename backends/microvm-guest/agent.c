@@ -203,14 +203,21 @@ static char *unescape(char *s)
 	return s;
 }
 
+static char pending[LINE_MAX_LEN * 2]; /* read from the port, not yet a line */
+static size_t pending_len;
+
+/* A whole line is already read (the host may send a resize right
+ * behind the launch): poll would not say so. */
+static int line_buffered(void)
+{
+	return memchr(pending, '\n', pending_len) != NULL;
+}
+
 /* One line from the control port; 0 at EOF. */
 static int read_line(char *buf, size_t size)
 {
-	static char pending[LINE_MAX_LEN * 2];
-	static size_t len;
-
 	for (;;) {
-		char *nl = memchr(pending, '\n', len);
+		char *nl = memchr(pending, '\n', pending_len);
 		ssize_t n;
 
 		if (nl != NULL) {
@@ -220,18 +227,18 @@ static int read_line(char *buf, size_t size)
 				line = size - 1;
 			memcpy(buf, pending, line);
 			buf[line] = '\0';
-			len -= (size_t)(nl - pending) + 1;
-			memmove(pending, nl + 1, len);
+			pending_len -= (size_t)(nl - pending) + 1;
+			memmove(pending, nl + 1, pending_len);
 			return 1;
 		}
-		if (len == sizeof pending)
-			len = 0; /* an overlong line is dropped whole */
-		n = read(ctl, pending + len, sizeof pending - len);
+		if (pending_len == sizeof pending)
+			pending_len = 0; /* an overlong line is dropped whole */
+		n = read(ctl, pending + pending_len, sizeof pending - pending_len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return 0;
-		len += (size_t)n;
+		pending_len += (size_t)n;
 	}
 }
 
@@ -565,6 +572,12 @@ static int serve(pid_t shell)
 		int status;
 		pid_t pid;
 
+		while (line_buffered()) {
+			char line[256];
+
+			if (read_line(line, sizeof line))
+				handle_control(line, tty);
+		}
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			return 255;
 		if (pfd[1].revents & POLLIN) {
