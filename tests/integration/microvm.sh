@@ -278,6 +278,17 @@ matrix() {
 	fi
 	check "$name: an error event" grep -q "\"kind\":\"error\".*\"requested\":\"microvm\"" \
 		"$state/sandmux/events.jsonl"
+	# The real client draws it as a FAILED banner with the reason, and
+	# no title claims microvm.
+	tmux -L "$TMUX_SOCK" new-session -d -x 200 -y 60 \
+		"env XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR $SANDMUX_BIN -L $T_NAME attach -t v"
+	banner() { tmux -L "$TMUX_SOCK" capture-pane -p -J | tr -d '\n' | grep -q "FAILED:.*reason: .*$1"; }
+	check "$name: the client shows the FAILED banner with the reason" \
+		wait_for 10 banner "$(echo "$text" | cut -c1-30)"
+	check "$name: its title says FAILED and none claims microvm" sh -c \
+		"tmux -L '$TMUX_SOCK' capture-pane -p | grep '─' | grep -q ' FAILED ' &&
+		 ! tmux -L '$TMUX_SOCK' capture-pane -p | grep '─' | grep -q ' microvm'"
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 	sm kill-server >/dev/null 2>&1
 }
 for tool in bwrap socat sh; do
