@@ -129,6 +129,10 @@ install: $(BUILD)/sandmux $(BUILD)/sandmux-shim
 	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
 	install -d $(DESTDIR)$(PREFIX)/share/sandmux/examples
 	install -m 0644 examples/* $(DESTDIR)$(PREFIX)/share/sandmux/examples/
+	if [ -s $(MICROVM_DIR)/vmlinux ]; then \
+		install -d $(DESTDIR)$(PREFIX)/share/sandmux/microvm && \
+		install -m 0644 $(MICROVM_DIR)/vmlinux $(MICROVM_DIR)/initramfs.cpio \
+			$(MICROVM_DIR)/kernel-version $(DESTDIR)$(PREFIX)/share/sandmux/microvm/; fi
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
