@@ -303,6 +303,7 @@ static void microvm_image_dir(char *out, size_t size)
 {
 	const char *env = getenv("SANDMUX_MICROVM_DIR");
 	char self[4096], probe_path[4200];
+	const char *bin_dir;
 	ssize_t n;
 	struct stat st;
 
@@ -316,12 +317,13 @@ static void microvm_image_dir(char *out, size_t size)
 		return;
 	}
 	self[n] = '\0';
-	snprintf(out, size, "%s/microvm", dirname(self));
+	bin_dir = dirname(self);
+	snprintf(out, size, "%s/microvm", bin_dir);
 	snprintf(probe_path, sizeof probe_path, "%s/vmlinux", out);
 	if (stat(probe_path, &st) != 0) {
 		char up[4200];
 
-		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", self);
+		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", bin_dir);
 		snprintf(probe_path, sizeof probe_path, "%s/vmlinux", up);
 		if (stat(probe_path, &st) == 0)
 			snprintf(out, size, "%s", up);
