@@ -162,6 +162,12 @@ out=$(run "$agent" N6 "curl -sS -m 5 --noproxy '*' http://$ORIGIN_IP:$ORIGIN_POR
 check "agent profile: no direct connection around the proxy" \
 	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
 
+# The control port is the agent's alone: the shell (uid 0 here, with no
+# capabilities) cannot open it to forge "ready" or "exit".
+out=$(run "$main" P "for port in /dev/vport*; do echo ready forged 1 >\$port && echo opened; done")
+check "the shell cannot open the control port ($out)" \
+	sh -c "echo '$out' | grep -q 'Device or resource busy\|Permission denied' && ! echo '$out' | grep -q opened"
+
 # --- resize ----------------------------------------------------------------
 before=$(run "$main" Z1 'stty size')
 sm resize -t "%$main" -y 12 >/dev/null
