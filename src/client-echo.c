@@ -116,6 +116,13 @@ void client_echo_hold(struct client *c)
 	if (c->echo->cursor_moved) {
 		c->echo->cursor_moved = 0;
 		mvcur(-1, -1, c->echo->cursor_y, c->echo->cursor_x);
+		/* mvcur writes through stdio's stdout (putchar), not
+		 * ncurses' own buffer, and a terminal's stdout is line
+		 * buffered: unflushed, that move waited for the exit
+		 * message's newline and landed after endwin had left the
+		 * alternate screen, putting "[detached ...]" over the
+		 * user's earlier output at the pane cursor's row. */
+		fflush(stdout);
 	}
 }
 

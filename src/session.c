@@ -74,8 +74,15 @@ void session_destroy(struct session *s)
 	}
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		if (c->attached == s) {
+			cJSON *ev = cJSON_CreateObject();
+
 			c->attached = NULL;
-			server_send(c, cJSON_Parse("{\"event\":\"exit\",\"reason\":\"session-ended\"}"));
+			/* kill-server ends every session first: its clients say
+			 * "[server exited]", as tmux's do, not "[exited]". */
+			cJSON_AddStringToObject(ev, "event", "exit");
+			cJSON_AddStringToObject(ev, "reason",
+						server.exiting ? "server-exit" : "session-ended");
+			server_send(c, ev);
 		}
 	}
 	session_egress_close(s->name);
