@@ -287,7 +287,9 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	cJSON *frame;
 	bool held = false;
 
-	if (!full && !term_any_damage(p->term))
+	/* A cursor that moved is damage like a changed cell: a cursor key
+	 * changes no cell, and its frame is all that moves the cursor. */
+	if (!full && !term_any_damage(p->term) && !term_cursor_damaged(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
 	 * page first (server-echo.c).  Such a client's frame is held back:
