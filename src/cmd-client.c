@@ -86,7 +86,6 @@ static int cmd_client_size(struct conn *c, const cJSON *req, cJSON *result, stru
 	if (c->attached != NULL) {
 		session_fit_clients(c->attached);
 		server_broadcast_layout(c->attached);
-		server_send_full(c->attached);
 	}
 	return 0;
 }
@@ -199,7 +198,6 @@ static int cmd_resize_pane(struct conn *c, const cJSON *req, cJSON *result, stru
 	if (layout_resize(p->cell, dir, amount)) {
 		window_relayout(p->window);
 		server_broadcast_layout(p->window->session);
-		server_send_full(p->window->session);
 	}
 	return 0;
 }
@@ -218,7 +216,6 @@ static int cmd_zoom(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 	window_relayout(w);
 	cJSON_AddBoolToObject(result, "zoomed", w->zoomed != NULL);
 	server_broadcast_layout(w->session);
-	server_send_full(w->session);
 	return 0;
 }
 
@@ -250,7 +247,6 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 	window_create(s, p);
 	cJSON_AddNumberToObject(result, "window", s->active->index);
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return cmd_pane_result(p, result, &launch_err, err);
 }
 
@@ -284,7 +280,6 @@ static int cmd_select_window(struct conn *c, const cJSON *req, cJSON *result,
 	}
 	s->active = target;
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return 0;
 }
 

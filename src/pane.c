@@ -606,10 +606,11 @@ void pane_kill(struct pane *p, const char *reason)
 
 cJSON *pane_to_json(const struct pane *p)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *cursor;
 	const char *label = pane_backend_label(p);
 	struct term_modes modes;
 	struct window *w = p->window;
+	int cy, cx;
 
 	pane_update_state((struct pane *)p);
 	term_get_modes(p->term, &modes);
@@ -645,5 +646,12 @@ cJSON *pane_to_json(const struct pane *p)
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
+	/* Where the pane's program has its cursor: what an attached client
+	 * must show (tests compare the two). */
+	cursor = cJSON_AddObjectToObject(o, "cursor");
+	term_cursor(p->term, &cy, &cx);
+	cJSON_AddNumberToObject(cursor, "x", cx);
+	cJSON_AddNumberToObject(cursor, "y", cy);
+	cJSON_AddBoolToObject(cursor, "visible", modes.cursor_visible);
 	return o;
 }

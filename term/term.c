@@ -51,6 +51,11 @@ struct term {
 	char *title;
 
 	uint8_t *damaged;	      /* one flag per visible row */
+	/* The cursor as it was when damage was last cleared: a cursor that
+	 * moved (or was shown or hidden) with no cell changed is damage
+	 * too, or nothing would tell the screen. */
+	int cleared_cursor_row, cleared_cursor_col;
+	bool cleared_cursor_visible;
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
@@ -1206,9 +1211,20 @@ bool term_any_damage(const struct term *term)
 	return memchr(term->damaged, 1, (size_t)term->rows) != NULL;
 }
 
+bool term_cursor_damaged(const struct term *term)
+{
+	int row, col;
+
+	term_cursor(term, &row, &col);
+	return row != term->cleared_cursor_row || col != term->cleared_cursor_col ||
+	       term->cursor_visible != term->cleared_cursor_visible;
+}
+
 void term_damage_clear(struct term *term)
 {
 	memset(term->damaged, 0, (size_t)term->rows);
+	term_cursor(term, &term->cleared_cursor_row, &term->cleared_cursor_col);
+	term->cleared_cursor_visible = term->cursor_visible;
 }
 
 size_t term_memory(const struct term *term)
