@@ -135,6 +135,7 @@ static cJSON *session_to_json(struct session *s)
 		cJSON_AddNumberToObject(wo, "index", w->index);
 		cJSON_AddStringToObject(wo, "name", w->name);
 		cJSON_AddBoolToObject(wo, "active", w == s->active);
+		cJSON_AddBoolToObject(wo, "zoomed", w->zoomed != NULL);
 		panes = cJSON_AddArrayToObject(wo, "panes");
 		for (struct pane *p = w->panes; p != NULL; p = p->next)
 			cJSON_AddItemToArray(panes, pane_to_json(p));
