@@ -92,24 +92,15 @@ static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, stru
 
 /*
  * Whether output for the session's clients is still on its way from the
- * server: a frame waiting for its tick, damage not yet sent (except the
- * rows held for patched clients, whose terminals show them already), or
- * bytes queued on an attached client's socket.  Tests poll it to know a
- * screen has settled (tests/tui/converge.sh).
+ * server: a frame waiting for its tick, or bytes queued on an attached
+ * client's socket.  (Damage with neither is not pending: it goes out with
+ * the next frame, and a full frame already carried it.)  Tests poll this
+ * to know a screen has settled (tests/tui/converge.sh).
  */
 static bool session_output_pending(struct session *s)
 {
-	bool held = uv_is_active((uv_handle_t *)&s->echo_timer);
-
 	if (s->frame_pending)
 		return true;
-	for (struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL && !held;
-	     p = p->next) {
-		bool shown = s->active->zoomed == NULL || s->active->zoomed == p;
-
-		if (shown && (term_any_damage(p->term) || term_cursor_damaged(p->term)))
-			return true;
-	}
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s && uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0)
 			return true;
