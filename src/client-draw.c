@@ -698,6 +698,8 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
+#define CLOCK_ROOM_MIN 12 /* columns left of the clock, or no clock */
+
 static void draw_status(struct client *c)
 {
 	int y = c->rows - 1, x = 0;
@@ -738,6 +740,12 @@ static void draw_status(struct client *c)
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
 	int clock_width = text_columns(clock);
 	int limit = c->cols - clock_width;
+
+	/* A terminal too narrow for both shows the session, not the clock. */
+	if (limit < CLOCK_ROOM_MIN) {
+		clock_width = 0;
+		limit = c->cols;
+	}
 
 	snprintf(left, sizeof left, "[%s] ", c->session);
 	x += put_utf8(y, x, limit > 0 ? limit : 0, left, slot_look(c, THEME_STATUS_SESSION));
