@@ -371,9 +371,16 @@ static int text_columns(const char *utf8)
 	return columns;
 }
 
+/* The last row is the status line's, or, with "status": false, the
+ * panes' except while a message or the prompt is shown there. */
+static bool status_row_taken(const struct client *c)
+{
+	return c->config.status || c->mode == MODE_PROMPT || c->message[0] != 0;
+}
+
 static int screen_rows_for_panes(const struct client *c)
 {
-	return c->rows - 1;
+	return c->rows - (status_row_taken(c) ? 1 : 0);
 }
 
 /* Cell of a pane's content at its coordinates, in its style. */
@@ -707,7 +714,7 @@ static void draw_status(struct client *c)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (y < 0)
+	if (y < 0 || !status_row_taken(c))
 		return;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
@@ -731,10 +738,6 @@ static void draw_status(struct client *c)
 
 		fill(y, 0, c->cols, L' ', look);
 		put_utf8(y, 0, c->cols, c->message, look);
-		return;
-	}
-	if (!c->config.status) {
-		fill(y, 0, c->cols, L' ', (struct look){A_NORMAL, 0});
 		return;
 	}
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
@@ -873,10 +876,17 @@ void client_draw_init(struct client *c)
 
 void client_draw(struct client *c)
 {
+	static bool status_row_was_taken = true;
 	bool all = c->redraw_all;
 
 	if (!c->dirty && !all)
 		return;
+	/* A message or the prompt came or went on a last row the panes
+	 * have otherwise: it or the pane row under it is drawn anew. */
+	if (status_row_taken(c) != status_row_was_taken) {
+		status_row_was_taken = status_row_taken(c);
+		all = true;
+	}
 	if (all) {
 		erase();
 		shadow_forget(c->rows, c->cols);

@@ -544,6 +544,7 @@ static void send_size(struct client *c, const char *cmd, const char *session)
 	 * session in its top-left corner. */
 	cJSON_AddNumberToObject(request, "cols", clamp(c->cols, CLIENT_COLS_MIN, CLIENT_SIZE_MAX));
 	cJSON_AddNumberToObject(request, "rows", clamp(c->rows, CLIENT_ROWS_MIN, CLIENT_SIZE_MAX));
+	cJSON_AddBoolToObject(request, "status", c->config.status);
 	if (strcmp(cmd, "attach") == 0 && c->echo != NULL) {
 		cJSON_AddStringToObject(request, "tty", c->echo_tty);
 		cJSON_AddStringToObject(request, "echo", c->echo_path);
