@@ -121,6 +121,7 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
 	/* The panes of the last layout sent: the client has their cells
 	 * (server_send_layout sends a full frame for any other). */

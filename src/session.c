@@ -184,12 +184,15 @@ void session_fit_clients(struct session *s)
 	int cols = 0, rows = 0;
 
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		/* The client's rows but its status line's. */
+		int window_rows = c->client_rows - (c->client_status ? 1 : 0);
+
 		if (c->attached != s)
 			continue;
 		if (cols == 0 || c->client_cols < cols)
 			cols = c->client_cols;
-		if (rows == 0 || c->client_rows - 1 < rows)
-			rows = c->client_rows - 1;
+		if (rows == 0 || window_rows < rows)
+			rows = window_rows;
 	}
 	if (cols > 0)
 		session_resize(s, cols, rows);
