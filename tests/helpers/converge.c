@@ -1263,6 +1263,7 @@ static void act(struct server *s)
 		model.mode = COPY;
 		model.copy_pane = p->id;
 		model.copy_view_known = true;
+		model.needle[0] = 0; /* each copy mode starts without a search */
 		say("enter copy mode in %%%d", p->id);
 		return;
 	}
