@@ -52,7 +52,7 @@
 #define MIN_COLS 10
 #define MIN_ROWS 4
 /* A search's "not found" stays on the status line this long at most
- * (client.c's MESSAGE_MS, and a margin). */
+ * from when it first showed (client.c's MESSAGE_MS, and a margin). */
 #define SEARCH_MESSAGE_MS 3500
 
 static const char *tmux_socket, *tmux_conf, *target, *session_name, *data_file;
@@ -380,8 +380,9 @@ struct model {
 	int copy_pane;
 	bool copy_view_known; /* false after a resize in copy mode */
 	char needle[16];      /* the last copy-mode search */
+	bool can_repeat;      /* this copy mode has searched: n and N repeat */
 	bool searched;	      /* this action searched */
-	long long searched_ms; /* when a search last ran (its message stays) */
+	long long message_seen_ms; /* when its "not found" first showed, or 0 */
 	bool tiny;	      /* the outer terminal is below the minimum */
 	int program_pane[64];
 	enum program program[64];
@@ -583,6 +584,13 @@ static void grid_status(struct grid *g, const struct server *s)
 	int y = g->rows - 1, x = 0, clock_width = 14, limit = g->cols - clock_width;
 	char left[192];
 
+	/* Too narrow for both, the session and windows go first (the
+	 * client's CLOCK_ROOM_MIN). */
+	if (limit < 12) {
+		clock_width = 0;
+		limit = g->cols;
+	}
+
 	snprintf(left, sizeof left, "[%s] ", session_name);
 	x += grid_text(g, y, x, limit > 0 ? limit : 0, left);
 	for (int i = 0; i < s->nwindows && x < limit; i++) {
@@ -778,9 +786,14 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 			char not_found[64];
 
 			snprintf(not_found, sizeof not_found, "\"%s\" not found", model.needle);
-			if (y == g->rows - 1 && now_ms() - model.searched_ms < SEARCH_MESSAGE_MS &&
-			    strcmp(have_lines[y], not_found) == 0)
-				continue;
+			/* It stays for its time from when it first showed. */
+			if (y == g->rows - 1 && model.needle[0] != 0 &&
+			    strcmp(have_lines[y], not_found) == 0) {
+				if (model.message_seen_ms == 0)
+					model.message_seen_ms = now_ms();
+				if (now_ms() - model.message_seen_ms < SEARCH_MESSAGE_MS)
+					continue;
+			}
 			v->same = false;
 			v->first_row = y;
 			snprintf(v->why, sizeof v->why, "row %d differs", y);
@@ -1089,17 +1102,18 @@ static void copy_action(void)
 		type_text(needle);
 		keys("Enter", NULL);
 		model.searched = true;
-		model.searched_ms = now_ms();
+		model.can_repeat = true;
+		model.message_seen_ms = 0;
 		say("copy mode: search for %s", needle);
 		break;
 	case 3:
 	case 4:
-		if (model.needle[0] != 0) {
+		if (model.can_repeat) {
 			const char *k = rnd(2) ? "n" : "N";
 
 			keys(k, NULL);
 			model.searched = true;
-			model.searched_ms = now_ms();
+			model.message_seen_ms = 0;
 			say("copy mode: %s (search %s again)", k, model.needle);
 			break;
 		}
@@ -1263,7 +1277,8 @@ static void act(struct server *s)
 		model.mode = COPY;
 		model.copy_pane = p->id;
 		model.copy_view_known = true;
-		model.needle[0] = 0; /* each copy mode starts without a search */
+		/* Each copy mode starts without a search to repeat. */
+		model.can_repeat = false;
 		say("enter copy mode in %%%d", p->id);
 		return;
 	}
