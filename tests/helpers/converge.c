@@ -631,10 +631,8 @@ static void grid_help_mask(struct grid *g)
  * taken from the server at that offset; the indicator's total must be
  * the server's history.
  */
-static void expected_screen(struct grid *g, struct server *s, const struct outer *o)
+static void expected_screen(struct grid *g, struct server *s, wchar_t outer[][MAXW])
 {
-	g->cols = o->cols < MAXW ? o->cols : MAXW;
-	g->rows = o->rows < MAXH ? o->rows : MAXH;
 	for (int y = 0; y < g->rows; y++)
 		for (int x = 0; x < g->cols; x++) {
 			g->cell[y][x] = L' ';
@@ -650,25 +648,21 @@ static void expected_screen(struct grid *g, struct server *s, const struct outer
 						g->masked[y][x] = true;
 			} else {
 				int above = -1, total = -1;
-				const char *at = o->text;
 				char indicator[64];
+				wchar_t *row = outer[p->y];
 
-				/* the indicator's row: the copy pane's first */
-				for (int y = 0; y < p->y && at != NULL; y++) {
-					at = strchr(at, '\n');
-					at = at != NULL ? at + 1 : NULL;
-				}
-				if (at != NULL) {
-					const char *nl = strchr(at, '\n');
-					size_t len = nl != NULL ? (size_t)(nl - at) : strlen(at);
-					const char *open = NULL;
+				/* the indicator: the last "[" in the pane's first row */
+				for (int x = p->x + p->cols - 1; x >= p->x && above < 0; x--)
+					if (row[x] == L'[') {
+						char text[64];
+						int n = 0;
 
-					for (const char *q = at; q < at + len; q++)
-						if (*q == '[')
-							open = q;
-					if (open != NULL)
-						sscanf(open, "[%d/%d]", &above, &total);
-				}
+						for (int k = x; k < p->x + p->cols && n < 60; k++)
+							text[n++] = row[k] < 128 ? (char)row[k] : '?';
+						text[n] = 0;
+						sscanf(text, "[%d/%d]", &above, &total);
+						break;
+					}
 				if (above < 0)
 					above = 0;
 				p->capture = capture(p->id, -above, p->rows - 1 - above, &s->history);
@@ -699,7 +693,6 @@ static void expected_screen(struct grid *g, struct server *s, const struct outer
 static void grid_row(const struct grid *g, int y, const wchar_t *outer_row, char *out, size_t size)
 {
 	size_t len = 0;
-	int x = 0;
 
 	for (int col = 0; col < g->cols; col++) {
 		wchar_t wc = g->masked[y][col] ? outer_row[col] : g->cell[y][col];
@@ -714,7 +707,6 @@ static void grid_row(const struct grid *g, int y, const wchar_t *outer_row, char
 			break;
 		memcpy(out + len, mb, n);
 		len += n;
-		x++;
 	}
 	while (len > 0 && out[len - 1] == ' ')
 		len--;
@@ -764,7 +756,6 @@ static void outer_cells(const struct outer *o, int rows, int cols, wchar_t cells
 struct verdict {
 	bool same;
 	char why[256];
-	int first_row;
 };
 
 static char want_lines[MAXH][MAXW * 4], have_lines[MAXH][MAXW * 4];
@@ -776,9 +767,10 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 
 	v->same = true;
 	v->why[0] = 0;
-	v->first_row = -1;
-	expected_screen(g, s, o);
+	g->cols = o->cols < MAXW ? o->cols : MAXW;
+	g->rows = o->rows < MAXH ? o->rows : MAXH;
 	outer_cells(o, g->rows, g->cols, cells, have_lines);
+	expected_screen(g, s, cells);
 	for (int y = 0; y < g->rows; y++) {
 		grid_row(g, y, cells[y], want_lines[y], sizeof want_lines[y]);
 		if (strcmp(want_lines[y], have_lines[y]) != 0 && v->same) {
@@ -795,7 +787,6 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 					continue;
 			}
 			v->same = false;
-			v->first_row = y;
 			snprintf(v->why, sizeof v->why, "row %d differs", y);
 		}
 	}
@@ -843,13 +834,12 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 		v->same = false;
 }
 
-static void print_screens(const struct grid *g, int first_row)
+static void print_screens(const struct grid *g)
 {
 	printf("# %-*s | %s\n", 60, "expected (server)", "outer terminal (client)");
 	for (int y = 0; y < g->rows; y++)
 		printf("# %s%3d %s\n#     %s\n", strcmp(want_lines[y], have_lines[y]) ? "!" : " ", y,
 		       want_lines[y], have_lines[y]);
-	(void)first_row;
 }
 
 /* --- settling ----------------------------------------------------------- */
@@ -1334,7 +1324,7 @@ int main(int argc, char **argv)
 	model.mode = NORMAL;
 	if (!settle_and_compare(&v)) {
 		printf("not ok - converge (seed %llu): before any action: %s\n", seed, v.why);
-		print_screens(&grid, v.first_row);
+		print_screens(&grid);
 		return 1;
 	}
 	for (int i = 1; i <= actions; i++) {
@@ -1344,7 +1334,7 @@ int main(int argc, char **argv)
 			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": %s\n", seed,
 			       i, actions, action, v.why);
 			print_recent();
-			print_screens(&grid, v.first_row);
+			print_screens(&grid);
 			return 1;
 		}
 		if (!server_now->attached)
