@@ -10,7 +10,7 @@ sm new -d >/dev/null
 tm new-session -d -s main -x 80 -y 24 "sh"
 wait_for 5 screen_matches '^[$#] *$'
 keys "seq 1 5" Enter
-wait_screen "5"
+wait_for 5 screen_matches '^5$'
 attach_line="$SANDMUX_BIN -L $T_NAME attach"
 keys "$attach_line" Enter
 wait_screen "─" 10

@@ -73,6 +73,9 @@ tm pipe-pane -o -t main:plain "cat >$T_DIR/nosuch.bytes"
 tm send-keys -t main:plain "$SANDMUX_BIN -L $T_NAME attach -t nosuch; echo NOSUCH-RC=\$?" Enter
 check "attach -t nosuch exits 1" wait_for 10 plain_has '^NOSUCH-RC=1'
 check "... saying: sandmux: no session nosuch" plain_line 'sandmux: no session nosuch'
+# (closed once the recording has it all)
+bytes_have() { grep -q "$1" "$T_DIR/nosuch.bytes" 2>/dev/null; }
+wait_for 5 bytes_have NOSUCH-RC
 tm pipe-pane -t main:plain
 no_screen_drawn() { grep -q "no session nosuch" "$T_DIR/nosuch.bytes" && ! grep -q "$(printf '\033')\[?1049h\|$(printf '\033')\[H\|$(printf '\033')\[2J" "$T_DIR/nosuch.bytes"; }
 check "... without drawing a screen first (no alternate screen, no clear)" no_screen_drawn
