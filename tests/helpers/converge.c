@@ -16,9 +16,12 @@
  *
  * Where the server cannot know what the client shows, the comparison
  * leaves cells out rather than guess: under the help overlay, the clock
- * (it may turn over between the two snapshots, so it is compared by
- * shape), and a copy-mode view after an outer resize (the view is the
- * client's frozen snapshot at the old size).
+ * (its minute may turn between the two snapshots), a copy-mode view after
+ * an outer resize (the view is the client's frozen snapshot at the old
+ * size), and the whole screen while the outer terminal is below the
+ * 10x4 minimum (what fits is the client's choice): the next action grows
+ * it back, and that screen is compared in full.  A copy-mode search must
+ * leave the cursor on a match (or say "not found").
  *
  * usage: converge SEED ACTIONS TMUX-SOCKET TMUX-CONF TARGET SERVER-NAME
  *                 SESSION DATA-FILE
@@ -48,7 +51,7 @@
 #define MAXH 120
 #define MAXPANES 32
 #define SETTLE_POLL_MS 15
-#define CONVERGE_DEADLINE_MS 2500
+#define CONVERGE_DEADLINE_MS 3000
 #define MIN_COLS 10
 #define MIN_ROWS 4
 /* A search's "not found" stays on the status line this long at most
@@ -1135,11 +1138,6 @@ static void help_action(void)
 	}
 }
 
-static int window_count(const struct server *s)
-{
-	return s->nwindows;
-}
-
 /* One action from the current state; the state is the last snapshot. */
 static void act(struct server *s)
 {
@@ -1192,25 +1190,25 @@ static void act(struct server *s)
 			return;
 		}
 	}
-	if (r < 9 && (s->npanes > 1 || window_count(s) > 1)) {
+	if (r < 9 && (s->npanes > 1 || s->nwindows > 1)) {
 		prefix("x");
 		keys("y", NULL);
 		say("kill pane %%%d%s", p->id, s->npanes == 1 ? " (the window's last)" : "");
 		return;
 	}
-	if (r < 10 && program_of(p->id) == SHELL && (s->npanes > 1 || window_count(s) > 1)) {
+	if (r < 10 && program_of(p->id) == SHELL && (s->npanes > 1 || s->nwindows > 1)) {
 		keys("C-u", NULL);
 		type_text("exit");
 		keys("Enter", NULL);
 		say("exit the shell of %%%d%s", p->id, s->npanes == 1 ? " (the window's last)" : "");
 		return;
 	}
-	if (r < 12 && window_count(s) < 4) {
+	if (r < 12 && s->nwindows < 4) {
 		prefix("c");
 		say("new window");
 		return;
 	}
-	if (r < 16 && window_count(s) > 1) {
+	if (r < 16 && s->nwindows > 1) {
 		char digit[4];
 
 		switch (rnd(3)) {
