@@ -5,6 +5,8 @@
 #   make check    install missing packages, build, run every test
 #   make microvm-image  the microvm guest (kernel + initramfs) into build/microvm
 #   make bench    throughput / latency / memory side by side with tmux
+#   make soak     the screen convergence test, long: SOAK_ACTIONS (5000)
+#                 actions from SOAK_SEED (default: a new seed, printed)
 #   make fuzz     libFuzzer targets for FUZZ_SECONDS each
 #   make install  PREFIX=/usr/local
 
@@ -117,6 +119,14 @@ bench: deps
 	@$(MAKE) --no-print-directory build-tests
 	@sh tests/bench/run.sh $(BUILD)
 
+SOAK_ACTIONS ?= 5000
+SOAK_SEED ?=
+
+soak: deps
+	@$(MAKE) --no-print-directory build-tests
+	@SANDMUX_ROOT=$(CURDIR) SANDMUX_BIN=$(CURDIR)/$(BUILD)/sandmux SANDMUX_BUILD=$(CURDIR)/$(BUILD) \
+		CONVERGE_ACTIONS=$(SOAK_ACTIONS) CONVERGE_SEED=$(SOAK_SEED) sh tests/tui/converge.sh
+
 fuzz: deps
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -140,6 +150,6 @@ clean:
 format:
 	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]
 
-.PHONY: all deps build-tests microvm-image run check bench fuzz install clean format
+.PHONY: all deps build-tests microvm-image run check bench soak fuzz install clean format
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d

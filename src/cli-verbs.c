@@ -185,6 +185,45 @@ static void print_pane_created(const cJSON *result)
 	       cJSON_GetStringValue(cJSON_GetObjectItem(result, "state")));
 }
 
+/*
+ * Whether this process may become an attached client; tmux's refusals,
+ * in tmux's words.  Without a terminal the client would draw into a
+ * file or pipe at a made-up size, spinning on a descriptor that never
+ * blocks, and that size would shrink the session for its real clients.
+ * Inside a pane ($SANDMUX set, pane.c) it would show the session inside
+ * itself, copies within copies; unsetting the variable is the way to
+ * force it, as with $TMUX.
+ */
+static bool may_attach(void)
+{
+	const char *nested = getenv("SANDMUX");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "open terminal failed: not a terminal\n");
+		return false;
+	}
+	if (nested != NULL && nested[0] != '\0') {
+		fprintf(stderr, "sessions should be nested with care, unset $SANDMUX to force\n");
+		return false;
+	}
+	return true;
+}
+
+/* The session named name, in a list reply's result. */
+static bool session_listed(const cJSON *result, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(result, "sessions"))
+	{
+		const char *listed = cJSON_GetStringValue(cJSON_GetObjectItem(s, "name"));
+
+		if (listed != NULL && strcmp(listed, name) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int verb_new(int argc, char **argv)
 {
 	static const struct option longopts[] = { SPAWN_LONGOPTS, { NULL, 0, NULL, 0 } };
@@ -222,6 +261,9 @@ static int verb_new(int argc, char **argv)
 			return usage_error("new");
 		}
 	}
+	/* Refused before the session exists, as tmux's new-session is. */
+	if (!detached && !may_attach())
+		return 1;
 	req = new_request("new-session");
 	if (name != NULL)
 		cJSON_AddStringToObject(req, "name", name);
@@ -278,12 +320,22 @@ static int verb_attach(int argc, char **argv)
 			return usage_error("attach");
 		}
 	}
+	if (!may_attach())
+		return 1;
 	/* No session at all: make one, as `tmux` with no arguments does. */
 	if (cli_connect(&conn, true) < 0)
 		return 1;
 	reply = cli_request(&conn, new_request("list"));
 	any = cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"),
 						     "sessions")) > 0;
+	/* A session that is not there is said before the screen is taken,
+	 * not on a screen drawn for nothing. */
+	if (target != NULL && !session_listed(cJSON_GetObjectItem(reply, "result"), target)) {
+		fprintf(stderr, "sandmux: no session %s\n", target);
+		cJSON_Delete(reply);
+		cli_close(&conn);
+		return 1;
+	}
 	cJSON_Delete(reply);
 	if (!any && target == NULL) {
 		cJSON *req = new_request("new-session");

@@ -371,9 +371,16 @@ static int text_columns(const char *utf8)
 	return columns;
 }
 
+/* The last row is the status line's, or, with "status": false, the
+ * panes' except while a message or the prompt is shown there. */
+static bool status_row_taken(const struct client *c)
+{
+	return c->config.status || c->mode == MODE_PROMPT || c->message[0] != 0;
+}
+
 static int screen_rows_for_panes(const struct client *c)
 {
-	return c->rows - 1;
+	return c->rows - (status_row_taken(c) ? 1 : 0);
 }
 
 /* Cell of a pane's content at its coordinates, in its style. */
@@ -701,6 +708,8 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
+#define CLOCK_ROOM_MIN 12 /* columns left of the clock, or no clock */
+
 static void draw_status(struct client *c)
 {
 	int y = c->rows - 1, x = 0;
@@ -708,7 +717,7 @@ static void draw_status(struct client *c)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (y < 0)
+	if (y < 0 || !status_row_taken(c))
 		return;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
@@ -734,13 +743,15 @@ static void draw_status(struct client *c)
 		put_utf8(y, 0, c->cols, c->message, look);
 		return;
 	}
-	if (!c->config.status) {
-		fill(y, 0, c->cols, L' ', (struct look){A_NORMAL, 0});
-		return;
-	}
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
 	int clock_width = text_columns(clock);
 	int limit = c->cols - clock_width;
+
+	/* A terminal too narrow for both shows the session, not the clock. */
+	if (limit < CLOCK_ROOM_MIN) {
+		clock_width = 0;
+		limit = c->cols;
+	}
 
 	snprintf(left, sizeof left, "[%s] ", c->session);
 	x += put_utf8(y, x, limit > 0 ? limit : 0, left, slot_look(c, THEME_STATUS_SESSION));
@@ -868,10 +879,17 @@ void client_draw_init(struct client *c)
 
 void client_draw(struct client *c)
 {
+	static bool status_row_was_taken = true;
 	bool all = c->redraw_all;
 
 	if (!c->dirty && !all)
 		return;
+	/* A message or the prompt came or went on a last row the panes
+	 * have otherwise: it or the pane row under it is drawn anew. */
+	if (status_row_taken(c) != status_row_was_taken) {
+		status_row_was_taken = status_row_taken(c);
+		all = true;
+	}
 	if (all) {
 		erase();
 		shadow_forget(c->rows, c->cols);

@@ -116,6 +116,13 @@ void client_echo_hold(struct client *c)
 	if (c->echo->cursor_moved) {
 		c->echo->cursor_moved = 0;
 		mvcur(-1, -1, c->echo->cursor_y, c->echo->cursor_x);
+		/* mvcur writes through stdio's stdout (putchar), not
+		 * ncurses' own buffer, and a terminal's stdout is line
+		 * buffered: unflushed, that move waited for the exit
+		 * message's newline and landed after endwin had left the
+		 * alternate screen, putting "[detached ...]" over the
+		 * user's earlier output at the pane cursor's row. */
+		fflush(stdout);
 	}
 }
 
@@ -153,13 +160,17 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 		    .pane = pane->id, .x = pane->x, .y = pane->y, .cols = pane->cols, .rows = pane->rows};
 	}
 	share->nregions = n;
-	share->cursor_pane = -1;
+	share->cursor_pane = share->focus_pane = -1;
 	if (c->mode == MODE_NORMAL) {
 		const struct pane_view *active = client_active_pane(c);
 
-		for (uint32_t i = 0; active != NULL && active->cursor_visible && i < n; i++)
-			if (share->regions[i].pane == active->id)
-				share->cursor_pane = active->id;
+		for (uint32_t i = 0; active != NULL && i < n; i++)
+			if (share->regions[i].pane == active->id) {
+				share->focus_pane = active->id;
+				if (active->cursor_visible && active->cursor_x < active->cols &&
+				    active->cursor_y < active->rows)
+					share->cursor_pane = active->id;
+			}
 	}
 	share->enabled = c->attached && !c->exiting;
 }

@@ -98,8 +98,9 @@ struct copy_mode {
 	bool selecting;
 	int sel_y, sel_x; /* selection anchor */
 	char search[256];
-	bool search_backward;
-	bool search_waiting; /* a search continues when more history arrives */
+	bool search_backward; /* the direction of the last / or ? */
+	bool search_waiting;  /* a search continues when more history arrives */
+	bool waiting_backward; /* ... in this direction */
 	int pending_scroll;  /* lines to scroll once history arrives */
 	int generation;	     /* tells replies for an earlier copy mode apart */
 };

@@ -17,6 +17,7 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 				  struct sm_error *err)
 {
 	int cols = c->client_cols, rows = c->client_rows;
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(req, "status");
 
 	if (cmd_get_int(req, "cols", required, &cols, err) < 0 ||
 	    cmd_get_int(req, "rows", required, &rows, err) < 0)
@@ -25,8 +26,15 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 		sm_error_set(err, "invalid_argument", "client size must be 10..1000 x 4..1000");
 		return -1;
 	}
+	if (status != NULL && !cJSON_IsBool(status)) {
+		sm_error_set(err, "invalid_argument", "field 'status' must be true or false");
+		return -1;
+	}
 	c->client_cols = cols;
 	c->client_rows = rows;
+	/* Without a status line the panes have the client's last row too. */
+	if (status != NULL)
+		c->client_status = cJSON_IsTrue(status);
 	return 0;
 }
 
@@ -35,6 +43,7 @@ static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	const char *name = NULL, *tty = NULL, *page = NULL;
 	struct session *s;
 
+	c->client_status = true;
 	if (cmd_get_string(req, "session", false, &name, err) < 0 ||
 	    cmd_client_size_fields(req, c, true, err) < 0)
 		return -1;
@@ -86,7 +95,6 @@ static int cmd_client_size(struct conn *c, const cJSON *req, cJSON *result, stru
 	if (c->attached != NULL) {
 		session_fit_clients(c->attached);
 		server_broadcast_layout(c->attached);
-		server_send_full(c->attached);
 	}
 	return 0;
 }
@@ -199,7 +207,6 @@ static int cmd_resize_pane(struct conn *c, const cJSON *req, cJSON *result, stru
 	if (layout_resize(p->cell, dir, amount)) {
 		window_relayout(p->window);
 		server_broadcast_layout(p->window->session);
-		server_send_full(p->window->session);
 	}
 	return 0;
 }
@@ -218,7 +225,6 @@ static int cmd_zoom(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 	window_relayout(w);
 	cJSON_AddBoolToObject(result, "zoomed", w->zoomed != NULL);
 	server_broadcast_layout(w->session);
-	server_send_full(w->session);
 	return 0;
 }
 
@@ -250,7 +256,6 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 	window_create(s, p);
 	cJSON_AddNumberToObject(result, "window", s->active->index);
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return cmd_pane_result(p, result, &launch_err, err);
 }
 
@@ -284,7 +289,6 @@ static int cmd_select_window(struct conn *c, const cJSON *req, cJSON *result,
 	}
 	s->active = target;
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return 0;
 }
 

@@ -60,7 +60,6 @@ static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	w->active = p;
 	window_relayout(w);
 	server_broadcast_layout(w->session);
-	server_send_full(w->session);
 	return cmd_pane_result(p, result, &launch_err, err);
 }
 

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "layout.h"
 #include "log.h"
+#include "term.h"
 
 static int cmd_hello(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
 {
@@ -89,25 +90,43 @@ static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, stru
 	return rc;
 }
 
+/*
+ * Whether output for the session's clients is still on its way from the
+ * server: a frame waiting for its tick, or bytes queued on an attached
+ * client's socket.  (Damage with neither is not pending: it goes out with
+ * the next frame, and a full frame already carried it.)  Tests poll this
+ * to know a screen has settled (tests/tui/converge.sh).
+ */
+static bool session_output_pending(struct session *s)
+{
+	if (s->frame_pending)
+		return true;
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s && uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0)
+			return true;
+	return false;
+}
+
 static cJSON *session_to_json(struct session *s)
 {
 	cJSON *so = cJSON_CreateObject(), *windows;
+	int attached = 0;
 
 	cJSON_AddStringToObject(so, "name", s->name);
 	cJSON_AddNumberToObject(so, "cols", s->cols);
 	cJSON_AddNumberToObject(so, "rows", s->rows);
-	{
-		int attached = 0;
-		for (struct conn *c = server.conns; c != NULL; c = c->next)
-			attached += c->attached == s;
-		cJSON_AddNumberToObject(so, "attached", attached);
-	}
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		attached += c->attached == s;
+	cJSON_AddNumberToObject(so, "attached", attached);
+	/* Only frames to someone are pending: unwatched damage waits. */
+	cJSON_AddBoolToObject(so, "pending", attached > 0 && session_output_pending(s));
 	windows = cJSON_AddArrayToObject(so, "windows");
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject(), *panes;
 		cJSON_AddNumberToObject(wo, "index", w->index);
 		cJSON_AddStringToObject(wo, "name", w->name);
 		cJSON_AddBoolToObject(wo, "active", w == s->active);
+		cJSON_AddBoolToObject(wo, "zoomed", w->zoomed != NULL);
 		panes = cJSON_AddArrayToObject(wo, "panes");
 		for (struct pane *p = w->panes; p != NULL; p = p->next)
 			cJSON_AddItemToArray(panes, pane_to_json(p));

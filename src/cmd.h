@@ -49,6 +49,5 @@ void server_attach(struct conn *c, struct session *s);
 void server_attach_later(struct conn *c, struct session *s);
 void server_shutdown(const char *reason);
 struct cJSON *server_row_json(struct term *t, int row);
-void server_send_full(struct session *s);
 
 #endif

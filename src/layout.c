@@ -176,14 +176,83 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
 	return best;
 }
 
+/*
+ * The split whose border is the leaf's right (or bottom) edge: the
+ * nearest ancestor of that type holding the leaf in its first child.  A
+ * leaf at the far edge has no such border and moves its left (top) one,
+ * the nearest ancestor of the type, as tmux's resize-pane does.  Only
+ * the nearest ancestor is not enough: in (%1|%5)|%2 the split nearest
+ * %5 is its left border with %1, while its right edge, the border with
+ * %2, belongs to the root.
+ */
+static struct layout_cell *resize_split(struct layout_cell *leaf, enum layout_type want)
+{
+	struct layout_cell *nearest = NULL;
+
+	for (struct layout_cell *child = leaf; child->parent != NULL; child = child->parent) {
+		struct layout_cell *parent = child->parent;
+
+		if (parent->type != want)
+			continue;
+		if (parent->first == child)
+			return parent;
+		if (nearest == NULL)
+			nearest = parent;
+	}
+	return nearest;
+}
+
+static int cell_size(const struct layout_cell *cell, enum layout_type axis)
+{
+	return axis == LAYOUT_LEFTRIGHT ? cell->w : cell->h;
+}
+
+static int split_permille(int first, int avail)
+{
+	int permille = avail > 0 ? (first * 1000 + avail - 1) / avail : 500;
+
+	return permille < 1 ? 1 : permille > 999 ? 999 : permille;
+}
+
+/*
+ * A moved border changes the size of the cells on either side of it; the
+ * change belongs to the panes that touch the border, never to the ones
+ * further away (tmux moves exactly one border).  Splits keep ratios, so
+ * each nested split of the same direction is given the ratio that keeps
+ * its far child's size: toward_end is true for a cell left of (above)
+ * the border, whose second child touches it.
+ */
+static void keep_far_side(struct layout_cell *cell, enum layout_type axis, int size, bool toward_end)
+{
+	int avail, min, first;
+
+	if (cell->type == LAYOUT_PANE)
+		return;
+	if (cell->type != axis) {
+		keep_far_side(cell->first, axis, size, toward_end);
+		keep_far_side(cell->second, axis, size, toward_end);
+		return;
+	}
+	avail = axis == LAYOUT_LEFTRIGHT ? size - 1 : size;
+	min = axis == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
+	if (avail < 2 * min)
+		return;
+	first = toward_end ? cell_size(cell->first, axis)
+			   : avail - cell_size(cell->second, axis);
+	first = layout_clamp(first, avail, min);
+	cell->permille = split_permille(first, avail);
+	if (toward_end)
+		keep_far_side(cell->second, axis, avail - first, true);
+	else
+		keep_far_side(cell->first, axis, first, false);
+}
+
 bool layout_resize(struct layout_cell *leaf, int dir, int amount)
 {
 	enum layout_type want = (dir == 0 || dir == 1) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
-	struct layout_cell *parent = leaf->parent;
+	struct layout_cell *parent = resize_split(leaf, want);
 	int size, delta;
 
-	while (parent != NULL && parent->type != want)
-		parent = parent->parent;
 	if (parent == NULL)
 		return false;
 	size = want == LAYOUT_LEFTRIGHT ? parent->w - 1 : parent->h;
@@ -196,11 +265,9 @@ bool layout_resize(struct layout_cell *leaf, int dir, int amount)
 		int first = want == LAYOUT_LEFTRIGHT ? parent->first->w : parent->first->h;
 		int min = want == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
 		first = layout_clamp(first + delta, size, min);
-		parent->permille = (first * 1000 + size - 1) / size;
-		if (parent->permille < 1)
-			parent->permille = 1;
-		if (parent->permille > 999)
-			parent->permille = 999;
+		parent->permille = split_permille(first, size);
+		keep_far_side(parent->first, want, first, true);
+		keep_far_side(parent->second, want, size - first, false);
 	}
 	return true;
 }

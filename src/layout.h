@@ -43,7 +43,9 @@ struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *
 void layout_apply(struct layout_cell *root, int x, int y, int w, int h);
 /* Leaf adjacent to `from` in a direction (0 left, 1 right, 2 up, 3 down). */
 struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir);
-/* Grow (amount > 0) or shrink the leaf along a direction. */
+/* Move the border on the leaf's right (dir 0/1) or bottom (2/3) edge, or
+ * its left/top one if it has none there, amount cells left/up (0, 2)
+ * or right/down (1, 3). */
 bool layout_resize(struct layout_cell *leaf, int dir, int amount);
 /* Can a rectangle of w x h be split this way at all? */
 bool layout_can_split(const struct layout_cell *leaf, enum layout_type type);

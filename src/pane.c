@@ -62,7 +62,12 @@ static void pane_term_output(const char *bytes, size_t len, void *user)
 }
 
 /* The environment of a pane: the server's, TERM fixed, SANDMUX_PANE
- * set, then the request's extra variables. */
+ * and SANDMUX set, then the request's extra variables.  SANDMUX is
+ * tmux's $TMUX: "socket,server pid,%pane", which is how a client started
+ * in a pane knows it would attach a session to itself (cli-verbs.c
+ * refuses).  None of it is secret: a socket path (the socket itself is
+ * invisible or read-only to a sandboxed pane, docs/security.md), the
+ * server's pid and the pane's own id. */
 static char **pane_environment(const struct pane *p, const cJSON *extra)
 {
 	size_t n = 0, i = 0;
@@ -71,15 +76,19 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 
 	while (server.environ[n] != NULL)
 		n++;
-	envp = calloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
+	envp = calloc(n + cJSON_GetArraySize(extra) + 5, sizeof *envp);
 	for (size_t k = 0; k < n; k++) {
+		/* A server started inside another's pane has that one's
+		 * SANDMUX: each pane gets this server's own. */
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
-		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0)
+		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
+		    strncmp(server.environ[k], "SANDMUX=", 8) == 0)
 			continue;
 		envp[i++] = strdup(server.environ[k]);
 	}
 	envp[i++] = strdup("TERM=xterm-256color");
-	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0)
+	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0 ||
+	    asprintf(&envp[i++], "SANDMUX=%s,%d,%%%d", server.socket_path, (int)getpid(), p->id) < 0)
 		abort();
 	cJSON_ArrayForEach(item, extra)
 	{
@@ -619,10 +628,11 @@ void pane_kill(struct pane *p, const char *reason)
 
 cJSON *pane_to_json(const struct pane *p)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *cursor;
 	const char *label = pane_backend_label(p);
 	struct term_modes modes;
 	struct window *w = p->window;
+	int cy, cx;
 
 	pane_update_state((struct pane *)p);
 	term_get_modes(p->term, &modes);
@@ -664,5 +674,12 @@ cJSON *pane_to_json(const struct pane *p)
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
+	/* Where the pane's program has its cursor: what an attached client
+	 * must show (tests compare the two). */
+	cursor = cJSON_AddObjectToObject(o, "cursor");
+	term_cursor(p->term, &cy, &cx);
+	cJSON_AddNumberToObject(cursor, "x", cx);
+	cJSON_AddNumberToObject(cursor, "y", cy);
+	cJSON_AddBoolToObject(cursor, "visible", modes.cursor_visible);
 	return o;
 }

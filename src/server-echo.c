@@ -301,8 +301,10 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 	char cup[32];
 
 	/* Save the cursor, its attributes and character sets (DECSC); plain
-	 * ASCII in G0 for the cells; restored (DECRC) after. */
-	put(&pt, "\0337\033(B\017", 6);
+	 * ASCII in G0 for the cells; restored (DECRC) after.  A cursor key
+	 * damages no row: then the patch is the cursor's move alone. */
+	if (term_any_damage(term))
+		put(&pt, "\0337\033(B\017", 6);
 	for (int row = 0; row < rows && pt.ok; row++) {
 		if (!term_row_damaged(term, row))
 			continue;
@@ -330,7 +332,8 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 			}
 		}
 	}
-	put(&pt, "\033[0m\0338", 6);
+	if (n > 0)
+		put(&pt, "\033[0m\0338", 6);
 	/* The client's frames come later: put the cursor where they will
 	 * (the client then tells ncurses, see echo-share.h). */
 	if (move_cursor) {
@@ -340,20 +343,33 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 		snprintf(cup, sizeof cup, "\033[%d;%dH", y + cy + 1, x + cx + 1);
 		put(&pt, cup, strlen(cup));
 	}
-	return pt.ok && n > 0 ? pt.len : 0;
+	return pt.ok && (n > 0 || move_cursor) ? pt.len : 0;
 }
 
-/* The client shows this pane's cursor, and it is inside the pane. */
-static bool cursor_here(const struct echo_share *share, const struct echo_region *r,
-			struct pane *p)
+/* Where the patch leaves the terminal's cursor.  Only the client shows
+ * or hides it (ncurses remembers which, and would not repeat itself), so
+ * a pane whose cursor the client shows, or would show but hides, is
+ * patched only while the pane's cursor is as the client shows it; then
+ * the patch moves a shown cursor where the pane has it.  Returns false
+ * when the cursor has been shown or hidden since: the frame alone, and
+ * the client's drawing, do that. */
+static bool cursor_plan(const struct echo_share *share, const struct echo_region *r,
+			struct pane *p, bool *move_cursor)
 {
 	struct term_modes modes;
 	int cy, cx;
+	bool visible;
 
 	term_get_modes(p->term, &modes);
 	term_cursor(p->term, &cy, &cx);
-	return share->cursor_pane == p->id && modes.cursor_visible && cy >= 0 && cx >= 0 &&
-	       cy < r->rows && cx < r->cols;
+	visible = modes.cursor_visible && cy >= 0 && cx >= 0 && cy < r->rows && cx < r->cols;
+	*move_cursor = false;
+	if (share->focus_pane != p->id)
+		return true;
+	if (visible != (share->cursor_pane == p->id))
+		return false;
+	*move_cursor = visible;
+	return true;
 }
 
 bool server_echo_patch(struct conn *c, struct pane *p)
@@ -376,8 +392,9 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		return false;
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
-	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term,
-					   (move_cursor = cursor_here(share, r, p)), buf, sizeof buf)) > 0 &&
+	    cursor_plan(share, r, p, &move_cursor) &&
+	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, move_cursor, buf,
+					   sizeof buf)) > 0 &&
 	    /* Room for the bytes now, and the client still there: a patch
 	     * after it went would land on the shell that got the terminal
 	     * back. */

@@ -60,6 +60,7 @@ static void conn_on_closed(uv_handle_t *handle)
 	struct conn *c = handle->data;
 
 	free(c->buf);
+	free(c->shown);
 	free(c);
 }
 
@@ -198,11 +199,52 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	return ev;
 }
 
+static void server_send_pane_frame(struct session *s, struct pane *p, struct conn *only, bool full);
+static bool pane_visible(const struct window *w, const struct pane *p);
+
+static bool client_has_pane(const struct conn *c, const struct pane *p)
+{
+	for (size_t i = 0; i < c->nshown; i++)
+		if (c->shown[i].id == p->id)
+			return c->shown[i].cols == p->cols && c->shown[i].rows == p->rows;
+	return false;
+}
+
+/* A layout to one client, and then the full frame of every pane it
+ * lists that the client has no cells for.  The client keeps a pane's
+ * cells only while the pane stays in its layouts at the same size (a
+ * pane new to it, or resized, starts blank: client-model.c); frames
+ * carry only damage, so without this a window switched to, or a pane
+ * shown again after a zoom, would be drawn blank until its program
+ * wrote something. */
+static void server_send_layout(struct conn *c, struct session *s)
+{
+	struct window *w = s->active;
+	struct shown_pane *shown;
+	size_t n = 0;
+
+	server_send(c, server_layout_json(s, c));
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
+		n++;
+	shown = calloc(n + 1, sizeof *shown);
+	n = 0;
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL && shown != NULL; p = p->next) {
+		if (!pane_visible(w, p))
+			continue;
+		if (!client_has_pane(c, p))
+			server_send_pane_frame(s, p, c, true);
+		shown[n++] = (struct shown_pane){.id = p->id, .cols = p->cols, .rows = p->rows};
+	}
+	free(c->shown);
+	c->shown = shown;
+	c->nshown = n;
+}
+
 void server_broadcast_layout(struct session *s)
 {
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
-			server_send(c, server_layout_json(s, c));
+			server_send_layout(c, s);
 }
 
 void server_push_status(struct session *s, const char *text)
@@ -287,7 +329,9 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	cJSON *frame;
 	bool held = false;
 
-	if (!full && !term_any_damage(p->term))
+	/* A cursor that moved is damage like a changed cell: a cursor key
+	 * changes no cell, and its frame is all that moves the cursor. */
+	if (!full && !term_any_damage(p->term) && !term_cursor_damaged(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
 	 * page first (server-echo.c).  Such a client's frame is held back:
@@ -414,20 +458,16 @@ void server_session_damaged(struct session *s)
 
 void server_attach(struct conn *c, struct session *s)
 {
+	/* A new attach has no cells of any pane: every frame goes full. */
+	c->nshown = 0;
 	c->attached = s;
 	session_fit_clients(s);
-	server_send(c, server_layout_json(s, c));
-	server_send_frames(s, c, true);
+	server_send_layout(c, s);
 }
 
 void server_attach_later(struct conn *c, struct session *s)
 {
 	c->pending_attach = s;
-}
-
-void server_send_full(struct session *s)
-{
-	server_send_frames(s, NULL, true);
 }
 
 /* --- reading requests ----------------------------------------------- */

@@ -105,6 +105,11 @@ struct session {
 
 struct echo_share;
 
+/* A pane as a client last had it in a layout (server.c). */
+struct shown_pane {
+	int id, cols, rows;
+};
+
 struct conn {
 	uv_pipe_t pipe;
 	uv_shutdown_t shutdown;
@@ -116,7 +121,12 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
+	/* The panes of the last layout sent: the client has their cells
+	 * (server_send_layout sends a full frame for any other). */
+	struct shown_pane *shown;
+	size_t nshown;
 	struct session *pending_attach; /* attach after the reply is sent */
 	bool subscribed;
 	bool pending_backlog; /* send the backlog after the reply */

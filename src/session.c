@@ -74,8 +74,15 @@ void session_destroy(struct session *s)
 	}
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		if (c->attached == s) {
+			cJSON *ev = cJSON_CreateObject();
+
 			c->attached = NULL;
-			server_send(c, cJSON_Parse("{\"event\":\"exit\",\"reason\":\"session-ended\"}"));
+			/* kill-server ends every session first: its clients say
+			 * "[server exited]", as tmux's do, not "[exited]". */
+			cJSON_AddStringToObject(ev, "event", "exit");
+			cJSON_AddStringToObject(ev, "reason",
+						server.exiting ? "server-exit" : "session-ended");
+			server_send(c, ev);
 		}
 	}
 	session_egress_close(s->name);
@@ -177,12 +184,15 @@ void session_fit_clients(struct session *s)
 	int cols = 0, rows = 0;
 
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		/* The client's rows but its status line's. */
+		int window_rows = c->client_rows - (c->client_status ? 1 : 0);
+
 		if (c->attached != s)
 			continue;
 		if (cols == 0 || c->client_cols < cols)
 			cols = c->client_cols;
-		if (rows == 0 || c->client_rows - 1 < rows)
-			rows = c->client_rows - 1;
+		if (rows == 0 || window_rows < rows)
+			rows = window_rows;
 	}
 	if (cols > 0)
 		session_resize(s, cols, rows);

@@ -621,6 +621,42 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
 	return moved;
 }
 
+int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
+{
+	int max = rows > grid->rows ? rows : grid->rows;
+	struct grid_line *lines = xrealloc(NULL, (size_t)max * sizeof *lines);
+	int count = grid->rows, moved = 0;
+
+	for (int row = 0; row < grid->rows; row++)
+		lines[row] = *grid_visible_line(grid, row);
+	free(grid->lines);
+	grid->cols = cols;
+	if (rows > count)
+		moved = grow_rows(grid, lines, &count, rows);
+	/* Rows below the saved cursor go first, blank or not (tmux does
+	 * the same with the screen it saved)... */
+	while (count > rows && count - 1 > keep_row)
+		line_free(&lines[--count]);
+	/* ...then rows from the top into history, only as many as the
+	 * saved cursor's row needs to stay on screen. */
+	if (count > rows) {
+		moved = rows - count;
+		for (int i = 0; i < -moved; i++) {
+			if (grid->history.limit > 0)
+				history_append(&grid->history, &lines[i]);
+			line_free(&lines[i]);
+		}
+		memmove(lines, lines - moved, (size_t)rows * sizeof *lines);
+		count = rows;
+	}
+	for (int row = 0; row < rows; row++)
+		line_set_width(&lines[row], cols);
+	grid->lines = lines;
+	grid->rows = rows;
+	grid->top = 0;
+	return moved;
+}
+
 /* ---- accounting ---- */
 
 static size_t line_memory(const struct grid_line *line)

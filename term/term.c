@@ -51,6 +51,16 @@ struct term {
 	char *title;
 
 	uint8_t *damaged;	      /* one flag per visible row */
+	/* The cursor as it was when damage was last cleared: a cursor that
+	 * moved (or was shown or hidden) with no cell changed is damage
+	 * too, or nothing would tell the screen. */
+	int cleared_cursor_row, cleared_cursor_col;
+	bool cleared_cursor_visible;
+	/* The cursor's row on the main screen when the alternate screen
+	 * was shown: where libvterm puts it back (1049) when it goes, in
+	 * the main screen's size of then. */
+	int saved_row;
+	int saved_moved; /* how far its row moved in a resize since */
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
@@ -336,9 +346,22 @@ static void switch_screen(struct term *term, bool alt)
 	if (grid == term->grid)
 		return;
 	if (alt) {
+		VTermPos cursor;
+
 		for (int row = 0; row < term->rows; row++)
 			grid_line_erase(grid_visible_line(grid, row), 0, term->cols, NULL);
+		/* 1049 saves the cursor right after this: it is here now. */
+		vterm_state_get_cursorpos(term->state, &cursor);
+		term->saved_row = cursor.row;
 	}
+	/* Back from the alternate screen: the main one to the size the
+	 * terminal has now, around the row of the cursor libvterm restores
+	 * next (1049).  libvterm knows nothing of the move: the scanner puts
+	 * its cursor on the moved row after it (restore_saved_cursor). */
+	term->saved_moved = 0;
+	if (!alt && (grid->rows != term->rows || grid->cols != term->cols))
+		term->saved_moved =
+		    grid_resize_saved(grid, term->rows, term->cols, term->saved_row);
 	term->grid = grid;
 	refresh_row_lines(term);
 	damage_rows(term, 0, term->rows);
@@ -396,8 +419,12 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 
 	vterm_state_get_cursorpos(term->state, &cursor);
 	int shown = grid_resize(term->grid, rows, cols, cursor.row);
-	struct grid *hidden = term->grid == term->main_grid ? term->alt_grid : term->main_grid;
-	grid_resize(hidden, rows, cols, -1);
+	/* The main screen behind the alternate one keeps its size until it
+	 * is shown again (switch_screen), as tmux keeps the screen it saved:
+	 * libvterm brings the saved cursor back there, and only then is the
+	 * size the cursor must fit known. */
+	if (term->grid == term->main_grid)
+		grid_resize(term->alt_grid, rows, cols, -1);
 	delta->row += shown;
 
 	term->rows = rows;
@@ -690,6 +717,31 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_origin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 69)
 		term->mode_lrmargin = on;
+}
+
+/* After CSI ? 1049 l brought back a main screen that was resized while
+ * hidden: libvterm put the cursor back on the row it was saved on, but
+ * that row's content moved with the resize (switch_screen); the cursor
+ * follows it, as in tmux.  Without this the shell's prompt came back
+ * above or below its own line after an editor was resized. */
+static void to_vterm(struct term *term, const char *bytes, size_t len);
+
+static void restore_saved_cursor(struct term *term)
+{
+	VTermPos cursor;
+	char cup[32];
+	int row = term->saved_row + term->saved_moved;
+
+	if (term->saved_moved == 0)
+		return;
+	term->saved_moved = 0;
+	if (row < 0)
+		row = 0;
+	if (row > term->rows - 1)
+		row = term->rows - 1;
+	vterm_state_get_cursorpos(term->state, &cursor);
+	snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, cursor.col + 1);
+	to_vterm(term, cup, strlen(cup));
 }
 
 /* Shortest text run worth the fast path (it costs libvterm a CUF). */
@@ -1027,6 +1079,13 @@ static void feed(struct term *term, const char *bytes, size_t len)
 			if (c < 0x40 || c > 0x7e)
 				break; /* not a CSI after all: libvterm drops it */
 			scan_csi_mode(term, c);
+			if (c == 'l' && term->scan_leader == '?' && term->scan_count == 1049 &&
+			    term->grid == term->alt_grid) {
+				to_vterm(term, bytes + start, i + 1 - start);
+				start = i + 1;
+				restore_saved_cursor(term);
+				break;
+			}
 			if (c != 'b' || !term->scan_plain)
 				break;
 			to_vterm(term, bytes + start, i - start);
@@ -1065,13 +1124,21 @@ void term_resize(struct term *term, int rows, int cols)
 	cols = clamp_size(cols);
 	if (rows == term->rows && cols == term->cols)
 		return;
+	VTermPos cursor;
+	char cup[32];
+
 	vterm_set_size(term->vt, rows, cols);
 	/* libvterm 0.1.4 keeps a scroll region that a shrink left below the
 	 * new bottom and then scrolls rows that do not exist (a crash any
 	 * program can provoke by setting a region and waiting for a split).
-	 * Reset the region on every resize, as tmux does; the cursor is
-	 * saved around it because DECSTBM homes it. */
-	vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	 * Reset the region on every resize, as tmux does.  DECSTBM homes
+	 * the cursor, so it is put back after with CUP, not with DECSC and
+	 * DECRC: their one slot is also what the alternate screen (1049)
+	 * saved the shell's cursor in, and overwriting it left the shell's
+	 * prompt wherever the editor had its cursor at the resize. */
+	vterm_state_get_cursorpos(term->state, &cursor);
+	snprintf(cup, sizeof cup, "\033[r\033[%d;%dH", cursor.row + 1, cursor.col + 1);
+	vterm_input_write(term->vt, cup, strlen(cup));
 	/* That ESC also ended whatever sequence libvterm was in: so does the
 	 * scanner's view of it (found by the fuzzer's fast-path oracle). */
 	term->scan_state = SCAN_GROUND;
@@ -1206,9 +1273,20 @@ bool term_any_damage(const struct term *term)
 	return memchr(term->damaged, 1, (size_t)term->rows) != NULL;
 }
 
+bool term_cursor_damaged(const struct term *term)
+{
+	int row, col;
+
+	term_cursor(term, &row, &col);
+	return row != term->cleared_cursor_row || col != term->cleared_cursor_col ||
+	       term->cursor_visible != term->cleared_cursor_visible;
+}
+
 void term_damage_clear(struct term *term)
 {
 	memset(term->damaged, 0, (size_t)term->rows);
+	term_cursor(term, &term->cleared_cursor_row, &term->cleared_cursor_col);
+	term->cleared_cursor_visible = term->cursor_visible;
 }
 
 size_t term_memory(const struct term *term)

@@ -113,9 +113,12 @@ void term_get_modes(const struct term *term, struct term_modes *out);
 /* Window title from OSC 0/2, "" if none.  Valid until the next write. */
 const char *term_title(const struct term *term);
 
-/* Damage: which visible rows changed since the last term_damage_clear(). */
+/* Damage: which visible rows changed since the last term_damage_clear(),
+ * and whether the cursor moved or was shown or hidden since then (a
+ * cursor key in a shell or an editor changes no cell at all). */
 bool term_row_damaged(const struct term *term, int row);
 bool term_any_damage(const struct term *term);
+bool term_cursor_damaged(const struct term *term);
 void term_damage_clear(struct term *term);
 
 /* Keys.  A key event is either a named key or a Unicode character, with

@@ -652,6 +652,60 @@ static void test_resize_drops_blank_rows_first(void **state)
 	term_free(term);
 }
 
+/* An editor on the alternate screen (1049) while the terminal is resized:
+ * when it leaves, the shell's cursor is back on the row after its own
+ * line, wherever the resize moved that line, as in tmux. */
+struct alt_resize_case {
+	const char *name;
+	int lines;	 /* lines of output before "$ vim" (6 rows tall) */
+	int sizes[2];	 /* the rows it is resized to, 0: none */
+	const char *row; /* the row the prompt lands on ends this screen */
+	int cursor_row;
+};
+
+static void test_alt_screen_resize_keeps_shell_cursor(void **state)
+{
+	static const struct alt_resize_case cases[] = {
+	    /* shrink: the rows below the prompt go; nothing moves */
+	    {"few lines, shrink", 2, {4, 0}, "1\n2\n$ vim\n$\n", 3},
+	    /* shrink of a full screen: the top moves into history */
+	    {"full screen, shrink", 9, {4, 0}, "8\n9\n$ vim\n$\n", 3},
+	    /* grow: history comes back above, the prompt follows its line */
+	    {"full screen, grow", 9, {8, 0}, "4\n5\n6\n7\n8\n9\n$ vim\n$\n", 7},
+	    /* shrink then grow again: only the last size counts, and the
+	     * resizes themselves leave the saved cursor alone (they saved
+	     * and restored the cursor in its slot: the prompt came back
+	     * where the editor had its cursor) */
+	    {"shrink and grow back", 9, {3, 6}, "6\n7\n8\n9\n$ vim\n$\n", 5},
+	    {"grow and shrink", 2, {9, 4}, "1\n2\n$ vim\n$\n", 3},
+	};
+	char line[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct alt_resize_case *tc = &cases[i];
+		struct term *term = term_new(6, COLS, 100);
+		int row, col;
+		char *text;
+
+		for (int n = 1; n <= tc->lines; n++) {
+			snprintf(line, sizeof line, "%d\r\n", n);
+			feed(term, line);
+		}
+		feed(term, "$ vim\r\n\033[?1049h\033[H\033[2Jeditor\033[1;1H");
+		for (int k = 0; k < 2 && tc->sizes[k] > 0; k++)
+			term_resize(term, tc->sizes[k], COLS);
+		feed(term, "\033[?1049l$ ");
+		text = screen_text(term, 0);
+		term_cursor(term, &row, &col);
+		if (strcmp(text, tc->row) != 0 || row != tc->cursor_row || col != 2)
+			fail_msg("%s: screen %s cursor %d,%d (want %s at row %d)", tc->name, text, row,
+				 col, tc->row, tc->cursor_row);
+		free(text);
+		term_free(term);
+	}
+}
+
 /* ---- against libvterm's own screen layer ---- */
 
 /*
@@ -994,6 +1048,7 @@ int main(void)
 	    cmocka_unit_test(test_resize_cols),
 	    cmocka_unit_test(test_resize_rows),
 	    cmocka_unit_test(test_resize_drops_blank_rows_first),
+	    cmocka_unit_test(test_alt_screen_resize_keeps_shell_cursor),
 	    cmocka_unit_test(test_matches_libvterm_screen),
 	    cmocka_unit_test(test_random_edits_and_resizes),
 	};
