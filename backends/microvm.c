@@ -1,5 +1,5 @@
 /*
- * microvm: the pane's shell in a qemu -M microvm guest (DESIGN.md,
+ * microvm: the pane's shell in a qemu -M microvm guest (docs/design.md,
  * "microvm").  Not built yet: the backend is registered so that a request
  * for it gets a clear refusal rather than an unknown name, and the probe
  * reports it unavailable, so it is never offered or silently replaced.

@@ -1,5 +1,5 @@
 /*
- * sandbox: the sandbox model (see DESIGN.md, "The sandbox model").
+ * sandbox: the sandbox model (see docs/design.md, "The sandbox model").
  *
  * This file owns the names of backends, states and modes, the two ways of
  * reading a backend name (strict for what a person or script asks for now,

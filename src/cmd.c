@@ -146,7 +146,7 @@ struct pane *cmd_target_pane(struct conn *c, const cJSON *req, struct sm_error *
 
 /* Choose the backend: an explicit request is strict and never falls
  * back; only the config's default may step microvm -> native, and says so
- * (DESIGN.md invariants 3 and 4). */
+ * (docs/design.md invariants 3 and 4). */
 static int cmd_choose_backend(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
 {
 	const char *name = NULL;

@@ -4,7 +4,7 @@
  * downgrade) and violations.  Every event is first appended to a durable
  * JSON-lines log, $XDG_STATE_HOME/sandmux/events.jsonl (rotated at 10 MiB,
  * five old files kept), and only then fanned out to subscribers whose
- * filters match (DESIGN.md invariant 6: nothing lost).  A ring of recent
+ * filters match (docs/design.md invariant 6: nothing lost).  A ring of recent
  * events, seeded from the log's tail at start, is the backlog a new
  * subscriber receives first.
  */

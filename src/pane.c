@@ -4,7 +4,7 @@
  * The label a pane shows is taken from the backend's launch result, never
  * from the request: a contained backend is only shown once it confirms
  * the contained child runs, and a launch that fails leaves the pane in
- * state error with no process at all (DESIGN.md invariants 1 and 2).
+ * state error with no process at all (docs/design.md invariants 1 and 2).
  * Everything the program prints reaches the emulator; only frames to
  * clients are coalesced.
  */
