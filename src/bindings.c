@@ -369,11 +369,11 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 	struct binding *entry;
 
 	if (!key_name_canonical(key, canonical, sizeof canonical)) {
-		sm_error_set(err, "invalid_key", "\"%s\" is not a key name", key);
+		sm_error_set(err, SM_ERR_INVALID_KEY, "\"%s\" is not a key name", key);
 		return -1;
 	}
 	if (strlen(command) >= BINDING_COMMAND_MAX) {
-		sm_error_set(err, "invalid_argument", "the command bound to %s is too long",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "the command bound to %s is too long",
 			     canonical);
 		return -1;
 	}
@@ -391,7 +391,7 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 			size_t capacity = table->capacity ? table->capacity * 2 : 64;
 			struct binding *grown = realloc(table->entries, capacity * sizeof *grown);
 			if (grown == NULL) {
-				sm_error_set(err, "out_of_memory", "no memory for key bindings");
+				sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "no memory for key bindings");
 				return -1;
 			}
 			table->entries = grown;

@@ -246,6 +246,18 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 
 /* client-cmd.c */
 int client_run_command(struct client *c, const char *line);
+/* The client's own parts of commands (client-cmd.c, named in
+ * command-table.c). */
+struct command_parsed;
+int client_cmd_select_pane(struct client *c, struct command_parsed *parsed);
+int client_cmd_detach(struct client *c, struct command_parsed *parsed);
+int client_cmd_copy_mode(struct client *c, struct command_parsed *parsed);
+int client_cmd_paste_buffer(struct client *c, struct command_parsed *parsed);
+int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed);
+int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
+int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
+int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
+int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
 

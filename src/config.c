@@ -76,7 +76,7 @@ struct config_parse {
 
 static int invalid(struct config_parse *parse, const char *key, const char *what)
 {
-	sm_error_set(parse->err, "config_invalid", "%s: \"%s\" %s", parse->source, key, what);
+	sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"%s\" %s", parse->source, key, what);
 	return -1;
 }
 
@@ -98,7 +98,7 @@ static int set_prefix(struct config_parse *parse, const cJSON *item)
 		return invalid(parse, "prefix", "must be a string such as \"C-b\"");
 	if (!key_name_canonical(item->valuestring, canonical, sizeof canonical) ||
 	    strlen(canonical) >= sizeof parse->config->prefix) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"prefix\": \"%s\" is not a key name", parse->source,
 			     item->valuestring);
 		return -1;
@@ -159,7 +159,7 @@ static int set_default_backend(struct config_parse *parse, const cJSON *item)
 			return 0;
 		}
 	}
-	sm_error_set(parse->err, "config_invalid",
+	sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 		     "%s: \"default_backend\": \"%s\" is not a backend (none, native, microvm)",
 		     parse->source, item->valuestring);
 	return -1;
@@ -172,21 +172,21 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 	struct sm_error command_err;
 
 	if (!cJSON_IsString(member) && !cJSON_IsNull(member)) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"bindings\": the value for \"%s\" must be a command string",
 			     parse->source, member->string);
 		return -1;
 	}
 	grown = realloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
 	if (grown == NULL) {
-		sm_error_set(parse->err, "out_of_memory", "%s: no memory for bindings",
+		sm_error_set(parse->err, SM_ERR_OUT_OF_MEMORY, "%s: no memory for bindings",
 			     parse->source);
 		return -1;
 	}
 	config->bindings = grown;
 	entry = &config->bindings[config->nbindings];
 	if (!key_name_canonical(member->string, entry->key, sizeof entry->key)) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"bindings\": \"%s\" is not a key name", parse->source,
 			     member->string);
 		return -1;
@@ -197,7 +197,7 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 		if (strlen(member->valuestring) >= sizeof entry->command)
 			return invalid(parse, member->string, "binds a command that is too long");
 		if (!client_command_valid(member->valuestring, &command_err)) {
-			sm_error_set(parse->err, "config_invalid", "%s: \"bindings\": \"%s\": %s",
+			sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"bindings\": \"%s\": %s",
 				     parse->source, member->string, command_err.message);
 			return -1;
 		}
@@ -236,14 +236,14 @@ static int add_profile(struct config_parse *parse, const cJSON *member)
 
 	for (size_t i = 0; i < config->nprofiles; i++)
 		if (strcmp(config->profiles[i].name, member->string) == 0) {
-			sm_error_set(parse->err, "config_invalid",
+			sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 				     "%s: \"profiles\": \"%s\" is defined twice", parse->source,
 				     member->string);
 			return -1;
 		}
 	grown = realloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
 	if (grown == NULL) {
-		sm_error_set(parse->err, "out_of_memory", "%s: no memory for profiles",
+		sm_error_set(parse->err, SM_ERR_OUT_OF_MEMORY, "%s: no memory for profiles",
 			     parse->source);
 		return -1;
 	}
@@ -281,7 +281,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 	for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++)
 		if (strcmp(member->string, config_keys[i].key) == 0)
 			return config_keys[i].set(parse, member);
-	sm_error_set(parse->err, "config_unknown_key",
+	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
 		     "default_shell, default_backend, profiles)",
 		     parse->source, member->string);
@@ -315,7 +315,7 @@ static int config_parse_text(const char *text, const char *source, struct config
 	parsed.profiles = NULL;
 	parsed.nprofiles = 0;
 	if (root == NULL || !cJSON_IsObject(root)) {
-		sm_error_set(err, "config_parse_error", "%s: line %d: %s", source,
+		sm_error_set(err, SM_ERR_CONFIG_PARSE_ERROR, "%s: line %d: %s", source,
 			     error_at ? line_of(text, error_at) : 1,
 			     root == NULL ? "invalid JSON" : "the file must hold one JSON object");
 		cJSON_Delete(root);
@@ -355,7 +355,7 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 	text = malloc(CONFIG_FILE_MAX + 1);
 	if (text == NULL) {
 		fclose(f);
-		sm_error_set(err, "out_of_memory", "%s: no memory to read it", file);
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "%s: no memory to read it", file);
 		return -1;
 	}
 	len = fread(text, 1, CONFIG_FILE_MAX + 1, f);
@@ -363,7 +363,7 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 	fclose(f);
 	if (rc != 0 || len > CONFIG_FILE_MAX) {
 		free(text);
-		sm_error_set(err, "config_read_error", "%s: %s", file,
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", file,
 			     rc ? "read error" : "larger than 1 MiB");
 		return -1;
 	}

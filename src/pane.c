@@ -104,7 +104,7 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 {
 	p->state = SANDBOX_ERROR;
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
-	if (strcmp(err->code, "backend_unavailable") == 0)
+	if (strcmp(err->code, SM_ERR_BACKEND_UNAVAILABLE) == 0)
 		snprintf(p->hint, sizeof p->hint, "%s", backend_probe_result()->native_hint);
 	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
 		 err->message);
@@ -204,7 +204,7 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 			pane_schedule_prepare();
 	} else {
 		if (err.code[0] == '\0')
-			sm_error_set(&err, "launch_failed", "sandbox did not start");
+			sm_error_set(&err, SM_ERR_LAUNCH_FAILED, "sandbox did not start");
 		p->ops->destroy(&p->launch);
 		pane_add_last_words(p, &err);
 		pane_fail(p, &err);

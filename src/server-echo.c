@@ -556,7 +556,7 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(req, "prefix");
 
 	if (c->echo == NULL || c->echo_tty < 0) {
-		sm_error_set(err, "no_terminal", "this client shared no terminal at attach");
+		sm_error_set(err, SM_ERR_NO_TERMINAL, "this client shared no terminal at attach");
 		return -1;
 	}
 	if (cJSON_IsBool(read_on) && !cJSON_IsTrue(read_on)) {
@@ -567,7 +567,7 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	if (cJSON_IsTrue(read_on)) {
 		c->tty_wanted = true;
 		if (!c->echo_paused && start_input(c) != 0) {
-			sm_error_set(err, "no_terminal", "cannot watch the terminal");
+			sm_error_set(err, SM_ERR_NO_TERMINAL, "cannot watch the terminal");
 			return -1;
 		}
 	}

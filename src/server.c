@@ -458,7 +458,7 @@ static void conn_handle_line(struct conn *c, char *line)
 
 	if (req == NULL || !cJSON_IsObject(req)) {
 		cJSON_Delete(req);
-		conn_reply_error(c, "parse_error", "request is not a JSON object");
+		conn_reply_error(c, SM_ERR_PARSE_ERROR, "request is not a JSON object");
 		return;
 	}
 	cmd_dispatch(c, req);
@@ -505,7 +505,7 @@ static void conn_consume(struct conn *c, const char *data, size_t len)
 	c->len -= start;
 	if (c->len > MAX_LINE) {
 		/* Only this client goes: it cannot be resynchronised. */
-		conn_reply_error(c, "line_too_long", "request line exceeds 1 MiB; closing");
+		conn_reply_error(c, SM_ERR_LINE_TOO_LONG, "request line exceeds 1 MiB; closing");
 		conn_refuse(c);
 	}
 }
@@ -560,7 +560,7 @@ static void server_on_connection(uv_stream_t *listener, int status)
 	if (!peer_uid_ok(&c->pipe)) {
 		/* Another user must not drive our panes.  Say why, then
 		 * half-close so the peer reads the reason before EOF. */
-		conn_reply_error(c, "peer_uid_mismatch", "peer runs as another user; refused");
+		conn_reply_error(c, SM_ERR_PEER_UID_MISMATCH, "peer runs as another user; refused");
 		conn_refuse(c);
 	}
 }
@@ -682,7 +682,7 @@ static int server_listen(struct sm_error *err)
 
 	uv_pipe_init(server.loop, &server.listener, 0);
 	if (server_socket_alive(server.socket_path)) {
-		sm_error_set(err, "server_running", "a server is already running on %s",
+		sm_error_set(err, SM_ERR_SERVER_RUNNING, "a server is already running on %s",
 			     server.socket_path);
 		return -1;
 	}
@@ -698,7 +698,7 @@ static int server_listen(struct sm_error *err)
 	if (rc == 0)
 		rc = uv_listen((uv_stream_t *)&server.listener, 128, server_on_connection);
 	if (rc < 0) {
-		sm_error_set(err, "listen_failed", "cannot listen on %s: %s", server.socket_path,
+		sm_error_set(err, SM_ERR_LISTEN_FAILED, "cannot listen on %s: %s", server.socket_path,
 			     uv_strerror(rc));
 		return -1;
 	}

@@ -98,7 +98,7 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	char base[PATH_MAX];
 
 	if (se == NULL || allow_copy == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		free(se);
 		free(allow_copy);
 		return NULL;
@@ -108,7 +108,7 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	snprintf(base, sizeof base, "%s", server.socket_path);
 	snprintf(se->dir, sizeof se->dir, "%s/egress.XXXXXX", dirname(base));
 	if (mkdtemp(se->dir) == NULL) {
-		sm_error_set(err, "launch_failed", "cannot create the egress socket directory: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the egress socket directory: %s",
 			     strerror(errno));
 		free(allow_copy);
 		free(se);
@@ -138,7 +138,7 @@ int session_egress_attach(const char *session, int pane, char *dir, size_t size,
 	snprintf(http, sizeof http, "%s/http.sock", dir);
 	snprintf(socks, sizeof socks, "%s/socks.sock", dir);
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		sm_error_set(err, "launch_failed", "cannot create %s: %s", dir, strerror(errno));
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (egress_listen_unix(se->eg, http, socks, pane, err) != 0) {
