@@ -339,6 +339,12 @@ static int parse_rest(const struct command_entry *e, int nwords, char **words,
 					   words[0]);
 		set_field(out->request, e->rest_field, cJSON_CreateNumber((double)n));
 		return 0;
+	case REST_STRING:
+		if (nwords != 1)
+			return usage_error(e, err, SM_ERR_INVALID_COMMAND, "%s",
+					   nwords == 0 ? "a word is missing" : "one word only");
+		set_field(out->request, e->rest_field, cJSON_CreateString(words[0]));
+		return 0;
 	case REST_WORDS:
 	case REST_RAW:
 		out->words = calloc((size_t)nwords + 1, sizeof *out->words);
@@ -471,7 +477,8 @@ const char *command_local(const struct command_parsed *parsed, const char *name)
 
 void command_print_help(const struct command_entry *e, FILE *out)
 {
-	fprintf(out, "usage: sandmux [-L NAME] %s %s\n  %s\n", e->name, e->usage, e->summary);
+	fprintf(out, "usage: sandmux [-L NAME] %s%s%s\n  %s\n", e->name, e->usage[0] ? " " : "",
+		e->usage, e->summary);
 	if (e->aliases[0] != NULL) {
 		fprintf(out, "  also:");
 		for (int i = 0; i < 3 && e->aliases[i] != NULL; i++)
@@ -510,8 +517,8 @@ static void request_fields(const struct command_entry *e, char *out, size_t size
 	for (const struct command_option *o = e->options; o && (o->letter || o->long_name); o++) {
 		if (o->field == NULL || (used > 0 && strstr(out, o->field) != NULL))
 			continue;
-		used += (size_t)snprintf(out + used, size - used, "%s`%s`", used ? ", " : "",
-					 o->field);
+		used += (size_t)snprintf(out + used, size - used, "%s`%s`%s", used ? ", " : "",
+					 o->field, o->type == CV_PANE ? " or `target`" : "");
 		if (used >= size)
 			break;
 	}
@@ -555,8 +562,8 @@ void command_print_list(FILE *out, bool markdown, int flags)
 		}
 		request_fields(e, fields, sizeof fields);
 		markdown_cell(e->usage, usage, sizeof usage);
-		fprintf(out, "| `%s` | %s | `%s %s` | %s | %s%s%s | %s | %s |\n", e->name,
-			aliases[0] ? aliases : "—", e->name, usage, where_name(e),
+		fprintf(out, "| `%s` | %s | `%s%s%s` | %s | %s%s%s | %s | %s |\n", e->name,
+			aliases[0] ? aliases : "—", e->name, usage[0] ? " " : "", usage, where_name(e),
 			e->request ? "`" : "", e->request ? e->request : "—",
 			e->request ? "`" : "", e->request && e->flags & (CMD_CLI | CMD_PROMPT)
 						       ? fields

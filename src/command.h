@@ -56,6 +56,7 @@ enum command_rest {
 	REST_WORDS,  /* words for the client itself (display-message TEXT) */
 	REST_NUMBER, /* one optional whole number >= 1 */
 	REST_WINDOW, /* one optional window index */
+	REST_STRING, /* exactly one word, as a string */
 	REST_RAW,    /* the command takes its own argv (internal verbs) */
 };
 
@@ -100,7 +101,7 @@ struct command_entry {
 	const char *summary; /* one line */
 	const struct command_option *options; /* terminated by an empty entry; may be NULL */
 	enum command_rest rest;
-	const char *rest_field; /* REST_ARGV/KEYS/NUMBER/WINDOW: its request field */
+	const char *rest_field; /* REST_ARGV/KEYS/NUMBER/WINDOW/STRING: its request field */
 	const char *need_one_of; /* option letters, '@' for the words: one must be given */
 	const char *request;	 /* the protocol command; NULL: the client's own */
 	const char *fixed;	 /* JSON object merged into the request ({"next":true}) */
