@@ -368,6 +368,7 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 	copy_json_string(json, "title", pane->title, sizeof pane->title);
 	copy_json_string(json, "cwd", pane->cwd, sizeof pane->cwd);
 	pane->violations = json_int(json, "violations", 0);
+	pane->bell = json_bool(json, "bell");
 }
 
 static void pane_view_free(struct pane_view *pane)
@@ -394,6 +395,7 @@ static void apply_windows(struct client *c, const cJSON *windows)
 		c->windows[n].index = json_int(window, "index", (int)n);
 		copy_json_string(window, "name", c->windows[n].name, sizeof c->windows[n].name);
 		c->windows[n].active = json_bool(window, "active");
+		c->windows[n].bell = json_bool(window, "bell");
 		n++;
 	}
 	c->nwindows = n;

@@ -136,6 +136,19 @@ static int set_status(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+static int set_bell_action(struct config_parse *parse, const cJSON *item)
+{
+	static const char *const names[] = { [BELL_ANY] = "any", [BELL_NONE] = "none",
+					     [BELL_CURRENT] = "current" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (cJSON_IsString(item) && strcmp(item->valuestring, names[i]) == 0) {
+			parse->config->bell_action = (enum bell_action)i;
+			return 0;
+		}
+	return invalid(parse, "bell_action", "must be \"any\", \"none\" or \"current\"");
+}
+
 static int set_default_shell(struct config_parse *parse, const cJSON *item)
 {
 	if (cJSON_IsString(item) && item->valuestring[0] != 0 && item->valuestring[0] != '/')
@@ -271,6 +284,7 @@ static const struct {
     {"theme", set_theme},
     {"scrollback", set_scrollback},
     {"status", set_status},
+    {"bell_action", set_bell_action},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"profiles", set_profiles},
@@ -283,7 +297,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "default_shell, default_backend, profiles)",
+		     "bell_action, default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

@@ -40,6 +40,7 @@
 #define FLOOD_PAUSE_MS 0
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
+static void pane_write(struct pane *p, const char *bytes, size_t len);
 
 static double now_seconds(void)
 {
@@ -415,7 +416,7 @@ static void pane_flush_input(struct pane *p)
 	}
 }
 
-void pane_write(struct pane *p, const char *bytes, size_t len)
+static void pane_write(struct pane *p, const char *bytes, size_t len)
 {
 	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
 		return;
@@ -461,12 +462,14 @@ static void pane_finish(struct pane *p)
 }
 
 /* Title and mouse mode travel in the layout: send a new one when the
- * program changed either. */
+ * program changed either.  A bell goes out at once. */
 static void pane_check_properties(struct pane *p)
 {
 	struct term_modes modes;
 	const char *title = term_title(p->term);
 
+	if (term_take_bell(p->term))
+		server_pane_bell(p);
 	term_get_modes(p->term, &modes);
 	if (strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
 		return;
@@ -633,6 +636,7 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddStringToObject(o, "title", term_title(p->term));
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
 	cJSON_AddNumberToObject(o, "violations", p->violations);
+	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);

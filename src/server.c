@@ -167,6 +167,14 @@ static bool conn_behind(struct conn *c)
 
 /* --- layout and frames ---------------------------------------------- */
 
+static bool window_rang(const struct window *w)
+{
+	for (const struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->bell)
+			return true;
+	return false;
+}
+
 static cJSON *server_layout_json(struct session *s, const struct conn *c)
 {
 	cJSON *ev = cJSON_CreateObject(), *windows, *panes;
@@ -184,6 +192,7 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 							    ? term_title(w->active->term)
 							    : w->name);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
+		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
 		cJSON_AddItemToArray(windows, wo);
 	}
 	cJSON_AddBoolToObject(ev, "zoomed", aw != NULL && aw->zoomed != NULL);
@@ -198,8 +207,42 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	return ev;
 }
 
+/* The pane a person looks at: its window's active pane, in the
+ * session's active window. */
+static bool pane_focused(const struct pane *p)
+{
+	const struct session *s = p->window->session;
+
+	return s->active == p->window && p->window->active == p;
+}
+
+void server_pane_bell(struct pane *p)
+{
+	struct session *s = p->window->session;
+	bool mark = !pane_focused(p) && !p->bell;
+
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		cJSON *ev;
+
+		if (c->attached != s)
+			continue;
+		ev = cJSON_CreateObject();
+		cJSON_AddStringToObject(ev, "event", "bell");
+		cJSON_AddNumberToObject(ev, "pane", p->id);
+		cJSON_AddNumberToObject(ev, "window", p->window->index);
+		server_send(c, ev);
+	}
+	if (mark) {
+		p->bell = true;
+		server_broadcast_layout(s);
+	}
+}
+
 void server_broadcast_layout(struct session *s)
 {
+	/* Every focus change sends a layout: a focused pane's mark goes. */
+	if (s->active != NULL && s->active->active != NULL)
+		s->active->active->bell = false;
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
 			server_send(c, server_layout_json(s, c));
