@@ -1339,11 +1339,6 @@ int egress_socks_port(const struct egress *eg)
 	return eg->socks_port;
 }
 
-size_t egress_open_tunnels(const struct egress *eg)
-{
-	return eg->ntunnels;
-}
-
 void egress_close(struct egress *eg)
 {
 	if (eg == NULL || eg->closing)

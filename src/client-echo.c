@@ -193,7 +193,7 @@ FILE *client_echo_input(struct client *c)
 }
 
 /* Bytes for ncurses, then what they mean. */
-void client_echo_feed(struct client *c, const void *bytes, size_t n)
+static void client_echo_feed(struct client *c, const void *bytes, size_t n)
 {
 	client_write_all(c->input_pipe[1], bytes, n);
 	client_read_input(c);

@@ -201,26 +201,6 @@ struct pane *cmd_target_pane(struct conn *c, const cJSON *req, struct sm_error *
 	return p;
 }
 
-struct session *cmd_target_session(struct conn *c, const cJSON *req, const char *key, bool any,
-				   struct sm_error *err)
-{
-	const char *text = NULL;
-
-	if (cmd_get_string(req, key, false, &text, err) < 0)
-		return NULL;
-	if (text != NULL)
-		return cmd_resolve_session(c, text, err);
-	if (c->attached != NULL)
-		return c->attached;
-	if (any && server.sessions != NULL)
-		return server.sessions;
-	if (any)
-		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session exists");
-	else
-		sm_error_set(err, SM_ERR_MISSING_FIELD, "field '%s' (a session) is required", key);
-	return NULL;
-}
-
 /* Choose the backend: an explicit request is strict and never falls
  * back; only the config's default may step microvm -> native, and says so
  * (docs/design.md invariants 3 and 4). */

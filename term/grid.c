@@ -425,7 +425,7 @@ static bool history_pop_newest(struct grid_history *history, struct grid_line *o
 	return true;
 }
 
-void grid_clear_history(struct grid *grid)
+static void grid_clear_history(struct grid *grid)
 {
 	while (grid->history.count)
 		history_drop_oldest(&grid->history);

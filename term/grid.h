@@ -124,7 +124,6 @@ void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
 int grid_resize(struct grid *grid, int rows, int cols, int keep_row);
 
 void grid_set_history_limit(struct grid *grid, int limit);
-void grid_clear_history(struct grid *grid);
 size_t grid_memory(const struct grid *grid);
 
 #endif
