@@ -20,6 +20,7 @@
 
 #include "bindings.h"
 #include "error.h"
+#include "xalloc.h"
 
 struct key_parts {
 	int mods; /* KEY_MOD_* */
@@ -389,11 +390,7 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 	if (entry == NULL) {
 		if (table->count == table->capacity) {
 			size_t capacity = table->capacity ? table->capacity * 2 : 64;
-			struct binding *grown = realloc(table->entries, capacity * sizeof *grown);
-			if (grown == NULL) {
-				sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "no memory for key bindings");
-				return -1;
-			}
+			struct binding *grown = xrealloc(table->entries, capacity * sizeof *grown);
 			table->entries = grown;
 			table->capacity = capacity;
 		}

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "xalloc.h"
 
 
 /* The feed pane's colours, one per action, so a glance tells a secret
@@ -138,7 +139,7 @@ int verb_demo(int argc, char **argv)
 	if (access(script, R_OK) != 0)
 		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh", dir);
 	setenv("SANDMUX", exe, 1);
-	args = calloc(argc + 3, sizeof *args);
+	args = xcalloc(argc + 3, sizeof *args);
 	args[0] = "sh";
 	args[1] = script;
 	for (int i = 1; i < argc; i++)

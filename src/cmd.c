@@ -14,6 +14,7 @@
 #include "log.h"
 #include "profile.h"
 #include "target.h"
+#include "xalloc.h"
 
 void cmd_dispatch(struct conn *c, cJSON *req)
 {
@@ -262,14 +263,14 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'argv' must be a non-empty array");
 			return -1;
 		}
-		spawn->argv = calloc(n + 1, sizeof *spawn->argv);
+		spawn->argv = xcalloc(n + 1, sizeof *spawn->argv);
 		for (const cJSON *a = argv->child; a != NULL; a = a->next) {
 			if (!cJSON_IsString(a)) {
 				cmd_free_spawn(spawn);
 				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "argv items must be strings");
 				return -1;
 			}
-			spawn->argv[i++] = strdup(a->valuestring);
+			spawn->argv[i++] = xstrdup(a->valuestring);
 		}
 	}
 	if (cmd_choose_backend(req, spawn, err) < 0) {

@@ -21,6 +21,7 @@
 #include "command.h"
 #include "error.h"
 #include "target.h"
+#include "xalloc.h"
 
 #define LINE_WORDS_MAX 64
 
@@ -347,9 +348,7 @@ static int parse_rest(const struct command_entry *e, int nwords, char **words,
 		return 0;
 	case REST_WORDS:
 	case REST_RAW:
-		out->words = calloc((size_t)nwords + 1, sizeof *out->words);
-		if (out->words == NULL)
-			abort();
+		out->words = xcalloc((size_t)nwords + 1, sizeof *out->words);
 		for (int i = 0; i < nwords; i++)
 			out->words[i] = words[i];
 		out->nwords = nwords;
@@ -433,8 +432,7 @@ int command_parse_line(const char *line, const struct command_context *ctx,
 	int argc;
 
 	memset(out, 0, sizeof *out);
-	if ((buf = malloc(size)) == NULL)
-		abort();
+	buf = xmalloc(size);
 	argc = command_split(line, buf, size, argv, LINE_WORDS_MAX);
 	if (argc <= 0) {
 		free(buf);

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "profile.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #define CONFIG_FILE_MAX (1024 * 1024)
 
@@ -190,12 +191,7 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 			     parse->source, member->string);
 		return -1;
 	}
-	grown = realloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
-	if (grown == NULL) {
-		sm_error_set(parse->err, SM_ERR_OUT_OF_MEMORY, "%s: no memory for bindings",
-			     parse->source);
-		return -1;
-	}
+	grown = xrealloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
 	config->bindings = grown;
 	entry = &config->bindings[config->nbindings];
 	if (!key_name_canonical(member->string, entry->key, sizeof entry->key)) {
@@ -254,12 +250,7 @@ static int add_profile(struct config_parse *parse, const cJSON *member)
 				     member->string);
 			return -1;
 		}
-	grown = realloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
-	if (grown == NULL) {
-		sm_error_set(parse->err, SM_ERR_OUT_OF_MEMORY, "%s: no memory for profiles",
-			     parse->source);
-		return -1;
-	}
+	grown = xrealloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
 	config->profiles = grown;
 	if (profile_from_json(member->string, member, &config->profiles[config->nprofiles],
 			      &why) != 0) {
@@ -366,12 +357,7 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 			     "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	text = malloc(CONFIG_FILE_MAX + 1);
-	if (text == NULL) {
-		fclose(f);
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "%s: no memory to read it", file);
-		return -1;
-	}
+	text = xmalloc(CONFIG_FILE_MAX + 1);
 	len = fread(text, 1, CONFIG_FILE_MAX + 1, f);
 	rc = ferror(f);
 	fclose(f);

@@ -21,6 +21,7 @@
 
 #include "log.h"
 #include "server.h"
+#include "xalloc.h"
 
 #define EVENTS_ROTATE_BYTES (10 * 1024 * 1024)
 #define EVENTS_KEEP 5
@@ -70,7 +71,7 @@ static void events_load_tail(void)
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
 		if (line[0] == '{')
-			backlog_push(strdup(line));
+			backlog_push(xstrdup(line));
 	}
 	free(line);
 	fclose(f);
@@ -231,7 +232,7 @@ void events_emit(cJSON *ev)
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
 
 	/* Durable first, then live. */
-	line = realloc(line, len + 2);
+	line = xrealloc(line, len + 2);
 	line[len] = '\n';
 	line[len + 1] = '\0';
 	events_append(line, len + 1);

@@ -9,13 +9,12 @@
 #include <stdlib.h>
 
 #include "layout.h"
+#include "xalloc.h"
 
 struct layout_cell *layout_new_leaf(struct pane *p)
 {
-	struct layout_cell *cell = calloc(1, sizeof *cell);
+	struct layout_cell *cell = xcalloc(1, sizeof *cell);
 
-	if (cell == NULL)
-		abort();
 	cell->type = LAYOUT_PANE;
 	cell->pane = p;
 	return cell;

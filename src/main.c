@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "command.h"
+#include "xalloc.h"
 
 static void main_usage(FILE *out)
 {
@@ -23,6 +26,9 @@ int main(int argc, char **argv)
 {
 	const struct command_entry *verb;
 	int i = 1;
+
+	/* cJSON's allocations fail the way every other one does (xalloc.h). */
+	cJSON_InitHooks(&(cJSON_Hooks){ .malloc_fn = xmalloc, .free_fn = free });
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {

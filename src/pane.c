@@ -26,6 +26,7 @@
 #include "session-egress.h"
 #include "supervisor.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define READ_CHUNK (64 * 1024)
 #define READ_BUDGET (128 * 1024) /* per wakeup, so one pane cannot starve others */
@@ -72,21 +73,19 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 
 	while (server.environ[n] != NULL)
 		n++;
-	envp = calloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
+	envp = xcalloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
 	for (size_t k = 0; k < n; k++) {
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
 		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0)
 			continue;
-		envp[i++] = strdup(server.environ[k]);
+		envp[i++] = xstrdup(server.environ[k]);
 	}
-	envp[i++] = strdup("TERM=xterm-256color");
-	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0)
-		abort();
+	envp[i++] = xstrdup("TERM=xterm-256color");
+	envp[i++] = xasprintf("SANDMUX_PANE=%%%d", p->id);
 	cJSON_ArrayForEach(item, extra)
 	{
-		if (cJSON_IsString(item) && asprintf(&envp[i++], "%s=%s", item->string,
-						     item->valuestring) < 0)
-			abort();
+		if (cJSON_IsString(item))
+			envp[i++] = xasprintf("%s=%s", item->string, item->valuestring);
 	}
 	envp[i] = NULL;
 	return envp;
@@ -304,10 +303,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
  * error (err then says why); NULL means the request itself was bad. */
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 {
-	struct pane *p = calloc(1, sizeof *p);
+	struct pane *p = xcalloc(1, sizeof *p);
 
-	if (p == NULL)
-		abort();
 	p->id = server.next_pane_id++;
 	p->master = -1;
 	p->launch.master = -1;
@@ -420,12 +417,8 @@ static void pane_write(struct pane *p, const char *bytes, size_t len)
 {
 	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
 		return;
-	char *grown = realloc(p->pending_input, p->npending_input + len);
+	char *grown = xrealloc(p->pending_input, p->npending_input + len);
 
-	if (grown == NULL) {
-		log_warn("pane %%%d: out of memory, %zu bytes of input dropped", p->id, len);
-		return;
-	}
 	p->pending_input = grown;
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;

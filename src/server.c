@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "server.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
 #define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
@@ -128,7 +129,7 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 			return;
 		}
 	}
-	wr = malloc(sizeof *wr);
+	wr = xmalloc(sizeof *wr);
 	wr->conn = c;
 	wr->data = data;
 	buf = uv_buf_init(data + sent, len - sent);
@@ -154,7 +155,7 @@ void server_send(struct conn *c, cJSON *msg)
 	text = cJSON_PrintUnformatted(msg);
 	len = strlen(text);
 	cJSON_Delete(msg);
-	text = realloc(text, len + 2);
+	text = xrealloc(text, len + 2);
 	text[len] = '\n';
 	text[len + 1] = '\0';
 	server_send_raw(c, text, len + 1);
@@ -278,7 +279,7 @@ static void frame_add_run(const struct term_style *style, const char *utf8, size
 			  int cells, void *user)
 {
 	cJSON *runs = user, *run = cJSON_CreateObject();
-	char *text = strndup(utf8, len);
+	char *text = xstrndup(utf8, len);
 
 	cJSON_AddStringToObject(run, "t", text);
 	free(text);
@@ -369,7 +370,7 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 			c->needs_full = true;
 			continue;
 		}
-		copy = malloc(len + 1);
+		copy = xmalloc(len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\n';
 		server_send_raw(c, copy, len + 1);
@@ -530,7 +531,7 @@ static void conn_consume(struct conn *c, const char *data, size_t len)
 
 	if (c->len + len > c->cap) {
 		c->cap = c->len + len + 4096;
-		c->buf = realloc(c->buf, c->cap);
+		c->buf = xrealloc(c->buf, c->cap);
 	}
 	memcpy(c->buf + c->len, data, len);
 	c->len += len;
@@ -589,7 +590,7 @@ static void server_on_connection(uv_stream_t *listener, int status)
 
 	if (status < 0)
 		return;
-	c = calloc(1, sizeof *c);
+	c = xcalloc(1, sizeof *c);
 	c->echo_tty = -1;
 	uv_pipe_init(server.loop, &c->pipe, 0);
 	c->pipe.data = c;
@@ -614,7 +615,7 @@ void server_reap_later(pid_t pid)
 {
 	if (pid <= 0)
 		return;
-	server.orphans = realloc(server.orphans, (server.norphans + 1) * sizeof *server.orphans);
+	server.orphans = xrealloc(server.orphans, (server.norphans + 1) * sizeof *server.orphans);
 	server.orphans[server.norphans++] = pid;
 }
 

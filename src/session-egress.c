@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "server.h"
 #include "session-egress.h"
+#include "xalloc.h"
 
 struct session_egress {
 	char session[64];
@@ -85,11 +86,11 @@ static size_t split_entries(char *text, const char **out, size_t max)
 
 static struct session_egress *start(const char *session, struct sm_error *err)
 {
-	struct session_egress *se = calloc(1, sizeof *se);
+	struct session_egress *se = xcalloc(1, sizeof *se);
 	const char *allow_env = getenv("SANDMUX_EGRESS_ALLOW");
 	const char *network_env = getenv("SANDMUX_EGRESS_NETWORK");
 	const char *extra[MAX_EXTRA];
-	char *allow_copy = strdup(allow_env != NULL ? allow_env : "");
+	char *allow_copy = xstrdup(allow_env != NULL ? allow_env : "");
 	struct egress_policy policy = {
 	    .network_enabled = network_env == NULL || strcmp(network_env, "off") != 0,
 	    .allowlist = extra,

@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #define THEME_FILE_MAX (256 * 1024)
 
@@ -364,12 +365,7 @@ static char *read_small_file(const char *path, const char *what, struct sm_error
 			     "%s: %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	text = malloc(THEME_FILE_MAX + 1);
-	if (text == NULL) {
-		fclose(f);
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "%s: no memory to read %s", what, path);
-		return NULL;
-	}
+	text = xmalloc(THEME_FILE_MAX + 1);
 	len = fread(text, 1, THEME_FILE_MAX + 1, f);
 	fclose(f);
 	if (len > THEME_FILE_MAX) {

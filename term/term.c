@@ -28,6 +28,7 @@
 #include <vterm.h>
 
 #include "grid.h"
+#include "xalloc.h"
 
 struct probe {
 	bool active;
@@ -357,7 +358,7 @@ static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
 		break;
 	case VTERM_PROP_TITLE:
 		free(term->title);
-		term->title = strdup(val->string ? val->string : "");
+		term->title = xstrdup(val->string ? val->string : "");
 		break;
 	case VTERM_PROP_MOUSE:
 		term->mouse = val->number;
@@ -382,11 +383,9 @@ static void alloc_row_state(struct term *term, int rows, int cols)
 	free(term->damaged);
 	free(term->row_lines);
 	free(term->row_buffer);
-	term->damaged = calloc((size_t)rows, sizeof *term->damaged);
-	term->row_lines = calloc((size_t)rows, sizeof *term->row_lines);
-	term->row_buffer = calloc((size_t)cols, sizeof *term->row_buffer);
-	if (term->damaged == NULL || term->row_lines == NULL || term->row_buffer == NULL)
-		abort();
+	term->damaged = xcalloc((size_t)rows, sizeof *term->damaged);
+	term->row_lines = xcalloc((size_t)rows, sizeof *term->row_lines);
+	term->row_buffer = xcalloc((size_t)cols, sizeof *term->row_buffer);
 }
 
 static int on_resize(int rows, int cols, VTermPos *delta, void *user)
@@ -449,9 +448,7 @@ static int clamp_size(int n)
 
 struct term *term_new(int rows, int cols, int scrollback_limit)
 {
-	struct term *term = calloc(1, sizeof *term);
-	if (term == NULL)
-		return NULL;
+	struct term *term = xcalloc(1, sizeof *term);
 
 	rows = clamp_size(rows);
 	cols = clamp_size(cols);
@@ -565,9 +562,7 @@ static void hold(struct term *term, const char *bytes, size_t len)
 		size_t cap = term->held_cap ? term->held_cap : 256;
 		while (cap < term->held_len + len)
 			cap *= 2;
-		term->held = realloc(term->held, cap);
-		if (term->held == NULL)
-			abort();
+		term->held = xrealloc(term->held, cap);
 		term->held_cap = cap;
 	}
 	memcpy(term->held + term->held_len, bytes, len);
@@ -880,9 +875,7 @@ static void feed(struct term *term, const char *bytes, size_t len)
 	if (may_hold_string(term, bytes, len)) {
 		if (len + 16 > term->padded_cap) {
 			term->padded_cap = len + 16 > 65536 + 16 ? len + 16 : 65536 + 16;
-			term->padded = realloc(term->padded, term->padded_cap);
-			if (term->padded == NULL)
-				abort();
+			term->padded = xrealloc(term->padded, term->padded_cap);
 		}
 		memcpy(term->padded, bytes, len);
 		memset(term->padded + len, 0, 16);
@@ -1284,14 +1277,12 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	int width = row_text_width(term, line);
 	size_t need = (size_t)width * TERM_MAX_CHARS * 4 + 1;
 	char local[4096];
-	char *text = need <= sizeof local ? local : malloc(need);
+	char *text = need <= sizeof local ? local : xmalloc(need);
 	struct term_style style = {0};
 	struct term_cell cell;
 	size_t len = 0;
 	int start = 0;
 
-	if (text == NULL)
-		abort();
 	for (int col = 0; col < width; col++) {
 		grid_line_get(line, col, &cell);
 		if (cell.width == 0)
@@ -1325,9 +1316,7 @@ static void capture_append(struct capture *out, const char *bytes, size_t len)
 		size_t cap = out->cap ? out->cap : 256;
 		while (out->len + len + 1 > cap)
 			cap *= 2;
-		out->data = realloc(out->data, cap);
-		if (out->data == NULL)
-			abort();
+		out->data = xrealloc(out->data, cap);
 		out->cap = cap;
 	}
 	memcpy(out->data + out->len, bytes, len);
