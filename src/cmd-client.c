@@ -143,16 +143,6 @@ CMD_HANDLER(cmd_mouse)
 	return 0;
 }
 
-static int direction_from_name(const char *name)
-{
-	static const char *const names[] = { "left", "right", "up", "down" };
-
-	for (int i = 0; i < 4; i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* The pane after (step 1) or before (-1) p in its window's layout
  * order, the order every pane listing uses, wrapping around. */
 static struct pane *pane_in_order(struct pane *p, int step)
@@ -173,7 +163,7 @@ CMD_HANDLER(cmd_select_pane)
 {
 	const char *dir_name = NULL;
 	struct pane *p;
-	int dir;
+	enum layout_direction dir;
 
 	if (cmd_get_string(req, "dir", false, &dir_name, err) < 0)
 		return -1;
@@ -188,7 +178,7 @@ CMD_HANDLER(cmd_select_pane)
 		struct layout_cell *next;
 		if ((p = cmd_target_pane(c, req, err)) == NULL)
 			return -1;
-		if ((dir = direction_from_name(dir_name)) < 0) {
+		if (!layout_direction_from_name(dir_name, &dir)) {
 			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up, down, next or prev");
 			return -1;
 		}
@@ -208,12 +198,13 @@ CMD_HANDLER(cmd_resize_pane)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *dir_name = NULL;
-	int amount = 1, dir;
+	enum layout_direction dir;
+	int amount = 1;
 
 	if (p == NULL || cmd_get_string(req, "dir", true, &dir_name, err) < 0 ||
 	    cmd_get_int(req, "amount", false, &amount, err) < 0)
 		return -1;
-	if ((dir = direction_from_name(dir_name)) < 0) {
+	if (!layout_direction_from_name(dir_name, &dir)) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up or down");
 		return -1;
 	}

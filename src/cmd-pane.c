@@ -192,9 +192,9 @@ CMD_HANDLER(cmd_resize)
 		session_resize(s, cols, rows + 1);
 	} else {
 		if (cols != p->cols)
-			layout_resize(p->cell, 1, cols - p->cols);
+			layout_resize(p->cell, LAYOUT_RIGHT, cols - p->cols);
 		if (rows != p->rows)
-			layout_resize(p->cell, 3, rows - p->rows);
+			layout_resize(p->cell, LAYOUT_DOWN, rows - p->rows);
 		window_relayout(p->window);
 		server_broadcast_layout(s);
 	}
