@@ -1,8 +1,8 @@
 /*
  * cli-events: `sandmux events` prints sandbox events (lifecycle and
- * violations) as they are pushed by the server (`--feed`: in the
- * violation feed pane's format), and `sandmux demo` runs the isolation
- * demo script.
+ * violations) as they are pushed by the server (`--pretty`: coloured by
+ * action, as the violation feed pane shows them), and `sandmux demo`
+ * runs the isolation demo script.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 
 /* The feed pane's colours, one per action, so a glance tells a secret
  * read from a blocked connection. */
-static const char *feed_colour(const char *kind, const char *action)
+static const char *action_colour(const char *kind, const char *action)
 {
 	static const struct {
 		const char *action, *sgr;
@@ -38,7 +38,7 @@ static const char *feed_colour(const char *kind, const char *action)
 	return "\033[2m";
 }
 
-static bool feed_mode;
+static bool pretty;
 
 static void print_event(const cJSON *ev, bool json)
 {
@@ -64,12 +64,12 @@ static void print_event(const cJSON *ev, bool json)
 		localtime_r(&secs, &tm);
 		strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	}
-	if (feed_mode)
-		fputs(feed_colour(kind, action), stdout);
+	if (pretty)
+		fputs(action_colour(kind, action), stdout);
 	printf("%s %%%d %s %s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
 	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
 	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "",
-	       feed_mode ? "\033[0m" : "");
+	       pretty ? "\033[0m" : "");
 	if (reason != NULL)
 		printf("    reason: %s\n", reason);
 	fflush(stdout);
@@ -84,11 +84,11 @@ int cli_events(struct command_parsed *parsed)
 	struct cli_conn conn;
 	cJSON *req, *reply, *ev;
 
-	feed_mode = command_local(parsed, "feed") != NULL;
-	follow = follow || feed_mode;
+	pretty = command_local(parsed, "pretty") != NULL;
+	follow = follow || pretty;
 	if (cli_connect(&conn, false) < 0)
 		return 1;
-	if (feed_mode) {
+	if (pretty) {
 		/* The pane title says what this pane is. */
 		printf("\033]2;violations%s%s\007\033[1mtime     pane backend event\033[0m\n",
 		       session ? " of " : "", session ? session : "");

@@ -249,7 +249,7 @@ CMD_HANDLER(cmd_resume)
 	return cmd_suspend_resume(c, req, err, false);
 }
 
-/* The feed pane: a side pane running `sandmux events --feed` for the
+/* The feed pane: a side pane running `sandmux events --pretty` for the
  * session, so it scrolls, searches and copies like any pane. */
 CMD_HANDLER(cmd_feed)
 {
@@ -281,7 +281,7 @@ CMD_HANDLER(cmd_feed)
 	cJSON_AddNumberToObject(split, "size", 40);
 	cJSON_AddItemToObject(split, "argv",
 			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
-									"--feed", "--session", s->name },
+									"--pretty", "--session", s->name },
 						      7));
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);

@@ -158,7 +158,8 @@ static const struct command_option events_options[] = {
 	{ 0, "action", CV_STRING, "action", .meta = "ACTION", .help = "only this action" },
 	{ 'f', "follow", CV_FLAG, NULL, .help = "keep printing new events" },
 	{ 0, "json", CV_FLAG, NULL, .help = "one JSON object per line" },
-	{ 0, "feed", CV_FLAG, NULL, .help = "the feed pane's format (implies --follow)" },
+	{ 0, "pretty", CV_FLAG, NULL,
+	  .help = "coloured by action, the pane titled (implies --follow); the feed pane uses it" },
 	END,
 };
 
@@ -223,7 +224,7 @@ const struct command_entry command_table[] = {
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
-	  "[--feed]", "print sandbox events", events_options, .request = "subscribe",
+	  "[--pretty]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
 
 	/* Windows and the attached client. */

@@ -62,7 +62,7 @@ struct term {
 	char *held; /* an OSC/DCS string not yet terminated (see term_write) */
 	size_t held_len, held_cap;
 
-	/* The scanner in front of libvterm (see feed): it follows libvterm's
+	/* The scanner in front of libvterm (see scan): it follows libvterm's
 	 * parser state byte for byte, takes REP and long CSIs away from it,
 	 * and knows when plain text may skip it. */
 	int scan_state;		/* enum scan_state */
@@ -91,7 +91,7 @@ struct term {
 	int text_chunk;
 	int g0_need;
 	bool no_fast_text;	/* tests: everything goes through libvterm */
-	char *padded; /* input copied with zero padding (see feed) */
+	char *padded; /* input copied with zero padding (see scan) */
 	size_t padded_cap;
 };
 
@@ -298,7 +298,7 @@ static int on_moverect(VTermRect dest, VTermRect src, void *user)
 /* Rows scrolled off the top of the main screen belong in history, as in
  * tmux, except when the program deletes lines at the very top (DL with the
  * cursor on row 0): that is an edit, not output scrolling past. */
-static bool scroll_feeds_history(struct term *term, VTermRect rect)
+static bool scroll_reaches_history(struct term *term, VTermRect rect)
 {
 	VTermPos cursor;
 
@@ -316,7 +316,7 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols)
 		return 0;
 	if (downward > 0) {
-		bool to_history = scroll_feeds_history(term, rect);
+		bool to_history = scroll_reaches_history(term, rect);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
 			       &term->pen);
 	} else if (downward < 0) {
@@ -569,11 +569,11 @@ static void hold(struct term *term, const char *bytes, size_t len)
 	term->held_len += len;
 }
 
-static void feed(struct term *term, const char *bytes, size_t len);
+static void scan(struct term *term, const char *bytes, size_t len);
 
 static void release_held(struct term *term)
 {
-	feed(term, term->held, term->held_len);
+	scan(term, term->held, term->held_len);
 	term->held_len = 0;
 }
 
@@ -626,7 +626,7 @@ static void repeat_previous(struct term *term, long count)
 
 #define CSI_MAX_PARAMS 16
 
-/* libvterm 0.1.4's parser states, mirrored by the scanner in feed(). */
+/* libvterm 0.1.4's parser states, mirrored by the scanner in scan(). */
 enum scan_state {
 	SCAN_GROUND,
 	SCAN_ESC,
@@ -830,7 +830,7 @@ static size_t plain_run_end(const char *bytes, size_t i, size_t len)
 }
 
 /* libvterm may read past the end of the input while it handles an OSC or
- * DCS string (see feed): only then does it get a zero-padded copy.  True
+ * DCS string (see scan): only then does it get a zero-padded copy.  True
  * if this write may start, continue or hold one. */
 static bool may_hold_string(const struct term *term, const char *bytes, size_t len)
 {
@@ -865,7 +865,7 @@ static bool may_hold_string(const struct term *term, const char *bytes, size_t l
  * CSI ends on its final byte or on the first byte that cannot be part of
  * it.
  */
-static void feed(struct term *term, const char *bytes, size_t len)
+static void scan(struct term *term, const char *bytes, size_t len)
 {
 	size_t start = 0;
 
@@ -1042,7 +1042,7 @@ void term_write(struct term *term, const char *bytes, size_t len)
 	if (len == 0)
 		return;
 	size_t open = open_string_start(bytes, len);
-	feed(term, bytes, open);
+	scan(term, bytes, open);
 	if (open < len)
 		hold(term, bytes + open, len - open);
 }
