@@ -2,9 +2,11 @@
  * keys: tmux-style key names, and encoding keys for the program in a term.
  *
  * A key name is optional modifier prefixes (C-, M-, S-, in any order and
- * case, or ^ for Ctrl) followed by a named key ("Enter", "PageUp", "F5")
- * or a single UTF-8 character.  Names are a table, so adding one is one
- * line; the first entry for a key is its canonical name.
+ * case, or ^ for Ctrl) followed by a named key ("Enter", "PageUp",
+ * "F1".."F24") or a single UTF-8 character.  Names are a table, so adding
+ * one is one line; the first entry for a key is its canonical name.  This
+ * is the one parser of key names: the server's send-keys and key events,
+ * and the client's config and bindings (src/bindings.c), read them here.
  *
  * Encoding is libvterm's, so it follows the modes the program set
  * (application cursor keys, keypad, bracketed paste, mouse protocol).  The
@@ -68,6 +70,10 @@ static const struct key_name key_names[] = {
     {"KP/", TERM_KEY_NAMED, VTERM_KEY_KP_DIVIDE, 0},
     {"KPEnter", TERM_KEY_NAMED, VTERM_KEY_KP_ENTER, 0},
     {"KP=", TERM_KEY_NAMED, VTERM_KEY_KP_EQUAL, 0},
+    /* Other spellings people write (after the canonical ones above). */
+    {"CR", TERM_KEY_NAMED, VTERM_KEY_ENTER, 0},
+    {"Backspace", TERM_KEY_NAMED, VTERM_KEY_BACKSPACE, 0},
+    {"Esc", TERM_KEY_NAMED, VTERM_KEY_ESCAPE, 0},
 };
 
 #define KEY_NAME_COUNT (sizeof key_names / sizeof key_names[0])
