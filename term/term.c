@@ -1241,6 +1241,43 @@ size_t term_utf8_encode(uint32_t cp, char *out)
 	return 4;
 }
 
+size_t term_utf8_decode(const char *s, size_t len, uint32_t *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t need;
+	uint32_t cp;
+
+	if (len == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		*out = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		need = 2;
+		cp = u[0] & 0x1f;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		need = 3;
+		cp = u[0] & 0x0f;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		need = 4;
+		cp = u[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000))
+		return 0;
+	*out = cp;
+	return need;
+}
+
 static size_t cell_utf8(const struct term_cell *cell, char *out)
 {
 	size_t len = 0;

@@ -149,6 +149,11 @@ bool term_send_mouse(struct term *term, int row, int col, int button, bool press
 
 /* One code point as UTF-8 into out (room for 4 bytes); returns its length. */
 size_t term_utf8_encode(uint32_t cp, char *out);
+/* The one UTF-8 decoder: the character at s (len bytes available) into
+ * *out; returns its length, or 0 when s does not start with a whole,
+ * well-formed sequence (overlong forms included: they are how filters
+ * get bypassed). */
+size_t term_utf8_decode(const char *s, size_t len, uint32_t *out);
 
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);

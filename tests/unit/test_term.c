@@ -968,6 +968,39 @@ static void test_fast_text_changes_nothing(void **state)
 	}
 }
 
+/* The one UTF-8 decoder (keys, the client's sanitiser): what it accepts
+ * and what it refuses, as a table. */
+static void test_utf8_decode(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len, want_len;
+		uint32_t want;
+	} cases[] = {
+	    {"a", 1, 1, 'a'},
+	    {"\xc3\xa9", 2, 2, 0xe9},
+	    {"\xe4\xb8\xad", 3, 3, 0x4e2d},
+	    {"\xf0\x9f\x98\x80", 4, 4, 0x1f600},
+	    {"\xc3\xa9x", 3, 2, 0xe9},	  /* only the first character */
+	    {"\xc0\x80", 2, 0, 0},		  /* overlong NUL */
+	    {"\xe0\x80\xaf", 3, 0, 0},	  /* overlong '/' */
+	    {"\xf0\x80\x80\xaf", 4, 0, 0}, /* overlong '/' */
+	    {"\xe4\xb8", 2, 0, 0},		  /* cut short */
+	    {"\xe4x\xad", 3, 0, 0},		  /* not a continuation */
+	    {"\x80", 1, 0, 0},			  /* a continuation alone */
+	    {"\xff", 1, 0, 0},
+	    {"", 0, 0, 0},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t cp = 0;
+		size_t len = term_utf8_decode(cases[i].bytes, cases[i].len, &cp);
+
+		if (len != cases[i].want_len || (len > 0 && cp != cases[i].want))
+			fail_msg("case %zu: length %zu, U+%04X", i, len, (unsigned)cp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -996,6 +1029,7 @@ int main(void)
 	    cmocka_unit_test(test_resize_drops_blank_rows_first),
 	    cmocka_unit_test(test_matches_libvterm_screen),
 	    cmocka_unit_test(test_random_edits_and_resizes),
+	    cmocka_unit_test(test_utf8_decode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
