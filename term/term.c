@@ -74,6 +74,8 @@ struct term {
 	int scan_intermeds;	/* intermediate bytes in this ESC or CSI */
 	char scan_intermed;	/* the first of them */
 	bool scan_held_c2;	/* a write ended on 0xc2: is a C1 control next? */
+	char utf8_cut[4];	/* a UTF-8 character the end of a write cut (see term_write) */
+	size_t utf8_cut_len;
 	/* What libvterm does to plain ASCII text, as far as the fast path
 	 * needs to know (see fast_text). */
 	int gl_set;		/* SO/SI, LS2/LS3: which G set prints 7-bit text */
@@ -1032,8 +1034,62 @@ static void scan(struct term *term, const char *bytes, size_t len)
 	to_vterm(term, bytes + start, len - start);
 }
 
+/* How many bytes at the end of bytes are the start of a UTF-8 character
+ * whose rest has not come yet. */
+static size_t utf8_cut_tail(const char *bytes, size_t len)
+{
+	for (size_t back = 1; back <= 3 && back <= len; back++) {
+		unsigned char c = (unsigned char)bytes[len - back];
+		size_t need;
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		if (c < 0xc0)
+			return 0;
+		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		return need > back ? back : 0;
+	}
+	return 0;
+}
+
+/* The character a previous write cut, completed from the start of this
+ * one (or not, if what follows is no continuation: libvterm then shows
+ * U+FFFD as for any broken sequence).  Returns how much of bytes it took. */
+static size_t utf8_complete_cut(struct term *term, const char *bytes, size_t len)
+{
+	unsigned char lead = (unsigned char)term->utf8_cut[0];
+	size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2, used = 0;
+	char whole[4];
+
+	memcpy(whole, term->utf8_cut, term->utf8_cut_len);
+	while (term->utf8_cut_len + used < need && used < len &&
+	       ((unsigned char)bytes[used] & 0xc0) == 0x80) {
+		whole[term->utf8_cut_len + used] = bytes[used];
+		used++;
+	}
+	if (term->utf8_cut_len + used < need && used == len) {
+		memcpy(term->utf8_cut + term->utf8_cut_len, bytes, used);
+		term->utf8_cut_len += used;
+		return used; /* still cut: wait for more */
+	}
+	scan(term, whole, term->utf8_cut_len + used);
+	term->utf8_cut_len = 0;
+	return used;
+}
+
+/* libvterm 0.1.4 turns a UTF-8 character split across two of its writes
+ * into U+FFFD, and a PTY read cuts characters wherever its buffer ends:
+ * the cut start of a character is held back and handed over whole with
+ * the rest of it (tests/unit/test_term.c, "split across writes"). */
 void term_write(struct term *term, const char *bytes, size_t len)
 {
+	size_t used;
+
+	if (term->utf8_cut_len > 0 && len > 0) {
+		used = utf8_complete_cut(term, bytes, len);
+		bytes += used;
+		len -= used;
+	}
 	while (term->held_len && len > 0) {
 		size_t used = continue_held(term, bytes, len);
 		bytes += used;
@@ -1042,7 +1098,13 @@ void term_write(struct term *term, const char *bytes, size_t len)
 	if (len == 0)
 		return;
 	size_t open = open_string_start(bytes, len);
-	scan(term, bytes, open);
+	size_t cut = open == len ? utf8_cut_tail(bytes, len) : 0;
+
+	scan(term, bytes, open - cut);
+	if (cut > 0) {
+		memcpy(term->utf8_cut, bytes + len - cut, cut);
+		term->utf8_cut_len = cut;
+	}
 	if (open < len)
 		hold(term, bytes + open, len - open);
 }
