@@ -1,5 +1,5 @@
 /*
- * microvm: the pane's shell in a qemu -M microvm guest (DESIGN.md,
+ * microvm: the pane's shell in a qemu -M microvm guest (docs/design.md,
  * "microvm"), the only backend with a kernel between the command and the
  * host.
  *

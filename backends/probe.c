@@ -1,7 +1,7 @@
 /*
  * probe: what this host can sandbox with, found once at server start.
  *
- * The result is fixed for the server's life (DESIGN.md invariant 5): a
+ * The result is fixed for the server's life (docs/design.md invariant 5): a
  * pane's label is decided against it, and it is printed as one startup
  * line and served as JSON by `sandmux probe`.  Linux native needs bwrap
  * and socat on the server's PATH and a bwrap that can really build the

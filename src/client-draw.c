@@ -566,7 +566,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	uint64_t h = hash_int(hash_int(hash_int(0, y), x), width);
 	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
-	h = hash_text(hash_text(h, pane->cwd), pane->accelerator);
+	h = hash_int(hash_text(hash_text(h, pane->cwd), pane->accelerator), pane->bell);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
@@ -589,7 +589,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s ", pane->title,
+	snprintf(text, sizeof text, " %s%s%s%s ", pane->bell ? "! " : "", pane->title,
 		 pane->title[0] && pane->cwd[0] ? " : " : "", pane->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
@@ -688,8 +688,8 @@ static void draw_status_windows(struct client *c, int y, int *x, int limit)
 		const struct window_view *w = &c->windows[i];
 		char entry[128];
 
-		snprintf(entry, sizeof entry, "%d:%s%s", w->index, w->name,
-			 w->active ? (c->zoomed ? "*Z" : "*") : "");
+		snprintf(entry, sizeof entry, "%d:%s%s%s", w->index, w->name,
+			 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
 		*x +=
 		    put_utf8(y, *x, limit - *x, entry,
 			     slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
@@ -726,7 +726,9 @@ static void draw_status(struct client *c)
 	h = hash_int(hash_int(hash_int(h, c->message_is_error), c->config.status), c->prefix_pending);
 	h = hash_text(hash_text(hash_int(h, c->zoomed), c->session), clock);
 	for (size_t i = 0; i < c->nwindows; i++)
-		h = hash_text(hash_int(hash_int(h, c->windows[i].index), c->windows[i].active),
+		h = hash_text(hash_int(hash_int(hash_int(h, c->windows[i].index),
+						c->windows[i].active),
+				       c->windows[i].bell),
 			      c->windows[i].name);
 	if (h == status_drawn)
 		return;

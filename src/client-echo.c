@@ -204,7 +204,7 @@ FILE *client_echo_input(struct client *c)
 }
 
 /* Bytes for ncurses, then what they mean. */
-void client_echo_feed(struct client *c, const void *bytes, size_t n)
+static void client_echo_forward(struct client *c, const void *bytes, size_t n)
 {
 	client_write_all(c->input_pipe[1], bytes, n);
 	client_read_input(c);
@@ -217,7 +217,7 @@ void client_echo_read_terminal(struct client *c)
 	ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
 
 	if (n > 0)
-		client_echo_feed(c, buf, (size_t)n);
+		client_echo_forward(c, buf, (size_t)n);
 	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		client_leave(c, 1, "[terminal closed]");
 }
@@ -244,14 +244,14 @@ void client_echo_on_input(struct client *c, const cJSON *event)
 			break;
 		buf[n++] = (unsigned char)(hi << 4 | lo);
 		if (n == sizeof buf) {
-			client_echo_feed(c, buf, n);
+			client_echo_forward(c, buf, n);
 			n = 0;
 		}
 	}
 	c->tty_seq = (unsigned long)seq->valuedouble;
 	c->passthrough_asked = false;
 	if (n > 0)
-		client_echo_feed(c, buf, n);
+		client_echo_forward(c, buf, n);
 }
 
 static void on_tty_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)

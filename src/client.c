@@ -227,7 +227,7 @@ void client_flush_text(struct client *c)
 	client_notify(c, request);
 }
 
-void client_send_text(struct client *c, const char *utf8, size_t len)
+static void client_send_text(struct client *c, const char *utf8, size_t len)
 {
 	if (c->pending_text_len + len > sizeof c->pending_text)
 		client_flush_text(c);
@@ -261,6 +261,23 @@ static void on_layout(struct client *c, const cJSON *event)
 static void on_frame(struct client *c, const cJSON *event)
 {
 	client_apply_frame(c, event);
+}
+
+/* A pane rang the bell: the terminal rings too, as bell_action says
+ * (tmux's bell-action); the mark on the pane comes with the layout. */
+static void on_bell(struct client *c, const cJSON *event)
+{
+	int window = -1;
+	const cJSON *index = cJSON_GetObjectItemCaseSensitive(event, "window");
+
+	for (size_t i = 0; i < c->nwindows; i++)
+		if (c->windows[i].active)
+			window = c->windows[i].index;
+	if (c->config.bell_action == BELL_NONE ||
+	    (c->config.bell_action == BELL_CURRENT &&
+	     (!cJSON_IsNumber(index) || index->valueint != window)))
+		return;
+	beep();
 }
 
 static void on_status(struct client *c, const cJSON *event)
@@ -325,6 +342,7 @@ static const struct {
 } event_handlers[] = {
     {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
     {"exit", on_exit_event}, {"sandbox", on_sandbox},	 {"tty-input", client_echo_on_input},
+    {"bell", on_bell},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)

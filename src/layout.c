@@ -7,15 +7,15 @@
  * least LAYOUT_MIN_W x LAYOUT_MIN_H (one title row and one content row).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "layout.h"
+#include "xalloc.h"
 
 struct layout_cell *layout_new_leaf(struct pane *p)
 {
-	struct layout_cell *cell = calloc(1, sizeof *cell);
+	struct layout_cell *cell = xcalloc(1, sizeof *cell);
 
-	if (cell == NULL)
-		abort();
 	cell->type = LAYOUT_PANE;
 	cell->pane = p;
 	return cell;
@@ -148,7 +148,26 @@ static int overlap(int a0, int a1, int b0, int b1)
 	return hi - lo;
 }
 
-struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir)
+bool layout_direction_from_name(const char *name, enum layout_direction *out)
+{
+	static const char *const names[] = { [LAYOUT_LEFT] = "left", [LAYOUT_RIGHT] = "right",
+					     [LAYOUT_UP] = "up", [LAYOUT_DOWN] = "down" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (enum layout_direction)i;
+			return true;
+		}
+	return false;
+}
+
+static bool horizontal(enum layout_direction dir)
+{
+	return dir == LAYOUT_LEFT || dir == LAYOUT_RIGHT;
+}
+
+struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from,
+				     enum layout_direction dir)
 {
 	struct layout_cell *leaves[256], *best = NULL;
 	int n = 0, best_overlap = 0;
@@ -161,11 +180,12 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
 
 		if (c == from)
 			continue;
-		if (dir == 0 || dir == 1) {
-			adjacent = dir == 0 ? c->x + c->w + 1 == from->x : from->x + from->w + 1 == c->x;
+		if (horizontal(dir)) {
+			adjacent = dir == LAYOUT_LEFT ? c->x + c->w + 1 == from->x
+						      : from->x + from->w + 1 == c->x;
 			ov = overlap(c->y, c->y + c->h, from->y, from->y + from->h);
 		} else {
-			adjacent = dir == 2 ? c->y + c->h == from->y : from->y + from->h == c->y;
+			adjacent = dir == LAYOUT_UP ? c->y + c->h == from->y : from->y + from->h == c->y;
 			ov = overlap(c->x, c->x + c->w, from->x, from->x + from->w);
 		}
 		if (adjacent && ov > best_overlap) {
@@ -247,9 +267,9 @@ static void keep_far_side(struct layout_cell *cell, enum layout_type axis, int s
 		keep_far_side(cell->first, axis, first, false);
 }
 
-bool layout_resize(struct layout_cell *leaf, int dir, int amount)
+bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amount)
 {
-	enum layout_type want = (dir == 0 || dir == 1) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
+	enum layout_type want = horizontal(dir) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
 	struct layout_cell *parent = resize_split(leaf, want);
 	int size, delta;
 
@@ -260,7 +280,7 @@ bool layout_resize(struct layout_cell *leaf, int dir, int amount)
 		return false;
 	/* dir says which way the border moves: right/down grows the first
 	 * child, whichever side the pane is on (tmux's resize-pane -L/-R). */
-	delta = (dir == 1 || dir == 3) ? amount : -amount;
+	delta = (dir == LAYOUT_RIGHT || dir == LAYOUT_DOWN) ? amount : -amount;
 	{
 		int first = want == LAYOUT_LEFTRIGHT ? parent->first->w : parent->first->h;
 		int min = want == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;

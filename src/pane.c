@@ -4,7 +4,7 @@
  * The label a pane shows is taken from the backend's launch result, never
  * from the request: a contained backend is only shown once it confirms
  * the contained child runs, and a launch that fails leaves the pane in
- * state error with no process at all (DESIGN.md invariants 1 and 2).
+ * state error with no process at all (docs/design.md invariants 1 and 2).
  * Everything the program prints reaches the emulator; only frames to
  * clients are coalesced.
  */
@@ -26,6 +26,7 @@
 #include "session-egress.h"
 #include "supervisor.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define READ_CHUNK (64 * 1024)
 #define READ_BUDGET (128 * 1024) /* per wakeup, so one pane cannot starve others */
@@ -40,6 +41,7 @@
 #define FLOOD_PAUSE_MS 0
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
+static void pane_write(struct pane *p, const char *bytes, size_t len);
 
 static double now_seconds(void)
 {
@@ -76,7 +78,7 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 
 	while (server.environ[n] != NULL)
 		n++;
-	envp = calloc(n + cJSON_GetArraySize(extra) + 5, sizeof *envp);
+	envp = xcalloc(n + cJSON_GetArraySize(extra) + 5, sizeof *envp);
 	for (size_t k = 0; k < n; k++) {
 		/* A server started inside another's pane has that one's
 		 * SANDMUX: each pane gets this server's own. */
@@ -84,17 +86,15 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
 		    strncmp(server.environ[k], "SANDMUX=", 8) == 0)
 			continue;
-		envp[i++] = strdup(server.environ[k]);
+		envp[i++] = xstrdup(server.environ[k]);
 	}
-	envp[i++] = strdup("TERM=xterm-256color");
-	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0 ||
-	    asprintf(&envp[i++], "SANDMUX=%s,%d,%%%d", server.socket_path, (int)getpid(), p->id) < 0)
-		abort();
+	envp[i++] = xstrdup("TERM=xterm-256color");
+	envp[i++] = xasprintf("SANDMUX_PANE=%%%d", p->id);
+	envp[i++] = xasprintf("SANDMUX=%s,%d,%%%d", server.socket_path, (int)getpid(), p->id);
 	cJSON_ArrayForEach(item, extra)
 	{
-		if (cJSON_IsString(item) && asprintf(&envp[i++], "%s=%s", item->string,
-						     item->valuestring) < 0)
-			abort();
+		if (cJSON_IsString(item))
+			envp[i++] = xasprintf("%s=%s", item->string, item->valuestring);
 	}
 	envp[i] = NULL;
 	return envp;
@@ -113,7 +113,7 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 {
 	p->state = SANDBOX_ERROR;
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
-	if (strcmp(err->code, "backend_unavailable") == 0)
+	if (strcmp(err->code, SM_ERR_BACKEND_UNAVAILABLE) == 0)
 		snprintf(p->hint, sizeof p->hint, "%s",
 			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm_hint
 							 : backend_probe_result()->native_hint);
@@ -222,7 +222,7 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 			pane_schedule_prepare(p->launch.backend);
 	} else {
 		if (err.code[0] == '\0')
-			sm_error_set(&err, "launch_failed", "sandbox did not start");
+			sm_error_set(&err, SM_ERR_LAUNCH_FAILED, "sandbox did not start");
 		p->ops->destroy(&p->launch);
 		pane_add_last_words(p, &err);
 		pane_fail(p, &err);
@@ -322,10 +322,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
  * error (err then says why); NULL means the request itself was bad. */
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 {
-	struct pane *p = calloc(1, sizeof *p);
+	struct pane *p = xcalloc(1, sizeof *p);
 
-	if (p == NULL)
-		abort();
 	p->id = server.next_pane_id++;
 	p->master = -1;
 	p->launch.master = -1;
@@ -436,16 +434,12 @@ static void pane_flush_input(struct pane *p)
 	}
 }
 
-void pane_write(struct pane *p, const char *bytes, size_t len)
+static void pane_write(struct pane *p, const char *bytes, size_t len)
 {
 	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
 		return;
-	char *grown = realloc(p->pending_input, p->npending_input + len);
+	char *grown = xrealloc(p->pending_input, p->npending_input + len);
 
-	if (grown == NULL) {
-		log_warn("pane %%%d: out of memory, %zu bytes of input dropped", p->id, len);
-		return;
-	}
 	p->pending_input = grown;
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;
@@ -482,12 +476,14 @@ static void pane_finish(struct pane *p)
 }
 
 /* Title and mouse mode travel in the layout: send a new one when the
- * program changed either. */
+ * program changed either.  A bell goes out at once. */
 static void pane_check_properties(struct pane *p)
 {
 	struct term_modes modes;
 	const char *title = term_title(p->term);
 
+	if (term_take_bell(p->term))
+		server_pane_bell(p);
 	term_get_modes(p->term, &modes);
 	if (strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
 		return;
@@ -671,6 +667,7 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddStringToObject(o, "title", term_title(p->term));
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
 	cJSON_AddNumberToObject(o, "violations", p->violations);
+	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);

@@ -50,6 +50,7 @@ struct pane {
 	size_t last_read; /* bytes read at the last wakeup */
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
+	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
 	uint64_t input_ms; /* when input was last written to it */
 	bool polling_writable;
 
@@ -182,6 +183,9 @@ extern struct server server;
 int server_main(int argc, char **argv);
 void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
 void server_broadcast_layout(struct session *s);
+/* The pane's program rang the bell: attached clients hear of it, and a
+ * pane that is not the focused one is marked until it is. */
+void server_pane_bell(struct pane *p);
 void server_session_damaged(struct session *s);
 /* A pane's screen changed: coalesced, unless it is a fresh echo. */
 void server_pane_damaged(struct pane *p);
@@ -239,7 +243,6 @@ struct pane_spawn {
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);
 void pane_resize(struct pane *p, int cols, int rows);
-void pane_write(struct pane *p, const char *bytes, size_t len);
 void pane_kill(struct pane *p, const char *reason);
 void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);

@@ -17,6 +17,7 @@
 #include "server.h"
 #include "session-egress.h"
 #include "term.h"
+#include "xalloc.h"
 
 void layout_set_pane_cell(struct pane *p, struct layout_cell *cell)
 {
@@ -33,11 +34,9 @@ struct session *session_find(const char *name)
 
 struct session *session_create(const char *name, int cols, int rows)
 {
-	struct session *s = calloc(1, sizeof *s);
+	struct session *s = xcalloc(1, sizeof *s);
 	struct session **tail = &server.sessions;
 
-	if (s == NULL)
-		abort();
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->cols = cols;
 	s->rows = rows;
@@ -93,10 +92,8 @@ void session_destroy(struct session *s)
 
 struct window *window_create(struct session *s, struct pane *first)
 {
-	struct window *w = calloc(1, sizeof *w), **tail = &s->windows;
+	struct window *w = xcalloc(1, sizeof *w), **tail = &s->windows;
 
-	if (w == NULL)
-		abort();
 	w->index = s->next_window_index++;
 	w->session = s;
 	snprintf(w->name, sizeof w->name, "%d", w->index);

@@ -11,17 +11,10 @@
  *    so a half-overwritten wide character never leaves a stray half.
  */
 #include "grid.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *ptr, size_t size)
-{
-	void *out = realloc(ptr, size);
-	if (out == NULL && size > 0)
-		abort(); /* out of memory: nothing sensible to fall back to */
-	return out;
-}
 
 /* ---- extended entries ---- */
 
@@ -425,7 +418,7 @@ static bool history_pop_newest(struct grid_history *history, struct grid_line *o
 	return true;
 }
 
-void grid_clear_history(struct grid *grid)
+static void grid_clear_history(struct grid *grid)
 {
 	while (grid->history.count)
 		history_drop_oldest(&grid->history);

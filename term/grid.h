@@ -133,7 +133,6 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row);
 int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row);
 
 void grid_set_history_limit(struct grid *grid, int limit);
-void grid_clear_history(struct grid *grid);
 size_t grid_memory(const struct grid *grid);
 
 #endif
