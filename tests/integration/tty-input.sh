@@ -85,6 +85,15 @@ send({"cmd": "tty", "passthrough": True, "seq": 3})
 events()
 os.write(master, b"j")
 say(pane_got() == b"g\x1b[Dhij", "the pane got every byte in the order typed: %r" % pane_got())
+# Cursor keys, in either cursor-key mode, pass as keys once the client
+# lets them: the pane gets them encoded for its own modes, in order with
+# the text around them, and the client gets no chunk.
+send({"cmd": "tty", "cursor_keys": True, "passthrough": True, "seq": 3})
+events()
+os.write(master, b"x\x1b[Dy\x1bOCz")
+keyed = [e for e in events() if e.get("event") == "tty-input"]
+say(pane_got() == b"g\x1b[Dhijx\x1b[Dy\x1b[Cz" and keyed == [],
+    "cursor keys pass straight to the pane when allowed: %r, chunks %r" % (pane_got(), keyed))
 # A page outside the server's directory is never opened.
 bad = "/tmp/echo-elsewhere%d" % os.getpid()
 with open(bad, "wb") as f:
@@ -110,7 +119,7 @@ try:
 except BlockingIOError:
     left = b""
 say(left == b"k", "after detach the server no longer reads the terminal (the k is still there: %r)" % left)
-say(pane_got() == b"g\x1b[Dhij", "and the pane did not get it")
+say(pane_got() == b"g\x1b[Dhijx\x1b[Dy\x1b[Cz", "and the pane did not get it")
 PY
 cat "$T_DIR/report"
 grep -q '^not ok' "$T_DIR/report" && T_FAILED=1
