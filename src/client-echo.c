@@ -262,6 +262,16 @@ static void on_tty_reply(struct client *c, const cJSON *result, const cJSON *err
 		c->server_reads_tty = false;
 }
 
+static bool prefix_is_cursor_key(const char *prefix)
+{
+	static const char *const keys[] = {"Up", "Down", "Left", "Right", "Home", "End"};
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(prefix, keys[i]) == 0)
+			return true;
+	return false;
+}
+
 /* The server reads the terminal from now on (or not: read false, before
  * the client stops or leaves). */
 void client_echo_hand_over(struct client *c, bool server_reads)
@@ -285,6 +295,8 @@ void client_echo_hand_over(struct client *c, bool server_reads)
 	cJSON_AddStringToObject(request, "cmd", "tty");
 	cJSON_AddBoolToObject(request, "read", server_reads);
 	cJSON_AddNumberToObject(request, "prefix", prefix);
+	/* Cursor keys may pass too, unless one of them is the prefix. */
+	cJSON_AddBoolToObject(request, "cursor_keys", !prefix_is_cursor_key(c->config.prefix));
 	client_request(c, request, on_tty_reply, server_reads ? 1 : 0);
 	c->server_reads_tty = server_reads;
 	c->passthrough_asked = false;

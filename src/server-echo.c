@@ -440,12 +440,62 @@ void server_echo_flush(struct session *s)
 /* A keystroke whose bytes are what the client would have the pane get
  * for it in its normal mode, whatever the pane's modes: printable ASCII,
  * Tab and Backspace (the encoder sends 0x09 and 0x7f for those keys).
- * Everything else is the client's: Enter (CR LF in newline mode),
- * control keys, escape sequences, mouse reports, UTF-8, the prefix. */
+ * Cursor keys pass as keys (cursor_key_at).  Everything else is the
+ * client's: Enter (CR LF in newline mode), control keys, other escape
+ * sequences, mouse reports, UTF-8, the prefix. */
 static bool passes_through(const struct conn *c, unsigned char byte)
 {
 	return ((byte >= 0x20 && byte <= 0x7e) || byte == 0x09 || byte == 0x7f) &&
 	       byte != c->prefix_byte;
+}
+
+/* A cursor key as the client's terminal sends it, in either cursor-key
+ * mode (CSI or SS3 with A-D, H, F: the forms every xterm-like terminal
+ * uses), when the client let them pass: the client would send the pane
+ * that key and nothing else, and the server encodes it for the pane's
+ * own modes as the client's key would be.  Passing them spares a cursor
+ * key the trip through the client, so the cursor's move reaches the
+ * screen as fast as an echo.  Returns the sequence's length, or 0. */
+static size_t cursor_key_at(const struct conn *c, const unsigned char *bytes, size_t n,
+			    struct term_key *key)
+{
+	static const struct {
+		char final;
+		const char *name;
+	} keys[] = {{'A', "Up"},    {'B', "Down"}, {'C', "Right"},
+		    {'D', "Left"},  {'H', "Home"}, {'F', "End"}};
+
+	if (!c->pass_cursor_keys || n < 3 || bytes[0] != 0x1b || (bytes[1] != '[' && bytes[1] != 'O'))
+		return 0;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (bytes[2] == (unsigned char)keys[i].final)
+			return term_key_parse(keys[i].name, key) ? 3 : 0;
+	return 0;
+}
+
+/* What may go straight to the pane from the start of bytes: text and
+ * cursor keys, in order.  Returns how many bytes went. */
+static size_t pass_to_pane(struct conn *c, struct term *term, const unsigned char *bytes,
+			   size_t n)
+{
+	size_t i = 0, text = 0, len;
+	struct term_key key;
+
+	while (i < n) {
+		if (passes_through(c, bytes[i])) {
+			i++;
+			continue;
+		}
+		if ((len = cursor_key_at(c, bytes + i, n - i, &key)) == 0)
+			break;
+		term_send_text(term, (const char *)bytes + text, i - text);
+		term_send_key(term, &key);
+		i += len;
+		text = i;
+	}
+	term_send_text(term, (const char *)bytes + text, i - text);
+	c->tty_passed += i;
+	return i;
 }
 
 static void forward(struct conn *c, const unsigned char *bytes, size_t n)
@@ -493,14 +543,8 @@ static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
 		return;
 	}
 	if (c->passthrough && c->attached != NULL && c->attached->active != NULL &&
-	    c->attached->active->active != NULL) {
-		while (i < (size_t)n && passes_through(c, buf[i]))
-			i++;
-		if (i > 0) {
-			term_send_text(c->attached->active->active->term, (const char *)buf, i);
-			c->tty_passed += i;
-		}
-	}
+	    c->attached->active->active != NULL)
+		i = pass_to_pane(c, c->attached->active->active->term, buf, (size_t)n);
 	if (i < (size_t)n) {
 		/* From the first byte that is not plain text on, the client
 		 * decides, until it says it has caught up. */
@@ -539,7 +583,8 @@ static int start_input(struct conn *c)
 	return 0;
 }
 
-/* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?}
+/* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?,
+ *  "cursor_keys":BOOL?}
  * Passthrough is granted only when seq is the last chunk forwarded: a
  * chunk still on its way to the client holds input typed before, which
  * must reach the pane first. */
@@ -549,6 +594,7 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	const cJSON *pass = cJSON_GetObjectItemCaseSensitive(req, "passthrough");
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(req, "seq");
 	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(req, "prefix");
+	const cJSON *cursor_keys = cJSON_GetObjectItemCaseSensitive(req, "cursor_keys");
 
 	if (c->echo == NULL || c->echo_tty < 0) {
 		sm_error_set(err, SM_ERR_NO_TERMINAL, "this client shared no terminal at attach");
@@ -568,6 +614,8 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	}
 	if (cJSON_IsNumber(prefix))
 		c->prefix_byte = prefix->valueint >= 0 && prefix->valueint < 256 ? prefix->valueint : -1;
+	if (cJSON_IsBool(cursor_keys))
+		c->pass_cursor_keys = cJSON_IsTrue(cursor_keys);
 	if (cJSON_IsTrue(pass) && cJSON_IsNumber(seq) && c->tty_poll != NULL &&
 	    (unsigned long)seq->valuedouble == c->tty_forwarded)
 		c->passthrough = true;

@@ -371,8 +371,13 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	bool held = false;
 
 	/* A cursor that moved is damage like a changed cell: a cursor key
-	 * changes no cell, and its frame is all that moves the cursor. */
-	if (!full && !term_any_damage(p->term) && !term_cursor_damaged(p->term))
+	 * changes no cell, and its frame is all that moves the cursor.
+	 * Damage is counted from the last frame sent, and a patched pane's
+	 * frame has not gone yet: its terminal may show a cursor the damage
+	 * knows nothing of (moved by the patch, then back), so it always
+	 * gets its patch or frame. */
+	if (!full && !p->patched_since_frame && !term_any_damage(p->term) &&
+	    !term_cursor_damaged(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
 	 * page first (server-echo.c).  Such a client's frame is held back:

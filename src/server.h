@@ -152,6 +152,7 @@ struct conn {
 	bool tty_wanted; /* the client asked the server to read */
 	bool passthrough;
 	int prefix_byte; /* never passed through; -1 none */
+	bool pass_cursor_keys; /* arrows, Home, End may pass too (not the prefix) */
 	unsigned long tty_forwarded; /* chunks sent to the client */
 	unsigned long tty_passed;    /* bytes written straight to a pane */
 	struct conn *next;

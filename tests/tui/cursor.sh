@@ -23,6 +23,15 @@ keys Home
 check_cursor "after Home"
 keys End
 check_cursor "after End"
+# Left and Right in turn, as fast as the screen follows: each move must
+# be drawn, including one back to where the last frame had the cursor
+# (frames held after an echo patch: the damage since that frame is none).
+moves_ok=0
+for i in $(seq 1 40); do
+	if [ $((i % 2)) -eq 1 ]; then keys Left; else keys Right; fi
+	wait_for 2 cursor_agrees && moves_ok=$((moves_ok + 1))
+done
+check "Left and Right 40 times in turn: every move drawn ($moves_ok of 40)" [ "$moves_ok" -eq 40 ]
 keys C-a
 check_cursor "after C-a"
 # The next typed character lands where the cursor is drawn.
@@ -50,6 +59,13 @@ check "vim's cursor went down six lines (${top} -> $(server_cursor))" \
 	[ "$(server_cursor)" = "${top%,*},$((${top#*,} + 6))" ]
 keys l l l
 check_cursor "vim after l l l"
+# Away and back to where the last frame had the cursor (the frames held
+# after an echo patch were sent a second before): the way back changes
+# nothing since that frame, and must still be drawn.
+sleep 1.5
+keys l
+keys h
+check_cursor "vim after l then h"
 keys x
 check "x deletes under the drawn cursor (line 7)" wait_screen "lin 7"
 keys G
