@@ -273,9 +273,9 @@ EOF
 		"$WORK/sub/.git/hooks/post-merge" absent "$WORK/sub/.git/hooks/post-merge"
 	# threat: a hard link is a second, unprotected name for a protected file
 	attempt "$P" "$T-hardlink" <<EOF
-ln $HOOK hl; echo evil >>hl
+ln $HOOK hl && echo evil >>hl
 EOF
-	final "$T-hardlink" "ln nested-pre-commit hl; echo >>hl" file-write* "$HOOK" \
+	final "$T-hardlink" "ln nested-pre-commit hl && echo >>hl" file-write* "$HOOK" \
 		both sh -c "[ '$(cat "$HOOK")' = 'original hook' ] && [ ! -e '$WORK/$T-hardlink/hl' ]"
 	attempt "$P" "$T-linkfd" <<EOF
 $BIN/finalobj linkfd $HOOK alias
