@@ -22,9 +22,12 @@
  *      child's.  A racing thread in the child can change its strings
  *      after step 1; it cannot change what is done here.
  *
- * Reads and plain writes of existing files are let through (CONTINUE):
- * nothing is created, and the sandbox's mounts (the masks, the
- * read-only host) judge them again in the kernel.
+ * Reads are let through (CONTINUE): nothing is created or written, and
+ * the sandbox's masks judge them again in the kernel.  So are plain
+ * writes of existing files in report-only panes, where the mounts are
+ * the only rule; in panes with name rules every write open is emulated
+ * too, decided on the final object (a symlink at the last component
+ * followed, /proc links resolved): see emulate_open.
  *
  * The thread holds no capabilities (dropped at start, for this thread
  * only): it must never be able to do more in the sandbox than the child
