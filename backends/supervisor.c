@@ -366,10 +366,11 @@ static long last_number(const char *p)
 	char *end;
 
 	for (;;) {
-		long x = strtol(p, &end, 10);
-		if (end == p || *p == '\n')
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
 			return v;
-		v = x;
+		v = strtol(p, &end, 10);
 		p = end;
 	}
 }

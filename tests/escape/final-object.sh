@@ -311,6 +311,17 @@ mkdir -p r/.git && ln -s r/.git g && mkdir g/hooks
 EOF
 	final "$T-mkdir-link" "mkdir g/hooks (g -> r/.git)" file-write* \
 		"$WORK/$T-mkdir-link/r/.git/hooks" absent "$WORK/$T-mkdir-link/r/.git/hooks"
+	# threat: mknod and symlink onto a denied name through a symlinked directory
+	attempt "$P" "$T-mknod" <<'EOF'
+mkdir -p a && ln -s a d && mkfifo d/m.env
+EOF
+	final "$T-mknod" "mkfifo d/m.env (d -> a)" file-write-create "$WORK/$T-mknod/a/m.env" \
+		absent "$WORK/$T-mknod/a/m.env"
+	attempt "$P" "$T-symlink" <<'EOF'
+mkdir -p a && ln -s a d && ln -s anything d/n.pem
+EOF
+	final "$T-symlink" "ln -s anything d/n.pem (d -> a)" file-write-create \
+		"$WORK/$T-symlink/a/n.pem" absent "$WORK/$T-symlink/a/n.pem"
 	# threat: openat with a dirfd inside a write-denied directory
 	attempt "$P" "$T-dirfd" <<EOF
 $BIN/finalobj dirfd $WORK/sub/.git/hooks post-rewrite
