@@ -75,10 +75,6 @@ struct sv_pane {
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
-	/* No name rules (no deny_create_patterns, no write-denies: the
-	 * terminal profile): its mutations are only reported, see
-	 * report_mutation. */
-	bool report_only;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
 	struct sv_pane *next;
@@ -1022,85 +1018,6 @@ static void normalize(const char *in, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
-/* Inside a writable root or the sandbox's own /tmp or /dev by
- * spelling, outside the deny-read roots and /proc: a report-only
- * pane's mutation that needs no report. */
-static bool spelled_writable(const struct sv_pane *pane, const struct sv_path *p)
-{
-	char norm[PATH_MAX];
-
-	if (p->raw[0] == '\0')
-		return true; /* linkat(fd, "", AT_EMPTY_PATH): the file is the fd */
-	normalize(p->abs, norm, sizeof norm);
-	return (under_any(norm, &pane->writable) || under_any(norm, &pane->private_roots)) &&
-	       !under_any(norm, &pane->deny_read) && !path_under(norm, "/proc");
-}
-
-/* A path a report-only pane is about to create, replace or remove:
- * 1 when it was refused (and reported), 0 when the kernel may do it.
- * By spelling first (spelled_writable): nothing needs reporting and
- * nothing is opened.  Anything else is pinned and judged canonically,
- * as for any pane. */
-static int report_path(struct sv_call *c, struct sv_path *p)
-{
-	char norm[PATH_MAX];
-	int rc;
-
-	if (spelled_writable(c->pane, p))
-		return 0;
-	normalize(p->abs, norm, sizeof norm);
-	if ((rc = pin_parent(c, p)) != 0) {
-		/* Inside a mask the lookup itself fails; still report it. */
-		if (under_any(norm, &c->pane->deny_read))
-			return deny(c, "file-write*", norm, EACCES, "deny-read root"), 1;
-		return 0; /* the kernel will fail it the same way */
-	}
-	/* Threat: kernel-wide settings (core_pattern and modprobe run a
-	 * program as host root).  Bound read-only; reported here. */
-	if (proc_global(p->canon))
-		return deny(c, "file-write*", p->canon, EROFS, "kernel setting under /proc"), 1;
-	return check_mutation(c, p, false, false);
-}
-
-/* A pane without name rules (the terminal profile) has nothing the
- * supervisor alone enforces: what refuses its writes is the mounts
- * (the read-only host gives EROFS outside the writable roots, the
- * mode-000 masks EACCES under the deny-read roots, /proc/sys and
- * friends are bound read-only).  So a create, mkdir, mknod, symlink,
- * link, rename or unlink there is checked, a refusal is answered and
- * reported, and everything else is done by the kernel itself
- * (CONTINUE), with the child's own ids, umask, controlling terminal
- * and FIFO semantics.  A thread that swaps the path after the check
- * meets the same mounts: it can dodge the report, never the refusal.
- * Panes with name rules never come here: their creates are emulated. */
-static int report_mutation(struct sv_call *c)
-{
-	if (c->a.raw[0] != '\0' && report_path(c, &c->a))
-		return 0;
-	if (c->b.raw[0] != '\0' && report_path(c, &c->b))
-		return 0;
-	return respond(c, 0, 0, true);
-}
-
-/* Does the call create, link, rename or remove anything? */
-static bool mutates(const struct sv_call *c, int kind)
-{
-	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
-
-	return !open_family || (c->flags & O_CREAT);
-}
-
-/* The common case of a report-only pane (a tar, a build, an editor
- * saving): answered CONTINUE without opening anything. */
-static bool fast_mutation(struct sv_call *c, int kind)
-{
-	if (!c->pane->report_only || !mutates(c, kind) || !spelled_writable(c->pane, &c->a) ||
-	    (c->b.raw[0] != '\0' && !spelled_writable(c->pane, &c->b)))
-		return false;
-	respond(c, 0, 0, true);
-	return true;
-}
-
 /* A plain read (no create, no write): it proceeds unless its spelling
  * lies under a deny-read root (both spellings of each root are in the
  * list).  Deciding by spelling is enough here: the masks refuse the
@@ -1131,7 +1048,7 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	sv_path_init(&c.a);
 	sv_path_init(&c.b);
 	rc = decode(&c, &kind);
-	if (rc == 0 && (fast_read(&c, kind) || fast_mutation(&c, kind)))
+	if (rc == 0 && fast_read(&c, kind))
 		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
@@ -1157,10 +1074,6 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		}
 	}
 	c.root = pane->root;
-	if (c.root >= 0 && pane->report_only && mutates(&c, kind)) {
-		report_mutation(&c);
-		goto done;
-	}
 	if (c.root < 0 || read_child_creds(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
@@ -1409,7 +1322,6 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 		sv_pane_free(p);
 		return -1;
 	}
-	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0 && p->protected_paths.n == 0;
 	/* Best effort: older kernels answer EINVAL and wake as usual. */
 	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);
