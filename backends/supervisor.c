@@ -56,6 +56,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "gitconfig.h"
 #include "log.h"
 #include "seccomp-compat.h"
 #include "strvec.h"
@@ -177,6 +178,21 @@ static const char *write_denied(const struct sv_pane *p, const char *path, bool 
 	for (size_t i = 0; i < p->protected_paths.n; i++)
 		if (path_under(path, p->protected_paths.v[i]) ||
 		    (above && path_under(p->protected_paths.v[i], path)))
+			return p->protected_paths.v[i];
+	return NULL;
+}
+
+/* write_denied (not above), but for one rule: which other rule, if
+ * any, keeps path read-only. */
+static const char *write_denied_except(const struct sv_pane *p, const char *path,
+				       const char *except)
+{
+	for (size_t i = 0; i < p->write_denies.n; i++)
+		if (strcmp(p->write_denies.v[i], except) != 0 &&
+		    component_run_hits(path, p->write_denies.v[i], false))
+			return p->write_denies.v[i];
+	for (size_t i = 0; i < p->protected_paths.n; i++)
+		if (path_under(path, p->protected_paths.v[i]))
 			return p->protected_paths.v[i];
 	return NULL;
 }
@@ -841,6 +857,91 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 					flags & AT_SYMLINK_FOLLOW));
 }
 
+/* A repository's config (hostrun.h): b is ".../.git/config". */
+static bool is_git_config(const struct sv_path *p)
+{
+	size_t n = strlen(p->canon);
+
+	return n >= 12 && strcmp(p->canon + n - 12, "/.git/config") == 0;
+}
+
+/* Up to GITCONFIG_MAX bytes of a regular file, or -1 (errno set). */
+static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mode)
+{
+	struct stat st;
+	ssize_t n, got = 0;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GITCONFIG_MAX) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	while (got <= GITCONFIG_MAX && (n = read(fd, buf + got, GITCONFIG_MAX + 1 - got)) > 0)
+		got += n;
+	close(fd);
+	if (got > GITCONFIG_MAX) {
+		errno = EACCES;
+		return -1;
+	}
+	return got;
+}
+
+/*
+ * git writes a repository's config by renaming config.lock onto it
+ * (init, clone, `git config`).  Threat: a config that makes the host's
+ * next git run a program (core.fsmonitor, core.hooksPath, ...), planted
+ * in a repository inside a writable root.  So the rename is let through
+ * only when gitconfig_change_ok accepts the change, and what lands is a
+ * copy the supervisor made of the checked bytes, never the pane's own
+ * file: the pane may still hold that open and write to it after the
+ * check.  The copy is made with mode 0 (no one without capabilities,
+ * which the sandbox has none of, can open it) and given its mode once
+ * it is in place, where opening it for writing is refused.
+ */
+static int replace_git_config(struct sv_call *c)
+{
+	static char new_text[GITCONFIG_MAX + 1], old_text[GITCONFIG_MAX + 1];
+	char tmp[64], why[160];
+	ssize_t new_len, old_len;
+	mode_t mode, old_mode;
+	int fd, rc;
+
+	if (c->flags & ~(uint64_t)RENAME_NOREPLACE)
+		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config is replaced, never exchanged");
+	if (!emulation_may_proceed(c, &c->a, false, true))
+		return 0;
+	if ((new_len = read_small_file(c->a.parent, c->a.name, new_text, &mode)) < 0)
+		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config from an unreadable file");
+	old_len = read_small_file(c->b.parent, c->b.name, old_text, &old_mode);
+	if (old_len < 0 && errno != ENOENT)
+		return deny(c, "file-write*", c->b.canon, EACCES, "the .git/config there is unreadable");
+	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
+				 new_text, (size_t)new_len, why, sizeof why))
+		return deny(c, "file-write*", c->b.canon, EACCES, why);
+	snprintf(tmp, sizeof tmp, ".config.sandmux-%llx", (unsigned long long)c->req->id);
+	fd = openat(c->b.parent, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return respond_errno(c, errno);
+	rc = write(fd, new_text, (size_t)new_len) == new_len ? 0 : -1;
+	if (rc == 0)
+		rc = (int)syscall(SYS_renameat2, c->b.parent, tmp, c->b.parent, c->b.name,
+				  (unsigned)c->flags);
+	if (rc != 0) {
+		int err = errno;
+		unlinkat(c->b.parent, tmp, 0);
+		close(fd);
+		return respond_errno(c, err);
+	}
+	fchmod(fd, mode);
+	close(fd);
+	unlinkat(c->a.parent, c->a.name, 0);
+	return respond(c, 0, 0, false);
+}
+
 /* rename: a is the old name, b the new one. */
 static int emulate_rename(struct sv_call *c)
 {
@@ -848,6 +949,9 @@ static int emulate_rename(struct sv_call *c)
 
 	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
 		return respond_errno(c, -rc);
+	if (is_git_config(&c->b) && write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
+	    under_any(c->b.canon, &c->pane->writable) && !under_any(c->b.canon, &c->pane->deny_read))
+		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
 	 * writing it; moving onto a denied name is creating it. */
 	if (check_mutation(c, &c->a, false, true) || check_mutation(c, &c->b, true, true))
