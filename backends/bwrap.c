@@ -27,9 +27,10 @@
  * the same place.  (bwrap 0.8.0 cannot even use a spelling through an
  * absolute symlink as a mount point: it resolves it outside the new root
  * and fails with ENOENT.)  bwrap can only mount over something that
- * exists, so a deny path that does not exist at launch is skipped; a
- * secret created later, while the pane runs, is not masked (see
- * docs/backends.md).
+ * exists, so a deny path that does not exist at launch is skipped: the
+ * pane cannot create it (the supervisor refuses that by name), and one
+ * the host creates later is not masked but its reads are refused by
+ * the supervisor (see docs/backends.md).
  */
 #include <errno.h>
 #include <glob.h>

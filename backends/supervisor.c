@@ -570,6 +570,11 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
 		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
+	 * git at a directory the pane made, whose config is not named
+	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
+	if (creates && strcmp(p->name, ".git") == 0)
+		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)

