@@ -185,9 +185,11 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 	for (size_t i = 0; i < roots->n; i++) {
 		for (size_t j = 0; names != NULL && names[j] != NULL; j++) {
 			char path[PATH_MAX], resolved[PATH_MAX];
+			struct stat st;
 
 			snprintf(path, sizeof path, "%s/%s", roots->v[i], names[j]);
-			if (realpath(path, resolved) == NULL || strcmp(path, resolved) != 0)
+			if (lstat(path, &st) != 0 || realpath(path, resolved) == NULL ||
+			    strcmp(path, resolved) != 0)
 				continue;
 			if (push_args(out, "--ro-bind", path, path, NULL) != 0)
 				return -1;
@@ -227,7 +229,12 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 		char resolved[PATH_MAX];
 		bool inside = false;
 
-		if (realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
+		struct stat st;
+
+		/* Most entries do not exist: one lstat says so, where realpath
+		 * would look at every component (this runs for every launch). */
+		if (lstat(in->host_run[i], &st) != 0 || realpath(in->host_run[i], resolved) == NULL ||
+		    strvec_contains(&bound, resolved))
 			continue;
 		for (size_t j = 0; j < roots->n && !inside; j++)
 			inside = path_is_under(resolved, roots->v[j]) &&

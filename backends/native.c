@@ -372,9 +372,13 @@ static int shim_protected(struct native_shim *shim, const struct strvec *paths)
 	char resolved[PATH_MAX];
 
 	for (size_t i = 0; i < paths->n; i++) {
+		struct stat st;
+
 		if (strvec_push(&shim->protected_paths, paths->v[i]) != 0)
 			return -1;
-		if (realpath(paths->v[i], resolved) != NULL &&
+		/* One lstat for the many that do not exist (the host-run list),
+		 * instead of realpath's one per component. */
+		if (lstat(paths->v[i], &st) == 0 && realpath(paths->v[i], resolved) != NULL &&
 		    !strvec_contains(&shim->protected_paths, resolved) &&
 		    strvec_push(&shim->protected_paths, resolved) != 0)
 			return -1;
