@@ -233,8 +233,8 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 
 		/* Most entries do not exist: one lstat says so, where realpath
 		 * would look at every component (this runs for every launch). */
-		if (lstat(in->host_run[i], &st) != 0 || realpath(in->host_run[i], resolved) == NULL ||
-		    strvec_contains(&bound, resolved))
+		if (lstat(in->host_run[i], &st) != 0 ||
+		    realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
 			continue;
 		for (size_t j = 0; j < roots->n && !inside; j++)
 			inside = path_is_under(resolved, roots->v[j]) &&
