@@ -27,9 +27,10 @@
  * the same place.  (bwrap 0.8.0 cannot even use a spelling through an
  * absolute symlink as a mount point: it resolves it outside the new root
  * and fails with ENOENT.)  bwrap can only mount over something that
- * exists, so a deny path that does not exist at launch is skipped; a
- * secret created later, while the pane runs, is not masked (see
- * docs/backends.md).
+ * exists, so a deny path that does not exist at launch is skipped: the
+ * pane cannot create it (the supervisor refuses that by name), and one
+ * the host creates later is not masked but its reads are refused by
+ * the supervisor (see docs/backends.md).
  */
 #include <errno.h>
 #include <glob.h>
@@ -184,9 +185,11 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 	for (size_t i = 0; i < roots->n; i++) {
 		for (size_t j = 0; names != NULL && names[j] != NULL; j++) {
 			char path[PATH_MAX], resolved[PATH_MAX];
+			struct stat st;
 
 			snprintf(path, sizeof path, "%s/%s", roots->v[i], names[j]);
-			if (realpath(path, resolved) == NULL || strcmp(path, resolved) != 0)
+			if (lstat(path, &st) != 0 || realpath(path, resolved) == NULL ||
+			    strcmp(path, resolved) != 0)
 				continue;
 			if (push_args(out, "--ro-bind", path, path, NULL) != 0)
 				return -1;
@@ -226,7 +229,12 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 		char resolved[PATH_MAX];
 		bool inside = false;
 
-		if (realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
+		struct stat st;
+
+		/* Most entries do not exist: one lstat says so, where realpath
+		 * would look at every component (this runs for every launch). */
+		if (lstat(in->host_run[i], &st) != 0 ||
+		    realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
 			continue;
 		for (size_t j = 0; j < roots->n && !inside; j++)
 			inside = path_is_under(resolved, roots->v[j]) &&

@@ -206,8 +206,8 @@ static int parse(const char *text, size_t len, struct parsed *out, char *why, si
 				p++;
 				while (p < stop && (*p == ' ' || *p == '\t'))
 					p++;
-				rc = push_entry(out, section, sub, key, key_len, p, (size_t)(stop - p),
-						false);
+				rc = push_entry(out, section, sub, key, key_len, p,
+						(size_t)(stop - p), false);
 			} else {
 				rc = -1;
 			}
@@ -257,7 +257,8 @@ static bool kept(const struct entry *e, const struct parsed *old)
 {
 	for (size_t i = 0; i < old->n; i++)
 		if (same_str(old->v[i].section, e->section, true) &&
-		    same_str(old->v[i].sub, e->sub, false) && same_str(old->v[i].key, e->key, true) &&
+		    same_str(old->v[i].sub, e->sub, false) &&
+		    same_str(old->v[i].key, e->key, true) &&
 		    same_str(old->v[i].value, e->value, false))
 			return true;
 	return false;

@@ -195,8 +195,8 @@ static int push_entry(struct strvec *out, const char *entry, const char *home)
 		const char *value = getenv(xdg_bases[i].var);
 		size_t n = strlen(xdg_bases[i].prefix);
 
-		if (strncmp(entry, xdg_bases[i].prefix, n) == 0 && value != NULL && value[0] == '/' &&
-		    push_joined(out, value, entry + n) != 0)
+		if (strncmp(entry, xdg_bases[i].prefix, n) == 0 && value != NULL &&
+		    value[0] == '/' && push_joined(out, value, entry + n) != 0)
 			return -1;
 	}
 	return 0;

