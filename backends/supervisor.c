@@ -22,9 +22,10 @@
  *      child's.  A racing thread in the child can change its strings
  *      after step 1; it cannot change what is done here.
  *
- * Reads and plain writes of existing files are let through (CONTINUE):
- * nothing is created, and the sandbox's mounts (the masks, the
- * read-only host) judge them again in the kernel.
+ * Reads are let through (CONTINUE): nothing is created or written, and
+ * the sandbox's masks judge them again in the kernel.  Every write open
+ * is emulated like a create, decided on the final object (a symlink at
+ * the last component followed, /proc links resolved): see emulate_open.
  *
  * The thread holds no capabilities (dropped at start, for this thread
  * only): it must never be able to do more in the sandbox than the child
@@ -56,6 +57,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "gitconfig.h"
 #include "log.h"
 #include "seccomp-compat.h"
 #include "strvec.h"
@@ -65,7 +67,26 @@
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 #endif
 
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
 #define MAX_SYMLINK_HOPS 40
+
+/* The final-object resolution: a symlink at the last component followed
+ * where the kernel would follow it, the /proc links the pinning openat2
+ * cannot follow (self, cwd, root, fd/N) resolved, the file behind a
+ * reopened or linked fd checked, both names of a RENAME_EXCHANGE judged
+ * as new.  Threat: a name rule decided on the spelling ("l") while the
+ * kernel makes or writes another object ("c.env", a nested git hook).
+ * The mutation build (make's build/sandmux-spelling, -DSV_SPELLING_ONLY)
+ * turns it off, so tests/escape/final-object.sh can show that its
+ * attempts then succeed; nothing else defines it. */
+#ifdef SV_SPELLING_ONLY
+static const bool final_object = false;
+#else
+static const bool final_object = true;
+#endif
 
 /* --- the panes ----------------------------------------------------------- */
 
@@ -75,10 +96,6 @@ struct sv_pane {
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
-	/* No name rules (no deny_create_patterns, no write-denies: the
-	 * terminal profile): its mutations are only reported, see
-	 * report_mutation. */
-	bool report_only;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
 	struct sv_pane *next;
@@ -181,6 +198,21 @@ static const char *write_denied(const struct sv_pane *p, const char *path, bool 
 	for (size_t i = 0; i < p->protected_paths.n; i++)
 		if (path_under(path, p->protected_paths.v[i]) ||
 		    (above && path_under(p->protected_paths.v[i], path)))
+			return p->protected_paths.v[i];
+	return NULL;
+}
+
+/* write_denied (not above), but for one rule: which other rule, if
+ * any, keeps path read-only. */
+static const char *write_denied_except(const struct sv_pane *p, const char *path,
+				       const char *except)
+{
+	for (size_t i = 0; i < p->write_denies.n; i++)
+		if (strcmp(p->write_denies.v[i], except) != 0 &&
+		    component_run_hits(path, p->write_denies.v[i], false))
+			return p->write_denies.v[i];
+	for (size_t i = 0; i < p->protected_paths.n; i++)
+		if (path_under(path, p->protected_paths.v[i]))
 			return p->protected_paths.v[i];
 	return NULL;
 }
@@ -337,6 +369,133 @@ static int child_dir(pid_t pid, int dirfd, char *out, size_t size)
 	return 0;
 }
 
+/* The last number on a /proc/PID/status line ("NSpid:\t812\t3"). */
+static long last_number(const char *p)
+{
+	long v = -1;
+	char *end;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return v;
+		v = strtol(p, &end, 10);
+		p = end;
+	}
+}
+
+/* The child's own ids in its pid namespace: what "self" and
+ * "thread-self" name in the sandbox's /proc. */
+static int child_ns_ids(pid_t pid, long *tgid, long *tid)
+{
+	char path[64], buf[4096];
+	const char *p, *q;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nNStgid:")) == NULL || (q = strstr(buf, "\nNSpid:")) == NULL)
+		return -ESRCH;
+	*tgid = last_number(p + 8);
+	*tid = last_number(q + 7);
+	return *tgid > 0 && *tid > 0 ? 0 : -ESRCH;
+}
+
+/* Where path leads in the child's view, resolved one component at a
+ * time as the kernel would, including the /proc links that the pinning
+ * openat2 cannot follow: "self" and "thread-self" (they would name the
+ * supervisor, which is not in the sandbox's pid namespace) and the magic
+ * links cwd, root and fd/N (RESOLVE_NO_MAGICLINKS refuses them; read
+ * here from the sandbox's own /proc, they give the child's directory in
+ * its own view).  out is absolute, with no symlink before its first
+ * missing component.  Only used after a pin failed, so the common case
+ * pays nothing; the act is still pinned by openat2 on what this gives. */
+static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t size)
+{
+	char rest[PATH_MAX], cur[PATH_MAX] = "", link[PATH_MAX], next[PATH_MAX];
+	long tgid = -1, tid = -1;
+	size_t len = 0, pos = 0;
+	int hops = 0;
+
+	if (snprintf(rest, sizeof rest, "%s", path) >= (int)sizeof rest)
+		return -ENAMETOOLONG;
+	while (rest[pos] != '\0') {
+		const char *comp = rest + pos, *end;
+		struct stat st;
+		size_t n;
+		ssize_t k;
+
+		while (*comp == '/')
+			comp++;
+		end = strchrnul(comp, '/');
+		n = (size_t)(end - comp);
+		pos = (size_t)(end - rest);
+		if (n == 0 || (n == 1 && comp[0] == '.'))
+			continue;
+		if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+			while (len > 0 && cur[--len] != '/')
+				;
+			cur[len] = '\0';
+			continue;
+		}
+		if (len + n + 2 > sizeof cur)
+			return -ENAMETOOLONG;
+		cur[len++] = '/';
+		memcpy(cur + len, comp, n);
+		len += n;
+		cur[len] = '\0';
+		if (strcmp(cur, "/proc/self") == 0 || strcmp(cur, "/proc/thread-self") == 0) {
+			if (tgid < 0 && child_ns_ids(c->req->pid, &tgid, &tid) != 0)
+				return -ESRCH;
+			len = (size_t)(cur[6] == 's' ? snprintf(cur, sizeof cur, "/proc/%ld", tgid)
+						     : snprintf(cur, sizeof cur, "/proc/%ld/task/%ld",
+								tgid, tid));
+			continue;
+		}
+		if (fstatat(c->root, cur + 1, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			break; /* missing: the rest stays as spelled */
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++hops > MAX_SYMLINK_HOPS)
+			return -ELOOP;
+		if ((k = readlinkat(c->root, cur + 1, link, sizeof link - 1)) <= 0)
+			return -ENOENT;
+		link[k] = '\0';
+		if (path_under(cur, "/proc")) {
+			/* A magic link to a pipe, a socket ("pipe:[81]") or a
+			 * deleted directory leads nowhere a name can be made. */
+			if (link[0] != '/' && strchr(link, ':') != NULL)
+				return -ENOTDIR;
+			if (k > 10 && strcmp(link + k - 10, " (deleted)") == 0)
+				return -ENOENT;
+		}
+		/* The link's own component goes; its target is walked next. */
+		if (link[0] == '/')
+			len = 0;
+		else
+			while (len > 0 && cur[--len] != '/')
+				;
+		cur[len] = '\0';
+		if (snprintf(next, sizeof next, "%s%s", link, rest + pos) >= (int)sizeof next)
+			return -ENAMETOOLONG;
+		memcpy(rest, next, strlen(next) + 1);
+		pos = 0;
+	}
+	if (snprintf(out, size, "%s%s", len > 0 ? cur : "", rest + pos) >= (int)size)
+		return -ENAMETOOLONG;
+	if (out[0] == '\0')
+		snprintf(out, size, "/");
+	return 0;
+}
+
 static int make_absolute(pid_t pid, struct sv_path *p)
 {
 	char dir[PATH_MAX];
@@ -381,6 +540,19 @@ static int pin_parent(struct sv_call *c, struct sv_path *p)
 	if (p->parent >= 0)
 		close(p->parent);
 	p->parent = (int)syscall(SYS_openat2, c->root, dir, &how, sizeof how);
+	if (p->parent < 0 && (errno == ENOENT || errno == ELOOP) && final_object) {
+		/* Through /proc/self, /proc/PID/cwd, /dev/fd/N, a symlink to
+		 * one of them: resolve those links here, then pin again. */
+		char walked[PATH_MAX];
+		int err = errno;
+
+		if (resolve_walk(c, dir, walked, sizeof walked) != 0 || strcmp(walked, dir) == 0) {
+			errno = err;
+		} else {
+			snprintf(dir, sizeof dir, "%s", walked);
+			p->parent = (int)syscall(SYS_openat2, c->root, dir, &how, sizeof how);
+		}
+	}
 	if (p->parent < 0)
 		return -errno;
 	snprintf(link, sizeof link, "/proc/self/fd/%d", p->parent);
@@ -558,6 +730,11 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
 		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
+	 * git at a directory the pane made, whose config is not named
+	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
+	if (creates && strcmp(p->name, ".git") == 0)
+		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
@@ -648,43 +825,99 @@ static int open_fifo(struct sv_call *c, struct sv_path *p, int flags)
 	return respond_fd(c, fd, flags & O_CLOEXEC);
 }
 
-/* open family with O_CREAT (or creat): the one place a file is made. */
-static int emulate_create_open(struct sv_call *c)
+/* The file behind the child's fd fdnum, judged as a write (reopened
+ * for writing, or given a new name by linkat): 1 when it was refused
+ * (and answered), 0 when allowed.  Threat: an O_PATH fd of a protected
+ * file coming back writable through /proc/self/fd/N, or linked to an
+ * unprotected name and written there.  Pipes, sockets and unnamed
+ * files (O_TMPFILE, memfd, deleted) have no path a rule could cover. */
+static int fd_object_denied(struct sv_call *c, int fdnum)
+{
+	struct sv_path obj;
+	char link[64];
+	ssize_t n;
+	int rc;
+
+	if (!final_object)
+		return 0;
+	sv_path_init(&obj);
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
+	if ((n = readlink(link, obj.abs, sizeof obj.abs - 1)) <= 0)
+		return respond_errno(c, EBADF), 1;
+	obj.abs[n] = '\0';
+	if (obj.abs[0] != '/' || (n > 10 && strcmp(obj.abs + n - 10, " (deleted)") == 0))
+		return 0;
+	if ((rc = pin_parent(c, &obj)) != 0)
+		rc = (respond_errno(c, -rc), 1);
+	else
+		rc = check_mutation(c, &obj, false, false);
+	close(obj.parent);
+	return rc;
+}
+
+/* Re-opening one of the child's own fds (">/dev/stdout",
+ * "/proc/self/fd/N"): nothing is created, and only the child's fd table
+ * knows the file.  The kernel re-checks permissions on the reopen; a
+ * reopen for writing is judged on the file itself (fd_object_denied). */
+static int reopen_fd(struct sv_call *c, int fdnum, int flags)
+{
+	char link[64];
+	int fd;
+
+	if (((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) && fd_object_denied(c, fdnum))
+		return 0;
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
+	fd = open(link, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
+	return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, flags & O_CLOEXEC);
+}
+
+/* The open family with O_CREAT (or creat), and every open that writes:
+ * the one place a file is made or opened for writing on the child's
+ * behalf.  Decided on the final object: a symlink
+ * at the last component is followed (unless O_EXCL or O_NOFOLLOW say the
+ * kernel would not), and the act is openat(O_NOFOLLOW) on the pinned
+ * parent, so a link swapped in after the check sends us round again
+ * instead of leading the open elsewhere. */
+static int emulate_open(struct sv_call *c)
 {
 	struct sv_path *p = &c->a;
 	int flags = (int)c->flags, fd, rc, magic;
+	int nofollow = final_object ? O_NOFOLLOW : 0;
 	bool cloexec = flags & O_CLOEXEC;
 	char norm[PATH_MAX];
 
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct stat st;
 
-		/* Re-opening one of the child's own fds (">/dev/stdout"):
-		 * nothing is created, and only the child's fd table knows
-		 * the file.  The kernel re-checks permissions on reopen. */
-		if (is_magic_fd_path(p->abs, &magic)) {
-			char link[64];
-			snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, magic);
-			fd = open(link, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
-			return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
-		}
-		/* Threat: files under /proc mean what they mean to their
-		 * opener (kernel settings, other processes' memory); opened
-		 * here they would be the supervisor's.  Not created, not
-		 * written through the supervisor. */
+		if (is_magic_fd_path(p->abs, &magic))
+			return reopen_fd(c, magic, flags);
 		normalize(p->abs, norm, sizeof norm);
-		if (path_under(norm, "/proc"))
-			return deny(c, "file-write*", norm, EACCES, "/proc is not written by creat");
 		if (strcmp(norm, "/dev/tty") == 0)
 			return reopen_ctty(c, flags);
 		if ((rc = pin_parent(c, p)) != 0) {
 			if (under_any(norm, &c->pane->deny_read))
 				return deny(c, "file-write*", norm, EACCES, "deny-read root");
+			if ((flags & O_CREAT) && path_under(norm, "/proc"))
+				return deny(c, "file-write*", norm, EACCES,
+					    "/proc is not written by creat");
 			return respond_errno(c, -rc);
 		}
+		/* Threat: files under /proc mean what they mean to their
+		 * opener (kernel settings, other processes' memory); opened
+		 * here they would be the supervisor's.  Not created, not
+		 * written through the supervisor, and not left to the kernel
+		 * either (CONTINUE): a racing thread could swap the path. */
+		if (path_under(p->canon, "/proc")) {
+			if (!(flags & O_CREAT) && proc_global(p->canon))
+				return deny(c, "file-write*", p->canon, EROFS,
+					    "kernel setting under /proc");
+			return deny(c, "file-write*", p->canon, EACCES,
+				    flags & O_CREAT ? "/proc is not written by creat"
+						    : "/proc is not written through the supervisor");
+		}
 		if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			if (S_ISLNK(st.st_mode)) {
-				if (flags & O_EXCL)
+			if (S_ISLNK(st.st_mode) && final_object) {
+				if ((flags & O_CREAT) && (flags & O_EXCL))
 					return respond_errno(c, EEXIST);
 				if (flags & O_NOFOLLOW)
 					return respond_errno(c, ELOOP);
@@ -700,14 +933,14 @@ static int emulate_create_open(struct sv_call *c)
 			/* An existing file: not new, so only the write rules. */
 			if (check_mutation(c, p, false, false))
 				return 0;
-		} else if (check_mutation(c, p, true, false)) {
+		} else if (check_mutation(c, p, (flags & O_CREAT) != 0, false)) {
 			return 0;
+		} else if (!(flags & O_CREAT)) {
+			return respond_errno(c, ENOENT);
 		}
 		if ((rc = become_child(c)) != 0)
 			return respond_errno(c, -rc);
-		/* O_NOFOLLOW: a symlink swapped in after the fstatat must not
-		 * lead the create elsewhere; ELOOP sends us round again. */
-		fd = openat(p->parent, p->name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+		fd = openat(p->parent, p->name, flags | nofollow | O_CLOEXEC | O_NOCTTY,
 			    c->mode & ~c->umask & 07777);
 		if (fd < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
 			continue;
@@ -716,9 +949,10 @@ static int emulate_create_open(struct sv_call *c)
 	return respond_errno(c, ELOOP);
 }
 
-/* Opens without O_CREAT: report reads of secrets and writes to the
- * read-only host; otherwise the kernel proceeds (nothing is created,
- * the mounts judge it again). */
+/* The open family: creates and every open that writes are emulated
+ * (emulate_open); a read is reported when it reaches for a secret, and
+ * otherwise proceeds in the kernel (nothing is created or written, the
+ * masks judge it again). */
 static int decide_open(struct sv_call *c)
 {
 	int acc = (int)(c->flags & O_ACCMODE);
@@ -733,34 +967,25 @@ static int decide_open(struct sv_call *c)
 		snprintf(c->a.name, sizeof c->a.name, "(O_TMPFILE)");
 		return check_mutation(c, &c->a, false, false) ? 0 : respond(c, 0, 0, true);
 	}
-	if (c->flags & O_CREAT)
-		return emulate_create_open(c);
+	/* Every write is done here, never CONTINUE: the kernel would
+	 * re-read the path after the check, and a racing thread could swap
+	 * it for a protected file the mounts leave writable (a write-deny
+	 * nested in the work tree, a host-run file made after launch). */
+	if ((c->flags & O_CREAT) || writes)
+		return emulate_open(c);
 	if (pin_parent(c, &c->a) != 0) {
 		char norm[PATH_MAX];
 
 		/* Inside a mask the lookup itself fails; still report it. */
 		normalize(c->a.abs, norm, sizeof norm);
 		if (under_any(norm, &c->pane->deny_read))
-			return deny(c, writes ? "file-write*" : "file-read*", norm, EACCES,
-				    "deny-read root");
+			return deny(c, "file-read*", norm, EACCES, "deny-read root");
 		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
 	}
 	/* Threat: reading a secret store.  The masks refuse it anyway; the
 	 * supervisor answers first so the user sees it. */
 	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
-		return deny(c, writes ? "file-write*" : "file-read*", c->a.canon, EACCES,
-			    "deny-read root");
-	/* Threat: kernel-wide settings (core_pattern and modprobe run a
-	 * program as host root; sysrq) writable by a sandboxed root. */
-	if (writes && proc_global(c->a.canon))
-		return deny(c, "file-write*", c->a.canon, EROFS, "kernel setting under /proc");
-	if (writes && under_any(c->a.canon, &c->pane->writable)) {
-		const char *rule = write_denied(c->pane, c->a.canon, false);
-		if (rule != NULL)
-			return deny(c, "file-write*", c->a.canon, EROFS, rule);
-	} else if (writes && !under_any(c->a.canon, &c->pane->private_roots)) {
-		return deny(c, "file-write*", c->a.canon, EROFS, "outside the writable roots");
-	}
+		return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
 	return respond(c, 0, 0, true);
 }
 
@@ -770,7 +995,7 @@ static int decide_open(struct sv_call *c)
  * is the caller's to carry out. */
 static bool emulation_may_proceed(struct sv_call *c, struct sv_path *p, bool creates, bool above)
 {
-	int rc = pin_parent(c, p);
+	int rc = p->parent >= 0 ? 0 : pin_parent(c, p);
 
 	if (rc != 0) {
 		respond_errno(c, -rc);
@@ -785,16 +1010,33 @@ static bool emulation_may_proceed(struct sv_call *c, struct sv_path *p, bool cre
 	return true;
 }
 
+/* mkdir, mknod, symlink and link's new name fail on a name that is
+ * there, whatever it is: answered EEXIST as the kernel would, without a
+ * violation, since nothing would be made (`mkdir -p /w/x` tries "/",
+ * "/w", ... first).  False when answered.  A name that appears after
+ * this check makes the act itself fail with EEXIST. */
+static bool name_is_free(struct sv_call *c, struct sv_path *p)
+{
+	struct stat st;
+	int rc = pin_parent(c, p);
+
+	if (rc != 0 || fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		respond_errno(c, rc != 0 ? -rc : EEXIST);
+		return false;
+	}
+	return true;
+}
+
 static int emulate_mkdir(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, false, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, false, false))
 		return 0;
 	return respond_result(c, mkdirat(c->a.parent, c->a.name, c->mode & ~c->umask & 07777));
 }
 
 static int emulate_mknod(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
 		return 0;
 	return respond_result(c, mknodat(c->a.parent, c->a.name,
 					 (c->mode & S_IFMT) | (c->mode & ~c->umask & 07777),
@@ -803,7 +1045,7 @@ static int emulate_mknod(struct sv_call *c)
 
 static int emulate_symlink(struct sv_call *c)
 {
-	if (!emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
 		return 0;
 	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
 }
@@ -817,44 +1059,162 @@ static int emulate_unlink(struct sv_call *c)
 	return respond_result(c, unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR));
 }
 
-/* link: a is the existing file, b the new name. */
+/* link: a is the existing file, b the new name.  Threat: a second name
+ * for a protected file is a way to write it; so the file that would be
+ * linked is the one judged: the target of a symlink when
+ * AT_SYMLINK_FOLLOW follows it, the file behind /proc/self/fd/N or an
+ * AT_EMPTY_PATH fd. */
 static int emulate_link(struct sv_call *c, bool empty_path_fd)
 {
 	int rc, flags = (int)c->flags, magic;
+	bool follow = flags & AT_SYMLINK_FOLLOW;
 	char source[64];
 
-	if (!emulation_may_proceed(c, &c->b, true, false))
+	if (!name_is_free(c, &c->b) || !emulation_may_proceed(c, &c->b, true, false))
 		return 0;
-	/* An O_TMPFILE (or any open file) given by fd: link the child's
-	 * open file itself, through its /proc entry. */
-	if (empty_path_fd || is_magic_fd_path(c->a.abs, &magic)) {
-		if (empty_path_fd)
-			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid,
-				 c->a.dirfd);
-		else
-			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid, magic);
-		return respond_result(c, linkat(AT_FDCWD, source, c->b.parent, c->b.name,
-						AT_SYMLINK_FOLLOW));
+	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		struct stat st;
+
+		/* An O_TMPFILE (or any open file) given by fd: link the
+		 * child's open file itself, through its /proc entry.
+		 * Without AT_SYMLINK_FOLLOW the kernel would try to link
+		 * the /proc link itself, which is on another mount. */
+		if (empty_path_fd || is_magic_fd_path(c->a.abs, &magic)) {
+			int fdnum = empty_path_fd ? c->a.dirfd : magic;
+
+			if (!empty_path_fd && !follow && final_object)
+				return respond_errno(c, EXDEV);
+			if (fd_object_denied(c, fdnum))
+				return 0;
+			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
+			return respond_result(c, linkat(AT_FDCWD, source, c->b.parent, c->b.name,
+							AT_SYMLINK_FOLLOW));
+		}
+		if ((rc = pin_parent(c, &c->a)) != 0)
+			return respond_errno(c, -rc);
+		if (follow && final_object &&
+		    fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			if ((rc = follow_link(&c->a)) != 0)
+				return respond_errno(c, -rc);
+			continue;
+		}
+		if (check_mutation(c, &c->a, false, false))
+			return 0;
+		/* The object judged is the one linked: no following here (a
+		 * link swapped in since is linked as itself). */
+		return respond_result(c, linkat(c->a.parent, c->a.name, c->b.parent, c->b.name,
+						final_object ? 0 : flags & AT_SYMLINK_FOLLOW));
 	}
-	if ((rc = pin_parent(c, &c->a)) != 0)
-		return respond_errno(c, -rc);
-	/* Threat: a second name for a protected file is a way to write it. */
-	if (check_mutation(c, &c->a, false, false))
+	return respond_errno(c, ELOOP);
+}
+
+/* A repository's config (hostrun.h): b is ".../.git/config". */
+static bool is_git_config(const struct sv_path *p)
+{
+	size_t n = strlen(p->canon);
+
+	return n >= 12 && strcmp(p->canon + n - 12, "/.git/config") == 0;
+}
+
+/* Up to GITCONFIG_MAX bytes of a regular file, or -1 (errno set). */
+static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mode)
+{
+	struct stat st;
+	ssize_t n, got = 0;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GITCONFIG_MAX) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	while (got <= GITCONFIG_MAX && (n = read(fd, buf + got, GITCONFIG_MAX + 1 - got)) > 0)
+		got += n;
+	close(fd);
+	if (got > GITCONFIG_MAX) {
+		errno = EACCES;
+		return -1;
+	}
+	return got;
+}
+
+/*
+ * git writes a repository's config by renaming config.lock onto it
+ * (init, clone, `git config`).  Threat: a config that makes the host's
+ * next git run a program (core.fsmonitor, core.hooksPath, ...), planted
+ * in a repository inside a writable root.  So the rename is let through
+ * only when gitconfig_change_ok accepts the change, and what lands is a
+ * copy the supervisor made of the checked bytes, never the pane's own
+ * file: the pane may still hold that open and write to it after the
+ * check.  The copy is made with mode 0 (no one without capabilities,
+ * which the sandbox has none of, can open it) and given its mode once
+ * it is in place, where opening it for writing is refused.
+ */
+static int replace_git_config(struct sv_call *c)
+{
+	static char new_text[GITCONFIG_MAX + 1], old_text[GITCONFIG_MAX + 1];
+	char tmp[64], why[160];
+	ssize_t new_len, old_len;
+	mode_t mode, old_mode;
+	int fd, rc;
+
+	if (c->flags & ~(uint64_t)RENAME_NOREPLACE)
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    ".git/config is replaced, never exchanged");
+	if (!emulation_may_proceed(c, &c->a, false, true))
 		return 0;
-	return respond_result(c, linkat(c->a.parent, c->a.name, c->b.parent, c->b.name,
-					flags & AT_SYMLINK_FOLLOW));
+	if ((new_len = read_small_file(c->a.parent, c->a.name, new_text, &mode)) < 0)
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    ".git/config from an unreadable file");
+	old_len = read_small_file(c->b.parent, c->b.name, old_text, &old_mode);
+	if (old_len < 0 && errno != ENOENT)
+		return deny(c, "file-write*", c->b.canon, EACCES,
+			    "the .git/config there is unreadable");
+	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
+				 new_text, (size_t)new_len, why, sizeof why))
+		return deny(c, "file-write*", c->b.canon, EACCES, why);
+	snprintf(tmp, sizeof tmp, ".config.sandmux-%llx", (unsigned long long)c->req->id);
+	fd = openat(c->b.parent, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return respond_errno(c, errno);
+	rc = write(fd, new_text, (size_t)new_len) == new_len ? 0 : -1;
+	if (rc == 0)
+		rc = (int)syscall(SYS_renameat2, c->b.parent, tmp, c->b.parent, c->b.name,
+				  (unsigned)c->flags);
+	if (rc != 0) {
+		int err = errno;
+		unlinkat(c->b.parent, tmp, 0);
+		close(fd);
+		return respond_errno(c, err);
+	}
+	fchmod(fd, mode);
+	close(fd);
+	unlinkat(c->a.parent, c->a.name, 0);
+	return respond(c, 0, 0, false);
 }
 
 /* rename: a is the old name, b the new one. */
 static int emulate_rename(struct sv_call *c)
 {
+	/* RENAME_EXCHANGE puts b's file under a's name too: both names
+	 * get a new file, so both are judged as creates. */
+	bool exchange = (c->flags & RENAME_EXCHANGE) && final_object;
 	int rc;
 
 	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
 		return respond_errno(c, -rc);
+	if (is_git_config(&c->b) &&
+	    write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
+	    under_any(c->b.canon, &c->pane->writable) &&
+	    !under_any(c->b.canon, &c->pane->deny_read))
+		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
 	 * writing it; moving onto a denied name is creating it. */
-	if (check_mutation(c, &c->a, false, true) || check_mutation(c, &c->b, true, true))
+	if (check_mutation(c, &c->a, exchange, true) || check_mutation(c, &c->b, true, true))
 		return 0;
 	if ((rc = become_child(c)) != 0)
 		return respond_errno(c, -rc);
@@ -1022,85 +1382,6 @@ static void normalize(const char *in, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
-/* Inside a writable root or the sandbox's own /tmp or /dev by
- * spelling, outside the deny-read roots and /proc: a report-only
- * pane's mutation that needs no report. */
-static bool spelled_writable(const struct sv_pane *pane, const struct sv_path *p)
-{
-	char norm[PATH_MAX];
-
-	if (p->raw[0] == '\0')
-		return true; /* linkat(fd, "", AT_EMPTY_PATH): the file is the fd */
-	normalize(p->abs, norm, sizeof norm);
-	return (under_any(norm, &pane->writable) || under_any(norm, &pane->private_roots)) &&
-	       !under_any(norm, &pane->deny_read) && !path_under(norm, "/proc");
-}
-
-/* A path a report-only pane is about to create, replace or remove:
- * 1 when it was refused (and reported), 0 when the kernel may do it.
- * By spelling first (spelled_writable): nothing needs reporting and
- * nothing is opened.  Anything else is pinned and judged canonically,
- * as for any pane. */
-static int report_path(struct sv_call *c, struct sv_path *p)
-{
-	char norm[PATH_MAX];
-	int rc;
-
-	if (spelled_writable(c->pane, p))
-		return 0;
-	normalize(p->abs, norm, sizeof norm);
-	if ((rc = pin_parent(c, p)) != 0) {
-		/* Inside a mask the lookup itself fails; still report it. */
-		if (under_any(norm, &c->pane->deny_read))
-			return deny(c, "file-write*", norm, EACCES, "deny-read root"), 1;
-		return 0; /* the kernel will fail it the same way */
-	}
-	/* Threat: kernel-wide settings (core_pattern and modprobe run a
-	 * program as host root).  Bound read-only; reported here. */
-	if (proc_global(p->canon))
-		return deny(c, "file-write*", p->canon, EROFS, "kernel setting under /proc"), 1;
-	return check_mutation(c, p, false, false);
-}
-
-/* A pane without name rules (the terminal profile) has nothing the
- * supervisor alone enforces: what refuses its writes is the mounts
- * (the read-only host gives EROFS outside the writable roots, the
- * mode-000 masks EACCES under the deny-read roots, /proc/sys and
- * friends are bound read-only).  So a create, mkdir, mknod, symlink,
- * link, rename or unlink there is checked, a refusal is answered and
- * reported, and everything else is done by the kernel itself
- * (CONTINUE), with the child's own ids, umask, controlling terminal
- * and FIFO semantics.  A thread that swaps the path after the check
- * meets the same mounts: it can dodge the report, never the refusal.
- * Panes with name rules never come here: their creates are emulated. */
-static int report_mutation(struct sv_call *c)
-{
-	if (c->a.raw[0] != '\0' && report_path(c, &c->a))
-		return 0;
-	if (c->b.raw[0] != '\0' && report_path(c, &c->b))
-		return 0;
-	return respond(c, 0, 0, true);
-}
-
-/* Does the call create, link, rename or remove anything? */
-static bool mutates(const struct sv_call *c, int kind)
-{
-	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
-
-	return !open_family || (c->flags & O_CREAT);
-}
-
-/* The common case of a report-only pane (a tar, a build, an editor
- * saving): answered CONTINUE without opening anything. */
-static bool fast_mutation(struct sv_call *c, int kind)
-{
-	if (!c->pane->report_only || !mutates(c, kind) || !spelled_writable(c->pane, &c->a) ||
-	    (c->b.raw[0] != '\0' && !spelled_writable(c->pane, &c->b)))
-		return false;
-	respond(c, 0, 0, true);
-	return true;
-}
-
 /* A plain read (no create, no write): it proceeds unless its spelling
  * lies under a deny-read root (both spellings of each root are in the
  * list).  Deciding by spelling is enough here: the masks refuse the
@@ -1131,7 +1412,7 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	sv_path_init(&c.a);
 	sv_path_init(&c.b);
 	rc = decode(&c, &kind);
-	if (rc == 0 && (fast_read(&c, kind) || fast_mutation(&c, kind)))
+	if (rc == 0 && fast_read(&c, kind))
 		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
@@ -1157,10 +1438,6 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		}
 	}
 	c.root = pane->root;
-	if (c.root >= 0 && pane->report_only && mutates(&c, kind)) {
-		report_mutation(&c);
-		goto done;
-	}
 	if (c.root < 0 || read_child_creds(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
@@ -1409,7 +1686,6 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 		sv_pane_free(p);
 		return -1;
 	}
-	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0 && p->protected_paths.n == 0;
 	/* Best effort: older kernels answer EINVAL and wake as usual. */
 	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);

@@ -45,10 +45,53 @@ struct golden {
 	int status_fd;
 	const char *argv[4];
 	const char *self_exe;
+	const char *host_run[6];
 	const char *want[80];
 };
 
 static const struct golden goldens[] = {
+    {
+	.name = "host-run paths: bound read-only where they exist inside a root, at their real "
+		"location; missing, outside every root, or a root itself: not bound",
+	.home = "@T@/home",
+	.cwd = "@T@/work",
+	.status_fd = -1,
+	.argv = {"sh"},
+	.host_run = {"@T@/home/.config", "@T@/home/missing", "@T@/home/secret.txt", "@T@/home",
+		     "@T@/extra/x", "@T@/work/../home/.config"},
+	.want = {NAMESPACES,
+		 "--bind",
+		 "@T@/home",
+		 "@T@/home",
+		 "--bind",
+		 "@T@/work",
+		 "@T@/work",
+		 "--tmpfs",
+		 "/tmp",
+		 "--ro-bind",
+		 "@T@/home/.config",
+		 "@T@/home/.config",
+		 "--dev",
+		 "/dev",
+		 "--proc",
+		 "/proc",
+		 "--ro-bind",
+		 "/proc/sys",
+		 "/proc/sys",
+		 "--ro-bind-try",
+		 "/proc/sysrq-trigger",
+		 "/proc/sysrq-trigger",
+		 "--ro-bind-try",
+		 "/proc/irq",
+		 "/proc/irq",
+		 "--ro-bind-try",
+		 "/proc/bus",
+		 "/proc/bus",
+		 "--chdir",
+		 "@T@/work",
+		 "--",
+		 "sh"},
+    },
     {
 	.name = "terminal secrets: symlinked ~/.ssh masked where it leads, missing skipped",
 	.home = "@T@/home",
@@ -333,7 +376,7 @@ static void test_goldens(void **state)
 {
 	for (size_t c = 0; c < sizeof goldens / sizeof goldens[0]; c++) {
 		const struct golden *g = &goldens[c];
-		const char *deny[13], *writable[5], *argv[5];
+		const char *deny[13], *writable[5], *argv[5], *host_run[7];
 		struct bwrap_terminal_input in = {
 		    .bwrap = "bwrap",
 		    .home = expand(g->home),
@@ -349,6 +392,8 @@ static void test_goldens(void **state)
 		expand_list(g->deny, 12, deny);
 		expand_list(g->writable, 4, writable);
 		expand_list(g->argv, 4, argv);
+		expand_list(g->host_run, 6, host_run);
+		in.host_run = host_run;
 		in.deny_read = deny;
 		in.writable = writable;
 		in.argv = (char *const *)argv;

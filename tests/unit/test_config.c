@@ -213,7 +213,8 @@ static void test_profiles(void **state)
 	/* write_denies named: replaced; deny_create_patterns not: the base's */
 	assert_int_equal(rv->write_denies.n, 1);
 	assert_string_equal(rv->write_denies.v[0], ".envrc");
-	assert_int_equal(rv->deny_create_patterns.n, 3);
+	assert_int_equal(rv->deny_create_patterns.n, 5); /* .env *.env .env.* *.key *.pem */
+	assert_string_equal(rv->deny_create_patterns.v[1], "*.env");
 	assert_string_equal(rv->state_dirs.v[0], "~/.cache/tool");
 
 	/* The server's registry: found by name, after the built-ins. */
