@@ -15,6 +15,15 @@
  * row pointers (refreshed after each scroll, a few hundred glyphs apart)
  * and marks damage with a byte store, not a read-modify-write of a bit.
  *
+ * libvterm 0.1.4 does not say when its text wraps at the right edge, and
+ * a reflow on resize needs to know (grid.h: `wrapped`).  It wraps inside
+ * one text callback: a glyph lands at column 0 of the row below the last
+ * one with no cursor movement reported in between.  Anything else that
+ * puts the cursor there (CR LF, CUP, a tab...) reports a movement first.
+ * So the last glyph's place is kept (wrap_row/wrap_col, moved along by
+ * scrolls, forgotten on any other movement) and that one comparison in
+ * putglyph marks the row above wrapped.
+ *
  * Modes libvterm 0.1.4 tracks but does not expose (application cursor keys
  * and keypad, bracketed paste, SGR mouse) are read back by asking libvterm
  * to encode a probe key and looking at what it produced: the answer is
@@ -50,6 +59,16 @@ struct term {
 	bool bell;
 	char *title;
 
+	/* Where the last glyph left libvterm's cursor (see the top): its row,
+	 * -2 once the cursor moved elsewhere; its column; and the column just
+	 * past the glyph (the edge: a wrap is pending). */
+	int wrap_row, wrap_col, wrap_end;
+	/* A reflow put the cursor just past the end of a full row: the row
+	 * where term_resize makes libvterm's wrap pending again, -1 none;
+	 * while it does, putglyph writes nothing (replaying_wrap). */
+	int pending_wrap_row;
+	bool replaying_wrap;
+
 	uint8_t *damaged;	      /* one flag per visible row */
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
@@ -81,6 +100,7 @@ struct term {
 	bool mode_insert;	/* IRM */
 	bool mode_origin;	/* DECOM */
 	bool mode_lrmargin;	/* DECLRMM */
+	bool mode_autowrap;	/* DECAWM: at the edge, is a wrap pending? */
 	/* libvterm decodes each run of text ("chunk": text between controls,
 	 * within one vterm_input_write) with one decoder, picked by the
 	 * chunk's first byte; G0's decoder keeps a partial UTF-8 sequence
@@ -235,10 +255,15 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	/* libvterm 0.1.4 can hand out a column of -1 (a C1 control decoded
 	 * from UTF-8 moves the cursor before the row): never write there. */
 	if (info->width < 1 || pos.col < 0 || pos.col + info->width > term->cols || pos.row < 0 ||
-	    pos.row >= term->rows)
+	    pos.row >= term->rows || term->replaying_wrap)
 		return 1;
 	line = term->row_lines[pos.row];
 	term->damaged[pos.row] = 1;
+	if (pos.col == 0 && pos.row == term->wrap_row + 1)
+		term->row_lines[pos.row - 1]->wrapped = true; /* libvterm wrapped */
+	term->wrap_row = pos.row;
+	term->wrap_end = pos.col + info->width;
+	term->wrap_col = term->wrap_end < term->cols ? term->wrap_end : pos.col;
 	/* Visible lines always hold `cols` cells, so pos.col is in range. */
 	struct grid_cell *cell = &line->cells[pos.col];
 	if (chars[0] > term->compact_limit || chars[1] != 0 || info->width != 1 ||
@@ -249,6 +274,17 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	cell->ch = (uint8_t)chars[0];
 	if (pos.col >= line->used)
 		line->used = (uint16_t)(pos.col + 1);
+	return 1;
+}
+
+static int on_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
+{
+	struct term *term = user;
+
+	/* The end of a text run reports where its last glyph left the
+	 * cursor: a wrap may still follow.  Anywhere else, it may not. */
+	if (pos.row != term->wrap_row || pos.col != term->wrap_col)
+		term->wrap_row = -2;
 	return 1;
 }
 
@@ -311,9 +347,17 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 {
 	struct term *term = user;
 
-	/* Only whole-width row scrolls get the ring; the rest is cell moves. */
-	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols)
+	/* Only whole-width row scrolls get the ring; the rest is cell moves
+	 * (and forgets the last glyph: no wrap is marked inside margins). */
+	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols) {
+		term->wrap_row = -2;
 		return 0;
+	}
+	if (term->wrap_row >= rect.start_row && term->wrap_row < rect.end_row) {
+		term->wrap_row -= downward;
+		if (term->wrap_row < rect.start_row || term->wrap_row >= rect.end_row)
+			term->wrap_row = -2;
+	}
 	if (downward > 0) {
 		bool to_history = scroll_feeds_history(term, rect);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
@@ -389,16 +433,47 @@ static void alloc_row_state(struct term *term, int rows, int cols)
 		abort();
 }
 
+/* The main screen's new rows, then its lines rewrapped at the new width
+ * (grid_reflow) with the cursor kept on its character.  libvterm moves the
+ * cursor by delta after this callback: first one column right if a wrap
+ * was pending (at_phantom), then delta, then clamped to the screen. */
+static void resize_main(struct term *term, int rows, int cols, VTermPos cursor, VTermPos *delta)
+{
+	bool pending = term->mode_autowrap && cursor.row == term->wrap_row &&
+		       cursor.col == term->wrap_col && term->wrap_end >= term->cols;
+	int row = cursor.row, col = pending ? term->cols : cursor.col;
+
+	row += grid_resize(term->main_grid, rows, term->cols, cursor.row);
+	if (cols != term->cols)
+		grid_reflow(term->main_grid, cols, &row, &col);
+	if (col >= cols) {
+		col = cols - 1;
+		term->pending_wrap_row = row;
+	}
+	int phantom_step = pending && cursor.col < cols - 1;
+	delta->row = row - cursor.row;
+	delta->col = col - cursor.col - phantom_step;
+}
+
 static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 {
 	struct term *term = user;
 	VTermPos cursor;
 
 	vterm_state_get_cursorpos(term->state, &cursor);
-	int shown = grid_resize(term->grid, rows, cols, cursor.row);
-	struct grid *hidden = term->grid == term->main_grid ? term->alt_grid : term->main_grid;
-	grid_resize(hidden, rows, cols, -1);
-	delta->row += shown;
+	if (term->grid == term->main_grid) {
+		resize_main(term, rows, cols, cursor, delta);
+		grid_resize(term->alt_grid, rows, cols, -1);
+	} else {
+		/* A full-screen program redraws on SIGWINCH: its screen is cut
+		 * or padded, never reflowed.  The main screen under it is, so
+		 * what it held comes back whole at the new width. */
+		delta->row += grid_resize(term->alt_grid, rows, cols, cursor.row);
+		grid_resize(term->main_grid, rows, term->cols, -1);
+		if (cols != term->cols)
+			grid_reflow(term->main_grid, cols, NULL, NULL);
+	}
+	term->wrap_row = -2;
 
 	term->rows = rows;
 	term->cols = cols;
@@ -410,6 +485,7 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 
 static const VTermStateCallbacks state_callbacks = {
     .putglyph = on_putglyph,
+    .movecursor = on_movecursor,
     .scrollrect = on_scrollrect,
     .moverect = on_moverect,
     .erase = on_erase,
@@ -461,6 +537,8 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->alt_grid = grid_new(rows, cols, 0);
 	term->grid = term->main_grid;
 	term->cursor_visible = true;
+	term->wrap_row = -2;
+	term->pending_wrap_row = -1;
 	alloc_row_state(term, rows, cols);
 	refresh_row_lines(term);
 
@@ -652,6 +730,7 @@ static void scan_reset_modes(struct term *term)
 	term->mode_insert = false;
 	term->mode_origin = false;
 	term->mode_lrmargin = false;
+	term->mode_autowrap = true;
 }
 
 /* An ESC sequence ended on final byte c: note what changes how libvterm
@@ -690,6 +769,8 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_origin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 69)
 		term->mode_lrmargin = on;
+	else if (term->scan_leader == '?' && term->scan_count == 7)
+		term->mode_autowrap = on;
 }
 
 /* Shortest text run worth the fast path (it costs libvterm a CUF). */
@@ -1059,6 +1140,25 @@ void term_set_fast_text(struct term *term, bool on)
 	term->no_fast_text = !on;
 }
 
+/* The reflow left the cursor past the last column of a full row (tmux's
+ * cx == sx): the next character must start the row below, as a wrap.
+ * libvterm has no call for that state, but printing at the last column
+ * enters it: so a glyph is printed there that putglyph does not write. */
+static void replay_pending_wrap(struct term *term)
+{
+	char cup[32];
+	int len = snprintf(cup, sizeof cup, "\033[%d;%dHx", term->pending_wrap_row + 1, term->cols);
+
+	term->replaying_wrap = true;
+	vterm_input_write(term->vt, cup, (size_t)len);
+	term->replaying_wrap = false;
+	/* As if that glyph had been written: the next one marks the wrap. */
+	term->wrap_row = term->pending_wrap_row;
+	term->wrap_col = term->cols - 1;
+	term->wrap_end = term->cols;
+	term->pending_wrap_row = -1;
+}
+
 void term_resize(struct term *term, int rows, int cols)
 {
 	rows = clamp_size(rows);
@@ -1069,13 +1169,27 @@ void term_resize(struct term *term, int rows, int cols)
 	/* libvterm 0.1.4 keeps a scroll region that a shrink left below the
 	 * new bottom and then scrolls rows that do not exist (a crash any
 	 * program can provoke by setting a region and waiting for a split).
-	 * Reset the region on every resize, as tmux does; the cursor is
-	 * saved around it because DECSTBM homes it. */
-	vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	 * Reset the region on every resize, as tmux does.  DECSTBM homes the
+	 * cursor, so it is put back with a CUP: not DECSC/DECRC, whose one
+	 * slot is also where the program's own saved cursor (and the main
+	 * screen's, under an alternate screen) waits.  In origin mode a CUP
+	 * counts from margins this cannot see, so there DECSC/DECRC stays. */
+	VTermPos cursor;
+	vterm_state_get_cursorpos(term->state, &cursor);
+	if (term->mode_origin) {
+		vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	} else {
+		char reset[32];
+		int len = snprintf(reset, sizeof reset, "\033[r\033[%d;%dH", cursor.row + 1,
+				   cursor.col + 1);
+		vterm_input_write(term->vt, reset, (size_t)len);
+	}
 	/* That ESC also ended whatever sequence libvterm was in: so does the
 	 * scanner's view of it (found by the fuzzer's fast-path oracle). */
 	term->scan_state = SCAN_GROUND;
 	term->text_chunk = 0;
+	if (term->pending_wrap_row >= 0)
+		replay_pending_wrap(term);
 }
 
 void term_set_scrollback_limit(struct term *term, int lines)

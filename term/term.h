@@ -79,8 +79,10 @@ void term_write(struct term *term, const char *bytes, size_t len);
  * default); off, every byte goes through libvterm.  For tests that
  * compare the two, and for benchmarks. */
 void term_set_fast_text(struct term *term, bool on);
-/* Resize; content reflows no further than libvterm does (rows are kept,
- * cut or padded). rows/cols are clamped to 1..1000. */
+/* Resize; rows/cols are clamped to 1..1000.  The main screen and its
+ * history reflow to the new width as in tmux (lines the program's text
+ * wrapped rejoin, long lines split, the cursor stays on its character);
+ * the alternate screen is cut or padded. */
 void term_resize(struct term *term, int rows, int cols);
 void term_set_scrollback_limit(struct term *term, int lines);
 
