@@ -226,6 +226,7 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
+	char here[PATH_MAX];
 	struct pane_spawn spawn;
 	struct sm_error launch_err = { 0 };
 	struct pane *p;
@@ -241,7 +242,7 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
-		spawn.cwd = s->active->active->cwd;
+		spawn.cwd = pane_cwd_for_new_pane(s->active->active, here, sizeof here);
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
 	spawn.session = s->name;

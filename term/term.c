@@ -58,6 +58,8 @@ struct term {
 	int mouse;
 	bool bell;
 	char *title;
+	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
+	bool osc7_changed;
 
 	/* Where the last glyph left libvterm's cursor (see the top): its row,
 	 * -2 once the cursor moved elsewhere; its column; and the column just
@@ -412,6 +414,37 @@ static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
 	return 1;
 }
 
+/* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
+ * where it is ("file://host/path"): kept as sent, bounded, for the caller
+ * to parse and distrust (any program in the pane can send it). */
+#define OSC7_MAX 4096
+
+static int on_osc(const char *command, size_t len, void *user)
+{
+	struct term *term = user;
+
+	if (len < 2 || command[0] != '7' || command[1] != ';')
+		return 0;
+	command += 2;
+	len -= 2;
+	if (len > OSC7_MAX)
+		len = OSC7_MAX;
+	char *copy = malloc(len + 1);
+	if (copy == NULL)
+		abort();
+	memcpy(copy, command, len);
+	copy[len] = '\0';
+	if (term->osc7 == NULL || strcmp(term->osc7, copy) != 0)
+		term->osc7_changed = true;
+	free(term->osc7);
+	term->osc7 = copy;
+	return 1;
+}
+
+static const VTermParserCallbacks fallback_callbacks = {
+    .osc = on_osc,
+};
+
 static int on_bell(void *user)
 {
 	struct term *term = user;
@@ -547,6 +580,7 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	vterm_output_set_callback(term->vt, on_output, term);
 	term->state = vterm_obtain_state(term->vt);
 	vterm_state_set_callbacks(term->state, &state_callbacks, term);
+	vterm_state_set_unrecognised_fallbacks(term->state, &fallback_callbacks, term);
 	vterm_state_reset(term->state, 1);
 	scan_reset_modes(term);
 	/* libvterm 0.1.4 restores a zeroed pen (RGB black on black) when a
@@ -569,6 +603,7 @@ void term_free(struct term *term)
 	free(term->row_lines);
 	free(term->row_buffer);
 	free(term->title);
+	free(term->osc7);
 	free(term->held);
 	free(term->padded);
 	free(term);
@@ -1244,6 +1279,18 @@ void term_cursor(const struct term *term, int *row, int *col)
 const char *term_title(const struct term *term)
 {
 	return term->title ? term->title : "";
+}
+
+const char *term_osc7(const struct term *term)
+{
+	return term->osc7 ? term->osc7 : "";
+}
+
+bool term_take_osc7_change(struct term *term)
+{
+	bool changed = term->osc7_changed;
+	term->osc7_changed = false;
+	return changed;
 }
 
 bool term_take_bell(struct term *term)

@@ -155,6 +155,13 @@ size_t term_utf8_encode(uint32_t cp, char *out);
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);
 
+/* The last OSC 7 the program sent (a working directory as a URL,
+ * "file://host/path"), as sent, "" if none: untrusted text, any program
+ * can send it.  term_take_osc7_change: whether it changed since the last
+ * call; clears that. */
+const char *term_osc7(const struct term *term);
+bool term_take_osc7_change(struct term *term);
+
 /* Whether the program rang the bell (BEL) since the last call; clears it. */
 bool term_take_bell(struct term *term);
 
