@@ -537,13 +537,32 @@ static int cmd_confirm_before(struct client *c, struct cmd_args *args)
 	return 0;
 }
 
+static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
+{
+	if (result == NULL) {
+		client_reply_report_error(c, result, error, arg);
+		return;
+	}
+	const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(result, "text"));
+
+	client_show_message(c, false, "%s", text ? text : "");
+}
+
+/* tmux's formats (#{pane_current_path}, ...) are expanded by the server,
+ * where the panes are: the "format" request. */
 static int cmd_display_message(struct client *c, struct cmd_args *args)
 {
 	char text[512];
+	int pane = target_pane(c, args);
+	cJSON *request;
 
+	if (pane < 0)
+		return -1;
 	join_words(args->positional, args->npositional, text, sizeof text);
-	client_show_message(c, false, "%s", text);
-	return 0;
+	request = new_request("format");
+	cJSON_AddNumberToObject(request, "pane", pane);
+	cJSON_AddStringToObject(request, "text", text);
+	return client_request(c, request, on_format_reply, 0) < 0 ? -1 : 0;
 }
 
 static int cmd_suspend(struct client *c, struct cmd_args *args)
@@ -591,8 +610,8 @@ static const struct client_command client_commands[] = {
     {"list-keys", "lsk", "", "list-keys", "show the key bindings", cmd_list_keys},
     {"confirm-before", "confirm", "p:", "confirm-before [-p PROMPT] COMMAND",
      "run a command after y", cmd_confirm_before},
-    {"display-message", "display", "", "display-message TEXT", "show a message",
-     cmd_display_message},
+    {"display-message", "display", "t:", "display-message [-t PANE] TEXT",
+     "show a message, formats (#{pane_current_path}...) expanded", cmd_display_message},
     {"suspend-pane", "suspend", "t:", "suspend-pane [-t PANE]", "pause the pane's sandbox",
      cmd_suspend},
     {"resume-pane", "resume", "t:", "resume-pane [-t PANE]", "resume a paused sandbox", cmd_resume},

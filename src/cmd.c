@@ -16,6 +16,7 @@ static const struct cmd_entry *const cmd_tables[] = {
 	cmd_session_entries,
 	cmd_pane_entries,
 	cmd_client_entries,
+	cmd_format_entries,
 };
 
 static const struct cmd_entry *cmd_find(const char *name)

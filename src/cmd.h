@@ -27,6 +27,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_session_entries[];
 extern const struct cmd_entry cmd_pane_entries[];
 extern const struct cmd_entry cmd_client_entries[];
+extern const struct cmd_entry cmd_format_entries[]; /* cmd-format.c */
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,
