@@ -347,6 +347,31 @@ static void test_titles(void **state)
 	}
 }
 
+/* OSC 7 (a shell saying where it is) is kept as sent, even in pieces,
+ * and is not the title. */
+static void test_osc7(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 0);
+
+	assert_string_equal(term_osc7(term), "");
+	assert_false(term_take_osc7_change(term));
+	feed(term, "\033]7;file://host/home/u/a%20b\007");
+	assert_string_equal(term_osc7(term), "file://host/home/u/a%20b");
+	assert_true(term_take_osc7_change(term));
+	assert_false(term_take_osc7_change(term));
+	feed(term, "\033]7;file://host/home/u/a%20b\033\\");
+	assert_false(term_take_osc7_change(term)); /* the same again is no news */
+	feed(term, "\033]7;file://h");
+	feed(term, "ost/tmp\033\\ok");
+	assert_string_equal(term_osc7(term), "file://host/tmp");
+	assert_true(term_take_osc7_change(term));
+	assert_string_equal(term_title(term), "");
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "ok\n\n\n\n");
+	free(text);
+	term_free(term);
+}
+
 static void test_title_in_pieces(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1072,6 +1097,7 @@ int main(void)
 	    cmocka_unit_test(test_alt_screen),
 	    cmocka_unit_test(test_titles),
 	    cmocka_unit_test(test_title_in_pieces),
+	    cmocka_unit_test(test_osc7),
 	    cmocka_unit_test(test_bracketed_paste),
 	    cmocka_unit_test(test_app_cursor_keys),
 	    cmocka_unit_test(test_modes),
