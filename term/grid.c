@@ -716,6 +716,42 @@ static void split_cells(struct line_list *out, const struct term_cell *cells, in
 	}
 }
 
+/* The same for a logical line without extended cells (so without wide
+ * characters), the common case: its compact cells are copied as they are,
+ * `cols` at a time. */
+static void split_compact(struct line_list *out, const struct grid_line *lines, int first,
+			  int last, int cols, struct grid_cell **cells, int *cap)
+{
+	int count = 0, start = 0;
+
+	for (int i = first; i <= last; i++) {
+		if (count + lines[i].used > *cap) {
+			while (count + lines[i].used > *cap)
+				*cap = *cap ? *cap * 2 : 256;
+			*cells = xrealloc(*cells, (size_t)*cap * sizeof **cells);
+		}
+		memcpy(*cells + count, lines[i].cells, (size_t)lines[i].used * sizeof **cells);
+		count += lines[i].used;
+	}
+	do {
+		struct grid_line *line = list_add(out);
+		int n = count - start < cols ? count - start : cols;
+		line_init(line, cols);
+		memcpy(line->cells, *cells + start, (size_t)n * sizeof **cells);
+		line->used = (uint16_t)n;
+		start += n;
+		line->wrapped = start < count;
+	} while (start < count);
+}
+
+static bool has_extended(const struct grid_line *lines, int first, int last)
+{
+	for (int i = first; i <= last; i++)
+		if (lines[i].ext_used)
+			return true;
+	return false;
+}
+
 /* The cursor's new place, as tmux's grid_unwrap_position: the line of
  * the logical line's lines (from `first`) that holds the offset. */
 static void unwrap_position(const struct line_list *out, int first, int offset, int *row,
@@ -745,7 +781,8 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 	struct grid_line *lines = xrealloc(NULL, (size_t)count * sizeof *lines);
 	struct line_list out = {0};
 	struct term_cell *cells = NULL;
-	int cells_cap = 0, logical = 0, cursor_first = -1;
+	struct grid_cell *compact = NULL;
+	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1;
 	struct logical_pos cursor = {-1, 0};
 
 	/* Every line, oldest first; this function owns their storage now. */
@@ -767,14 +804,20 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			*list_add(&out) = lines[first];
 			out.lines[out.count - 1].wrapped = false;
 		} else {
-			int n = logical_cells(lines, first, last, &cells, &cells_cap);
-			split_cells(&out, cells, n, cols);
+			if (has_extended(lines, first, last)) {
+				int n = logical_cells(lines, first, last, &cells, &cells_cap);
+				split_cells(&out, cells, n, cols);
+			} else {
+				split_compact(&out, lines, first, last, cols, &compact,
+					      &compact_cap);
+			}
 			for (int i = first; i <= last; i++)
 				line_free(&lines[i]);
 		}
 		first = last + 1;
 	}
 	free(cells);
+	free(compact);
 	free(lines);
 	while (out.count < grid->rows)
 		line_init(list_add(&out), cols);
@@ -791,8 +834,9 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 	 * holds); the screen is the last `rows` lines, `cols` cells each. */
 	history->count = 0;
 	history->start = 0;
+	int kept = hsize > history->limit ? hsize - history->limit : 0; /* older: dropped */
 	for (int i = 0; i < hsize; i++) {
-		if (history->limit > 0)
+		if (i >= kept)
 			history_append(history, &out.lines[i]);
 		line_free(&out.lines[i]);
 	}
