@@ -725,6 +725,8 @@ static void split_compact(struct line_list *out, const struct grid_line *lines, 
 	int count = 0, start = 0;
 
 	for (int i = first; i <= last; i++) {
+		if (lines[i].used == 0)
+			continue; /* may have no storage at all (a trimmed blank line) */
 		if (count + lines[i].used > *cap) {
 			while (count + lines[i].used > *cap)
 				*cap = *cap ? *cap * 2 : 256;
@@ -737,7 +739,8 @@ static void split_compact(struct line_list *out, const struct grid_line *lines, 
 		struct grid_line *line = list_add(out);
 		int n = count - start < cols ? count - start : cols;
 		line_init(line, cols);
-		memcpy(line->cells, *cells + start, (size_t)n * sizeof **cells);
+		if (n > 0)
+			memcpy(line->cells, *cells + start, (size_t)n * sizeof **cells);
 		line->used = (uint16_t)n;
 		start += n;
 		line->wrapped = start < count;
