@@ -4,7 +4,9 @@
  * the expander are format.c's, the same the server's "format" request
  * uses; the values are what the client was last told (the layout), so
  * the status line needs no request per redraw.  pane_pid and
- * pane_start_path are not in that copy and expand to nothing here.
+ * pane_start_path are not in that copy and expand to nothing here; while
+ * a pane is zoomed the copy holds that pane alone, so window_panes is 1
+ * and pane_index 0.
  */
 #include <string.h>
 #include <time.h>
