@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "error.h"
 #include "format.h"
 #include "term.h"
 
@@ -57,7 +58,7 @@ static void pane_context(struct conn *c, struct pane *p, struct format_context *
 		ctx->session_windows++;
 }
 
-static int cmd_format(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_format)
 {
 	static char out[FORMAT_OUT_MAX];
 	struct format_context ctx;
@@ -67,7 +68,7 @@ static int cmd_format(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	if (cmd_get_string(req, "text", true, &text, err) < 0)
 		return -1;
 	if (strlen(text) > FORMAT_TEXT_MAX) {
-		sm_error_set(err, "invalid_argument", "text is longer than %d bytes",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "text is longer than %d bytes",
 			     FORMAT_TEXT_MAX);
 		return -1;
 	}
@@ -78,8 +79,3 @@ static int cmd_format(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	cJSON_AddStringToObject(result, "text", out);
 	return 0;
 }
-
-const struct cmd_entry cmd_format_entries[] = {
-	{ .name = "format", .exec = cmd_format },
-	{ 0 },
-};

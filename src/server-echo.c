@@ -208,42 +208,24 @@ static void put(struct patch *pt, const char *bytes, size_t n)
 	pt->len += n;
 }
 
-/* The SGR parameters the client's drawing would give this colour, or
- * false when it would map it (nearest palette entry, RGB to palette). */
-static bool color_sgr(const struct echo_share *share, const struct term_color *color, bool bg,
-		      char *out, size_t size)
+/* Whether the client's drawing shows this colour as the pane asked for
+ * it, so a patch may too; false when it would map it (nearest palette
+ * entry, RGB to palette). */
+static bool color_as_asked(const struct echo_share *share, const struct term_color *color)
 {
-	out[0] = '\0';
 	if (color->kind == TERM_COLOR_DEFAULT || !share->use_color)
 		return true;
-	if (color->kind == TERM_COLOR_PALETTE) {
-		if (color->index >= 8 && (share->direct_color || color->index >= share->ncolors))
-			return false;
-		if (color->index < 8)
-			snprintf(out, size, ";%d", (bg ? 40 : 30) + color->index);
-		else if (color->index < 16)
-			snprintf(out, size, ";%d", (bg ? 100 : 90) + color->index - 8);
-		else
-			snprintf(out, size, ";%d;5;%d", bg ? 48 : 38, color->index);
-		return true;
-	}
-	if (!share->direct_color)
-		return false;
-	snprintf(out, size, ";%d;2;%d;%d;%d", bg ? 48 : 38, color->r, color->g, color->b);
-	return true;
+	if (color->kind == TERM_COLOR_PALETTE)
+		return color->index < 8 || (!share->direct_color && color->index < share->ncolors);
+	return share->direct_color;
 }
 
 static void patch_run(const struct term_style *style, const char *utf8, size_t len, int col,
 		      int cells, void *user)
 {
-	static const struct {
-		uint8_t bit;
-		const char *sgr;
-	} attrs[] = {{TERM_ATTR_BOLD, ";1"},	  {TERM_ATTR_DIM, ";2"},
-		     {TERM_ATTR_ITALIC, ";3"},	  {TERM_ATTR_UNDERLINE, ";4"},
-		     {TERM_ATTR_BLINK, ";5"},	  {TERM_ATTR_REVERSE, ";7"}};
 	struct patch *pt = user;
-	char sgr[96] = "\033[0", fg[32], bg[32];
+	struct term_style shown = *style;
+	char sgr[TERM_SGR_MAX];
 
 	if (!pt->ok)
 		return;
@@ -256,8 +238,7 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 	/* Plain printable ASCII only, one cell each: nothing wide, nothing
 	 * combining, no control byte can ever reach the terminal. */
 	if ((size_t)cells != len || (style->attrs & (TERM_ATTR_STRIKE | TERM_ATTR_CONCEAL)) != 0 ||
-	    !color_sgr(pt->share, &style->fg, false, fg, sizeof fg) ||
-	    !color_sgr(pt->share, &style->bg, true, bg, sizeof bg)) {
+	    !color_as_asked(pt->share, &style->fg) || !color_as_asked(pt->share, &style->bg)) {
 		pt->ok = false;
 		return;
 	}
@@ -266,13 +247,10 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 			pt->ok = false;
 			return;
 		}
-	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-		if (style->attrs & attrs[i].bit)
-			strcat(sgr, attrs[i].sgr);
-	strcat(sgr, fg);
-	strcat(sgr, bg);
-	strcat(sgr, "m");
-	put(pt, sgr, strlen(sgr));
+	/* Without colours the client draws none (NO_COLOR). */
+	if (!pt->share->use_color)
+		shown.fg.kind = shown.bg.kind = TERM_COLOR_DEFAULT;
+	put(pt, sgr, term_style_sgr(&shown, sgr, sizeof sgr));
 	put(pt, utf8, len);
 }
 
@@ -301,8 +279,10 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 	char cup[32];
 
 	/* Save the cursor, its attributes and character sets (DECSC); plain
-	 * ASCII in G0 for the cells; restored (DECRC) after. */
-	put(&pt, "\0337\033(B\017", 6);
+	 * ASCII in G0 for the cells; restored (DECRC) after.  A cursor key
+	 * damages no row: then the patch is the cursor's move alone. */
+	if (term_any_damage(term))
+		put(&pt, "\0337\033(B\017", 6);
 	for (int row = 0; row < rows && pt.ok; row++) {
 		if (!term_row_damaged(term, row))
 			continue;
@@ -330,7 +310,8 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 			}
 		}
 	}
-	put(&pt, "\033[0m\0338", 6);
+	if (n > 0)
+		put(&pt, "\033[0m\0338", 6);
 	/* The client's frames come later: put the cursor where they will
 	 * (the client then tells ncurses, see echo-share.h). */
 	if (move_cursor) {
@@ -340,20 +321,33 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 		snprintf(cup, sizeof cup, "\033[%d;%dH", y + cy + 1, x + cx + 1);
 		put(&pt, cup, strlen(cup));
 	}
-	return pt.ok && n > 0 ? pt.len : 0;
+	return pt.ok && (n > 0 || move_cursor) ? pt.len : 0;
 }
 
-/* The client shows this pane's cursor, and it is inside the pane. */
-static bool cursor_here(const struct echo_share *share, const struct echo_region *r,
-			struct pane *p)
+/* Where the patch leaves the terminal's cursor.  Only the client shows
+ * or hides it (ncurses remembers which, and would not repeat itself), so
+ * a pane whose cursor the client shows, or would show but hides, is
+ * patched only while the pane's cursor is as the client shows it; then
+ * the patch moves a shown cursor where the pane has it.  Returns false
+ * when the cursor has been shown or hidden since: the frame alone, and
+ * the client's drawing, do that. */
+static bool cursor_plan(const struct echo_share *share, const struct echo_region *r,
+			struct pane *p, bool *move_cursor)
 {
 	struct term_modes modes;
 	int cy, cx;
+	bool visible;
 
 	term_get_modes(p->term, &modes);
 	term_cursor(p->term, &cy, &cx);
-	return share->cursor_pane == p->id && modes.cursor_visible && cy >= 0 && cx >= 0 &&
-	       cy < r->rows && cx < r->cols;
+	visible = modes.cursor_visible && cy >= 0 && cx >= 0 && cy < r->rows && cx < r->cols;
+	*move_cursor = false;
+	if (share->focus_pane != p->id)
+		return true;
+	if (visible != (share->cursor_pane == p->id))
+		return false;
+	*move_cursor = visible;
+	return true;
 }
 
 bool server_echo_patch(struct conn *c, struct pane *p)
@@ -376,8 +370,9 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		return false;
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
-	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term,
-					   (move_cursor = cursor_here(share, r, p)), buf, sizeof buf)) > 0 &&
+	    cursor_plan(share, r, p, &move_cursor) &&
+	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, move_cursor, buf,
+					   sizeof buf)) > 0 &&
 	    /* Room for the bytes now, and the client still there: a patch
 	     * after it went would land on the shell that got the terminal
 	     * back. */
@@ -556,7 +551,7 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(req, "prefix");
 
 	if (c->echo == NULL || c->echo_tty < 0) {
-		sm_error_set(err, "no_terminal", "this client shared no terminal at attach");
+		sm_error_set(err, SM_ERR_NO_TERMINAL, "this client shared no terminal at attach");
 		return -1;
 	}
 	if (cJSON_IsBool(read_on) && !cJSON_IsTrue(read_on)) {
@@ -567,7 +562,7 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	if (cJSON_IsTrue(read_on)) {
 		c->tty_wanted = true;
 		if (!c->echo_paused && start_input(c) != 0) {
-			sm_error_set(err, "no_terminal", "cannot watch the terminal");
+			sm_error_set(err, SM_ERR_NO_TERMINAL, "cannot watch the terminal");
 			return -1;
 		}
 	}

@@ -169,7 +169,7 @@ if [ -x "$HARNESS" ]; then
 	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 fi
-for extra in ${BENCH_EXTRAS-native supervisor egress load}; do
+for extra in ${BENCH_EXTRAS-native supervisor egress load microvm}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
 	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
 	if [ "$extra" = load ]; then
