@@ -45,4 +45,13 @@ keys "echo still-alive" Enter
 check "the client and server survive hostile formats" wait_screen "still-alive"
 check "the server answers" eval 'sm ls >/dev/null'
 
+# -t: the formats are those of the pane named, not the focused one.
+prefix %
+wait_for 5 pane_count_is 2
+check "the split pane is focused" [ "$(active_pane)" != "$pane" ]
+prefix :
+keys "display-message -t %$pane at #{pane_id} #{?pane_active,focused,unfocused}" Enter
+check "display-message -t PANE expands for that pane" \
+	wait_for 5 status_matches "at %$pane unfocused"
+
 finish
