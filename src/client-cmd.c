@@ -157,13 +157,28 @@ int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
+{
+	if (result == NULL) {
+		client_reply_report_error(c, result, error, arg);
+		return;
+	}
+	const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(result, "text"));
+
+	client_show_message(c, false, "%s", text ? text : "");
+}
+
+/* tmux's formats (#{pane_current_path}, ...) are expanded by the server,
+ * where the panes are: the entry's "format" request, with the pane (-t,
+ * or the active one) already in it, gets the words as its text. */
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed)
 {
 	char text[512];
+	cJSON *request = take_request(parsed);
 
 	join_words(parsed->words, parsed->nwords, text, sizeof text);
-	client_show_message(c, false, "%s", text);
-	return 0;
+	cJSON_AddStringToObject(request, "text", text);
+	return client_request(c, request, on_format_reply, 0) < 0 ? -1 : 0;
 }
 
 /* Commands checked without a client (the config's bindings) may leave

@@ -708,23 +708,21 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
-#define CLOCK_ROOM_MIN 12 /* columns left of the clock, or no clock */
+#define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
 
 static void draw_status(struct client *c)
 {
 	int y = c->rows - 1, x = 0;
-	char left[192], clock[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	char left[512], right[512];
 
 	if (y < 0 || !status_row_taken(c))
 		return;
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
+	client_status_text(c, c->config.status_left, left, sizeof left);
+	client_status_text(c, c->config.status_right, right, sizeof right);
 	uint64_t h = hash_int(hash_int(hash_int(0, y), c->cols), c->mode);
 	h = hash_text(hash_text(hash_text(h, c->prompt.label), c->prompt.text), c->message);
 	h = hash_int(hash_int(hash_int(h, c->message_is_error), c->config.status), c->prefix_pending);
-	h = hash_text(hash_text(hash_int(h, c->zoomed), c->session), clock);
+	h = hash_text(hash_text(hash_text(hash_int(h, c->zoomed), c->session), left), right);
 	for (size_t i = 0; i < c->nwindows; i++)
 		h = hash_text(hash_int(hash_int(hash_int(h, c->windows[i].index),
 						c->windows[i].active),
@@ -746,22 +744,24 @@ static void draw_status(struct client *c)
 		return;
 	}
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
-	int clock_width = text_columns(clock);
-	int limit = c->cols - clock_width;
+	int right_width = text_columns(right);
+	if (right_width > c->cols / 2) /* a long status_right leaves room for the windows */
+		right_width = c->cols / 2;
+	int limit = c->cols - right_width;
 
-	/* A terminal too narrow for both shows the session, not the clock. */
+	/* A terminal too narrow for both shows the session, not status_right
+	 * (the clock by default). */
 	if (limit < CLOCK_ROOM_MIN) {
-		clock_width = 0;
+		right_width = 0;
 		limit = c->cols;
 	}
 
-	snprintf(left, sizeof left, "[%s] ", c->session);
 	x += put_utf8(y, x, limit > 0 ? limit : 0, left, slot_look(c, THEME_STATUS_SESSION));
 	if (c->prefix_pending && x < limit)
 		x += put_utf8(y, x, limit - x, "^ ", slot_look(c, THEME_STATUS_CURRENT));
 	draw_status_windows(c, y, &x, limit);
-	if (limit > x)
-		put_utf8(y, limit, clock_width, clock, slot_look(c, THEME_STATUS_CLOCK));
+	if (right_width > 0 && limit > x)
+		put_utf8(y, limit, right_width, right, slot_look(c, THEME_STATUS_CLOCK));
 }
 
 /* Width of the command column: the longest bound command, within reason. */

@@ -220,6 +220,9 @@ void client_write_all(int fd, const char *bytes, size_t len);
 /* client-model.c */
 struct pane_view *client_pane(struct client *c, int id);
 struct pane_view *client_active_pane(struct client *c);
+/* client-format.c: a status_left/status_right text, the time and formats
+ * (format.h) expanded from the client's copy of the session. */
+void client_status_text(struct client *c, const char *text, char *out, size_t size);
 struct pane_view *client_pane_at(struct client *c, int x, int y);
 bool client_pane_visible(const struct client *c, const struct pane_view *pane);
 void client_apply_layout(struct client *c, const cJSON *layout);

@@ -349,7 +349,10 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 	copy_json_string(json, "reason", pane->reason, sizeof pane->reason);
 	copy_json_string(json, "hint", pane->hint, sizeof pane->hint);
 	copy_json_string(json, "title", pane->title, sizeof pane->title);
-	copy_json_string(json, "cwd", pane->cwd, sizeof pane->cwd);
+	/* The title shows where the shell is now (current_path), as tmux's
+	 * #{pane_current_path}; a server that does not say, where it began. */
+	copy_json_string(json, cJSON_HasObjectItem(json, "current_path") ? "current_path" : "cwd",
+			 pane->cwd, sizeof pane->cwd);
 	pane->violations = json_int(json, "violations", 0);
 	pane->bell = json_bool(json, "bell");
 }

@@ -244,6 +244,7 @@ CMD_HANDLER(cmd_new_window)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
+	char here[PATH_MAX];
 	struct pane_spawn spawn;
 	struct sm_error launch_err = { 0 };
 	struct pane *p;
@@ -259,7 +260,7 @@ CMD_HANDLER(cmd_new_window)
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
-		spawn.cwd = s->active->active->cwd;
+		spawn.cwd = pane_cwd_for_new_pane(s->active->active, here, sizeof here);
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
 	spawn.session = s->name;

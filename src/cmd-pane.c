@@ -20,6 +20,7 @@ CMD_HANDLER(cmd_split)
 {
 	struct pane *target = cmd_target_pane(c, req, err), *p;
 	const char *direction = "v";
+	char here[PATH_MAX];
 	struct pane_spawn spawn;
 	struct sm_error launch_err = { 0 };
 	enum layout_type type;
@@ -45,8 +46,8 @@ CMD_HANDLER(cmd_split)
 	}
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
 		return -1;
-	if (spawn.cwd == NULL)
-		spawn.cwd = target->cwd;
+	if (spawn.cwd == NULL) /* tmux's -c "#{pane_current_path}", checked */
+		spawn.cwd = pane_cwd_for_new_pane(target, here, sizeof here);
 	spawn.session = w->session->name;
 	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
 	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;

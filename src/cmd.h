@@ -14,7 +14,7 @@
 
 struct cJSON;
 
-/* The handlers, by file: cmd-session.c, cmd-pane.c, cmd-client.c. */
+/* The handlers, by file: cmd-session.c, cmd-pane.c, cmd-client.c, cmd-format.c. */
 #define CMD_HANDLER(name)                                                                          \
 	int name(struct conn *c, const struct cJSON *req, struct cJSON *result,                    \
 		 struct sm_error *err)
@@ -47,6 +47,7 @@ CMD_HANDLER(cmd_resize_pane);
 CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
+CMD_HANDLER(cmd_format); /* cmd-format.c */
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,

@@ -250,8 +250,10 @@ const struct command_entry command_table[] = {
 	  .client = client_cmd_list_keys },
 	{ "confirm-before", { "confirm" }, "[-p PROMPT] COMMAND", "run a command after y",
 	  confirm_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_confirm_before },
-	{ "display-message", { "display" }, "TEXT", "show a message", NULL, REST_WORDS,
-	  .flags = CMD_PROMPT, .client = client_cmd_display_message },
+	{ "display-message", { "display" }, "[-t PANE] TEXT",
+	  "show a message, formats (#{pane_current_path}...) expanded", optional_pane_options,
+	  REST_WORDS, .request = "format", .flags = CMD_PROMPT, .exec = cmd_format,
+	  .client = client_cmd_display_message },
 
 	/* The command line's own. */
 	{ "ctl", { 0 }, "JSON", "send a raw protocol request, print the reply", NULL, REST_RAW,

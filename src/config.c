@@ -30,6 +30,9 @@ void config_defaults(struct config *config)
 	snprintf(config->theme, sizeof config->theme, "default");
 	config->scrollback = 10000;
 	config->status = true;
+	/* What the status line always showed: the session, the clock. */
+	snprintf(config->status_left, sizeof config->status_left, "[#{session_name}] ");
+	snprintf(config->status_right, sizeof config->status_right, " %%H:%%M %%d-%%b ");
 	snprintf(config->default_backend, sizeof config->default_backend, "none");
 }
 
@@ -135,6 +138,18 @@ static int set_status(struct config_parse *parse, const cJSON *item)
 		return invalid(parse, "status", "must be true or false");
 	parse->config->status = cJSON_IsTrue(item);
 	return 0;
+}
+
+static int set_status_left(struct config_parse *parse, const cJSON *item)
+{
+	return copy_string(parse, item, parse->config->status_left,
+			   sizeof parse->config->status_left);
+}
+
+static int set_status_right(struct config_parse *parse, const cJSON *item)
+{
+	return copy_string(parse, item, parse->config->status_right,
+			   sizeof parse->config->status_right);
 }
 
 static int set_bell_action(struct config_parse *parse, const cJSON *item)
@@ -275,6 +290,8 @@ static const struct {
     {"theme", set_theme},
     {"scrollback", set_scrollback},
     {"status", set_status},
+    {"status_left", set_status_left},
+    {"status_right", set_status_right},
     {"bell_action", set_bell_action},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
@@ -288,7 +305,8 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "bell_action, default_shell, default_backend, profiles)",
+		     "status_left, status_right, bell_action, default_shell, default_backend, "
+		     "profiles)",
 		     parse->source, member->string);
 	return -1;
 }

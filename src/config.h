@@ -7,7 +7,8 @@
  * know is an error naming it (config_unknown_key): a misspelt
  * "default_backend" must not silently leave panes on the host.
  *
- * The client reads prefix, bindings, theme and status; the server reads
+ * The client reads prefix, bindings, theme, status, status_left and
+ * status_right; the server reads
  * scrollback, default_shell, default_backend and profiles.
  *
  * Ownership: struct config owns its bindings and profiles arrays;
@@ -36,6 +37,8 @@ struct config {
 	char theme[256];	  /* theme name or path, default "default" */
 	int scrollback;		  /* lines of history per pane */
 	bool status;		  /* draw the status line */
+	char status_left[256];	  /* formats and strftime, left of the window list */
+	char status_right[256];	  /* the same, at the right edge */
 	enum bell_action bell_action; /* which bells the client rings (tmux's bell-action) */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */

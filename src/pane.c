@@ -475,17 +475,18 @@ static void pane_finish(struct pane *p)
 	server_broadcast_layout(p->window->session);
 }
 
-/* Title and mouse mode travel in the layout: send a new one when the
- * program changed either.  A bell goes out at once. */
+/* Title, current directory and mouse mode travel in the layout: send a
+ * new one when the program changed any.  A bell goes out at once. */
 static void pane_check_properties(struct pane *p)
 {
 	struct term_modes modes;
 	const char *title = term_title(p->term);
+	bool moved = pane_cwd_output(p);
 
 	if (term_take_bell(p->term))
 		server_pane_bell(p);
 	term_get_modes(p->term, &modes);
-	if (strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
+	if (!moved && strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
 		return;
 	snprintf(p->sent_title, sizeof p->sent_title, "%s", title);
 	p->sent_mouse = modes.mouse != 0;
@@ -666,6 +667,7 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddNumberToObject(o, "exit_status", p->exit_status);
 	cJSON_AddStringToObject(o, "title", term_title(p->term));
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
+	cJSON_AddStringToObject(o, "current_path", pane_current_path((struct pane *)p));
 	cJSON_AddNumberToObject(o, "violations", p->violations);
 	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))

@@ -68,7 +68,10 @@ struct pane {
 	bool remain_on_exit;
 	int violations;
 
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX];	    /* where it started */
+	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */
+	uint64_t cwd_checked_ms;
+	bool cwd_stale; /* output came while checks were rate-limited */
 	int x, y, cols, rows; /* content rectangle in the window */
 	double started_at;
 	struct pane *next; /* in the window's pane list */
@@ -249,6 +252,14 @@ void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);
 void pane_update_state(struct pane *p);
 const char *pane_backend_label(const struct pane *p);
+
+/* pane-cwd.c: the pane's current directory (OSC 7, else /proc). */
+/* Output arrived: refresh, rate-limited; true if the path changed. */
+bool pane_cwd_output(struct pane *p);
+/* Where the shell is now, else where it started. */
+const char *pane_current_path(struct pane *p);
+/* The directory a pane started from p opens in (out, or p->cwd). */
+const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size);
 
 /* events.c */
 int events_open(const char *state_dir);

@@ -220,6 +220,7 @@ static void line_clear(struct grid_line *line)
 	line->used = 0;
 	line->ext_used = 0;
 	line->ext_free = 0;
+	line->wrapped = false;
 }
 
 /* Give the line exactly `cols` cells, cutting or padding with blanks. */
@@ -272,6 +273,9 @@ void grid_line_erase(struct grid_line *line, int start, int end, const struct te
 	struct grid_cell blank = blank_with_bg(line, bg, &needs_ext);
 	bool plain = !needs_ext && blank.flags == 0;
 
+	/* Erased up to its end, a line no longer runs on into the next. */
+	if (end == line->cap)
+		line->wrapped = false;
 	if (plain && start == 0 && end >= line->used) {
 		line_clear(line);
 		return;
@@ -321,9 +325,12 @@ static void *fit_storage(void *storage, uint16_t *cap, int count, size_t size)
  * with the extended entries compacted to the live ones, renumbered. */
 static void line_copy_trimmed(struct grid_line *dest, const struct grid_line *src)
 {
-	int width = line_trimmed_width(src);
+	/* A wrapped line's trailing blanks are text its logical line goes on
+	 * through: a reflow needs them. */
+	int width = src->wrapped ? src->used : line_trimmed_width(src);
 	int live = 0;
 
+	dest->wrapped = src->wrapped;
 	dest->cells = fit_storage(dest->cells, &dest->cap, width, sizeof *dest->cells);
 	if (width)
 		memcpy(dest->cells, src->cells, (size_t)width * sizeof *dest->cells);
@@ -612,6 +619,232 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
 	grid->rows = rows;
 	grid->top = 0;
 	return moved;
+}
+
+/* ---- reflow ---- */
+
+/* A growable array of lines the reflow builds the new grid into. */
+struct line_list {
+	struct grid_line *lines;
+	int count, cap;
+};
+
+static struct grid_line *list_add(struct line_list *list)
+{
+	if (list->count == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 64;
+		list->lines = xrealloc(list->lines, (size_t)list->cap * sizeof *list->lines);
+	}
+	struct grid_line *line = &list->lines[list->count++];
+	memset(line, 0, sizeof *line);
+	return line;
+}
+
+/* Where the cursor is in logical terms, as tmux's grid_wrap_position:
+ * which logical line, and how far into it (-1: past the end of its text). */
+struct logical_pos {
+	int line;
+	int offset;
+};
+
+static struct logical_pos logical_position(const struct grid_line *lines, int row, int col)
+{
+	struct logical_pos pos = {0, 0};
+
+	for (int i = 0; i < row; i++) {
+		if (lines[i].wrapped) {
+			pos.offset += lines[i].used;
+		} else {
+			pos.offset = 0;
+			pos.line++;
+		}
+	}
+	pos.offset = col >= lines[row].used ? -1 : pos.offset + col;
+	return pos;
+}
+
+/* Decode the logical line lines[first..last] into cells (padding halves
+ * left out: grid_line_set makes them again); returns how many. */
+static int logical_cells(const struct grid_line *lines, int first, int last,
+			 struct term_cell **cells, int *cap)
+{
+	int count = 0;
+
+	for (int i = first; i <= last; i++) {
+		for (int col = 0; col < lines[i].used; col++) {
+			if (count == *cap) {
+				*cap = *cap ? *cap * 2 : 256;
+				*cells = xrealloc(*cells, (size_t)*cap * sizeof **cells);
+			}
+			grid_line_get(&lines[i], col, &(*cells)[count]);
+			if ((*cells)[count].width != 0)
+				count++;
+		}
+	}
+	return count;
+}
+
+/* Lay cells out in lines of `cols`, each but the last marked wrapped; a
+ * wide character that does not fit at the end of a line starts the next
+ * one (as a terminal's autowrap does). */
+static void split_cells(struct line_list *out, const struct term_cell *cells, int count,
+			int cols)
+{
+	struct grid_line *line = list_add(out);
+	int col = 0;
+
+	line_init(line, cols);
+	for (int i = 0; i < count; i++) {
+		int width = cells[i].width;
+		if (width > cols)
+			continue; /* a wide character in one column: nowhere to go */
+		if (col + width > cols) {
+			line->wrapped = true;
+			line = list_add(out);
+			line_init(line, cols);
+			col = 0;
+		}
+		grid_line_set(line, col, &cells[i]);
+		col += width;
+	}
+}
+
+/* The same for a logical line without extended cells (so without wide
+ * characters), the common case: its compact cells are copied as they are,
+ * `cols` at a time. */
+static void split_compact(struct line_list *out, const struct grid_line *lines, int first,
+			  int last, int cols, struct grid_cell **cells, int *cap)
+{
+	int count = 0, start = 0;
+
+	for (int i = first; i <= last; i++) {
+		if (lines[i].used == 0)
+			continue; /* may have no storage at all (a trimmed blank line) */
+		if (count + lines[i].used > *cap) {
+			while (count + lines[i].used > *cap)
+				*cap = *cap ? *cap * 2 : 256;
+			*cells = xrealloc(*cells, (size_t)*cap * sizeof **cells);
+		}
+		memcpy(*cells + count, lines[i].cells, (size_t)lines[i].used * sizeof **cells);
+		count += lines[i].used;
+	}
+	do {
+		struct grid_line *line = list_add(out);
+		int n = count - start < cols ? count - start : cols;
+		line_init(line, cols);
+		if (n > 0)
+			memcpy(line->cells, *cells + start, (size_t)n * sizeof **cells);
+		line->used = (uint16_t)n;
+		start += n;
+		line->wrapped = start < count;
+	} while (start < count);
+}
+
+static bool has_extended(const struct grid_line *lines, int first, int last)
+{
+	for (int i = first; i <= last; i++)
+		if (lines[i].ext_used)
+			return true;
+	return false;
+}
+
+/* The cursor's new place, as tmux's grid_unwrap_position: the line of
+ * the logical line's lines (from `first`) that holds the offset. */
+static void unwrap_position(const struct line_list *out, int first, int offset, int *row,
+			    int *col)
+{
+	int at = first;
+
+	if (offset < 0) {
+		while (at + 1 < out->count && out->lines[at].wrapped)
+			at++;
+		offset = out->lines[at].used;
+	} else {
+		while (at + 1 < out->count && out->lines[at].wrapped &&
+		       offset >= out->lines[at].used) {
+			offset -= out->lines[at].used;
+			at++;
+		}
+	}
+	*row = at;
+	*col = offset;
+}
+
+void grid_reflow(struct grid *grid, int cols, int *row, int *col)
+{
+	struct grid_history *history = &grid->history;
+	int count = history->count + grid->rows;
+	struct grid_line *lines = xrealloc(NULL, (size_t)count * sizeof *lines);
+	struct line_list out = {0};
+	struct term_cell *cells = NULL;
+	struct grid_cell *compact = NULL;
+	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1;
+	struct logical_pos cursor = {-1, 0};
+
+	/* Every line, oldest first; this function owns their storage now. */
+	for (int i = 0; i < history->count; i++)
+		lines[i] = *history_slot(history, i);
+	for (int r = 0; r < grid->rows; r++)
+		lines[history->count + r] = *grid_visible_line(grid, r);
+	if (row != NULL)
+		cursor = logical_position(lines, history->count + *row, *col);
+
+	for (int first = 0; first < count; logical++) {
+		int last = first;
+		while (last + 1 < count && lines[last].wrapped)
+			last++;
+		if (logical == cursor.line)
+			cursor_first = out.count;
+		if (first == last && lines[first].used <= cols) {
+			/* Short and whole: moves across as it is. */
+			*list_add(&out) = lines[first];
+			out.lines[out.count - 1].wrapped = false;
+		} else {
+			if (has_extended(lines, first, last)) {
+				int n = logical_cells(lines, first, last, &cells, &cells_cap);
+				split_cells(&out, cells, n, cols);
+			} else {
+				split_compact(&out, lines, first, last, cols, &compact,
+					      &compact_cap);
+			}
+			for (int i = first; i <= last; i++)
+				line_free(&lines[i]);
+		}
+		first = last + 1;
+	}
+	free(cells);
+	free(compact);
+	free(lines);
+	while (out.count < grid->rows)
+		line_init(list_add(&out), cols);
+
+	int hsize = out.count - grid->rows;
+	if (row != NULL) {
+		unwrap_position(&out, cursor_first, cursor.offset, row, col);
+		*row -= hsize;
+		if (*row < 0)
+			*row = *col = 0;
+	}
+
+	/* History anew, trimmed copies through the usual door (so the limit
+	 * holds); the screen is the last `rows` lines, `cols` cells each. */
+	history->count = 0;
+	history->start = 0;
+	int kept = hsize > history->limit ? hsize - history->limit : 0; /* older: dropped */
+	for (int i = 0; i < hsize; i++) {
+		if (i >= kept)
+			history_append(history, &out.lines[i]);
+		line_free(&out.lines[i]);
+	}
+	free(grid->lines);
+	grid->lines = xrealloc(NULL, (size_t)grid->rows * sizeof *grid->lines);
+	for (int r = 0; r < grid->rows; r++) {
+		grid->lines[r] = out.lines[hsize + r];
+		line_set_width(&grid->lines[r], cols);
+	}
+	free(out.lines);
+	grid->cols = cols;
+	grid->top = 0;
 }
 
 int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)

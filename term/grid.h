@@ -18,6 +18,11 @@
  * line is dropped and its storage reused for the new blank row.
  *
  * Blank cells are all-zero, so a fresh row is one calloc or memset.
+ *
+ * A line the program's text ran off (autowrap) is marked `wrapped`: it and
+ * the line below are one logical line.  grid_reflow() uses the mark to
+ * rewrap screen and history at a new width (tmux's grid_reflow is the
+ * model), so narrowing a pane and widening it again loses nothing.
  */
 #ifndef SANDMUX_GRID_H
 #define SANDMUX_GRID_H
@@ -57,6 +62,7 @@ struct grid_line {
 	uint16_t ext_used; /* extended entries handed out, live or on the free list */
 	uint16_t ext_cap;
 	uint16_t ext_free; /* free-list head: index + 1, 0 when empty */
+	bool wrapped;	   /* autowrap continued this line on the next one */
 };
 
 /* Scrollback: a ring of trimmed lines that grows to `limit` lines. */
@@ -131,6 +137,16 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row);
  * content moved down (negative: up), which is how far the saved cursor
  * must move with it. */
 int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row);
+
+/* Rewrap every line, history and screen, at `cols` (tmux's reflow): a
+ * logical line (lines joined by `wrapped`) longer than `cols` is split,
+ * wrapped lines rejoin, other lines move across untouched.  The screen is
+ * then the last `rows` lines, history the rest (its limit kept).  The
+ * cursor, in and out through row/col when not NULL, stays on the same
+ * character of its logical line; a cursor past the end of its line's
+ * text goes to the end of it, as in tmux (col may come out == cols).  A
+ * cursor that would fall into history goes to 0,0. */
+void grid_reflow(struct grid *grid, int cols, int *row, int *col);
 
 void grid_set_history_limit(struct grid *grid, int limit);
 size_t grid_memory(const struct grid *grid);

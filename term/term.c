@@ -15,6 +15,15 @@
  * row pointers (refreshed after each scroll, a few hundred glyphs apart)
  * and marks damage with a byte store, not a read-modify-write of a bit.
  *
+ * libvterm 0.1.4 does not say when its text wraps at the right edge, and
+ * a reflow on resize needs to know (grid.h: `wrapped`).  It wraps inside
+ * one text callback: a glyph lands at column 0 of the row below the last
+ * one with no cursor movement reported in between.  Anything else that
+ * puts the cursor there (CR LF, CUP, a tab...) reports a movement first.
+ * So the last glyph's place is kept (wrap_row/wrap_col, moved along by
+ * scrolls, forgotten on any other movement) and that one comparison in
+ * putglyph marks the row above wrapped.
+ *
  * Modes libvterm 0.1.4 tracks but does not expose (application cursor keys
  * and keypad, bracketed paste, SGR mouse) are read back by asking libvterm
  * to encode a probe key and looking at what it produced: the answer is
@@ -50,6 +59,18 @@ struct term {
 	int mouse;
 	bool bell;
 	char *title;
+	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
+	bool osc7_changed;
+
+	/* Where the last glyph left libvterm's cursor (see the top): its row,
+	 * -2 once the cursor moved elsewhere; its column; and the column just
+	 * past the glyph (the edge: a wrap is pending). */
+	int wrap_row, wrap_col, wrap_end;
+	/* A reflow put the cursor just past the end of a full row: the row
+	 * where term_resize makes libvterm's wrap pending again, -1 none;
+	 * while it does, putglyph writes nothing (replaying_wrap). */
+	int pending_wrap_row;
+	bool replaying_wrap;
 
 	uint8_t *damaged;	      /* one flag per visible row */
 	/* The cursor as it was when damage was last cleared: a cursor that
@@ -60,8 +81,10 @@ struct term {
 	/* The cursor's row on the main screen when the alternate screen
 	 * was shown: where libvterm puts it back (1049) when it goes, in
 	 * the main screen's size of then. */
-	int saved_row;
-	int saved_moved; /* how far its row moved in a resize since */
+	int saved_row, saved_col;
+	/* The main screen was resized when shown again: saved_row/col are
+	 * where the cursor goes once libvterm has restored its own. */
+	bool saved_moved;
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
@@ -94,6 +117,7 @@ struct term {
 	bool mode_insert;	/* IRM */
 	bool mode_origin;	/* DECOM */
 	bool mode_lrmargin;	/* DECLRMM */
+	bool mode_autowrap;	/* DECAWM: at the edge, is a wrap pending? */
 	/* libvterm decodes each run of text ("chunk": text between controls,
 	 * within one vterm_input_write) with one decoder, picked by the
 	 * chunk's first byte; G0's decoder keeps a partial UTF-8 sequence
@@ -248,10 +272,15 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	/* libvterm 0.1.4 can hand out a column of -1 (a C1 control decoded
 	 * from UTF-8 moves the cursor before the row): never write there. */
 	if (info->width < 1 || pos.col < 0 || pos.col + info->width > term->cols || pos.row < 0 ||
-	    pos.row >= term->rows)
+	    pos.row >= term->rows || term->replaying_wrap)
 		return 1;
 	line = term->row_lines[pos.row];
 	term->damaged[pos.row] = 1;
+	if (pos.col == 0 && pos.row == term->wrap_row + 1)
+		term->row_lines[pos.row - 1]->wrapped = true; /* libvterm wrapped */
+	term->wrap_row = pos.row;
+	term->wrap_end = pos.col + info->width;
+	term->wrap_col = term->wrap_end < term->cols ? term->wrap_end : pos.col;
 	/* Visible lines always hold `cols` cells, so pos.col is in range. */
 	struct grid_cell *cell = &line->cells[pos.col];
 	if (chars[0] > term->compact_limit || chars[1] != 0 || info->width != 1 ||
@@ -262,6 +291,17 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	cell->ch = (uint8_t)chars[0];
 	if (pos.col >= line->used)
 		line->used = (uint16_t)(pos.col + 1);
+	return 1;
+}
+
+static int on_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
+{
+	struct term *term = user;
+
+	/* The end of a text run reports where its last glyph left the
+	 * cursor: a wrap may still follow.  Anywhere else, it may not. */
+	if (pos.row != term->wrap_row || pos.col != term->wrap_col)
+		term->wrap_row = -2;
 	return 1;
 }
 
@@ -324,9 +364,17 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 {
 	struct term *term = user;
 
-	/* Only whole-width row scrolls get the ring; the rest is cell moves. */
-	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols)
+	/* Only whole-width row scrolls get the ring; the rest is cell moves
+	 * (and forgets the last glyph: no wrap is marked inside margins). */
+	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols) {
+		term->wrap_row = -2;
 		return 0;
+	}
+	if (term->wrap_row >= rect.start_row && term->wrap_row < rect.end_row) {
+		term->wrap_row -= downward;
+		if (term->wrap_row < rect.start_row || term->wrap_row >= rect.end_row)
+			term->wrap_row = -2;
+	}
 	if (downward > 0) {
 		bool to_history = scroll_reaches_history(term, rect);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
@@ -356,15 +404,25 @@ static void switch_screen(struct term *term, bool alt)
 		/* 1049 saves the cursor right after this: it is here now. */
 		vterm_state_get_cursorpos(term->state, &cursor);
 		term->saved_row = cursor.row;
+		term->saved_col = cursor.col;
 	}
 	/* Back from the alternate screen: the main one to the size the
 	 * terminal has now, around the row of the cursor libvterm restores
-	 * next (1049).  libvterm knows nothing of the move: the scanner puts
-	 * its cursor on the moved row after it (restore_saved_cursor). */
-	term->saved_moved = 0;
-	if (!alt && (grid->rows != term->rows || grid->cols != term->cols))
-		term->saved_moved =
-		    grid_resize_saved(grid, term->rows, term->cols, term->saved_row);
+	 * next (1049), then its lines rewrapped at the new width with that
+	 * cursor kept on its character (grid_reflow).  libvterm knows nothing
+	 * of the move: the scanner puts its cursor there after it
+	 * (restore_saved_cursor). */
+	term->saved_moved = false;
+	if (!alt && (grid->rows != term->rows || grid->cols != term->cols)) {
+		int row = term->saved_row, col = term->saved_col;
+
+		row += grid_resize_saved(grid, term->rows, grid->cols, term->saved_row);
+		if (grid->cols != term->cols)
+			grid_reflow(grid, term->cols, &row, &col);
+		term->saved_row = row;
+		term->saved_col = col;
+		term->saved_moved = true;
+	}
 	term->grid = grid;
 	refresh_row_lines(term);
 	damage_rows(term, 0, term->rows);
@@ -394,6 +452,35 @@ static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
 	return 1;
 }
 
+/* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
+ * where it is ("file://host/path"): kept as sent, bounded, for the caller
+ * to parse and distrust (any program in the pane can send it). */
+#define OSC7_MAX 4096
+
+static int on_osc(const char *command, size_t len, void *user)
+{
+	struct term *term = user;
+
+	if (len < 2 || command[0] != '7' || command[1] != ';')
+		return 0;
+	command += 2;
+	len -= 2;
+	if (len > OSC7_MAX)
+		len = OSC7_MAX;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, command, len);
+	copy[len] = '\0';
+	if (term->osc7 == NULL || strcmp(term->osc7, copy) != 0)
+		term->osc7_changed = true;
+	free(term->osc7);
+	term->osc7 = copy;
+	return 1;
+}
+
+static const VTermParserCallbacks fallback_callbacks = {
+    .osc = on_osc,
+};
+
 static int on_bell(void *user)
 {
 	struct term *term = user;
@@ -413,20 +500,47 @@ static void alloc_row_state(struct term *term, int rows, int cols)
 	term->row_buffer = xcalloc((size_t)cols, sizeof *term->row_buffer);
 }
 
+/* The main screen's new rows, then its lines rewrapped at the new width
+ * (grid_reflow) with the cursor kept on its character.  libvterm moves the
+ * cursor by delta after this callback: first one column right if a wrap
+ * was pending (at_phantom), then delta, then clamped to the screen. */
+static void resize_main(struct term *term, int rows, int cols, VTermPos cursor, VTermPos *delta)
+{
+	bool pending = term->mode_autowrap && cursor.row == term->wrap_row &&
+		       cursor.col == term->wrap_col && term->wrap_end >= term->cols;
+	int row = cursor.row, col = pending ? term->cols : cursor.col;
+
+	row += grid_resize(term->main_grid, rows, term->cols, cursor.row);
+	if (cols != term->cols)
+		grid_reflow(term->main_grid, cols, &row, &col);
+	if (col >= cols) {
+		col = cols - 1;
+		term->pending_wrap_row = row;
+	}
+	int phantom_step = pending && cursor.col < cols - 1;
+	delta->row = row - cursor.row;
+	delta->col = col - cursor.col - phantom_step;
+}
+
 static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 {
 	struct term *term = user;
 	VTermPos cursor;
 
 	vterm_state_get_cursorpos(term->state, &cursor);
-	int shown = grid_resize(term->grid, rows, cols, cursor.row);
-	/* The main screen behind the alternate one keeps its size until it
-	 * is shown again (switch_screen), as tmux keeps the screen it saved:
-	 * libvterm brings the saved cursor back there, and only then is the
-	 * size the cursor must fit known. */
-	if (term->grid == term->main_grid)
+	if (term->grid == term->main_grid) {
+		resize_main(term, rows, cols, cursor, delta);
 		grid_resize(term->alt_grid, rows, cols, -1);
-	delta->row += shown;
+	} else {
+		/* A full-screen program redraws on SIGWINCH: its screen is cut
+		 * or padded, never reflowed.  The main screen behind it keeps
+		 * its size until it is shown again (switch_screen), as tmux
+		 * keeps the screen it saved: libvterm brings the saved cursor
+		 * back there, and only then is the size the cursor must fit
+		 * known; it is reflowed to the new width then. */
+		delta->row += grid_resize(term->alt_grid, rows, cols, cursor.row);
+	}
+	term->wrap_row = -2;
 
 	term->rows = rows;
 	term->cols = cols;
@@ -438,6 +552,7 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 
 static const VTermStateCallbacks state_callbacks = {
     .putglyph = on_putglyph,
+    .movecursor = on_movecursor,
     .scrollrect = on_scrollrect,
     .moverect = on_moverect,
     .erase = on_erase,
@@ -487,6 +602,8 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->alt_grid = grid_new(rows, cols, 0);
 	term->grid = term->main_grid;
 	term->cursor_visible = true;
+	term->wrap_row = -2;
+	term->pending_wrap_row = -1;
 	alloc_row_state(term, rows, cols);
 	refresh_row_lines(term);
 
@@ -495,6 +612,7 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	vterm_output_set_callback(term->vt, on_output, term);
 	term->state = vterm_obtain_state(term->vt);
 	vterm_state_set_callbacks(term->state, &state_callbacks, term);
+	vterm_state_set_unrecognised_fallbacks(term->state, &fallback_callbacks, term);
 	vterm_state_reset(term->state, 1);
 	scan_reset_modes(term);
 	/* libvterm 0.1.4 restores a zeroed pen (RGB black on black) when a
@@ -517,6 +635,7 @@ void term_free(struct term *term)
 	free(term->row_lines);
 	free(term->row_buffer);
 	free(term->title);
+	free(term->osc7);
 	free(term->held);
 	free(term->padded);
 	free(term);
@@ -676,6 +795,7 @@ static void scan_reset_modes(struct term *term)
 	term->mode_insert = false;
 	term->mode_origin = false;
 	term->mode_lrmargin = false;
+	term->mode_autowrap = true;
 }
 
 /* An ESC sequence ended on final byte c: note what changes how libvterm
@@ -714,30 +834,32 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_origin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 69)
 		term->mode_lrmargin = on;
+	else if (term->scan_leader == '?' && term->scan_count == 7)
+		term->mode_autowrap = on;
 }
 
 /* After CSI ? 1049 l brought back a main screen that was resized while
  * hidden: libvterm put the cursor back on the row it was saved on, but
- * that row's content moved with the resize (switch_screen); the cursor
- * follows it, as in tmux.  Without this the shell's prompt came back
+ * that row's content moved with the resize and the reflow (switch_screen);
+ * the cursor follows its character, as in tmux.  Without this the shell's prompt came back
  * above or below its own line after an editor was resized. */
 static void to_vterm(struct term *term, const char *bytes, size_t len);
 
 static void restore_saved_cursor(struct term *term)
 {
-	VTermPos cursor;
 	char cup[32];
-	int row = term->saved_row + term->saved_moved;
+	int row = term->saved_row, col = term->saved_col;
 
-	if (term->saved_moved == 0)
+	if (!term->saved_moved)
 		return;
-	term->saved_moved = 0;
+	term->saved_moved = false;
 	if (row < 0)
 		row = 0;
 	if (row > term->rows - 1)
 		row = term->rows - 1;
-	vterm_state_get_cursorpos(term->state, &cursor);
-	snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, cursor.col + 1);
+	if (col > term->cols - 1)
+		col = term->cols - 1;
+	snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, col + 1);
 	to_vterm(term, cup, strlen(cup));
 }
 
@@ -1173,6 +1295,25 @@ void term_set_fast_text(struct term *term, bool on)
 	term->no_fast_text = !on;
 }
 
+/* The reflow left the cursor past the last column of a full row (tmux's
+ * cx == sx): the next character must start the row below, as a wrap.
+ * libvterm has no call for that state, but printing at the last column
+ * enters it: so a glyph is printed there that putglyph does not write. */
+static void replay_pending_wrap(struct term *term)
+{
+	char cup[32];
+	int len = snprintf(cup, sizeof cup, "\033[%d;%dHx", term->pending_wrap_row + 1, term->cols);
+
+	term->replaying_wrap = true;
+	vterm_input_write(term->vt, cup, (size_t)len);
+	term->replaying_wrap = false;
+	/* As if that glyph had been written: the next one marks the wrap. */
+	term->wrap_row = term->pending_wrap_row;
+	term->wrap_col = term->cols - 1;
+	term->wrap_end = term->cols;
+	term->pending_wrap_row = -1;
+}
+
 void term_resize(struct term *term, int rows, int cols)
 {
 	rows = clamp_size(rows);
@@ -1186,18 +1327,25 @@ void term_resize(struct term *term, int rows, int cols)
 	/* libvterm 0.1.4 keeps a scroll region that a shrink left below the
 	 * new bottom and then scrolls rows that do not exist (a crash any
 	 * program can provoke by setting a region and waiting for a split).
-	 * Reset the region on every resize, as tmux does.  DECSTBM homes
-	 * the cursor, so it is put back after with CUP, not with DECSC and
-	 * DECRC: their one slot is also what the alternate screen (1049)
-	 * saved the shell's cursor in, and overwriting it left the shell's
-	 * prompt wherever the editor had its cursor at the resize. */
+	 * Reset the region on every resize, as tmux does.  DECSTBM homes the
+	 * cursor, so it is put back with a CUP: not DECSC/DECRC, whose one
+	 * slot is also what the alternate screen (1049) saved the shell's
+	 * cursor in, and overwriting it left the shell's prompt wherever the
+	 * editor had its cursor at the resize.  In origin mode a CUP counts
+	 * from margins this cannot see, so there DECSC/DECRC stays. */
 	vterm_state_get_cursorpos(term->state, &cursor);
-	snprintf(cup, sizeof cup, "\033[r\033[%d;%dH", cursor.row + 1, cursor.col + 1);
-	vterm_input_write(term->vt, cup, strlen(cup));
+	if (term->mode_origin) {
+		vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	} else {
+		snprintf(cup, sizeof cup, "\033[r\033[%d;%dH", cursor.row + 1, cursor.col + 1);
+		vterm_input_write(term->vt, cup, strlen(cup));
+	}
 	/* That ESC also ended whatever sequence libvterm was in: so does the
 	 * scanner's view of it (found by the fuzzer's fast-path oracle). */
 	term->scan_state = SCAN_GROUND;
 	term->text_chunk = 0;
+	if (term->pending_wrap_row >= 0)
+		replay_pending_wrap(term);
 }
 
 void term_set_scrollback_limit(struct term *term, int lines)
@@ -1252,6 +1400,18 @@ void term_cursor(const struct term *term, int *row, int *col)
 const char *term_title(const struct term *term)
 {
 	return term->title ? term->title : "";
+}
+
+const char *term_osc7(const struct term *term)
+{
+	return term->osc7 ? term->osc7 : "";
+}
+
+bool term_take_osc7_change(struct term *term)
+{
+	bool changed = term->osc7_changed;
+	term->osc7_changed = false;
+	return changed;
 }
 
 bool term_take_bell(struct term *term)

@@ -79,8 +79,10 @@ void term_write(struct term *term, const char *bytes, size_t len);
  * default); off, every byte goes through libvterm.  For tests that
  * compare the two, and for benchmarks. */
 void term_set_fast_text(struct term *term, bool on);
-/* Resize; content reflows no further than libvterm does (rows are kept,
- * cut or padded). rows/cols are clamped to 1..1000. */
+/* Resize; rows/cols are clamped to 1..1000.  The main screen and its
+ * history reflow to the new width as in tmux (lines the program's text
+ * wrapped rejoin, long lines split, the cursor stays on its character);
+ * the alternate screen is cut or padded. */
 void term_resize(struct term *term, int rows, int cols);
 void term_set_scrollback_limit(struct term *term, int lines);
 
@@ -165,6 +167,13 @@ size_t term_style_sgr(const struct term_style *style, char *out, size_t size);
 
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);
+
+/* The last OSC 7 the program sent (a working directory as a URL,
+ * "file://host/path"), as sent, "" if none: untrusted text, any program
+ * can send it.  term_take_osc7_change: whether it changed since the last
+ * call; clears that. */
+const char *term_osc7(const struct term *term);
+bool term_take_osc7_change(struct term *term);
 
 /* Whether the program rang the bell (BEL) since the last call; clears it. */
 bool term_take_bell(struct term *term);

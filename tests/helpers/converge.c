@@ -215,8 +215,8 @@ static void outer_snapshot(struct outer *o)
 
 struct spane {
 	int id, x, y, cols, rows, cx, cy;
-	bool active, cursor_visible, failed;
-	char backend[32], title[256], cwd[512];
+	bool active, cursor_visible, failed, bell;
+	char backend[32], title[256], cwd[512]; /* cwd: where its shell is now */
 	int violations;
 	char *capture; /* the live screen, or the copy-mode view */
 };
@@ -224,7 +224,7 @@ struct spane {
 struct swin {
 	int index;
 	char name[64];
-	bool active;
+	bool active, bell; /* bell: a pane of it rang unfocused ("!") */
 };
 
 struct server {
@@ -319,6 +319,8 @@ static void server_list(struct server *s)
 			w->index = json_int(win, "index");
 			snprintf(w->name, sizeof w->name, "%s", json_str(win, "name"));
 			w->active = json_bool(win, "active");
+			cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(win, "panes"))
+				w->bell = w->bell || json_bool(p, "bell");
 			if (!w->active)
 				continue;
 			s->zoomed = json_bool(win, "zoomed");
@@ -339,7 +341,8 @@ static void server_list(struct server *s)
 				sp->failed = strcmp(json_str(p, "state"), "error") == 0;
 				snprintf(sp->backend, sizeof sp->backend, "%s", json_str(p, "backend"));
 				snprintf(sp->title, sizeof sp->title, "%s", json_str(p, "title"));
-				snprintf(sp->cwd, sizeof sp->cwd, "%s", json_str(p, "cwd"));
+				snprintf(sp->cwd, sizeof sp->cwd, "%s", json_str(p, "current_path"));
+				sp->bell = json_bool(p, "bell");
 				sp->violations = json_int(p, "violations");
 				sp->cx = json_int(cursor, "x");
 				sp->cy = json_int(cursor, "y");
@@ -567,8 +570,8 @@ static void grid_title(struct grid *g, const struct server *s, const struct span
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s ", p->title, p->title[0] && p->cwd[0] ? " : " : "",
-		 p->cwd);
+	snprintf(text, sizeof text, " %s%s%s%s ", p->bell ? "! " : "", p->title,
+		 p->title[0] && p->cwd[0] ? " : " : "", p->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += grid_text(g, y, x + used, width - used - right_width - 1, text);
 	if (right_width > 0) {
@@ -599,8 +602,9 @@ static void grid_status(struct grid *g, const struct server *s)
 	for (int i = 0; i < s->nwindows && x < limit; i++) {
 		char entry[128];
 
-		snprintf(entry, sizeof entry, "%d:%s%s", s->windows[i].index, s->windows[i].name,
-			 s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "");
+		snprintf(entry, sizeof entry, "%d:%s%s%s", s->windows[i].index, s->windows[i].name,
+			 s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "",
+			 s->windows[i].bell ? "!" : "");
 		x += grid_text(g, y, x, limit - x, entry);
 		if (x < limit)
 			x += grid_text(g, y, x, limit - x, " ");

@@ -66,6 +66,8 @@ static void test_defaults(void **state)
 	assert_string_equal(config.prefix, "C-b");
 	assert_string_equal(config.theme, "default");
 	assert_true(config.status);
+	assert_string_equal(config.status_left, "[#{session_name}] ");
+	assert_string_equal(config.status_right, " %H:%M %d-%b ");
 	assert_true(config.scrollback > 0);
 	assert_string_equal(config.default_backend, "none");
 	assert_false(config.default_backend_set);
@@ -82,6 +84,8 @@ static void test_good_config(void **state)
 	    "  \"theme\": \"light\",\n"
 	    "  \"scrollback\": 5000,\n"
 	    "  \"status\": false,\n"
+	    "  \"status_left\": \"#S:#{pane_backend} \",\n"
+	    "  \"status_right\": \"#{pane_current_path}\",\n"
 	    "  \"default_shell\": \"/bin/zsh\",\n"
 	    "  \"default_backend\": \"native\",\n"
 	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
@@ -95,6 +99,8 @@ static void test_good_config(void **state)
 	assert_string_equal(config.theme, "light");
 	assert_int_equal(config.scrollback, 5000);
 	assert_false(config.status);
+	assert_string_equal(config.status_left, "#S:#{pane_backend} ");
+	assert_string_equal(config.status_right, "#{pane_current_path}");
 	assert_string_equal(config.default_shell, "/bin/zsh");
 	assert_string_equal(config.default_backend, "native");
 	assert_true(config.default_backend_set);
@@ -119,6 +125,8 @@ static const struct bad_case bad_cases[] = {
     {"{\"scrollback\":1.5}", "config_invalid", "scrollback"},
     {"{\"scrollback\":-1}", "config_invalid", "scrollback"},
     {"{\"status\":1}", "config_invalid", "status"},
+    {"{\"status_left\":1}", "config_invalid", "status_left"},
+    {"{\"status_right\":[\"#S\"]}", "config_invalid", "status_right"},
     {"{\"theme\":42}", "config_invalid", "theme"},
     {"{\"theme\":\"\"}", "config_invalid", "theme"},
     {"{\"prefix\":\"Ctrl-b\"}", "config_invalid", "prefix"},

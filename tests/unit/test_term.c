@@ -353,6 +353,31 @@ static void test_titles(void **state)
 	}
 }
 
+/* OSC 7 (a shell saying where it is) is kept as sent, even in pieces,
+ * and is not the title. */
+static void test_osc7(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 0);
+
+	assert_string_equal(term_osc7(term), "");
+	assert_false(term_take_osc7_change(term));
+	feed(term, "\033]7;file://host/home/u/a%20b\007");
+	assert_string_equal(term_osc7(term), "file://host/home/u/a%20b");
+	assert_true(term_take_osc7_change(term));
+	assert_false(term_take_osc7_change(term));
+	feed(term, "\033]7;file://host/home/u/a%20b\033\\");
+	assert_false(term_take_osc7_change(term)); /* the same again is no news */
+	feed(term, "\033]7;file://h");
+	feed(term, "ost/tmp\033\\ok");
+	assert_string_equal(term_osc7(term), "file://host/tmp");
+	assert_true(term_take_osc7_change(term));
+	assert_string_equal(term_title(term), "");
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "ok\n\n\n\n");
+	free(text);
+	term_free(term);
+}
+
 static void test_title_in_pieces(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -596,22 +621,117 @@ static void test_damage(void **state)
 
 /* ---- resize ---- */
 
-static void test_resize_cols(void **state)
+/*
+ * Reflow as data: a terminal of rows x cols, then steps (a resize to
+ * `cols` when non-zero, then `write` when not NULL), then the screen,
+ * history and cursor expected.  Screens and cursors were checked against
+ * tmux 3.3a doing the same (resize-window on a pane fed the same bytes),
+ * where tmux says cx == sx (a wrap pending) this says the last column.
+ * One difference is chosen: a row erased to its end (EL) no longer runs
+ * on into the next, where tmux would rejoin it across the blanks.
+ */
+struct reflow_step {
+	int cols;
+	const char *write;
+};
+
+struct reflow_case {
+	const char *name;
+	int rows, cols;
+	const char *input;
+	struct reflow_step steps[4];
+	const char *screen;
+	const char *history; /* NULL: must be empty */
+	int cursor_row, cursor_col;
+};
+
+static const struct reflow_case reflow_cases[] = {
+    {"an autowrapped line splits and rejoins", 4, 10, "0123456789ABCDE", {{5, NULL}, {10, NULL}},
+     "0123456789\nABCDE\n\n\n", NULL, 1, 5},
+    {"narrowed, a wrapped line is rewrapped and its top goes to history", 4, 10,
+     "0123456789ABCDE", {{5, NULL}}, "56789\nABCDE\n\n\n", "01234\n", 1, 4},
+    {"typing after a reflow to a full row continues on the next row", 4, 10, "0123456789ABCDE",
+     {{5, NULL}, {0, "Z"}, {10, NULL}}, "0123456789\nABCDEZ\n\n\n", NULL, 1, 6},
+    {"a line ended by a newline does not rejoin", 4, 10, "01234\r\n56789", {{3, NULL}, {10, NULL}},
+     "01234\n56789\n\n\n", NULL, 1, 5},
+    {"a full row then CR LF is not a wrap", 4, 10, "0123456789\r\nab", {{5, NULL}, {10, NULL}},
+     "0123456789\nab\n\n\n", NULL, 1, 2},
+    {"a long unwrapped line splits when narrowed", 4, 10, "0123456789\r\nab", {{5, NULL}},
+     "56789\nab\n\n\n", "01234\n", 1, 2},
+    {"the cursor stays on its character", 6, 10, "0123456789ABCDE\033[1;8H", {{5, NULL}},
+     "56789\nABCDE\n\n\n\n\n", "01234\n", 0, 2},
+    {"a cursor past the end of its line's text goes to its end", 4, 10, "ab\033[1;8H", {{5, NULL}},
+     "ab\n\n\n\n", NULL, 0, 2},
+    {"history lines rejoin when widened", 2, 10, "0123456789ABCDEFGHIJ\r\nx\r\ny", {{20, NULL}},
+     "x\ny\n", "0123456789ABCDEFGHIJ\n", 1, 1},
+    {"a wide character that does not fit moves whole, and comes back", 4, 10,
+     "abc\xe4\xb8\xad", {{4, NULL}, {10, NULL}}, "abc\xe4\xb8\xad\n\n\n\n", NULL, 0, 5},
+    {"erasing a row to its end ends its wrap", 4, 10, "0123456789AB\033[1;5H\033[K",
+     {{20, NULL}}, "0123\nAB\n\n\n", NULL, 0, 4},
+    {"the alternate screen is cut, not reflowed", 4, 10, "\033[?1049h0123456789AB",
+     {{5, NULL}, {10, NULL}}, "01234\nAB\n\n\n", NULL, 1, 2},
+    {"the main screen under the alternate screen comes back whole", 4, 10,
+     "0123456789AB\033[?1049hxyz", {{5, NULL}, {10, "\033[?1049l"}}, "0123456789\nAB\n\n\n", NULL, 1,
+     2},
+    /* the shell's cursor follows its character when the reflowed main
+     * screen comes back (grid_resize_saved, then grid_reflow), or "Z"
+     * lands on the row libvterm saved it on, the one below */
+    {"the main screen under the alternate screen reflows around its cursor", 4, 5,
+     "0123456789AB\033[?1049hxyz", {{10, "\033[?1049lZ"}}, "0123456789\nABZ\n\n\n", NULL, 1, 3},
+    {"a wrap at the bottom row scrolls and is still a wrap", 2, 10, "x\r\n0123456789AB",
+     {{20, NULL}}, "x\n0123456789AB\n", NULL, 1, 12},
+};
+
+static void test_reflow_cases(void **state)
 {
-	struct term *term = term_new(ROWS, COLS, 100);
+	for (size_t i = 0; i < sizeof reflow_cases / sizeof reflow_cases[0]; i++) {
+		const struct reflow_case *c = &reflow_cases[i];
+		struct term *term = term_new(c->rows, c->cols, 100);
+		int row, col;
 
-	feed(term, "0123456789\r\nab\xe4\xb8\xad");
-	term_resize(term, ROWS, 3);
-	assert_int_equal(term_cols(term), 3);
-	char *text = screen_text(term, 0);
-	assert_string_equal(text, "012\nab\n\n\n"); /* the cut wide char goes whole */
-	free(text);
+		feed(term, c->input);
+		for (int k = 0; k < 4 && (c->steps[k].cols || c->steps[k].write); k++) {
+			if (c->steps[k].cols)
+				term_resize(term, c->rows, c->steps[k].cols);
+			if (c->steps[k].write)
+				feed(term, c->steps[k].write);
+		}
+		char *text = screen_text(term, 0);
+		if (strcmp(text, c->screen) != 0)
+			fail_msg("%s: screen \"%s\", want \"%s\"", c->name, text, c->screen);
+		free(text);
+		int lines = term_history_lines(term);
+		text = lines ? term_capture(term, -lines, -1, false, NULL) : strdup("");
+		if (strcmp(text, c->history ? c->history : "") != 0)
+			fail_msg("%s: history \"%s\", want \"%s\"", c->name, text,
+				 c->history ? c->history : "");
+		free(text);
+		term_cursor(term, &row, &col);
+		if (row != c->cursor_row || col != c->cursor_col)
+			fail_msg("%s: cursor %d,%d, want %d,%d", c->name, row, col, c->cursor_row,
+				 c->cursor_col);
+		term_free(term);
+	}
+}
 
-	term_resize(term, ROWS, 12);
-	feed(term, "\033[1;11HXY");
-	text = screen_text(term, 0);
-	assert_string_equal(text, "012       XY\nab\n\n\n");
-	free(text);
+/* Narrowing to two columns and back: nothing is lost for good.  (At one
+ * column a wide character has nowhere to go, as in libvterm itself.) */
+static void test_reflow_round_trip(void **state)
+{
+	struct term *term = term_new(5, 30, 1000);
+	const char *text = "the quick brown fox jumps over the lazy dog\r\n"
+			   "\xe4\xb8\xad\xe6\x96\x87 wide\r\n"
+			   "\033[31mred\033[0m and plain words that wrap around once\r\n$ ";
+
+	feed(term, text);
+	char *before = term_capture(term, -term_history_lines(term), 4, true, NULL);
+	int widths[] = {7, 2, 13, 3, 30};
+	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+		term_resize(term, 5, widths[i]);
+	char *after = term_capture(term, -term_history_lines(term), 4, true, NULL);
+	assert_string_equal(after, before);
+	free(before);
+	free(after);
 	term_free(term);
 }
 
@@ -1075,6 +1195,7 @@ int main(void)
 	    cmocka_unit_test(test_alt_screen),
 	    cmocka_unit_test(test_titles),
 	    cmocka_unit_test(test_title_in_pieces),
+	    cmocka_unit_test(test_osc7),
 	    cmocka_unit_test(test_bracketed_paste),
 	    cmocka_unit_test(test_app_cursor_keys),
 	    cmocka_unit_test(test_modes),
@@ -1084,7 +1205,8 @@ int main(void)
 	    cmocka_unit_test(test_capture_wide_terminal),
 	    cmocka_unit_test(test_row_runs),
 	    cmocka_unit_test(test_damage),
-	    cmocka_unit_test(test_resize_cols),
+	    cmocka_unit_test(test_reflow_cases),
+	    cmocka_unit_test(test_reflow_round_trip),
 	    cmocka_unit_test(test_resize_rows),
 	    cmocka_unit_test(test_resize_drops_blank_rows_first),
 	    cmocka_unit_test(test_alt_screen_resize_keeps_shell_cursor),

@@ -1,0 +1,73 @@
+#!/bin/sh
+# TUI: reflow.  Long lines in a pane, the client's terminal narrowed to
+# about 20 columns and widened back: the pane's screen and history come
+# back as they were (autowrapped rows rejoin, a newline stays a newline),
+# and the cursor lands where tmux 3.3a puts it in the same scenario.
+. "$(dirname "$0")/tui-lib"
+
+start_client
+pane=$(active_pane)
+geometry() { panes | awk -v id="$pane" '$1 == id { print $4, $5 }'; }
+cols_are() { [ "$(geometry | cut -d' ' -f1)" = "$1" ]; }
+# The same program in the pane and in a plain tmux pane of the same size:
+# a long line, short ones, and a long last line the cursor ends.
+cat >"$T_DIR/prog.sh" <<'PROG'
+clear
+seq -s ' ' 1 120
+seq 1 12
+printf '%s end> ' "$(seq -s ' ' 1 25)"
+exec sleep 600
+PROG
+keys "exec sh $T_DIR/prog.sh" Enter
+wait_screen "end> " 10
+set -- $(geometry)
+cols0=$1 rows0=$2
+tm new-session -d -s ref -x "$cols0" -y "$rows0" "sh $T_DIR/prog.sh"
+wait_screen "end> " 10 ref
+before=$(sm capture -t "$pane" -S -)
+screen_before=$(screen)
+
+host_cursor() { tm display -p -t main '#{cursor_x} #{cursor_y}'; }
+ref_cursor() { tm display -p -t ref '#{cursor_x} #{cursor_y}'; }
+set -- $(host_cursor)
+hx=$1 hy=$2
+set -- $(ref_cursor)
+dx=$((hx - $1)) dy=$((hy - $2))
+# The pane's cursor, as the client draws it, in the pane's own terms.
+pane_cursor() {
+	set -- $(host_cursor)
+	echo "$(($1 - dx)) $(($2 - dy))"
+}
+
+tm resize-window -t main -x 22
+check "the pane narrows to about 20 columns" wait_for 5 eval '[ "$(geometry | cut -d" " -f1)" -le 22 ]'
+set -- $(geometry)
+cols1=$1
+tm resize-window -t ref -x "$cols1" -y "$rows0"
+narrow=$(sm capture -t "$pane" -S -)
+# (capture trims each row's trailing blanks: compare without spaces)
+joined() { printf '%s\n' "$1" | tr -d ' \n'; }
+check "narrowed, the long line is split, not cut" \
+	eval 'joined "$narrow" | grep -qF "$(seq -s "" 1 120)"'
+check "narrowed, rows are no wider than the pane" \
+	eval '[ "$(printf "%s\n" "$narrow" | awk "{ if (length > m) m = length } END { print m }")" -le "$cols1" ]'
+sleep 0.5
+ref_narrow=$(ref_cursor)
+check "narrowed, the cursor is where tmux puts it ($ref_narrow)" \
+	wait_for 5 eval '[ "$(pane_cursor)" = "$ref_narrow" ]'
+
+tm resize-window -t main -x 120
+check "the pane widens back" wait_for 5 cols_are "$cols0"
+tm resize-window -t ref -x "$cols0" -y "$rows0"
+after=$(sm capture -t "$pane" -S -)
+check "widened back, screen and history are as before" [ "$after" = "$before" ]
+check "widened back, the client shows what it showed" wait_for 5 eval '[ "$(screen)" = "$screen_before" ]'
+sleep 0.5
+ref_wide=$(ref_cursor)
+check "widened back, the cursor is where tmux puts it ($ref_wide)" \
+	wait_for 5 eval '[ "$(pane_cursor)" = "$ref_wide" ]'
+if [ "$after" != "$before" ]; then
+	printf '%s\n' "$after" | sed 's/^/# after: /' | head -20
+fi
+
+finish
