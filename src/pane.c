@@ -21,7 +21,9 @@
 
 #include "layout.h"
 #include "log.h"
+#include "profile.h"
 #include "pty.h"
+#include "secret-env.h"
 #include "server.h"
 #include "session-egress.h"
 #include "supervisor.h"
@@ -61,9 +63,39 @@ static void pane_term_output(const char *bytes, size_t len, void *user)
 	pane_write(user, bytes, len);
 }
 
+/* Should this variable stay out of the pane?  Threat: a sandboxed pane
+ * reading the tokens and agent sockets the user exported (GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, SSH_AUTH_SOCK) while the files holding the
+ * same secrets are denied.  Every source is filtered alike (the
+ * server's environment and the request's variables), and before the
+ * sandbox starts: bwrap's own environment is what /proc/1/environ
+ * shows inside.  A `none` pane is the host and keeps everything. */
+static bool pane_withholds(struct pane *p, const char *entry)
+{
+	const struct sandbox_profile *prof;
+	const char *eq;
+
+	if (p->requested == SANDBOX_NONE)
+		return false;
+	prof = profile_find(p->profile);
+	if (prof != NULL && !secret_env_withheld(entry, &prof->pass_env))
+		return false;
+	eq = strchr(entry, '=');
+	if (eq != NULL) {
+		char *name = strndup(entry, (size_t)(eq - entry));
+
+		if (name == NULL || (!strvec_contains(&p->withheld_env, name) &&
+				     strvec_push(&p->withheld_env, name) != 0))
+			abort();
+		free(name);
+	}
+	return true;
+}
+
 /* The environment of a pane: the server's, TERM fixed, SANDMUX_PANE
- * set, then the request's extra variables. */
-static char **pane_environment(const struct pane *p, const cJSON *extra)
+ * set, then the request's extra variables; secrets withheld from a
+ * sandboxed pane (pane_withholds). */
+static char **pane_environment(struct pane *p, const cJSON *extra)
 {
 	size_t n = 0, i = 0;
 	char **envp;
@@ -72,9 +104,12 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 	while (server.environ[n] != NULL)
 		n++;
 	envp = calloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
+	if (envp == NULL)
+		abort();
 	for (size_t k = 0; k < n; k++) {
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
-		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0)
+		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
+		    pane_withholds(p, server.environ[k]))
 			continue;
 		envp[i++] = strdup(server.environ[k]);
 	}
@@ -83,9 +118,14 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 		abort();
 	cJSON_ArrayForEach(item, extra)
 	{
-		if (cJSON_IsString(item) && asprintf(&envp[i++], "%s=%s", item->string,
-						     item->valuestring) < 0)
+		if (!cJSON_IsString(item))
+			continue;
+		if (asprintf(&envp[i], "%s=%s", item->string, item->valuestring) < 0)
 			abort();
+		if (pane_withholds(p, envp[i]))
+			free(envp[i]);
+		else
+			i++;
 	}
 	envp[i] = NULL;
 	return envp;
@@ -334,6 +374,7 @@ struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 static void pane_release(struct pane *p)
 {
 	term_free(p->term);
+	strvec_free(&p->withheld_env);
 	free(p->pending_input);
 	free(p);
 }
@@ -627,6 +668,12 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(o, "hint", p->hint);
 	if (p->launch.details[0] != '\0' && label != NULL)
 		cJSON_AddStringToObject(o, "details", p->launch.details);
+	if (p->requested != SANDBOX_NONE) {
+		cJSON *names = cJSON_AddArrayToObject(o, "withheld_env");
+
+		for (size_t i = 0; i < p->withheld_env.n; i++)
+			cJSON_AddItemToArray(names, cJSON_CreateString(p->withheld_env.v[i]));
+	}
 	cJSON_AddNumberToObject(o, "pid", p->state == SANDBOX_ERROR ? 0 : p->launch.pid);
 	if (p->exited)
 		cJSON_AddNumberToObject(o, "exit_status", p->exit_status);
