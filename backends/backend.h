@@ -75,6 +75,9 @@ struct launch_result {
 	 * until confirmation (native.c); then the supervised pane's id. */
 	struct native_shim *shim;
 	int supervised_pane;
+	/* native: the sandbox's control groups or rlimits (limits.h), until
+	 * released. */
+	struct limits_group *limits;
 };
 
 struct backend_ops {
@@ -95,6 +98,9 @@ struct backend_ops {
 	int (*resume)(struct launch_result *res);
 	/* Kill the whole tree (process group / namespace) and release. */
 	void (*destroy)(struct launch_result *res);
+	/* The process is gone (reaped, or destroyed): free what the launch
+	 * still holds.  May be called more than once; NULL: nothing. */
+	void (*release)(struct launch_result *res);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off. */

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "layout.h"
+#include "limits.h"
 #include "log.h"
 #include "profile.h"
 #include "pty.h"
@@ -279,6 +280,51 @@ static void pane_start_supervisor(void)
 	supervisor_start(&sink);
 }
 
+/* How often a sandbox's limit counters are read (limits.h): often
+ * enough that a refused fork bomb shows while it runs, and a read of
+ * two small files per sandboxed pane costs nothing. */
+#define LIMITS_POLL_MS 250
+
+/* Were processes refused or killed at the pane's limits since the last
+ * look?  Then say so: a `killed` event with the reason (in the events
+ * log and the feed) and the pane's reason in every listing. */
+static void pane_check_limits(struct pane *p)
+{
+	char reason[sizeof p->reason];
+	cJSON *ev;
+
+	if (p->launch.limits == NULL || !limits_group_poll(p->launch.limits, reason, sizeof reason))
+		return;
+	log_warn("pane %%%d: %s", p->id, reason);
+	snprintf(p->reason, sizeof p->reason, "%s", reason);
+	ev = events_lifecycle("killed", p);
+	cJSON_AddStringToObject(ev, "reason", reason);
+	events_emit(ev);
+	if (p->window != NULL)
+		server_broadcast_layout(p->window->session);
+}
+
+static void pane_on_limits_timer(uv_timer_t *timer)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next)
+				pane_check_limits(p);
+}
+
+static void pane_watch_limits(void)
+{
+	static uv_timer_t timer;
+	static bool started;
+
+	if (started)
+		return;
+	uv_timer_init(server.loop, &timer);
+	uv_unref((uv_handle_t *)&timer);
+	uv_timer_start(&timer, pane_on_limits_timer, LIMITS_POLL_MS, LIMITS_POLL_MS);
+	started = true;
+}
+
 static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm_error *err)
 {
 	char *default_argv[] = { server.default_shell, NULL };
@@ -317,6 +363,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	strv_free(envp);
 	if (rc < 0)
 		return -1;
+	if (p->launch.limits != NULL)
+		pane_watch_limits();
 	p->master = p->launch.master;
 	uv_poll_init(server.loop, &p->poll, p->master);
 	p->poll.data = p;
@@ -391,11 +439,14 @@ void pane_free(struct pane *p)
 {
 	if (session_egress_wanted(p->profile))
 		session_egress_detach(p->session_name, p->id);
+	pane_check_limits(p);
 	if (p->state != SANDBOX_ERROR && !p->exited && p->ops != NULL) {
 		p->ops->destroy(&p->launch);
 		server_reap_later(p->launch.pid);
 		events_emit(events_lifecycle("killed", p));
 	}
+	if (p->ops != NULL && p->ops->release != NULL)
+		p->ops->release(&p->launch);
 	p->window = NULL;
 	/* Every handle ever initialised is closed (a stopped one is still in
 	 * the loop's handle queue), and before its fd: libuv must take the
@@ -475,8 +526,11 @@ void pane_write(struct pane *p, const char *bytes, size_t len)
 
 static void pane_finish(struct pane *p)
 {
-	cJSON *ev = events_lifecycle("exit", p);
+	cJSON *ev;
 
+	/* First: what ended the pane may have been its memory limit. */
+	pane_check_limits(p);
+	ev = events_lifecycle("exit", p);
 	cJSON_AddNumberToObject(ev, "exitCode", p->exit_status);
 	events_emit(ev);
 	log_info("pane %%%d exited with status %d", p->id, p->exit_status);
@@ -624,8 +678,10 @@ void pane_update_state(struct pane *p)
 
 void pane_kill(struct pane *p, const char *reason)
 {
-	cJSON *ev = events_lifecycle("killed", p);
+	cJSON *ev;
 
+	pane_check_limits(p);
+	ev = events_lifecycle("killed", p);
 	cJSON_AddStringToObject(ev, "reason", reason);
 	events_emit(ev);
 	if (p->ops != NULL && p->state != SANDBOX_ERROR && !p->exited) {
@@ -668,6 +724,8 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(o, "hint", p->hint);
 	if (p->launch.details[0] != '\0' && label != NULL)
 		cJSON_AddStringToObject(o, "details", p->launch.details);
+	if (p->launch.limits != NULL)
+		cJSON_AddItemToObject(o, "limits", limits_group_to_json(p->launch.limits));
 	if (p->requested != SANDBOX_NONE) {
 		cJSON *names = cJSON_AddArrayToObject(o, "withheld_env");
 
