@@ -75,7 +75,7 @@ struct launch_result {
 	 * until confirmation (native.c); then the supervised pane's id. */
 	struct native_shim *shim;
 	int supervised_pane;
-	/* native: the sandbox's control groups or rlimits (limits.h), until
+	/* native: the sandbox's control groups or rlimits (sandbox-limits.h), until
 	 * released. */
 	struct limits_group *limits;
 };

@@ -27,9 +27,10 @@
  * the same place.  (bwrap 0.8.0 cannot even use a spelling through an
  * absolute symlink as a mount point: it resolves it outside the new root
  * and fails with ENOENT.)  bwrap can only mount over something that
- * exists, so a deny path that does not exist at launch is skipped; a
- * secret created later, while the pane runs, is not masked (see
- * docs/backends.md).
+ * exists, so a deny path that does not exist at launch is skipped: the
+ * pane cannot create it (the supervisor refuses that by name), and one
+ * the host creates later is not masked but its reads are refused by
+ * the supervisor (see docs/backends.md).
  */
 #include <errno.h>
 #include <glob.h>
@@ -208,6 +209,35 @@ static int push_protected(struct strvec *out, const struct bwrap_terminal_input 
 		    push_args(out, "--ro-bind", resolved, resolved, NULL) != 0)
 			return -1;
 	return 0;
+}
+
+/* Threat: changing what the host runs later (hostrun.h: shell startup
+ * files, git config, PATH directories, user services, sandmux's own
+ * files).  What exists inside a writable root is bound read-only over
+ * itself at its real location (a symlinked ~/.bashrc is protected where
+ * it leads, when that is inside a root); nothing is created to mount
+ * over, and what does not exist is the supervisor's to refuse. */
+static int push_host_run(struct strvec *out, const struct strvec *roots,
+			 const struct bwrap_terminal_input *in)
+{
+	struct strvec bound = STRVEC_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; in->host_run != NULL && in->host_run[i] != NULL && rc == 0; i++) {
+		char resolved[PATH_MAX];
+		bool inside = false;
+
+		if (realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
+			continue;
+		for (size_t j = 0; j < roots->n && !inside; j++)
+			inside = path_is_under(resolved, roots->v[j]) &&
+				 strcmp(resolved, roots->v[j]) != 0;
+		if (inside && (strvec_push(&bound, resolved) != 0 ||
+			       push_args(out, "--ro-bind", resolved, resolved, NULL) != 0))
+			rc = -1;
+	}
+	strvec_free(&bound);
+	return rc;
 }
 
 /* A read-only working directory (modes other than chat) is still bound
@@ -408,7 +438,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	    push_writable_binds(out, &roots, true) != 0 ||
 	    push_read_only_cwd(out, in) != 0 ||
 	    push_read_only_inside(out, &roots, in->read_only_inside) != 0 ||
-	    push_protected(out, in) != 0 ||
+	    push_protected(out, in) != 0 || push_host_run(out, &roots, in) != 0 ||
 	    /* Threat: raw access to host devices; only the safe nodes. */
 	    push_args(out, "--dev", "/dev", NULL) != 0 ||
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */

@@ -41,6 +41,12 @@ struct bwrap_terminal_input {
 	 * launch; NULL-terminated, may be NULL.  The supervisor enforces
 	 * them for what is made later. */
 	const char *const *read_only_inside;
+	/* Absolute paths never writable in any profile (hostrun.h), bound
+	 * read-only where they exist inside a writable root (elsewhere the
+	 * read-only host or the private /tmp already keeps them from the
+	 * host); NULL-terminated, may be NULL.  The supervisor refuses
+	 * creating the others. */
+	const char *const *host_run;
 	/* The shim the sandbox runs first (the static sandmux-shim, or the
 	 * sandmux binary itself), and the sandmux binary when the sandbox
 	 * runs it too (the egress bridge of agent panes); each bound

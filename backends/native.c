@@ -54,7 +54,8 @@
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
-#include "limits.h"
+#include "hostrun.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "pty.h"
 #include "profile.h"
@@ -133,7 +134,10 @@ struct native_paths {
 	struct strvec extra_writable;  /* writable roots besides home and cwd */
 	struct strvec writable;	       /* every writable root */
 	struct strvec deny;	       /* deny-read entries, "~/" as written */
-	struct strvec protected_paths; /* never writable */
+	struct strvec protected_paths; /* never writable (the profile's) */
+	struct strvec host_run;	       /* never writable, every profile (hostrun.h) */
+	struct strvec write_denies;    /* the profile's and hostrun_components */
+	struct strvec bound_inside;    /* of those, bound read-only where they exist */
 };
 
 static void native_paths_free(struct native_paths *np)
@@ -142,6 +146,35 @@ static void native_paths_free(struct native_paths *np)
 	strvec_free(&np->writable);
 	strvec_free(&np->deny);
 	strvec_free(&np->protected_paths);
+	strvec_free(&np->host_run);
+	strvec_free(&np->write_denies);
+	strvec_free(&np->bound_inside);
+}
+
+/* The profile's write-denies and the host-run component runs.  All are
+ * bound read-only where they exist directly under a writable root but
+ * a repository's config: the pane may change its plain keys, through
+ * the supervisor's check (gitconfig.c), which a read-only mount would
+ * make impossible (git replaces the file by renaming onto it). */
+static int push_write_deny(struct native_paths *np, const char *rule)
+{
+	if (strvec_contains(&np->write_denies, rule))
+		return 0;
+	if (strvec_push(&np->write_denies, rule) != 0 ||
+	    (strcmp(rule, ".git/config") != 0 && strvec_push(&np->bound_inside, rule) != 0))
+		return -1;
+	return 0;
+}
+
+static int write_deny_lists(const struct sandbox_profile *prof, struct native_paths *np)
+{
+	for (size_t i = 0; i < prof->write_denies.n; i++)
+		if (push_write_deny(np, prof->write_denies.v[i]) != 0)
+			return -1;
+	for (size_t i = 0; hostrun_components[i] != NULL; i++)
+		if (push_write_deny(np, hostrun_components[i]) != 0)
+			return -1;
+	return 0;
 }
 
 static int push_expanded(struct strvec *out, const struct strvec *paths, const char *home)
@@ -175,7 +208,8 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	    (chat && push_expanded(&np->extra_writable, &prof->writable, home) != 0) ||
 	    push_expanded(&np->extra_writable, &prof->state_dirs, home) != 0 ||
 	    push_expanded(&np->protected_paths, &prof->protected_paths, home) != 0 ||
-	    deny_list(req, prof, &np->deny) != 0)
+	    hostrun_paths(home, req->envp, &np->host_run) != 0 ||
+	    write_deny_lists(prof, np) != 0 || deny_list(req, prof, &np->deny) != 0)
 		goto nomem;
 	for (size_t i = 0; i < np->extra_writable.n; i++)
 		if (strvec_push(&np->writable, np->extra_writable.v[i]) != 0)
@@ -270,7 +304,7 @@ struct native_shim {
 	char failure[400];
 	int pane_id;
 	char session[64];
-	struct strvec writable, deny_read, protected_paths;
+	struct strvec writable, deny_read, protected_paths, write_denies;
 	const struct sandbox_profile *prof;
 };
 
@@ -289,6 +323,7 @@ static void shim_free(struct launch_result *res)
 	strvec_free(&shim->writable);
 	strvec_free(&shim->deny_read);
 	strvec_free(&shim->protected_paths);
+	strvec_free(&shim->write_denies);
 	free(shim);
 	res->shim = NULL;
 }
@@ -398,7 +433,10 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
 	if (shim_deny_read(shim, &paths->deny, paths->home) != 0 ||
 	    shim_writable(shim, &paths->writable) != 0 ||
-	    shim_protected(shim, &paths->protected_paths) != 0)
+	    shim_protected(shim, &paths->protected_paths) != 0 ||
+	    shim_protected(shim, &paths->host_run) != 0 ||
+	    strvec_pushv(&shim->write_denies, (const char *const *)paths->write_denies.v,
+			 paths->write_denies.n) != 0)
 		goto nomem;
 	return 0;
 nomem:
@@ -452,7 +490,7 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd}, 4);
 	if (rc != 0)
 		goto nomem;
-	/* The process limit where no pids group holds it (limits.h): set
+	/* The process limit where no pids group holds it (sandbox-limits.h): set
 	 * by the shim, inside the sandbox's user namespace. */
 	snprintf(nproc_text, sizeof nproc_text, "%ld", nproc);
 	if (nproc > 0 && strvec_pushv(out, (const char *const[]){"--nproc", nproc_text}, 2) != 0)
@@ -476,7 +514,7 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .private_roots = sandbox_private_roots,
 	    .deny_read = (const char *const *)shim->deny_read.v,
 	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
-	    .write_denies = (const char *const *)shim->prof->write_denies.v,
+	    .write_denies = (const char *const *)shim->write_denies.v,
 	    .protected_paths = (const char *const *)shim->protected_paths.v,
 	};
 
@@ -570,6 +608,19 @@ static void shim_watch_poll(struct native_shim *shim)
 	shim->exec_seen = true;
 }
 
+/* The pane's environment with GIT_TEMPLATE_DIR empty: git init and
+ * clone then copy no template, so they never need .git/hooks, which is
+ * read-only in every native pane (hostrun.h).  Set whatever the caller
+ * had: a template with hooks would make every git init fail. */
+static int pane_envp(const struct launch_request *req, struct strvec *out)
+{
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strvec_push(out, req->envp[i]) != 0)
+			return -1;
+	return strvec_push(out, "GIT_TEMPLATE_DIR=");
+}
+
 /* What bwrap is told for one launch, but for the shim, the command and
  * the per-launch files. */
 static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
@@ -582,8 +633,9 @@ static void terminal_input(const struct launch_request *req, const struct native
 	in->writable = (const char *const *)paths->extra_writable.v;
 	in->no_home = paths->no_home;
 	in->no_cwd = paths->no_cwd;
-	in->read_only_inside = (const char *const *)paths->prof->write_denies.v;
+	in->read_only_inside = (const char *const *)paths->bound_inside.v;
 	in->protected_paths = (const char *const *)paths->protected_paths.v;
+	in->host_run = (const char *const *)paths->host_run.v;
 }
 
 /* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
@@ -593,11 +645,10 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 {
 	struct native_paths paths;
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
-	struct strvec shimmed = STRVEC_INIT;
+	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
 	int keep[2] = {status_write, -1};
 	struct bwrap_terminal_input in = {0};
 	struct pty_spawn_opts opts = {
-	    .envp = req->envp,
 	    .cwd = req->cwd,
 	    .rows = req->rows,
 	    .cols = req->cols,
@@ -607,8 +658,16 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	char msg[256];
 	int rc = -1;
 
-	if (native_paths_build(req, prof, home, &paths, err) != 0)
+	if (pane_envp(req, &envp) != 0) {
+		strvec_free(&envp);
+		sm_error_set(err, "launch_failed", "out of memory");
 		return -1;
+	}
+	opts.envp = envp.v;
+	if (native_paths_build(req, prof, home, &paths, err) != 0) {
+		strvec_free(&envp);
+		return -1;
+	}
 	terminal_input(req, &paths, &in);
 	in.mask_file = res->mask_file;
 	in.status_fd = status_write;
@@ -620,7 +679,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		in.egress_dir = req->egress_dir;
 	}
 	/* Threat: a runaway pane (fork bomb, memory eater) taking the host
-	 * down: its processes are held by a group or rlimits (limits.h). */
+	 * down: its processes are held by a group or rlimits (sandbox-limits.h). */
 	res->limits = limits_group_new(prof, err);
 	if (res->limits == NULL)
 		goto done;
@@ -654,6 +713,7 @@ done:
 	strvec_free(&shimmed);
 	strvec_free(&argv);
 	strvec_free(&command);
+	strvec_free(&envp);
 	return rc;
 }
 
@@ -740,6 +800,7 @@ static struct {
 	struct launch_result res;   /* as launched, its shim waiting */
 	char *key;		    /* what it was built for */
 	char *profile, *cwd, *home; /* the launch to prepare next, or NULL */
+	char *path_env;		    /* its "PATH=..." (host-run dirs), or NULL */
 } ahead;
 
 static bool ahead_enabled(void)
@@ -805,6 +866,9 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 		key_strvec(f, "create", &prof->deny_create_patterns);
 		key_strvec(f, "wdeny", &prof->write_denies);
 		key_strvec(f, "protect", &prof->protected_paths);
+		/* Not all of it is in the argv (what does not exist is the
+		 * supervisor's), and the pane's PATH adds to it. */
+		key_strvec(f, "hostrun", &paths.host_run);
 		for (size_t i = 0; i < argv.n; i++) {
 			fprintf(f, "%s\x1f", argv.v[i]);
 			if (argv.v[i][0] == '/')
@@ -857,23 +921,27 @@ static void ahead_discard(void)
 static int ahead_send_run(int sock, const struct launch_request *req)
 {
 	static const char hello[] = SHIM_HELLO " run";
+	struct strvec envp = STRVEC_INIT;
 	char *msg = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&msg, &len);
+	FILE *f;
 	int rc = -1;
 
-	if (f == NULL)
+	if (pane_envp(req, &envp) != 0 || (f = open_memstream(&msg, &len)) == NULL) {
+		strvec_free(&envp);
 		return -1;
+	}
 	fwrite(hello, 1, sizeof hello, f);
 	for (size_t i = 0; req->argv[i] != NULL; i++)
 		fwrite(req->argv[i], 1, strlen(req->argv[i]) + 1, f);
 	fputc('\0', f);
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (req->envp[i][0] != '\0')
-			fwrite(req->envp[i], 1, strlen(req->envp[i]) + 1, f);
+	for (size_t i = 0; i < envp.n; i++)
+		if (envp.v[i][0] != '\0')
+			fwrite(envp.v[i], 1, strlen(envp.v[i]) + 1, f);
 	if (fclose(f) == 0 && len <= SHIM_RUN_MAX && send(sock, msg, len, MSG_NOSIGNAL) == (ssize_t)len)
 		rc = 0;
 	free(msg);
+	strvec_free(&envp);
 	return rc;
 }
 
@@ -931,14 +999,23 @@ static void ahead_remember(const struct launch_request *req, const struct sandbo
 	free(ahead.profile);
 	free(ahead.cwd);
 	free(ahead.home);
+	free(ahead.path_env);
 	ahead.profile = strdup(prof->name);
 	ahead.cwd = strdup(req->cwd);
 	ahead.home = strdup(home);
+	ahead.path_env = NULL;
+	/* The PATH's directories under $HOME are host-run (hostrun.h): the
+	 * next sandbox is prepared for the same ones. */
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		if (strncmp(req->envp[i], "PATH=", 5) == 0) {
+			free(ahead.path_env);
+			ahead.path_env = strdup(req->envp[i]);
+		}
 }
 
 void native_prepare_next(void)
 {
-	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	char *const envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
 	struct launch_request req = {
 	    .profile = ahead.profile,
 	    .envp = envp,
@@ -997,7 +1074,8 @@ void native_prepared_discard(void)
 	free(ahead.profile);
 	free(ahead.cwd);
 	free(ahead.home);
-	ahead.profile = ahead.cwd = ahead.home = NULL;
+	free(ahead.path_env);
+	ahead.profile = ahead.cwd = ahead.home = ahead.path_env = NULL;
 }
 
 static int native_launch(const struct launch_request *req, struct launch_result *res,
@@ -1299,7 +1377,7 @@ static void native_destroy(struct launch_result *res)
 }
 
 /* After the pane's process is gone.  The group's last processes may
- * still be dying: limits.c removes it once they are. */
+ * still be dying: sandbox-limits.c removes it once they are. */
 static void native_release(struct launch_result *res)
 {
 	remove_mask_file(res);

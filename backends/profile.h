@@ -46,7 +46,7 @@ struct sandbox_profile {
 	struct strvec write_denies;	    /* component runs kept read-only */
 	struct strvec protected_paths;	    /* never writable, any mode */
 	struct strvec pass_env; /* secret-looking variables passed anyway */
-	/* Per pane (backends/limits.c), 0 for none: processes and threads;
+	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
 	 * memory in bytes, or memory_percent of the host's RAM. */
 	long pids_max;
 	unsigned long long memory_max;

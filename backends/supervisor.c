@@ -56,6 +56,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "gitconfig.h"
 #include "log.h"
 #include "seccomp-compat.h"
 #include "strvec.h"
@@ -75,10 +76,6 @@ struct sv_pane {
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
-	/* No name rules (no deny_create_patterns, no write-denies: the
-	 * terminal profile): its mutations are only reported, see
-	 * report_mutation. */
-	bool report_only;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
 	struct sv_pane *next;
@@ -181,6 +178,21 @@ static const char *write_denied(const struct sv_pane *p, const char *path, bool 
 	for (size_t i = 0; i < p->protected_paths.n; i++)
 		if (path_under(path, p->protected_paths.v[i]) ||
 		    (above && path_under(p->protected_paths.v[i], path)))
+			return p->protected_paths.v[i];
+	return NULL;
+}
+
+/* write_denied (not above), but for one rule: which other rule, if
+ * any, keeps path read-only. */
+static const char *write_denied_except(const struct sv_pane *p, const char *path,
+				       const char *except)
+{
+	for (size_t i = 0; i < p->write_denies.n; i++)
+		if (strcmp(p->write_denies.v[i], except) != 0 &&
+		    component_run_hits(path, p->write_denies.v[i], false))
+			return p->write_denies.v[i];
+	for (size_t i = 0; i < p->protected_paths.n; i++)
+		if (path_under(path, p->protected_paths.v[i]))
 			return p->protected_paths.v[i];
 	return NULL;
 }
@@ -558,6 +570,11 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
 		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
+	 * git at a directory the pane made, whose config is not named
+	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
+	if (creates && strcmp(p->name, ".git") == 0)
+		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
@@ -845,6 +862,91 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 					flags & AT_SYMLINK_FOLLOW));
 }
 
+/* A repository's config (hostrun.h): b is ".../.git/config". */
+static bool is_git_config(const struct sv_path *p)
+{
+	size_t n = strlen(p->canon);
+
+	return n >= 12 && strcmp(p->canon + n - 12, "/.git/config") == 0;
+}
+
+/* Up to GITCONFIG_MAX bytes of a regular file, or -1 (errno set). */
+static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mode)
+{
+	struct stat st;
+	ssize_t n, got = 0;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GITCONFIG_MAX) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	while (got <= GITCONFIG_MAX && (n = read(fd, buf + got, GITCONFIG_MAX + 1 - got)) > 0)
+		got += n;
+	close(fd);
+	if (got > GITCONFIG_MAX) {
+		errno = EACCES;
+		return -1;
+	}
+	return got;
+}
+
+/*
+ * git writes a repository's config by renaming config.lock onto it
+ * (init, clone, `git config`).  Threat: a config that makes the host's
+ * next git run a program (core.fsmonitor, core.hooksPath, ...), planted
+ * in a repository inside a writable root.  So the rename is let through
+ * only when gitconfig_change_ok accepts the change, and what lands is a
+ * copy the supervisor made of the checked bytes, never the pane's own
+ * file: the pane may still hold that open and write to it after the
+ * check.  The copy is made with mode 0 (no one without capabilities,
+ * which the sandbox has none of, can open it) and given its mode once
+ * it is in place, where opening it for writing is refused.
+ */
+static int replace_git_config(struct sv_call *c)
+{
+	static char new_text[GITCONFIG_MAX + 1], old_text[GITCONFIG_MAX + 1];
+	char tmp[64], why[160];
+	ssize_t new_len, old_len;
+	mode_t mode, old_mode;
+	int fd, rc;
+
+	if (c->flags & ~(uint64_t)RENAME_NOREPLACE)
+		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config is replaced, never exchanged");
+	if (!emulation_may_proceed(c, &c->a, false, true))
+		return 0;
+	if ((new_len = read_small_file(c->a.parent, c->a.name, new_text, &mode)) < 0)
+		return deny(c, "file-write*", c->b.canon, EACCES, ".git/config from an unreadable file");
+	old_len = read_small_file(c->b.parent, c->b.name, old_text, &old_mode);
+	if (old_len < 0 && errno != ENOENT)
+		return deny(c, "file-write*", c->b.canon, EACCES, "the .git/config there is unreadable");
+	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
+				 new_text, (size_t)new_len, why, sizeof why))
+		return deny(c, "file-write*", c->b.canon, EACCES, why);
+	snprintf(tmp, sizeof tmp, ".config.sandmux-%llx", (unsigned long long)c->req->id);
+	fd = openat(c->b.parent, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return respond_errno(c, errno);
+	rc = write(fd, new_text, (size_t)new_len) == new_len ? 0 : -1;
+	if (rc == 0)
+		rc = (int)syscall(SYS_renameat2, c->b.parent, tmp, c->b.parent, c->b.name,
+				  (unsigned)c->flags);
+	if (rc != 0) {
+		int err = errno;
+		unlinkat(c->b.parent, tmp, 0);
+		close(fd);
+		return respond_errno(c, err);
+	}
+	fchmod(fd, mode);
+	close(fd);
+	unlinkat(c->a.parent, c->a.name, 0);
+	return respond(c, 0, 0, false);
+}
+
 /* rename: a is the old name, b the new one. */
 static int emulate_rename(struct sv_call *c)
 {
@@ -852,6 +954,9 @@ static int emulate_rename(struct sv_call *c)
 
 	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
 		return respond_errno(c, -rc);
+	if (is_git_config(&c->b) && write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
+	    under_any(c->b.canon, &c->pane->writable) && !under_any(c->b.canon, &c->pane->deny_read))
+		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
 	 * writing it; moving onto a denied name is creating it. */
 	if (check_mutation(c, &c->a, false, true) || check_mutation(c, &c->b, true, true))
@@ -1022,85 +1127,6 @@ static void normalize(const char *in, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
-/* Inside a writable root or the sandbox's own /tmp or /dev by
- * spelling, outside the deny-read roots and /proc: a report-only
- * pane's mutation that needs no report. */
-static bool spelled_writable(const struct sv_pane *pane, const struct sv_path *p)
-{
-	char norm[PATH_MAX];
-
-	if (p->raw[0] == '\0')
-		return true; /* linkat(fd, "", AT_EMPTY_PATH): the file is the fd */
-	normalize(p->abs, norm, sizeof norm);
-	return (under_any(norm, &pane->writable) || under_any(norm, &pane->private_roots)) &&
-	       !under_any(norm, &pane->deny_read) && !path_under(norm, "/proc");
-}
-
-/* A path a report-only pane is about to create, replace or remove:
- * 1 when it was refused (and reported), 0 when the kernel may do it.
- * By spelling first (spelled_writable): nothing needs reporting and
- * nothing is opened.  Anything else is pinned and judged canonically,
- * as for any pane. */
-static int report_path(struct sv_call *c, struct sv_path *p)
-{
-	char norm[PATH_MAX];
-	int rc;
-
-	if (spelled_writable(c->pane, p))
-		return 0;
-	normalize(p->abs, norm, sizeof norm);
-	if ((rc = pin_parent(c, p)) != 0) {
-		/* Inside a mask the lookup itself fails; still report it. */
-		if (under_any(norm, &c->pane->deny_read))
-			return deny(c, "file-write*", norm, EACCES, "deny-read root"), 1;
-		return 0; /* the kernel will fail it the same way */
-	}
-	/* Threat: kernel-wide settings (core_pattern and modprobe run a
-	 * program as host root).  Bound read-only; reported here. */
-	if (proc_global(p->canon))
-		return deny(c, "file-write*", p->canon, EROFS, "kernel setting under /proc"), 1;
-	return check_mutation(c, p, false, false);
-}
-
-/* A pane without name rules (the terminal profile) has nothing the
- * supervisor alone enforces: what refuses its writes is the mounts
- * (the read-only host gives EROFS outside the writable roots, the
- * mode-000 masks EACCES under the deny-read roots, /proc/sys and
- * friends are bound read-only).  So a create, mkdir, mknod, symlink,
- * link, rename or unlink there is checked, a refusal is answered and
- * reported, and everything else is done by the kernel itself
- * (CONTINUE), with the child's own ids, umask, controlling terminal
- * and FIFO semantics.  A thread that swaps the path after the check
- * meets the same mounts: it can dodge the report, never the refusal.
- * Panes with name rules never come here: their creates are emulated. */
-static int report_mutation(struct sv_call *c)
-{
-	if (c->a.raw[0] != '\0' && report_path(c, &c->a))
-		return 0;
-	if (c->b.raw[0] != '\0' && report_path(c, &c->b))
-		return 0;
-	return respond(c, 0, 0, true);
-}
-
-/* Does the call create, link, rename or remove anything? */
-static bool mutates(const struct sv_call *c, int kind)
-{
-	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
-
-	return !open_family || (c->flags & O_CREAT);
-}
-
-/* The common case of a report-only pane (a tar, a build, an editor
- * saving): answered CONTINUE without opening anything. */
-static bool fast_mutation(struct sv_call *c, int kind)
-{
-	if (!c->pane->report_only || !mutates(c, kind) || !spelled_writable(c->pane, &c->a) ||
-	    (c->b.raw[0] != '\0' && !spelled_writable(c->pane, &c->b)))
-		return false;
-	respond(c, 0, 0, true);
-	return true;
-}
-
 /* A plain read (no create, no write): it proceeds unless its spelling
  * lies under a deny-read root (both spellings of each root are in the
  * list).  Deciding by spelling is enough here: the masks refuse the
@@ -1131,7 +1157,7 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	sv_path_init(&c.a);
 	sv_path_init(&c.b);
 	rc = decode(&c, &kind);
-	if (rc == 0 && (fast_read(&c, kind) || fast_mutation(&c, kind)))
+	if (rc == 0 && fast_read(&c, kind))
 		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
@@ -1157,10 +1183,6 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		}
 	}
 	c.root = pane->root;
-	if (c.root >= 0 && pane->report_only && mutates(&c, kind)) {
-		report_mutation(&c);
-		goto done;
-	}
 	if (c.root < 0 || read_child_creds(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
@@ -1409,7 +1431,6 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 		sv_pane_free(p);
 		return -1;
 	}
-	p->report_only = p->patterns.n == 0 && p->write_denies.n == 0 && p->protected_paths.n == 0;
 	/* Best effort: older kernels answer EINVAL and wake as usual. */
 	ioctl(listener_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	pthread_mutex_lock(&sv.lock);

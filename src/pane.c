@@ -20,7 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "layout.h"
-#include "limits.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "profile.h"
 #include "pty.h"
@@ -280,7 +280,7 @@ static void pane_start_supervisor(void)
 	supervisor_start(&sink);
 }
 
-/* How often a sandbox's limit counters are read (limits.h): often
+/* How often a sandbox's limit counters are read (sandbox-limits.h): often
  * enough that a refused fork bomb shows while it runs, and a read of
  * two small files per sandboxed pane costs nothing. */
 #define LIMITS_POLL_MS 250

@@ -27,7 +27,7 @@
 
 #include "cmd.h"
 #include "config.h"
-#include "limits.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "profile.h"
 #include "server.h"

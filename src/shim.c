@@ -18,7 +18,7 @@
  *   3. sends the listener to the server's supervisor over fd N (a
  *      socketpair end bwrap passed in) with SCM_RIGHTS, and closes its
  *      own copy: nothing inside the sandbox may answer for itself;
- *   4. with --nproc, sets RLIMIT_NPROC (backends/limits.h: the
+ *   4. with --nproc, sets RLIMIT_NPROC (backends/sandbox-limits.h: the
  *      process limit where no pids control group holds the pane);
  *   5. execs the command.
  *

@@ -4,12 +4,19 @@
 # runs for what is missing.
 set -e
 PKGS="build-essential pkg-config clang libvterm-dev libncurses-dev libuv1-dev libcjson-dev
-libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb"
+libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb
+git vim cargo python3-venv python3-pip"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
+# tests/integration/common-work.sh runs npm in a native pane.  Debian's
+# npm package conflicts with a nodejs from elsewhere (NodeSource ships
+# npm inside its nodejs): any npm on PATH will do.
+command -v npm >/dev/null 2>&1 ||
+	dpkg-query -W -f='${Status}' npm 2>/dev/null | grep -q "install ok installed" ||
+	missing="$missing npm"
 [ -z "$missing" ] && exit 0
 echo "deps: installing:$missing"
 SUDO=""

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A runaway native pane cannot take the host down (backends/limits.c),
+# A runaway native pane cannot take the host down (backends/sandbox-limits.c),
 # with the real server and bwrap, as root (control groups) and as uid
 # 65534 (control groups when the host delegates them, else rlimits):
 #   - a bounded fork bomb (`:(){ :|:& };:` under timeout) in one pane

@@ -1,5 +1,5 @@
 /*
- * limits: how much of the host one sandbox may take.
+ * sandbox-limits: how much of the host one sandbox may take.
  *
  * A native pane's processes share the host's kernel, memory and process
  * table with the server, the other panes and everything else the user

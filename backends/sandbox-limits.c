@@ -1,5 +1,5 @@
 /*
- * limits: a control group (or rlimits) per sandbox.  See limits.h.
+ * sandbox-limits: a control group (or rlimits) per sandbox.  See sandbox-limits.h.
  *
  * Where the groups live.  The server makes one directory of its own,
  * sandmux-PID, and one group per sandbox in it, sandbox-N:
@@ -13,7 +13,7 @@
  *     under the server's own group in it: MOUNT/OWN/sandmux-PID/
  *     sandbox-N.  A hybrid host (this project's CI) has pids and memory
  *     on v1 and nothing useful on v2;
- *   - else rlimits (see limits.h and docs/security.md).
+ *   - else rlimits (see sandbox-limits.h and docs/security.md).
  * The sandbox's first process joins its groups before it execs bwrap
  * (limits_child_apply, writing "0" to cgroup.procs), so nothing of the
  * sandbox ever runs outside them.  Inside, /sys is bwrap's read-only
@@ -40,7 +40,7 @@
 #include <cjson/cJSON.h>
 
 #include "error.h"
-#include "limits.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "profile.h"
 #include "strvec.h"
