@@ -2,9 +2,13 @@
 # The isolation demo: one session, two panes side by side, the same
 # attempt in each.  Left runs on the host (backend none), right inside
 # the OS-native sandbox (backend native).  Both live in a throwaway HOME
-# holding a fake key, ~/.ssh/id_demo; each pane tries to read it and to
-# write /etc/sandmux-demo.  Expected: the none pane reads the key, the
-# native pane is denied both, and the pane labels say which is which.
+# holding a fake key, ~/.ssh/id_demo, and a .bashrc, with a fake
+# GITHUB_TOKEN exported; each pane tries to read the key, to print the
+# token, to append to ~/.bashrc (what the host's next shell would run)
+# and to write /etc/sandmux-demo.  Expected: the none pane does all but
+# the /etc write, the native pane none of it (the token withheld, the
+# .bashrc write refused and reported in the violation feed), and the
+# pane labels say which is which.
 #
 #   sandmux demo [--no-attach]      (or: SANDMUX=path/to/sandmux sh demo-isolation.sh)
 #
@@ -29,6 +33,9 @@ mkdir -p "$HOME/.ssh" "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME"
 chmod 700 "$XDG_RUNTIME_DIR" "$HOME/.ssh"
 echo "-----BEGIN OPENSSH PRIVATE KEY----- sandmux demo key, not a real one" >"$HOME/.ssh/id_demo"
 chmod 600 "$HOME/.ssh/id_demo"
+echo "# the demo's .bashrc" >"$HOME/.bashrc"
+# A fake token in the environment the server (and every pane) starts from.
+export GITHUB_TOKEN="ghp_sandmux_demo_token_not_real"
 NAME="demo-$$"
 
 sm() { "$SANDMUX" -L "$NAME" "$@"; }
@@ -46,6 +53,20 @@ cat >"$HOME/attempt.sh" <<'EOF'
 echo "== backend $1: I am $(id -un), HOME=$HOME"
 echo '$ cat ~/.ssh/id_demo'
 if cat ~/.ssh/id_demo; then echo "RESULT read: ALLOWED"; else echo "RESULT read: DENIED"; fi
+echo '$ echo "$GITHUB_TOKEN"'
+if [ -n "${GITHUB_TOKEN:-}" ]; then
+	echo "$GITHUB_TOKEN"
+	echo "RESULT token: ALLOWED"
+else
+	echo "(empty)"
+	echo "RESULT token: WITHHELD"
+fi
+echo '$ echo evil >>~/.bashrc'
+if { echo "echo evil from the $1 pane" >>~/.bashrc; } 2>&1; then
+	echo "RESULT bashrc: ALLOWED"
+else
+	echo "RESULT bashrc: DENIED"
+fi
 echo '$ echo pwned >/etc/sandmux-demo'
 set -C
 if { echo pwned >/etc/sandmux-demo; } 2>&1; then
@@ -79,8 +100,9 @@ while [ "$i" -lt 100 ] && ! { settled 1 && settled 2; }; do
 done
 
 if [ "$ATTACH" -eq 1 ]; then
-	echo "sandmux demo: left pane runs on the host (none), right pane in the native sandbox."
-	echo "Detach to end the demo."
+	sm feed -t demo >/dev/null 2>&1
+	echo "sandmux demo: left pane runs on the host (none), right pane in the native sandbox;"
+	echo "the violation feed shows what the sandbox refused.  Detach to end the demo."
 	sleep 1
 	sm attach -t demo
 	exit 0
@@ -95,6 +117,8 @@ show() { # PANE
 }
 show 1
 show 2
+echo "---- the violation feed"
+sm events --action 'file-write*' | grep -v '^    reason:'
 
 verdict=0
 expect() { # DESCRIPTION COMMAND...
@@ -107,14 +131,26 @@ expect() { # DESCRIPTION COMMAND...
 }
 result() { sm capture -t "%$1" | grep -q "^RESULT $2: $3"; }
 key_hidden() { ! sm capture -t "%$1" | grep -q 'demo key'; }
+token_hidden() { ! sm capture -t "%$1" -S - | grep -q 'ghp_sandmux_demo'; }
+bashrc_only_none() {
+	grep -q 'evil from the none pane' "$HOME/.bashrc" && ! grep -q 'evil from the native pane' "$HOME/.bashrc"
+}
+in_feed() { sm events --json -t "%2" --action 'file-write*' | grep -qF "\"target\":\"$HOME/.bashrc\""; }
 expect "the left pane is labelled none" [ "$(field 1 backend)" = none ]
 expect "the right pane is labelled native" [ "$(field 2 backend)" = native ]
 expect "none reads ~/.ssh/id_demo" result 1 read ALLOWED
 expect "native is denied ~/.ssh/id_demo" result 2 read DENIED
 expect "native is denied /etc/sandmux-demo" result 2 write DENIED
 expect "native never shows the key" key_hidden 2
+expect "none sees \$GITHUB_TOKEN" result 1 token ALLOWED
+expect "native is started without \$GITHUB_TOKEN" result 2 token WITHHELD
+expect "native never shows the token" token_hidden 2
+expect "none appends to ~/.bashrc" result 1 bashrc ALLOWED
+expect "native is refused ~/.bashrc" result 2 bashrc DENIED
+expect "the host's ~/.bashrc holds the none pane's line only" bashrc_only_none
+expect "the refused ~/.bashrc write is in the violation feed" in_feed
 if [ "$verdict" -eq 0 ]; then
-	echo "==== as expected: the host pane read the key; the native pane could neither read it nor write /etc"
+	echo "==== as expected: the host pane read the key, saw the token and changed ~/.bashrc; the native pane could do none of it, nor write /etc"
 else
 	echo "==== NOT as expected (see above)"
 fi
