@@ -63,6 +63,20 @@ else
 	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c
 endif
 
+# The mutation build (tests/escape/final-object.sh): the same server with
+# a supervisor that decides by the path's spelling (-DSV_SPELLING_ONLY),
+# so the test can show that its symlink attempts then succeed.  Only a
+# test build: `make`/`make install` never build or install it.  Its
+# supervisor object comes first, so the archive's is never linked in.
+$(BUILD)/backends/supervisor-spelling.o: backends/supervisor.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (spelling only)"
+	@$(CC) $(CFLAGS) -DSV_SPELLING_ONLY -c -o $@ $<
+
+$(BUILD)/sandmux-spelling: $(BUILD)/src/main.o $(BUILD)/backends/supervisor-spelling.o \
+		$(BUILD)/libsandmux.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsandmux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsandmux.a $(LDLIBS) -lcmocka
@@ -74,7 +88,8 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
 deps:
 	@sh tests/deps.sh
 
-build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(UNIT_BINS) $(HELPER_BINS)
+build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-spelling $(UNIT_BINS) \
+	$(HELPER_BINS)
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -116,4 +131,4 @@ format:
 
 .PHONY: all deps build-tests run check bench fuzz install clean format
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d $(BUILD)/backends/supervisor-spelling.d

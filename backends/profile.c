@@ -13,8 +13,11 @@
 #include "secret-env.h"
 
 /* The agent profile's new-file name patterns.  Threat: secrets written
- * into the work tree, where tools read them and commits publish them. */
-static const char *const agent_deny_create_patterns[] = {".env", "*.key", "*.pem"};
+ * into the work tree, where tools read them and commits publish them.
+ * dotenv files come as ".env", "prod.env" and ".env.local" alike
+ * (FNM_PERIOD: "*.env" does not match ".env" itself). */
+static const char *const agent_deny_create_patterns[] = {".env", "*.env", ".env.*", "*.key",
+							 "*.pem"};
 
 /* The agent profile's mandatory write-denies, kept read-only wherever
  * they appear, even inside a writable root.  Threat: planting what the
