@@ -235,7 +235,8 @@ static int read_pids_max(const char *name, const cJSON *item, long *out, struct 
 {
 	if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > 4194304 ||
 	    item->valuedouble != (double)(long)item->valuedouble)
-		return bad(err, name, "pids_max", "must be a whole number from 0 (no limit) to 4194304");
+		return bad(err, name, "pids_max",
+			   "must be a whole number from 0 (no limit) to 4194304");
 	*out = (long)item->valuedouble;
 	return 0;
 }

@@ -147,7 +147,8 @@ static bool hierarchy_path(const char *controller, bool want_own, char *out, siz
 		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
 			continue;
 		if ((controller == NULL && strcmp(fstype, "cgroup2") == 0) ||
-		    (controller != NULL && strcmp(fstype, "cgroup") == 0 && has_token(super, controller))) {
+		    (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
+		     has_token(super, controller))) {
 			snprintf(mount, sizeof mount, "%s", m);
 			snprintf(root, sizeof root, "%s", r);
 		}
@@ -244,12 +245,22 @@ static bool probe_v2(void)
 	if (read_file(path, controllers, sizeof controllers) != 0 ||
 	    !has_token(controllers, "pids") || !has_token(controllers, "memory"))
 		return false;
-	if (has_token(controllers, "cpu"))
+	/* The cpu controller cannot be enabled while a realtime process
+	 * sits below: then pids and memory alone. */
+	bool cpu = has_token(controllers, "cpu");
+
+	if (cpu)
 		strcat(enable, " +cpu");
-	if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS]))
-		return false;
+	if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS])) {
+		if (!cpu)
+			return false;
+		cpu = false;
+		snprintf(enable, sizeof enable, "+pids +memory");
+		if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS]))
+			return false;
+	}
 	snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", host.dir[H_PIDS]);
-	if (has_token(controllers, "cpu"))
+	if (cpu)
 		snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", host.dir[H_PIDS]);
 	host.v2 = true;
 	return true;
@@ -332,7 +343,8 @@ static int write_limits(struct limits_group *g, int h)
 		if (g->memory_max == 0)
 			return 0;
 		snprintf(value, sizeof value, "%llu", g->memory_max);
-		return write_file(g->dir[h], host.v2 ? "memory.max" : "memory.limit_in_bytes", value);
+		return write_file(g->dir[h], host.v2 ? "memory.max" : "memory.limit_in_bytes",
+				  value);
 	}
 	return 0;
 }
@@ -361,8 +373,9 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 		snprintf(procs, sizeof procs, "%s/cgroup.procs", g->dir[h]);
 		if (mkdir(g->dir[h], 0755) != 0 ||
 		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
-			sm_error_set(err, "launch_failed", "cannot make the pane's control group %s: %s",
-				     g->dir[h], strerror(errno));
+			sm_error_set(err, "launch_failed",
+				     "cannot make the pane's control group %s: %s", g->dir[h],
+				     strerror(errno));
 			limits_group_free(g);
 			return NULL;
 		}
@@ -371,7 +384,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 	if (host.v2)
 		for (int h = H_MEMORY; h < H_COUNT; h++)
 			if (host.dir[h][0] != '\0')
-				snprintf(g->dir[h], sizeof g->dir[h], "%s", g->dir[H_PIDS]);
+				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
 	for (int h = 0; h < H_COUNT; h++)
 		if (g->dir[h][0] != '\0' && write_limits(g, h) != 0) {
 			sm_error_set(err, "launch_failed", "cannot set the %s limit of %s: %s",
@@ -416,17 +429,17 @@ int limits_group_poll(struct limits_group *g, char *reason, size_t size)
 	if (g->dir[H_PIDS][0] != '\0')
 		refused = keyed_value(g->dir[H_PIDS], "pids.events", "max");
 	if (g->dir[H_MEMORY][0] != '\0')
-		kills = keyed_value(g->dir[H_MEMORY], host.v2 ? "memory.events" : "memory.oom_control",
-				    "oom_kill");
+		kills = keyed_value(g->dir[H_MEMORY],
+				    host.v2 ? "memory.events" : "memory.oom_control", "oom_kill");
 	if (refused > g->refused)
-		len += (size_t)snprintf(reason, size,
-					"process limit (pids_max %ld) reached: %llu fork%s refused",
-					g->pids_max, refused - g->refused,
-					refused - g->refused == 1 ? "" : "s");
+		len += (size_t)snprintf(
+		    reason, size, "process limit (pids_max %ld) reached: %llu fork%s refused",
+		    g->pids_max, refused - g->refused, refused - g->refused == 1 ? "" : "s");
 	if (kills > g->oom_kills && len < size)
 		snprintf(reason + len, size - len,
-			 "%smemory limit (memory_max %llu MiB) reached: %llu process%s killed", len ? "; " : "",
-			 g->memory_max >> 20, kills - g->oom_kills, kills - g->oom_kills == 1 ? "" : "es");
+			 "%smemory limit (memory_max %llu MiB) reached: %llu process%s killed",
+			 len ? "; " : "", g->memory_max >> 20, kills - g->oom_kills,
+			 kills - g->oom_kills == 1 ? "" : "es");
 	g->refused = refused > g->refused ? refused : g->refused;
 	g->oom_kills = kills > g->oom_kills ? kills : g->oom_kills;
 	return reason[0] != '\0';

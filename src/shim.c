@@ -247,7 +247,8 @@ int shim_main(int argc, char **argv)
 	int listener, sep = parse_args(argc, argv, &shim_sock, &nproc);
 
 	if (sep < 0) {
-		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] (-- COMMAND... | --wait)\n");
+		fprintf(stderr,
+			"usage: sandmux shim --fd N [--nproc LIMIT] (-- COMMAND... | --wait)\n");
 		return 2;
 	}
 	command = argv + sep + 1;

@@ -223,7 +223,7 @@ static void test_profiles(void **state)
 	/* write_denies named: replaced; deny_create_patterns not: the base's */
 	assert_int_equal(rv->write_denies.n, 1);
 	assert_string_equal(rv->write_denies.v[0], ".envrc");
-	assert_int_equal(rv->deny_create_patterns.n, 3);
+	assert_int_equal(rv->deny_create_patterns.n, 5); /* .env, *.env, .env.*, *.key, *.pem */
 	assert_string_equal(rv->state_dirs.v[0], "~/.cache/tool");
 	/* Limits and pass_env: named, or the base's (1024, half the RAM). */
 	assert_int_equal(ci->pids_max, 4096);
