@@ -277,8 +277,20 @@ static void probe_v1(void)
 	}
 }
 
+/* AddressSanitizer's shadow is a private writable mapping of terabytes,
+ * which RLIMIT_DATA counts: a sanitizer build of sandmux could not run
+ * its own egress bridge inside an agent pane under it.  Such a build is
+ * a test build; it goes without the per-process memory limit. */
+#if defined(__SANITIZE_ADDRESS__)
+static const bool data_limit_breaks_self = true;
+#else
+static const bool data_limit_breaks_self = false;
+#endif
+
 static const char *mechanism(int h)
 {
+	if (host.dir[h][0] == '\0' && h == H_MEMORY && data_limit_breaks_self)
+		return "none (sanitizer build)";
 	return host.dir[h][0] == '\0' ? "rlimit" : host.v2 ? "cgroup v2" : "cgroup v1";
 }
 
@@ -406,7 +418,7 @@ int limits_child_apply(const void *group)
 		if (g->join_fd[h] >= 0 && write(g->join_fd[h], "0", 1) != 1)
 			return -1;
 	/* Without a memory group, each process is held alone. */
-	if (g->dir[H_MEMORY][0] == '\0' && g->memory_max > 0) {
+	if (g->dir[H_MEMORY][0] == '\0' && g->memory_max > 0 && !data_limit_breaks_self) {
 		struct rlimit rl = {g->memory_max, g->memory_max};
 
 		if (setrlimit(RLIMIT_DATA, &rl) != 0)
