@@ -141,6 +141,14 @@ JSON
 			wait_for 5 events_at_least "$eater" 'memory limit'
 	fi
 
+	# A pane whose command ends by itself takes its group along.
+	brief=$(sm new -d -s brief -x 80 -y 24 --backend native -c "$D/work" -- sleep 2 | pane_id)
+	wait_for 20 running "$brief"
+	bgroup=$(pane_json "$brief" | sed -n 's/.*"cgroup":"\([^"]*\)".*/\1/p')
+	if [ -n "$bgroup" ]; then
+		check "$who: a pane that exits leaves no control group" wait_for 20 sh -c "[ ! -d '$bgroup' ]"
+	fi
+
 	srv=$(sed -n 's/.*limits: pids by cgroup v[12] in [^ ]*sandmux-\([0-9]*\).*/\1/p' "$D/state/sandmux/server-$NAME.log" | head -1)
 	sm kill-server >/dev/null 2>&1
 	if [ -n "$srv" ]; then
