@@ -87,6 +87,9 @@ struct launch_result {
 	int supervised_pane;
 	/* microvm: the VM's control channel, QMP and launch state. */
 	struct microvm_vm *vm;
+	/* native: the sandbox's control groups or rlimits (sandbox-limits.h), until
+	 * released. */
+	struct limits_group *limits;
 };
 
 struct backend_ops {
@@ -116,6 +119,9 @@ struct backend_ops {
 	 * -1; reason gets why the sandbox ended when it was not the
 	 * command's own exit.  Releases what the backend still held. */
 	int (*exit_code)(struct launch_result *res, int status, char *reason, size_t size);
+	/* The process is gone (reaped, or destroyed): free what the launch
+	 * still holds.  May be called more than once; NULL: nothing. */
+	void (*release)(struct launch_result *res);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off. */

@@ -55,6 +55,7 @@
 #include "bwrap.h"
 #include "error.h"
 #include "hostrun.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "pty.h"
 #include "profile.h"
@@ -515,10 +516,10 @@ static void standalone_shim(const char *self, char *out, size_t size)
  * of the command runs.  Both are bound read-only at their own path
  * inside (bwrap.c).  argv NULL: [..., --wait], a prepared sandbox that
  * gets its command later. */
-static int shim_argv(struct native_shim *shim, char *const *argv, struct strvec *out,
+static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, struct strvec *out,
 		     struct sm_error *err)
 {
-	char self[PATH_MAX], fd[16];
+	char self[PATH_MAX], fd[16], nproc_text[24];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	const char *separator = argv != NULL ? "--" : "--wait";
 	int rc;
@@ -536,10 +537,17 @@ static int shim_argv(struct native_shim *shim, char *const *argv, struct strvec 
 	snprintf(fd, sizeof fd, "%d", shim->child_sock);
 	standalone_shim(self, shim->exe, sizeof shim->exe);
 	if (shim->exe[0] != '\0')
-		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd, separator}, 4);
+		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd}, 3);
 	else
-		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd, separator}, 5);
+		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd}, 4);
 	if (rc != 0)
+		goto nomem;
+	/* The process limit where no pids group holds it (sandbox-limits.h): set
+	 * by the shim, inside the sandbox's user namespace. */
+	snprintf(nproc_text, sizeof nproc_text, "%ld", nproc);
+	if (nproc > 0 && strvec_pushv(out, (const char *const[]){"--nproc", nproc_text}, 2) != 0)
+		goto nomem;
+	if (strvec_push(out, separator) != 0)
 		goto nomem;
 	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
 		if (strvec_push(out, argv[i]) != 0)
@@ -722,9 +730,16 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		in.argv = command.v;
 		in.egress_dir = req->egress_dir;
 	}
+	/* Threat: a runaway pane (fork bomb, memory eater) taking the host
+	 * down: its processes are held by a group or rlimits (sandbox-limits.h). */
+	res->limits = limits_group_new(prof, err);
+	if (res->limits == NULL)
+		goto done;
+	opts.child_setup = limits_child_apply;
+	opts.child_arg = res->limits;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
-	    shim_argv(res->shim, in.argv, &shimmed, err) != 0)
+	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
 	in.shim_exe = shimmed.v[0];
@@ -742,6 +757,10 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	res->shim->child_sock = -1;
 	rc = 0;
 done:
+	if (rc != 0) {
+		limits_group_free(res->limits);
+		res->limits = NULL;
+	}
 	native_paths_free(&paths);
 	strvec_free(&shimmed);
 	strvec_free(&argv);
@@ -890,8 +909,9 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.shim_exe = "@shim";
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_terminal_argv(&in, &argv, &err) == 0) {
-		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e", prof->name, prof->base, (int)prof->mode,
-			prof->home_writable, prof->proxied_network);
+		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
+			(int)prof->mode, prof->home_writable, prof->proxied_network, prof->pids_max,
+			prof->memory_max, prof->memory_percent);
 		key_strvec(f, "writable", &prof->writable);
 		key_strvec(f, "state", &prof->state_dirs);
 		key_strvec(f, "deny", &prof->deny_read);
@@ -942,6 +962,8 @@ static void ahead_discard(void)
 	res->master = -1;
 	close_confirm_fds(res);
 	remove_mask_file(res);
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	free(ahead.key);
 	ahead.key = NULL;
 }
@@ -1378,6 +1400,8 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 	return rc;
 }
 
+static void native_release(struct launch_result *res);
+
 /* Stop or continue everything: the PTY session and, in case something
  * inside left it with setsid(), every process in the sandbox's pid
  * namespace. */
@@ -1401,7 +1425,16 @@ static void native_destroy(struct launch_result *res)
 	close_confirm_fds(res);
 	if (res->supervised_pane > 0)
 		supervisor_detach(res->supervised_pane);
+	native_release(res);
+}
+
+/* After the pane's process is gone.  The group's last processes may
+ * still be dying: sandbox-limits.c removes it once they are. */
+static void native_release(struct launch_result *res)
+{
 	remove_mask_file(res);
+	limits_group_free(res->limits);
+	res->limits = NULL;
 }
 
 const struct backend_ops backend_native_ops = {
@@ -1412,4 +1445,5 @@ const struct backend_ops backend_native_ops = {
     .suspend = native_suspend,
     .resume = native_resume,
     .destroy = native_destroy,
+    .release = native_release,
 };

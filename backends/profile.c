@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "profile.h"
+#include "secret-env.h"
 
 /* The agent profile's new-file name patterns.  Threat: secrets written
  * into the work tree, where tools read them and commits publish them.
@@ -45,6 +46,9 @@ static void builtins_init(void)
 	snprintf(builtin_agent.name, sizeof builtin_agent.name, "agent");
 	snprintf(builtin_agent.base, sizeof builtin_agent.base, "agent");
 	builtin_agent.proxied_network = true;
+	builtin_terminal.pids_max = builtin_agent.pids_max = PROFILE_PIDS_MAX_DEFAULT;
+	builtin_terminal.memory_percent = builtin_agent.memory_percent =
+	    PROFILE_MEMORY_PERCENT_DEFAULT;
 	/* Out of memory here leaves the lists short; the server is not
 	 * going to get far either, and the failure is not silent there. */
 	if (strvec_pushv(&builtin_agent.deny_create_patterns, agent_deny_create_patterns,
@@ -87,6 +91,7 @@ void profile_free(struct sandbox_profile *p)
 	strvec_free(&p->deny_create_patterns);
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
+	strvec_free(&p->pass_env);
 }
 
 void profile_registry_set(struct sandbox_profile *profiles, size_t n)
@@ -191,6 +196,9 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 	out->mode = from->mode;
 	out->home_writable = from->home_writable;
 	out->proxied_network = from->proxied_network;
+	out->pids_max = from->pids_max;
+	out->memory_max = from->memory_max;
+	out->memory_percent = from->memory_percent;
 	if (strvec_pushv(&out->deny_create_patterns, (const char *const *)from->deny_create_patterns.v,
 			 from->deny_create_patterns.n) != 0 ||
 	    strvec_pushv(&out->write_denies, (const char *const *)from->write_denies.v,
@@ -217,7 +225,62 @@ static const struct list_field {
      offsetof(struct sandbox_profile, deny_create_patterns)},
     {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
      offsetof(struct sandbox_profile, write_denies)},
+    {"pass_env", secret_env_pattern_ok,
+     "must hold variable names (letters, digits, _; * and ? as wildcards)",
+     offsetof(struct sandbox_profile, pass_env)},
 };
+
+/* "pids_max": a whole number, 0 for no limit. */
+static int read_pids_max(const char *name, const cJSON *item, long *out, struct sm_error *err)
+{
+	if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > 4194304 ||
+	    item->valuedouble != (double)(long)item->valuedouble)
+		return bad(err, name, "pids_max",
+			   "must be a whole number from 0 (no limit) to 4194304");
+	*out = (long)item->valuedouble;
+	return 0;
+}
+
+/* "memory_max": bytes as a number or with a K, M, G suffix ("512M"), a
+ * share of RAM ("50%"), or 0 for no limit. */
+static int read_memory_max(const char *name, const cJSON *item, struct sandbox_profile *out,
+			   struct sm_error *err)
+{
+	static const char why[] =
+	    "must be bytes (a number, or with K, M or G: \"4G\"), a share of RAM (\"50%\"), or 0";
+	unsigned long long value;
+	char *end;
+
+	if (cJSON_IsNumber(item)) {
+		if (item->valuedouble < 0 || item->valuedouble > 1e18 ||
+		    item->valuedouble != (double)(unsigned long long)item->valuedouble)
+			return bad(err, name, "memory_max", why);
+		out->memory_max = (unsigned long long)item->valuedouble;
+		out->memory_percent = 0;
+		return 0;
+	}
+	if (!cJSON_IsString(item) || item->valuestring[0] < '0' || item->valuestring[0] > '9')
+		return bad(err, name, "memory_max", why);
+	value = strtoull(item->valuestring, &end, 10);
+	if (strcmp(end, "%") == 0 && value >= 1 && value <= 100) {
+		out->memory_max = 0;
+		out->memory_percent = (int)value;
+		return 0;
+	}
+	for (const char *units = "KMG"; *end != '\0' && *units != '\0'; units++) {
+		value <<= 10;
+		if (*end == *units && end[1] == '\0' && value < (1ULL << 60)) {
+			out->memory_max = value;
+			out->memory_percent = 0;
+			return 0;
+		}
+	}
+	if (*end != '\0' || value > (1ULL << 60))
+		return bad(err, name, "memory_max", why);
+	out->memory_max = value;
+	out->memory_percent = 0;
+	return 0;
+}
 
 static int read_field(const char *name, const cJSON *item, struct sandbox_profile *out,
 		      struct sm_error *err)
@@ -241,6 +304,10 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 		out->proxied_network = strcmp(item->valuestring, "proxied") == 0;
 		return 0;
 	}
+	if (strcmp(key, "pids_max") == 0)
+		return read_pids_max(name, item, &out->pids_max, err);
+	if (strcmp(key, "memory_max") == 0)
+		return read_memory_max(name, item, out, err);
 	for (size_t i = 0; i < sizeof list_fields / sizeof list_fields[0]; i++) {
 		const struct list_field *f = &list_fields[i];
 
@@ -251,7 +318,7 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, "config_unknown_key",
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths)",
+		     "write_denies, protected_paths, pass_env, pids_max, memory_max)",
 		     name, key);
 	return -1;
 }

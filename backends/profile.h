@@ -45,7 +45,18 @@ struct sandbox_profile {
 	struct strvec deny_create_patterns; /* new names refused (fnmatch) */
 	struct strvec write_denies;	    /* component runs kept read-only */
 	struct strvec protected_paths;	    /* never writable, any mode */
+	struct strvec pass_env; /* secret-looking variables passed anyway */
+	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
+	 * memory in bytes, or memory_percent of the host's RAM. */
+	long pids_max;
+	unsigned long long memory_max;
+	int memory_percent;
 };
+
+/* The built-in limits: enough for builds and test suites, and a bound
+ * on a fork bomb or a memory eater (docs/security.md). */
+#define PROFILE_PIDS_MAX_DEFAULT 1024
+#define PROFILE_MEMORY_PERCENT_DEFAULT 50
 
 /* "terminal", "agent", then the registry's; NULL when unknown. */
 const struct sandbox_profile *profile_find(const char *name);

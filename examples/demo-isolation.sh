@@ -3,10 +3,14 @@
 # in each.  Left runs on the host (backend none), then inside the
 # OS-native sandbox (backend native), and, when the probe offers it,
 # inside a microvm (its own kernel).  All live in a throwaway HOME
-# holding a fake key, ~/.ssh/id_demo; each pane tries to read it and to
-# write /etc/sandmux-demo.  Expected: the none pane reads the key, the
-# contained panes are denied both, and the pane labels say which is
-# which.
+# holding a fake key, ~/.ssh/id_demo, and a .bashrc, with a fake
+# GITHUB_TOKEN exported; each pane tries to read the key, to print the
+# token, to append to ~/.bashrc (what the host's next shell would run)
+# and to write /etc/sandmux-demo.  Expected: the none pane does all but
+# the /etc write, the native pane none of it (the token withheld, the
+# .bashrc write refused and reported in the violation feed), the microvm
+# pane neither reads the key nor sees the token nor writes /etc, and the
+# pane labels say which is which.
 #
 #   sandmux demo [--no-attach]      (or: SANDMUX=path/to/sandmux sh demo-isolation.sh)
 #
@@ -31,6 +35,9 @@ mkdir -p "$HOME/.ssh" "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME"
 chmod 700 "$XDG_RUNTIME_DIR" "$HOME/.ssh"
 echo "-----BEGIN OPENSSH PRIVATE KEY----- sandmux demo key, not a real one" >"$HOME/.ssh/id_demo"
 chmod 600 "$HOME/.ssh/id_demo"
+echo "# the demo's .bashrc" >"$HOME/.bashrc"
+# A fake token in the environment the server (and every pane) starts from.
+export GITHUB_TOKEN="ghp_sandmux_demo_token_not_real"
 NAME="demo-$$"
 
 sm() { "$SANDMUX" -L "$NAME" "$@"; }
@@ -48,6 +55,20 @@ cat >"$HOME/attempt.sh" <<'EOF'
 echo "== backend $1: I am $(id -un), HOME=$HOME"
 echo '$ cat ~/.ssh/id_demo'
 if cat ~/.ssh/id_demo; then echo "RESULT read: ALLOWED"; else echo "RESULT read: DENIED"; fi
+echo '$ echo "$GITHUB_TOKEN"'
+if [ -n "${GITHUB_TOKEN:-}" ]; then
+	echo "$GITHUB_TOKEN"
+	echo "RESULT token: ALLOWED"
+else
+	echo "(empty)"
+	echo "RESULT token: WITHHELD"
+fi
+echo '$ echo evil >>~/.bashrc'
+if { echo "echo evil from the $1 pane" >>~/.bashrc; } 2>&1; then
+	echo "RESULT bashrc: ALLOWED"
+else
+	echo "RESULT bashrc: DENIED"
+fi
 echo '$ echo pwned >/etc/sandmux-demo'
 set -C
 if { echo pwned >/etc/sandmux-demo; } 2>&1; then
@@ -91,8 +112,9 @@ while [ "$i" -lt 600 ] && ! all_settled; do
 done
 
 if [ "$ATTACH" -eq 1 ]; then
-	echo "sandmux demo: left pane runs on the host (none), then the native sandbox$( [ "$PANES" = "1 2" ] || echo ", then a microvm")."
-	echo "Detach to end the demo."
+	sm feed -t demo >/dev/null 2>&1
+	echo "sandmux demo: left pane runs on the host (none), then the native sandbox$( [ "$PANES" = "1 2" ] || echo ", then a microvm");"
+	echo "the violation feed shows what the sandbox refused.  Detach to end the demo."
 	sleep 1
 	sm attach -t demo
 	exit 0
@@ -106,6 +128,8 @@ show() { # PANE
 	sm capture -t "%$1" | grep -v '^$'
 }
 for p in $PANES; do show "$p"; done
+echo "---- the violation feed"
+sm events --action 'file-write*' | grep -v '^    reason:'
 
 verdict=0
 expect() { # DESCRIPTION COMMAND...
@@ -118,20 +142,33 @@ expect() { # DESCRIPTION COMMAND...
 }
 result() { sm capture -t "%$1" | grep -q "^RESULT $2: $3"; }
 key_hidden() { ! sm capture -t "%$1" | grep -q 'demo key'; }
+token_hidden() { ! sm capture -t "%$1" -S - | grep -q 'ghp_sandmux_demo'; }
+bashrc_only_none() {
+	grep -q 'evil from the none pane' "$HOME/.bashrc" && ! grep -q 'evil from the native pane' "$HOME/.bashrc"
+}
+in_feed() { sm events --json -t "%2" --action 'file-write*' | grep -qF "\"target\":\"$HOME/.bashrc\""; }
 expect "the left pane is labelled none" [ "$(field 1 backend)" = none ]
 expect "the right pane is labelled native" [ "$(field 2 backend)" = native ]
 expect "none reads ~/.ssh/id_demo" result 1 read ALLOWED
 expect "native is denied ~/.ssh/id_demo" result 2 read DENIED
 expect "native is denied /etc/sandmux-demo" result 2 write DENIED
 expect "native never shows the key" key_hidden 2
+expect "none sees \$GITHUB_TOKEN" result 1 token ALLOWED
+expect "native is started without \$GITHUB_TOKEN" result 2 token WITHHELD
+expect "native never shows the token" token_hidden 2
+expect "none appends to ~/.bashrc" result 1 bashrc ALLOWED
+expect "native is refused ~/.bashrc" result 2 bashrc DENIED
+expect "the host's ~/.bashrc holds the none pane's line only" bashrc_only_none
+expect "the refused ~/.bashrc write is in the violation feed" in_feed
 if [ "$PANES" = "1 2 3" ]; then
 	expect "the third pane is labelled microvm" [ "$(field 3 backend)" = microvm ]
 	expect "microvm is denied ~/.ssh/id_demo" result 3 read DENIED
 	expect "microvm is denied /etc/sandmux-demo" result 3 write DENIED
 	expect "microvm never shows the key" key_hidden 3
+	expect "microvm is started without \$GITHUB_TOKEN" result 3 token WITHHELD
 fi
 if [ "$verdict" -eq 0 ]; then
-	echo "==== as expected: the host pane read the key; the contained panes could neither read it nor write /etc"
+	echo "==== as expected: the host pane read the key, saw the token and changed ~/.bashrc; the contained panes could not read the key, see the token or write /etc, and the native pane was refused ~/.bashrc"
 else
 	echo "==== NOT as expected (see above)"
 fi

@@ -20,8 +20,11 @@
 #include <cjson/cJSON.h>
 
 #include "layout.h"
+#include "sandbox-limits.h"
 #include "log.h"
+#include "profile.h"
 #include "pty.h"
+#include "secret-env.h"
 #include "server.h"
 #include "session-egress.h"
 #include "supervisor.h"
@@ -63,14 +66,44 @@ static void pane_term_output(const char *bytes, size_t len, void *user)
 	pane_write(user, bytes, len);
 }
 
+/* Should this variable stay out of the pane?  Threat: a sandboxed pane
+ * reading the tokens and agent sockets the user exported (GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, SSH_AUTH_SOCK) while the files holding the
+ * same secrets are denied.  Every source is filtered alike (the
+ * server's environment and the request's variables), and before the
+ * sandbox starts: bwrap's own environment is what /proc/1/environ
+ * shows inside.  A `none` pane is the host and keeps everything. */
+static bool pane_withholds(struct pane *p, const char *entry)
+{
+	const struct sandbox_profile *prof;
+	const char *eq;
+
+	if (p->requested == SANDBOX_NONE)
+		return false;
+	prof = profile_find(p->profile);
+	if (prof != NULL && !secret_env_withheld(entry, &prof->pass_env))
+		return false;
+	eq = strchr(entry, '=');
+	if (eq != NULL) {
+		char *name = strndup(entry, (size_t)(eq - entry));
+
+		if (name == NULL || (!strvec_contains(&p->withheld_env, name) &&
+				     strvec_push(&p->withheld_env, name) != 0))
+			abort();
+		free(name);
+	}
+	return true;
+}
+
 /* The environment of a pane: the server's, TERM fixed, SANDMUX_PANE
- * and SANDMUX set, then the request's extra variables.  SANDMUX is
- * tmux's $TMUX: "socket,server pid,%pane", which is how a client started
- * in a pane knows it would attach a session to itself (cli-verbs.c
- * refuses).  None of it is secret: a socket path (the socket itself is
- * invisible or read-only to a sandboxed pane, docs/security.md), the
- * server's pid and the pane's own id. */
-static char **pane_environment(const struct pane *p, const cJSON *extra)
+ * and SANDMUX set, then the request's extra variables; secrets withheld
+ * from a sandboxed pane (pane_withholds).  SANDMUX is tmux's $TMUX:
+ * "socket,server pid,%pane", which is how a client started in a pane
+ * knows it would attach a session to itself (cli-verbs.c refuses).  None
+ * of it is secret: a socket path (the socket itself is invisible or
+ * read-only to a sandboxed pane, docs/security.md), the server's pid and
+ * the pane's own id. */
+static char **pane_environment(struct pane *p, const cJSON *extra)
 {
 	size_t n = 0, i = 0;
 	char **envp;
@@ -84,7 +117,8 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 		 * SANDMUX: each pane gets this server's own. */
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
 		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
-		    strncmp(server.environ[k], "SANDMUX=", 8) == 0)
+		    strncmp(server.environ[k], "SANDMUX=", 8) == 0 ||
+		    pane_withholds(p, server.environ[k]))
 			continue;
 		envp[i++] = xstrdup(server.environ[k]);
 	}
@@ -93,8 +127,13 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 	envp[i++] = xasprintf("SANDMUX=%s,%d,%%%d", server.socket_path, (int)getpid(), p->id);
 	cJSON_ArrayForEach(item, extra)
 	{
-		if (cJSON_IsString(item))
-			envp[i++] = xasprintf("%s=%s", item->string, item->valuestring);
+		if (!cJSON_IsString(item))
+			continue;
+		envp[i] = xasprintf("%s=%s", item->string, item->valuestring);
+		if (pane_withholds(p, envp[i]))
+			free(envp[i]);
+		else
+			i++;
 	}
 	envp[i] = NULL;
 	return envp;
@@ -257,6 +296,51 @@ static void pane_start_supervisor(void)
 	supervisor_start(&sink);
 }
 
+/* How often a sandbox's limit counters are read (sandbox-limits.h): often
+ * enough that a refused fork bomb shows while it runs, and a read of
+ * two small files per sandboxed pane costs nothing. */
+#define LIMITS_POLL_MS 250
+
+/* Were processes refused or killed at the pane's limits since the last
+ * look?  Then say so: a `killed` event with the reason (in the events
+ * log and the feed) and the pane's reason in every listing. */
+static void pane_check_limits(struct pane *p)
+{
+	char reason[sizeof p->reason];
+	cJSON *ev;
+
+	if (p->launch.limits == NULL || !limits_group_poll(p->launch.limits, reason, sizeof reason))
+		return;
+	log_warn("pane %%%d: %s", p->id, reason);
+	snprintf(p->reason, sizeof p->reason, "%s", reason);
+	ev = events_lifecycle("killed", p);
+	cJSON_AddStringToObject(ev, "reason", reason);
+	events_emit(ev);
+	if (p->window != NULL)
+		server_broadcast_layout(p->window->session);
+}
+
+static void pane_on_limits_timer(uv_timer_t *timer)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next)
+				pane_check_limits(p);
+}
+
+static void pane_watch_limits(void)
+{
+	static uv_timer_t timer;
+	static bool started;
+
+	if (started)
+		return;
+	uv_timer_init(server.loop, &timer);
+	uv_unref((uv_handle_t *)&timer);
+	uv_timer_start(&timer, pane_on_limits_timer, LIMITS_POLL_MS, LIMITS_POLL_MS);
+	started = true;
+}
+
 static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm_error *err)
 {
 	char *default_argv[] = { server.default_shell, NULL };
@@ -296,6 +380,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	strv_free(envp);
 	if (rc < 0)
 		return -1;
+	if (p->launch.limits != NULL)
+		pane_watch_limits();
 	p->master = p->launch.master;
 	uv_poll_init(server.loop, &p->poll, p->master);
 	p->poll.data = p;
@@ -351,6 +437,7 @@ struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 static void pane_release(struct pane *p)
 {
 	term_free(p->term);
+	strvec_free(&p->withheld_env);
 	free(p->pending_input);
 	free(p);
 }
@@ -367,11 +454,14 @@ void pane_free(struct pane *p)
 {
 	if (session_egress_wanted(p->profile))
 		session_egress_detach(p->session_name, p->id);
+	pane_check_limits(p);
 	if (p->state != SANDBOX_ERROR && !p->exited && p->ops != NULL) {
 		p->ops->destroy(&p->launch);
 		server_reap_later(p->launch.pid);
 		events_emit(events_lifecycle("killed", p));
 	}
+	if (p->ops != NULL && p->ops->release != NULL)
+		p->ops->release(&p->launch);
 	p->window = NULL;
 	/* Every handle ever initialised is closed (a stopped one is still in
 	 * the loop's handle queue), and before its fd: libuv must take the
@@ -449,8 +539,11 @@ static void pane_write(struct pane *p, const char *bytes, size_t len)
 
 static void pane_finish(struct pane *p)
 {
-	cJSON *ev = events_lifecycle("exit", p);
+	cJSON *ev;
 
+	/* First: what ended the pane may have been its memory limit. */
+	pane_check_limits(p);
+	ev = events_lifecycle("exit", p);
 	cJSON_AddNumberToObject(ev, "exitCode", p->exit_status);
 	events_emit(ev);
 	log_info("pane %%%d exited with status %d", p->id, p->exit_status);
@@ -611,8 +704,10 @@ void pane_update_state(struct pane *p)
 
 void pane_kill(struct pane *p, const char *reason)
 {
-	cJSON *ev = events_lifecycle("killed", p);
+	cJSON *ev;
 
+	pane_check_limits(p);
+	ev = events_lifecycle("killed", p);
 	cJSON_AddStringToObject(ev, "reason", reason);
 	events_emit(ev);
 	if (p->ops != NULL && p->state != SANDBOX_ERROR && !p->exited) {
@@ -661,6 +756,14 @@ cJSON *pane_to_json(const struct pane *p)
 		if (p->launch.backend == SANDBOX_MICROVM)
 			cJSON_AddStringToObject(details, "accelerator",
 						backend_probe_result()->microvm_accel);
+	}
+	if (p->launch.limits != NULL)
+		cJSON_AddItemToObject(o, "limits", limits_group_to_json(p->launch.limits));
+	if (p->requested != SANDBOX_NONE) {
+		cJSON *names = cJSON_AddArrayToObject(o, "withheld_env");
+
+		for (size_t i = 0; i < p->withheld_env.n; i++)
+			cJSON_AddItemToArray(names, cJSON_CreateString(p->withheld_env.v[i]));
 	}
 	cJSON_AddNumberToObject(o, "pid", p->state == SANDBOX_ERROR ? 0 : p->launch.pid);
 	if (p->exited)

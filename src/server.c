@@ -27,6 +27,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "sandbox-limits.h"
 #include "log.h"
 #include "profile.h"
 #include "server.h"
@@ -992,6 +993,12 @@ int server_main(int argc, char **argv)
 	backend_probe(server.sandbox_off, &probe);
 	backend_probe_line(&probe, line, sizeof line);
 	log_info("%s", line);
+	if (probe.native_available) {
+		char limits_line[PATH_MAX * 2];
+
+		limits_probe(limits_line, sizeof limits_line);
+		log_info("%s", limits_line);
+	}
 
 	server.loop = uv_default_loop();
 	if (server_listen(&err) < 0) {
@@ -1011,6 +1018,7 @@ int server_main(int argc, char **argv)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);
 	uv_run(server.loop, UV_RUN_DEFAULT);
+	limits_shutdown();
 	events_close();
 	log_info("server stopped");
 	return 0;

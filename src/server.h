@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "error.h"
 #include "sandbox.h"
+#include "strvec.h"
 
 struct cJSON;
 struct term;
@@ -67,6 +68,9 @@ struct pane {
 	int exit_status; /* shell-style: signal n is 128+n */
 	bool remain_on_exit;
 	int violations;
+	/* Names of the secret-looking variables a sandboxed pane was
+	 * started without (secret-env.h); never their values. */
+	struct strvec withheld_env;
 
 	char cwd[PATH_MAX];	    /* where it started */
 	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */

@@ -1,8 +1,8 @@
 /*
  * shim: the first process inside a native sandbox.  bwrap runs
  *
- *   sandmux-shim --fd N -- COMMAND...
- *   sandmux-shim --fd N --wait
+ *   sandmux-shim --fd N [--nproc LIMIT] -- COMMAND...
+ *   sandmux-shim --fd N [--nproc LIMIT] --wait
  *
  * (the static build/sandmux-shim next to the sandmux binary; `sandmux
  * shim`, the same code, where that is missing) and the shim, before the
@@ -18,7 +18,9 @@
  *   3. sends the listener to the server's supervisor over fd N (a
  *      socketpair end bwrap passed in) with SCM_RIGHTS, and closes its
  *      own copy: nothing inside the sandbox may answer for itself;
- *   4. execs the command.
+ *   4. with --nproc, sets RLIMIT_NPROC (backends/sandbox-limits.h: the
+ *      process limit where no pids control group holds the pane);
+ *   5. execs the command.
  *
  * Every failure is loud: the shim prints why and exits 126, and the
  * server, which never got a handshake, marks the pane FAILED.  The
@@ -47,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -195,29 +198,60 @@ static void send_listener(int listener)
 	close(watch[0]);
 }
 
-static int parse_args(int argc, char **argv, int *fd)
+/* argv: --fd N [--nproc LIMIT] (-- COMMAND... | --wait).  Returns the
+ * index of the separator, or -1. */
+static int parse_args(int argc, char **argv, int *fd, long *nproc)
 {
 	char *end;
+	int sep = 3;
 
 	if (argc < 4 || strcmp(argv[1], "--fd") != 0)
 		return -1;
-	if (!(argc == 4 && strcmp(argv[3], "--wait") == 0) &&
-	    !(argc >= 5 && strcmp(argv[3], "--") == 0))
-		return -1;
 	*fd = (int)strtol(argv[2], &end, 10);
-	return *end == '\0' && *fd > 2 ? 0 : -1;
+	if (*end != '\0' || *fd <= 2)
+		return -1;
+	*nproc = 0;
+	if (argc >= 6 && strcmp(argv[3], "--nproc") == 0) {
+		*nproc = strtol(argv[4], &end, 10);
+		if (*end != '\0' || *nproc <= 0)
+			return -1;
+		sep = 5;
+	}
+	if (argc == sep + 1 && strcmp(argv[sep], "--wait") == 0)
+		return sep;
+	if (argc >= sep + 2 && strcmp(argv[sep], "--") == 0)
+		return sep;
+	return -1;
+}
+
+/* Threat: a fork bomb where no pids group holds the pane.  Set here,
+ * inside the user namespace bwrap made, the limit counts this pane's
+ * processes alone (the kernel counts RLIMIT_NPROC per user namespace);
+ * the namespace's own bound on the user's processes outside stays what
+ * the server had.  The hard limit too: nothing inside may raise it
+ * again (that needs CAP_SYS_RESOURCE, dropped).  It does not hold a
+ * server running as root: the kernel exempts uid 0. */
+static void set_nproc(long nproc)
+{
+	struct rlimit rl = {(rlim_t)nproc, (rlim_t)nproc};
+
+	if (nproc > 0 && setrlimit(RLIMIT_NPROC, &rl) != 0)
+		shim_fail("cannot set the process limit: %s", strerror(errno));
 }
 
 int shim_main(int argc, char **argv)
 {
 	struct sock_fprog prog;
-	char **command = argv + 4;
-	int listener;
+	char **command;
+	long nproc;
+	int listener, sep = parse_args(argc, argv, &shim_sock, &nproc);
 
-	if (parse_args(argc, argv, &shim_sock) != 0) {
-		fprintf(stderr, "usage: sandmux shim --fd N (-- COMMAND... | --wait)\n");
+	if (sep < 0) {
+		fprintf(stderr,
+			"usage: sandmux shim --fd N [--nproc LIMIT] (-- COMMAND... | --wait)\n");
 		return 2;
 	}
+	command = argv + sep + 1;
 	if (fcntl(shim_sock, F_SETFD, FD_CLOEXEC) != 0) {
 		shim_sock = -1;
 		shim_fail("no handshake socket on fd %s", argv[2]);
@@ -227,8 +261,9 @@ int shim_main(int argc, char **argv)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		shim_fail("cannot set no_new_privs: %s", strerror(errno));
 	receive_program(&prog);
-	if (argc == 4)
+	if (strcmp(argv[sep], "--wait") == 0)
 		receive_run(&command, &environ);
+	set_nproc(nproc);
 	listener = load_program(&prog);
 	free(prog.filter);
 	send_listener(listener);

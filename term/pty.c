@@ -87,6 +87,8 @@ static void pty_child(const struct pty_spawn_opts *opts, const char *slave_name,
 		signal(sig, SIG_DFL);
 	if (setsid() < 0)
 		goto fail;
+	if (opts->child_setup != NULL && opts->child_setup(opts->child_arg) != 0)
+		goto fail;
 	slave = open(slave_name, O_RDWR);
 	if (slave < 0)
 		goto fail;

@@ -22,6 +22,12 @@ struct pty_spawn_opts {
 	const int *keep_fds; /* fds the child must inherit (not CLOEXEC), */
 			     /* at most PTY_MAX_KEEP_FDS of them */
 	int nkeep_fds;
+	/* Run in the child before anything else (async-signal-safe calls
+	 * only): what the caller must set up for the program, such as the
+	 * control group it belongs to.  Non-zero (errno set) fails the
+	 * spawn.  NULL: nothing. */
+	int (*child_setup)(const void *arg);
+	const void *child_arg;
 };
 
 /* Returns 0 and sets *master_out, *pid_out; or -errno with a message in

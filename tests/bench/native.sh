@@ -13,10 +13,21 @@
 # native confirmation, the starting -> ready event times (bwrap spawned
 # to the command seen exec'd inside), from `events --follow --json`.
 #
+# With a base build (BENCH_NATIVE_BASE: a build directory holding a
+# sandmux, or a git commit to build into a scratch directory; by default
+# b42b6d1, the last commit before issue 13's host-integrity rules, when
+# the repository has it; empty: none), every sample is taken on both
+# builds, interleaved, each with its own server, and the report adds
+# what this build costs a native pane over the base, prepared and cold
+# (target for issue 13's mounts, name rules, withheld environment and
+# limits: <= 2 ms; and neither may get slower against none).
+#
 #   sh tests/bench/native.sh [BUILD_DIR]     (target: native adds <= 15 ms)
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SM="$ROOT/$BUILD/sandmux"
+NEW_SM=$SM
+BASE=${BENCH_NATIVE_BASE-b42b6d1}
 RUNS=${BENCH_NATIVE_RUNS:-20}
 # Not under /tmp: the native pane has a private /tmp, the FIFO must be
 # the same file inside and out.
@@ -25,9 +36,28 @@ export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/co
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$W/work"
 chmod 700 "$XDG_RUNTIME_DIR"
 FOLLOWER=""
-trap '[ -n "$FOLLOWER" ] && kill "$FOLLOWER" 2>/dev/null; "$SM" -L bnative kill-server >/dev/null 2>&1; rm -rf "$W"' EXIT
+BASE_SM=""
+trap '[ -n "$FOLLOWER" ] && kill "$FOLLOWER" 2>/dev/null; "$NEW_SM" -L bnative kill-server >/dev/null 2>&1; [ -n "$BASE_SM" ] && "$BASE_SM" -L bnative-base kill-server >/dev/null 2>&1; rm -rf "$W"' EXIT
 
-sm() { "$SM" -L bnative "$@"; }
+# The base build: a directory with a sandmux, or a commit built here.
+if [ -n "$BASE" ] && [ -x "$BASE/sandmux" ]; then
+	BASE_SM=$(cd "$BASE" && pwd)/sandmux
+elif [ -n "$BASE" ] && git -C "$ROOT" cat-file -e "$BASE^{commit}" 2>/dev/null; then
+	mkdir -p "$W/base"
+	if git -C "$ROOT" archive "$BASE" | tar -x -C "$W/base" &&
+		make -C "$W/base" -j2 all >"$W/base.log" 2>&1; then
+		BASE_SM="$W/base/build/sandmux"
+	else
+		echo "native: cannot build the base $BASE (see make's output), comparing nothing"
+	fi
+fi
+
+# sm: the CLI of the build being sampled (use_build new|base).
+use_build() {
+	if [ "$1" = base ]; then SM=$BASE_SM SERVER=bnative-base; else SM=$NEW_SM SERVER=bnative; fi
+}
+use_build new
+sm() { "$SM" -L "$SERVER" "$@"; }
 now_ms() { date +%s%N | awk '{ printf "%.3f\n", $1 / 1000000 }'; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
@@ -57,25 +87,46 @@ sample() {
 }
 
 # series LABEL: RUNS samples of each backend, interleaved, on a fresh
-# server, into $W/LABEL.none.ms and $W/LABEL.native.ms.
+# server per build, into $W/LABEL.none.ms and $W/LABEL.native.ms (and
+# $W/LABEL.base.none.ms, $W/LABEL.base.native.ms for the base build).
 series() {
-	sm new -d -s b -x 200 -y 60 -c "$W/work" -- sh -c 'exec sleep 100000' >/dev/null
+	builds="new"
+	[ -n "$BASE_SM" ] && builds="new base"
+	for b in $builds; do
+		use_build "$b"
+		sm new -d -s b -x 200 -y 60 -c "$W/work" -- sh -c 'exec sleep 100000' >/dev/null
+	done
+	use_build new
 	sm events --follow --json >"$W/events.$1" 2>/dev/null &
 	FOLLOWER=$!
 	sleep 0.3
-	sample none >/dev/null
-	sample native >/dev/null
-	: >"$W/$1.none.ms"
-	: >"$W/$1.native.ms"
+	for b in $builds; do
+		use_build "$b"
+		sample none >/dev/null
+		sample native >/dev/null
+		suffix=""
+		[ "$b" = base ] && suffix=".base"
+		: >"$W/$1$suffix.none.ms"
+		: >"$W/$1$suffix.native.ms"
+	done
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
-		sample none >>"$W/$1.none.ms"
-		sample native >>"$W/$1.native.ms"
+		for b in $builds; do
+			use_build "$b"
+			suffix=""
+			[ "$b" = base ] && suffix=".base"
+			sample none >>"$W/$1$suffix.none.ms"
+			sample native >>"$W/$1$suffix.native.ms"
+		done
 		i=$((i + 1))
 	done
 	kill "$FOLLOWER" 2>/dev/null
 	FOLLOWER=""
-	sm kill-server >/dev/null 2>&1
+	for b in $builds; do
+		use_build "$b"
+		sm kill-server >/dev/null 2>&1
+	done
+	use_build new
 	sleep 0.2
 }
 
@@ -103,6 +154,22 @@ report prepared
 echo "RATIO pane start native/none: $RATIO"
 echo "ADDED by native: $ADDED ms (target <= 15 ms): $(awk -v d="$ADDED" 'BEGIN { print (d <= 15) ? "met" : "MISSED" }')"
 echo "ADDED by native, sandbox built cold (the first native pane, or one unlike the last): $COLD ms"
+if [ -n "$BASE_SM" ]; then
+	PREPARED=$ADDED
+	report prepared.base
+	BASE_PREPARED=$ADDED
+	report cold.base
+	BASE_COLD=$ADDED
+	against() { # LABEL: this build's native median minus the base's
+		awk -v a="$(median <"$W/$1.base.native.ms")" -v b="$(median <"$W/$1.native.ms")" \
+			'BEGIN { printf "%.1f", b - a }'
+	}
+	verdict() { awk -v d="$1" 'BEGIN { print (d <= 2) ? "met" : "MISSED" }'; }
+	echo "base build ($BASE): native adds $BASE_PREPARED ms prepared, $BASE_COLD ms cold"
+	echo "THIS BUILD vs BASE, native pane start, prepared: $(against prepared) ms (target <= 2 ms): $(verdict "$(against prepared)")"
+	echo "THIS BUILD vs BASE, native pane start, cold:     $(against cold) ms (target <= 2 ms): $(verdict "$(against cold)")"
+	echo "against none, prepared: $PREPARED ms now, $BASE_PREPARED ms before; cold: $COLD ms now, $BASE_COLD ms before"
+fi
 
 # Reference: bwrap's own start-up here, with the profile's namespaces and
 # mounts, against a plain exec of the same program (no sandmux at all).

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The isolation demo (examples/demo-isolation.sh) run without a terminal:
 # it must print both panes, find the none pane reading the fake key and
-# the native pane denied the read and the write, and exit 0.  With the
+# the native pane denied the read and the write, started without the
+# GITHUB_TOKEN the none pane sees, refused the append to ~/.bashrc with
+# the violation in the feed it prints, and exit 0.  With the
 # sandbox switched off it must notice and exit 1, so its verdict is not
 # a foregone conclusion.
 . "$(dirname "$0")/../lib.sh"
@@ -22,6 +24,16 @@ if "$SANDMUX_BIN" -L "$T_NAME-probe" probe | grep -q '^microvm: available'; then
 	check "and the microvm pane is denied the key" sh -c "printf '%s' \"\$1\" | sed -n '/^---- pane %3/,\$p' | grep -q 'RESULT read: DENIED'" - "$out"
 fi
 "$SANDMUX_BIN" -L "$T_NAME-probe" kill-server >/dev/null 2>&1
+# native_says TEXT: a line of the native pane's screen, as printed
+native_says() { printf '%s\n' "$out" | sed -n '/^---- pane %2/,/^---- /p' | grep -qxF -- "$1"; }
+check "the native pane was refused /etc/sandmux-demo" native_says "RESULT write: DENIED"
+check "the none pane printed the exported token" has "ghp_sandmux_demo_token_not_real"
+check "the native pane's token was empty" native_says "(empty)"
+check "... and it never printed the token" sh -c "! printf '%s\n' \"\$1\" | sed -n '/^---- pane %2/,/^---- /p' | grep -q ghp_" - "$out"
+check "the native pane could not append to ~/.bashrc" native_says "RESULT bashrc: DENIED"
+check "the none pane could" has "RESULT bashrc: ALLOWED"
+feed_has() { printf '%s\n' "$out" | sed -n '/^---- the violation feed/,$p' | grep -q -- "$1"; }
+check "the feed shows the refused ~/.bashrc write" feed_has '%2 native violation file-write\* /.*/home/\.bashrc$'
 check "it says the result was as expected" has "==== as expected"
 check "it cleaned up /etc" [ ! -e /etc/sandmux-demo ]
 

@@ -39,7 +39,7 @@ server_pid() { pgrep -f "sandmux -L $NAME " | while read -r p; do
 waiting_bwrap() {
 	srv=$(server_pid)
 	[ -n "$srv" ] || return 1
-	for shim in $(pgrep -f -- "--fd [0-9]+ --wait$"); do
+	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?--wait$"); do
 		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
 		outer=$(ps -o ppid= -p "$init" 2>/dev/null | tr -d ' ')
 		[ -n "$outer" ] && [ "$(ps -o ppid= -p "$outer" | tr -d ' ')" = "$srv" ] && echo "$outer"

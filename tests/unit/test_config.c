@@ -154,6 +154,15 @@ static const struct bad_case bad_cases[] = {
     {"{\"profiles\":{\"p\":{\"deny_create_patterns\":[\"a/b\"]}}}", "config_invalid", "deny_create_patterns"},
     {"{\"profiles\":{\"p\":{\"write_denies\":[\"../up\"]}}}", "config_invalid", "write_denies"},
     {"{\"profiles\":{\"p\":{\"write_denies\":[\"/abs\"]}}}", "config_invalid", "write_denies"},
+    {"{\"profiles\":{\"p\":{\"pass_env\":[\"A=B\"]}}}", "config_invalid", "pass_env"},
+    {"{\"profiles\":{\"p\":{\"pass_env\":\"GH_TOKEN\"}}}", "config_invalid", "pass_env"},
+    {"{\"profiles\":{\"p\":{\"pids_max\":-1}}}", "config_invalid", "pids_max"},
+    {"{\"profiles\":{\"p\":{\"pids_max\":1.5}}}", "config_invalid", "pids_max"},
+    {"{\"profiles\":{\"p\":{\"pids_max\":\"1024\"}}}", "config_invalid", "pids_max"},
+    {"{\"profiles\":{\"p\":{\"memory_max\":\"4X\"}}}", "config_invalid", "memory_max"},
+    {"{\"profiles\":{\"p\":{\"memory_max\":\"101%\"}}}", "config_invalid", "memory_max"},
+    {"{\"profiles\":{\"p\":{\"memory_max\":\"-1G\"}}}", "config_invalid", "memory_max"},
+    {"{\"profiles\":{\"p\":{\"memory_max\":true}}}", "config_invalid", "memory_max"},
     {"{\"profiles\":{\"agent\":{}}}", "config_invalid", "built in"},
     {"{\"profiles\":{\"a b\":{}}}", "config_invalid", "profile name"},
     {"{\"profiles\":{\"p\":{},\"p\":{}}}", "config_invalid", "twice"},
@@ -188,7 +197,8 @@ static void test_profiles(void **state)
 	    "profiles.json",
 	    "{\"profiles\": {"
 	    " \"ci\": {\"writable\": [\"~/cache\", \"/srv/build\"], \"deny_read\": [\"~/.netrc\"],"
-	    "  \"deny_create_patterns\": [\"*.secret\"], \"protected_paths\": [\"/srv/build/keep\"]},"
+	    "  \"deny_create_patterns\": [\"*.secret\"], \"protected_paths\": [\"/srv/build/keep\"],"
+	    "  \"pids_max\": 4096, \"memory_max\": \"512M\", \"pass_env\": [\"GH_TOKEN\", \"AWS_*\"]},"
 	    " \"reviewer\": {\"base\": \"agent\", \"mode\": \"review\", \"network\": \"open\","
 	    "  \"write_denies\": [\".envrc\"], \"state_dirs\": [\"~/.cache/tool\"]}}}");
 	struct config config;
@@ -224,6 +234,17 @@ static void test_profiles(void **state)
 	assert_int_equal(rv->deny_create_patterns.n, 5); /* .env *.env .env.* *.key *.pem */
 	assert_string_equal(rv->deny_create_patterns.v[1], "*.env");
 	assert_string_equal(rv->state_dirs.v[0], "~/.cache/tool");
+	/* Limits and pass_env: named, or the base's (1024, half the RAM). */
+	assert_int_equal(ci->pids_max, 4096);
+	assert_true(ci->memory_max == 512ULL << 20);
+	assert_int_equal(ci->memory_percent, 0);
+	assert_int_equal(ci->pass_env.n, 2);
+	assert_string_equal(ci->pass_env.v[1], "AWS_*");
+	assert_int_equal(rv->pids_max, PROFILE_PIDS_MAX_DEFAULT);
+	assert_int_equal(rv->memory_percent, PROFILE_MEMORY_PERCENT_DEFAULT);
+	assert_int_equal(rv->pass_env.n, 0);
+	assert_int_equal(profile_find("terminal")->pids_max, 1024);
+	assert_int_equal(profile_find("agent")->memory_percent, 50);
 
 	/* The server's registry: found by name, after the built-ins. */
 	profile_registry_set(config_take_profiles(&config, &config.nprofiles), 2);

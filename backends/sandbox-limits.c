@@ -1,0 +1,533 @@
+/*
+ * sandbox-limits: a control group (or rlimits) per sandbox.  See sandbox-limits.h.
+ *
+ * Where the groups live.  The server makes one directory of its own,
+ * sandmux-PID, and one group per sandbox in it, sandbox-N:
+ *   - cgroup v2, when its controllers include pids and memory and the
+ *     server may enable them below the v2 root (root, or a root
+ *     delegated to it): ROOT/sandmux-PID/sandbox-N, with pids, memory
+ *     and cpu enabled.  Not under the server's own group: v2 forbids
+ *     controllers below a group that holds processes, and the server's
+ *     group holds the server;
+ *   - else each v1 hierarchy the server may write (pids, memory, cpu),
+ *     under the server's own group in it: MOUNT/OWN/sandmux-PID/
+ *     sandbox-N.  A hybrid host (this project's CI) has pids and memory
+ *     on v1 and nothing useful on v2;
+ *   - else rlimits (see sandbox-limits.h and docs/security.md).
+ * The sandbox's first process joins its groups before it execs bwrap
+ * (limits_child_apply, writing "0" to cgroup.procs), so nothing of the
+ * sandbox ever runs outside them.  Inside, /sys is bwrap's read-only
+ * bind: a process cannot raise its own limits or leave its group.
+ *
+ * Why a group of its own for the CPU too: with no limit written, the
+ * scheduler still shares the CPU between groups before tasks, so a
+ * thousand busy processes in one pane weigh like one task against the
+ * server and the other panes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "sandbox-limits.h"
+#include "log.h"
+#include "profile.h"
+#include "strvec.h"
+
+enum { H_PIDS, H_MEMORY, H_CPU, H_COUNT };
+static const char *const controller_names[H_COUNT] = {"pids", "memory", "cpu"};
+
+static struct {
+	bool probed;
+	bool v2;		     /* the dirs are one v2 group */
+	char dir[H_COUNT][PATH_MAX]; /* the server's sandmux-PID, "" none */
+	unsigned serial;
+	struct strvec pending; /* groups not yet removable (still dying) */
+} host;
+
+struct limits_group {
+	char dir[H_COUNT][PATH_MAX]; /* this sandbox's groups, "" none */
+	int join_fd[H_COUNT];	     /* their cgroup.procs, open for the child */
+	long pids_max;
+	unsigned long long memory_max;
+	unsigned long long refused, oom_kills; /* already reported */
+};
+
+/* --- files --------------------------------------------------------------- */
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	int fd, rc = 0;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		rc = -1;
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* The number after "key " in a flat-keyed file (pids.events "max N",
+ * memory.events / memory.oom_control "oom_kill N"); 0 when absent. */
+static unsigned long long keyed_value(const char *dir, const char *file, const char *key)
+{
+	char path[PATH_MAX + 64], text[1024];
+	size_t n = strlen(key);
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (read_file(path, text, sizeof text) != 0)
+		return 0;
+	for (char *line = text; line != NULL && *line != '\0';) {
+		char *next = strchr(line, '\n');
+
+		if (strncmp(line, key, n) == 0 && line[n] == ' ')
+			return strtoull(line + n + 1, NULL, 10);
+		line = next != NULL ? next + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Is word one of the comma- or space-separated tokens of list? */
+static bool has_token(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+/* --- finding the hierarchies --------------------------------------------- */
+
+/* Where the hierarchy holding controller (NULL: the v2 one) is mounted,
+ * and the server's own group in it, from /proc/self/mountinfo and
+ * /proc/self/cgroup; out is MOUNT + OWN (want_own) or MOUNT. */
+static bool hierarchy_path(const char *controller, bool want_own, char *out, size_t size)
+{
+	char line[4096], mount[PATH_MAX] = "", root[PATH_MAX] = "", own[PATH_MAX] = "";
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	while (f != NULL && mount[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
+		char r[PATH_MAX], m[PATH_MAX], fstype[64], super[1024];
+		char *dash = strstr(line, " - ");
+
+		if (dash == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+			continue;
+		if ((controller == NULL && strcmp(fstype, "cgroup2") == 0) ||
+		    (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
+		     has_token(super, controller))) {
+			snprintf(mount, sizeof mount, "%s", m);
+			snprintf(root, sizeof root, "%s", r);
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	if (mount[0] == '\0')
+		return false;
+	f = fopen("/proc/self/cgroup", "re");
+	while (f != NULL && own[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
+		char *c1 = strchr(line, ':'), *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
+
+		if (c2 == NULL)
+			continue;
+		*c2 = '\0';
+		line[strcspn(c2 + 1, "\n") + (size_t)(c2 + 1 - line)] = '\0';
+		if ((controller == NULL && c2 == c1 + 1) ||
+		    (controller != NULL && has_token(c1 + 1, controller)))
+			snprintf(own, sizeof own, "%s", c2 + 1);
+	}
+	if (f != NULL)
+		fclose(f);
+	/* The mount shows the hierarchy from root on: OWN is below it. */
+	if (want_own && strcmp(root, "/") != 0) {
+		size_t n = strlen(root);
+
+		if (strncmp(own, root, n) != 0 || (own[n] != '/' && own[n] != '\0'))
+			return false;
+		memmove(own, own + n, strlen(own + n) + 1);
+	}
+	if (!want_own || strcmp(own, "/") == 0)
+		own[0] = '\0';
+	return snprintf(out, size, "%s%s", mount, own) < (int)size;
+}
+
+/* Remove what a server that is gone left in base: sandmux-PID with no
+ * live PID, its sandbox-N groups first (their processes died with
+ * bwrap's --die-with-parent; a group still busy is left). */
+static void remove_stale(const char *base)
+{
+	DIR *dir = opendir(base);
+	struct dirent *de;
+
+	while (dir != NULL && (de = readdir(dir)) != NULL) {
+		char path[PATH_MAX], child[PATH_MAX + 300];
+		int pid;
+		DIR *sub;
+		struct dirent *se;
+
+		if (sscanf(de->d_name, "sandmux-%d", &pid) != 1 || pid <= 0 ||
+		    (kill(pid, 0) == 0 || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", base, de->d_name);
+		sub = opendir(path);
+		while (sub != NULL && (se = readdir(sub)) != NULL)
+			if (strncmp(se->d_name, "sandbox-", 8) == 0) {
+				snprintf(child, sizeof child, "%s/%s", path, se->d_name);
+				rmdir(child);
+			}
+		if (sub != NULL)
+			closedir(sub);
+		if (rmdir(path) == 0)
+			log_info("limits: removed %s, left by a server that is gone", path);
+	}
+	if (dir != NULL)
+		closedir(dir);
+}
+
+/* The server's directory under base; "+pids +memory +cpu" enabled in
+ * base (v2) first. */
+static bool make_server_dir(const char *base, const char *enable, char *out, size_t size)
+{
+	if (enable != NULL && write_file(base, "cgroup.subtree_control", enable) != 0)
+		return false;
+	remove_stale(base);
+	if (snprintf(out, size, "%s/sandmux-%d", base, (int)getpid()) >= (int)size ||
+	    (mkdir(out, 0755) != 0 && errno != EEXIST) ||
+	    (enable != NULL && write_file(out, "cgroup.subtree_control", enable) != 0)) {
+		if (out[0] != '\0')
+			rmdir(out);
+		out[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+static bool probe_v2(void)
+{
+	char root[PATH_MAX], path[PATH_MAX + 32], controllers[512], enable[64] = "+pids +memory";
+
+	if (!hierarchy_path(NULL, false, root, sizeof root))
+		return false;
+	snprintf(path, sizeof path, "%s/cgroup.controllers", root);
+	if (read_file(path, controllers, sizeof controllers) != 0 ||
+	    !has_token(controllers, "pids") || !has_token(controllers, "memory"))
+		return false;
+	/* The cpu controller cannot be enabled while a realtime process
+	 * sits below: then pids and memory alone. */
+	bool cpu = has_token(controllers, "cpu");
+
+	if (cpu)
+		strcat(enable, " +cpu");
+	if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS])) {
+		if (!cpu)
+			return false;
+		cpu = false;
+		snprintf(enable, sizeof enable, "+pids +memory");
+		if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS]))
+			return false;
+	}
+	snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", host.dir[H_PIDS]);
+	if (cpu)
+		snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", host.dir[H_PIDS]);
+	host.v2 = true;
+	return true;
+}
+
+static void probe_v1(void)
+{
+	for (int h = 0; h < H_COUNT; h++) {
+		char base[PATH_MAX];
+
+		if (hierarchy_path(controller_names[h], true, base, sizeof base) &&
+		    access(base, W_OK) == 0)
+			make_server_dir(base, NULL, host.dir[h], sizeof host.dir[h]);
+	}
+}
+
+/* AddressSanitizer's shadow is a private writable mapping of terabytes,
+ * which RLIMIT_DATA counts: a sanitizer build of sandmux could not run
+ * its own egress bridge inside an agent pane under it.  Such a build is
+ * a test build; it goes without the per-process memory limit. */
+#if defined(__SANITIZE_ADDRESS__)
+static const bool data_limit_breaks_self = true;
+#else
+static const bool data_limit_breaks_self = false;
+#endif
+
+static const char *mechanism(int h)
+{
+	if (host.dir[h][0] == '\0' && h == H_MEMORY && data_limit_breaks_self)
+		return "none (sanitizer build)";
+	return host.dir[h][0] == '\0' ? "rlimit" : host.v2 ? "cgroup v2" : "cgroup v1";
+}
+
+void limits_probe(char *line, size_t size)
+{
+	if (!host.probed && !probe_v2())
+		probe_v1();
+	host.probed = true;
+	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0') {
+		snprintf(line, size,
+			 "limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
+			 "RLIMIT_DATA)");
+		return;
+	}
+	snprintf(line, size, "limits: pids by %s%s%s, memory by %s%s%s, cpu shared by %s",
+		 mechanism(H_PIDS), host.dir[H_PIDS][0] ? " in " : "", host.dir[H_PIDS],
+		 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
+		 host.v2 ? "" : host.dir[H_MEMORY],
+		 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
+}
+
+/* --- a sandbox's group ----------------------------------------------------- */
+
+unsigned long long limits_memory_bytes(const struct sandbox_profile *prof)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (prof->memory_percent > 0 && pages > 0 && page > 0)
+		return (unsigned long long)pages * (unsigned long long)page / 100 *
+		       (unsigned long long)prof->memory_percent;
+	return prof->memory_max;
+}
+
+static void remove_dir(const char *dir)
+{
+	if (rmdir(dir) != 0 && errno == EBUSY && !strvec_contains(&host.pending, dir))
+		strvec_push(&host.pending, dir);
+}
+
+/* Retry the groups whose last processes were still dying. */
+static void remove_pending(void)
+{
+	struct strvec left = STRVEC_INIT;
+
+	for (size_t i = 0; i < host.pending.n; i++)
+		if (rmdir(host.pending.v[i]) != 0 && errno == EBUSY)
+			strvec_push(&left, host.pending.v[i]);
+	strvec_free(&host.pending);
+	host.pending = left;
+}
+
+/* This group's limits: pids, then memory (v1 names it otherwise). */
+static int write_limits(struct limits_group *g, int h)
+{
+	char value[32];
+
+	if (h == H_PIDS) {
+		snprintf(value, sizeof value, g->pids_max > 0 ? "%ld" : "max", g->pids_max);
+		return write_file(g->dir[h], "pids.max", value);
+	}
+	if (h == H_MEMORY) {
+		if (g->memory_max == 0)
+			return 0;
+		snprintf(value, sizeof value, "%llu", g->memory_max);
+		return write_file(g->dir[h], host.v2 ? "memory.max" : "memory.limit_in_bytes",
+				  value);
+	}
+	return 0;
+}
+
+struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct sm_error *err)
+{
+	struct limits_group *g = calloc(1, sizeof *g);
+	char name[32];
+
+	if (g == NULL) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		return NULL;
+	}
+	g->pids_max = prof->pids_max;
+	g->memory_max = limits_memory_bytes(prof);
+	for (int h = 0; h < H_COUNT; h++)
+		g->join_fd[h] = -1;
+	remove_pending();
+	snprintf(name, sizeof name, "sandbox-%u", ++host.serial);
+	for (int h = 0; h < H_COUNT; h++) {
+		char procs[PATH_MAX + 32];
+
+		if (host.dir[h][0] == '\0' || (host.v2 && h != H_PIDS))
+			continue;
+		snprintf(g->dir[h], sizeof g->dir[h], "%s/%s", host.dir[h], name);
+		snprintf(procs, sizeof procs, "%s/cgroup.procs", g->dir[h]);
+		if (mkdir(g->dir[h], 0755) != 0 ||
+		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
+			sm_error_set(err, "launch_failed",
+				     "cannot make the pane's control group %s: %s", g->dir[h],
+				     strerror(errno));
+			limits_group_free(g);
+			return NULL;
+		}
+	}
+	/* v2: one group holds all three. */
+	if (host.v2)
+		for (int h = H_MEMORY; h < H_COUNT; h++)
+			if (host.dir[h][0] != '\0')
+				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
+	for (int h = 0; h < H_COUNT; h++)
+		if (g->dir[h][0] != '\0' && write_limits(g, h) != 0) {
+			sm_error_set(err, "launch_failed", "cannot set the %s limit of %s: %s",
+				     controller_names[h], g->dir[h], strerror(errno));
+			limits_group_free(g);
+			return NULL;
+		}
+	return g;
+}
+
+int limits_child_apply(const void *group)
+{
+	const struct limits_group *g = group;
+
+	/* Threat: a pane whose processes, or some of them, escape the
+	 * limits by forking before they are in the group: the first
+	 * process joins before it execs anything. */
+	for (int h = 0; h < H_COUNT; h++)
+		if (g->join_fd[h] >= 0 && write(g->join_fd[h], "0", 1) != 1)
+			return -1;
+	/* Without a memory group, each process is held alone. */
+	if (g->dir[H_MEMORY][0] == '\0' && g->memory_max > 0 && !data_limit_breaks_self) {
+		struct rlimit rl = {g->memory_max, g->memory_max};
+
+		if (setrlimit(RLIMIT_DATA, &rl) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+long limits_group_nproc(const struct limits_group *g)
+{
+	return g->dir[H_PIDS][0] == '\0' ? g->pids_max : 0;
+}
+
+int limits_group_poll(struct limits_group *g, char *reason, size_t size)
+{
+	unsigned long long refused = 0, kills = 0;
+	size_t len = 0;
+
+	reason[0] = '\0';
+	if (g->dir[H_PIDS][0] != '\0')
+		refused = keyed_value(g->dir[H_PIDS], "pids.events", "max");
+	if (g->dir[H_MEMORY][0] != '\0')
+		kills = keyed_value(g->dir[H_MEMORY],
+				    host.v2 ? "memory.events" : "memory.oom_control", "oom_kill");
+	if (refused > g->refused)
+		len += (size_t)snprintf(
+		    reason, size, "process limit (pids_max %ld) reached: %llu fork%s refused",
+		    g->pids_max, refused - g->refused, refused - g->refused == 1 ? "" : "s");
+	if (kills > g->oom_kills && len < size)
+		snprintf(reason + len, size - len,
+			 "%smemory limit (memory_max %llu MiB) reached: %llu process%s killed",
+			 len ? "; " : "", g->memory_max >> 20, kills - g->oom_kills,
+			 kills - g->oom_kills == 1 ? "" : "es");
+	g->refused = refused > g->refused ? refused : g->refused;
+	g->oom_kills = kills > g->oom_kills ? kills : g->oom_kills;
+	return reason[0] != '\0';
+}
+
+/* Kill every process still in the group (they should have gone with
+ * the namespace; one that has not must not outlive its pane). */
+static void kill_members(const char *dir)
+{
+	char path[PATH_MAX + 32], text[8192];
+
+	if (host.v2 && write_file(dir, "cgroup.kill", "1") == 0)
+		return;
+	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+	if (read_file(path, text, sizeof text) != 0)
+		return;
+	for (char *p = text; *p != '\0';) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0)
+			kill((pid_t)pid, SIGKILL);
+		p = end;
+		while (*p == '\n')
+			p++;
+	}
+}
+
+void limits_group_free(struct limits_group *g)
+{
+	if (g == NULL)
+		return;
+	for (int h = 0; h < H_COUNT; h++) {
+		if (g->join_fd[h] >= 0)
+			close(g->join_fd[h]);
+		if (g->dir[h][0] == '\0' || (host.v2 && h != H_PIDS))
+			continue;
+		kill_members(g->dir[h]);
+		remove_dir(g->dir[h]);
+	}
+	free(g);
+}
+
+void limits_shutdown(void)
+{
+	struct timespec tick = {0, 20 * 1000 * 1000};
+
+	/* Killed processes leave their groups within moments. */
+	for (int i = 0; i < 100 && host.pending.n > 0; i++) {
+		remove_pending();
+		if (host.pending.n > 0)
+			nanosleep(&tick, NULL);
+	}
+	for (int h = 0; h < H_COUNT; h++) {
+		if (host.dir[h][0] != '\0' && (!host.v2 || h == H_PIDS))
+			rmdir(host.dir[h]);
+		host.dir[h][0] = '\0';
+	}
+	strvec_free(&host.pending);
+}
+
+cJSON *limits_group_to_json(const struct limits_group *g)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "pids_max", (double)g->pids_max);
+	cJSON_AddNumberToObject(o, "memory_max", (double)g->memory_max);
+	cJSON_AddStringToObject(o, "pids", mechanism(H_PIDS));
+	cJSON_AddStringToObject(o, "memory", mechanism(H_MEMORY));
+	if (g->dir[H_PIDS][0] != '\0')
+		cJSON_AddStringToObject(o, "cgroup", g->dir[H_PIDS]);
+	if (g->refused > 0)
+		cJSON_AddNumberToObject(o, "forks_refused", (double)g->refused);
+	if (g->oom_kills > 0)
+		cJSON_AddNumberToObject(o, "oom_kills", (double)g->oom_kills);
+	return o;
+}
