@@ -314,7 +314,8 @@ void limits_probe(char *line, size_t size)
 
 /* --- a sandbox's group ----------------------------------------------------- */
 
-unsigned long long limits_memory_bytes(const struct sandbox_profile *prof)
+/* A profile's memory limit in bytes (its share of RAM resolved), 0 none. */
+static unsigned long long limits_memory_bytes(const struct sandbox_profile *prof)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 
@@ -367,7 +368,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 	char name[32];
 
 	if (g == NULL) {
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
 	g->pids_max = prof->pids_max;
@@ -385,7 +386,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 		snprintf(procs, sizeof procs, "%s/cgroup.procs", g->dir[h]);
 		if (mkdir(g->dir[h], 0755) != 0 ||
 		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
-			sm_error_set(err, "launch_failed",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 				     "cannot make the pane's control group %s: %s", g->dir[h],
 				     strerror(errno));
 			limits_group_free(g);
@@ -399,7 +400,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
 	for (int h = 0; h < H_COUNT; h++)
 		if (g->dir[h][0] != '\0' && write_limits(g, h) != 0) {
-			sm_error_set(err, "launch_failed", "cannot set the %s limit of %s: %s",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot set the %s limit of %s: %s",
 				     controller_names[h], g->dir[h], strerror(errno));
 			limits_group_free(g);
 			return NULL;

@@ -56,7 +56,5 @@ void limits_group_free(struct limits_group *g);
  * "memory": ..., "cgroup": path?}. */
 struct cJSON *limits_group_to_json(const struct limits_group *g);
 
-/* A profile's memory limit in bytes (its share of RAM resolved), 0 none. */
-unsigned long long limits_memory_bytes(const struct sandbox_profile *prof);
 
 #endif
