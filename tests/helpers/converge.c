@@ -9,7 +9,7 @@
  * row agree, on both sides, and the server says no output is pending --
  * and then compares what the outer tmux shows (capture-pane, the cursor)
  * with the server's own idea of that screen, built here from `list`
- * (geometry, titles, cursors, windows) and `capture` of every visible
+ * (geometry, titles, cursors, windows, bell marks) and `capture` of every visible
  * pane: pane cells at their positions, borders, title lines, the status
  * line, the cursor.  A difference that does not go away within the
  * deadline fails: it prints the seed, the action and both screens.
@@ -215,7 +215,7 @@ static void outer_snapshot(struct outer *o)
 
 struct spane {
 	int id, x, y, cols, rows, cx, cy;
-	bool active, cursor_visible, failed;
+	bool active, cursor_visible, failed, bell;
 	char backend[32], title[256], cwd[512];
 	int violations;
 	char *capture; /* the live screen, or the copy-mode view */
@@ -225,6 +225,7 @@ struct swin {
 	int index;
 	char name[64];
 	bool active;
+	bool bell; /* a pane of it rang unseen: the status line marks it */
 };
 
 struct server {
@@ -319,6 +320,9 @@ static void server_list(struct server *s)
 			w->index = json_int(win, "index");
 			snprintf(w->name, sizeof w->name, "%s", json_str(win, "name"));
 			w->active = json_bool(win, "active");
+			w->bell = false;
+			cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(win, "panes"))
+				w->bell = w->bell || json_bool(p, "bell");
 			if (!w->active)
 				continue;
 			s->zoomed = json_bool(win, "zoomed");
@@ -341,6 +345,7 @@ static void server_list(struct server *s)
 				snprintf(sp->title, sizeof sp->title, "%s", json_str(p, "title"));
 				snprintf(sp->cwd, sizeof sp->cwd, "%s", json_str(p, "cwd"));
 				sp->violations = json_int(p, "violations");
+				sp->bell = json_bool(p, "bell");
 				sp->cx = json_int(cursor, "x");
 				sp->cy = json_int(cursor, "y");
 				sp->cursor_visible = json_bool(cursor, "visible");
@@ -567,8 +572,8 @@ static void grid_title(struct grid *g, const struct server *s, const struct span
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s ", p->title, p->title[0] && p->cwd[0] ? " : " : "",
-		 p->cwd);
+	snprintf(text, sizeof text, " %s%s%s%s ", p->bell ? "! " : "", p->title,
+		 p->title[0] && p->cwd[0] ? " : " : "", p->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += grid_text(g, y, x + used, width - used - right_width - 1, text);
 	if (right_width > 0) {
@@ -599,8 +604,9 @@ static void grid_status(struct grid *g, const struct server *s)
 	for (int i = 0; i < s->nwindows && x < limit; i++) {
 		char entry[128];
 
-		snprintf(entry, sizeof entry, "%d:%s%s", s->windows[i].index, s->windows[i].name,
-			 s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "");
+		snprintf(entry, sizeof entry, "%d:%s%s%s", s->windows[i].index, s->windows[i].name,
+			 s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "",
+			 s->windows[i].bell ? "!" : "");
 		x += grid_text(g, y, x, limit - x, entry);
 		if (x < limit)
 			x += grid_text(g, y, x, limit - x, " ");
