@@ -179,6 +179,7 @@ struct client {
 	bool exiting;
 	/* The echo page shared with the server (echo-share.h), or NULL. */
 	struct echo_share *echo;
+	uint64_t echo_patches_seen; /* the page's patch count at the last layout */
 	char echo_path[PATH_MAX];
 	char echo_tty[256];
 	int input_pipe[2];	  /* ncurses reads keys from [0] (client-echo.c) */
@@ -201,6 +202,7 @@ void client_echo_close(struct client *c);
 void client_echo_hold(struct client *c);
 void client_echo_release(struct client *c);
 void client_echo_publish(struct client *c, int pane_rows_on_screen);
+void client_echo_forget_regions(struct client *c);
 void client_draw_repaint_row(int screen_y);
 FILE *client_echo_input(struct client *c);
 void client_echo_read_terminal(struct client *c);

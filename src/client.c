@@ -255,6 +255,7 @@ void client_send_key(struct client *c, const char *name)
 
 static void on_layout(struct client *c, const cJSON *event)
 {
+	client_echo_forget_regions(c);
 	client_apply_layout(c, event);
 }
 
