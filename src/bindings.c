@@ -228,10 +228,19 @@ static const struct binding default_bindings[] = {
     {"Right", "select-pane -R"},
     {"Up", "select-pane -U"},
     {"Down", "select-pane -D"},
-    {"h", "select-pane -L"},
-    {"l", "select-pane -R"},
-    {"k", "select-pane -U"},
-    {"j", "select-pane -D"},
+    {"l", "last-window"},
+    {";", "last-pane"},
+    {"{", "swap-pane -U"},
+    {"}", "swap-pane -D"},
+    {"!", "break-pane"},
+    {",", "command-prompt -I \"rename-window \""},
+    {"&", "confirm-before -p \"kill window? (y/n)\" kill-window"},
+    {"M-1", "select-layout even-horizontal"},
+    {"M-2", "select-layout even-vertical"},
+    {"M-3", "select-layout main-horizontal"},
+    {"M-4", "select-layout main-vertical"},
+    {"M-5", "select-layout tiled"},
+    {"Space", "next-layout"},
     {"C-Left", "resize-pane -L 5"},
     {"C-Right", "resize-pane -R 5"},
     {"C-Up", "resize-pane -U 5"},
@@ -259,6 +268,21 @@ static const struct binding default_bindings[] = {
     {"?", "list-keys"},
     {"o", "select-pane -n"},
 };
+
+/* Opt-in (config "vi_pane_keys"): tmux has none of these by default,
+ * and its l is last-window. */
+static const struct binding vi_pane_bindings[] = {
+    {"h", "select-pane -L"},
+    {"j", "select-pane -D"},
+    {"k", "select-pane -U"},
+    {"l", "select-pane -R"},
+};
+
+void bindings_add_vi_pane_keys(struct binding_table *table)
+{
+	for (size_t i = 0; i < sizeof vi_pane_bindings / sizeof vi_pane_bindings[0]; i++)
+		bindings_set(table, vi_pane_bindings[i].key, vi_pane_bindings[i].command, NULL);
+}
 
 static struct binding *bindings_find(const struct binding_table *table, const char *key)
 {

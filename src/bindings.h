@@ -57,6 +57,9 @@ bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *o
 bool key_name_is_text(const char *canonical);
 
 void bindings_init_defaults(struct binding_table *table);
+/* The opt-in set (config "vi_pane_keys"): h j k l move the focus, as
+ * older sandmux had them; l then no longer goes to the last window. */
+void bindings_add_vi_pane_keys(struct binding_table *table);
 /* Bind key (any spelling) to command; an empty command removes the
  * binding.  Fails with invalid_key for a name that is no key. */
 int bindings_set(struct binding_table *table, const char *key, const char *command,

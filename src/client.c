@@ -661,6 +661,8 @@ static void load_settings(struct client *c, const char *theme_override, char *wa
 	bindings_init_defaults(&c->bindings);
 	if (config_load(NULL, &c->config, &err) != 0)
 		snprintf(warning, size, "config: %s", err.message);
+	if (c->config.vi_pane_keys)
+		bindings_add_vi_pane_keys(&c->bindings);
 	for (size_t i = 0; i < c->config.nbindings; i++)
 		bindings_set(&c->bindings, c->config.bindings[i].key, c->config.bindings[i].command,
 			     NULL);

@@ -57,7 +57,7 @@ CMD_HANDLER(cmd_split)
 	p->window = w;
 	p->next = target->next;
 	target->next = p;
-	w->active = p;
+	window_focus_pane(w, p);
 	window_relayout(w);
 	server_broadcast_layout(w->session);
 	server_send_full(w->session);

@@ -168,6 +168,28 @@ static const struct command_option list_commands_options[] = {
 	END,
 };
 
+static const struct command_option window_target_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "a pane of the window (default: active)" },
+	END,
+};
+
+static const struct command_option swap_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 's', "source", CV_STRING, "source", .meta = "PANE", .help = "swap with this pane" },
+	{ 'U', NULL, CV_FLAG, "dir", "up", .help = "with the previous pane" },
+	{ 'D', NULL, CV_FLAG, "dir", "down", .help = "with the next pane" },
+	END,
+};
+
+static const struct command_option join_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane to split (default: active)" },
+	{ 's', "source", CV_STRING, "source", .required = true, .meta = "PANE",
+	  .help = "the pane to move" },
+	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
+	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
+	END,
+};
+
 #define BOTH (CMD_CLI | CMD_PROMPT)
 
 const struct command_entry command_table[] = {
@@ -223,6 +245,21 @@ const struct command_entry command_table[] = {
 	{ "feed", { 0 }, "[-t SESSION]", "open the live violation feed beside a session's pane",
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },
+	{ "last-pane", { "lastp" }, "[-t PANE]", "focus the pane used before", window_target_options,
+	  .request = "last-pane", .flags = BOTH, .exec = cmd_last_pane },
+	{ "swap-pane", { "swapp" }, "[-t PANE] -U|-D|-s PANE", "swap two panes of a window",
+	  swap_pane_options, .request = "swap-pane", .flags = BOTH, .exec = cmd_swap_pane },
+	{ "break-pane", { "breakp" }, "[-t PANE]", "move a pane into a new window of its own",
+	  window_target_options, .request = "break-pane", .flags = BOTH, .exec = cmd_break_pane },
+	{ "join-pane", { "joinp" }, "-s PANE [-t PANE] [-h|-v]",
+	  "move a pane into another window, splitting the target", join_pane_options,
+	  .request = "join-pane", .flags = BOTH, .exec = cmd_join_pane },
+	{ "select-layout", { "selectl" }, "[-t PANE] LAYOUT",
+	  "arrange a window: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled",
+	  window_target_options, REST_STRING, "layout", .request = "select-layout", .flags = BOTH,
+	  .exec = cmd_select_layout },
+	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
+	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
@@ -231,6 +268,14 @@ const struct command_entry command_table[] = {
 	{ "select-window", { "selectw" }, "-t INDEX | INDEX | -n | -p", "switch window",
 	  select_window_options, REST_WINDOW, "index", "tnp@", .request = "select-window",
 	  .flags = CMD_PROMPT, .exec = cmd_select_window },
+	{ "last-window", { "last" }, "", "switch to the window used before", NULL,
+	  .request = "last-window", .flags = CMD_PROMPT, .exec = cmd_last_window },
+	{ "rename-window", { "renamew" }, "[-t PANE] NAME",
+	  "name a window (an empty name: follow the program again)", window_target_options,
+	  REST_STRING, "name", .request = "rename-window", .flags = BOTH,
+	  .exec = cmd_rename_window },
+	{ "kill-window", { "killw" }, "[-t PANE]", "kill a window and every pane in it",
+	  window_target_options, .request = "kill-window", .flags = BOTH, .exec = cmd_kill_window },
 	{ "next-window", { "next" }, "", "switch to the next window", NULL,
 	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
 	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,

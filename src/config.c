@@ -137,6 +137,22 @@ static int set_status(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+static int set_vi_pane_keys(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "vi_pane_keys", "must be true or false");
+	parse->config->vi_pane_keys = cJSON_IsTrue(item);
+	return 0;
+}
+
+static int set_renumber_windows(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "renumber_windows", "must be true or false");
+	parse->config->renumber_windows = cJSON_IsTrue(item);
+	return 0;
+}
+
 static int set_bell_action(struct config_parse *parse, const cJSON *item)
 {
 	static const char *const names[] = { [BELL_ANY] = "any", [BELL_NONE] = "none",
@@ -276,6 +292,8 @@ static const struct {
     {"scrollback", set_scrollback},
     {"status", set_status},
     {"bell_action", set_bell_action},
+    {"vi_pane_keys", set_vi_pane_keys},
+    {"renumber_windows", set_renumber_windows},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"profiles", set_profiles},
@@ -288,7 +306,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "bell_action, default_shell, default_backend, profiles)",
+		     "bell_action, vi_pane_keys, renumber_windows, default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

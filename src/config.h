@@ -37,6 +37,8 @@ struct config {
 	int scrollback;		  /* lines of history per pane */
 	bool status;		  /* draw the status line */
 	enum bell_action bell_action; /* which bells the client rings (tmux's bell-action) */
+	bool vi_pane_keys;	  /* the opt-in binding set: h j k l move the focus */
+	bool renumber_windows;	  /* tmux's renumber-windows: no gaps after a kill */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */

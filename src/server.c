@@ -189,9 +189,8 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject();
 		cJSON_AddNumberToObject(wo, "index", w->index);
-		cJSON_AddStringToObject(wo, "name", w->active && term_title(w->active->term)[0]
-							    ? term_title(w->active->term)
-							    : w->name);
+		window_display_name(w, w->shown, sizeof w->shown);
+		cJSON_AddStringToObject(wo, "name", w->shown);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
 		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
 		cJSON_AddItemToArray(windows, wo);
@@ -685,6 +684,28 @@ static bool server_reap_one_pane(void)
 	return false;
 }
 
+/* tmux's automatic-rename: the program in a window's active pane can
+ * change without any output or focus change telling the server, so the
+ * names of watched sessions are looked at once a second and a layout
+ * goes out when one differs from what clients were shown. */
+static void server_on_name_timer(uv_timer_t *timer)
+{
+	(void)timer;
+	for (struct session *s = server.sessions; s != NULL; s = s->next) {
+		bool watched = false, changed = false;
+		char name[64];
+
+		for (struct conn *c = server.conns; c != NULL && !watched; c = c->next)
+			watched = c->attached == s;
+		for (struct window *w = s->windows; watched && w != NULL && !changed; w = w->next) {
+			window_display_name(w, name, sizeof name);
+			changed = strcmp(name, w->shown) != 0;
+		}
+		if (changed)
+			server_broadcast_layout(s);
+	}
+}
+
 static void server_on_signal(uv_signal_t *handle, int signum)
 {
 	if (signum == SIGCHLD) {
@@ -819,6 +840,7 @@ static int server_load_config(const char *path)
 		config_defaults(&cfg);
 	}
 	server.scrollback = cfg.scrollback > 0 ? cfg.scrollback : 10000;
+	server.renumber_windows = cfg.renumber_windows;
 	if (cfg.default_shell[0] != '\0')
 		snprintf(server.default_shell, sizeof server.default_shell, "%s", cfg.default_shell);
 	else
@@ -966,6 +988,9 @@ int server_main(int argc, char **argv)
 	uv_signal_start(&server.sigint, server_on_signal, SIGINT);
 	uv_signal_init(server.loop, &server.sighup);
 	uv_signal_start(&server.sighup, server_on_signal, SIGHUP);
+	uv_timer_init(server.loop, &server.name_timer);
+	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
+	uv_unref((uv_handle_t *)&server.name_timer);
 	if (opts.foreground)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);

@@ -81,8 +81,12 @@ struct window {
 	struct layout_cell *root;
 	struct pane *panes;
 	struct pane *active;
+	struct pane *last_active; /* focused before active: last-pane, and after a kill */
 	struct pane *zoomed;
-	struct window *next;
+	bool renamed; /* rename-window: name sticks; otherwise it follows the program */
+	char shown[64]; /* the name in the last layout sent (automatic-rename) */
+	int preset_used; /* 1 + the preset select-layout applied last; 0 none */
+	struct window *next; /* in index order */
 };
 
 struct session {
@@ -90,7 +94,7 @@ struct session {
 	int cols, rows; /* window area (client size less the status line) */
 	struct window *windows;
 	struct window *active;
-	int next_window_index;
+	struct window *last; /* used before active: last-window, and after a kill */
 	bool frame_pending;
 	bool frame_tick; /* sending coalesced frames: output, not an echo */
 	/* Frames held back from clients that were patched (server-echo.c):
@@ -151,6 +155,7 @@ struct server {
 	uv_loop_t *loop;
 	uv_pipe_t listener;
 	uv_signal_t sigchld, sigterm, sigint, sighup;
+	uv_timer_t name_timer; /* automatic-rename (server.c) */
 	char socket_path[PATH_MAX];
 	char name[64];
 	struct session *sessions;
@@ -161,6 +166,7 @@ struct server {
 	enum sandbox_backend default_backend;
 	bool default_backend_set;
 	bool sandbox_off;
+	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
 	pid_t *orphans; /* killed pane processes not yet reaped */
@@ -212,9 +218,21 @@ void session_destroy(struct session *s);
 struct window *window_create(struct session *s, struct pane *first);
 void window_destroy(struct window *w);
 void window_relayout(struct window *w);
+/* Focus changes go through these, so the one used before is remembered. */
+void window_focus_pane(struct window *w, struct pane *p);
+void session_focus_window(struct session *s, struct window *w);
+/* Renumber a session's windows 0, 1, 2... (the renumber-windows option). */
+void session_renumber_windows(struct session *s);
+/* The name shown for a window: the one given by rename-window, else
+ * the program in the foreground of its active pane (tmux's
+ * automatic-rename), else its index. */
+void window_display_name(const struct window *w, char *out, size_t size);
 struct pane *pane_find(int id);
 void session_resize(struct session *s, int cols, int rows);
 void session_fit_clients(struct session *s);
+/* Take a pane out of its window's list and layout, leaving the window
+ * (even empty) to the caller: break-pane and join-pane move it on. */
+void window_detach_pane(struct pane *p);
 /* Remove a pane from its window (closing window/session as they empty). */
 void pane_remove(struct pane *p);
 
