@@ -261,12 +261,13 @@ static struct layout_cell *layout_inner(enum layout_type type, int permille,
 }
 
 /* n cells side by side (or stacked) with equal shares: a chain in which
- * each inner cell gives its first child 1/k of what is left. */
+ * each inner cell gives its first child 1/k of what is left, rounded up
+ * because layout_apply rounds down. */
 static struct layout_cell *layout_chain(enum layout_type type, struct layout_cell **cells, int n)
 {
 	if (n == 1)
 		return cells[0];
-	return layout_inner(type, 1000 / n, cells[0], layout_chain(type, cells + 1, n - 1));
+	return layout_inner(type, (1000 + n - 1) / n, cells[0], layout_chain(type, cells + 1, n - 1));
 }
 
 static struct layout_cell *layout_leaves(struct pane **panes, int n, struct layout_cell **out)
