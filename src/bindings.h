@@ -34,6 +34,7 @@ struct sm_error;
 struct binding {
 	char key[KEY_NAME_MAX];
 	char command[BINDING_COMMAND_MAX]; /* "" in a config entry: unbind */
+	bool repeat; /* tmux's bind -r: again without the prefix within repeat_time */
 };
 
 struct binding_table {
@@ -66,6 +67,9 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 		 struct sm_error *err);
 /* The command bound to a canonical key name, or NULL. */
 const char *bindings_lookup(const struct binding_table *table, const char *canonical_key);
+/* Whether that key's binding repeats (the defaults' arrows and resize
+ * keys, as tmux's; a key the config rebinds does not). */
+bool bindings_repeats(const struct binding_table *table, const char *canonical_key);
 void bindings_free(struct binding_table *table);
 
 /* Split a command string into words: blanks separate, single and double

@@ -152,6 +152,9 @@ struct client {
 	struct theme theme;
 	struct binding_table bindings;
 	bool prefix_pending;
+	/* A repeating binding ran (tmux's bind -r): until then (monotonic
+	 * ms) another repeating key runs without the prefix; 0 none. */
+	long long repeat_until;
 
 	enum client_mode mode;
 	struct prompt prompt;

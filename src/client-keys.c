@@ -170,6 +170,8 @@ static void prefixed_key(struct client *c, const char *name)
 	if (command != NULL) {
 		client_flush_text(c);
 		client_run_command(c, command);
+		if (bindings_repeats(&c->bindings, name))
+			c->repeat_until = client_now_ms() + c->config.repeat_time;
 	}
 }
 
@@ -184,6 +186,18 @@ static void handle_key(struct client *c, const char *name)
 		return;
 	default:
 		break;
+	}
+	if (c->repeat_until != 0) {
+		/* Within repeat_time of a repeating binding, another repeating
+		 * key needs no prefix (C-b C-Left C-Left); any other key ends
+		 * the repeat and goes where it would have. */
+		bool again = client_now_ms() < c->repeat_until && bindings_repeats(&c->bindings, name);
+
+		c->repeat_until = 0;
+		if (again) {
+			prefixed_key(c, name);
+			return;
+		}
 	}
 	if (c->prefix_pending) {
 		c->prefix_pending = false;

@@ -30,6 +30,7 @@ void config_defaults(struct config *config)
 	snprintf(config->theme, sizeof config->theme, "default");
 	config->scrollback = 10000;
 	config->status = true;
+	config->repeat_time = 500;
 	snprintf(config->default_backend, sizeof config->default_backend, "none");
 }
 
@@ -126,6 +127,17 @@ static int set_scrollback(struct config_parse *parse, const cJSON *item)
 	if (item->valueint < 0 || item->valueint > CONFIG_SCROLLBACK_MAX)
 		return invalid(parse, "scrollback", "must be between 0 and 1000000");
 	parse->config->scrollback = item->valueint;
+	return 0;
+}
+
+static int set_repeat_time(struct config_parse *parse, const cJSON *item)
+{
+	/* Range first: casting a huge double to int is undefined. */
+	if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+	    item->valuedouble > CONFIG_REPEAT_TIME_MAX ||
+	    item->valuedouble != (double)(int)item->valuedouble)
+		return invalid(parse, "repeat_time", "must be a whole number of ms, 0..10000");
+	parse->config->repeat_time = item->valueint;
 	return 0;
 }
 
@@ -294,6 +306,7 @@ static const struct {
     {"bell_action", set_bell_action},
     {"vi_pane_keys", set_vi_pane_keys},
     {"renumber_windows", set_renumber_windows},
+    {"repeat_time", set_repeat_time},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"profiles", set_profiles},
@@ -306,7 +319,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "bell_action, vi_pane_keys, renumber_windows, default_shell, default_backend, profiles)",
+		     "bell_action, vi_pane_keys, renumber_windows, repeat_time, default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }
