@@ -48,6 +48,7 @@ CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
 CMD_HANDLER(cmd_last_window);
+CMD_HANDLER(cmd_respawn_pane);
 CMD_HANDLER(cmd_rename_window);
 CMD_HANDLER(cmd_kill_window);
 CMD_HANDLER(cmd_last_pane);

@@ -168,6 +168,14 @@ static const struct command_option list_commands_options[] = {
 	END,
 };
 
+static const struct command_option respawn_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 'k', "kill", CV_FLAG, "kill", .help = "kill its program first if it still runs" },
+	{ 'c', "cwd", CV_PATH, "cwd", .meta = "DIR", .help = "working directory (default: the pane's)" },
+	{ 'e', "env", CV_ENV, "env", .meta = "NAME=VALUE", .help = "an environment variable (repeatable)" },
+	END,
+};
+
 static const struct command_option window_target_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "a pane of the window (default: active)" },
 	END,
@@ -245,6 +253,9 @@ const struct command_entry command_table[] = {
 	{ "feed", { 0 }, "[-t SESSION]", "open the live violation feed beside a session's pane",
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },
+	{ "respawn-pane", { "respawnp" }, "[-t PANE] [-k] [-c DIR] [-e NAME=VALUE] [COMMAND...]",
+	  "start a pane's program again, under the same backend and profile", respawn_options,
+	  REST_ARGV, "argv", .request = "respawn-pane", .flags = BOTH, .exec = cmd_respawn_pane },
 	{ "last-pane", { "lastp" }, "[-t PANE]", "focus the pane used before", window_target_options,
 	  .request = "last-pane", .flags = BOTH, .exec = cmd_last_pane },
 	{ "swap-pane", { "swapp" }, "[-t PANE] -U|-D|-s PANE", "swap two panes of a window",

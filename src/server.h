@@ -247,6 +247,7 @@ struct pane_spawn {
 	const char *profile;
 	bool remain_on_exit;
 	int rows, cols;
+	int id; /* respawn-pane: the id the pane keeps; 0: a new one */
 };
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);
