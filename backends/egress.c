@@ -1224,7 +1224,7 @@ static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_
 	int len = sizeof bound, rc;
 
 	if (l == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	uv_tcp_init(eg->loop, &l->h.tcp);
@@ -1237,7 +1237,7 @@ static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_
 	if (rc == 0)
 		rc = uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&bound, &len);
 	if (rc != 0) {
-		sm_error_set(err, "egress_failed", "cannot listen on 127.0.0.1: %s",
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "cannot listen on 127.0.0.1: %s",
 			     uv_strerror(rc));
 		return -1;
 	}
@@ -1251,7 +1251,7 @@ struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 	struct egress *eg = calloc(1, sizeof *eg);
 
 	if (eg == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
 	eg->loop = loop;
@@ -1286,12 +1286,12 @@ static int listen_pipe(struct egress *eg, enum proto proto, const char *path, in
 	int rc;
 
 	if (strlen(path) >= sizeof l->path) {
-		sm_error_set(err, "egress_failed", "socket path too long: %s", path);
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "socket path too long: %s", path);
 		return -1;
 	}
 	l = listener_new(eg, proto, tag);
 	if (l == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	uv_pipe_init(eg->loop, &l->h.pipe, 0);
@@ -1307,7 +1307,7 @@ static int listen_pipe(struct egress *eg, enum proto proto, const char *path, in
 	if (rc == 0)
 		rc = uv_listen(&l->h.stream, 1024, on_connection);
 	if (rc != 0) {
-		sm_error_set(err, "egress_failed", "cannot listen on %s: %s", path,
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "cannot listen on %s: %s", path,
 			     uv_strerror(rc));
 		return -1;
 	}

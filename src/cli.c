@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "error.h"
 #include "server.h"
+#include "jsonl.h"
 #include "xalloc.h"
 
 char cli_server_name[64] = "default";
@@ -182,14 +183,13 @@ cJSON *cli_request(struct cli_conn *conn, cJSON *req)
 {
 	int id = conn->next_id++;
 	char *text;
+	size_t len;
 	int rc;
 
 	cJSON_AddNumberToObject(req, "id", id);
-	text = cJSON_PrintUnformatted(req);
+	text = jsonl_line(req, &len);
 	cJSON_Delete(req);
-	text = xrealloc(text, strlen(text) + 2);
-	strcat(text, "\n");
-	rc = cli_write_all(conn->fd, text, strlen(text));
+	rc = cli_write_all(conn->fd, text, len);
 	free(text);
 	if (rc < 0)
 		return NULL;

@@ -60,7 +60,6 @@
 #define SM_ERR_SOCKET_DIR "socket_dir"
 #define SM_ERR_SOCKET_PATH "socket_path"
 #define SM_ERR_OUT_OF_MEMORY "out_of_memory"
-#define SM_ERR_INTERNAL "internal"
 
 struct sm_error {
 	char code[48];

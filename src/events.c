@@ -21,6 +21,7 @@
 
 #include "log.h"
 #include "server.h"
+#include "jsonl.h"
 #include "xalloc.h"
 
 #define EVENTS_ROTATE_BYTES (10 * 1024 * 1024)
@@ -226,17 +227,14 @@ void events_send_backlog(struct conn *c)
 
 void events_emit(cJSON *ev)
 {
-	char *line = cJSON_PrintUnformatted(ev);
-	size_t len = strlen(line);
+	size_t len;
+	char *line = jsonl_line(ev, &len);
 	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
 
 	/* Durable first, then live. */
-	line = xrealloc(line, len + 2);
-	line[len] = '\n';
-	line[len + 1] = '\0';
-	events_append(line, len + 1);
-	line[len] = '\0';
+	events_append(line, len);
+	line[len - 1] = '\0';
 	backlog_push(line);
 	if (kind != NULL && strcmp(kind, "violation") == 0 && cJSON_IsNumber(pane)) {
 		struct pane *p = pane_find(pane->valueint);

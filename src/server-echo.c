@@ -208,42 +208,24 @@ static void put(struct patch *pt, const char *bytes, size_t n)
 	pt->len += n;
 }
 
-/* The SGR parameters the client's drawing would give this colour, or
- * false when it would map it (nearest palette entry, RGB to palette). */
-static bool color_sgr(const struct echo_share *share, const struct term_color *color, bool bg,
-		      char *out, size_t size)
+/* Whether the client's drawing shows this colour as the pane asked for
+ * it, so a patch may too; false when it would map it (nearest palette
+ * entry, RGB to palette). */
+static bool color_as_asked(const struct echo_share *share, const struct term_color *color)
 {
-	out[0] = '\0';
 	if (color->kind == TERM_COLOR_DEFAULT || !share->use_color)
 		return true;
-	if (color->kind == TERM_COLOR_PALETTE) {
-		if (color->index >= 8 && (share->direct_color || color->index >= share->ncolors))
-			return false;
-		if (color->index < 8)
-			snprintf(out, size, ";%d", (bg ? 40 : 30) + color->index);
-		else if (color->index < 16)
-			snprintf(out, size, ";%d", (bg ? 100 : 90) + color->index - 8);
-		else
-			snprintf(out, size, ";%d;5;%d", bg ? 48 : 38, color->index);
-		return true;
-	}
-	if (!share->direct_color)
-		return false;
-	snprintf(out, size, ";%d;2;%d;%d;%d", bg ? 48 : 38, color->r, color->g, color->b);
-	return true;
+	if (color->kind == TERM_COLOR_PALETTE)
+		return color->index < 8 || (!share->direct_color && color->index < share->ncolors);
+	return share->direct_color;
 }
 
 static void patch_run(const struct term_style *style, const char *utf8, size_t len, int col,
 		      int cells, void *user)
 {
-	static const struct {
-		uint8_t bit;
-		const char *sgr;
-	} attrs[] = {{TERM_ATTR_BOLD, ";1"},	  {TERM_ATTR_DIM, ";2"},
-		     {TERM_ATTR_ITALIC, ";3"},	  {TERM_ATTR_UNDERLINE, ";4"},
-		     {TERM_ATTR_BLINK, ";5"},	  {TERM_ATTR_REVERSE, ";7"}};
 	struct patch *pt = user;
-	char sgr[96] = "\033[0", fg[32], bg[32];
+	struct term_style shown = *style;
+	char sgr[TERM_SGR_MAX];
 
 	if (!pt->ok)
 		return;
@@ -256,8 +238,7 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 	/* Plain printable ASCII only, one cell each: nothing wide, nothing
 	 * combining, no control byte can ever reach the terminal. */
 	if ((size_t)cells != len || (style->attrs & (TERM_ATTR_STRIKE | TERM_ATTR_CONCEAL)) != 0 ||
-	    !color_sgr(pt->share, &style->fg, false, fg, sizeof fg) ||
-	    !color_sgr(pt->share, &style->bg, true, bg, sizeof bg)) {
+	    !color_as_asked(pt->share, &style->fg) || !color_as_asked(pt->share, &style->bg)) {
 		pt->ok = false;
 		return;
 	}
@@ -266,13 +247,10 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 			pt->ok = false;
 			return;
 		}
-	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-		if (style->attrs & attrs[i].bit)
-			strcat(sgr, attrs[i].sgr);
-	strcat(sgr, fg);
-	strcat(sgr, bg);
-	strcat(sgr, "m");
-	put(pt, sgr, strlen(sgr));
+	/* Without colours the client draws none (NO_COLOR). */
+	if (!pt->share->use_color)
+		shown.fg.kind = shown.bg.kind = TERM_COLOR_DEFAULT;
+	put(pt, sgr, term_style_sgr(&shown, sgr, sizeof sgr));
 	put(pt, utf8, len);
 }
 

@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "server.h"
 #include "term.h"
+#include "jsonl.h"
 #include "xalloc.h"
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
@@ -152,13 +153,9 @@ void server_send(struct conn *c, cJSON *msg)
 		server_echo_stop_input(c);
 		c->tty_wanted = false;
 	}
-	text = cJSON_PrintUnformatted(msg);
-	len = strlen(text);
+	text = jsonl_line(msg, &len);
 	cJSON_Delete(msg);
-	text = xrealloc(text, len + 2);
-	text[len] = '\n';
-	text[len + 1] = '\0';
-	server_send_raw(c, text, len + 1);
+	server_send_raw(c, text, len);
 }
 
 static bool conn_behind(struct conn *c)
@@ -350,9 +347,8 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	frame = server_frame_json(p, full);
 	if (p->patched_since_frame)
 		cJSON_AddBoolToObject(frame, "patched", true);
-	text = cJSON_PrintUnformatted(frame);
+	text = jsonl_line(frame, &len);
 	cJSON_Delete(frame);
-	len = strlen(text);
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
@@ -369,10 +365,9 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 			c->needs_full = true;
 			continue;
 		}
-		copy = xmalloc(len + 1);
+		copy = xmalloc(len);
 		memcpy(copy, text, len);
-		copy[len] = '\n';
-		server_send_raw(c, copy, len + 1);
+		server_send_raw(c, copy, len);
 	}
 	free(text);
 	/* Damage held for a client stays until its frames go out. */

@@ -1437,8 +1437,7 @@ static int sgr_color(char *buf, size_t size, const struct term_color *color, int
 	return snprintf(buf, size, ";%d;5;%d", base + 8, color->index);
 }
 
-/* One SGR sequence that sets exactly `style`, starting from a reset. */
-static void capture_sgr(struct capture *out, const struct term_style *style)
+size_t term_style_sgr(const struct term_style *style, char *out, size_t size)
 {
 	static const struct {
 		uint8_t attr;
@@ -1448,7 +1447,7 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 	    {TERM_ATTR_UNDERLINE, ";4"}, {TERM_ATTR_BLINK, ";5"},  {TERM_ATTR_REVERSE, ";7"},
 	    {TERM_ATTR_CONCEAL, ";8"},	 {TERM_ATTR_STRIKE, ";9"},
 	};
-	char buf[128] = "\033[0";
+	char buf[TERM_SGR_MAX] = "\033[0";
 	size_t len = 3;
 
 	for (size_t i = 0; i < sizeof attr_codes / sizeof attr_codes[0]; i++)
@@ -1458,7 +1457,18 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->fg, 30);
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->bg, 40);
 	buf[len++] = 'm';
-	capture_append(out, buf, len);
+	if (len > size)
+		len = 0;
+	memcpy(out, buf, len);
+	return len;
+}
+
+/* One SGR sequence that sets exactly `style`, starting from a reset. */
+static void capture_sgr(struct capture *out, const struct term_style *style)
+{
+	char buf[TERM_SGR_MAX];
+
+	capture_append(out, buf, term_style_sgr(style, buf, sizeof buf));
 }
 
 static void capture_run(const struct term_style *style, const char *utf8, size_t len, int col,
