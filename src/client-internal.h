@@ -152,6 +152,7 @@ struct client {
 	struct theme theme;
 	struct binding_table bindings;
 	bool prefix_pending;
+	char paste_name[32]; /* the buffer the last paste-buffer named ("" the top) */
 	/* A repeating binding ran (tmux's bind -r): until then (monotonic
 	 * ms) another repeating key runs without the prefix; 0 none. */
 	long long repeat_until;
@@ -165,7 +166,6 @@ struct client {
 	bool message_is_error;
 	long long message_until; /* monotonic ms */
 
-	char *paste_buffer;
 	char pending_text[1024]; /* typed characters, sent as one text event */
 	size_t pending_text_len;
 

@@ -721,7 +721,6 @@ static void client_free(struct client *c)
 	bindings_free(&c->bindings);
 	free(c->inbuf);
 	free(c->outbuf);
-	free(c->paste_buffer);
 	client_echo_close(c);
 	if (c->fd >= 0)
 		close(c->fd);

@@ -176,6 +176,23 @@ static const struct command_option respawn_options[] = {
 	END,
 };
 
+static const struct command_option buffer_name_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer (default: the top one)" },
+	END,
+};
+
+static const struct command_option set_buffer_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer's name (default: a new one)" },
+	END,
+};
+
+static const struct command_option paste_buffer_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer (default: the top one)" },
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 0, "confirmed", CV_FLAG, "confirmed", .help = "the paste across backends was confirmed" },
+	END,
+};
+
 static const struct command_option window_target_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "a pane of the window (default: active)" },
 	END,
@@ -296,8 +313,22 @@ const struct command_entry command_table[] = {
 	  .client = client_cmd_detach },
 	{ "copy-mode", { 0 }, "[-u]", "scroll, search and copy history", copy_mode_options,
 	  .flags = CMD_PROMPT, .client = client_cmd_copy_mode },
-	{ "paste-buffer", { "pasteb" }, "", "paste the last copied text", NULL,
-	  .flags = CMD_PROMPT, .client = client_cmd_paste_buffer },
+	{ "paste-buffer", { "pasteb" }, "[-b NAME] [-t PANE] [--confirmed]",
+	  "paste a buffer (the top one: the last copied)", paste_buffer_options,
+	  .request = "paste-buffer", .flags = BOTH, .exec = cmd_paste_buffer,
+	  .client = client_cmd_paste_buffer },
+	{ "set-buffer", { "setb" }, "[-b NAME] TEXT", "set a paste buffer (a new one at the top)",
+	  set_buffer_options, REST_STRING, "text", .request = "set-buffer", .flags = BOTH,
+	  .exec = cmd_set_buffer },
+	{ "list-buffers", { "lsb" }, "", "list the paste buffers, newest first", NULL,
+	  .request = "list-buffers", .flags = CMD_CLI, .exec = cmd_list_buffers,
+	  .print = cli_print_buffers },
+	{ "save-buffer", { "saveb" }, "[-b NAME] PATH", "write a buffer to a file (- for stdout)",
+	  buffer_name_options, REST_STRING, "path", .request = "show-buffer", .flags = CMD_CLI,
+	  .exec = cmd_show_buffer, .cli = cli_save_buffer },
+	{ "delete-buffer", { "deleteb" }, "[-b NAME]", "delete a buffer (the top one)",
+	  buffer_name_options, .request = "delete-buffer", .flags = BOTH,
+	  .exec = cmd_delete_buffer },
 	{ "send-prefix", { 0 }, "", "send the prefix key to the pane", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_send_prefix },
 	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT]", "type a command", prompt_options,

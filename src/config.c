@@ -31,6 +31,7 @@ void config_defaults(struct config *config)
 	config->scrollback = 10000;
 	config->status = true;
 	config->repeat_time = 500;
+	config->paste_across_ask = true;
 	snprintf(config->default_backend, sizeof config->default_backend, "none");
 }
 
@@ -138,6 +139,15 @@ static int set_repeat_time(struct config_parse *parse, const cJSON *item)
 	    item->valuedouble != (double)(int)item->valuedouble)
 		return invalid(parse, "repeat_time", "must be a whole number of ms, 0..10000");
 	parse->config->repeat_time = item->valueint;
+	return 0;
+}
+
+static int set_paste_across_backends(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsString(item) ||
+	    (strcmp(item->valuestring, "ask") != 0 && strcmp(item->valuestring, "allow") != 0))
+		return invalid(parse, "paste_across_backends", "must be \"ask\" or \"allow\"");
+	parse->config->paste_across_ask = strcmp(item->valuestring, "ask") == 0;
 	return 0;
 }
 
@@ -307,6 +317,7 @@ static const struct {
     {"vi_pane_keys", set_vi_pane_keys},
     {"renumber_windows", set_renumber_windows},
     {"repeat_time", set_repeat_time},
+    {"paste_across_backends", set_paste_across_backends},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"profiles", set_profiles},
@@ -319,7 +330,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "bell_action, vi_pane_keys, renumber_windows, repeat_time, default_shell, default_backend, profiles)",
+		     "bell_action, vi_pane_keys, renumber_windows, repeat_time, paste_across_backends, default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

@@ -41,6 +41,7 @@ struct config {
 	bool vi_pane_keys;	  /* the opt-in binding set: h j k l move the focus */
 	bool renumber_windows;	  /* tmux's renumber-windows: no gaps after a kill */
 	int repeat_time;	  /* ms a repeating key works without the prefix (500) */
+	bool paste_across_ask;	  /* paste_across_backends: "ask" (default) or "allow" */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */

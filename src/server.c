@@ -644,6 +644,7 @@ void server_shutdown(const char *reason)
 	log_info("server exiting: %s", reason);
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
+	buffers_clear();
 	native_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev = cJSON_CreateObject();
@@ -836,6 +837,7 @@ static int server_load_config(const char *path)
 	}
 	server.scrollback = cfg.scrollback > 0 ? cfg.scrollback : 10000;
 	server.renumber_windows = cfg.renumber_windows;
+	server.paste_across_ask = cfg.paste_across_ask;
 	if (cfg.default_shell[0] != '\0')
 		snprintf(server.default_shell, sizeof server.default_shell, "%s", cfg.default_shell);
 	else

@@ -167,6 +167,7 @@ struct server {
 	bool default_backend_set;
 	bool sandbox_off;
 	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
+	bool paste_across_ask; /* the config's paste_across_backends is "ask" */
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
 	pid_t *orphans; /* killed pane processes not yet reaped */
@@ -257,6 +258,28 @@ void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);
 void pane_update_state(struct pane *p);
 const char *pane_backend_label(const struct pane *p);
+
+/* buffers.c: the server's paste buffers (newest first). */
+struct paste_buffer {
+	char name[32];
+	char *text;
+	size_t len;
+	bool automatic; /* named by the server (bufferN): dropped past the limit */
+	bool from_pane; /* copied from a pane (else set from the command line) */
+	enum sandbox_backend backend; /* that pane's backend */
+	char label[32]; /* that pane's label, as its title shows it */
+	int confirmed_for; /* pane id a paste across backends was confirmed for */
+	struct paste_buffer *next;
+};
+struct paste_buffer *buffers_list(void);
+struct paste_buffer *buffers_find(const char *name);
+/* Set a buffer (name NULL: a new automatic one at the top); source is the
+ * pane the text was copied from, or NULL. */
+struct paste_buffer *buffers_set(const char *name, const char *text, size_t len,
+				 const struct pane *source);
+bool buffers_delete(const char *name);
+/* At exit: every buffer goes (buffers are the server's, not saved). */
+void buffers_clear(void);
 
 /* events.c */
 int events_open(const char *state_dir);
