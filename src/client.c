@@ -721,6 +721,9 @@ static void client_free(struct client *c)
 	bindings_free(&c->bindings);
 	free(c->inbuf);
 	free(c->outbuf);
+	for (int i = 0; i < c->prompt_history_len; i++)
+		free(c->prompt_history[i]);
+	free(c->prompt_history);
 	client_echo_close(c);
 	if (c->fd >= 0)
 		close(c->fd);

@@ -48,6 +48,7 @@ CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
 CMD_HANDLER(cmd_last_window);
+CMD_HANDLER(cmd_prompt_history);
 CMD_HANDLER(cmd_set_buffer);
 CMD_HANDLER(cmd_list_buffers);
 CMD_HANDLER(cmd_show_buffer);

@@ -378,6 +378,8 @@ const struct command_entry command_table[] = {
 	  .request = "key", .exec = cmd_key },
 	{ "paste", { 0 }, "text", "paste text into the active pane", NULL, .request = "paste",
 	  .exec = cmd_paste },
+	{ "prompt-history", { 0 }, "[add]", "the command prompt's history (a line added first)",
+	  NULL, .request = "prompt-history", .exec = cmd_prompt_history },
 	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
 	  .request = "mouse", .exec = cmd_mouse },
 	{ 0 },

@@ -645,6 +645,7 @@ void server_shutdown(const char *reason)
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
 	buffers_clear();
+	prompt_history_clear();
 	native_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev = cJSON_CreateObject();

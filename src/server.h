@@ -281,6 +281,9 @@ bool buffers_delete(const char *name);
 /* At exit: every buffer goes (buffers are the server's, not saved). */
 void buffers_clear(void);
 
+/* prompt-history.c: at exit, the prompt history goes. */
+void prompt_history_clear(void);
+
 /* events.c */
 int events_open(const char *state_dir);
 void events_close(void);
