@@ -42,6 +42,8 @@ void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *r
 void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result);
+int cli_save_buffer(struct command_parsed *parsed);
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
 int verb_demo(int argc, char **argv);

@@ -48,6 +48,22 @@ CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
 CMD_HANDLER(cmd_format); /* cmd-format.c */
+CMD_HANDLER(cmd_last_window);
+CMD_HANDLER(cmd_prompt_history);
+CMD_HANDLER(cmd_set_buffer);
+CMD_HANDLER(cmd_list_buffers);
+CMD_HANDLER(cmd_show_buffer);
+CMD_HANDLER(cmd_delete_buffer);
+CMD_HANDLER(cmd_paste_buffer);
+CMD_HANDLER(cmd_respawn_pane);
+CMD_HANDLER(cmd_rename_window);
+CMD_HANDLER(cmd_kill_window);
+CMD_HANDLER(cmd_last_pane);
+CMD_HANDLER(cmd_swap_pane);
+CMD_HANDLER(cmd_break_pane);
+CMD_HANDLER(cmd_join_pane);
+CMD_HANDLER(cmd_select_layout);
+CMD_HANDLER(cmd_next_layout);
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,
