@@ -243,8 +243,6 @@ void window_relayout(struct window *w);
 /* Focus changes go through these, so the one used before is remembered. */
 void window_focus_pane(struct window *w, struct pane *p);
 void session_focus_window(struct session *s, struct window *w);
-/* Renumber a session's windows 0, 1, 2... (the renumber-windows option). */
-void session_renumber_windows(struct session *s);
 /* The name shown for a window: the one given by rename-window, else
  * the program in the foreground of its active pane (tmux's
  * automatic-rename), else its index. */

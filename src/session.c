@@ -124,6 +124,18 @@ struct window *window_create(struct session *s, struct pane *first)
 	return w;
 }
 
+/* Renumber a session's windows 0, 1, 2... (the renumber-windows option). */
+static void session_renumber_windows(struct session *s)
+{
+	int index = 0;
+
+	for (struct window *w = s->windows; w != NULL; w = w->next, index++) {
+		if (!w->renamed && w->index != index)
+			snprintf(w->name, sizeof w->name, "%d", index);
+		w->index = index;
+	}
+}
+
 void window_destroy(struct window *w)
 {
 	struct session *s = w->session;
@@ -167,16 +179,6 @@ void session_focus_window(struct session *s, struct window *w)
 	s->active = w;
 }
 
-void session_renumber_windows(struct session *s)
-{
-	int index = 0;
-
-	for (struct window *w = s->windows; w != NULL; w = w->next, index++) {
-		if (!w->renamed && w->index != index)
-			snprintf(w->name, sizeof w->name, "%d", index);
-		w->index = index;
-	}
-}
 
 void window_display_name(const struct window *w, char *out, size_t size)
 {
