@@ -384,7 +384,7 @@ static bool is_public_suffix(const char *suffix)
 
 static int entry_fail(struct sm_error *err, const char *entry, const char *why)
 {
-	sm_error_set(err, "invalid_allowlist_entry", "egress allowlist entry \"%s\": %s",
+	sm_error_set(err, SM_ERR_INVALID_ALLOWLIST_ENTRY, "egress allowlist entry \"%s\": %s",
 		     entry != NULL ? entry : "(null)", why);
 	return -1;
 }
@@ -528,7 +528,7 @@ static int list_add(struct allowlist *a, const char *const *entries, size_t n,
 		return 0;
 	grown = realloc(a->entries, (a->n + n) * sizeof *grown);
 	if (grown == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	a->entries = grown;
@@ -554,7 +554,7 @@ struct allowlist *allowlist_new(bool network_enabled, const char *const *extra, 
 	struct allowlist *a = calloc(1, sizeof *a);
 
 	if (a == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
 	a->network_enabled = network_enabled;

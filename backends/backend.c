@@ -43,18 +43,18 @@ const struct backend_ops *backend_get(enum sandbox_backend id)
 static int check_native(const struct probe_result *probe, struct sm_error *err)
 {
 	if (probe->native_disabled) {
-		sm_error_set(err, "backend_unavailable",
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
 			     "native sandbox disabled by --sandbox off");
 		return -1;
 	}
 	if (probe->native_available)
 		return 0;
 	if (probe->native_hint[0] != '\0')
-		sm_error_set(err, "backend_unavailable", "native sandbox unavailable: %s (%s%s)",
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s (%s%s)",
 			     probe->native_reason,
 			     probe->native_requires_install ? "install: " : "", probe->native_hint);
 	else
-		sm_error_set(err, "backend_unavailable", "native sandbox unavailable: %s",
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s",
 			     probe->native_reason);
 	return -1;
 }
@@ -62,14 +62,22 @@ static int check_native(const struct probe_result *probe, struct sm_error *err)
 static int check_microvm(const struct probe_result *probe, struct sm_error *err)
 {
 	if (probe->native_disabled) {
-		sm_error_set(err, "backend_unavailable",
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
 			     "microvm sandbox disabled by --sandbox off");
 		return -1;
 	}
+	/* A request that arrives while the accelerator check still runs
+	 * waits for it: the answer decides the label. */
+	backend_probe_microvm_wait();
 	if (probe->microvm_available)
 		return 0;
-	sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable: %s",
-		     probe->microvm_reason);
+	if (probe->microvm_hint[0] != '\0')
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
+			     "microvm sandbox unavailable: %s (install: %s)", probe->microvm_reason,
+			     probe->microvm_hint);
+	else
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable: %s",
+			     probe->microvm_reason);
 	return -1;
 }
 
@@ -80,14 +88,14 @@ int backend_check(enum sandbox_backend id, struct sm_error *err)
 	if (id == SANDBOX_NONE)
 		return 0;
 	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
-		sm_error_set(err, "invalid_backend",
+		sm_error_set(err, SM_ERR_INVALID_BACKEND,
 			     "unknown backend: valid backends are none, native, microvm");
 		return -1;
 	}
 	/* Without a probe nothing is known about the host, and guessing
 	 * would be a label the host may not honour. */
 	if (probe == NULL) {
-		sm_error_set(err, "backend_unavailable",
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
 			     "%s sandbox unavailable: the host has not been probed",
 			     sandbox_backend_name(id));
 		return -1;

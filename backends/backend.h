@@ -25,8 +25,18 @@ struct probe_result {
 	char native_tool[64]; /* "bubblewrap 0.8.0" */
 	char native_hint[160]; /* "apt-get install bubblewrap socat" */
 	char native_reason[160]; /* why not available */
+	/* microvm: the fast part at start (qemu on PATH, the guest image),
+	 * the rest (qemu's version, which accelerator really boots) in the
+	 * background; every microvm_* field but microvm_qemu_path and
+	 * microvm_dir is only read after backend_probe_microvm_wait(). */
 	bool microvm_available;
 	char microvm_reason[160];
+	char microvm_hint[160];	  /* "apt-get install qemu-system-x86" */
+	char microvm_tool[64];	  /* "qemu 7.2.22" */
+	char microvm_accel[8];	  /* "kvm" or "tcg" */
+	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
+	char microvm_qemu_path[4096];
+	char microvm_dir[4096]; /* vmlinux and initramfs.cpio */
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
 	char native_bwrap_path[4096]; /* absolute path of bwrap on PATH, or "" */
 	char native_socat_path[4096]; /* absolute path of socat on PATH, or "" */
@@ -75,6 +85,8 @@ struct launch_result {
 	 * until confirmation (native.c); then the supervised pane's id. */
 	struct native_shim *shim;
 	int supervised_pane;
+	/* microvm: the VM's control channel, QMP and launch state. */
+	struct microvm_vm *vm;
 };
 
 struct backend_ops {
@@ -95,11 +107,25 @@ struct backend_ops {
 	int (*resume)(struct launch_result *res);
 	/* Kill the whole tree (process group / namespace) and release. */
 	void (*destroy)(struct launch_result *res);
+	/* Optional.  The pane's size changed and the PTY alone does not
+	 * carry it to the command (microvm: the guest's own terminal). */
+	void (*resize)(struct launch_result *res, int rows, int cols);
+	/* Optional.  The process sandmux started ended with wait status
+	 * status: the command's exit code when the backend knows better
+	 * than that status (microvm: the guest shell's, not qemu's), else
+	 * -1; reason gets why the sandbox ended when it was not the
+	 * command's own exit.  Releases what the backend still held. */
+	int (*exit_code)(struct launch_result *res, int status, char *reason, size_t size);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off. */
 void backend_probe(bool sandbox_off, struct probe_result *out);
 const struct probe_result *backend_probe_result(void);
+/* Wait (bounded) for the background part of the microvm probe; every
+ * reader of the microvm_* result calls it first. */
+void backend_probe_microvm_wait(void);
+/* "microvm: available (tcg)", or unavailable with reason and hint. */
+void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);
 /* One-line summary for the server log ("sandbox: native ON (...)"). */
 void backend_probe_line(const struct probe_result *probe, char *buf, size_t size);
 /* `sandmux probe --json`: {platform, native:{available, requiresInstall,
@@ -141,6 +167,13 @@ void backend_kill_tree(pid_t session_leader, pid_t ns_member);
  * do or SANDMUX_NATIVE_PREPARE=0. */
 void native_prepare_next(void);
 void native_prepared_discard(void);
+
+/* microvm: boot the next VM like the last microvm pane's and leave it
+ * waiting (backends/microvm.c, "the prepared VM"), called a moment after
+ * a microvm pane is confirmed; discard kills it (server shutdown).
+ * No-ops when there is nothing to do or SANDMUX_MICROVM_PREPARE=0. */
+void microvm_prepare_next(void);
+void microvm_prepared_discard(void);
 
 /* Check that a backend may be launched given the probe; fills err with
  * code backend_unavailable and the reason/hint if not. */

@@ -94,7 +94,7 @@ enum conn_state {
 	ST_REFUSING,
 };
 
-struct conn;
+struct proxy_conn;
 
 struct chunk;
 
@@ -106,7 +106,7 @@ struct side {
 		uv_pipe_t pipe;
 	} h; /* until the tunnel is established */
 	uv_poll_t poll; /* in the tunnel: the readiness of fd */
-	struct conn *conn;
+	struct proxy_conn *conn;
 	int fd;		 /* in the tunnel: our duplicate of the socket, else -1 */
 	bool open;	 /* h initialised and not yet closed */
 	bool polling;	 /* poll initialised and not yet closed */
@@ -122,7 +122,9 @@ struct side {
 	size_t buf_off, buf_len;
 };
 
-struct conn {
+/* One client of a proxy and its upstream (named apart from the server's
+ * struct conn, a client of the protocol socket). */
+struct proxy_conn {
 	struct egress *eg;
 	enum proto proto;
 	enum conn_state state;
@@ -147,7 +149,7 @@ struct conn {
 	struct addrinfo *addrs, *next_addr;
 	struct sockaddr_storage literal;
 	bool is_literal, literal_tried;
-	struct conn *prev, *next;
+	struct proxy_conn *prev, *next;
 };
 
 /* A write and its bytes in one allocation. */
@@ -185,19 +187,19 @@ struct egress {
 	int http_port, socks_port;
 	int refs; /* listener handles still open */
 	bool closing;
-	struct conn *conns;
+	struct proxy_conn *conns;
 	size_t nconns, ntunnels;
 	struct allowlist_addrs own;
 	uint64_t own_loaded_ms;
 	bool own_loaded;
 };
 
-static void conn_close(struct conn *c);
-static void connect_next(struct conn *c);
-static void tunnel_begin(struct conn *c);
-static void tunnel_relay(struct conn *c);
-static bool relay_gathering(const struct conn *c);
-static void relay_lull(struct conn *c);
+static void conn_close(struct proxy_conn *c);
+static void connect_next(struct proxy_conn *c);
+static void tunnel_begin(struct proxy_conn *c);
+static void tunnel_relay(struct proxy_conn *c);
+static bool relay_gathering(const struct proxy_conn *c);
+static void relay_lull(struct proxy_conn *c);
 static void chunk_free(struct chunk *ch);
 
 /* --- lifetime -------------------------------------------------------------- */
@@ -211,7 +213,7 @@ static void egress_maybe_free(struct egress *eg)
 	free(eg);
 }
 
-static void conn_unref(struct conn *c)
+static void conn_unref(struct proxy_conn *c)
 {
 	struct egress *eg = c->eg;
 
@@ -266,7 +268,7 @@ static void side_close(struct side *s)
 	s->buf = NULL;
 }
 
-static void conn_close(struct conn *c)
+static void conn_close(struct proxy_conn *c)
 {
 	if (c->closing)
 		return;
@@ -369,7 +371,7 @@ static void on_chunk_written(uv_write_t *req, int status)
 {
 	struct chunk *ch = (struct chunk *)req;
 	struct side *to = req->data;
-	struct conn *c = to->conn;
+	struct proxy_conn *c = to->conn;
 
 	chunk_free(ch);
 	to->queued--;
@@ -389,14 +391,14 @@ static void on_chunk_written(uv_write_t *req, int status)
 
 static void on_timeout(uv_timer_t *t);
 
-static void timer_arm(struct conn *c, unsigned ms)
+static void timer_arm(struct proxy_conn *c, unsigned ms)
 {
 	uv_timer_start(&c->timer, on_timeout, ms, 0);
 }
 
 /* --- refusals and violations ----------------------------------------------- */
 
-static void report(struct conn *c, enum allowlist_reason reason, const char *detail)
+static void report(struct proxy_conn *c, enum allowlist_reason reason, const char *detail)
 {
 	struct egress_violation v = {
 	    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
@@ -430,7 +432,7 @@ static void on_refuse_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b
 
 static void on_refuse_shutdown(uv_shutdown_t *req, int status)
 {
-	struct conn *c = ((struct side *)req->data)->conn;
+	struct proxy_conn *c = ((struct side *)req->data)->conn;
 
 	if (status < 0 && !c->closing)
 		conn_close(c);
@@ -439,7 +441,7 @@ static void on_refuse_shutdown(uv_shutdown_t *req, int status)
 /* Answer and hang up: write the message, shut down our side, then read
  * and drop what the client still sends until it hangs up too, so the
  * kernel does not reset the connection before the answer is read. */
-static void refuse(struct conn *c, const void *msg, size_t len)
+static void refuse(struct proxy_conn *c, const void *msg, size_t len)
 {
 	struct side *s = &c->client;
 
@@ -459,7 +461,7 @@ static void refuse(struct conn *c, const void *msg, size_t len)
 	timer_arm(c, REFUSE_LINGER_MS);
 }
 
-static void refuse_http(struct conn *c, int status, const char *title, const char *why)
+static void refuse_http(struct proxy_conn *c, int status, const char *title, const char *why)
 {
 	char body[512], msg[1024];
 	int blen, mlen;
@@ -477,7 +479,7 @@ static void refuse_http(struct conn *c, int status, const char *title, const cha
 	refuse(c, msg, (size_t)mlen);
 }
 
-static void refuse_socks(struct conn *c, uint8_t code)
+static void refuse_socks(struct proxy_conn *c, uint8_t code)
 {
 	const uint8_t reply[10] = {5, code, 0, 1, 0, 0, 0, 0, 0, 0};
 
@@ -485,7 +487,7 @@ static void refuse_socks(struct conn *c, uint8_t code)
 }
 
 /* A denial by policy: reported, and answered 403 / SOCKS5 reply 2. */
-static void deny(struct conn *c, enum allowlist_reason reason, const char *detail)
+static void deny(struct proxy_conn *c, enum allowlist_reason reason, const char *detail)
 {
 	char why[256];
 
@@ -500,8 +502,8 @@ static void deny(struct conn *c, enum allowlist_reason reason, const char *detai
 }
 
 /* Not a policy matter (no such name, nothing listening, too slow). */
-static void fail_upstream(struct conn *c, int http_status, const char *title, uint8_t socks_code,
-			  const char *why)
+static void fail_upstream(struct proxy_conn *c, int http_status, const char *title,
+			  uint8_t socks_code, const char *why)
 {
 	if (c->proto == PROTO_SOCKS)
 		refuse_socks(c, socks_code);
@@ -511,7 +513,7 @@ static void fail_upstream(struct conn *c, int http_status, const char *title, ui
 
 static void on_timeout(uv_timer_t *t)
 {
-	struct conn *c = t->data;
+	struct proxy_conn *c = t->data;
 
 	switch (c->state) {
 	case ST_RESOLVING:
@@ -646,7 +648,7 @@ static int relay_half_close(struct side *from)
 	return shutdown(to->fd, SHUT_WR);
 }
 
-static void relay_update(struct conn *c)
+static void relay_update(struct proxy_conn *c)
 {
 	if (relay_half_close(&c->client) != 0 || relay_half_close(&c->upstream) != 0) {
 		conn_close(c);
@@ -661,7 +663,7 @@ static void relay_update(struct conn *c)
 		conn_close(c);
 }
 
-static bool relay_gathering(const struct conn *c)
+static bool relay_gathering(const struct proxy_conn *c)
 {
 	return c->client.gathering || c->upstream.gathering;
 }
@@ -669,7 +671,7 @@ static bool relay_gathering(const struct conn *c)
 /* No wakeup for RELAY_LULL_MS while a side gathers: the flow paused.
  * Lowering the mark makes what waits below it readable, and the idle
  * timeout takes over the timer again. */
-static void relay_lull(struct conn *c)
+static void relay_lull(struct proxy_conn *c)
 {
 	if (relay_gather(&c->client, false) != 0 || relay_gather(&c->upstream, false) != 0) {
 		conn_close(c);
@@ -681,7 +683,7 @@ static void relay_lull(struct conn *c)
 static void on_relay_poll(uv_poll_t *p, int status, int events)
 {
 	struct side *s = p->data, *o = other_side(s);
-	struct conn *c = s->conn;
+	struct proxy_conn *c = s->conn;
 
 	if (status < 0 || ((events & UV_READABLE) && relay_pump(s, o) != 0) ||
 	    ((events & UV_WRITABLE) && relay_pump(o, s) != 0)) {
@@ -718,7 +720,7 @@ static int side_detach(struct side *s)
 
 /* The tunnel's bytes start to flow: the answer to the client and the
  * bytes the client sent early are what the two sides hold first. */
-static void tunnel_relay(struct conn *c)
+static void tunnel_relay(struct proxy_conn *c)
 {
 	if (side_detach(&c->upstream) != 0 || side_detach(&c->client) != 0) {
 		log_warn("egress %s: %s: cannot relay: %s", c->eg->label, c->target,
@@ -745,7 +747,7 @@ static struct chunk *chunk_of(const void *data, size_t len)
 	return ch;
 }
 
-static void tunnel_begin(struct conn *c)
+static void tunnel_begin(struct proxy_conn *c)
 {
 	static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 	uint8_t socks_ok[10] = {5, 0, 0, 1, 0, 0, 0, 0, 0, 0};
@@ -803,7 +805,7 @@ fail:
 
 static void on_upstream_retry_closed(uv_handle_t *h)
 {
-	struct conn *c = ((struct side *)h->data)->conn;
+	struct proxy_conn *c = ((struct side *)h->data)->conn;
 
 	if (c->closing || c->state != ST_CONNECTING) {
 		conn_unref(c);
@@ -815,7 +817,7 @@ static void on_upstream_retry_closed(uv_handle_t *h)
 
 static void on_connected(uv_connect_t *req, int status)
 {
-	struct conn *c = req->data;
+	struct proxy_conn *c = req->data;
 
 	/* closed or refused (timeout) meanwhile: the handle is closing */
 	if (c->closing || c->state != ST_CONNECTING)
@@ -829,7 +831,7 @@ static void on_connected(uv_connect_t *req, int status)
 	tunnel_begin(c);
 }
 
-static const struct sockaddr *next_address(struct conn *c)
+static const struct sockaddr *next_address(struct proxy_conn *c)
 {
 	if (c->is_literal) {
 		if (c->literal_tried)
@@ -847,7 +849,7 @@ static const struct sockaddr *next_address(struct conn *c)
 	return NULL;
 }
 
-static void connect_next(struct conn *c)
+static void connect_next(struct proxy_conn *c)
 {
 	const struct sockaddr *sa = next_address(c);
 	struct sockaddr_storage addr;
@@ -900,7 +902,7 @@ static const struct allowlist_addrs *own_addresses(struct egress *eg)
 /* Threat: DNS rebinding.  A permitted name may answer with any address;
  * every one of them must be acceptable, or the connection is refused
  * (a mixed answer is an attack, not a fallback list). */
-static int check_resolved(struct conn *c, char *detail, size_t size)
+static int check_resolved(struct proxy_conn *c, char *detail, size_t size)
 {
 	const struct allowlist_addrs *own = own_addresses(c->eg);
 
@@ -923,7 +925,7 @@ static int check_resolved(struct conn *c, char *detail, size_t size)
 
 static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 {
-	struct conn *c = req->data;
+	struct proxy_conn *c = req->data;
 	char detail[128];
 
 	c->addrs = res;
@@ -948,7 +950,7 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 	connect_next(c);
 }
 
-static void format_target(struct conn *c)
+static void format_target(struct proxy_conn *c)
 {
 	if (strchr(c->host, ':') != NULL)
 		snprintf(c->target, sizeof c->target, "[%s]:%u", c->host, c->port);
@@ -956,7 +958,7 @@ static void format_target(struct conn *c)
 		snprintf(c->target, sizeof c->target, "%s:%u", c->host, c->port);
 }
 
-static void literal_sockaddr(struct conn *c, const struct allowlist_ip *ip)
+static void literal_sockaddr(struct proxy_conn *c, const struct allowlist_ip *ip)
 {
 	memset(&c->literal, 0, sizeof c->literal);
 	if (ip->family == AF_INET) {
@@ -974,7 +976,7 @@ static void literal_sockaddr(struct conn *c, const struct allowlist_ip *ip)
 }
 
 /* The request is parsed: judge the target, then resolve or connect. */
-static void conn_target(struct conn *c)
+static void conn_target(struct proxy_conn *c)
 {
 	struct allowlist_decision d;
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
@@ -1004,7 +1006,8 @@ static void conn_target(struct conn *c)
 	c->refs++;
 }
 
-static int keep_pending(struct conn *c, const char *a, size_t alen, const char *b, size_t blen)
+static int keep_pending(struct proxy_conn *c, const char *a, size_t alen, const char *b,
+			size_t blen)
 {
 	if (alen + blen == 0)
 		return 0;
@@ -1019,7 +1022,7 @@ static int keep_pending(struct conn *c, const char *a, size_t alen, const char *
 
 /* --- requests -------------------------------------------------------------- */
 
-static void http_request(struct conn *c)
+static void http_request(struct proxy_conn *c)
 {
 	static char forward[EGRESS_HTTP_FORWARD_MAX];
 	struct egress_http_request req;
@@ -1047,13 +1050,13 @@ static void http_request(struct conn *c)
 	conn_target(c);
 }
 
-static void head_consume(struct conn *c, size_t n)
+static void head_consume(struct proxy_conn *c, size_t n)
 {
 	memmove(c->head, c->head + n, c->head_len - n);
 	c->head_len -= n;
 }
 
-static void socks_request(struct conn *c)
+static void socks_request(struct proxy_conn *c)
 {
 	struct egress_socks_request req;
 	size_t used;
@@ -1103,14 +1106,14 @@ static void socks_request(struct conn *c)
 
 static void on_head_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-	struct conn *c = ((struct side *)h->data)->conn;
+	struct proxy_conn *c = ((struct side *)h->data)->conn;
 
 	*buf = uv_buf_init(c->head + c->head_len, (unsigned)(c->head_cap - c->head_len));
 }
 
 static void on_head_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
-	struct conn *c = ((struct side *)stream->data)->conn;
+	struct proxy_conn *c = ((struct side *)stream->data)->conn;
 
 	if (nread < 0) {
 		conn_close(c);
@@ -1133,7 +1136,7 @@ static void on_connection(uv_stream_t *server, int status)
 	struct listener *l = server->data;
 	struct egress *eg = l->eg;
 	enum proto proto = l->proto;
-	struct conn *c;
+	struct proxy_conn *c;
 	int rc;
 
 	if (status < 0 || eg->closing)
@@ -1221,7 +1224,7 @@ static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_
 	int len = sizeof bound, rc;
 
 	if (l == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	uv_tcp_init(eg->loop, &l->h.tcp);
@@ -1234,7 +1237,7 @@ static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_
 	if (rc == 0)
 		rc = uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&bound, &len);
 	if (rc != 0) {
-		sm_error_set(err, "egress_failed", "cannot listen on 127.0.0.1: %s",
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "cannot listen on 127.0.0.1: %s",
 			     uv_strerror(rc));
 		return -1;
 	}
@@ -1248,7 +1251,7 @@ struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 	struct egress *eg = calloc(1, sizeof *eg);
 
 	if (eg == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
 	eg->loop = loop;
@@ -1283,12 +1286,12 @@ static int listen_pipe(struct egress *eg, enum proto proto, const char *path, in
 	int rc;
 
 	if (strlen(path) >= sizeof l->path) {
-		sm_error_set(err, "egress_failed", "socket path too long: %s", path);
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "socket path too long: %s", path);
 		return -1;
 	}
 	l = listener_new(eg, proto, tag);
 	if (l == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	uv_pipe_init(eg->loop, &l->h.pipe, 0);
@@ -1304,7 +1307,7 @@ static int listen_pipe(struct egress *eg, enum proto proto, const char *path, in
 	if (rc == 0)
 		rc = uv_listen(&l->h.stream, 1024, on_connection);
 	if (rc != 0) {
-		sm_error_set(err, "egress_failed", "cannot listen on %s: %s", path,
+		sm_error_set(err, SM_ERR_EGRESS_FAILED, "cannot listen on %s: %s", path,
 			     uv_strerror(rc));
 		return -1;
 	}
@@ -1339,11 +1342,6 @@ int egress_socks_port(const struct egress *eg)
 	return eg->socks_port;
 }
 
-size_t egress_open_tunnels(const struct egress *eg)
-{
-	return eg->ntunnels;
-}
-
 void egress_close(struct egress *eg)
 {
 	if (eg == NULL || eg->closing)
@@ -1351,7 +1349,7 @@ void egress_close(struct egress *eg)
 	eg->closing = true;
 	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
 		listener_close(l);
-	for (struct conn *c = eg->conns; c != NULL; c = c->next)
+	for (struct proxy_conn *c = eg->conns; c != NULL; c = c->next)
 		conn_close(c);
 	egress_maybe_free(eg);
 }

@@ -70,8 +70,6 @@ int egress_listen_unix(struct egress *eg, const char *http_path, const char *soc
 		       struct sm_error *err);
 /* Stop listening on the Unix sockets with this tag (open tunnels stay). */
 void egress_unlisten_unix(struct egress *eg, int tag);
-/* Tunnels open right now (for tests and the bench). */
-size_t egress_open_tunnels(const struct egress *eg);
 void egress_close(struct egress *eg);
 
 /* --- parsers ------------------------------------------------------------- */

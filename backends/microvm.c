@@ -1,37 +1,952 @@
 /*
- * microvm: the pane's shell in a qemu -M microvm guest (DESIGN.md,
- * "microvm").  Not built yet: the backend is registered so that a request
- * for it gets a clear refusal rather than an unknown name, and the probe
- * reports it unavailable, so it is never offered or silently replaced.
+ * microvm: the pane's shell in a qemu -M microvm guest (docs/design.md,
+ * "microvm"), the only backend with a kernel between the command and the
+ * host.
+ *
+ * The guest is the distribution's kernel and an initramfs whose /init is
+ * the guest agent (backends/microvm-guest/agent.c, built by make
+ * microvm-image).  qemu is started on the pane's own PTY: its stdio is
+ * the virtconsole the guest sees as /dev/hvc0, so the bytes a pane types
+ * go PTY -> qemu -> guest with no relay in the server, and qemu puts the
+ * host side of the PTY in raw mode (signal=off) so that Ctrl-C, Ctrl-Z
+ * and the rest reach the guest's own line discipline and job control.
+ *
+ * A second virtio serial port, sandmux.ctl, is the control channel, a
+ * socketpair with the server: the server writes the launch (nonce, argv,
+ * environment, uid, working directory, size, the profile's deny-read and
+ * read-only paths) and later "resize R C"; the agent answers "booted",
+ * "ready NONCE PID" once the shell really exec'd in the guest, "fail
+ * WHY", and "exit STATUS" when the shell ends.  The pane is labelled
+ * microvm only on "ready" with this launch's nonce (invariant 1): output
+ * on the console proves nothing, and the guest's shell cannot write on
+ * the port the agent holds open.
+ *
+ * The host's root is shared read-only over virtio-9p (qemu enforces
+ * readonly=on itself, so even a compromised guest kernel cannot write
+ * through it) and the working directory read-write (read-only outside
+ * mode chat).  9p rather than virtiofs: it needs no daemon (virtiofsd
+ * would be one more process per pane and wants /dev/fuse or namespaces
+ * that are root-only here), and the guest mounts it in a few ms.
+ *
+ * Confirmation never blocks the server: status_fd is an epoll set of the
+ * control socket and a deadline timer, so "ready" is seen the moment it
+ * arrives and a boot that hangs fails at the deadline.  There is no
+ * fallback: whatever goes wrong fails the launch (invariant 2).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "bwrap.h"
 #include "error.h"
+#include "log.h"
+#include "microvm.h"
+#include "profile.h"
+#include "pty.h"
+#include "sandbox.h"
+#include "strvec.h"
+
+/* How long a guest may take from qemu's start to "ready".  Measured
+ * here: ~2.5 s under TCG on an idle host; a loaded host (parallel test
+ * runs) is several times slower.  SANDMUX_MICROVM_BOOT_TIMEOUT_MS
+ * overrides it. */
+#define BOOT_TIMEOUT_TCG_MS 30000
+#define BOOT_TIMEOUT_KVM_MS 10000
+#define GUEST_MEMORY "256M"
+#define CTL_PORT "sandmux.ctl"
+/* Where the guest finds the egress proxies (qemu's guestfwd address). */
+#define MICROVM_PROXY_ADDR "10.0.2.100"
+
+struct microvm_vm {
+	int ctl;     /* the server's end of the control channel */
+	int qmp;     /* the server's end of qemu's QMP monitor */
+	int timer;   /* the boot deadline */
+	char nonce[33];
+	char accel[8];
+	char line[1024]; /* a partial line from ctl */
+	size_t len;
+	bool booted;
+	bool qmp_ready; /* greeting read, capabilities negotiated */
+	int shell_exit; /* "exit N" from the agent, -1 until then */
+	char failure[256];
+};
+
+/* The host's TSC rate for tsc_early_khz=: without it the guest
+ * calibrates its clock against an emulated timer and gets it wrong
+ * under TCG.  /proc/cpuinfo's "cpu MHz" of the first CPU. */
+static long tsc_khz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	double mhz = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return (long)(mhz * 1000);
+}
+
+/* The machine, the kernel, the console: everything but devices that
+ * depend on the launch. */
+static int push_machine(struct strvec *a, const char *qemu, const char *dir, bool kvm,
+			const char *extra_cmdline)
+{
+	char kernel[PATH_MAX + 16], initrd[PATH_MAX + 32], append[256];
+	long khz = tsc_khz();
+	const char *const fixed[] = {
+	    "-M", "microvm,x-option-roms=off,isa-serial=off,rtc=on", "-m", GUEST_MEMORY,
+	    "-smp", "1", "-nodefaults", "-no-user-config", "-display", "none",
+	    /* The guest ends qemu by rebooting (poweroff does not end a
+	     * microvm machine). */
+	    "-no-reboot",
+	};
+
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", dir);
+	/* No console= : kernel messages stay off the pane.  panic=-1: a
+	 * guest that panics reboots, which ends qemu.  The two initcalls
+	 * skipped cost ~0.5 s of CPU per boot under TCG and guard nothing:
+	 * the crypto self-tests (a check of the implementations, not a
+	 * protection) and the kprobe trace events (tracing). */
+	snprintf(append, sizeof append,
+		 "quiet loglevel=0 panic=-1 cryptomgr.notests "
+		 "initcall_blacklist=init_kprobe_trace%s%.0ld %s",
+		 khz > 0 ? " tsc_early_khz=" : "", khz > 0 ? khz : 0L, extra_cmdline);
+	if (strvec_push(a, qemu) != 0 || strvec_pushv(a, fixed, sizeof fixed / sizeof fixed[0]) != 0)
+		return -1;
+	if (kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "kvm") != 0 ||
+		    strvec_push(a, "-cpu") != 0 || strvec_push(a, "host") != 0))
+		return -1;
+	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg") != 0))
+		return -1;
+	if (strvec_push(a, "-kernel") != 0 || strvec_push(a, kernel) != 0 ||
+	    strvec_push(a, "-initrd") != 0 || strvec_push(a, initrd) != 0 ||
+	    strvec_push(a, "-append") != 0 || strvec_push(a, append) != 0)
+		return -1;
+	/* The pane's PTY is qemu's stdio; signal=off: Ctrl-C is the guest's. */
+	return strvec_push(a, "-chardev") != 0 || strvec_push(a, "stdio,id=con,signal=off") != 0 ||
+			   strvec_push(a, "-device") != 0 ||
+			   strvec_push(a, "virtio-serial-device,max_ports=4") != 0 ||
+			   strvec_push(a, "-device") != 0 || strvec_push(a, "virtconsole,chardev=con") != 0
+		   ? -1
+		   : 0;
+}
+
+int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
+{
+	return push_machine(out, qemu, image_dir, true, "sandmux.probe");
+}
+
+static int push_pair(struct strvec *a, const char *flag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int push_pair(struct strvec *a, const char *flag, const char *fmt, ...)
+{
+	char value[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	return strvec_push(a, flag) != 0 || strvec_push(a, value) != 0 ? -1 : 0;
+}
+
+/* A path qemu parses inside a -fsdev option: a comma is doubled. */
+static void qemu_opt_escape(const char *in, char *out, size_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; in[i] != '\0' && j + 2 < size; i++) {
+		out[j++] = in[i];
+		if (in[i] == ',')
+			out[j++] = ',';
+	}
+	out[j] = '\0';
+}
+
+/* qemu's user network.  Open: the guest reaches what the host's user
+ * can.  Proxied (egress_dir set): restrict=on cuts the guest off from
+ * the host and the world, and the one way out is guestfwd to the pane's
+ * own egress sockets, each guest connection a socat to http.sock or
+ * socks.sock (qemu splits the command into an argv itself, no shell;
+ * a path with a quote or a comma is refused).  Threat: an agent in the
+ * guest connecting anywhere around the allowlist. */
+static int push_network(struct strvec *a, const struct probe_result *probe,
+			const char *egress_dir, bool open_net)
+{
+	if (egress_dir != NULL) {
+		const char *socat = probe->native_socat_path;
+
+		if (socat[0] == '\0' || strpbrk(socat, "',\"\\ ") != NULL ||
+		    strpbrk(egress_dir, "',\"\\ ") != NULL)
+			return -2;
+		if (push_pair(a, "-netdev",
+			      "user,id=net0,restrict=on,"
+			      "guestfwd=tcp:%s:%d-cmd:%s - UNIX-CONNECT:%s/http.sock,"
+			      "guestfwd=tcp:%s:%d-cmd:%s - UNIX-CONNECT:%s/socks.sock",
+			      MICROVM_PROXY_ADDR, BWRAP_EGRESS_HTTP_PORT, socat, egress_dir,
+			      MICROVM_PROXY_ADDR, BWRAP_EGRESS_SOCKS_PORT, socat, egress_dir) != 0)
+			return -1;
+	} else if (open_net) {
+		if (push_pair(a, "-netdev", "user,id=net0") != 0)
+			return -1;
+	} else {
+		return 0;
+	}
+	return push_pair(a, "-device", "virtio-net-device,netdev=net0");
+}
+
+static int qemu_argv(const struct probe_result *probe, const char *work, bool work_ro,
+		     int ctl_fd, int qmp_fd, struct strvec *a)
+{
+	char escaped[2 * PATH_MAX];
+
+	if (push_machine(a, probe->microvm_qemu_path, probe->microvm_dir,
+			 strcmp(probe->microvm_accel, "kvm") == 0, "") != 0 ||
+	    push_pair(a, "-chardev", "socket,id=ctl,fd=%d", ctl_fd) != 0 ||
+	    push_pair(a, "-device", "virtserialport,chardev=ctl,name=%s", CTL_PORT) != 0 ||
+	    push_pair(a, "-chardev", "socket,id=qmp,fd=%d", qmp_fd) != 0 ||
+	    push_pair(a, "-mon", "chardev=qmp,mode=control") != 0 ||
+	    /* readonly=on: qemu itself refuses every write to the host's
+	     * root, whatever the guest kernel does.  multidevs=remap: the
+	     * root spans several host file systems; without it inode
+	     * numbers could collide in the guest. */
+	    push_pair(a, "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,"
+				   "multidevs=remap") != 0 ||
+	    push_pair(a, "-device", "virtio-9p-device,fsdev=root,mount_tag=root") != 0)
+		return -1;
+	if (work != NULL) {
+		qemu_opt_escape(work, escaped, sizeof escaped);
+		if (push_pair(a, "-fsdev", "local,id=work,path=%s,security_model=none%s", escaped,
+			      work_ro ? ",readonly=on" : "") != 0 ||
+		    push_pair(a, "-device", "virtio-9p-device,fsdev=work,mount_tag=work") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- the launch message --------------------------------------------------- */
+
+/* One "key value" line, the value's bytes outside printable ASCII (and
+ * '%') as %HH: paths, arguments and variables may hold anything. */
+static int put_line(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s ", key);
+	for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++) {
+		if (*p > 0x20 && *p < 0x7f && *p != '%')
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	}
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+/* The deny-read paths native masks for this profile (native.c's
+ * deny_list: the terminal list, the profile's, the runtime directory,
+ * the caller's), each in every spelling, globs expanded. */
+static int put_deny(FILE *f, const struct launch_request *req,
+		    const struct sandbox_profile *prof, const char *home)
+{
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	struct strvec all = STRVEC_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
+		rc |= strvec_push(&all, bwrap_terminal_deny_read[i]);
+	for (size_t i = 0; i < prof->deny_read.n; i++)
+		rc |= strvec_push(&all, prof->deny_read.v[i]);
+	if (runtime != NULL && runtime[0] == '/')
+		rc |= strvec_push(&all, runtime);
+	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
+		rc |= strvec_push(&all, req->deny_paths[i]);
+	for (size_t i = 0; rc == 0 && i < all.n; i++) {
+		char *path = sandbox_expand_home(all.v[i], home);
+		struct strvec spellings = STRVEC_INIT;
+
+		if (path == NULL) {
+			rc = -1;
+			break;
+		}
+		if (sandbox_path_is_glob(path)) {
+			glob_t g;
+
+			if (glob(path, GLOB_NOSORT, NULL, &g) == 0)
+				for (size_t k = 0; k < g.gl_pathc; k++)
+					rc |= put_line(f, "deny", g.gl_pathv[k]);
+			globfree(&g);
+		} else if (sandbox_deny_spellings(path, &spellings) == 0) {
+			for (size_t k = 0; k < spellings.n; k++)
+				rc |= put_line(f, "deny", spellings.v[k]);
+		} else {
+			rc = -1;
+		}
+		strvec_free(&spellings);
+		free(path);
+	}
+	strvec_free(&all);
+	return rc;
+}
+
+/* What stays read-only inside the writable work tree: the profile's
+ * protected paths and the agent profile's mandatory write-denies (shell
+ * startup files, git hooks and config, editor and agent config) under
+ * the work tree, for every profile: the work tree is the only writable
+ * host path of a microvm pane, and what the host runs later must not be
+ * planted there (invariant 7).  Only what exists at launch: a later new
+ * file is not caught (docs/backends.md). */
+static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
+			 const char *work)
+{
+	const struct sandbox_profile *agent = profile_find("agent");
+	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
+	int rc = 0;
+
+	for (size_t i = 0; i < prof->protected_paths.n; i++) {
+		char *path = sandbox_expand_home(prof->protected_paths.v[i], home);
+
+		rc |= path != NULL ? put_line(f, "ro", path) : -1;
+		free(path);
+	}
+	for (size_t l = 0; work != NULL && l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			char path[PATH_MAX * 2];
+
+			snprintf(path, sizeof path, "%s/%s", strcmp(work, "/") == 0 ? "" : work,
+				 lists[l]->v[i]);
+			rc |= put_line(f, "ro", path);
+		}
+	return rc;
+}
+
+/* The variables egress-bridge sets in a native agent pane, pointing at
+ * the guest's way to the same proxies (socks5h: names are resolved by
+ * the proxy, which must see them to judge them). */
+static int put_proxy_env(FILE *f)
+{
+	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy",
+					    "https_proxy", "ALL_PROXY", "all_proxy"};
+	char value[128];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (i < 4)
+			snprintf(value, sizeof value, "%s=http://%s:%d", names[i], MICROVM_PROXY_ADDR,
+				 BWRAP_EGRESS_HTTP_PORT);
+		else
+			snprintf(value, sizeof value, "%s=socks5h://%s:%d", names[i],
+				 MICROVM_PROXY_ADDR, BWRAP_EGRESS_SOCKS_PORT);
+		rc |= put_line(f, "env", value);
+	}
+	rc |= put_line(f, "env", "NO_PROXY=localhost,127.0.0.1,::1");
+	rc |= put_line(f, "env", "no_proxy=localhost,127.0.0.1,::1");
+	return rc;
+}
+
+static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
+			    const char *home, const char *work, bool work_ro, const char *nonce,
+			    size_t *len)
+{
+	char *buf = NULL, num[64];
+	FILE *f = open_memstream(&buf, len);
+	int rc = 0;
+
+	if (f == NULL)
+		return NULL;
+	rc |= put_line(f, "nonce", nonce);
+	for (size_t i = 0; req->argv[i] != NULL; i++)
+		rc |= put_line(f, "arg", req->argv[i]);
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		rc |= put_line(f, "env", req->envp[i]);
+	rc |= put_line(f, "cwd", req->cwd);
+	snprintf(num, sizeof num, "%u", (unsigned)getuid());
+	rc |= put_line(f, "uid", num);
+	snprintf(num, sizeof num, "%u", (unsigned)getgid());
+	rc |= put_line(f, "gid", num);
+	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
+	rc |= put_line(f, "size", num);
+	if (work != NULL)
+		rc |= put_line(f, "work", work_ro ? "ro" : "rw");
+	if (req->egress_dir != NULL) {
+		rc |= put_line(f, "net", "proxied");
+		rc |= put_proxy_env(f);
+	} else if (!prof->proxied_network) {
+		rc |= put_line(f, "net", "open");
+	}
+	rc |= put_deny(f, req, prof, home);
+	rc |= put_read_only(f, prof, home, work);
+	fputs("go\n", f);
+	if (fclose(f) != 0 || rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* --- launch --------------------------------------------------------------- */
+
+static void vm_free(struct microvm_vm *vm)
+{
+	if (vm == NULL)
+		return;
+	if (vm->ctl >= 0)
+		close(vm->ctl);
+	if (vm->qmp >= 0)
+		close(vm->qmp);
+	if (vm->timer >= 0)
+		close(vm->timer);
+	free(vm);
+}
+
+static long boot_timeout_ms(const char *accel)
+{
+	const char *env = getenv("SANDMUX_MICROVM_BOOT_TIMEOUT_MS");
+	long ms = env != NULL ? strtol(env, NULL, 10) : 0;
+
+	if (ms > 0)
+		return ms;
+	return strcmp(accel, "kvm") == 0 ? BOOT_TIMEOUT_KVM_MS : BOOT_TIMEOUT_TCG_MS;
+}
+
+/* The confirmation set: the control socket and the deadline. */
+static int make_status_fd(struct microvm_vm *vm)
+{
+	long ms = boot_timeout_ms(vm->accel);
+	struct itimerspec deadline = {.it_value = {.tv_sec = ms / 1000,
+						   .tv_nsec = (ms % 1000) * 1000000}};
+	struct epoll_event ev = {.events = EPOLLIN};
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	vm->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (ep < 0 || vm->timer < 0 || timerfd_settime(vm->timer, 0, &deadline, NULL) != 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, vm->ctl, &ev) != 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, vm->timer, &ev) != 0) {
+		if (ep >= 0)
+			close(ep);
+		return -1;
+	}
+	return ep;
+}
+
+static int make_nonce(char out[33])
+{
+	unsigned char raw[16];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		return -1;
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* What a VM's qemu command line depends on, besides the image: a VM
+ * booted for one key serves any launch with the same key. */
+struct vm_key {
+	char work[PATH_MAX]; /* "" : no work tree shared */
+	bool work_ro;
+	bool open_net;
+	const char *egress_dir; /* proxied: per pane, never prepared */
+};
+
+/* Boot a VM (qemu on a new PTY) for key; the launch is sent later. */
+static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
+		    int cols, struct launch_result *res, struct sm_error *err)
+{
+	/* qemu needs nothing of the pane's environment (the guest gets it
+	 * through the launch), and a prepared VM has no pane yet. */
+	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
+	struct strvec argv = STRVEC_INIT;
+	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	const char *work = key->work[0] != '\0' ? key->work : NULL;
+	char msg[256];
+	int rc = -1;
+
+	if (vm == NULL) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		return -1;
+	}
+	vm->ctl = vm->qmp = vm->timer = -1;
+	vm->shell_exit = -1;
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
+		sm_error_set(err, "launch_failed", "cannot make the control channel: %s",
+			     strerror(errno));
+		goto out;
+	}
+	vm->ctl = ctl[0];
+	vm->qmp = qmp[0];
+	if (qemu_argv(probe, work, key->work_ro, ctl[1], qmp[1], &argv) != 0) {
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto out;
+	}
+	switch (push_network(&argv, probe, key->egress_dir, key->open_net)) {
+	case 0:
+		break;
+	case -2:
+		sm_error_set(err, "launch_failed",
+			     "the egress bridge needs socat on PATH and paths without quotes, "
+			     "commas or spaces");
+		goto out;
+	default:
+		sm_error_set(err, "launch_failed", "out of memory");
+		goto out;
+	}
+	keep[0] = ctl[1];
+	keep[1] = qmp[1];
+	{
+		struct pty_spawn_opts opts = {
+		    .argv = argv.v,
+		    .envp = envp,
+		    .cwd = "/",
+		    .rows = rows,
+		    .cols = cols,
+		    .keep_fds = keep,
+		    .nkeep_fds = 2,
+		};
+
+		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
+			sm_error_set(err, "launch_failed", "cannot start qemu: %s", msg);
+			goto out;
+		}
+	}
+	res->backend = SANDBOX_MICROVM;
+	res->vm = vm;
+	vm = NULL;
+	rc = 0;
+	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid,
+		 res->vm->accel, work != NULL ? work : "none", key->work_ro ? " read-only" : "",
+		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
+out:
+	if (ctl[1] >= 0)
+		close(ctl[1]);
+	if (qmp[1] >= 0)
+		close(qmp[1]);
+	strvec_free(&argv);
+	vm_free(vm);
+	return rc;
+}
+
+/* --- the prepared VM ----------------------------------------------------------
+ *
+ * A cold boot is seconds under TCG.  Once a microvm pane has been
+ * confirmed, the server boots the next VM like it (same key) in the
+ * background and leaves it waiting for its launch; a launch whose key
+ * matches takes it over and only pays for the mounts and the shell's
+ * exec.  Panes of a proxied profile never use it (their egress sockets
+ * are their own).  SANDMUX_MICROVM_PREPARE=0 turns it off.  The VM is
+ * not a pane, so its qemu is reaped here. */
+
+static struct launch_result prepared;
+static struct vm_key prepared_key, last_key;
+static bool have_prepared, have_last;
+
+static bool prepare_enabled(void)
+{
+	const char *v = getenv("SANDMUX_MICROVM_PREPARE");
+
+	return v == NULL || strcmp(v, "0") != 0;
+}
+
+static bool key_equal(const struct vm_key *a, const struct vm_key *b)
+{
+	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
+	       a->open_net == b->open_net && a->egress_dir == NULL && b->egress_dir == NULL;
+}
+
+void microvm_prepared_discard(void)
+{
+	if (!have_prepared)
+		return;
+	have_prepared = false;
+	kill(prepared.pid, SIGKILL);
+	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(prepared.master);
+	vm_free(prepared.vm);
+	memset(&prepared, 0, sizeof prepared);
+}
+
+void microvm_prepare_next(void)
+{
+	const struct probe_result *probe = backend_probe_result();
+	struct sm_error err = {0};
+
+	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available)
+		return;
+	if (have_prepared && key_equal(&prepared_key, &last_key) &&
+	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
+		return;
+	microvm_prepared_discard();
+	memset(&prepared, 0, sizeof prepared);
+	prepared.master = -1;
+	if (vm_start(probe, &last_key, 24, 80, &prepared, &err) != 0) {
+		log_warn("microvm: cannot prepare the next VM: %s", err.message);
+		return;
+	}
+	prepared_key = last_key;
+	have_prepared = true;
+}
+
+/* The prepared VM for key, if there is one and its qemu still runs. */
+static bool take_prepared(const struct vm_key *key, struct launch_result *res)
+{
+	if (!have_prepared || !key_equal(&prepared_key, key))
+		return false;
+	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
+		/* It died waiting (reaped just now): boot a new one. */
+		close(prepared.master);
+		vm_free(prepared.vm);
+		have_prepared = false;
+		return false;
+	}
+	*res = prepared;
+	have_prepared = false;
+	memset(&prepared, 0, sizeof prepared);
+	return true;
+}
+
+/* --- launch --------------------------------------------------------------- */
 
 static int microvm_launch(const struct launch_request *req, struct launch_result *res,
 			  struct sm_error *err)
 {
+	const struct probe_result *probe = backend_probe_result();
+	const struct sandbox_profile *prof = profile_find(req->profile);
+	const char *home = req->home != NULL ? req->home : getenv("HOME");
+	struct vm_key key = {.egress_dir = req->egress_dir};
+	char *message = NULL;
+	size_t message_len = 0;
+	bool warm;
+
 	memset(res, 0, sizeof *res);
 	res->master = -1;
 	res->status_fd = -1;
-	sm_error_set(err, "backend_unavailable", "microvm backend is not available yet");
+	if (prof == NULL) {
+		sm_error_set(err, "launch_failed", "no profile \"%s\"", req->profile);
+		return -1;
+	}
+	if (probe == NULL || !probe->microvm_available) {
+		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable");
+		return -1;
+	}
+	if (home == NULL || realpath(req->cwd, key.work) == NULL) {
+		sm_error_set(err, "launch_failed", "cannot resolve the working directory %s: %s",
+			     req->cwd, strerror(errno));
+		return -1;
+	}
+	/* The working directory is the guest's one writable host path
+	 * (read-only outside mode chat); "/" is never shared writable. */
+	if (strcmp(key.work, "/") == 0)
+		key.work[0] = '\0';
+	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
+	key.open_net = !prof->proxied_network;
+	warm = take_prepared(&key, res);
+	if (!warm && vm_start(probe, &key, req->rows, req->cols, res, err) != 0)
+		return -1;
+	if (warm)
+		pty_resize(res->master, req->rows, req->cols);
+	if (req->egress_dir == NULL) {
+		last_key = key;
+		have_last = true;
+	}
+	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
+				 key.work_ro, res->vm->nonce, &message_len);
+	/* Far below a socket buffer, so this never blocks; the agent reads
+	 * it when it opens the port (at once if the VM was prepared). */
+	/* EPIPE: qemu is already gone; confirm reports that, with what
+	 * qemu said on the PTY, which is the better reason. */
+	if (message == NULL ||
+	    (write_all(res->vm->ctl, message, message_len) != 0 && errno != EPIPE)) {
+		sm_error_set(err, "launch_failed", "cannot send the launch to the guest: %s",
+			     message == NULL ? "out of memory" : strerror(errno));
+		goto fail;
+	}
+	free(message);
+	message = NULL;
+	res->status_fd = make_status_fd(res->vm);
+	if (res->status_fd < 0) {
+		sm_error_set(err, "launch_failed", "cannot watch the guest: %s", strerror(errno));
+		goto fail;
+	}
+	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
+		 res->vm->accel, prof->name, warm ? ", prepared VM" : "");
+	return 0;
+fail:
+	free(message);
+	backend_kill_tree(res->pid, 0);
+	/* Reaped here: the pane never learns this pid. */
+	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(res->master);
+	res->master = -1;
+	vm_free(res->vm);
+	res->vm = NULL;
+	res->pid = 0;
 	return -1;
+}
+
+/* --- the control channel -------------------------------------------------- */
+
+/* One line from the agent: 1 handled, -1 failure (err set). */
+static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
+{
+	struct microvm_vm *vm = res->vm;
+	char nonce[64];
+	int pid, status;
+
+	if (strcmp(line, "booted") == 0) {
+		vm->booted = true;
+		return 1;
+	}
+	if (sscanf(line, "ready %63s %d", nonce, &pid) == 2) {
+		if (strcmp(nonce, vm->nonce) != 0) {
+			sm_error_set(err, "launch_failed",
+				     "the guest answered with another launch's nonce");
+			return -1;
+		}
+		res->confirmed = true;
+		/* The shell's pid is the guest's; on the host qemu stands
+		 * for it. */
+		res->child_pid = res->pid;
+		return 1;
+	}
+	if (sscanf(line, "exit %d", &status) == 1) {
+		vm->shell_exit = status;
+		return 1;
+	}
+	if (strncmp(line, "fail ", 5) == 0) {
+		snprintf(vm->failure, sizeof vm->failure, "%s", line + 5);
+		sm_error_set(err, "launch_failed", "microvm guest: %s", line + 5);
+		return -1;
+	}
+	return 1;
+}
+
+/* Read what the agent said; -1 on a failure line (err set), 0 at EOF, 1
+ * otherwise. */
+static int read_ctl(struct launch_result *res, struct sm_error *err)
+{
+	struct microvm_vm *vm = res->vm;
+
+	for (;;) {
+		ssize_t n = recv(vm->ctl, vm->line + vm->len, sizeof vm->line - 1 - vm->len,
+				 MSG_DONTWAIT);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		if (n <= 0)
+			return 0;
+		vm->len += (size_t)n;
+		vm->line[vm->len] = '\0';
+		while ((nl = strchr(vm->line, '\n')) != NULL) {
+			*nl = '\0';
+			if (handle_line(res, vm->line, err) < 0)
+				return -1;
+			vm->len -= (size_t)(nl + 1 - vm->line);
+			memmove(vm->line, nl + 1, vm->len + 1);
+		}
+		if (vm->len == sizeof vm->line - 1)
+			vm->len = 0; /* an overlong line from the guest is dropped */
+	}
+}
+
+/* The host side of the PTY as qemu left it but without output
+ * processing: the guest's own terminal already turned "\n" into
+ * "\r\n", and qemu keeps OPOST for its own messages. */
+static void pty_output_raw(int master)
+{
+	struct termios t;
+
+	if (tcgetattr(master, &t) == 0) {
+		t.c_oflag &= ~(tcflag_t)OPOST;
+		tcsetattr(master, TCSANOW, &t);
+	}
 }
 
 static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 {
-	sm_error_set(err, "backend_unavailable", "microvm backend is not available yet");
-	return -1;
+	struct microvm_vm *vm = res->vm;
+	uint64_t ticks;
+	int rc;
+
+	if (vm == NULL) {
+		sm_error_set(err, "launch_failed", "microvm guest gone");
+		return -1;
+	}
+	rc = read_ctl(res, err);
+	if (rc < 0)
+		return -1;
+	if (res->confirmed) {
+		pty_output_raw(res->master);
+		return 1;
+	}
+	/* Only qemu holds the other end: EOF is qemu gone. */
+	if (rc == 0) {
+		sm_error_set(err, "launch_failed", "qemu exited before the guest ran the shell%s",
+			     vm->booted ? "" : " (the guest did not boot)");
+		return -1;
+	}
+	if (read(vm->timer, &ticks, sizeof ticks) == (ssize_t)sizeof ticks) {
+		sm_error_set(err, "launch_failed",
+			     "the guest did not start the shell within %ld s (%s)",
+			     boot_timeout_ms(vm->accel) / 1000,
+			     vm->booted ? "booted, no answer" : "boot hung");
+		return -1;
+	}
+	return 0;
 }
 
-static int microvm_signal(struct launch_result *res)
+static void microvm_resize(struct launch_result *res, int rows, int cols)
 {
-	return -1;
+	char line[64];
+	int n;
+
+	/* Before "ready" too: the line queues behind the launch message,
+	 * and the agent applies it right after starting the shell. */
+	if (res->vm == NULL)
+		return;
+	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
+	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
+
+/* --- QMP ------------------------------------------------------------------ */
+
+/* Send one command and wait (bounded) for its return; events that come
+ * in between are skipped.  qemu greets first: the greeting and the
+ * capabilities handshake are done on first use. */
+static int qmp_command(struct microvm_vm *vm, const char *command)
+{
+	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
+	char buf[4096];
+	size_t len = 0;
+
+	if (vm->qmp < 0)
+		return -1;
+	for (int phase = 0; phase < 2; phase++) {
+		const char *send_text = phase == 0 ? caps : command;
+
+		if (phase == 0 && vm->qmp_ready)
+			continue;
+		if (write_all(vm->qmp, send_text, strlen(send_text)) != 0)
+			return -1;
+		for (;;) {
+			struct pollfd pfd = {.fd = vm->qmp, .events = POLLIN};
+			char *nl;
+			ssize_t n;
+
+			if (poll(&pfd, 1, 2000) <= 0)
+				return -1;
+			n = read(vm->qmp, buf + len, sizeof buf - 1 - len);
+			if (n <= 0)
+				return -1;
+			len += (size_t)n;
+			buf[len] = '\0';
+			while ((nl = strchr(buf, '\n')) != NULL) {
+				bool is_return = strstr(buf, "\"return\"") != NULL &&
+						 (size_t)(strstr(buf, "\"return\"") - buf) <
+						     (size_t)(nl - buf);
+				bool is_error = strncmp(buf, "{\"error\"", 8) == 0;
+
+				len -= (size_t)(nl + 1 - buf);
+				memmove(buf, nl + 1, len + 1);
+				if (is_error)
+					return -1;
+				if (is_return)
+					goto next;
+			}
+			if (len == sizeof buf - 1)
+				len = 0;
+		}
+	next:
+		vm->qmp_ready = true;
+	}
+	return 0;
+}
+
+static int microvm_suspend(struct launch_result *res)
+{
+	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n") : -1;
+}
+
+static int microvm_resume(struct launch_result *res)
+{
+	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"cont\"}\n") : -1;
+}
+
+/* --- the end -------------------------------------------------------------- */
 
 static void microvm_destroy(struct launch_result *res)
 {
+	/* qemu is the whole VM: the guest and everything in it die with
+	 * it, and there is no other host process to look for. */
+	backend_kill_tree(res->pid, 0);
+	vm_free(res->vm);
+	res->vm = NULL;
+}
+
+static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
+{
+	struct microvm_vm *vm = res->vm;
+	struct sm_error err = {0};
+	int code = -1;
+
+	if (vm == NULL)
+		return -1;
+	/* The agent's last words are in the socket before qemu ends. */
+	read_ctl(res, &err);
+	if (vm->shell_exit >= 0) {
+		code = vm->shell_exit;
+	} else if (res->confirmed) {
+		if (WIFSIGNALED(status))
+			snprintf(reason, size, "qemu died of signal %d", WTERMSIG(status));
+		else
+			snprintf(reason, size, "qemu exited with status %d before the shell did",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	vm_free(vm);
+	res->vm = NULL;
+	return code;
 }
 
 const struct backend_ops backend_microvm_ops = {
@@ -39,7 +954,9 @@ const struct backend_ops backend_microvm_ops = {
     .id = SANDBOX_MICROVM,
     .launch = microvm_launch,
     .confirm = microvm_confirm,
-    .suspend = microvm_signal,
-    .resume = microvm_signal,
+    .suspend = microvm_suspend,
+    .resume = microvm_resume,
     .destroy = microvm_destroy,
+    .resize = microvm_resize,
+    .exit_code = microvm_exit_code,
 };

@@ -28,7 +28,7 @@ static int none_launch(const struct launch_request *req, struct launch_result *r
 	res->master = -1;
 	res->status_fd = -1;
 	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
-		sm_error_set(err, "launch_failed", "%s", msg);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "%s", msg);
 		return -1;
 	}
 	res->backend = SANDBOX_NONE;

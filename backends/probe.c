@@ -1,17 +1,29 @@
 /*
  * probe: what this host can sandbox with, found once at server start.
  *
- * The result is fixed for the server's life (DESIGN.md invariant 5): a
+ * The result is fixed for the server's life (docs/design.md invariant 5): a
  * pane's label is decided against it, and it is printed as one startup
  * line and served as JSON by `sandmux probe`.  Linux native needs bwrap
  * and socat on the server's PATH and a bwrap that can really build the
  * terminal profile's namespaces here; the probe runs it once to know.
  * Programs are run from argv arrays, never through a shell.
+ *
+ * microvm is probed in two parts so that it never delays the start: what
+ * costs nothing (qemu on PATH, the guest image on disk) at once, and what
+ * runs programs in a thread afterwards: qemu's version, and which
+ * accelerator really boots the guest.  A readable /dev/kvm is not enough
+ * (on this project's host a stock kernel dies under KVM with "KVM
+ * internal error"), so the check boots the guest image under KVM with
+ * the agent's probe mode and waits, bounded, for its "sandmux-probe-ok";
+ * anything else means TCG.  Whoever reads the microvm result waits for
+ * that thread first (backend_probe_microvm_wait).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +38,14 @@
 
 #include "backend.h"
 #include "log.h"
+#include "microvm.h"
+#include "strvec.h"
 
 #define PROBE_TIMEOUT_MS 5000
+/* `qemu --version` answers in ~30 ms; a guest under working KVM reaches
+ * its init in well under a second. */
+#define QEMU_VERSION_TIMEOUT_MS 3000
+#define KVM_CHECK_TIMEOUT_MS 4000
 
 static struct probe_result probe_saved;
 static bool probe_done;
@@ -101,7 +119,7 @@ static long elapsed_ms(const struct timespec *start)
 }
 
 /* Read the child's output until EOF or the deadline. */
-static void read_output(int fd, char *out, size_t size)
+static void read_output(int fd, char *out, size_t size, long timeout_ms)
 {
 	struct timespec start;
 	size_t len = 0;
@@ -109,7 +127,7 @@ static void read_output(int fd, char *out, size_t size)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		long left = PROBE_TIMEOUT_MS - elapsed_ms(&start);
+		long left = timeout_ms - elapsed_ms(&start);
 		ssize_t n;
 
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
@@ -129,7 +147,7 @@ static void read_output(int fd, char *out, size_t size)
 /* Run argv (argv[0] an absolute path) with stdin from /dev/null and
  * stdout+stderr captured.  Returns its exit status, or -1 when it could
  * not be run, did not finish in time, or died of a signal. */
-static int run_capture(char *const argv[], char *out, size_t size)
+static int run_capture_for(char *const argv[], char *out, size_t size, long timeout_ms)
 {
 	int pipefd[2], status;
 	pid_t pid;
@@ -153,7 +171,7 @@ static int run_capture(char *const argv[], char *out, size_t size)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	read_output(pipefd[0], out, size);
+	read_output(pipefd[0], out, size, timeout_ms);
 	close(pipefd[0]);
 	/* A hung probe must not hang the server start: kill it (a no-op
 	 * when it already exited and is waiting to be reaped). */
@@ -164,6 +182,11 @@ static int run_capture(char *const argv[], char *out, size_t size)
 	if (!WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int run_capture(char *const argv[], char *out, size_t size)
+{
+	return run_capture_for(argv, out, size, PROBE_TIMEOUT_MS);
 }
 
 static void first_line(char *s)
@@ -267,6 +290,187 @@ static void probe_native_linux(struct probe_result *out)
 	out->native_available = true;
 }
 
+/* --- microvm ------------------------------------------------------------ */
+
+static pthread_mutex_t microvm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t microvm_done = PTHREAD_COND_INITIALIZER;
+static bool microvm_pending;
+
+/* Where the guest image is: $SANDMUX_MICROVM_DIR, else microvm/ beside
+ * the binary (the build tree), else ../share/sandmux/microvm (make
+ * install). */
+static void microvm_image_dir(char *out, size_t size)
+{
+	const char *env = getenv("SANDMUX_MICROVM_DIR");
+	char self[4096], probe_path[4200];
+	const char *bin_dir;
+	ssize_t n;
+	struct stat st;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(out, size, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		snprintf(out, size, "/usr/local/share/sandmux/microvm");
+		return;
+	}
+	self[n] = '\0';
+	bin_dir = dirname(self);
+	snprintf(out, size, "%s/microvm", bin_dir);
+	snprintf(probe_path, sizeof probe_path, "%s/vmlinux", out);
+	if (stat(probe_path, &st) != 0) {
+		char up[4200];
+
+		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", bin_dir);
+		snprintf(probe_path, sizeof probe_path, "%s/vmlinux", up);
+		if (stat(probe_path, &st) == 0)
+			snprintf(out, size, "%s", up);
+	}
+}
+
+/* "qemu 7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)". */
+static int qemu_version(const char *qemu, char *out, size_t size)
+{
+	char *const argv[] = {(char *)qemu, "--version", NULL};
+	char buf[512], version[64];
+	const char *at;
+
+	if (run_capture_for(argv, buf, sizeof buf, QEMU_VERSION_TIMEOUT_MS) != 0)
+		return -1;
+	at = strstr(buf, "version ");
+	if (at == NULL || sscanf(at + 8, "%63s", version) != 1)
+		return -1;
+	snprintf(out, size, "qemu %s", version);
+	return 0;
+}
+
+/* Does KVM boot the guest image here?  0 yes; -1 no, why in reason. */
+static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
+{
+	struct strvec argv = STRVEC_INIT;
+	char output[4096];
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(reason, size, "/dev/kvm: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (microvm_probe_argv(r->microvm_qemu_path, r->microvm_dir, &argv) != 0) {
+		strvec_free(&argv);
+		snprintf(reason, size, "out of memory");
+		return -1;
+	}
+	run_capture_for(argv.v, output, sizeof output, KVM_CHECK_TIMEOUT_MS);
+	strvec_free(&argv);
+	if (strstr(output, "sandmux-probe-ok") != NULL)
+		return 0;
+	first_line(output);
+	if (output[0] != '\0')
+		snprintf(reason, size, "KVM cannot boot the guest here: %.100s", output);
+	else
+		snprintf(reason, size, "KVM did not boot the guest within %d s",
+			 KVM_CHECK_TIMEOUT_MS / 1000);
+	return -1;
+}
+
+/* The slow part, in its own thread: only microvm_* fields are written,
+ * and nobody reads them before microvm_pending is false. */
+static void *microvm_probe_thread(void *unused)
+{
+	struct probe_result *r = &probe_saved;
+	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
+	char tool[64], kvm_reason[160] = "";
+	bool available = false, kvm = false;
+
+	if (qemu_version(r->microvm_qemu_path, tool, sizeof tool) != 0) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+			 "%.120s --version failed", r->microvm_qemu_path);
+		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
+	} else if (accel != NULL && strcmp(accel, "tcg") == 0) {
+		available = true;
+		snprintf(kvm_reason, sizeof kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
+	} else {
+		available = true;
+		kvm = kvm_boots(r, kvm_reason, sizeof kvm_reason) == 0;
+	}
+	pthread_mutex_lock(&microvm_lock);
+	if (available) {
+		snprintf(r->microvm_tool, sizeof r->microvm_tool, "%s", tool);
+		snprintf(r->microvm_accel, sizeof r->microvm_accel, "%s", kvm ? "kvm" : "tcg");
+		snprintf(r->microvm_kvm_reason, sizeof r->microvm_kvm_reason, "%s", kvm_reason);
+	}
+	r->microvm_available = available;
+	microvm_pending = false;
+	pthread_cond_broadcast(&microvm_done);
+	pthread_mutex_unlock(&microvm_lock);
+	log_info("microvm: %s%s%s%s", available ? "available, " : "unavailable: ",
+		 available ? r->microvm_accel : r->microvm_reason, kvm_reason[0] ? "; kvm: " : "",
+		 kvm_reason);
+	return NULL;
+}
+
+static void probe_microvm(struct probe_result *r, bool sandbox_off)
+{
+	char kernel[4200], initrd[4200];
+	struct stat st;
+	pthread_t thread;
+	pthread_attr_t attr;
+
+	r->microvm_available = false;
+	microvm_image_dir(r->microvm_dir, sizeof r->microvm_dir);
+	if (sandbox_off) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "disabled by --sandbox off");
+		return;
+	}
+	if (probe_find_on_path("qemu-system-x86_64", getenv("PATH"), r->microvm_qemu_path,
+			       sizeof r->microvm_qemu_path) != 0) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+			 "qemu-system-x86_64 not found on PATH");
+		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm_dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm_dir);
+	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "guest image missing: %.120s",
+			 stat(kernel, &st) != 0 ? kernel : initrd);
+		snprintf(r->microvm_hint, sizeof r->microvm_hint, "make microvm-image");
+		return;
+	}
+	snprintf(r->microvm_reason, sizeof r->microvm_reason, "qemu not checked");
+	microvm_pending = true;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&thread, &attr, microvm_probe_thread, NULL) != 0) {
+		microvm_pending = false;
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
+	}
+	pthread_attr_destroy(&attr);
+}
+
+void backend_probe_microvm_wait(void)
+{
+	pthread_mutex_lock(&microvm_lock);
+	while (microvm_pending)
+		pthread_cond_wait(&microvm_done, &microvm_lock);
+	pthread_mutex_unlock(&microvm_lock);
+}
+
+void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
+{
+	backend_probe_microvm_wait();
+	if (probe->microvm_available)
+		snprintf(buf, size, "microvm: available (%s)", probe->microvm_accel);
+	else if (probe->microvm_hint[0] != '\0')
+		snprintf(buf, size, "microvm: unavailable: %s (install: %s)", probe->microvm_reason,
+			 probe->microvm_hint);
+	else
+		snprintf(buf, size, "microvm: unavailable: %s", probe->microvm_reason);
+}
+
 void backend_probe(bool sandbox_off, struct probe_result *out)
 {
 	struct probe_result r;
@@ -284,16 +488,15 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 		r.native_available = false;
 		snprintf(r.native_reason, sizeof r.native_reason, "disabled by --sandbox off");
 	}
-	r.microvm_available = false;
-	snprintf(r.microvm_reason, sizeof r.microvm_reason, "microvm backend not built yet");
-	log_debug("%s: platform %s, native %s (%s), microvm %s", __func__, r.platform,
+	log_debug("%s: platform %s, native %s (%s)", __func__, r.platform,
 		  r.native_available ? "available" : "unavailable",
-		  r.native_available ? r.native_tool : r.native_reason,
-		  r.microvm_available ? "available" : r.microvm_reason);
+		  r.native_available ? r.native_tool : r.native_reason);
+	/* The thread fills probe_saved's microvm fields itself. */
 	probe_saved = r;
 	probe_done = true;
+	probe_microvm(&probe_saved, sandbox_off);
 	if (out != NULL)
-		*out = r;
+		*out = probe_saved;
 }
 
 const struct probe_result *backend_probe_result(void)
@@ -327,6 +530,7 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *native, *microvm;
 
+	backend_probe_microvm_wait();
 	if (obj == NULL || !add_text(obj, "platform", probe->platform)) {
 		cJSON_Delete(obj);
 		return NULL;
@@ -341,7 +545,11 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	    !add_text(native, "hint", probe->native_hint) ||
 	    !add_text(native, "reason", probe->native_reason) ||
 	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm_available) ||
-	    !add_text(microvm, "reason", probe->microvm_reason)) {
+	    !add_text(microvm, "reason", probe->microvm_available ? "" : probe->microvm_reason) ||
+	    !add_text(microvm, "hint", probe->microvm_hint) ||
+	    !add_text(microvm, "tool", probe->microvm_tool) ||
+	    !add_text(microvm, "accelerator", probe->microvm_accel) ||
+	    !add_text(microvm, "kvmReason", probe->microvm_kvm_reason)) {
 		cJSON_Delete(obj);
 		return NULL;
 	}

@@ -1,5 +1,5 @@
 /*
- * sandbox: the sandbox model (see DESIGN.md, "The sandbox model").
+ * sandbox: the sandbox model (see docs/design.md, "The sandbox model").
  *
  * This file owns the names of backends, states and modes, the two ways of
  * reading a backend name (strict for what a person or script asks for now,
@@ -81,7 +81,7 @@ int sandbox_backend_parse(const char *name, enum sandbox_backend *out, struct sm
 	int i = name_index(backend_names, SANDBOX_BACKEND_COUNT, name);
 
 	if (i < 0) {
-		sm_error_set(err, "invalid_backend",
+		sm_error_set(err, SM_ERR_INVALID_BACKEND,
 			     "unknown backend \"%s\": valid backends are none, native, microvm",
 			     name ? name : "(null)");
 		return -1;
@@ -187,16 +187,16 @@ static int get_string(const cJSON *obj, const char *key, bool required, char **o
 	if (item == NULL || cJSON_IsNull(item)) {
 		if (!required)
 			return 0;
-		sm_error_set(err, "missing_field", "\"%s\" is required", key);
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"%s\" is required", key);
 		return -1;
 	}
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "invalid_argument", "\"%s\" must be a string", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be a string", key);
 		return -1;
 	}
 	*out = strdup(item->valuestring);
 	if (*out == NULL) {
-		sm_error_set(err, "internal", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -211,7 +211,7 @@ static int get_bool(const cJSON *obj, const char *key, bool fallback, bool *out,
 	if (item == NULL || cJSON_IsNull(item))
 		return 0;
 	if (!cJSON_IsBool(item)) {
-		sm_error_set(err, "invalid_argument", "\"%s\" must be true or false", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be true or false", key);
 		return -1;
 	}
 	*out = cJSON_IsTrue(item);
@@ -226,7 +226,7 @@ static int get_number(const cJSON *obj, const char *key, double *out, struct sm_
 	if (item == NULL || cJSON_IsNull(item))
 		return 0;
 	if (!cJSON_IsNumber(item)) {
-		sm_error_set(err, "invalid_argument", "\"%s\" must be a number", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be a number", key);
 		return -1;
 	}
 	*out = item->valuedouble;
@@ -253,24 +253,24 @@ static int get_string_array(const cJSON *obj, const char *key, char ***out, size
 	if (arr == NULL || cJSON_IsNull(arr))
 		return 0;
 	if (!cJSON_IsArray(arr)) {
-		sm_error_set(err, "invalid_argument", "\"%s\" must be an array of strings", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be an array of strings", key);
 		return -1;
 	}
 	*out = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof **out);
 	if (*out == NULL) {
-		sm_error_set(err, "internal", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	cJSON_ArrayForEach(item, arr)
 	{
 		if (!cJSON_IsString(item)) {
-			sm_error_set(err, "invalid_argument", "\"%s\" must be an array of strings",
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be an array of strings",
 				     key);
 			goto fail;
 		}
 		(*out)[n] = strdup(item->valuestring);
 		if ((*out)[n] == NULL) {
-			sm_error_set(err, "internal", "out of memory");
+			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 			goto fail;
 		}
 		n++;
@@ -287,7 +287,7 @@ static int require_object(const cJSON *json, const char *what, struct sm_error *
 {
 	if (cJSON_IsObject(json))
 		return 0;
-	sm_error_set(err, "invalid_argument", "%s must be a JSON object", what);
+	sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "%s must be a JSON object", what);
 	return -1;
 }
 
@@ -350,12 +350,12 @@ static int bind_mounts_from_json(const cJSON *json, struct sandbox_spec *out, st
 	if (arr == NULL || cJSON_IsNull(arr))
 		return 0;
 	if (!cJSON_IsArray(arr)) {
-		sm_error_set(err, "invalid_argument", "\"bindMounts\" must be an array");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"bindMounts\" must be an array");
 		return -1;
 	}
 	out->bind_mounts = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *out->bind_mounts);
 	if (out->bind_mounts == NULL) {
-		sm_error_set(err, "internal", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	cJSON_ArrayForEach(item, arr)
@@ -385,7 +385,7 @@ static int mode_from_json(const cJSON *json, enum sandbox_mode *out, struct sm_e
 		return 0;
 	i = cJSON_IsString(item) ? name_index(mode_names, NMODES, item->valuestring) : -1;
 	if (i < 0) {
-		sm_error_set(err, "invalid_argument",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
 			     "\"mode\" must be one of chat, review, plan, orchestrate");
 		return -1;
 	}
@@ -467,7 +467,7 @@ static int handle_backend_from_json(const cJSON *json, struct sandbox_handle *ou
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "backend");
 
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "missing_field", "\"backend\" is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"backend\" is required");
 		return -1;
 	}
 	return sandbox_backend_parse(item->valuestring, &out->backend, err);
@@ -480,12 +480,12 @@ static int handle_state_from_json(const cJSON *json, struct sandbox_handle *out,
 	int i;
 
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "missing_field", "\"state\" is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"state\" is required");
 		return -1;
 	}
 	i = name_index(state_names, NSTATES, item->valuestring);
 	if (i < 0) {
-		sm_error_set(err, "invalid_argument", "unknown sandbox state \"%s\"",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "unknown sandbox state \"%s\"",
 			     item->valuestring);
 		return -1;
 	}
@@ -499,13 +499,13 @@ static int handle_details_from_json(const cJSON *json, struct sandbox_handle *ou
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "details");
 
 	if (item != NULL && !cJSON_IsNull(item) && !cJSON_IsObject(item)) {
-		sm_error_set(err, "invalid_argument", "\"details\" must be an object");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"details\" must be an object");
 		return -1;
 	}
 	out->details =
 	    item && cJSON_IsObject(item) ? cJSON_Duplicate(item, true) : cJSON_CreateObject();
 	if (out->details == NULL) {
-		sm_error_set(err, "internal", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -560,11 +560,11 @@ static int violation_action_from_json(const cJSON *json, struct sandbox_violatio
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "action");
 
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "missing_field", "\"action\" is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"action\" is required");
 		return -1;
 	}
 	if (name_index(violation_actions, NACTIONS, item->valuestring) < 0) {
-		sm_error_set(err, "invalid_argument",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
 			     "unknown violation action \"%s\": valid actions are file-read*, "
 			     "file-write*, file-write-create, network-outbound, process-exec",
 			     item->valuestring);

@@ -1,6 +1,6 @@
 /*
- * sandbox: the sandbox model shared by every backend (see DESIGN.md, "The
- * sandbox model"): what a sandbox is asked to be (SandboxSpec), what it
+ * sandbox: the sandbox model shared by every backend (see docs/design.md,
+ * "The sandbox model"): what a sandbox is asked to be (SandboxSpec), what it
  * became (SandboxHandle), its states, and the events and violations it
  * reports.  Each type round-trips through cJSON with the camelCase field
  * names of the design.
@@ -105,7 +105,7 @@ int sandbox_violation_from_json(const struct cJSON *json, struct sandbox_violati
 				struct sm_error *err);
 void sandbox_violation_free(struct sandbox_violation *v);
 
-/* Deny paths (DESIGN.md: every deny path is emitted in both spellings).
+/* Deny paths (docs/design.md: every deny path is emitted in both spellings).
  * sandbox_expand_home turns a leading "~" into home (malloc'd; NULL when
  * out of memory).  sandbox_deny_spellings pushes path as written and, when
  * different, its symlink-resolved form (realpath), skipping spellings

@@ -1,10 +1,12 @@
 #!/bin/sh
-# The isolation demo: one session, two panes side by side, the same
-# attempt in each.  Left runs on the host (backend none), right inside
-# the OS-native sandbox (backend native).  Both live in a throwaway HOME
+# The isolation demo: one session, panes side by side, the same attempt
+# in each.  Left runs on the host (backend none), then inside the
+# OS-native sandbox (backend native), and, when the probe offers it,
+# inside a microvm (its own kernel).  All live in a throwaway HOME
 # holding a fake key, ~/.ssh/id_demo; each pane tries to read it and to
 # write /etc/sandmux-demo.  Expected: the none pane reads the key, the
-# native pane is denied both, and the pane labels say which is which.
+# contained panes are denied both, and the pane labels say which is
+# which.
 #
 #   sandmux demo [--no-attach]      (or: SANDMUX=path/to/sandmux sh demo-isolation.sh)
 #
@@ -60,6 +62,12 @@ EOF
 
 sm new -d -s demo -x 160 -y 24 -c "$HOME" -- /bin/sh "$HOME/attempt.sh" none >/dev/null || exit 1
 sm split -t %1 -h --backend native -c "$HOME" -- /bin/sh "$HOME/attempt.sh" native >/dev/null 2>&1
+PANES="1 2"
+if sm probe | grep -q '^microvm: available'; then
+	sm split -t %2 -h --backend microvm -c "$HOME" -- /bin/sh "$HOME/attempt.sh" microvm \
+		>/dev/null 2>&1
+	PANES="1 2 3"
+fi
 
 # field PANE KEY: a pane's field from `ls --json` (quotes dropped).
 field() {
@@ -72,14 +80,18 @@ field() {
 settled() { # PANE: the attempt finished, or the pane failed
 	[ "$(field "$1" state)" = error ] || sm capture -t "%$1" | grep -q '^RESULT write'
 }
+all_settled() {
+	for p in $PANES; do settled "$p" || return 1; done
+}
+# A microvm boots in seconds (more under TCG on a busy host).
 i=0
-while [ "$i" -lt 100 ] && ! { settled 1 && settled 2; }; do
+while [ "$i" -lt 600 ] && ! all_settled; do
 	sleep 0.1
 	i=$((i + 1))
 done
 
 if [ "$ATTACH" -eq 1 ]; then
-	echo "sandmux demo: left pane runs on the host (none), right pane in the native sandbox."
+	echo "sandmux demo: left pane runs on the host (none), then the native sandbox$( [ "$PANES" = "1 2" ] || echo ", then a microvm")."
 	echo "Detach to end the demo."
 	sleep 1
 	sm attach -t demo
@@ -93,8 +105,7 @@ show() { # PANE
 	[ -n "$reason" ] && echo "FAILED: $reason" && echo "hint: $(field "$1" hint)"
 	sm capture -t "%$1" | grep -v '^$'
 }
-show 1
-show 2
+for p in $PANES; do show "$p"; done
 
 verdict=0
 expect() { # DESCRIPTION COMMAND...
@@ -113,8 +124,14 @@ expect "none reads ~/.ssh/id_demo" result 1 read ALLOWED
 expect "native is denied ~/.ssh/id_demo" result 2 read DENIED
 expect "native is denied /etc/sandmux-demo" result 2 write DENIED
 expect "native never shows the key" key_hidden 2
+if [ "$PANES" = "1 2 3" ]; then
+	expect "the third pane is labelled microvm" [ "$(field 3 backend)" = microvm ]
+	expect "microvm is denied ~/.ssh/id_demo" result 3 read DENIED
+	expect "microvm is denied /etc/sandmux-demo" result 3 write DENIED
+	expect "microvm never shows the key" key_hidden 3
+fi
 if [ "$verdict" -eq 0 ]; then
-	echo "==== as expected: the host pane read the key; the native pane could neither read it nor write /etc"
+	echo "==== as expected: the host pane read the key; the contained panes could neither read it nor write /etc"
 else
 	echo "==== NOT as expected (see above)"
 fi

@@ -18,147 +18,45 @@
 #include <string.h>
 #include <strings.h>
 
+#include <vterm_keycodes.h>
+
 #include "bindings.h"
 #include "error.h"
+#include "term.h"
+#include "xalloc.h"
 
 struct key_parts {
 	int mods; /* KEY_MOD_* */
 	char base[KEY_NAME_MAX - 8];
 };
 
-/* Named keys: the canonical spelling first, then accepted aliases. */
-static const char *const named_keys[][3] = {
-    {"Enter", "CR", NULL},
-    {"Tab", NULL, NULL},
-    {"BSpace", "Backspace", NULL},
-    {"Escape", "Esc", NULL},
-    {"Space", NULL, NULL},
-    {"Up", NULL, NULL},
-    {"Down", NULL, NULL},
-    {"Left", NULL, NULL},
-    {"Right", NULL, NULL},
-    {"Home", NULL, NULL},
-    {"End", NULL, NULL},
-    {"PageUp", "PgUp", "PPage"},
-    {"PageDown", "PgDn", "NPage"},
-    {"Insert", "IC", NULL},
-    {"Delete", "DC", NULL},
-    {"F1", NULL, NULL},
-    {"F2", NULL, NULL},
-    {"F3", NULL, NULL},
-    {"F4", NULL, NULL},
-    {"F5", NULL, NULL},
-    {"F6", NULL, NULL},
-    {"F7", NULL, NULL},
-    {"F8", NULL, NULL},
-    {"F9", NULL, NULL},
-    {"F10", NULL, NULL},
-    {"F11", NULL, NULL},
-    {"F12", NULL, NULL},
-};
-
-static const char *named_key_lookup(const char *name)
-{
-	for (size_t i = 0; i < sizeof named_keys / sizeof named_keys[0]; i++)
-		for (int j = 0; j < 3 && named_keys[i][j] != NULL; j++)
-			if (strcasecmp(name, named_keys[i][j]) == 0)
-				return named_keys[i][0];
-	return NULL;
-}
-
-/* Length of the UTF-8 sequence starting at s if it is exactly one valid
- * character (and nothing follows it); 0 otherwise. */
-static size_t single_utf8_char(const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len;
-
-	if (u[0] == 0)
-		return 0;
-	if (u[0] < 0x80)
-		len = 1;
-	else if ((u[0] & 0xe0) == 0xc0)
-		len = 2;
-	else if ((u[0] & 0xf0) == 0xe0)
-		len = 3;
-	else if ((u[0] & 0xf8) == 0xf0)
-		len = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-	return u[len] == 0 ? len : 0;
-}
-
-static bool key_parts_parse(const char *name, struct key_parts *parts)
-{
-	const char *named;
-
-	parts->mods = 0;
-	/* "C--" is control-minus: a modifier needs something after its dash. */
-	while (name[0] != 0 && name[1] == '-' && name[2] != 0) {
-		switch (name[0]) {
-		case 'C':
-		case 'c':
-			parts->mods |= KEY_MOD_CTRL;
-			break;
-		case 'M':
-		case 'm':
-			parts->mods |= KEY_MOD_META;
-			break;
-		case 'S':
-		case 's':
-			parts->mods |= KEY_MOD_SHIFT;
-			break;
-		default:
-			return false;
-		}
-		name += 2;
-	}
-	if ((named = named_key_lookup(name)) != NULL) {
-		snprintf(parts->base, sizeof parts->base, "%s", named);
-		return true;
-	}
-	if (strcasecmp(name, "BTab") == 0) {
-		parts->mods |= KEY_MOD_SHIFT;
-		snprintf(parts->base, sizeof parts->base, "Tab");
-		return true;
-	}
-	if (single_utf8_char(name) == 0 || (unsigned char)name[0] < 0x20 || name[0] == 0x7f)
-		return false;
-	if (name[0] == ' ') {
-		snprintf(parts->base, sizeof parts->base, "Space");
-		return true;
-	}
-	snprintf(parts->base, sizeof parts->base, "%s", name);
-	/* Terminals cannot tell C-B from C-b: both send 0x02. */
-	if ((parts->mods & KEY_MOD_CTRL) && parts->base[1] == 0)
-		parts->base[0] = (char)tolower((unsigned char)parts->base[0]);
-	return true;
-}
-
-static void key_parts_format(const struct key_parts *parts, char *out, size_t size)
-{
-	snprintf(out, size, "%s%s%s%s", (parts->mods & KEY_MOD_CTRL) ? "C-" : "",
-		 (parts->mods & KEY_MOD_META) ? "M-" : "",
-		 (parts->mods & KEY_MOD_SHIFT) ? "S-" : "", parts->base);
-}
-
+/* Names are read by term/keys.c, the one parser of key names (the
+ * server encodes the same names for panes); this file only spells the
+ * result the way the config and the binding table write keys: Shift-Tab
+ * as S-Tab, and a control letter in lower case, since terminals cannot
+ * tell C-B from C-b (both send 0x02). */
 bool key_name_canonical(const char *name, char *out, size_t size)
 {
-	struct key_parts parts;
+	struct term_key key;
 
-	if (name == NULL || !key_parts_parse(name, &parts))
+	if (name == NULL || !term_key_parse(name, &key))
 		return false;
-	key_parts_format(&parts, out, size);
+	if ((key.mods & TERM_MOD_CTRL) && key.kind == TERM_KEY_CHAR && key.codepoint < 0x80)
+		key.codepoint = (uint32_t)tolower((int)key.codepoint);
+	if (key.kind == TERM_KEY_NAMED && key.named == VTERM_KEY_TAB && (key.mods & TERM_MOD_SHIFT)) {
+		snprintf(out, size, "%s%sS-Tab", (key.mods & TERM_MOD_CTRL) ? "C-" : "",
+			 (key.mods & TERM_MOD_ALT) ? "M-" : "");
+		return true;
+	}
+	term_key_name(&key, out, size);
 	return true;
 }
 
 bool key_name_is_text(const char *canonical)
 {
-	return strcmp(canonical, "Space") == 0 ||
-	       (single_utf8_char(canonical) != 0 && (unsigned char)canonical[0] >= 0x20);
+	struct term_key key;
+
+	return term_key_parse(canonical, &key) && key.kind == TERM_KEY_CHAR && key.mods == 0;
 }
 
 /* ncurses key codes with a fixed name. */
@@ -302,16 +200,24 @@ static bool key_char_parts(unsigned int ch, struct key_parts *parts)
 	return true;
 }
 
+static void key_parts_format(const struct key_parts *parts, char *out, size_t size)
+{
+	snprintf(out, size, "%s%s%s%s", (parts->mods & KEY_MOD_CTRL) ? "C-" : "",
+		 (parts->mods & KEY_MOD_META) ? "M-" : "",
+		 (parts->mods & KEY_MOD_SHIFT) ? "S-" : "", parts->base);
+}
+
 bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *out, size_t size)
 {
 	struct key_parts parts;
+	char spelled[KEY_NAME_MAX];
 
 	if (!(is_key_code ? key_code_parts(ch, &parts) : key_char_parts(ch, &parts)))
 		return false;
 	if (meta)
 		parts.mods |= KEY_MOD_META;
-	key_parts_format(&parts, out, size);
-	return true;
+	key_parts_format(&parts, spelled, sizeof spelled);
+	return key_name_canonical(spelled, out, size);
 }
 
 /* The defaults.  tmux users will recognise every key. */
@@ -369,11 +275,11 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 	struct binding *entry;
 
 	if (!key_name_canonical(key, canonical, sizeof canonical)) {
-		sm_error_set(err, "invalid_key", "\"%s\" is not a key name", key);
+		sm_error_set(err, SM_ERR_INVALID_KEY, "\"%s\" is not a key name", key);
 		return -1;
 	}
 	if (strlen(command) >= BINDING_COMMAND_MAX) {
-		sm_error_set(err, "invalid_argument", "the command bound to %s is too long",
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "the command bound to %s is too long",
 			     canonical);
 		return -1;
 	}
@@ -389,11 +295,7 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 	if (entry == NULL) {
 		if (table->count == table->capacity) {
 			size_t capacity = table->capacity ? table->capacity * 2 : 64;
-			struct binding *grown = realloc(table->entries, capacity * sizeof *grown);
-			if (grown == NULL) {
-				sm_error_set(err, "out_of_memory", "no memory for key bindings");
-				return -1;
-			}
+			struct binding *grown = xrealloc(table->entries, capacity * sizeof *grown);
 			table->entries = grown;
 			table->capacity = capacity;
 		}

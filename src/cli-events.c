@@ -1,9 +1,9 @@
 /*
  * cli-events: `sandmux events` prints sandbox events (lifecycle and
- * violations) as they are pushed by the server, and `sandmux demo` runs
- * the isolation demo script.
+ * violations) as they are pushed by the server (`--pretty`: coloured by
+ * action, as the violation feed pane shows them), and `sandmux demo`
+ * runs the isolation demo script.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "command.h"
+#include "xalloc.h"
 
-enum { OPT_FOLLOW = 1000, OPT_ACTION, OPT_JSON, OPT_HELP, OPT_FEED, OPT_SESSION };
 
 /* The feed pane's colours, one per action, so a glance tells a secret
  * read from a blocked connection. */
-static const char *feed_colour(const char *kind, const char *action)
+static const char *action_colour(const char *kind, const char *action)
 {
 	static const struct {
 		const char *action, *sgr;
@@ -37,7 +38,7 @@ static const char *feed_colour(const char *kind, const char *action)
 	return "\033[2m";
 }
 
-static bool feed_mode;
+static bool pretty;
 
 static void print_event(const cJSON *ev, bool json)
 {
@@ -63,80 +64,48 @@ static void print_event(const cJSON *ev, bool json)
 		localtime_r(&secs, &tm);
 		strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	}
-	if (feed_mode)
-		fputs(feed_colour(kind, action), stdout);
+	if (pretty)
+		fputs(action_colour(kind, action), stdout);
 	printf("%s %%%d %s %s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
 	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
 	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "",
-	       feed_mode ? "\033[0m" : "");
+	       pretty ? "\033[0m" : "");
 	if (reason != NULL)
 		printf("    reason: %s\n", reason);
 	fflush(stdout);
 }
 
-int verb_events(int argc, char **argv)
+int cli_events(struct command_parsed *parsed)
 {
-	static const struct option longopts[] = {
-		{ "follow", no_argument, NULL, OPT_FOLLOW }, { "action", required_argument, NULL, OPT_ACTION },
-		{ "json", no_argument, NULL, OPT_JSON },     { "help", no_argument, NULL, OPT_HELP },
-		{ "feed", no_argument, NULL, OPT_FEED },     { "session", required_argument, NULL, OPT_SESSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *target = NULL, *action = NULL, *session = NULL;
-	bool follow = false, json = false, eof = false;
+	const cJSON *session_item = cJSON_GetObjectItem(parsed->request, "session");
+	const char *session = cJSON_GetStringValue(session_item);
+	bool follow = command_local(parsed, "follow") != NULL;
+	bool json = command_local(parsed, "json") != NULL, eof = false;
 	struct cli_conn conn;
 	cJSON *req, *reply, *ev;
-	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+ft:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-		case OPT_FOLLOW:
-			follow = true;
-			break;
-		case 't':
-			target = optarg;
-			break;
-		case OPT_ACTION:
-			action = optarg;
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_FEED:
-			feed_mode = follow = true;
-			break;
-		case OPT_SESSION:
-			session = optarg;
-			break;
-		case OPT_HELP:
-			cli_print_usage(cli_find_verb("events"), false);
-			return 0;
-		default:
-			cli_print_usage(cli_find_verb("events"), true);
-			return 2;
-		}
-	}
+	pretty = command_local(parsed, "pretty") != NULL;
+	follow = follow || pretty;
 	if (cli_connect(&conn, false) < 0)
 		return 1;
-	req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "cmd", "subscribe");
-	if (target != NULL)
-		cJSON_AddNumberToObject(req, "pane", atoi(target[0] == '%' ? target + 1 : target));
-	if (action != NULL)
-		cJSON_AddStringToObject(req, "action", action);
-	if (session != NULL)
-		cJSON_AddStringToObject(req, "session", session);
-	if (feed_mode) {
+	if (pretty) {
 		/* The pane title says what this pane is. */
 		printf("\033]2;violations%s%s\007\033[1mtime     pane backend event\033[0m\n",
 		       session ? " of " : "", session ? session : "");
 		fflush(stdout);
 	}
+	req = parsed->request;
+	parsed->request = NULL;
 	reply = cli_request(&conn, req);
 	if (reply == NULL || !cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"))) {
-		fprintf(stderr, "sandmux: subscribe failed\n");
+		const cJSON *error = cJSON_GetObjectItem(reply, "error");
+		fprintf(stderr, "sandmux: subscribe failed: %s (%s)\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(error, "message"))
+				? cJSON_GetStringValue(cJSON_GetObjectItem(error, "message"))
+				: "no reply",
+			cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"))
+				? cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"))
+				: "error");
 		cJSON_Delete(reply);
 		cli_close(&conn);
 		return 1;
@@ -170,7 +139,7 @@ int verb_demo(int argc, char **argv)
 	if (access(script, R_OK) != 0)
 		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh", dir);
 	setenv("SANDMUX", exe, 1);
-	args = calloc(argc + 3, sizeof *args);
+	args = xcalloc(argc + 3, sizeof *args);
 	args[0] = "sh";
 	args[1] = script;
 	for (int i = 1; i < argc; i++)
@@ -178,39 +147,4 @@ int verb_demo(int argc, char **argv)
 	execv("/bin/sh", args);
 	perror("sandmux: demo");
 	return 1;
-}
-
-int verb_feed(int argc, char **argv)
-{
-	const char *session = NULL;
-	struct cli_conn conn;
-	cJSON *req, *reply;
-	bool ok;
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt(argc, argv, "+t:h")) != -1) {
-		if (ch == 't')
-			session = optarg;
-		else {
-			cli_print_usage(cli_find_verb("feed"), ch != 'h');
-			return ch == 'h' ? 0 : 2;
-		}
-	}
-	if (cli_connect(&conn, false) < 0)
-		return 1;
-	req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "cmd", "feed");
-	if (session != NULL)
-		cJSON_AddStringToObject(req, "session", session);
-	reply = cli_request(&conn, req);
-	cli_close(&conn);
-	ok = reply != NULL && cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"));
-	if (ok)
-		printf("%%%d\n", cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "pane")->valueint);
-	else if (reply != NULL)
-		fprintf(stderr, "sandmux: %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(
-						       cJSON_GetObjectItem(reply, "error"), "message")));
-	cJSON_Delete(reply);
-	return ok ? 0 : 1;
 }

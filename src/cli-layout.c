@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "sandbox.h"
+#include "xalloc.h"
 
 #define LAYOUT_MAX_PANES 64
 
@@ -35,7 +36,7 @@ static char *read_file(const char *path)
 	do {
 		if (cap - len < 4096) {
 			cap = cap * 2 + 4096;
-			text = realloc(text, cap + 1);
+			text = xrealloc(text, cap + 1);
 		}
 		n = fread(text + len, 1, cap - len, f);
 		len += n;

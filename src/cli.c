@@ -19,6 +19,8 @@
 #include "cli.h"
 #include "error.h"
 #include "server.h"
+#include "jsonl.h"
+#include "xalloc.h"
 
 char cli_server_name[64] = "default";
 int cli_verbose;
@@ -164,7 +166,7 @@ cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof)
 			return NULL;
 		if (conn->cap - conn->len < 65536) {
 			conn->cap = conn->cap * 2 + 65536;
-			conn->buf = realloc(conn->buf, conn->cap);
+			conn->buf = xrealloc(conn->buf, conn->cap);
 		}
 		n = read(conn->fd, conn->buf + conn->len, conn->cap - conn->len);
 		if (n < 0 && errno == EINTR)
@@ -181,14 +183,13 @@ cJSON *cli_request(struct cli_conn *conn, cJSON *req)
 {
 	int id = conn->next_id++;
 	char *text;
+	size_t len;
 	int rc;
 
 	cJSON_AddNumberToObject(req, "id", id);
-	text = cJSON_PrintUnformatted(req);
+	text = jsonl_line(req, &len);
 	cJSON_Delete(req);
-	text = realloc(text, strlen(text) + 2);
-	strcat(text, "\n");
-	rc = cli_write_all(conn->fd, text, strlen(text));
+	rc = cli_write_all(conn->fd, text, len);
 	free(text);
 	if (rc < 0)
 		return NULL;

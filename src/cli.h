@@ -17,19 +17,38 @@ struct cli_conn {
 	int next_id;
 };
 
-struct cli_verb {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-	const char *summary;
-};
+struct command_entry;
+struct command_parsed;
 
-extern const struct cli_verb cli_verbs[];
 extern char cli_server_name[64];
 extern int cli_verbose;
 
-const struct cli_verb *cli_find_verb(const char *name);
-void cli_print_usage(const struct cli_verb *verb, bool to_stderr);
+/* The command line's commands are command_table[]'s entries marked
+ * CMD_CLI (command.h).  cli_run parses argv through the entry's spec and
+ * runs it: its own part if it has one, else the request, printing the
+ * result.  Exit codes: 0 ok, 1 the request failed, 2 usage. */
+int cli_run(const struct command_entry *entry, int argc, char **argv);
+const struct command_entry *cli_find_verb(const char *name);
+void cli_print_usage(const struct command_entry *entry, bool to_stderr);
+
+/* The entries' command-line parts (cli-verbs.c, cli-events.c,
+ * cli-layout.c and the internal verbs' own files). */
+int cli_new(struct command_parsed *parsed);
+int cli_attach(struct command_parsed *parsed);
+int cli_events(struct command_parsed *parsed);
+int cli_list_commands(struct command_parsed *parsed);
+void cli_print_list(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
+int verb_ctl(int argc, char **argv);
+int verb_layout(int argc, char **argv);
+int verb_demo(int argc, char **argv);
+int verb_server(int argc, char **argv);
+int verb_egress_bridge(int argc, char **argv);
+int verb_check_config(int argc, char **argv);
+int shim_main(int argc, char **argv);
 
 /* Connect to the server named cli_server_name; start it when start is
  * true and none answers.  Returns 0 or -1 (message printed). */

@@ -66,6 +66,8 @@ static void clamp_view(struct client *c)
 	c->dirty = true;
 }
 
+static void search_step(struct client *c, bool backward);
+
 static void on_history_reply(struct client *c, const cJSON *result, const cJSON *error, int arg);
 
 static void fetch_more_history(struct client *c)
@@ -164,7 +166,7 @@ static void on_history_reply(struct client *c, const cJSON *result, const cJSON 
 	}
 	if (copy->search_waiting) {
 		copy->search_waiting = false;
-		copy_mode_search(c, copy->search, copy->search_backward);
+		search_step(c, copy->waiting_backward);
 	}
 	clamp_view(c);
 }
@@ -312,37 +314,79 @@ static int find_in_line(const struct copy_mode *copy, int line, const wchar_t *n
 	return found;
 }
 
-void copy_mode_search(struct client *c, const char *text, bool backward)
+static bool all_history_loaded(const struct copy_mode *copy)
+{
+	return copy->history_total >= 0 && copy->history_loaded >= copy->history_total;
+}
+
+/* Scan lines first..last (one way, inclusive) for needle, the first line
+ * from column from; moves the cursor to the match and says if there was
+ * one. */
+static bool search_lines(struct client *c, const wchar_t *needle, int first, int from, int last,
+			 bool backward)
 {
 	struct copy_mode *copy = &c->copy;
-	wchar_t needle[256];
+	int step = backward ? -1 : 1;
 
-	if (copy->lines == NULL || text == NULL || text[0] == 0)
-		return;
-	if (text != copy->search)
-		snprintf(copy->search, sizeof copy->search, "%s", text);
-	copy->search_backward = backward;
-	sanitize_text(copy->search, needle, sizeof needle / sizeof needle[0]);
-	for (int line = copy->cy; line >= 0 && line < copy->nlines; line += backward ? -1 : 1) {
-		int from = line == copy->cy ? copy->cx + (backward ? -1 : 1)
-			   : backward	    ? copy->cols
-					    : 0;
-		int col = from < 0 ? -1 : find_in_line(copy, line, needle, from, backward);
+	for (int line = first; line >= 0 && line < copy->nlines; line += step) {
+		int start = line == first ? from : backward ? copy->cols : 0;
+		int col = start < 0 ? -1 : find_in_line(copy, line, needle, start, backward);
 
 		if (col >= 0) {
 			copy->cy = line;
 			copy->cx = col;
 			copy->top = line - view_rows(c) / 2;
 			clamp_view(c);
-			return;
+			return true;
 		}
+		if (line == last)
+			break;
 	}
-	if (backward && (copy->history_total < 0 || copy->history_loaded < copy->history_total)) {
-		copy->search_waiting = true;
-		fetch_more_history(c);
+	return false;
+}
+
+/*
+ * One search step, up (backward) or down from the cursor.  Past the end
+ * it wraps to the other end and comes back to the cursor, as tmux's
+ * wrap-search does; the whole history must be loaded for that, so a
+ * step that found nothing fetches it first and resumes in the same
+ * direction.
+ */
+static void search_step(struct client *c, bool backward)
+{
+	struct copy_mode *copy = &c->copy;
+	wchar_t needle[256];
+
+	if (copy->lines == NULL || copy->search[0] == 0)
 		return;
+	sanitize_text(copy->search, needle, sizeof needle / sizeof needle[0]);
+	if (search_lines(c, needle, copy->cy, copy->cx + (backward ? -1 : 1),
+			 backward ? 0 : copy->nlines - 1, backward))
+		return;
+	if (!all_history_loaded(copy)) {
+		copy->search_waiting = true;
+		copy->waiting_backward = backward;
+		fetch_more_history(c);
+		if (copy->fetching || !all_history_loaded(copy))
+			return;
+		copy->search_waiting = false;
 	}
+	if (backward ? search_lines(c, needle, copy->nlines - 1, copy->cols, copy->cy, true)
+		     : search_lines(c, needle, 0, 0, copy->cy, false))
+		return;
 	client_show_message(c, false, "\"%s\" not found", copy->search);
+}
+
+void copy_mode_search(struct client *c, const char *text, bool backward)
+{
+	struct copy_mode *copy = &c->copy;
+
+	if (text == NULL || text[0] == 0)
+		return;
+	if (text != copy->search)
+		snprintf(copy->search, sizeof copy->search, "%s", text);
+	copy->search_backward = backward;
+	search_step(c, backward);
 }
 
 static bool before(int y1, int x1, int y2, int x2)
@@ -498,7 +542,9 @@ void copy_mode_key(struct client *c, const char *name)
 	} else if (!strcmp(name, "?")) {
 		client_prompt_open(c, PROMPT_SEARCH_UP, "search up: ", NULL);
 	} else if (!strcmp(name, "n") || !strcmp(name, "N")) {
-		copy_mode_search(c, copy->search, copy->search_backward != (name[0] == 'N'));
+		/* n keeps the direction of the last / or ?, N goes against it;
+		 * neither changes it. */
+		search_step(c, copy->search_backward != (name[0] == 'N'));
 	} else if (!strcmp(name, "Space") || !strcmp(name, "v")) {
 		start_selection(copy);
 	} else if (!strcmp(name, "Enter") || !strcmp(name, "y")) {

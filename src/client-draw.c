@@ -371,9 +371,16 @@ static int text_columns(const char *utf8)
 	return columns;
 }
 
+/* The last row is the status line's, or, with "status": false, the
+ * panes' except while a message or the prompt is shown there. */
+static bool status_row_taken(const struct client *c)
+{
+	return c->config.status || c->mode == MODE_PROMPT || c->message[0] != 0;
+}
+
 static int screen_rows_for_panes(const struct client *c)
 {
-	return c->rows - 1;
+	return c->rows - (status_row_taken(c) ? 1 : 0);
 }
 
 /* Cell of a pane's content at its coordinates, in its style. */
@@ -559,13 +566,16 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	uint64_t h = hash_int(hash_int(hash_int(0, y), x), width);
 	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
-	h = hash_text(h, pane->cwd);
+	h = hash_int(hash_text(hash_text(h, pane->cwd), pane->accelerator), pane->bell);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
 	if (pane_failed(pane))
 		snprintf(label, sizeof label, " FAILED ");
+	else if (pane->backend[0] != 0 && pane->accelerator[0] != 0)
+		/* The microvm label names what runs it: kvm or tcg. */
+		snprintf(label, sizeof label, " %s\u00b7%s ", pane->backend, pane->accelerator);
 	else if (pane->backend[0] != 0)
 		snprintf(label, sizeof label, " %s ", pane->backend);
 	else
@@ -579,7 +589,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s ", pane->title,
+	snprintf(text, sizeof text, " %s%s%s%s ", pane->bell ? "! " : "", pane->title,
 		 pane->title[0] && pane->cwd[0] ? " : " : "", pane->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
@@ -678,8 +688,8 @@ static void draw_status_windows(struct client *c, int y, int *x, int limit)
 		const struct window_view *w = &c->windows[i];
 		char entry[128];
 
-		snprintf(entry, sizeof entry, "%d:%s%s", w->index, w->name,
-			 w->active ? (c->zoomed ? "*Z" : "*") : "");
+		snprintf(entry, sizeof entry, "%d:%s%s%s", w->index, w->name,
+			 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
 		*x +=
 		    put_utf8(y, *x, limit - *x, entry,
 			     slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
@@ -698,6 +708,8 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
+#define CLOCK_ROOM_MIN 12 /* columns left of the clock, or no clock */
+
 static void draw_status(struct client *c)
 {
 	int y = c->rows - 1, x = 0;
@@ -705,7 +717,7 @@ static void draw_status(struct client *c)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (y < 0)
+	if (y < 0 || !status_row_taken(c))
 		return;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, " %H:%M %d-%b ", &tm);
@@ -714,7 +726,9 @@ static void draw_status(struct client *c)
 	h = hash_int(hash_int(hash_int(h, c->message_is_error), c->config.status), c->prefix_pending);
 	h = hash_text(hash_text(hash_int(h, c->zoomed), c->session), clock);
 	for (size_t i = 0; i < c->nwindows; i++)
-		h = hash_text(hash_int(hash_int(h, c->windows[i].index), c->windows[i].active),
+		h = hash_text(hash_int(hash_int(hash_int(h, c->windows[i].index),
+						c->windows[i].active),
+				       c->windows[i].bell),
 			      c->windows[i].name);
 	if (h == status_drawn)
 		return;
@@ -731,13 +745,15 @@ static void draw_status(struct client *c)
 		put_utf8(y, 0, c->cols, c->message, look);
 		return;
 	}
-	if (!c->config.status) {
-		fill(y, 0, c->cols, L' ', (struct look){A_NORMAL, 0});
-		return;
-	}
 	fill(y, 0, c->cols, L' ', slot_look(c, THEME_STATUS_BAR));
 	int clock_width = text_columns(clock);
 	int limit = c->cols - clock_width;
+
+	/* A terminal too narrow for both shows the session, not the clock. */
+	if (limit < CLOCK_ROOM_MIN) {
+		clock_width = 0;
+		limit = c->cols;
+	}
 
 	snprintf(left, sizeof left, "[%s] ", c->session);
 	x += put_utf8(y, x, limit > 0 ? limit : 0, left, slot_look(c, THEME_STATUS_SESSION));
@@ -865,10 +881,17 @@ void client_draw_init(struct client *c)
 
 void client_draw(struct client *c)
 {
+	static bool status_row_was_taken = true;
 	bool all = c->redraw_all;
 
 	if (!c->dirty && !all)
 		return;
+	/* A message or the prompt came or went on a last row the panes
+	 * have otherwise: it or the pane row under it is drawn anew. */
+	if (status_row_taken(c) != status_row_was_taken) {
+		status_row_was_taken = status_row_taken(c);
+		all = true;
+	}
 	if (all) {
 		erase();
 		shadow_forget(c->rows, c->cols);

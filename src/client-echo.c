@@ -116,6 +116,13 @@ void client_echo_hold(struct client *c)
 	if (c->echo->cursor_moved) {
 		c->echo->cursor_moved = 0;
 		mvcur(-1, -1, c->echo->cursor_y, c->echo->cursor_x);
+		/* mvcur writes through stdio's stdout (putchar), not
+		 * ncurses' own buffer, and a terminal's stdout is line
+		 * buffered: unflushed, that move waited for the exit
+		 * message's newline and landed after endwin had left the
+		 * alternate screen, putting "[detached ...]" over the
+		 * user's earlier output at the pane cursor's row. */
+		fflush(stdout);
 	}
 }
 
@@ -153,13 +160,17 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 		    .pane = pane->id, .x = pane->x, .y = pane->y, .cols = pane->cols, .rows = pane->rows};
 	}
 	share->nregions = n;
-	share->cursor_pane = -1;
+	share->cursor_pane = share->focus_pane = -1;
 	if (c->mode == MODE_NORMAL) {
 		const struct pane_view *active = client_active_pane(c);
 
-		for (uint32_t i = 0; active != NULL && active->cursor_visible && i < n; i++)
-			if (share->regions[i].pane == active->id)
-				share->cursor_pane = active->id;
+		for (uint32_t i = 0; active != NULL && i < n; i++)
+			if (share->regions[i].pane == active->id) {
+				share->focus_pane = active->id;
+				if (active->cursor_visible && active->cursor_x < active->cols &&
+				    active->cursor_y < active->rows)
+					share->cursor_pane = active->id;
+			}
 	}
 	share->enabled = c->attached && !c->exiting;
 }
@@ -193,7 +204,7 @@ FILE *client_echo_input(struct client *c)
 }
 
 /* Bytes for ncurses, then what they mean. */
-void client_echo_feed(struct client *c, const void *bytes, size_t n)
+static void client_echo_forward(struct client *c, const void *bytes, size_t n)
 {
 	client_write_all(c->input_pipe[1], bytes, n);
 	client_read_input(c);
@@ -206,7 +217,7 @@ void client_echo_read_terminal(struct client *c)
 	ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
 
 	if (n > 0)
-		client_echo_feed(c, buf, (size_t)n);
+		client_echo_forward(c, buf, (size_t)n);
 	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		client_leave(c, 1, "[terminal closed]");
 }
@@ -233,14 +244,14 @@ void client_echo_on_input(struct client *c, const cJSON *event)
 			break;
 		buf[n++] = (unsigned char)(hi << 4 | lo);
 		if (n == sizeof buf) {
-			client_echo_feed(c, buf, n);
+			client_echo_forward(c, buf, n);
 			n = 0;
 		}
 	}
 	c->tty_seq = (unsigned long)seq->valuedouble;
 	c->passthrough_asked = false;
 	if (n > 0)
-		client_echo_feed(c, buf, n);
+		client_echo_forward(c, buf, n);
 }
 
 static void on_tty_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
@@ -249,6 +260,16 @@ static void on_tty_reply(struct client *c, const cJSON *result, const cJSON *err
 	/* Refused: read the terminal ourselves again. */
 	if (arg == 1 && result == NULL)
 		c->server_reads_tty = false;
+}
+
+static bool prefix_is_cursor_key(const char *prefix)
+{
+	static const char *const keys[] = {"Up", "Down", "Left", "Right", "Home", "End"};
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(prefix, keys[i]) == 0)
+			return true;
+	return false;
 }
 
 /* The server reads the terminal from now on (or not: read false, before
@@ -274,6 +295,8 @@ void client_echo_hand_over(struct client *c, bool server_reads)
 	cJSON_AddStringToObject(request, "cmd", "tty");
 	cJSON_AddBoolToObject(request, "read", server_reads);
 	cJSON_AddNumberToObject(request, "prefix", prefix);
+	/* Cursor keys may pass too, unless one of them is the prefix. */
+	cJSON_AddBoolToObject(request, "cursor_keys", !prefix_is_cursor_key(c->config.prefix));
 	client_request(c, request, on_tty_reply, server_reads ? 1 : 0);
 	c->server_reads_tty = server_reads;
 	c->passthrough_asked = false;

@@ -50,6 +50,7 @@ struct pane_view {
 	bool active;
 	bool mouse;	  /* the program asked for mouse reports */
 	char backend[16]; /* what really wraps it; "" while unconfirmed */
+	char accelerator[8]; /* microvm: "kvm" or "tcg", from the details */
 	char requested[16];
 	char state[16];
 	char reason[512];
@@ -57,6 +58,7 @@ struct pane_view {
 	char title[256];
 	char cwd[512];
 	int violations;
+	bool bell; /* rang while not focused; the server clears it on focus */
 	uint64_t title_drawn; /* hash of what the title line shows, 0 none */
 	struct cell *cells; /* rows * cols */
 	bool *row_dirty;
@@ -68,6 +70,7 @@ struct window_view {
 	int index;
 	char name[64];
 	bool active;
+	bool bell; /* a pane in it rang */
 };
 
 enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP };
@@ -97,8 +100,9 @@ struct copy_mode {
 	bool selecting;
 	int sel_y, sel_x; /* selection anchor */
 	char search[256];
-	bool search_backward;
-	bool search_waiting; /* a search continues when more history arrives */
+	bool search_backward; /* the direction of the last / or ? */
+	bool search_waiting;  /* a search continues when more history arrives */
+	bool waiting_backward; /* ... in this direction */
 	int pending_scroll;  /* lines to scroll once history arrives */
 	int generation;	     /* tells replies for an earlier copy mode apart */
 };
@@ -199,7 +203,6 @@ void client_echo_release(struct client *c);
 void client_echo_publish(struct client *c, int pane_rows_on_screen);
 void client_draw_repaint_row(int screen_y);
 FILE *client_echo_input(struct client *c);
-void client_echo_feed(struct client *c, const void *bytes, size_t n);
 void client_echo_read_terminal(struct client *c);
 void client_echo_on_input(struct client *c, const cJSON *event);
 void client_echo_hand_over(struct client *c, bool server_reads);
@@ -210,7 +213,6 @@ void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
 void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg);
 void client_leave(struct client *c, int exit_code, const char *message);
 void client_send_key(struct client *c, const char *name);
-void client_send_text(struct client *c, const char *utf8, size_t len);
 void client_flush_text(struct client *c);
 void client_write_tty(const char *bytes, size_t len);
 void client_write_all(int fd, const char *bytes, size_t len);
@@ -246,6 +248,18 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 
 /* client-cmd.c */
 int client_run_command(struct client *c, const char *line);
+/* The client's own parts of commands (client-cmd.c, named in
+ * command-table.c). */
+struct command_parsed;
+int client_cmd_select_pane(struct client *c, struct command_parsed *parsed);
+int client_cmd_detach(struct client *c, struct command_parsed *parsed);
+int client_cmd_copy_mode(struct client *c, struct command_parsed *parsed);
+int client_cmd_paste_buffer(struct client *c, struct command_parsed *parsed);
+int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed);
+int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
+int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
+int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
+int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "client-internal.h"
+#include "command.h"
 
 #include <ncurses.h>
 
@@ -75,6 +76,31 @@ static void prompt_finish(struct client *c, bool accepted)
 	}
 }
 
+/* Tab at the prompt: the command name typed so far, completed from the
+ * command table as far as it is unambiguous (tmux's way); a unique name
+ * gets its trailing blank, ready for the options. */
+static void prompt_complete(struct client *c)
+{
+	struct prompt *prompt = &c->prompt;
+	const char *first = command_complete(prompt->text, CMD_PROMPT, 0), *next;
+	size_t common;
+
+	if (first == NULL || strchr(prompt->text, ' ') != NULL)
+		return;
+	common = strlen(first);
+	for (int i = 1; (next = command_complete(prompt->text, CMD_PROMPT, i)) != NULL; i++)
+		for (size_t k = 0; k < common; k++)
+			if (next[k] != first[k]) {
+				common = k;
+				break;
+			}
+	if (command_complete(prompt->text, CMD_PROMPT, 1) == NULL)
+		snprintf(prompt->text, sizeof prompt->text, "%s ", first);
+	else
+		snprintf(prompt->text, sizeof prompt->text, "%.*s", (int)common, first);
+	prompt->length = strlen(prompt->text);
+}
+
 static void prompt_key(struct client *c, const char *name)
 {
 	struct prompt *prompt = &c->prompt;
@@ -99,6 +125,8 @@ static void prompt_key(struct client *c, const char *name)
 	} else if (strcmp(name, "C-u") == 0) {
 		prompt->length = 0;
 		prompt->text[0] = 0;
+	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND) {
+		prompt_complete(c);
 	} else if (key_name_is_text(name)) {
 		const char *text = strcmp(name, "Space") == 0 ? " " : name;
 		size_t len = strlen(text);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "client-internal.h"
+#include "term.h"
 
 #define REPLACEMENT_CHAR 0xfffd
 #define PANE_SIZE_MAX 4096
@@ -39,40 +40,18 @@ wchar_t sanitize_char(uint32_t cp)
 	return (wchar_t)cp;
 }
 
-/* Decode one UTF-8 character at s (len bytes available); sets *used.
- * Malformed input yields U+FFFD and consumes one byte, so decoding
- * always advances. */
+/* Decode one UTF-8 character at s (len bytes available) with the one
+ * decoder (term_utf8_decode); sets *used.  Malformed input yields U+FFFD
+ * and consumes one byte, so decoding always advances. */
 static uint32_t utf8_decode(const unsigned char *s, size_t len, size_t *used)
 {
 	uint32_t cp;
-	size_t need;
 
-	*used = 1;
-	if (s[0] < 0x80)
-		return s[0];
-	if ((s[0] & 0xe0) == 0xc0) {
-		cp = s[0] & 0x1f;
-		need = 2;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		cp = s[0] & 0x0f;
-		need = 3;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		cp = s[0] & 0x07;
-		need = 4;
-	} else {
+	*used = term_utf8_decode((const char *)s, len, &cp);
+	if (*used == 0) {
+		*used = 1;
 		return REPLACEMENT_CHAR;
 	}
-	if (len < need)
-		return REPLACEMENT_CHAR;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return REPLACEMENT_CHAR;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms are rejected: they are how filters get bypassed. */
-	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000))
-		return REPLACEMENT_CHAR;
-	*used = need;
 	return cp;
 }
 
@@ -361,6 +340,10 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 	 * from the request. */
 	snprintf(pane->backend, sizeof pane->backend, "%s",
 		 cJSON_IsString(backend) ? backend->valuestring : "");
+	pane->accelerator[0] = '\0';
+	if (cJSON_IsString(backend))
+		copy_json_string(cJSON_GetObjectItemCaseSensitive(json, "details"), "accelerator",
+				 pane->accelerator, sizeof pane->accelerator);
 	copy_json_string(json, "requested", pane->requested, sizeof pane->requested);
 	copy_json_string(json, "state", pane->state, sizeof pane->state);
 	copy_json_string(json, "reason", pane->reason, sizeof pane->reason);
@@ -368,6 +351,7 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 	copy_json_string(json, "title", pane->title, sizeof pane->title);
 	copy_json_string(json, "cwd", pane->cwd, sizeof pane->cwd);
 	pane->violations = json_int(json, "violations", 0);
+	pane->bell = json_bool(json, "bell");
 }
 
 static void pane_view_free(struct pane_view *pane)
@@ -394,6 +378,7 @@ static void apply_windows(struct client *c, const cJSON *windows)
 		c->windows[n].index = json_int(window, "index", (int)n);
 		copy_json_string(window, "name", c->windows[n].name, sizeof c->windows[n].name);
 		c->windows[n].active = json_bool(window, "active");
+		c->windows[n].bell = json_bool(window, "bell");
 		n++;
 	}
 	c->nwindows = n;

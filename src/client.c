@@ -40,6 +40,10 @@
 #define MESSAGE_MS 3000
 #define ERROR_MESSAGE_MS 6000
 #define HELLO_TIMEOUT_MS 5000
+/* The client sizes the server accepts (cmd-client.c). */
+#define CLIENT_COLS_MIN 10
+#define CLIENT_ROWS_MIN 4
+#define CLIENT_SIZE_MAX 1000
 
 static int winch_pipe[2] = {-1, -1};
 static volatile sig_atomic_t stop_pending, cont_pending;
@@ -223,7 +227,7 @@ void client_flush_text(struct client *c)
 	client_notify(c, request);
 }
 
-void client_send_text(struct client *c, const char *utf8, size_t len)
+static void client_send_text(struct client *c, const char *utf8, size_t len)
 {
 	if (c->pending_text_len + len > sizeof c->pending_text)
 		client_flush_text(c);
@@ -257,6 +261,23 @@ static void on_layout(struct client *c, const cJSON *event)
 static void on_frame(struct client *c, const cJSON *event)
 {
 	client_apply_frame(c, event);
+}
+
+/* A pane rang the bell: the terminal rings too, as bell_action says
+ * (tmux's bell-action); the mark on the pane comes with the layout. */
+static void on_bell(struct client *c, const cJSON *event)
+{
+	int window = -1;
+	const cJSON *index = cJSON_GetObjectItemCaseSensitive(event, "window");
+
+	for (size_t i = 0; i < c->nwindows; i++)
+		if (c->windows[i].active)
+			window = c->windows[i].index;
+	if (c->config.bell_action == BELL_NONE ||
+	    (c->config.bell_action == BELL_CURRENT &&
+	     (!cJSON_IsNumber(index) || index->valueint != window)))
+		return;
+	beep();
 }
 
 static void on_status(struct client *c, const cJSON *event)
@@ -321,6 +342,7 @@ static const struct {
 } event_handlers[] = {
     {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
     {"exit", on_exit_event}, {"sandbox", on_sandbox},	 {"tty-input", client_echo_on_input},
+    {"bell", on_bell},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)
@@ -522,6 +544,11 @@ static void terminal_size(int *rows, int *cols)
 	}
 }
 
+static int clamp(int value, int low, int high)
+{
+	return value < low ? low : value > high ? high : value;
+}
+
 static void send_size(struct client *c, const char *cmd, const char *session)
 {
 	cJSON *request = cJSON_CreateObject();
@@ -529,8 +556,13 @@ static void send_size(struct client *c, const char *cmd, const char *session)
 	cJSON_AddStringToObject(request, "cmd", cmd);
 	if (session != NULL)
 		cJSON_AddStringToObject(request, "session", session);
-	cJSON_AddNumberToObject(request, "cols", c->cols);
-	cJSON_AddNumberToObject(request, "rows", c->rows);
+	/* Within the sizes the server takes (cmd-client.c): a terminal
+	 * smaller than that still gets a session of the smallest size and
+	 * shows what fits of it, as tmux does; larger, it shows the largest
+	 * session in its top-left corner. */
+	cJSON_AddNumberToObject(request, "cols", clamp(c->cols, CLIENT_COLS_MIN, CLIENT_SIZE_MAX));
+	cJSON_AddNumberToObject(request, "rows", clamp(c->rows, CLIENT_ROWS_MIN, CLIENT_SIZE_MAX));
+	cJSON_AddBoolToObject(request, "status", c->config.status);
 	if (strcmp(cmd, "attach") == 0 && c->echo != NULL) {
 		cJSON_AddStringToObject(request, "tty", c->echo_tty);
 		cJSON_AddStringToObject(request, "echo", c->echo_path);
@@ -570,6 +602,12 @@ static void handle_resize(struct client *c)
 	}
 	terminal_size(&c->rows, &c->cols);
 	resize_term(c->rows, c->cols);
+	/* The terminal rearranged what it showed to its new size (tmux and
+	 * xterm reflow lines, push rows into their history); what ncurses
+	 * believes is on the screen is no longer there.  The next update
+	 * clears the screen and paints every cell, as tmux redraws a
+	 * resized client whole. */
+	clearok(curscr, TRUE);
 	send_size(c, "client-size", NULL);
 	c->redraw_all = true;
 	c->dirty = true;

@@ -17,30 +17,40 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 				  struct sm_error *err)
 {
 	int cols = c->client_cols, rows = c->client_rows;
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(req, "status");
 
 	if (cmd_get_int(req, "cols", required, &cols, err) < 0 ||
 	    cmd_get_int(req, "rows", required, &rows, err) < 0)
 		return -1;
 	if (cols < 10 || cols > 1000 || rows < 4 || rows > 1000) {
-		sm_error_set(err, "invalid_argument", "client size must be 10..1000 x 4..1000");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "client size must be 10..1000 x 4..1000");
+		return -1;
+	}
+	if (status != NULL && !cJSON_IsBool(status)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'status' must be true or false");
 		return -1;
 	}
 	c->client_cols = cols;
 	c->client_rows = rows;
+	/* Without a status line the panes have the client's last row too. */
+	if (status != NULL)
+		c->client_status = cJSON_IsTrue(status);
 	return 0;
 }
 
-static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_attach)
 {
 	const char *name = NULL, *tty = NULL, *page = NULL;
 	struct session *s;
 
+	c->client_status = true;
 	if (cmd_get_string(req, "session", false, &name, err) < 0 ||
 	    cmd_client_size_fields(req, c, true, err) < 0)
 		return -1;
-	s = name != NULL ? session_find(name) : server.sessions;
+	s = name != NULL ? cmd_resolve_session(c, name, err) : server.sessions;
 	if (s == NULL) {
-		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "(any)");
+		if (name == NULL)
+			sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", "(any)");
 		return -1;
 	}
 	cJSON_AddStringToObject(result, "session", s->name);
@@ -56,13 +66,13 @@ static int cmd_attach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	return 0;
 }
 
-static int cmd_detach(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_detach)
 {
 	struct session *s = c->attached;
 	cJSON *ev;
 
 	if (s == NULL) {
-		sm_error_set(err, "not_attached", "this client is not attached");
+		sm_error_set(err, SM_ERR_NOT_ATTACHED, "this client is not attached");
 		return -1;
 	}
 	c->attached = NULL;
@@ -74,24 +84,23 @@ static int cmd_detach(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	return 0;
 }
 
-static int cmd_tty(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_tty)
 {
 	return server_echo_tty_request(c, req, err);
 }
 
-static int cmd_client_size(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_client_size)
 {
 	if (cmd_client_size_fields(req, c, true, err) < 0)
 		return -1;
 	if (c->attached != NULL) {
 		session_fit_clients(c->attached);
 		server_broadcast_layout(c->attached);
-		server_send_full(c->attached);
 	}
 	return 0;
 }
 
-static int cmd_key(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_key)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *key = NULL, *text = NULL;
@@ -102,20 +111,20 @@ static int cmd_key(struct conn *c, const cJSON *req, cJSON *result, struct sm_er
 		return -1;
 	if (key != NULL) {
 		if (!term_key_parse(key, &k)) {
-			sm_error_set(err, "invalid_argument", "unknown key '%.32s'", key);
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "unknown key '%.32s'", key);
 			return -1;
 		}
 		term_send_key(p->term, &k);
 	} else if (text != NULL) {
 		term_send_text(p->term, text, strlen(text));
 	} else {
-		sm_error_set(err, "missing_field", "field 'key' or 'text' is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "field 'key' or 'text' is required");
 		return -1;
 	}
 	return 0;
 }
 
-static int cmd_paste(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_paste)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *text = NULL;
@@ -126,7 +135,7 @@ static int cmd_paste(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	return 0;
 }
 
-static int cmd_mouse(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_mouse)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	int row = 0, col = 0, button = 0, mods = 0;
@@ -142,33 +151,43 @@ static int cmd_mouse(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	return 0;
 }
 
-static int direction_from_name(const char *name)
+/* The pane after (step 1) or before (-1) p in its window's layout
+ * order, the order every pane listing uses, wrapping around. */
+static struct pane *pane_in_order(struct pane *p, int step)
 {
-	static const char *const names[] = { "left", "right", "up", "down" };
+	struct pane *first = p->window->panes, *last = first;
 
-	for (int i = 0; i < 4; i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return -1;
+	while (last->next != NULL)
+		last = last->next;
+	if (step > 0)
+		return p->next != NULL ? p->next : first;
+	for (struct pane *q = first; q != NULL; q = q->next)
+		if (q->next == p)
+			return q;
+	return last;
 }
 
-static int cmd_select_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_select_pane)
 {
 	const char *dir_name = NULL;
 	struct pane *p;
-	int dir;
+	enum layout_direction dir;
 
 	if (cmd_get_string(req, "dir", false, &dir_name, err) < 0)
 		return -1;
 	if (dir_name == NULL) {
 		if ((p = cmd_target_pane(c, req, err)) == NULL)
 			return -1;
+	} else if (strcmp(dir_name, "next") == 0 || strcmp(dir_name, "prev") == 0) {
+		if ((p = cmd_target_pane(c, req, err)) == NULL)
+			return -1;
+		p = pane_in_order(p, dir_name[0] == 'n' ? 1 : -1);
 	} else {
 		struct layout_cell *next;
 		if ((p = cmd_target_pane(c, req, err)) == NULL)
 			return -1;
-		if ((dir = direction_from_name(dir_name)) < 0) {
-			sm_error_set(err, "invalid_argument", "dir must be left, right, up or down");
+		if (!layout_direction_from_name(dir_name, &dir)) {
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up, down, next or prev");
 			return -1;
 		}
 		next = layout_neighbour(p->window->root, p->cell, dir);
@@ -183,28 +202,28 @@ static int cmd_select_pane(struct conn *c, const cJSON *req, cJSON *result, stru
 	return 0;
 }
 
-static int cmd_resize_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_resize_pane)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *dir_name = NULL;
-	int amount = 1, dir;
+	enum layout_direction dir;
+	int amount = 1;
 
 	if (p == NULL || cmd_get_string(req, "dir", true, &dir_name, err) < 0 ||
 	    cmd_get_int(req, "amount", false, &amount, err) < 0)
 		return -1;
-	if ((dir = direction_from_name(dir_name)) < 0) {
-		sm_error_set(err, "invalid_argument", "dir must be left, right, up or down");
+	if (!layout_direction_from_name(dir_name, &dir)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up or down");
 		return -1;
 	}
 	if (layout_resize(p->cell, dir, amount)) {
 		window_relayout(p->window);
 		server_broadcast_layout(p->window->session);
-		server_send_full(p->window->session);
 	}
 	return 0;
 }
 
-static int cmd_zoom(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_zoom)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	struct window *w;
@@ -218,11 +237,10 @@ static int cmd_zoom(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 	window_relayout(w);
 	cJSON_AddBoolToObject(result, "zoomed", w->zoomed != NULL);
 	server_broadcast_layout(w->session);
-	server_send_full(w->session);
 	return 0;
 }
 
-static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_new_window)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
@@ -232,10 +250,10 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 
 	if (cmd_get_string(req, "session", false, &name, err) < 0)
 		return -1;
-	if (name != NULL)
-		s = session_find(name);
+	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
+		return -1;
 	if (s == NULL) {
-		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "attached");
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", "attached");
 		return -1;
 	}
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
@@ -250,19 +268,17 @@ static int cmd_new_window(struct conn *c, const cJSON *req, cJSON *result, struc
 	window_create(s, p);
 	cJSON_AddNumberToObject(result, "window", s->active->index);
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return cmd_pane_result(p, result, &launch_err, err);
 }
 
-static int cmd_select_window(struct conn *c, const cJSON *req, cJSON *result,
-			     struct sm_error *err)
+CMD_HANDLER(cmd_select_window)
 {
 	struct session *s = c->attached;
 	struct window *target = NULL;
 	int index = -1;
 
 	if (s == NULL) {
-		sm_error_set(err, "not_attached", "select-window needs an attached client");
+		sm_error_set(err, SM_ERR_NOT_ATTACHED, "select-window needs an attached client");
 		return -1;
 	}
 	if (cmd_get_int(req, "index", false, &index, err) < 0)
@@ -279,27 +295,10 @@ static int cmd_select_window(struct conn *c, const cJSON *req, cJSON *result,
 				target = w;
 	}
 	if (target == NULL) {
-		sm_error_set(err, "no_such_window", "no such window");
+		sm_error_set(err, SM_ERR_NO_SUCH_WINDOW, "no such window");
 		return -1;
 	}
 	s->active = target;
 	server_broadcast_layout(s);
-	server_send_full(s);
 	return 0;
 }
-
-const struct cmd_entry cmd_client_entries[] = {
-	{ .name = "attach", .exec = cmd_attach },
-	{ .name = "detach", .exec = cmd_detach },
-	{ .name = "client-size", .exec = cmd_client_size },
-	{ .name = "tty", .exec = cmd_tty },
-	{ .name = "key", .exec = cmd_key },
-	{ .name = "paste", .exec = cmd_paste },
-	{ .name = "mouse", .exec = cmd_mouse },
-	{ .name = "select-pane", .exec = cmd_select_pane },
-	{ .name = "resize-pane", .exec = cmd_resize_pane },
-	{ .name = "zoom", .exec = cmd_zoom },
-	{ .name = "new-window", .exec = cmd_new_window },
-	{ .name = "select-window", .exec = cmd_select_window },
-	{ .name = NULL },
-};

@@ -16,7 +16,7 @@
 #include "log.h"
 #include "term.h"
 
-static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_split)
 {
 	struct pane *target = cmd_target_pane(c, req, err), *p;
 	const char *direction = "v";
@@ -30,7 +30,7 @@ static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	    cmd_get_int(req, "size", false, &percent, err) < 0)
 		return -1;
 	if (strcmp(direction, "h") != 0 && strcmp(direction, "v") != 0) {
-		sm_error_set(err, "invalid_argument", "direction must be \"h\" or \"v\"");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "direction must be \"h\" or \"v\"");
 		return -1;
 	}
 	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
@@ -40,7 +40,7 @@ static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 		window_relayout(w);
 	}
 	if (!layout_can_split(target->cell, type)) {
-		sm_error_set(err, "no_space", "pane %%%d is too small to split", target->id);
+		sm_error_set(err, SM_ERR_NO_SPACE, "pane %%%d is too small to split", target->id);
 		return -1;
 	}
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
@@ -60,7 +60,6 @@ static int cmd_split(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	w->active = p;
 	window_relayout(w);
 	server_broadcast_layout(w->session);
-	server_send_full(w->session);
 	return cmd_pane_result(p, result, &launch_err, err);
 }
 
@@ -74,7 +73,7 @@ static void send_one_key(struct pane *p, const char *key, bool literal)
 		term_send_text(p->term, key, strlen(key));
 }
 
-static int cmd_send_keys(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_send_keys)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const cJSON *keys = cJSON_GetObjectItem(req, "keys");
@@ -84,13 +83,13 @@ static int cmd_send_keys(struct conn *c, const cJSON *req, cJSON *result, struct
 	if (p == NULL)
 		return -1;
 	if (!cJSON_IsArray(keys)) {
-		sm_error_set(err, "missing_field", "field 'keys' (array of strings) is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "field 'keys' (array of strings) is required");
 		return -1;
 	}
 	cJSON_ArrayForEach(k, keys)
 	{
 		if (!cJSON_IsString(k)) {
-			sm_error_set(err, "invalid_argument", "keys must be strings");
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "keys must be strings");
 			return -1;
 		}
 	}
@@ -99,7 +98,7 @@ static int cmd_send_keys(struct conn *c, const cJSON *req, cJSON *result, struct
 	return 0;
 }
 
-static int cmd_send_text(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_send_text)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *text = NULL;
@@ -126,13 +125,13 @@ static int cmd_row_range(const cJSON *req, struct pane *p, int *start, int *end,
 	if (*end > rows - 1)
 		*end = rows - 1;
 	if (*start > *end) {
-		sm_error_set(err, "invalid_argument", "start %d is after end %d", *start, *end);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "start %d is after end %d", *start, *end);
 		return -1;
 	}
 	return 0;
 }
 
-static int cmd_capture(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_capture)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	int start, end;
@@ -150,7 +149,7 @@ static int cmd_capture(struct conn *c, const cJSON *req, cJSON *result, struct s
 	return 0;
 }
 
-static int cmd_history(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_history)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	cJSON *rows;
@@ -167,7 +166,7 @@ static int cmd_history(struct conn *c, const cJSON *req, cJSON *result, struct s
 	return 0;
 }
 
-static int cmd_resize(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_resize)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 	struct session *s;
@@ -181,7 +180,7 @@ static int cmd_resize(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	    cmd_get_int(req, "rows", false, &rows, err) < 0)
 		return -1;
 	if (cols < 1 || cols > 1000 || rows < 1 || rows > 1000) {
-		sm_error_set(err, "invalid_argument", "size must be 1..1000");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "size must be 1..1000");
 		return -1;
 	}
 	s = p->window->session;
@@ -192,9 +191,9 @@ static int cmd_resize(struct conn *c, const cJSON *req, cJSON *result, struct sm
 		session_resize(s, cols, rows + 1);
 	} else {
 		if (cols != p->cols)
-			layout_resize(p->cell, 1, cols - p->cols);
+			layout_resize(p->cell, LAYOUT_RIGHT, cols - p->cols);
 		if (rows != p->rows)
-			layout_resize(p->cell, 3, rows - p->rows);
+			layout_resize(p->cell, LAYOUT_DOWN, rows - p->rows);
 		window_relayout(p->window);
 		server_broadcast_layout(s);
 	}
@@ -203,7 +202,7 @@ static int cmd_resize(struct conn *c, const cJSON *req, cJSON *result, struct sm
 	return 0;
 }
 
-static int cmd_kill_pane(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_kill_pane)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
 
@@ -222,14 +221,14 @@ static int cmd_suspend_resume(struct conn *c, const cJSON *req, struct sm_error 
 	if (p == NULL)
 		return -1;
 	if (p->state == SANDBOX_ERROR || p->exited || p->ops == NULL) {
-		sm_error_set(err, "invalid_state", "pane %%%d is not running", p->id);
+		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is not running", p->id);
 		return -1;
 	}
 	if (suspend == (p->state == SANDBOX_SUSPENDED))
 		return 0;
 	rc = suspend ? p->ops->suspend(&p->launch) : p->ops->resume(&p->launch);
 	if (rc < 0) {
-		sm_error_set(err, "failed", "cannot %s pane %%%d", suspend ? "suspend" : "resume",
+		sm_error_set(err, SM_ERR_FAILED, "cannot %s pane %%%d", suspend ? "suspend" : "resume",
 			     p->id);
 		return -1;
 	}
@@ -239,19 +238,19 @@ static int cmd_suspend_resume(struct conn *c, const cJSON *req, struct sm_error 
 	return 0;
 }
 
-static int cmd_suspend(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_suspend)
 {
 	return cmd_suspend_resume(c, req, err, true);
 }
 
-static int cmd_resume(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_resume)
 {
 	return cmd_suspend_resume(c, req, err, false);
 }
 
-/* The feed pane: a side pane running `sandmux events --feed` for the
+/* The feed pane: a side pane running `sandmux events --pretty` for the
  * session, so it scrolls, searches and copies like any pane. */
-static int cmd_feed(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
@@ -262,16 +261,16 @@ static int cmd_feed(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 
 	if (cmd_get_string(req, "session", false, &name, err) < 0)
 		return -1;
-	if (name != NULL)
-		s = session_find(name);
-	else if (s == NULL)
+	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
+		return -1;
+	if (s == NULL)
 		s = server.sessions;
 	if (s == NULL || s->active == NULL || s->active->active == NULL) {
-		sm_error_set(err, "no_such_session", "no session %.64s", name ? name : "");
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", name ? name : "");
 		return -1;
 	}
 	if (n < 0) {
-		sm_error_set(err, "failed", "cannot find the sandmux binary");
+		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
 		return -1;
 	}
 	exe[n] = '\0';
@@ -281,23 +280,9 @@ static int cmd_feed(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 	cJSON_AddNumberToObject(split, "size", 40);
 	cJSON_AddItemToObject(split, "argv",
 			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
-									"--feed", "--session", s->name },
+									"--pretty", "--session", s->name },
 						      7));
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);
 	return rc;
 }
-
-const struct cmd_entry cmd_pane_entries[] = {
-	{ .name = "feed", .exec = cmd_feed },
-	{ .name = "split", .exec = cmd_split },
-	{ .name = "send-keys", .exec = cmd_send_keys },
-	{ .name = "send-text", .exec = cmd_send_text },
-	{ .name = "capture", .exec = cmd_capture },
-	{ .name = "history", .exec = cmd_history },
-	{ .name = "resize", .exec = cmd_resize },
-	{ .name = "kill-pane", .exec = cmd_kill_pane },
-	{ .name = "suspend", .exec = cmd_suspend },
-	{ .name = "resume", .exec = cmd_resume },
-	{ .name = NULL },
-};

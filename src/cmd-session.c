@@ -12,15 +12,16 @@
 #include "cmd.h"
 #include "layout.h"
 #include "log.h"
+#include "term.h"
 
-static int cmd_hello(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_hello)
 {
 	int version = 0;
 
 	if (cmd_get_int(req, "version", true, &version, err) < 0)
 		return -1;
 	if (version != PROTOCOL_VERSION) {
-		sm_error_set(err, "version_mismatch", "server speaks protocol %d, client %d",
+		sm_error_set(err, SM_ERR_VERSION_MISMATCH, "server speaks protocol %d, client %d",
 			     PROTOCOL_VERSION, version);
 		return -1;
 	}
@@ -40,7 +41,7 @@ static void session_unused_name(char *buf, size_t size)
 	}
 }
 
-static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_new_session)
 {
 	const char *name = NULL;
 	char generated[16];
@@ -57,15 +58,15 @@ static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, stru
 		return -1;
 	if (name != NULL && (name[0] == '\0' || strlen(name) >= sizeof s->name ||
 			     strpbrk(name, ":.%") != NULL)) {
-		sm_error_set(err, "invalid_argument", "bad session name '%.64s'", name);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "bad session name '%.64s'", name);
 		return -1;
 	}
 	if (name != NULL && session_find(name) != NULL) {
-		sm_error_set(err, "duplicate_session", "session %s already exists", name);
+		sm_error_set(err, SM_ERR_DUPLICATE_SESSION, "session %s already exists", name);
 		return -1;
 	}
 	if (cols < 10 || cols > 1000 || rows < 3 || rows > 1000) {
-		sm_error_set(err, "invalid_argument", "size must be 10..1000 x 3..1000");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "size must be 10..1000 x 3..1000");
 		return -1;
 	}
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
@@ -89,25 +90,43 @@ static int cmd_new_session(struct conn *c, const cJSON *req, cJSON *result, stru
 	return rc;
 }
 
+/*
+ * Whether output for the session's clients is still on its way from the
+ * server: a frame waiting for its tick, or bytes queued on an attached
+ * client's socket.  (Damage with neither is not pending: it goes out with
+ * the next frame, and a full frame already carried it.)  Tests poll this
+ * to know a screen has settled (tests/tui/converge.sh).
+ */
+static bool session_output_pending(struct session *s)
+{
+	if (s->frame_pending)
+		return true;
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s && uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0)
+			return true;
+	return false;
+}
+
 static cJSON *session_to_json(struct session *s)
 {
 	cJSON *so = cJSON_CreateObject(), *windows;
+	int attached = 0;
 
 	cJSON_AddStringToObject(so, "name", s->name);
 	cJSON_AddNumberToObject(so, "cols", s->cols);
 	cJSON_AddNumberToObject(so, "rows", s->rows);
-	{
-		int attached = 0;
-		for (struct conn *c = server.conns; c != NULL; c = c->next)
-			attached += c->attached == s;
-		cJSON_AddNumberToObject(so, "attached", attached);
-	}
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		attached += c->attached == s;
+	cJSON_AddNumberToObject(so, "attached", attached);
+	/* Only frames to someone are pending: unwatched damage waits. */
+	cJSON_AddBoolToObject(so, "pending", attached > 0 && session_output_pending(s));
 	windows = cJSON_AddArrayToObject(so, "windows");
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject(), *panes;
 		cJSON_AddNumberToObject(wo, "index", w->index);
 		cJSON_AddStringToObject(wo, "name", w->name);
 		cJSON_AddBoolToObject(wo, "active", w == s->active);
+		cJSON_AddBoolToObject(wo, "zoomed", w->zoomed != NULL);
 		panes = cJSON_AddArrayToObject(wo, "panes");
 		for (struct pane *p = w->panes; p != NULL; p = p->next)
 			cJSON_AddItemToArray(panes, pane_to_json(p));
@@ -116,7 +135,7 @@ static cJSON *session_to_json(struct session *s)
 	return so;
 }
 
-static int cmd_list(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_list)
 {
 	cJSON *sessions = cJSON_AddArrayToObject(result, "sessions");
 
@@ -125,36 +144,34 @@ static int cmd_list(struct conn *c, const cJSON *req, cJSON *result, struct sm_e
 	return 0;
 }
 
-static int cmd_kill_session(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_kill_session)
 {
 	const char *name = NULL;
 	struct session *s;
 
-	if (cmd_get_string(req, "session", true, &name, err) < 0)
+	if (cmd_get_string(req, "session", true, &name, err) < 0 ||
+	    (s = cmd_resolve_session(c, name, err)) == NULL)
 		return -1;
-	s = session_find(name);
-	if (s == NULL) {
-		sm_error_set(err, "no_such_session", "no session %.64s", name);
-		return -1;
-	}
 	session_destroy(s);
 	server_maybe_exit();
 	return 0;
 }
 
-static int cmd_kill_server(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_kill_server)
 {
 	server_shutdown("kill-server");
 	return 0;
 }
 
-static int cmd_probe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+CMD_HANDLER(cmd_probe)
 {
 	cJSON *probe = probe_to_json(backend_probe_result());
-	char line[256];
+	char line[256], microvm[256], both[520];
 
 	backend_probe_line(backend_probe_result(), line, sizeof line);
-	cJSON_AddStringToObject(result, "line", line);
+	backend_probe_microvm_line(backend_probe_result(), microvm, sizeof microvm);
+	snprintf(both, sizeof both, "%s\n%s", line, microvm);
+	cJSON_AddStringToObject(result, "line", both);
 
 	for (cJSON *item = probe->child; item != NULL; item = item->next)
 		cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));
@@ -162,12 +179,30 @@ static int cmd_probe(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	return 0;
 }
 
-static int cmd_subscribe(struct conn *c, const cJSON *req, cJSON *result, struct sm_error *err)
+/* The filter's pane: an id as given (its events may be in the log
+ * only), or a target, which must name a pane now. */
+static int subscribe_pane(struct conn *c, const cJSON *req, int *pane, struct sm_error *err)
+{
+	const char *target = NULL;
+	struct pane *p;
+
+	*pane = 0;
+	if (cmd_get_string(req, "target", false, &target, err) < 0)
+		return -1;
+	if (target == NULL)
+		return cmd_get_int(req, "pane", false, pane, err);
+	if ((p = cmd_resolve_pane(c, target, err)) == NULL)
+		return -1;
+	*pane = p->id;
+	return 0;
+}
+
+CMD_HANDLER(cmd_subscribe)
 {
 	const char *session = NULL, *action = NULL;
 	int pane = 0;
 
-	if (cmd_get_int(req, "pane", false, &pane, err) < 0 ||
+	if (subscribe_pane(c, req, &pane, err) < 0 ||
 	    cmd_get_string(req, "session", false, &session, err) < 0 ||
 	    cmd_get_string(req, "action", false, &action, err) < 0)
 		return -1;
@@ -179,14 +214,3 @@ static int cmd_subscribe(struct conn *c, const cJSON *req, cJSON *result, struct
 		c->pending_backlog = true;
 	return 0;
 }
-
-const struct cmd_entry cmd_session_entries[] = {
-	{ .name = "hello", .exec = cmd_hello, .flags = CMD_BEFORE_HELLO },
-	{ .name = "new-session", .exec = cmd_new_session },
-	{ .name = "list", .exec = cmd_list },
-	{ .name = "kill-session", .exec = cmd_kill_session },
-	{ .name = "kill-server", .exec = cmd_kill_server },
-	{ .name = "probe", .exec = cmd_probe },
-	{ .name = "subscribe", .exec = cmd_subscribe },
-	{ .name = NULL },
-};

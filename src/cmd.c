@@ -1,6 +1,6 @@
 /*
- * cmd: request dispatch through the command tables, and the field helpers
- * every handler shares.
+ * cmd: request dispatch through the command table (command.h), the field
+ * helpers every handler shares, and the one place targets are resolved.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,23 +9,12 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "command.h"
+#include "error.h"
 #include "log.h"
 #include "profile.h"
-
-static const struct cmd_entry *const cmd_tables[] = {
-	cmd_session_entries,
-	cmd_pane_entries,
-	cmd_client_entries,
-};
-
-static const struct cmd_entry *cmd_find(const char *name)
-{
-	for (size_t t = 0; t < sizeof cmd_tables / sizeof cmd_tables[0]; t++)
-		for (const struct cmd_entry *e = cmd_tables[t]; e->name != NULL; e++)
-			if (strcmp(e->name, name) == 0)
-				return e;
-	return NULL;
-}
+#include "target.h"
+#include "xalloc.h"
 
 void cmd_dispatch(struct conn *c, cJSON *req)
 {
@@ -33,7 +22,7 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 	const cJSON *name = cJSON_GetObjectItem(req, "cmd");
 	cJSON *reply = cJSON_CreateObject(), *result = cJSON_CreateObject();
 	struct sm_error err = { 0 };
-	const struct cmd_entry *entry = NULL;
+	const struct command_entry *entry = NULL;
 	int rc = -1;
 
 	if (cJSON_IsNumber(id))
@@ -41,11 +30,11 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 	else
 		cJSON_AddNullToObject(reply, "id");
 	if (!cJSON_IsString(name))
-		sm_error_set(&err, "missing_field", "field 'cmd' (string) is required");
-	else if ((entry = cmd_find(name->valuestring)) == NULL)
-		sm_error_set(&err, "unknown_command", "unknown command '%.64s'", name->valuestring);
+		sm_error_set(&err, SM_ERR_MISSING_FIELD, "field 'cmd' (string) is required");
+	else if ((entry = command_for_request(name->valuestring)) == NULL)
+		sm_error_set(&err, SM_ERR_UNKNOWN_COMMAND, "unknown command '%.64s'", name->valuestring);
 	else if (!c->hello_done && !(entry->flags & CMD_BEFORE_HELLO))
-		sm_error_set(&err, "hello_required", "send hello first");
+		sm_error_set(&err, SM_ERR_HELLO_REQUIRED, "send hello first");
 	else
 		rc = entry->exec(c, req, result, &err);
 	if (rc == 0 && id == NULL) {
@@ -59,7 +48,7 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 		cJSON_AddItemToObject(reply, "result", result);
 	} else {
 		cJSON *error = cJSON_AddObjectToObject(reply, "error");
-		cJSON_AddStringToObject(error, "code", err.code[0] ? err.code : "failed");
+		cJSON_AddStringToObject(error, "code", err.code[0] ? err.code : SM_ERR_FAILED);
 		cJSON_AddStringToObject(error, "message", err.message);
 		/* A pane made in state error is still named in the reply. */
 		if (cJSON_GetObjectItem(result, "pane") != NULL)
@@ -88,11 +77,11 @@ int cmd_get_int(const cJSON *req, const char *key, bool required, int *out, stru
 	if (item == NULL || cJSON_IsNull(item)) {
 		if (!required)
 			return 0;
-		sm_error_set(err, "missing_field", "field '%s' (number) is required", key);
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "field '%s' (number) is required", key);
 		return -1;
 	}
 	if (!cJSON_IsNumber(item)) {
-		sm_error_set(err, "invalid_argument", "field '%s' must be a number", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field '%s' must be a number", key);
 		return -1;
 	}
 	*out = item->valueint;
@@ -107,11 +96,11 @@ int cmd_get_string(const cJSON *req, const char *key, bool required, const char 
 	if (item == NULL || cJSON_IsNull(item)) {
 		if (!required)
 			return 0;
-		sm_error_set(err, "missing_field", "field '%s' (string) is required", key);
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "field '%s' (string) is required", key);
 		return -1;
 	}
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "invalid_argument", "field '%s' must be a string", key);
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field '%s' must be a string", key);
 		return -1;
 	}
 	*out = item->valuestring;
@@ -125,28 +114,97 @@ bool cmd_get_bool(const cJSON *req, const char *key, bool fallback)
 	return cJSON_IsBool(item) ? cJSON_IsTrue(item) : fallback;
 }
 
+struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_error *err)
+{
+	struct target t;
+	struct session *s;
+	struct pane *p;
+
+	/* A session's own name first: the generated names are numbers. */
+	if ((s = session_find(text)) != NULL)
+		return s;
+	if (target_parse(text, &t, err) < 0)
+		return NULL;
+	if (t.pane_id >= 0) {
+		if ((p = pane_find(t.pane_id)) == NULL || p->window == NULL) {
+			sm_error_set(err, SM_ERR_NO_SUCH_PANE, "no pane %%%d", t.pane_id);
+			return NULL;
+		}
+		return p->window->session;
+	}
+	if (t.session[0] != '\0')
+		s = session_find(t.session);
+	else
+		s = c->attached != NULL ? c->attached : server.sessions;
+	if (s == NULL)
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s",
+			     t.session[0] ? t.session : "(none exists)");
+	return s;
+}
+
+struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error *err)
+{
+	struct target t;
+	struct session *s;
+	struct window *w;
+	struct pane *p;
+	int i = 0;
+
+	if (target_parse(text, &t, err) < 0)
+		return NULL;
+	if (t.pane_id >= 0) {
+		if ((p = pane_find(t.pane_id)) == NULL)
+			sm_error_set(err, SM_ERR_NO_SUCH_PANE, "no pane %%%d", t.pane_id);
+		return p;
+	}
+	if ((s = cmd_resolve_session(c, text, err)) == NULL)
+		return NULL;
+	w = s->active;
+	if (t.window >= 0)
+		for (w = s->windows; w != NULL && w->index != t.window; w = w->next)
+			;
+	if (w == NULL) {
+		sm_error_set(err, SM_ERR_NO_SUCH_WINDOW, "no window %d in session %.64s", t.window,
+			     s->name);
+		return NULL;
+	}
+	p = w->active;
+	if (t.pane_index >= 0)
+		for (p = w->panes; p != NULL && i != t.pane_index; p = p->next)
+			i++;
+	if (p == NULL)
+		sm_error_set(err, SM_ERR_NO_SUCH_PANE, "no pane %d in window %.64s:%d",
+			     t.pane_index, s->name, w->index);
+	return p;
+}
+
 struct pane *cmd_target_pane(struct conn *c, const cJSON *req, struct sm_error *err)
 {
+	const char *target = NULL;
 	int id = -1;
 	struct pane *p;
 
+	if (cmd_get_string(req, "target", false, &target, err) < 0)
+		return NULL;
+	if (target != NULL)
+		return cmd_resolve_pane(c, target, err);
 	if (cmd_get_int(req, "pane", false, &id, err) < 0)
 		return NULL;
 	if (id < 0) {
 		if (c->attached != NULL && c->attached->active != NULL)
 			return c->attached->active->active;
-		sm_error_set(err, "missing_field", "field 'pane' (number) is required");
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "field 'pane' (number) is required");
 		return NULL;
 	}
 	p = pane_find(id);
 	if (p == NULL)
-		sm_error_set(err, "no_such_pane", "no pane %%%d", id);
+		sm_error_set(err, SM_ERR_NO_SUCH_PANE, "no pane %%%d", id);
 	return p;
 }
 
 /* Choose the backend: an explicit request is strict and never falls
  * back; only the config's default may step microvm -> native, and says so
- * (DESIGN.md invariants 3 and 4). */
+ * (docs/design.md invariants 3 and 4). */
 static int cmd_choose_backend(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
 {
 	const char *name = NULL;
@@ -189,30 +247,30 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 		char names[512];
 
 		profile_names(names, sizeof names);
-		sm_error_set(err, "invalid_profile", "unknown profile '%.40s' (valid: %s)", profile,
+		sm_error_set(err, SM_ERR_INVALID_PROFILE, "unknown profile '%.40s' (valid: %s)", profile,
 			     names);
 		return -1;
 	}
 	spawn->profile = profile;
 	spawn->remain_on_exit = cmd_get_bool(req, "remain", false);
 	if (env != NULL && !cJSON_IsObject(env)) {
-		sm_error_set(err, "invalid_argument", "field 'env' must be an object");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'env' must be an object");
 		return -1;
 	}
 	spawn->env = (cJSON *)env;
 	if (argv != NULL && !cJSON_IsNull(argv)) {
 		if (!cJSON_IsArray(argv) || (n = cJSON_GetArraySize(argv)) == 0) {
-			sm_error_set(err, "invalid_argument", "field 'argv' must be a non-empty array");
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'argv' must be a non-empty array");
 			return -1;
 		}
-		spawn->argv = calloc(n + 1, sizeof *spawn->argv);
+		spawn->argv = xcalloc(n + 1, sizeof *spawn->argv);
 		for (const cJSON *a = argv->child; a != NULL; a = a->next) {
 			if (!cJSON_IsString(a)) {
 				cmd_free_spawn(spawn);
-				sm_error_set(err, "invalid_argument", "argv items must be strings");
+				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "argv items must be strings");
 				return -1;
 			}
-			spawn->argv[i++] = strdup(a->valuestring);
+			spawn->argv[i++] = xstrdup(a->valuestring);
 		}
 	}
 	if (cmd_choose_backend(req, spawn, err) < 0) {

@@ -1,8 +1,9 @@
 /*
- * cmd: the protocol's commands, declared as a table (name -> handler), as
- * tmux declares its cmd_entry structs.  A new command is one entry plus
- * one function.  Handlers fill `result` and return 0, or fill err and
- * return -1; cmd_dispatch turns that into the reply line.
+ * cmd: the server's side of the commands.  Each protocol command is
+ * served by the handler its entry in command_table[] names (command.h:
+ * one declaration per command, with its syntax and its docs).  Handlers
+ * fill `result` and return 0, or fill err and return -1; cmd_dispatch
+ * turns that into the reply line.
  */
 #ifndef SANDMUX_CMD_H
 #define SANDMUX_CMD_H
@@ -13,20 +14,39 @@
 
 struct cJSON;
 
-typedef int (*cmd_exec_fn)(struct conn *c, const struct cJSON *req, struct cJSON *result,
-			   struct sm_error *err);
-
-#define CMD_BEFORE_HELLO 0x1 /* may run before hello */
-
-struct cmd_entry {
-	const char *name;
-	cmd_exec_fn exec;
-	int flags;
-};
-
-extern const struct cmd_entry cmd_session_entries[];
-extern const struct cmd_entry cmd_pane_entries[];
-extern const struct cmd_entry cmd_client_entries[];
+/* The handlers, by file: cmd-session.c, cmd-pane.c, cmd-client.c. */
+#define CMD_HANDLER(name)                                                                          \
+	int name(struct conn *c, const struct cJSON *req, struct cJSON *result,                    \
+		 struct sm_error *err)
+CMD_HANDLER(cmd_hello);
+CMD_HANDLER(cmd_new_session);
+CMD_HANDLER(cmd_list);
+CMD_HANDLER(cmd_kill_session);
+CMD_HANDLER(cmd_kill_server);
+CMD_HANDLER(cmd_probe);
+CMD_HANDLER(cmd_subscribe);
+CMD_HANDLER(cmd_feed);
+CMD_HANDLER(cmd_split);
+CMD_HANDLER(cmd_send_keys);
+CMD_HANDLER(cmd_send_text);
+CMD_HANDLER(cmd_capture);
+CMD_HANDLER(cmd_history);
+CMD_HANDLER(cmd_resize);
+CMD_HANDLER(cmd_kill_pane);
+CMD_HANDLER(cmd_suspend);
+CMD_HANDLER(cmd_resume);
+CMD_HANDLER(cmd_attach);
+CMD_HANDLER(cmd_detach);
+CMD_HANDLER(cmd_client_size);
+CMD_HANDLER(cmd_tty);
+CMD_HANDLER(cmd_key);
+CMD_HANDLER(cmd_paste);
+CMD_HANDLER(cmd_mouse);
+CMD_HANDLER(cmd_select_pane);
+CMD_HANDLER(cmd_resize_pane);
+CMD_HANDLER(cmd_zoom);
+CMD_HANDLER(cmd_new_window);
+CMD_HANDLER(cmd_select_window);
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,
@@ -34,8 +54,12 @@ int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *ou
 int cmd_get_string(const struct cJSON *req, const char *key, bool required, const char **out,
 		   struct sm_error *err);
 bool cmd_get_bool(const struct cJSON *req, const char *key, bool fallback);
-/* The pane named by "pane", else the attached session's active pane. */
+/* The pane named by "pane" (an id, or a target as src/target.h writes
+ * it), else the attached session's active pane. */
 struct pane *cmd_target_pane(struct conn *c, const struct cJSON *req, struct sm_error *err);
+/* The pane or session a target names; NULL with err (no_such_*). */
+struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error *err);
+struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_error *err);
 /* Fill a pane_spawn from argv/cwd/env/backend/profile/remain fields. */
 int cmd_parse_spawn(const struct cJSON *req, struct pane_spawn *spawn, struct sm_error *err);
 void cmd_free_spawn(struct pane_spawn *spawn);
@@ -49,6 +73,5 @@ void server_attach(struct conn *c, struct session *s);
 void server_attach_later(struct conn *c, struct session *s);
 void server_shutdown(const char *reason);
 struct cJSON *server_row_json(struct term *t, int row);
-void server_send_full(struct session *s);
 
 #endif

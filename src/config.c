@@ -19,6 +19,7 @@
 #include "error.h"
 #include "profile.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #define CONFIG_FILE_MAX (1024 * 1024)
 
@@ -76,7 +77,7 @@ struct config_parse {
 
 static int invalid(struct config_parse *parse, const char *key, const char *what)
 {
-	sm_error_set(parse->err, "config_invalid", "%s: \"%s\" %s", parse->source, key, what);
+	sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"%s\" %s", parse->source, key, what);
 	return -1;
 }
 
@@ -98,7 +99,7 @@ static int set_prefix(struct config_parse *parse, const cJSON *item)
 		return invalid(parse, "prefix", "must be a string such as \"C-b\"");
 	if (!key_name_canonical(item->valuestring, canonical, sizeof canonical) ||
 	    strlen(canonical) >= sizeof parse->config->prefix) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"prefix\": \"%s\" is not a key name", parse->source,
 			     item->valuestring);
 		return -1;
@@ -136,6 +137,19 @@ static int set_status(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+static int set_bell_action(struct config_parse *parse, const cJSON *item)
+{
+	static const char *const names[] = { [BELL_ANY] = "any", [BELL_NONE] = "none",
+					     [BELL_CURRENT] = "current" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (cJSON_IsString(item) && strcmp(item->valuestring, names[i]) == 0) {
+			parse->config->bell_action = (enum bell_action)i;
+			return 0;
+		}
+	return invalid(parse, "bell_action", "must be \"any\", \"none\" or \"current\"");
+}
+
 static int set_default_shell(struct config_parse *parse, const cJSON *item)
 {
 	if (cJSON_IsString(item) && item->valuestring[0] != 0 && item->valuestring[0] != '/')
@@ -159,7 +173,7 @@ static int set_default_backend(struct config_parse *parse, const cJSON *item)
 			return 0;
 		}
 	}
-	sm_error_set(parse->err, "config_invalid",
+	sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 		     "%s: \"default_backend\": \"%s\" is not a backend (none, native, microvm)",
 		     parse->source, item->valuestring);
 	return -1;
@@ -172,21 +186,16 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 	struct sm_error command_err;
 
 	if (!cJSON_IsString(member) && !cJSON_IsNull(member)) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"bindings\": the value for \"%s\" must be a command string",
 			     parse->source, member->string);
 		return -1;
 	}
-	grown = realloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
-	if (grown == NULL) {
-		sm_error_set(parse->err, "out_of_memory", "%s: no memory for bindings",
-			     parse->source);
-		return -1;
-	}
+	grown = xrealloc(config->bindings, (config->nbindings + 1) * sizeof *grown);
 	config->bindings = grown;
 	entry = &config->bindings[config->nbindings];
 	if (!key_name_canonical(member->string, entry->key, sizeof entry->key)) {
-		sm_error_set(parse->err, "config_invalid",
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 			     "%s: \"bindings\": \"%s\" is not a key name", parse->source,
 			     member->string);
 		return -1;
@@ -197,7 +206,7 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 		if (strlen(member->valuestring) >= sizeof entry->command)
 			return invalid(parse, member->string, "binds a command that is too long");
 		if (!client_command_valid(member->valuestring, &command_err)) {
-			sm_error_set(parse->err, "config_invalid", "%s: \"bindings\": \"%s\": %s",
+			sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"bindings\": \"%s\": %s",
 				     parse->source, member->string, command_err.message);
 			return -1;
 		}
@@ -236,17 +245,12 @@ static int add_profile(struct config_parse *parse, const cJSON *member)
 
 	for (size_t i = 0; i < config->nprofiles; i++)
 		if (strcmp(config->profiles[i].name, member->string) == 0) {
-			sm_error_set(parse->err, "config_invalid",
+			sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
 				     "%s: \"profiles\": \"%s\" is defined twice", parse->source,
 				     member->string);
 			return -1;
 		}
-	grown = realloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
-	if (grown == NULL) {
-		sm_error_set(parse->err, "out_of_memory", "%s: no memory for profiles",
-			     parse->source);
-		return -1;
-	}
+	grown = xrealloc(config->profiles, (config->nprofiles + 1) * sizeof *grown);
 	config->profiles = grown;
 	if (profile_from_json(member->string, member, &config->profiles[config->nprofiles],
 			      &why) != 0) {
@@ -271,6 +275,7 @@ static const struct {
     {"theme", set_theme},
     {"scrollback", set_scrollback},
     {"status", set_status},
+    {"bell_action", set_bell_action},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"profiles", set_profiles},
@@ -281,9 +286,9 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 	for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++)
 		if (strcmp(member->string, config_keys[i].key) == 0)
 			return config_keys[i].set(parse, member);
-	sm_error_set(parse->err, "config_unknown_key",
+	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "default_shell, default_backend, profiles)",
+		     "bell_action, default_shell, default_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }
@@ -315,7 +320,7 @@ static int config_parse_text(const char *text, const char *source, struct config
 	parsed.profiles = NULL;
 	parsed.nprofiles = 0;
 	if (root == NULL || !cJSON_IsObject(root)) {
-		sm_error_set(err, "config_parse_error", "%s: line %d: %s", source,
+		sm_error_set(err, SM_ERR_CONFIG_PARSE_ERROR, "%s: line %d: %s", source,
 			     error_at ? line_of(text, error_at) : 1,
 			     root == NULL ? "invalid JSON" : "the file must hold one JSON object");
 		cJSON_Delete(root);
@@ -352,18 +357,13 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 			     "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	text = malloc(CONFIG_FILE_MAX + 1);
-	if (text == NULL) {
-		fclose(f);
-		sm_error_set(err, "out_of_memory", "%s: no memory to read it", file);
-		return -1;
-	}
+	text = xmalloc(CONFIG_FILE_MAX + 1);
 	len = fread(text, 1, CONFIG_FILE_MAX + 1, f);
 	rc = ferror(f);
 	fclose(f);
 	if (rc != 0 || len > CONFIG_FILE_MAX) {
 		free(text);
-		sm_error_set(err, "config_read_error", "%s: %s", file,
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", file,
 			     rc ? "read error" : "larger than 1 MiB");
 		return -1;
 	}

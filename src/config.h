@@ -27,11 +27,16 @@ struct sandbox_profile;
 
 #define CONFIG_SCROLLBACK_MAX 1000000
 
+/* tmux's bell-action: a bell in any window rings the terminal, none
+ * does, or only one in the window on screen. */
+enum bell_action { BELL_ANY = 0, BELL_NONE, BELL_CURRENT };
+
 struct config {
 	char prefix[16];	  /* canonical key name, default "C-b" */
 	char theme[256];	  /* theme name or path, default "default" */
 	int scrollback;		  /* lines of history per pane */
 	bool status;		  /* draw the status line */
+	enum bell_action bell_action; /* which bells the client rings (tmux's bell-action) */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */

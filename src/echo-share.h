@@ -9,7 +9,9 @@
  * updates of plain cells itself ("patches"), at the screen position the
  * client published, and the frame still follows: the client repaints the
  * patched rows from it, so the screen always converges on the client's
- * own drawing.
+ * own drawing.  A cursor key changes no cell: its patch is the cursor's
+ * move alone, as fast as an echo.  Showing or hiding the cursor is left
+ * to the client (ncurses remembers which it did).
  *
  * The terminal has one writer at a time.  The client holds the page
  * (drawing = 1) whenever it is not asleep in poll(2): every byte it
@@ -36,7 +38,7 @@
 #include <stdint.h>
 
 #define ECHO_SHARE_MAGIC 0x6f686365u /* "echo" */
-#define ECHO_SHARE_VERSION 1
+#define ECHO_SHARE_VERSION 2
 #define ECHO_SHARE_PANES 64
 
 struct echo_region {
@@ -57,6 +59,7 @@ struct echo_share {
 	uint32_t screen_cols, screen_rows;
 	uint32_t erase_chars; /* the terminal has ECH (CSI n X, terminfo ech) */
 	int32_t cursor_pane;  /* the pane whose cursor the client shows, or -1 */
+	int32_t focus_pane;   /* the pane the cursor is for, shown or hidden, or -1 */
 	uint32_t nregions;
 	struct echo_region regions[ECHO_SHARE_PANES];
 	/* Written by the server in its turn: */

@@ -4,7 +4,7 @@
  * downgrade) and violations.  Every event is first appended to a durable
  * JSON-lines log, $XDG_STATE_HOME/sandmux/events.jsonl (rotated at 10 MiB,
  * five old files kept), and only then fanned out to subscribers whose
- * filters match (DESIGN.md invariant 6: nothing lost).  A ring of recent
+ * filters match (docs/design.md invariant 6: nothing lost).  A ring of recent
  * events, seeded from the log's tail at start, is the backlog a new
  * subscriber receives first.
  */
@@ -21,6 +21,8 @@
 
 #include "log.h"
 #include "server.h"
+#include "jsonl.h"
+#include "xalloc.h"
 
 #define EVENTS_ROTATE_BYTES (10 * 1024 * 1024)
 #define EVENTS_KEEP 5
@@ -70,7 +72,7 @@ static void events_load_tail(void)
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
 		if (line[0] == '{')
-			backlog_push(strdup(line));
+			backlog_push(xstrdup(line));
 	}
 	free(line);
 	fclose(f);
@@ -225,17 +227,14 @@ void events_send_backlog(struct conn *c)
 
 void events_emit(cJSON *ev)
 {
-	char *line = cJSON_PrintUnformatted(ev);
-	size_t len = strlen(line);
+	size_t len;
+	char *line = jsonl_line(ev, &len);
 	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
 
 	/* Durable first, then live. */
-	line = realloc(line, len + 2);
-	line[len] = '\n';
-	line[len + 1] = '\0';
-	events_append(line, len + 1);
-	line[len] = '\0';
+	events_append(line, len);
+	line[len - 1] = '\0';
 	backlog_push(line);
 	if (kind != NULL && strcmp(kind, "violation") == 0 && cJSON_IsNumber(pane)) {
 		struct pane *p = pane_find(pane->valueint);

@@ -7,15 +7,15 @@
  * least LAYOUT_MIN_W x LAYOUT_MIN_H (one title row and one content row).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "layout.h"
+#include "xalloc.h"
 
 struct layout_cell *layout_new_leaf(struct pane *p)
 {
-	struct layout_cell *cell = calloc(1, sizeof *cell);
+	struct layout_cell *cell = xcalloc(1, sizeof *cell);
 
-	if (cell == NULL)
-		abort();
 	cell->type = LAYOUT_PANE;
 	cell->pane = p;
 	return cell;
@@ -148,7 +148,26 @@ static int overlap(int a0, int a1, int b0, int b1)
 	return hi - lo;
 }
 
-struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir)
+bool layout_direction_from_name(const char *name, enum layout_direction *out)
+{
+	static const char *const names[] = { [LAYOUT_LEFT] = "left", [LAYOUT_RIGHT] = "right",
+					     [LAYOUT_UP] = "up", [LAYOUT_DOWN] = "down" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (enum layout_direction)i;
+			return true;
+		}
+	return false;
+}
+
+static bool horizontal(enum layout_direction dir)
+{
+	return dir == LAYOUT_LEFT || dir == LAYOUT_RIGHT;
+}
+
+struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from,
+				     enum layout_direction dir)
 {
 	struct layout_cell *leaves[256], *best = NULL;
 	int n = 0, best_overlap = 0;
@@ -161,11 +180,12 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
 
 		if (c == from)
 			continue;
-		if (dir == 0 || dir == 1) {
-			adjacent = dir == 0 ? c->x + c->w + 1 == from->x : from->x + from->w + 1 == c->x;
+		if (horizontal(dir)) {
+			adjacent = dir == LAYOUT_LEFT ? c->x + c->w + 1 == from->x
+						      : from->x + from->w + 1 == c->x;
 			ov = overlap(c->y, c->y + c->h, from->y, from->y + from->h);
 		} else {
-			adjacent = dir == 2 ? c->y + c->h == from->y : from->y + from->h == c->y;
+			adjacent = dir == LAYOUT_UP ? c->y + c->h == from->y : from->y + from->h == c->y;
 			ov = overlap(c->x, c->x + c->w, from->x, from->x + from->w);
 		}
 		if (adjacent && ov > best_overlap) {
@@ -176,14 +196,83 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
 	return best;
 }
 
-bool layout_resize(struct layout_cell *leaf, int dir, int amount)
+/*
+ * The split whose border is the leaf's right (or bottom) edge: the
+ * nearest ancestor of that type holding the leaf in its first child.  A
+ * leaf at the far edge has no such border and moves its left (top) one,
+ * the nearest ancestor of the type, as tmux's resize-pane does.  Only
+ * the nearest ancestor is not enough: in (%1|%5)|%2 the split nearest
+ * %5 is its left border with %1, while its right edge, the border with
+ * %2, belongs to the root.
+ */
+static struct layout_cell *resize_split(struct layout_cell *leaf, enum layout_type want)
 {
-	enum layout_type want = (dir == 0 || dir == 1) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
-	struct layout_cell *parent = leaf->parent;
+	struct layout_cell *nearest = NULL;
+
+	for (struct layout_cell *child = leaf; child->parent != NULL; child = child->parent) {
+		struct layout_cell *parent = child->parent;
+
+		if (parent->type != want)
+			continue;
+		if (parent->first == child)
+			return parent;
+		if (nearest == NULL)
+			nearest = parent;
+	}
+	return nearest;
+}
+
+static int cell_size(const struct layout_cell *cell, enum layout_type axis)
+{
+	return axis == LAYOUT_LEFTRIGHT ? cell->w : cell->h;
+}
+
+static int split_permille(int first, int avail)
+{
+	int permille = avail > 0 ? (first * 1000 + avail - 1) / avail : 500;
+
+	return permille < 1 ? 1 : permille > 999 ? 999 : permille;
+}
+
+/*
+ * A moved border changes the size of the cells on either side of it; the
+ * change belongs to the panes that touch the border, never to the ones
+ * further away (tmux moves exactly one border).  Splits keep ratios, so
+ * each nested split of the same direction is given the ratio that keeps
+ * its far child's size: toward_end is true for a cell left of (above)
+ * the border, whose second child touches it.
+ */
+static void keep_far_side(struct layout_cell *cell, enum layout_type axis, int size, bool toward_end)
+{
+	int avail, min, first;
+
+	if (cell->type == LAYOUT_PANE)
+		return;
+	if (cell->type != axis) {
+		keep_far_side(cell->first, axis, size, toward_end);
+		keep_far_side(cell->second, axis, size, toward_end);
+		return;
+	}
+	avail = axis == LAYOUT_LEFTRIGHT ? size - 1 : size;
+	min = axis == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
+	if (avail < 2 * min)
+		return;
+	first = toward_end ? cell_size(cell->first, axis)
+			   : avail - cell_size(cell->second, axis);
+	first = layout_clamp(first, avail, min);
+	cell->permille = split_permille(first, avail);
+	if (toward_end)
+		keep_far_side(cell->second, axis, avail - first, true);
+	else
+		keep_far_side(cell->first, axis, first, false);
+}
+
+bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amount)
+{
+	enum layout_type want = horizontal(dir) ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
+	struct layout_cell *parent = resize_split(leaf, want);
 	int size, delta;
 
-	while (parent != NULL && parent->type != want)
-		parent = parent->parent;
 	if (parent == NULL)
 		return false;
 	size = want == LAYOUT_LEFTRIGHT ? parent->w - 1 : parent->h;
@@ -191,16 +280,14 @@ bool layout_resize(struct layout_cell *leaf, int dir, int amount)
 		return false;
 	/* dir says which way the border moves: right/down grows the first
 	 * child, whichever side the pane is on (tmux's resize-pane -L/-R). */
-	delta = (dir == 1 || dir == 3) ? amount : -amount;
+	delta = (dir == LAYOUT_RIGHT || dir == LAYOUT_DOWN) ? amount : -amount;
 	{
 		int first = want == LAYOUT_LEFTRIGHT ? parent->first->w : parent->first->h;
 		int min = want == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
 		first = layout_clamp(first + delta, size, min);
-		parent->permille = (first * 1000 + size - 1) / size;
-		if (parent->permille < 1)
-			parent->permille = 1;
-		if (parent->permille > 999)
-			parent->permille = 999;
+		parent->permille = split_permille(first, size);
+		keep_far_side(parent->first, want, first, true);
+		keep_far_side(parent->second, want, size - first, false);
 	}
 	return true;
 }

@@ -41,10 +41,18 @@ struct layout_cell *layout_split(struct layout_cell *leaf, enum layout_type type
 struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *leaf);
 /* Assign rectangles to every cell of the tree for a w x h area. */
 void layout_apply(struct layout_cell *root, int x, int y, int w, int h);
-/* Leaf adjacent to `from` in a direction (0 left, 1 right, 2 up, 3 down). */
-struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from, int dir);
-/* Grow (amount > 0) or shrink the leaf along a direction. */
-bool layout_resize(struct layout_cell *leaf, int dir, int amount);
+/* A direction on screen, as select-pane and resize-pane take it. */
+enum layout_direction { LAYOUT_LEFT, LAYOUT_RIGHT, LAYOUT_UP, LAYOUT_DOWN };
+
+/* The direction called name ("left", "right", "up", "down"); false if none. */
+bool layout_direction_from_name(const char *name, enum layout_direction *out);
+/* Leaf adjacent to `from` in a direction. */
+struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from,
+				     enum layout_direction dir);
+/* Move the border on the leaf's right (left/right) or bottom (up/down)
+ * edge, or its left/top one if it has none there, amount cells in dir
+ * (tmux's resize-pane: right/down moves it right/down). */
+bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amount);
 /* Can a rectangle of w x h be split this way at all? */
 bool layout_can_split(const struct layout_cell *leaf, enum layout_type type);
 

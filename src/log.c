@@ -27,13 +27,6 @@ void log_open(const char *path, int verbose)
 	}
 }
 
-void log_close(void)
-{
-	if (log_file != NULL && log_file != stderr)
-		fclose(log_file);
-	log_file = NULL;
-}
-
 static void log_vwrite(const char *level, const char *fmt, va_list ap)
 {
 	FILE *f = log_file ? log_file : stderr;

@@ -7,7 +7,6 @@
 #define SANDMUX_LOG_H
 
 void log_open(const char *path, int verbose);
-void log_close(void);
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

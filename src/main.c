@@ -1,26 +1,34 @@
 /*
- * main: global options (-L NAME, -v) and the verb table.  With no verb,
- * sandmux attaches to the default session, starting the server and a
- * session when none exists, as tmux does.
+ * main: global options (-L NAME, -v) and the verb, looked up in the one
+ * command table (command.h).  With no verb, sandmux attaches to the
+ * default session, starting the server and a session when none exists,
+ * as tmux does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+#include "command.h"
+#include "xalloc.h"
 
 static void main_usage(FILE *out)
 {
 	fprintf(out, "usage: sandmux [-L NAME] [-v] [VERB [ARGS...]]\n\nverbs:\n");
-	for (const struct cli_verb *v = cli_verbs; v->name != NULL; v++)
-		fprintf(out, "  %-14s %s\n", v->name, v->summary);
-	fprintf(out, "\nsandmux VERB --help shows a verb's options.\n");
+	command_print_list(out, false, CMD_CLI);
+	fprintf(out, "\nsandmux VERB --help shows a verb's options; sandmux list-commands also\n"
+		     "lists the commands of the : prompt and key bindings.\n");
 }
 
 int main(int argc, char **argv)
 {
-	const struct cli_verb *verb;
+	const struct command_entry *verb;
 	int i = 1;
+
+	/* cJSON's allocations fail the way every other one does (xalloc.h). */
+	cJSON_InitHooks(&(cJSON_Hooks){ .malloc_fn = xmalloc, .free_fn = free });
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {
@@ -44,12 +52,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i == argc)
-		return cli_find_verb("attach")->run(1, (char *[]){ "attach", NULL });
+		return cli_run(cli_find_verb("attach"), 1, (char *[]){ "attach", NULL });
 	verb = cli_find_verb(argv[i]);
 	if (verb == NULL) {
 		fprintf(stderr, "sandmux: unknown verb '%s'\n", argv[i]);
 		main_usage(stderr);
 		return 2;
 	}
-	return verb->run(argc - i, argv + i);
+	return cli_run(verb, argc - i, argv + i);
 }

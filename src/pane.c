@@ -4,7 +4,7 @@
  * The label a pane shows is taken from the backend's launch result, never
  * from the request: a contained backend is only shown once it confirms
  * the contained child runs, and a launch that fails leaves the pane in
- * state error with no process at all (DESIGN.md invariants 1 and 2).
+ * state error with no process at all (docs/design.md invariants 1 and 2).
  * Everything the program prints reaches the emulator; only frames to
  * clients are coalesced.
  */
@@ -26,6 +26,7 @@
 #include "session-egress.h"
 #include "supervisor.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define READ_CHUNK (64 * 1024)
 #define READ_BUDGET (128 * 1024) /* per wakeup, so one pane cannot starve others */
@@ -40,6 +41,7 @@
 #define FLOOD_PAUSE_MS 0
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
+static void pane_write(struct pane *p, const char *bytes, size_t len);
 
 static double now_seconds(void)
 {
@@ -62,7 +64,12 @@ static void pane_term_output(const char *bytes, size_t len, void *user)
 }
 
 /* The environment of a pane: the server's, TERM fixed, SANDMUX_PANE
- * set, then the request's extra variables. */
+ * and SANDMUX set, then the request's extra variables.  SANDMUX is
+ * tmux's $TMUX: "socket,server pid,%pane", which is how a client started
+ * in a pane knows it would attach a session to itself (cli-verbs.c
+ * refuses).  None of it is secret: a socket path (the socket itself is
+ * invisible or read-only to a sandboxed pane, docs/security.md), the
+ * server's pid and the pane's own id. */
 static char **pane_environment(const struct pane *p, const cJSON *extra)
 {
 	size_t n = 0, i = 0;
@@ -71,21 +78,23 @@ static char **pane_environment(const struct pane *p, const cJSON *extra)
 
 	while (server.environ[n] != NULL)
 		n++;
-	envp = calloc(n + cJSON_GetArraySize(extra) + 4, sizeof *envp);
+	envp = xcalloc(n + cJSON_GetArraySize(extra) + 5, sizeof *envp);
 	for (size_t k = 0; k < n; k++) {
+		/* A server started inside another's pane has that one's
+		 * SANDMUX: each pane gets this server's own. */
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
-		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0)
+		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
+		    strncmp(server.environ[k], "SANDMUX=", 8) == 0)
 			continue;
-		envp[i++] = strdup(server.environ[k]);
+		envp[i++] = xstrdup(server.environ[k]);
 	}
-	envp[i++] = strdup("TERM=xterm-256color");
-	if (asprintf(&envp[i++], "SANDMUX_PANE=%%%d", p->id) < 0)
-		abort();
+	envp[i++] = xstrdup("TERM=xterm-256color");
+	envp[i++] = xasprintf("SANDMUX_PANE=%%%d", p->id);
+	envp[i++] = xasprintf("SANDMUX=%s,%d,%%%d", server.socket_path, (int)getpid(), p->id);
 	cJSON_ArrayForEach(item, extra)
 	{
-		if (cJSON_IsString(item) && asprintf(&envp[i++], "%s=%s", item->string,
-						     item->valuestring) < 0)
-			abort();
+		if (cJSON_IsString(item))
+			envp[i++] = xasprintf("%s=%s", item->string, item->valuestring);
 	}
 	envp[i] = NULL;
 	return envp;
@@ -104,8 +113,10 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 {
 	p->state = SANDBOX_ERROR;
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
-	if (strcmp(err->code, "backend_unavailable") == 0)
-		snprintf(p->hint, sizeof p->hint, "%s", backend_probe_result()->native_hint);
+	if (strcmp(err->code, SM_ERR_BACKEND_UNAVAILABLE) == 0)
+		snprintf(p->hint, sizeof p->hint, "%s",
+			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm_hint
+							 : backend_probe_result()->native_hint);
 	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
 		 err->message);
 	{
@@ -161,17 +172,24 @@ static void pane_add_last_words(struct pane *p, struct sm_error *err)
  * the CPU while it starts. */
 #define PREPARE_DELAY_MS 100
 
+static enum sandbox_backend prepare_backend;
+
 static void pane_on_prepare_timer(uv_timer_t *timer)
 {
-	if (!server.exiting)
+	if (server.exiting)
+		return;
+	if (prepare_backend == SANDBOX_MICROVM)
+		microvm_prepare_next();
+	else
 		native_prepare_next();
 }
 
-static void pane_schedule_prepare(void)
+static void pane_schedule_prepare(enum sandbox_backend backend)
 {
 	static uv_timer_t timer;
 	static bool ready;
 
+	prepare_backend = backend;
 	if (!ready) {
 		uv_timer_init(server.loop, &timer);
 		uv_unref((uv_handle_t *)&timer);
@@ -200,11 +218,11 @@ static void pane_on_confirm(uv_poll_t *handle, int status, int events)
 		log_info("pane %%%d: %s confirmed, child pid %d", p->id,
 			 sandbox_backend_name(p->launch.backend), (int)p->launch.child_pid);
 		events_emit(events_lifecycle("ready", p));
-		if (p->launch.backend == SANDBOX_NATIVE)
-			pane_schedule_prepare();
+		if (p->launch.backend != SANDBOX_NONE)
+			pane_schedule_prepare(p->launch.backend);
 	} else {
 		if (err.code[0] == '\0')
-			sm_error_set(&err, "launch_failed", "sandbox did not start");
+			sm_error_set(&err, SM_ERR_LAUNCH_FAILED, "sandbox did not start");
 		p->ops->destroy(&p->launch);
 		pane_add_last_words(p, &err);
 		pane_fail(p, &err);
@@ -261,7 +279,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 		strv_free(envp);
 		return -1;
 	}
-	if (p->requested == SANDBOX_NATIVE && session_egress_wanted(p->profile)) {
+	if ((p->requested == SANDBOX_NATIVE || p->requested == SANDBOX_MICROVM) &&
+	    session_egress_wanted(p->profile)) {
 		if (session_egress_attach(p->session_name, p->id, egress_dir, sizeof egress_dir,
 					  err) != 0) {
 			strv_free(envp);
@@ -288,8 +307,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	if (p->launch.confirmed) {
 		p->state = SANDBOX_WARM;
 		events_emit(events_lifecycle("ready", p));
-		if (p->launch.backend == SANDBOX_NATIVE)
-			pane_schedule_prepare();
+		if (p->launch.backend != SANDBOX_NONE)
+			pane_schedule_prepare(p->launch.backend);
 	} else {
 		uv_poll_init(server.loop, &p->status_poll, p->launch.status_fd);
 		p->status_poll.data = p;
@@ -303,10 +322,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
  * error (err then says why); NULL means the request itself was bad. */
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 {
-	struct pane *p = calloc(1, sizeof *p);
+	struct pane *p = xcalloc(1, sizeof *p);
 
-	if (p == NULL)
-		abort();
 	p->id = server.next_pane_id++;
 	p->master = -1;
 	p->launch.master = -1;
@@ -390,6 +407,8 @@ void pane_resize(struct pane *p, int cols, int rows)
 	term_resize(p->term, rows, cols);
 	if (p->master >= 0)
 		pty_resize(p->master, rows, cols);
+	if (p->master >= 0 && p->ops != NULL && p->ops->resize != NULL)
+		p->ops->resize(&p->launch, rows, cols);
 }
 
 static void pane_flush_input(struct pane *p)
@@ -415,16 +434,12 @@ static void pane_flush_input(struct pane *p)
 	}
 }
 
-void pane_write(struct pane *p, const char *bytes, size_t len)
+static void pane_write(struct pane *p, const char *bytes, size_t len)
 {
 	if (p->master < 0 || len == 0 || p->state == SANDBOX_SUSPENDED)
 		return;
-	char *grown = realloc(p->pending_input, p->npending_input + len);
+	char *grown = xrealloc(p->pending_input, p->npending_input + len);
 
-	if (grown == NULL) {
-		log_warn("pane %%%d: out of memory, %zu bytes of input dropped", p->id, len);
-		return;
-	}
 	p->pending_input = grown;
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;
@@ -461,12 +476,14 @@ static void pane_finish(struct pane *p)
 }
 
 /* Title and mouse mode travel in the layout: send a new one when the
- * program changed either. */
+ * program changed either.  A bell goes out at once. */
 static void pane_check_properties(struct pane *p)
 {
 	struct term_modes modes;
 	const char *title = term_title(p->term);
 
+	if (term_take_bell(p->term))
+		server_pane_bell(p);
 	term_get_modes(p->term, &modes);
 	if (strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
 		return;
@@ -558,6 +575,16 @@ void pane_reap(pid_t pid, int status)
 				if (p->status_poll_active &&
 				    uv_is_active((uv_handle_t *)&p->status_poll))
 					pane_on_confirm(&p->status_poll, -1, 0);
+				if (p->ops != NULL && p->ops->exit_code != NULL) {
+					char why[sizeof p->reason] = "";
+					int code = p->ops->exit_code(&p->launch, status, why,
+								     sizeof why);
+
+					if (code >= 0)
+						p->exit_status = code;
+					if (why[0] != '\0')
+						snprintf(p->reason, sizeof p->reason, "%s", why);
+				}
 				/* Read the last words before the pane goes. */
 				if (p->master >= 0)
 					pane_drain(p);
@@ -597,10 +624,11 @@ void pane_kill(struct pane *p, const char *reason)
 
 cJSON *pane_to_json(const struct pane *p)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *cursor;
 	const char *label = pane_backend_label(p);
 	struct term_modes modes;
 	struct window *w = p->window;
+	int cy, cx;
 
 	pane_update_state((struct pane *)p);
 	term_get_modes(p->term, &modes);
@@ -625,16 +653,30 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(o, "reason", p->reason);
 	if (p->hint[0] != '\0')
 		cJSON_AddStringToObject(o, "hint", p->hint);
-	if (p->launch.details[0] != '\0' && label != NULL)
-		cJSON_AddStringToObject(o, "details", p->launch.details);
+	if (p->launch.details[0] != '\0' && label != NULL) {
+		cJSON *details = cJSON_AddObjectToObject(o, "details");
+
+		cJSON_AddStringToObject(details, "summary", p->launch.details);
+		if (p->launch.backend == SANDBOX_MICROVM)
+			cJSON_AddStringToObject(details, "accelerator",
+						backend_probe_result()->microvm_accel);
+	}
 	cJSON_AddNumberToObject(o, "pid", p->state == SANDBOX_ERROR ? 0 : p->launch.pid);
 	if (p->exited)
 		cJSON_AddNumberToObject(o, "exit_status", p->exit_status);
 	cJSON_AddStringToObject(o, "title", term_title(p->term));
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
 	cJSON_AddNumberToObject(o, "violations", p->violations);
+	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
+	/* Where the pane's program has its cursor: what an attached client
+	 * must show (tests compare the two). */
+	cursor = cJSON_AddObjectToObject(o, "cursor");
+	term_cursor(p->term, &cy, &cx);
+	cJSON_AddNumberToObject(cursor, "x", cx);
+	cJSON_AddNumberToObject(cursor, "y", cy);
+	cJSON_AddBoolToObject(cursor, "visible", modes.cursor_visible);
 	return o;
 }

@@ -41,16 +41,16 @@ static int paths_check_private_dir(const char *dir, struct sm_error *err)
 	struct stat st;
 
 	if (mkdir_p(dir, 0700) < 0 || stat(dir, &st) < 0) {
-		sm_error_set(err, "socket_dir", "cannot create %s: %s", dir, strerror(errno));
+		sm_error_set(err, SM_ERR_SOCKET_DIR, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (st.st_uid != getuid()) {
-		sm_error_set(err, "socket_dir", "%s is owned by uid %u, not by us", dir,
+		sm_error_set(err, SM_ERR_SOCKET_DIR, "%s is owned by uid %u, not by us", dir,
 			     (unsigned)st.st_uid);
 		return -1;
 	}
 	if ((st.st_mode & 077) != 0 && chmod(dir, 0700) < 0) {
-		sm_error_set(err, "socket_dir", "%s is not private and cannot be fixed", dir);
+		sm_error_set(err, SM_ERR_SOCKET_DIR, "%s is not private and cannot be fixed", dir);
 		return -1;
 	}
 	return 0;
@@ -62,7 +62,7 @@ int paths_socket(const char *name, char *out, size_t size, struct sm_error *err)
 	char dir[PATH_MAX];
 
 	if (strchr(name, '/') != NULL) {
-		sm_error_set(err, "invalid_argument", "server name must not contain '/'");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "server name must not contain '/'");
 		return -1;
 	}
 	if (runtime != NULL && runtime[0] == '/')
@@ -73,7 +73,7 @@ int paths_socket(const char *name, char *out, size_t size, struct sm_error *err)
 		return -1;
 	if ((size_t)snprintf(out, size, "%s/%s", dir, name) >= size ||
 	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-		sm_error_set(err, "socket_path", "socket path too long: %s/%s", dir, name);
+		sm_error_set(err, SM_ERR_SOCKET_PATH, "socket path too long: %s/%s", dir, name);
 		return -1;
 	}
 	return 0;

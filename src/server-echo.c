@@ -208,42 +208,24 @@ static void put(struct patch *pt, const char *bytes, size_t n)
 	pt->len += n;
 }
 
-/* The SGR parameters the client's drawing would give this colour, or
- * false when it would map it (nearest palette entry, RGB to palette). */
-static bool color_sgr(const struct echo_share *share, const struct term_color *color, bool bg,
-		      char *out, size_t size)
+/* Whether the client's drawing shows this colour as the pane asked for
+ * it, so a patch may too; false when it would map it (nearest palette
+ * entry, RGB to palette). */
+static bool color_as_asked(const struct echo_share *share, const struct term_color *color)
 {
-	out[0] = '\0';
 	if (color->kind == TERM_COLOR_DEFAULT || !share->use_color)
 		return true;
-	if (color->kind == TERM_COLOR_PALETTE) {
-		if (color->index >= 8 && (share->direct_color || color->index >= share->ncolors))
-			return false;
-		if (color->index < 8)
-			snprintf(out, size, ";%d", (bg ? 40 : 30) + color->index);
-		else if (color->index < 16)
-			snprintf(out, size, ";%d", (bg ? 100 : 90) + color->index - 8);
-		else
-			snprintf(out, size, ";%d;5;%d", bg ? 48 : 38, color->index);
-		return true;
-	}
-	if (!share->direct_color)
-		return false;
-	snprintf(out, size, ";%d;2;%d;%d;%d", bg ? 48 : 38, color->r, color->g, color->b);
-	return true;
+	if (color->kind == TERM_COLOR_PALETTE)
+		return color->index < 8 || (!share->direct_color && color->index < share->ncolors);
+	return share->direct_color;
 }
 
 static void patch_run(const struct term_style *style, const char *utf8, size_t len, int col,
 		      int cells, void *user)
 {
-	static const struct {
-		uint8_t bit;
-		const char *sgr;
-	} attrs[] = {{TERM_ATTR_BOLD, ";1"},	  {TERM_ATTR_DIM, ";2"},
-		     {TERM_ATTR_ITALIC, ";3"},	  {TERM_ATTR_UNDERLINE, ";4"},
-		     {TERM_ATTR_BLINK, ";5"},	  {TERM_ATTR_REVERSE, ";7"}};
 	struct patch *pt = user;
-	char sgr[96] = "\033[0", fg[32], bg[32];
+	struct term_style shown = *style;
+	char sgr[TERM_SGR_MAX];
 
 	if (!pt->ok)
 		return;
@@ -256,8 +238,7 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 	/* Plain printable ASCII only, one cell each: nothing wide, nothing
 	 * combining, no control byte can ever reach the terminal. */
 	if ((size_t)cells != len || (style->attrs & (TERM_ATTR_STRIKE | TERM_ATTR_CONCEAL)) != 0 ||
-	    !color_sgr(pt->share, &style->fg, false, fg, sizeof fg) ||
-	    !color_sgr(pt->share, &style->bg, true, bg, sizeof bg)) {
+	    !color_as_asked(pt->share, &style->fg) || !color_as_asked(pt->share, &style->bg)) {
 		pt->ok = false;
 		return;
 	}
@@ -266,13 +247,10 @@ static void patch_run(const struct term_style *style, const char *utf8, size_t l
 			pt->ok = false;
 			return;
 		}
-	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-		if (style->attrs & attrs[i].bit)
-			strcat(sgr, attrs[i].sgr);
-	strcat(sgr, fg);
-	strcat(sgr, bg);
-	strcat(sgr, "m");
-	put(pt, sgr, strlen(sgr));
+	/* Without colours the client draws none (NO_COLOR). */
+	if (!pt->share->use_color)
+		shown.fg.kind = shown.bg.kind = TERM_COLOR_DEFAULT;
+	put(pt, sgr, term_style_sgr(&shown, sgr, sizeof sgr));
 	put(pt, utf8, len);
 }
 
@@ -301,8 +279,10 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 	char cup[32];
 
 	/* Save the cursor, its attributes and character sets (DECSC); plain
-	 * ASCII in G0 for the cells; restored (DECRC) after. */
-	put(&pt, "\0337\033(B\017", 6);
+	 * ASCII in G0 for the cells; restored (DECRC) after.  A cursor key
+	 * damages no row: then the patch is the cursor's move alone. */
+	if (term_any_damage(term))
+		put(&pt, "\0337\033(B\017", 6);
 	for (int row = 0; row < rows && pt.ok; row++) {
 		if (!term_row_damaged(term, row))
 			continue;
@@ -330,7 +310,8 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 			}
 		}
 	}
-	put(&pt, "\033[0m\0338", 6);
+	if (n > 0)
+		put(&pt, "\033[0m\0338", 6);
 	/* The client's frames come later: put the cursor where they will
 	 * (the client then tells ncurses, see echo-share.h). */
 	if (move_cursor) {
@@ -340,20 +321,33 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 		snprintf(cup, sizeof cup, "\033[%d;%dH", y + cy + 1, x + cx + 1);
 		put(&pt, cup, strlen(cup));
 	}
-	return pt.ok && n > 0 ? pt.len : 0;
+	return pt.ok && (n > 0 || move_cursor) ? pt.len : 0;
 }
 
-/* The client shows this pane's cursor, and it is inside the pane. */
-static bool cursor_here(const struct echo_share *share, const struct echo_region *r,
-			struct pane *p)
+/* Where the patch leaves the terminal's cursor.  Only the client shows
+ * or hides it (ncurses remembers which, and would not repeat itself), so
+ * a pane whose cursor the client shows, or would show but hides, is
+ * patched only while the pane's cursor is as the client shows it; then
+ * the patch moves a shown cursor where the pane has it.  Returns false
+ * when the cursor has been shown or hidden since: the frame alone, and
+ * the client's drawing, do that. */
+static bool cursor_plan(const struct echo_share *share, const struct echo_region *r,
+			struct pane *p, bool *move_cursor)
 {
 	struct term_modes modes;
 	int cy, cx;
+	bool visible;
 
 	term_get_modes(p->term, &modes);
 	term_cursor(p->term, &cy, &cx);
-	return share->cursor_pane == p->id && modes.cursor_visible && cy >= 0 && cx >= 0 &&
-	       cy < r->rows && cx < r->cols;
+	visible = modes.cursor_visible && cy >= 0 && cx >= 0 && cy < r->rows && cx < r->cols;
+	*move_cursor = false;
+	if (share->focus_pane != p->id)
+		return true;
+	if (visible != (share->cursor_pane == p->id))
+		return false;
+	*move_cursor = visible;
+	return true;
 }
 
 bool server_echo_patch(struct conn *c, struct pane *p)
@@ -376,8 +370,9 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		return false;
 	}
 	if (share->enabled && (r = region_of(share, p)) != NULL &&
-	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term,
-					   (move_cursor = cursor_here(share, r, p)), buf, sizeof buf)) > 0 &&
+	    cursor_plan(share, r, p, &move_cursor) &&
+	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, move_cursor, buf,
+					   sizeof buf)) > 0 &&
 	    /* Room for the bytes now, and the client still there: a patch
 	     * after it went would land on the shell that got the terminal
 	     * back. */
@@ -445,12 +440,62 @@ void server_echo_flush(struct session *s)
 /* A keystroke whose bytes are what the client would have the pane get
  * for it in its normal mode, whatever the pane's modes: printable ASCII,
  * Tab and Backspace (the encoder sends 0x09 and 0x7f for those keys).
- * Everything else is the client's: Enter (CR LF in newline mode),
- * control keys, escape sequences, mouse reports, UTF-8, the prefix. */
+ * Cursor keys pass as keys (cursor_key_at).  Everything else is the
+ * client's: Enter (CR LF in newline mode), control keys, other escape
+ * sequences, mouse reports, UTF-8, the prefix. */
 static bool passes_through(const struct conn *c, unsigned char byte)
 {
 	return ((byte >= 0x20 && byte <= 0x7e) || byte == 0x09 || byte == 0x7f) &&
 	       byte != c->prefix_byte;
+}
+
+/* A cursor key as the client's terminal sends it, in either cursor-key
+ * mode (CSI or SS3 with A-D, H, F: the forms every xterm-like terminal
+ * uses), when the client let them pass: the client would send the pane
+ * that key and nothing else, and the server encodes it for the pane's
+ * own modes as the client's key would be.  Passing them spares a cursor
+ * key the trip through the client, so the cursor's move reaches the
+ * screen as fast as an echo.  Returns the sequence's length, or 0. */
+static size_t cursor_key_at(const struct conn *c, const unsigned char *bytes, size_t n,
+			    struct term_key *key)
+{
+	static const struct {
+		char final;
+		const char *name;
+	} keys[] = {{'A', "Up"},    {'B', "Down"}, {'C', "Right"},
+		    {'D', "Left"},  {'H', "Home"}, {'F', "End"}};
+
+	if (!c->pass_cursor_keys || n < 3 || bytes[0] != 0x1b || (bytes[1] != '[' && bytes[1] != 'O'))
+		return 0;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (bytes[2] == (unsigned char)keys[i].final)
+			return term_key_parse(keys[i].name, key) ? 3 : 0;
+	return 0;
+}
+
+/* What may go straight to the pane from the start of bytes: text and
+ * cursor keys, in order.  Returns how many bytes went. */
+static size_t pass_to_pane(struct conn *c, struct term *term, const unsigned char *bytes,
+			   size_t n)
+{
+	size_t i = 0, text = 0, len;
+	struct term_key key;
+
+	while (i < n) {
+		if (passes_through(c, bytes[i])) {
+			i++;
+			continue;
+		}
+		if ((len = cursor_key_at(c, bytes + i, n - i, &key)) == 0)
+			break;
+		term_send_text(term, (const char *)bytes + text, i - text);
+		term_send_key(term, &key);
+		i += len;
+		text = i;
+	}
+	term_send_text(term, (const char *)bytes + text, i - text);
+	c->tty_passed += i;
+	return i;
 }
 
 static void forward(struct conn *c, const unsigned char *bytes, size_t n)
@@ -498,14 +543,8 @@ static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
 		return;
 	}
 	if (c->passthrough && c->attached != NULL && c->attached->active != NULL &&
-	    c->attached->active->active != NULL) {
-		while (i < (size_t)n && passes_through(c, buf[i]))
-			i++;
-		if (i > 0) {
-			term_send_text(c->attached->active->active->term, (const char *)buf, i);
-			c->tty_passed += i;
-		}
-	}
+	    c->attached->active->active != NULL)
+		i = pass_to_pane(c, c->attached->active->active->term, buf, (size_t)n);
 	if (i < (size_t)n) {
 		/* From the first byte that is not plain text on, the client
 		 * decides, until it says it has caught up. */
@@ -544,7 +583,8 @@ static int start_input(struct conn *c)
 	return 0;
 }
 
-/* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?}
+/* {"cmd":"tty", "read":BOOL?, "passthrough":true?, "seq":N, "prefix":N?,
+ *  "cursor_keys":BOOL?}
  * Passthrough is granted only when seq is the last chunk forwarded: a
  * chunk still on its way to the client holds input typed before, which
  * must reach the pane first. */
@@ -554,9 +594,10 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	const cJSON *pass = cJSON_GetObjectItemCaseSensitive(req, "passthrough");
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(req, "seq");
 	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(req, "prefix");
+	const cJSON *cursor_keys = cJSON_GetObjectItemCaseSensitive(req, "cursor_keys");
 
 	if (c->echo == NULL || c->echo_tty < 0) {
-		sm_error_set(err, "no_terminal", "this client shared no terminal at attach");
+		sm_error_set(err, SM_ERR_NO_TERMINAL, "this client shared no terminal at attach");
 		return -1;
 	}
 	if (cJSON_IsBool(read_on) && !cJSON_IsTrue(read_on)) {
@@ -567,12 +608,14 @@ int server_echo_tty_request(struct conn *c, const cJSON *req, struct sm_error *e
 	if (cJSON_IsTrue(read_on)) {
 		c->tty_wanted = true;
 		if (!c->echo_paused && start_input(c) != 0) {
-			sm_error_set(err, "no_terminal", "cannot watch the terminal");
+			sm_error_set(err, SM_ERR_NO_TERMINAL, "cannot watch the terminal");
 			return -1;
 		}
 	}
 	if (cJSON_IsNumber(prefix))
 		c->prefix_byte = prefix->valueint >= 0 && prefix->valueint < 256 ? prefix->valueint : -1;
+	if (cJSON_IsBool(cursor_keys))
+		c->pass_cursor_keys = cJSON_IsTrue(cursor_keys);
 	if (cJSON_IsTrue(pass) && cJSON_IsNumber(seq) && c->tty_poll != NULL &&
 	    (unsigned long)seq->valuedouble == c->tty_forwarded)
 		c->passthrough = true;

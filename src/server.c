@@ -31,6 +31,8 @@
 #include "profile.h"
 #include "server.h"
 #include "term.h"
+#include "jsonl.h"
+#include "xalloc.h"
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
 #define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
@@ -60,6 +62,7 @@ static void conn_on_closed(uv_handle_t *handle)
 	struct conn *c = handle->data;
 
 	free(c->buf);
+	free(c->shown);
 	free(c);
 }
 
@@ -128,7 +131,7 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 			return;
 		}
 	}
-	wr = malloc(sizeof *wr);
+	wr = xmalloc(sizeof *wr);
 	wr->conn = c;
 	wr->data = data;
 	buf = uv_buf_init(data + sent, len - sent);
@@ -151,13 +154,9 @@ void server_send(struct conn *c, cJSON *msg)
 		server_echo_stop_input(c);
 		c->tty_wanted = false;
 	}
-	text = cJSON_PrintUnformatted(msg);
-	len = strlen(text);
+	text = jsonl_line(msg, &len);
 	cJSON_Delete(msg);
-	text = realloc(text, len + 2);
-	text[len] = '\n';
-	text[len + 1] = '\0';
-	server_send_raw(c, text, len + 1);
+	server_send_raw(c, text, len);
 }
 
 static bool conn_behind(struct conn *c)
@@ -166,6 +165,14 @@ static bool conn_behind(struct conn *c)
 }
 
 /* --- layout and frames ---------------------------------------------- */
+
+static bool window_rang(const struct window *w)
+{
+	for (const struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->bell)
+			return true;
+	return false;
+}
 
 static cJSON *server_layout_json(struct session *s, const struct conn *c)
 {
@@ -184,6 +191,7 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 							    ? term_title(w->active->term)
 							    : w->name);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
+		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
 		cJSON_AddItemToArray(windows, wo);
 	}
 	cJSON_AddBoolToObject(ev, "zoomed", aw != NULL && aw->zoomed != NULL);
@@ -198,11 +206,86 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	return ev;
 }
 
+static void server_send_pane_frame(struct session *s, struct pane *p, struct conn *only, bool full);
+static bool pane_visible(const struct window *w, const struct pane *p);
+
+static bool client_has_pane(const struct conn *c, const struct pane *p)
+{
+	for (size_t i = 0; i < c->nshown; i++)
+		if (c->shown[i].id == p->id)
+			return c->shown[i].cols == p->cols && c->shown[i].rows == p->rows;
+	return false;
+}
+
+/* A layout to one client, and then the full frame of every pane it
+ * lists that the client has no cells for.  The client keeps a pane's
+ * cells only while the pane stays in its layouts at the same size (a
+ * pane new to it, or resized, starts blank: client-model.c); frames
+ * carry only damage, so without this a window switched to, or a pane
+ * shown again after a zoom, would be drawn blank until its program
+ * wrote something. */
+static void server_send_layout(struct conn *c, struct session *s)
+{
+	struct window *w = s->active;
+	struct shown_pane *shown;
+	size_t n = 0;
+
+	server_send(c, server_layout_json(s, c));
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
+		n++;
+	shown = xcalloc(n + 1, sizeof *shown);
+	n = 0;
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next) {
+		if (!pane_visible(w, p))
+			continue;
+		if (!client_has_pane(c, p))
+			server_send_pane_frame(s, p, c, true);
+		shown[n++] = (struct shown_pane){.id = p->id, .cols = p->cols, .rows = p->rows};
+	}
+	free(c->shown);
+	c->shown = shown;
+	c->nshown = n;
+}
+
+/* The pane a person looks at: its window's active pane, in the
+ * session's active window. */
+static bool pane_focused(const struct pane *p)
+{
+	const struct session *s = p->window->session;
+
+	return s->active == p->window && p->window->active == p;
+}
+
+void server_pane_bell(struct pane *p)
+{
+	struct session *s = p->window->session;
+	bool mark = !pane_focused(p) && !p->bell;
+
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		cJSON *ev;
+
+		if (c->attached != s)
+			continue;
+		ev = cJSON_CreateObject();
+		cJSON_AddStringToObject(ev, "event", "bell");
+		cJSON_AddNumberToObject(ev, "pane", p->id);
+		cJSON_AddNumberToObject(ev, "window", p->window->index);
+		server_send(c, ev);
+	}
+	if (mark) {
+		p->bell = true;
+		server_broadcast_layout(s);
+	}
+}
+
 void server_broadcast_layout(struct session *s)
 {
+	/* Every focus change sends a layout: a focused pane's mark goes. */
+	if (s->active != NULL && s->active->active != NULL)
+		s->active->active->bell = false;
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
-			server_send(c, server_layout_json(s, c));
+			server_send_layout(c, s);
 }
 
 void server_push_status(struct session *s, const char *text)
@@ -235,7 +318,7 @@ static void frame_add_run(const struct term_style *style, const char *utf8, size
 			  int cells, void *user)
 {
 	cJSON *runs = user, *run = cJSON_CreateObject();
-	char *text = strndup(utf8, len);
+	char *text = xstrndup(utf8, len);
 
 	cJSON_AddStringToObject(run, "t", text);
 	free(text);
@@ -287,7 +370,14 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	cJSON *frame;
 	bool held = false;
 
-	if (!full && !term_any_damage(p->term))
+	/* A cursor that moved is damage like a changed cell: a cursor key
+	 * changes no cell, and its frame is all that moves the cursor.
+	 * Damage is counted from the last frame sent, and a patched pane's
+	 * frame has not gone yet: its terminal may show a cursor the damage
+	 * knows nothing of (moved by the patch, then back), so it always
+	 * gets its patch or frame. */
+	if (!full && !p->patched_since_frame && !term_any_damage(p->term) &&
+	    !term_cursor_damaged(p->term))
 		return;
 	/* Small updates go to the terminals of clients that share an echo
 	 * page first (server-echo.c).  Such a client's frame is held back:
@@ -307,9 +397,8 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	frame = server_frame_json(p, full);
 	if (p->patched_since_frame)
 		cJSON_AddBoolToObject(frame, "patched", true);
-	text = cJSON_PrintUnformatted(frame);
+	text = jsonl_line(frame, &len);
 	cJSON_Delete(frame);
-	len = strlen(text);
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
@@ -326,10 +415,9 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 			c->needs_full = true;
 			continue;
 		}
-		copy = malloc(len + 1);
+		copy = xmalloc(len);
 		memcpy(copy, text, len);
-		copy[len] = '\n';
-		server_send_raw(c, copy, len + 1);
+		server_send_raw(c, copy, len);
 	}
 	free(text);
 	/* Damage held for a client stays until its frames go out. */
@@ -414,20 +502,16 @@ void server_session_damaged(struct session *s)
 
 void server_attach(struct conn *c, struct session *s)
 {
+	/* A new attach has no cells of any pane: every frame goes full. */
+	c->nshown = 0;
 	c->attached = s;
 	session_fit_clients(s);
-	server_send(c, server_layout_json(s, c));
-	server_send_frames(s, c, true);
+	server_send_layout(c, s);
 }
 
 void server_attach_later(struct conn *c, struct session *s)
 {
 	c->pending_attach = s;
-}
-
-void server_send_full(struct session *s)
-{
-	server_send_frames(s, NULL, true);
 }
 
 /* --- reading requests ----------------------------------------------- */
@@ -458,7 +542,7 @@ static void conn_handle_line(struct conn *c, char *line)
 
 	if (req == NULL || !cJSON_IsObject(req)) {
 		cJSON_Delete(req);
-		conn_reply_error(c, "parse_error", "request is not a JSON object");
+		conn_reply_error(c, SM_ERR_PARSE_ERROR, "request is not a JSON object");
 		return;
 	}
 	cmd_dispatch(c, req);
@@ -487,7 +571,7 @@ static void conn_consume(struct conn *c, const char *data, size_t len)
 
 	if (c->len + len > c->cap) {
 		c->cap = c->len + len + 4096;
-		c->buf = realloc(c->buf, c->cap);
+		c->buf = xrealloc(c->buf, c->cap);
 	}
 	memcpy(c->buf + c->len, data, len);
 	c->len += len;
@@ -505,7 +589,7 @@ static void conn_consume(struct conn *c, const char *data, size_t len)
 	c->len -= start;
 	if (c->len > MAX_LINE) {
 		/* Only this client goes: it cannot be resynchronised. */
-		conn_reply_error(c, "line_too_long", "request line exceeds 1 MiB; closing");
+		conn_reply_error(c, SM_ERR_LINE_TOO_LONG, "request line exceeds 1 MiB; closing");
 		conn_refuse(c);
 	}
 }
@@ -546,7 +630,7 @@ static void server_on_connection(uv_stream_t *listener, int status)
 
 	if (status < 0)
 		return;
-	c = calloc(1, sizeof *c);
+	c = xcalloc(1, sizeof *c);
 	c->echo_tty = -1;
 	uv_pipe_init(server.loop, &c->pipe, 0);
 	c->pipe.data = c;
@@ -560,7 +644,7 @@ static void server_on_connection(uv_stream_t *listener, int status)
 	if (!peer_uid_ok(&c->pipe)) {
 		/* Another user must not drive our panes.  Say why, then
 		 * half-close so the peer reads the reason before EOF. */
-		conn_reply_error(c, "peer_uid_mismatch", "peer runs as another user; refused");
+		conn_reply_error(c, SM_ERR_PEER_UID_MISMATCH, "peer runs as another user; refused");
 		conn_refuse(c);
 	}
 }
@@ -571,7 +655,7 @@ void server_reap_later(pid_t pid)
 {
 	if (pid <= 0)
 		return;
-	server.orphans = realloc(server.orphans, (server.norphans + 1) * sizeof *server.orphans);
+	server.orphans = xrealloc(server.orphans, (server.norphans + 1) * sizeof *server.orphans);
 	server.orphans[server.norphans++] = pid;
 }
 
@@ -607,6 +691,7 @@ void server_shutdown(const char *reason)
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
 	native_prepared_discard();
+	microvm_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev = cJSON_CreateObject();
 		cJSON_AddStringToObject(ev, "event", "exit");
@@ -682,7 +767,7 @@ static int server_listen(struct sm_error *err)
 
 	uv_pipe_init(server.loop, &server.listener, 0);
 	if (server_socket_alive(server.socket_path)) {
-		sm_error_set(err, "server_running", "a server is already running on %s",
+		sm_error_set(err, SM_ERR_SERVER_RUNNING, "a server is already running on %s",
 			     server.socket_path);
 		return -1;
 	}
@@ -698,7 +783,7 @@ static int server_listen(struct sm_error *err)
 	if (rc == 0)
 		rc = uv_listen((uv_stream_t *)&server.listener, 128, server_on_connection);
 	if (rc < 0) {
-		sm_error_set(err, "listen_failed", "cannot listen on %s: %s", server.socket_path,
+		sm_error_set(err, SM_ERR_LISTEN_FAILED, "cannot listen on %s: %s", server.socket_path,
 			     uv_strerror(rc));
 		return -1;
 	}

@@ -50,6 +50,7 @@ struct pane {
 	size_t last_read; /* bytes read at the last wakeup */
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
+	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
 	uint64_t input_ms; /* when input was last written to it */
 	bool polling_writable;
 
@@ -105,6 +106,11 @@ struct session {
 
 struct echo_share;
 
+/* A pane as a client last had it in a layout (server.c). */
+struct shown_pane {
+	int id, cols, rows;
+};
+
 struct conn {
 	uv_pipe_t pipe;
 	uv_shutdown_t shutdown;
@@ -116,7 +122,12 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
+	/* The panes of the last layout sent: the client has their cells
+	 * (server_send_layout sends a full frame for any other). */
+	struct shown_pane *shown;
+	size_t nshown;
 	struct session *pending_attach; /* attach after the reply is sent */
 	bool subscribed;
 	bool pending_backlog; /* send the backlog after the reply */
@@ -141,6 +152,7 @@ struct conn {
 	bool tty_wanted; /* the client asked the server to read */
 	bool passthrough;
 	int prefix_byte; /* never passed through; -1 none */
+	bool pass_cursor_keys; /* arrows, Home, End may pass too (not the prefix) */
 	unsigned long tty_forwarded; /* chunks sent to the client */
 	unsigned long tty_passed;    /* bytes written straight to a pane */
 	struct conn *next;
@@ -172,6 +184,9 @@ extern struct server server;
 int server_main(int argc, char **argv);
 void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
 void server_broadcast_layout(struct session *s);
+/* The pane's program rang the bell: attached clients hear of it, and a
+ * pane that is not the focused one is marked until it is. */
+void server_pane_bell(struct pane *p);
 void server_session_damaged(struct session *s);
 /* A pane's screen changed: coalesced, unless it is a fresh echo. */
 void server_pane_damaged(struct pane *p);
@@ -229,7 +244,6 @@ struct pane_spawn {
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);
 void pane_resize(struct pane *p, int cols, int rows);
-void pane_write(struct pane *p, const char *bytes, size_t len);
 void pane_kill(struct pane *p, const char *reason);
 void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);

@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "server.h"
 #include "session-egress.h"
+#include "xalloc.h"
 
 struct session_egress {
 	char session[64];
@@ -85,11 +86,11 @@ static size_t split_entries(char *text, const char **out, size_t max)
 
 static struct session_egress *start(const char *session, struct sm_error *err)
 {
-	struct session_egress *se = calloc(1, sizeof *se);
+	struct session_egress *se = xcalloc(1, sizeof *se);
 	const char *allow_env = getenv("SANDMUX_EGRESS_ALLOW");
 	const char *network_env = getenv("SANDMUX_EGRESS_NETWORK");
 	const char *extra[MAX_EXTRA];
-	char *allow_copy = strdup(allow_env != NULL ? allow_env : "");
+	char *allow_copy = xstrdup(allow_env != NULL ? allow_env : "");
 	struct egress_policy policy = {
 	    .network_enabled = network_env == NULL || strcmp(network_env, "off") != 0,
 	    .allowlist = extra,
@@ -98,7 +99,7 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	char base[PATH_MAX];
 
 	if (se == NULL || allow_copy == NULL) {
-		sm_error_set(err, "out_of_memory", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		free(se);
 		free(allow_copy);
 		return NULL;
@@ -108,7 +109,7 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	snprintf(base, sizeof base, "%s", server.socket_path);
 	snprintf(se->dir, sizeof se->dir, "%s/egress.XXXXXX", dirname(base));
 	if (mkdtemp(se->dir) == NULL) {
-		sm_error_set(err, "launch_failed", "cannot create the egress socket directory: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the egress socket directory: %s",
 			     strerror(errno));
 		free(allow_copy);
 		free(se);
@@ -138,7 +139,7 @@ int session_egress_attach(const char *session, int pane, char *dir, size_t size,
 	snprintf(http, sizeof http, "%s/http.sock", dir);
 	snprintf(socks, sizeof socks, "%s/socks.sock", dir);
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		sm_error_set(err, "launch_failed", "cannot create %s: %s", dir, strerror(errno));
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (egress_listen_unix(se->eg, http, socks, pane, err) != 0) {

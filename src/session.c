@@ -17,6 +17,7 @@
 #include "server.h"
 #include "session-egress.h"
 #include "term.h"
+#include "xalloc.h"
 
 void layout_set_pane_cell(struct pane *p, struct layout_cell *cell)
 {
@@ -33,11 +34,9 @@ struct session *session_find(const char *name)
 
 struct session *session_create(const char *name, int cols, int rows)
 {
-	struct session *s = calloc(1, sizeof *s);
+	struct session *s = xcalloc(1, sizeof *s);
 	struct session **tail = &server.sessions;
 
-	if (s == NULL)
-		abort();
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->cols = cols;
 	s->rows = rows;
@@ -74,8 +73,15 @@ void session_destroy(struct session *s)
 	}
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		if (c->attached == s) {
+			cJSON *ev = cJSON_CreateObject();
+
 			c->attached = NULL;
-			server_send(c, cJSON_Parse("{\"event\":\"exit\",\"reason\":\"session-ended\"}"));
+			/* kill-server ends every session first: its clients say
+			 * "[server exited]", as tmux's do, not "[exited]". */
+			cJSON_AddStringToObject(ev, "event", "exit");
+			cJSON_AddStringToObject(ev, "reason",
+						server.exiting ? "server-exit" : "session-ended");
+			server_send(c, ev);
 		}
 	}
 	session_egress_close(s->name);
@@ -86,10 +92,8 @@ void session_destroy(struct session *s)
 
 struct window *window_create(struct session *s, struct pane *first)
 {
-	struct window *w = calloc(1, sizeof *w), **tail = &s->windows;
+	struct window *w = xcalloc(1, sizeof *w), **tail = &s->windows;
 
-	if (w == NULL)
-		abort();
 	w->index = s->next_window_index++;
 	w->session = s;
 	snprintf(w->name, sizeof w->name, "%d", w->index);
@@ -177,12 +181,15 @@ void session_fit_clients(struct session *s)
 	int cols = 0, rows = 0;
 
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		/* The client's rows but its status line's. */
+		int window_rows = c->client_rows - (c->client_status ? 1 : 0);
+
 		if (c->attached != s)
 			continue;
 		if (cols == 0 || c->client_cols < cols)
 			cols = c->client_cols;
-		if (rows == 0 || c->client_rows - 1 < rows)
-			rows = c->client_rows - 1;
+		if (rows == 0 || window_rows < rows)
+			rows = window_rows;
 	}
 	if (cols > 0)
 		session_resize(s, cols, rows);

@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #define THEME_FILE_MAX (256 * 1024)
 
@@ -180,17 +181,17 @@ static int parse_color_field(const cJSON *item, const char *source, const char *
 		snprintf(digits, sizeof digits, "%d", item->valueint);
 		if (item->valuedouble == (double)item->valueint && parse_palette_index(digits, out))
 			return 0;
-		sm_error_set(err, "theme_invalid", "%s: field %s: palette index must be 0..255",
+		sm_error_set(err, SM_ERR_THEME_INVALID, "%s: field %s: palette index must be 0..255",
 			     source, field);
 		return -1;
 	}
 	if (!cJSON_IsString(item)) {
-		sm_error_set(err, "theme_invalid",
+		sm_error_set(err, SM_ERR_THEME_INVALID,
 			     "%s: field %s: a colour must be a string or a number", source, field);
 		return -1;
 	}
 	if (!theme_parse_color(item->valuestring, out)) {
-		sm_error_set(err, "theme_invalid",
+		sm_error_set(err, SM_ERR_THEME_INVALID,
 			     "%s: field %s: unknown colour \"%s\" (use a name, colourN or #rrggbb)",
 			     source, field, item->valuestring);
 		return -1;
@@ -222,7 +223,7 @@ static int parse_style_member(const cJSON *member, const char *source, const cha
 		if (strcmp(member->string, style_attrs[i].name) != 0)
 			continue;
 		if (!cJSON_IsBool(member)) {
-			sm_error_set(err, "theme_invalid", "%s: field %s: must be true or false",
+			sm_error_set(err, SM_ERR_THEME_INVALID, "%s: field %s: must be true or false",
 				     source, field);
 			return -1;
 		}
@@ -232,7 +233,7 @@ static int parse_style_member(const cJSON *member, const char *source, const cha
 			style->attrs &= ~style_attrs[i].bit;
 		return 0;
 	}
-	sm_error_set(err, "theme_invalid",
+	sm_error_set(err, SM_ERR_THEME_INVALID,
 		     "%s: unknown field %s (a style has fg, bg, bold, dim, italic, underline, "
 		     "reverse, blink)",
 		     source, field);
@@ -255,7 +256,7 @@ static int parse_style(const cJSON *item, const char *source, const char *slot_n
 		return 0;
 	}
 	if (!cJSON_IsObject(item)) {
-		sm_error_set(err, "theme_invalid",
+		sm_error_set(err, SM_ERR_THEME_INVALID,
 			     "%s: field %s: a style must be an object or a colour", source,
 			     slot_name);
 		return -1;
@@ -277,7 +278,7 @@ static int parse_group(const cJSON *group, const char *source, struct theme *the
 	int slot;
 
 	if (!cJSON_IsObject(group)) {
-		sm_error_set(err, "theme_invalid", "%s: field %s: must be an object of styles",
+		sm_error_set(err, SM_ERR_THEME_INVALID, "%s: field %s: must be an object of styles",
 			     source, group->string);
 		return -1;
 	}
@@ -285,7 +286,7 @@ static int parse_group(const cJSON *group, const char *source, struct theme *the
 	{
 		snprintf(dotted, sizeof dotted, "%s.%s", group->string, member->string);
 		if ((slot = find_slot(dotted)) < 0) {
-			sm_error_set(err, "theme_invalid", "%s: unknown field %s", source, dotted);
+			sm_error_set(err, SM_ERR_THEME_INVALID, "%s: unknown field %s", source, dotted);
 			return -1;
 		}
 		if (parse_style(member, source, dotted, &theme->slots[slot], err) != 0)
@@ -315,7 +316,7 @@ int theme_parse(const char *json, const char *source, struct theme *theme, struc
 
 	theme_builtin_default(&parsed);
 	if (root == NULL || !cJSON_IsObject(root)) {
-		sm_error_set(err, "theme_parse_error", "%s: line %d: not a JSON object", source,
+		sm_error_set(err, SM_ERR_THEME_PARSE_ERROR, "%s: line %d: not a JSON object", source,
 			     error_at ? line_of(json, error_at) : 1);
 		cJSON_Delete(root);
 		return -1;
@@ -325,7 +326,7 @@ int theme_parse(const char *json, const char *source, struct theme *theme, struc
 		if (strcmp(member->string, "name") == 0 ||
 		    strcmp(member->string, "description") == 0) {
 			if (!cJSON_IsString(member)) {
-				sm_error_set(err, "theme_invalid", "%s: field %s: must be a string",
+				sm_error_set(err, SM_ERR_THEME_INVALID, "%s: field %s: must be a string",
 					     source, member->string);
 				rc = -1;
 				break;
@@ -336,7 +337,7 @@ int theme_parse(const char *json, const char *source, struct theme *theme, struc
 			continue;
 		}
 		if (!slot_group_exists(member->string)) {
-			sm_error_set(err, "theme_invalid",
+			sm_error_set(err, SM_ERR_THEME_INVALID,
 				     "%s: unknown field %s (groups: border, label, title, status, "
 				     "banner, copy, help)",
 				     source, member->string);
@@ -364,17 +365,12 @@ static char *read_small_file(const char *path, const char *what, struct sm_error
 			     "%s: %s: %s", what, path, strerror(errno));
 		return NULL;
 	}
-	text = malloc(THEME_FILE_MAX + 1);
-	if (text == NULL) {
-		fclose(f);
-		sm_error_set(err, "out_of_memory", "%s: no memory to read %s", what, path);
-		return NULL;
-	}
+	text = xmalloc(THEME_FILE_MAX + 1);
 	len = fread(text, 1, THEME_FILE_MAX + 1, f);
 	fclose(f);
 	if (len > THEME_FILE_MAX) {
 		free(text);
-		sm_error_set(err, "theme_read_error", "%s: %s: larger than %d bytes", what, path,
+		sm_error_set(err, SM_ERR_THEME_READ_ERROR, "%s: %s: larger than %d bytes", what, path,
 			     THEME_FILE_MAX);
 		return NULL;
 	}
@@ -447,12 +443,12 @@ int theme_resolve(const char *name_or_path, char *path, size_t size, struct sm_e
 	int ndirs;
 
 	if (name_or_path == NULL || name_or_path[0] == 0) {
-		sm_error_set(err, "theme_not_found", "theme: empty theme name");
+		sm_error_set(err, SM_ERR_THEME_NOT_FOUND, "theme: empty theme name");
 		return -1;
 	}
 	if (theme_name_is_path(name_or_path)) {
 		if (!is_regular_file(name_or_path)) {
-			sm_error_set(err, "theme_not_found", "theme: %s: no such file",
+			sm_error_set(err, SM_ERR_THEME_NOT_FOUND, "theme: %s: no such file",
 				     name_or_path);
 			return -1;
 		}
@@ -474,7 +470,7 @@ int theme_resolve(const char *name_or_path, char *path, size_t size, struct sm_e
 			strcat(searched, ", ");
 		strcat(searched, dirs[i]);
 	}
-	sm_error_set(err, "theme_not_found", "theme \"%s\" not found (searched %s)", name_or_path,
+	sm_error_set(err, SM_ERR_THEME_NOT_FOUND, "theme \"%s\" not found (searched %s)", name_or_path,
 		     searched);
 	return -1;
 }

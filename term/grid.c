@@ -11,17 +11,10 @@
  *    so a half-overwritten wide character never leaves a stray half.
  */
 #include "grid.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *ptr, size_t size)
-{
-	void *out = realloc(ptr, size);
-	if (out == NULL && size > 0)
-		abort(); /* out of memory: nothing sensible to fall back to */
-	return out;
-}
 
 /* ---- extended entries ---- */
 
@@ -425,7 +418,7 @@ static bool history_pop_newest(struct grid_history *history, struct grid_line *o
 	return true;
 }
 
-void grid_clear_history(struct grid *grid)
+static void grid_clear_history(struct grid *grid)
 {
 	while (grid->history.count)
 		history_drop_oldest(&grid->history);
@@ -613,6 +606,42 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
 	else
 		moved = grow_rows(grid, lines, &count, rows);
 
+	for (int row = 0; row < rows; row++)
+		line_set_width(&lines[row], cols);
+	grid->lines = lines;
+	grid->rows = rows;
+	grid->top = 0;
+	return moved;
+}
+
+int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
+{
+	int max = rows > grid->rows ? rows : grid->rows;
+	struct grid_line *lines = xrealloc(NULL, (size_t)max * sizeof *lines);
+	int count = grid->rows, moved = 0;
+
+	for (int row = 0; row < grid->rows; row++)
+		lines[row] = *grid_visible_line(grid, row);
+	free(grid->lines);
+	grid->cols = cols;
+	if (rows > count)
+		moved = grow_rows(grid, lines, &count, rows);
+	/* Rows below the saved cursor go first, blank or not (tmux does
+	 * the same with the screen it saved)... */
+	while (count > rows && count - 1 > keep_row)
+		line_free(&lines[--count]);
+	/* ...then rows from the top into history, only as many as the
+	 * saved cursor's row needs to stay on screen. */
+	if (count > rows) {
+		moved = rows - count;
+		for (int i = 0; i < -moved; i++) {
+			if (grid->history.limit > 0)
+				history_append(&grid->history, &lines[i]);
+			line_free(&lines[i]);
+		}
+		memmove(lines, lines - moved, (size_t)rows * sizeof *lines);
+		count = rows;
+	}
 	for (int row = 0; row < rows; row++)
 		line_set_width(&lines[row], cols);
 	grid->lines = lines;

@@ -122,9 +122,17 @@ void grid_scroll_down(struct grid *grid, int top, int bottom, int count,
  * history first.  Returns how far the content moved down (negative: up)
  * so the caller can move the cursor. */
 int grid_resize(struct grid *grid, int rows, int cols, int keep_row);
+/* Resize a screen the alternate one hid, as it is shown again, around
+ * the row of the cursor saved with it (DECSC, 1049), as tmux resizes
+ * the screen it saved: growing pulls lines back from history (the
+ * content moves down), shrinking drops rows below the saved row first,
+ * blank or not, then moves rows from the top into history only as far
+ * as the saved row must move to stay on screen.  Returns how far the
+ * content moved down (negative: up), which is how far the saved cursor
+ * must move with it. */
+int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row);
 
 void grid_set_history_limit(struct grid *grid, int limit);
-void grid_clear_history(struct grid *grid);
 size_t grid_memory(const struct grid *grid);
 
 #endif

@@ -2,9 +2,11 @@
  * keys: tmux-style key names, and encoding keys for the program in a term.
  *
  * A key name is optional modifier prefixes (C-, M-, S-, in any order and
- * case, or ^ for Ctrl) followed by a named key ("Enter", "PageUp", "F5")
- * or a single UTF-8 character.  Names are a table, so adding one is one
- * line; the first entry for a key is its canonical name.
+ * case, or ^ for Ctrl) followed by a named key ("Enter", "PageUp",
+ * "F1".."F24") or a single UTF-8 character.  Names are a table, so adding
+ * one is one line; the first entry for a key is its canonical name.  This
+ * is the one parser of key names: the server's send-keys and key events,
+ * and the client's config and bindings (src/bindings.c), read them here.
  *
  * Encoding is libvterm's, so it follows the modes the program set
  * (application cursor keys, keypad, bracketed paste, mouse protocol).  The
@@ -68,46 +70,14 @@ static const struct key_name key_names[] = {
     {"KP/", TERM_KEY_NAMED, VTERM_KEY_KP_DIVIDE, 0},
     {"KPEnter", TERM_KEY_NAMED, VTERM_KEY_KP_ENTER, 0},
     {"KP=", TERM_KEY_NAMED, VTERM_KEY_KP_EQUAL, 0},
+    /* Other spellings people write (after the canonical ones above). */
+    {"CR", TERM_KEY_NAMED, VTERM_KEY_ENTER, 0},
+    {"Backspace", TERM_KEY_NAMED, VTERM_KEY_BACKSPACE, 0},
+    {"Esc", TERM_KEY_NAMED, VTERM_KEY_ESCAPE, 0},
 };
 
 #define KEY_NAME_COUNT (sizeof key_names / sizeof key_names[0])
 #define FUNCTION_KEYS_MAX 24
-
-/* Decode one UTF-8 sequence; returns its length, 0 if malformed. */
-static size_t utf8_decode(const char *s, size_t len, uint32_t *out)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t need;
-	uint32_t cp;
-
-	if (len == 0)
-		return 0;
-	if (u[0] < 0x80) {
-		*out = u[0];
-		return 1;
-	}
-	if ((u[0] & 0xe0) == 0xc0) {
-		need = 2;
-		cp = u[0] & 0x1f;
-	} else if ((u[0] & 0xf0) == 0xe0) {
-		need = 3;
-		cp = u[0] & 0x0f;
-	} else if ((u[0] & 0xf8) == 0xf0) {
-		need = 4;
-		cp = u[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len < need)
-		return 0;
-	for (size_t i = 1; i < need; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3f);
-	}
-	*out = cp;
-	return need;
-}
 
 /* Strip "C-", "M-", "S-" (any case, any order) and "^"; returns the rest. */
 static const char *parse_modifiers(const char *name, int *mods)
@@ -172,7 +142,7 @@ static bool parse_base(const char *name, struct term_key *out)
 
 	uint32_t cp;
 	size_t len = strlen(name);
-	if (utf8_decode(name, len, &cp) != len || cp < 0x20 || cp == 0x7f)
+	if (term_utf8_decode(name, len, &cp) != len || cp < 0x20 || cp == 0x7f)
 		return false;
 	out->kind = TERM_KEY_CHAR;
 	out->codepoint = cp;
@@ -288,7 +258,7 @@ void term_send_text(struct term *term, const char *utf8, size_t len)
 
 	while (len > 0) {
 		uint32_t cp;
-		size_t used = utf8_decode(utf8, len, &cp);
+		size_t used = term_utf8_decode(utf8, len, &cp);
 		if (used == 0) {
 			cp = 0xfffd; /* a stray byte still counts as one typed character */
 			used = 1;

@@ -28,6 +28,7 @@
 #include <vterm.h>
 
 #include "grid.h"
+#include "xalloc.h"
 
 struct probe {
 	bool active;
@@ -51,6 +52,16 @@ struct term {
 	char *title;
 
 	uint8_t *damaged;	      /* one flag per visible row */
+	/* The cursor as it was when damage was last cleared: a cursor that
+	 * moved (or was shown or hidden) with no cell changed is damage
+	 * too, or nothing would tell the screen. */
+	int cleared_cursor_row, cleared_cursor_col;
+	bool cleared_cursor_visible;
+	/* The cursor's row on the main screen when the alternate screen
+	 * was shown: where libvterm puts it back (1049) when it goes, in
+	 * the main screen's size of then. */
+	int saved_row;
+	int saved_moved; /* how far its row moved in a resize since */
 	struct grid_line **row_lines; /* visible row -> its line in the shown grid */
 	struct term_cell *row_buffer; /* one row of decoded cells, for moves */
 
@@ -61,7 +72,7 @@ struct term {
 	char *held; /* an OSC/DCS string not yet terminated (see term_write) */
 	size_t held_len, held_cap;
 
-	/* The scanner in front of libvterm (see feed): it follows libvterm's
+	/* The scanner in front of libvterm (see scan): it follows libvterm's
 	 * parser state byte for byte, takes REP and long CSIs away from it,
 	 * and knows when plain text may skip it. */
 	int scan_state;		/* enum scan_state */
@@ -73,6 +84,8 @@ struct term {
 	int scan_intermeds;	/* intermediate bytes in this ESC or CSI */
 	char scan_intermed;	/* the first of them */
 	bool scan_held_c2;	/* a write ended on 0xc2: is a C1 control next? */
+	char utf8_cut[4];	/* a UTF-8 character the end of a write cut (see term_write) */
+	size_t utf8_cut_len;
 	/* What libvterm does to plain ASCII text, as far as the fast path
 	 * needs to know (see fast_text). */
 	int gl_set;		/* SO/SI, LS2/LS3: which G set prints 7-bit text */
@@ -90,7 +103,7 @@ struct term {
 	int text_chunk;
 	int g0_need;
 	bool no_fast_text;	/* tests: everything goes through libvterm */
-	char *padded; /* input copied with zero padding (see feed) */
+	char *padded; /* input copied with zero padding (see scan) */
 	size_t padded_cap;
 };
 
@@ -297,7 +310,7 @@ static int on_moverect(VTermRect dest, VTermRect src, void *user)
 /* Rows scrolled off the top of the main screen belong in history, as in
  * tmux, except when the program deletes lines at the very top (DL with the
  * cursor on row 0): that is an edit, not output scrolling past. */
-static bool scroll_feeds_history(struct term *term, VTermRect rect)
+static bool scroll_reaches_history(struct term *term, VTermRect rect)
 {
 	VTermPos cursor;
 
@@ -315,7 +328,7 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols)
 		return 0;
 	if (downward > 0) {
-		bool to_history = scroll_feeds_history(term, rect);
+		bool to_history = scroll_reaches_history(term, rect);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
 			       &term->pen);
 	} else if (downward < 0) {
@@ -336,9 +349,22 @@ static void switch_screen(struct term *term, bool alt)
 	if (grid == term->grid)
 		return;
 	if (alt) {
+		VTermPos cursor;
+
 		for (int row = 0; row < term->rows; row++)
 			grid_line_erase(grid_visible_line(grid, row), 0, term->cols, NULL);
+		/* 1049 saves the cursor right after this: it is here now. */
+		vterm_state_get_cursorpos(term->state, &cursor);
+		term->saved_row = cursor.row;
 	}
+	/* Back from the alternate screen: the main one to the size the
+	 * terminal has now, around the row of the cursor libvterm restores
+	 * next (1049).  libvterm knows nothing of the move: the scanner puts
+	 * its cursor on the moved row after it (restore_saved_cursor). */
+	term->saved_moved = 0;
+	if (!alt && (grid->rows != term->rows || grid->cols != term->cols))
+		term->saved_moved =
+		    grid_resize_saved(grid, term->rows, term->cols, term->saved_row);
 	term->grid = grid;
 	refresh_row_lines(term);
 	damage_rows(term, 0, term->rows);
@@ -357,7 +383,7 @@ static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
 		break;
 	case VTERM_PROP_TITLE:
 		free(term->title);
-		term->title = strdup(val->string ? val->string : "");
+		term->title = xstrdup(val->string ? val->string : "");
 		break;
 	case VTERM_PROP_MOUSE:
 		term->mouse = val->number;
@@ -382,11 +408,9 @@ static void alloc_row_state(struct term *term, int rows, int cols)
 	free(term->damaged);
 	free(term->row_lines);
 	free(term->row_buffer);
-	term->damaged = calloc((size_t)rows, sizeof *term->damaged);
-	term->row_lines = calloc((size_t)rows, sizeof *term->row_lines);
-	term->row_buffer = calloc((size_t)cols, sizeof *term->row_buffer);
-	if (term->damaged == NULL || term->row_lines == NULL || term->row_buffer == NULL)
-		abort();
+	term->damaged = xcalloc((size_t)rows, sizeof *term->damaged);
+	term->row_lines = xcalloc((size_t)rows, sizeof *term->row_lines);
+	term->row_buffer = xcalloc((size_t)cols, sizeof *term->row_buffer);
 }
 
 static int on_resize(int rows, int cols, VTermPos *delta, void *user)
@@ -396,8 +420,12 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 
 	vterm_state_get_cursorpos(term->state, &cursor);
 	int shown = grid_resize(term->grid, rows, cols, cursor.row);
-	struct grid *hidden = term->grid == term->main_grid ? term->alt_grid : term->main_grid;
-	grid_resize(hidden, rows, cols, -1);
+	/* The main screen behind the alternate one keeps its size until it
+	 * is shown again (switch_screen), as tmux keeps the screen it saved:
+	 * libvterm brings the saved cursor back there, and only then is the
+	 * size the cursor must fit known. */
+	if (term->grid == term->main_grid)
+		grid_resize(term->alt_grid, rows, cols, -1);
 	delta->row += shown;
 
 	term->rows = rows;
@@ -449,9 +477,7 @@ static int clamp_size(int n)
 
 struct term *term_new(int rows, int cols, int scrollback_limit)
 {
-	struct term *term = calloc(1, sizeof *term);
-	if (term == NULL)
-		return NULL;
+	struct term *term = xcalloc(1, sizeof *term);
 
 	rows = clamp_size(rows);
 	cols = clamp_size(cols);
@@ -565,20 +591,18 @@ static void hold(struct term *term, const char *bytes, size_t len)
 		size_t cap = term->held_cap ? term->held_cap : 256;
 		while (cap < term->held_len + len)
 			cap *= 2;
-		term->held = realloc(term->held, cap);
-		if (term->held == NULL)
-			abort();
+		term->held = xrealloc(term->held, cap);
 		term->held_cap = cap;
 	}
 	memcpy(term->held + term->held_len, bytes, len);
 	term->held_len += len;
 }
 
-static void feed(struct term *term, const char *bytes, size_t len);
+static void scan(struct term *term, const char *bytes, size_t len);
 
 static void release_held(struct term *term)
 {
-	feed(term, term->held, term->held_len);
+	scan(term, term->held, term->held_len);
 	term->held_len = 0;
 }
 
@@ -631,7 +655,7 @@ static void repeat_previous(struct term *term, long count)
 
 #define CSI_MAX_PARAMS 16
 
-/* libvterm 0.1.4's parser states, mirrored by the scanner in feed(). */
+/* libvterm 0.1.4's parser states, mirrored by the scanner in scan(). */
 enum scan_state {
 	SCAN_GROUND,
 	SCAN_ESC,
@@ -690,6 +714,31 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_origin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 69)
 		term->mode_lrmargin = on;
+}
+
+/* After CSI ? 1049 l brought back a main screen that was resized while
+ * hidden: libvterm put the cursor back on the row it was saved on, but
+ * that row's content moved with the resize (switch_screen); the cursor
+ * follows it, as in tmux.  Without this the shell's prompt came back
+ * above or below its own line after an editor was resized. */
+static void to_vterm(struct term *term, const char *bytes, size_t len);
+
+static void restore_saved_cursor(struct term *term)
+{
+	VTermPos cursor;
+	char cup[32];
+	int row = term->saved_row + term->saved_moved;
+
+	if (term->saved_moved == 0)
+		return;
+	term->saved_moved = 0;
+	if (row < 0)
+		row = 0;
+	if (row > term->rows - 1)
+		row = term->rows - 1;
+	vterm_state_get_cursorpos(term->state, &cursor);
+	snprintf(cup, sizeof cup, "\033[%d;%dH", row + 1, cursor.col + 1);
+	to_vterm(term, cup, strlen(cup));
 }
 
 /* Shortest text run worth the fast path (it costs libvterm a CUF). */
@@ -835,7 +884,7 @@ static size_t plain_run_end(const char *bytes, size_t i, size_t len)
 }
 
 /* libvterm may read past the end of the input while it handles an OSC or
- * DCS string (see feed): only then does it get a zero-padded copy.  True
+ * DCS string (see scan): only then does it get a zero-padded copy.  True
  * if this write may start, continue or hold one. */
 static bool may_hold_string(const struct term *term, const char *bytes, size_t len)
 {
@@ -870,7 +919,7 @@ static bool may_hold_string(const struct term *term, const char *bytes, size_t l
  * CSI ends on its final byte or on the first byte that cannot be part of
  * it.
  */
-static void feed(struct term *term, const char *bytes, size_t len)
+static void scan(struct term *term, const char *bytes, size_t len)
 {
 	size_t start = 0;
 
@@ -880,9 +929,7 @@ static void feed(struct term *term, const char *bytes, size_t len)
 	if (may_hold_string(term, bytes, len)) {
 		if (len + 16 > term->padded_cap) {
 			term->padded_cap = len + 16 > 65536 + 16 ? len + 16 : 65536 + 16;
-			term->padded = realloc(term->padded, term->padded_cap);
-			if (term->padded == NULL)
-				abort();
+			term->padded = xrealloc(term->padded, term->padded_cap);
 		}
 		memcpy(term->padded, bytes, len);
 		memset(term->padded + len, 0, 16);
@@ -1027,6 +1074,13 @@ static void feed(struct term *term, const char *bytes, size_t len)
 			if (c < 0x40 || c > 0x7e)
 				break; /* not a CSI after all: libvterm drops it */
 			scan_csi_mode(term, c);
+			if (c == 'l' && term->scan_leader == '?' && term->scan_count == 1049 &&
+			    term->grid == term->alt_grid) {
+				to_vterm(term, bytes + start, i + 1 - start);
+				start = i + 1;
+				restore_saved_cursor(term);
+				break;
+			}
 			if (c != 'b' || !term->scan_plain)
 				break;
 			to_vterm(term, bytes + start, i - start);
@@ -1039,8 +1093,62 @@ static void feed(struct term *term, const char *bytes, size_t len)
 	to_vterm(term, bytes + start, len - start);
 }
 
+/* How many bytes at the end of bytes are the start of a UTF-8 character
+ * whose rest has not come yet. */
+static size_t utf8_cut_tail(const char *bytes, size_t len)
+{
+	for (size_t back = 1; back <= 3 && back <= len; back++) {
+		unsigned char c = (unsigned char)bytes[len - back];
+		size_t need;
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		if (c < 0xc0)
+			return 0;
+		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		return need > back ? back : 0;
+	}
+	return 0;
+}
+
+/* The character a previous write cut, completed from the start of this
+ * one (or not, if what follows is no continuation: libvterm then shows
+ * U+FFFD as for any broken sequence).  Returns how much of bytes it took. */
+static size_t utf8_complete_cut(struct term *term, const char *bytes, size_t len)
+{
+	unsigned char lead = (unsigned char)term->utf8_cut[0];
+	size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2, used = 0;
+	char whole[4];
+
+	memcpy(whole, term->utf8_cut, term->utf8_cut_len);
+	while (term->utf8_cut_len + used < need && used < len &&
+	       ((unsigned char)bytes[used] & 0xc0) == 0x80) {
+		whole[term->utf8_cut_len + used] = bytes[used];
+		used++;
+	}
+	if (term->utf8_cut_len + used < need && used == len) {
+		memcpy(term->utf8_cut + term->utf8_cut_len, bytes, used);
+		term->utf8_cut_len += used;
+		return used; /* still cut: wait for more */
+	}
+	scan(term, whole, term->utf8_cut_len + used);
+	term->utf8_cut_len = 0;
+	return used;
+}
+
+/* libvterm 0.1.4 turns a UTF-8 character split across two of its writes
+ * into U+FFFD, and a PTY read cuts characters wherever its buffer ends:
+ * the cut start of a character is held back and handed over whole with
+ * the rest of it (tests/unit/test_term.c, "split across writes"). */
 void term_write(struct term *term, const char *bytes, size_t len)
 {
+	size_t used;
+
+	if (term->utf8_cut_len > 0 && len > 0) {
+		used = utf8_complete_cut(term, bytes, len);
+		bytes += used;
+		len -= used;
+	}
 	while (term->held_len && len > 0) {
 		size_t used = continue_held(term, bytes, len);
 		bytes += used;
@@ -1049,7 +1157,13 @@ void term_write(struct term *term, const char *bytes, size_t len)
 	if (len == 0)
 		return;
 	size_t open = open_string_start(bytes, len);
-	feed(term, bytes, open);
+	size_t cut = open == len ? utf8_cut_tail(bytes, len) : 0;
+
+	scan(term, bytes, open - cut);
+	if (cut > 0) {
+		memcpy(term->utf8_cut, bytes + len - cut, cut);
+		term->utf8_cut_len = cut;
+	}
 	if (open < len)
 		hold(term, bytes + open, len - open);
 }
@@ -1065,13 +1179,21 @@ void term_resize(struct term *term, int rows, int cols)
 	cols = clamp_size(cols);
 	if (rows == term->rows && cols == term->cols)
 		return;
+	VTermPos cursor;
+	char cup[32];
+
 	vterm_set_size(term->vt, rows, cols);
 	/* libvterm 0.1.4 keeps a scroll region that a shrink left below the
 	 * new bottom and then scrolls rows that do not exist (a crash any
 	 * program can provoke by setting a region and waiting for a split).
-	 * Reset the region on every resize, as tmux does; the cursor is
-	 * saved around it because DECSTBM homes it. */
-	vterm_input_write(term->vt, "\0337\033[r\0338", 7);
+	 * Reset the region on every resize, as tmux does.  DECSTBM homes
+	 * the cursor, so it is put back after with CUP, not with DECSC and
+	 * DECRC: their one slot is also what the alternate screen (1049)
+	 * saved the shell's cursor in, and overwriting it left the shell's
+	 * prompt wherever the editor had its cursor at the resize. */
+	vterm_state_get_cursorpos(term->state, &cursor);
+	snprintf(cup, sizeof cup, "\033[r\033[%d;%dH", cursor.row + 1, cursor.col + 1);
+	vterm_input_write(term->vt, cup, strlen(cup));
 	/* That ESC also ended whatever sequence libvterm was in: so does the
 	 * scanner's view of it (found by the fuzzer's fast-path oracle). */
 	term->scan_state = SCAN_GROUND;
@@ -1206,9 +1328,20 @@ bool term_any_damage(const struct term *term)
 	return memchr(term->damaged, 1, (size_t)term->rows) != NULL;
 }
 
+bool term_cursor_damaged(const struct term *term)
+{
+	int row, col;
+
+	term_cursor(term, &row, &col);
+	return row != term->cleared_cursor_row || col != term->cleared_cursor_col ||
+	       term->cursor_visible != term->cleared_cursor_visible;
+}
+
 void term_damage_clear(struct term *term)
 {
 	memset(term->damaged, 0, (size_t)term->rows);
+	term_cursor(term, &term->cleared_cursor_row, &term->cleared_cursor_col);
+	term->cleared_cursor_visible = term->cursor_visible;
 }
 
 size_t term_memory(const struct term *term)
@@ -1248,6 +1381,43 @@ size_t term_utf8_encode(uint32_t cp, char *out)
 	return 4;
 }
 
+size_t term_utf8_decode(const char *s, size_t len, uint32_t *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t need;
+	uint32_t cp;
+
+	if (len == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		*out = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		need = 2;
+		cp = u[0] & 0x1f;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		need = 3;
+		cp = u[0] & 0x0f;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		need = 4;
+		cp = u[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000))
+		return 0;
+	*out = cp;
+	return need;
+}
+
 static size_t cell_utf8(const struct term_cell *cell, char *out)
 {
 	size_t len = 0;
@@ -1284,14 +1454,12 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	int width = row_text_width(term, line);
 	size_t need = (size_t)width * TERM_MAX_CHARS * 4 + 1;
 	char local[4096];
-	char *text = need <= sizeof local ? local : malloc(need);
+	char *text = need <= sizeof local ? local : xmalloc(need);
 	struct term_style style = {0};
 	struct term_cell cell;
 	size_t len = 0;
 	int start = 0;
 
-	if (text == NULL)
-		abort();
 	for (int col = 0; col < width; col++) {
 		grid_line_get(line, col, &cell);
 		if (cell.width == 0)
@@ -1325,9 +1493,7 @@ static void capture_append(struct capture *out, const char *bytes, size_t len)
 		size_t cap = out->cap ? out->cap : 256;
 		while (out->len + len + 1 > cap)
 			cap *= 2;
-		out->data = realloc(out->data, cap);
-		if (out->data == NULL)
-			abort();
+		out->data = xrealloc(out->data, cap);
 		out->cap = cap;
 	}
 	memcpy(out->data + out->len, bytes, len);
@@ -1349,8 +1515,7 @@ static int sgr_color(char *buf, size_t size, const struct term_color *color, int
 	return snprintf(buf, size, ";%d;5;%d", base + 8, color->index);
 }
 
-/* One SGR sequence that sets exactly `style`, starting from a reset. */
-static void capture_sgr(struct capture *out, const struct term_style *style)
+size_t term_style_sgr(const struct term_style *style, char *out, size_t size)
 {
 	static const struct {
 		uint8_t attr;
@@ -1360,7 +1525,7 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 	    {TERM_ATTR_UNDERLINE, ";4"}, {TERM_ATTR_BLINK, ";5"},  {TERM_ATTR_REVERSE, ";7"},
 	    {TERM_ATTR_CONCEAL, ";8"},	 {TERM_ATTR_STRIKE, ";9"},
 	};
-	char buf[128] = "\033[0";
+	char buf[TERM_SGR_MAX] = "\033[0";
 	size_t len = 3;
 
 	for (size_t i = 0; i < sizeof attr_codes / sizeof attr_codes[0]; i++)
@@ -1370,7 +1535,18 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->fg, 30);
 	len += (size_t)sgr_color(buf + len, sizeof buf - len, &style->bg, 40);
 	buf[len++] = 'm';
-	capture_append(out, buf, len);
+	if (len > size)
+		len = 0;
+	memcpy(out, buf, len);
+	return len;
+}
+
+/* One SGR sequence that sets exactly `style`, starting from a reset. */
+static void capture_sgr(struct capture *out, const struct term_style *style)
+{
+	char buf[TERM_SGR_MAX];
+
+	capture_append(out, buf, term_style_sgr(style, buf, sizeof buf));
 }
 
 static void capture_run(const struct term_style *style, const char *utf8, size_t len, int col,

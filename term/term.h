@@ -113,9 +113,12 @@ void term_get_modes(const struct term *term, struct term_modes *out);
 /* Window title from OSC 0/2, "" if none.  Valid until the next write. */
 const char *term_title(const struct term *term);
 
-/* Damage: which visible rows changed since the last term_damage_clear(). */
+/* Damage: which visible rows changed since the last term_damage_clear(),
+ * and whether the cursor moved or was shown or hidden since then (a
+ * cursor key in a shell or an editor changes no cell at all). */
 bool term_row_damaged(const struct term *term, int row);
 bool term_any_damage(const struct term *term);
+bool term_cursor_damaged(const struct term *term);
 void term_damage_clear(struct term *term);
 
 /* Keys.  A key event is either a named key or a Unicode character, with
@@ -149,6 +152,16 @@ bool term_send_mouse(struct term *term, int row, int col, int button, bool press
 
 /* One code point as UTF-8 into out (room for 4 bytes); returns its length. */
 size_t term_utf8_encode(uint32_t cp, char *out);
+/* The one UTF-8 decoder: the character at s (len bytes available) into
+ * *out; returns its length, or 0 when s does not start with a whole,
+ * well-formed sequence (overlong forms included: they are how filters
+ * get bypassed). */
+size_t term_utf8_decode(const char *s, size_t len, uint32_t *out);
+/* The one SGR builder: the sequence that sets exactly style from a reset
+ * ("\033[0;1;31m"), written to out; returns its length.  64 bytes hold
+ * any style. */
+#define TERM_SGR_MAX 64
+size_t term_style_sgr(const struct term_style *style, char *out, size_t size);
 
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);

@@ -1,11 +1,17 @@
 #!/bin/sh
 # Install whatever sandmux needs from Debian's packages.  Idempotent and
 # quick when everything is present: dpkg is asked first, apt-get only
-# runs for what is missing.
+# runs for what is missing.  `sh tests/deps.sh --list` prints the list.
 set -e
 PKGS="build-essential pkg-config clang libvterm-dev libncurses-dev libuv1-dev libcjson-dev
 libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb
-git vim cargo python3-venv python3-pip"
+qemu-system-x86 busybox-static xz-utils git vim cargo python3-venv python3-pip"
+# What the tests call that a minimal Debian (debootstrap --variant=minbase)
+# lacks: ps and pgrep (procps), python3 (the TUI and protocol tests' JSON).
+# tests/integration/fresh-machine.sh fails when a test uses a command that
+# is in neither tests/minbase-packages.txt nor what this list installs.
+PKGS="$PKGS procps python3"
+[ "$1" = "--list" ] && { echo $PKGS npm | tr ' ' '\n'; exit 0; }
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

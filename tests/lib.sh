@@ -9,6 +9,8 @@ chmod 700 "$XDG_RUNTIME_DIR"
 T_NAME="t$$"
 T_FAILED=0
 export SHELL=/bin/sh
+# Run from inside a sandmux pane, the tests are still not nested in it.
+unset SANDMUX
 
 sm() { "$SANDMUX_BIN" -L "$T_NAME" "$@"; }
 

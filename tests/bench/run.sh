@@ -8,7 +8,8 @@
 #               what the client draws)
 #   floor       the same bytes into libvterm's state layer alone
 #   memory      server RSS with a full 10,000-line x 200-column scrollback
-#   latency     keystroke to echo through an attached client
+#   latency     keystroke to echo, and a cursor-only change (Left in
+#               bash), through an attached client (latency.sh)
 #   native      split to first prompt output, none vs native
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -148,14 +149,8 @@ echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 1.0)"
 
 # --- keystroke latency through an attached client -------------------------
 if [ -x "$HARNESS" ]; then
-	echo "== keystroke-to-echo latency, 200 keys, attached client"
-	"$SM" -L bench new -d -s l -x 120 -y 40 -- /bin/sh >/dev/null
-	echo "sandmux: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t l)"
-	"$SM" -L bench kill-server
-	again tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh
-	echo "tmux:    $("$HARNESS" latency 120 40 200 1000 -- tmux -L smbench attach)"
-	tmux -L smbench kill-server
-	echo "bare pty: $("$HARNESS" latency 120 40 200 300 -- /bin/sh)"
+	# Echo and cursor-only changes, side by side with tmux.
+	sh "$ROOT/tests/bench/latency.sh" "$BUILD"
 	echo "== keystroke-to-echo latency while yes floods another pane of the same client"
 	"$SM" -L bench new -d -s f -x 120 -y 40 -- /bin/sh >/dev/null
 	shell=$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2)
@@ -169,7 +164,7 @@ if [ -x "$HARNESS" ]; then
 	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 fi
-for extra in ${BENCH_EXTRAS-native supervisor egress load}; do
+for extra in ${BENCH_EXTRAS-native supervisor egress load microvm}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
 	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
 	if [ "$extra" = load ]; then

@@ -10,6 +10,13 @@
  *       character comes back in CMD's output.  Prints the median, p90
  *       and p99 in milliseconds.  The characters are erased with
  *       backspace afterwards so the shell line stays short.
+ *   ptyharness cursor COLS ROWS N WARMUP_MS -- CMD...
+ *       the same for a change of the cursor alone: after WARMUP_MS,
+ *       type a line of text (not entered), then N times press Left or
+ *       Right (in turn, so the cursor stays on the text) and time until
+ *       CMD's output moves the cursor.  A line editor such as bash's
+ *       changes no cell for these keys: what reaches the terminal is the
+ *       cursor's move alone.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -112,6 +119,25 @@ static bool shown(const char *out, char c)
 	return false;
 }
 
+/* out moves the cursor: a backspace, or a CSI cursor motion (CUU, CUD,
+ * CUF, CUB, CHA, CUP, HVP). */
+static bool cursor_moved(const char *out)
+{
+	for (const char *p = out; *p != 0; p++) {
+		if (*p == '\b')
+			return true;
+		if (p[0] != 0x1b || p[1] != '[')
+			continue;
+		for (p += 2; *p != 0 && !(*p >= 0x40 && *p <= 0x7e); p++) {
+		}
+		if (*p != 0 && strchr("ABCDGHf", *p) != NULL)
+			return true;
+		if (*p == 0)
+			break;
+	}
+	return false;
+}
+
 /* End the child: SIGTERM, and SIGKILL if it is still there after half a
  * second (an interactive shell ignores SIGTERM: the bare-PTY run hung). */
 static void stop_child(int master, pid_t pid)
@@ -124,6 +150,22 @@ static void stop_child(int master, pid_t pid)
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+/* Wait for quiet, but not for ever: under a flood (another pane of the
+ * same client) the screen never goes quiet. */
+static void wait_quiet(int master)
+{
+	for (double quiet = now_ms(); now_ms() - quiet < 300;)
+		if (drain_for(master, 20, NULL, 0) <= 0)
+			break;
+}
+
+static void report(double *samples, int count)
+{
+	qsort(samples, count, sizeof *samples, cmp_double);
+	printf("median %.3f p90 %.3f p99 %.3f\n", samples[count / 2], samples[count * 9 / 10],
+	       samples[count * 99 / 100]);
 }
 
 static int run_latency(int master, pid_t pid, int count, int warmup_ms)
@@ -139,11 +181,7 @@ static int run_latency(int master, pid_t pid, int count, int warmup_ms)
 		double t0, deadline;
 		bool got = false;
 
-		/* Wait for quiet, but not for ever: under a flood (another
-		 * pane of the same client) the screen never goes quiet. */
-		for (double quiet = now_ms(); now_ms() - quiet < 300;)
-			if (drain_for(master, 20, NULL, 0) <= 0)
-				break;
+		wait_quiet(master);
 		t0 = now_ms();
 		if (write(master, &c, 1) != 1)
 			return 1;
@@ -159,9 +197,44 @@ static int run_latency(int master, pid_t pid, int count, int warmup_ms)
 		if (write(master, "\177", 1) != 1)
 			return 1;
 	}
-	qsort(samples, count, sizeof *samples, cmp_double);
-	printf("median %.3f p90 %.3f p99 %.3f\n", samples[count / 2], samples[count * 9 / 10],
-	       samples[count * 99 / 100]);
+	report(samples, count);
+	stop_child(master, pid);
+	free(samples);
+	return 0;
+}
+
+static int run_cursor(int master, pid_t pid, int count, int warmup_ms)
+{
+	static const char text[] = "cursor-bench-text";
+	double *samples = calloc(count, sizeof *samples);
+	double start = now_ms();
+	char seen[65536];
+
+	while (now_ms() - start < warmup_ms)
+		drain_for(master, 50, NULL, 0);
+	if (write(master, text, strlen(text)) != (ssize_t)strlen(text))
+		return 1;
+	for (int i = 0; i < count; i++) {
+		/* Left first: the cursor starts after the text. */
+		const char *key = i % 2 == 0 ? "\033[D" : "\033[C";
+		double t0, deadline;
+		bool got = false;
+
+		wait_quiet(master);
+		t0 = now_ms();
+		if (write(master, key, 3) != 3)
+			return 1;
+		deadline = t0 + 2000;
+		while (!got && now_ms() < deadline) {
+			ssize_t n = drain_for(master, 100, seen, sizeof seen);
+			if (n < 0)
+				return 1;
+			if (n > 0 && cursor_moved(seen))
+				got = true;
+		}
+		samples[i] = got ? now_ms() - t0 : 2000;
+	}
+	report(samples, count);
 	stop_child(master, pid);
 	free(samples);
 	return 0;
@@ -178,7 +251,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	if (argc < 5 || dash == 0 || dash + 1 >= argc) {
-		fprintf(stderr, "usage: ptyharness drain|latency COLS ROWS [N WARMUP_MS] -- CMD...\n");
+		fprintf(stderr, "usage: ptyharness drain|latency|cursor COLS ROWS [N WARMUP_MS] -- CMD...\n");
 		return 2;
 	}
 	cols = atoi(argv[2]);
@@ -191,6 +264,8 @@ int main(int argc, char **argv)
 		return run_drain(master, pid);
 	if (strcmp(argv[1], "latency") == 0 && dash >= 6)
 		return run_latency(master, pid, atoi(argv[4]), atoi(argv[5]));
+	if (strcmp(argv[1], "cursor") == 0 && dash >= 6)
+		return run_cursor(master, pid, atoi(argv[4]), atoi(argv[5]));
 	fprintf(stderr, "ptyharness: unknown mode %s\n", argv[1]);
 	return 2;
 }

@@ -17,6 +17,11 @@ check "it shows the native pane with its label" has "requested native, label nat
 check "the none pane read the key" has "sandmux demo key, not a real one"
 check "the native pane got EACCES on the key" has "id_demo: Permission denied"
 check "the native pane could not write /etc" has "Read-only file system"
+if "$SANDMUX_BIN" -L "$T_NAME-probe" probe | grep -q '^microvm: available'; then
+	check "it shows the microvm pane with its label" has "requested microvm, label microvm"
+	check "and the microvm pane is denied the key" sh -c "printf '%s' \"\$1\" | sed -n '/^---- pane %3/,\$p' | grep -q 'RESULT read: DENIED'" - "$out"
+fi
+"$SANDMUX_BIN" -L "$T_NAME-probe" kill-server >/dev/null 2>&1
 check "it says the result was as expected" has "==== as expected"
 check "it cleaned up /etc" [ ! -e /etc/sandmux-demo ]
 

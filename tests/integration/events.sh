@@ -3,6 +3,8 @@
 # durable log first, survive a server restart, and the feed pane shows
 # them.
 . "$(dirname "$0")/../lib.sh"
+# A backend that cannot run here: microvm without its guest image.
+export SANDMUX_MICROVM_DIR="$T_DIR/no-microvm-image"
 LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
 
 sm new -d -s ev -x 160 -y 30 -- /bin/sh >/dev/null

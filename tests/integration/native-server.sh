@@ -310,7 +310,8 @@ p=$(new_pane --backend none -- $SHELL_CMD)
 check "default_backend native: --backend none still means none" field_is "$p" backend none
 sm kill-server >/dev/null 2>&1
 
-ctx cfgmicrovm self
+# A host whose microvm cannot run here: its guest image is missing.
+ctx cfgmicrovm self "" SANDMUX_MICROVM_DIR="$W/no-microvm-image"
 echo '{"default_backend": "microvm"}' >"$D/config/sandmux/config.json"
 sm new -d -s c -- $SHELL_CMD >/dev/null
 follow

@@ -31,7 +31,7 @@ tty_path = os.ttyname(slave)
 # The page: magic, version, drawing, patching, enabled ... (echo-share.h)
 page = os.path.join(os.path.dirname(sock_path), "echo-test%d" % os.getpid())
 with open(page, "wb") as f:
-    f.write(struct.pack("<IIII", 0x6f686365, 1, 1, 0) + b"\0" * 4096)
+    f.write(struct.pack("<IIII", 0x6f686365, 2, 1, 0) + b"\0" * 4096)
 s = socket.socket(socket.AF_UNIX); s.connect(sock_path)
 buf = b""; nid = [0]
 def send(obj):
@@ -85,10 +85,19 @@ send({"cmd": "tty", "passthrough": True, "seq": 3})
 events()
 os.write(master, b"j")
 say(pane_got() == b"g\x1b[Dhij", "the pane got every byte in the order typed: %r" % pane_got())
+# Cursor keys, in either cursor-key mode, pass as keys once the client
+# lets them: the pane gets them encoded for its own modes, in order with
+# the text around them, and the client gets no chunk.
+send({"cmd": "tty", "cursor_keys": True, "passthrough": True, "seq": 3})
+events()
+os.write(master, b"x\x1b[Dy\x1bOCz")
+keyed = [e for e in events() if e.get("event") == "tty-input"]
+say(pane_got() == b"g\x1b[Dhijx\x1b[Dy\x1b[Cz" and keyed == [],
+    "cursor keys pass straight to the pane when allowed: %r, chunks %r" % (pane_got(), keyed))
 # A page outside the server's directory is never opened.
 bad = "/tmp/echo-elsewhere%d" % os.getpid()
 with open(bad, "wb") as f:
-    f.write(struct.pack("<IIII", 0x6f686365, 1, 1, 0) + b"\0" * 4096)
+    f.write(struct.pack("<IIII", 0x6f686365, 2, 1, 0) + b"\0" * 4096)
 s2 = socket.socket(socket.AF_UNIX); s2.connect(sock_path)
 s2.sendall(b'{"id":1,"cmd":"hello","version":1}\n{"id":2,"cmd":"attach","session":"t","cols":80,"rows":24,"tty":"%s","echo":"%s"}\n' % (tty_path.encode(), bad.encode()))
 time.sleep(0.3); s2.settimeout(0.5); r = b""
@@ -110,7 +119,7 @@ try:
 except BlockingIOError:
     left = b""
 say(left == b"k", "after detach the server no longer reads the terminal (the k is still there: %r)" % left)
-say(pane_got() == b"g\x1b[Dhij", "and the pane did not get it")
+say(pane_got() == b"g\x1b[Dhijx\x1b[Dy\x1b[Cz", "and the pane did not get it")
 PY
 cat "$T_DIR/report"
 grep -q '^not ok' "$T_DIR/report" && T_FAILED=1

@@ -40,6 +40,39 @@ sleep 0.3
 keys Enter C-d
 check "prefix ] pastes the copied text into the pane" wait_for 5 file_has "$T_DIR/pasted" "248"
 
+# n repeats the last search's direction and N goes against it, press
+# after press (N used to flip the remembered direction: up, down, up,
+# ...), and both wrap at the ends of the history as tmux's wrap-search.
+# Every tenth line, 9 19 ... 119, says "hit"; the copy-mode cursor's
+# row on the outer screen tells where a search landed.
+keys clear Enter
+# (The command line spells it "h" "it", so only the output matches.)
+keys "seq 1 120 | awk '{ print (\$1 % 10 == 9 ? \"h\" \"it \" : \"    \") \$1 }'" Enter
+wait_screen "hit 119"
+cursor_row() { screen | sed -n "$(($(tm display -p -t main '#{cursor_y}') + 1))p"; }
+cursor_on() { cursor_row | grep -qE "^hit $1( |\$)"; }
+prefix [
+wait_for 3 screen_matches '\[0/[0-9]*\]'
+keys "?" h i t Enter
+check "? finds the nearest match above (119)" wait_for 5 cursor_on 119
+keys n
+check "n goes on up (109)" wait_for 5 cursor_on 109
+keys n
+check "n again (99)" wait_for 5 cursor_on 99
+keys N
+check "N goes down (109)" wait_for 5 cursor_on 109
+keys N
+check "N again goes down, not back up (119)" wait_for 5 cursor_on 119
+keys N
+check "N past the last match wraps to the first one (9)" wait_for 5 cursor_on 9
+keys N
+check "N keeps going down after the wrap (19)" wait_for 5 cursor_on 19
+keys n
+wait_for 5 cursor_on 9
+keys n
+check "n past the first match wraps to the last one (119)" wait_for 5 cursor_on 119
+keys q
+
 prefix [
 wait_for 3 screen_matches '\[0/[0-9]*\]'
 keys q

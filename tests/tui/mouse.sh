@@ -56,4 +56,31 @@ mouse 3 100 10
 keys Enter
 check "a click reaches a program that enabled mouse reporting" wait_screen "^[[M"
 keys C-c "printf '\\033[?1000l'" Enter
+
+# A nested split: in a new window, L | R, then L split again, so the
+# layout is (L | M) | R.  Dragging the M|R border must move that border
+# (M narrows, L keeps its width), not the L|M one nearest M in the tree.
+prefix c
+wait_for 5 pane_count_is 1
+l=$(active_pane)
+prefix %
+wait_for 5 pane_count_is 2
+r=$(active_pane)
+prefix Left
+wait_for 3 active_pane_is "$l"
+prefix %
+wait_for 5 pane_count_is 3
+m=$(active_pane)
+x_of() { panes | awk -v id="$1" '$1 == id { print $2 }'; }
+l_cols=$(cols_of "$l")
+m_cols=$(cols_of "$m")
+r_cols=$(cols_of "$r")
+border=$(($(x_of "$m") + m_cols))
+mouse 0 "$border" 10
+mouse 32 $((border - 4)) 10
+mouse 3 $((border - 4)) 10
+check "dragging the M|R border of (L|M)|R 4 columns left narrows M by 4" \
+	wait_for 3 cols_of_is "$m" $((m_cols - 4))
+check "... and leaves L's width alone" cols_of_is "$l" "$l_cols"
+check "... and R widens by 4" cols_of_is "$r" $((r_cols + 4))
 finish

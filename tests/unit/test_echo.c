@@ -7,7 +7,8 @@
  * colours and attributes, default blanks to the row's end), and there must
  * be no patch at all for what the client would draw differently or what
  * is not plain text: wide and combining characters, colours the client
- * maps, too many rows.
+ * maps, too many rows.  A cursor that moved with no cell changed is a
+ * patch of the cursor's move alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,6 +86,34 @@ static void test_cursor_follows(void **state)
 	term_free(t);
 }
 
+/* A cursor key changes no cell: the cursor moved is damage of its own,
+ * and the patch is the cursor's move alone (no rows, no DECSC/DECRC). */
+static void test_cursor_alone(void **state)
+{
+	struct term *t = term_after("abcdef");
+	char out[4096];
+	size_t n;
+
+	(void)state;
+	term_damage_clear(t);
+	assert_false(term_cursor_damaged(t));
+	term_write(t, "\b\b", 2);
+	assert_false(term_any_damage(t));
+	assert_true(term_cursor_damaged(t));
+	n = server_echo_patch_bytes(&share_256, 10, 3, t, true, out, sizeof out - 1);
+	out[n] = '\0';
+	assert_string_equal(out, "\033[4;15H");
+	/* Without the client's cursor in the pane there is nothing to write. */
+	assert_int_equal(server_echo_patch_bytes(&share_256, 10, 3, t, false, out, sizeof out), 0);
+	/* Hiding the cursor is damage too; sent, it is not any more. */
+	term_damage_clear(t);
+	term_write(t, "\033[?25l", 6);
+	assert_true(term_cursor_damaged(t));
+	term_damage_clear(t);
+	assert_false(term_cursor_damaged(t));
+	term_free(t);
+}
+
 static void test_colours_and_attributes(void **state)
 {
 	char out[4096];
@@ -137,6 +166,7 @@ int main(void)
 	    cmocka_unit_test(test_plain_row),
 	    cmocka_unit_test(test_erase_characters),
 	    cmocka_unit_test(test_cursor_follows),
+	    cmocka_unit_test(test_cursor_alone),
 	    cmocka_unit_test(test_colours_and_attributes),
 	    cmocka_unit_test(test_what_is_never_patched),
 	};

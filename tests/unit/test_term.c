@@ -34,70 +34,75 @@ static char *screen_text(struct term *term, int start)
 
 /* ---- screens ---- */
 
+#define WRITES_MAX 4
+
 struct screen_case {
 	const char *name;
-	const char *input;
+	const char *writes[WRITES_MAX]; /* given to term_write one after another */
 	const char *screen;  /* capture of the visible rows */
 	const char *history; /* capture of history, NULL: must be empty */
 };
 
 static const struct screen_case screen_cases[] = {
-    {"plain text", "abc", "abc\n\n\n\n", NULL},
+    {"plain text", {"abc"}, "abc\n\n\n\n", NULL},
     /* REP: libvterm 0.1.4 loops forever with no previous character. */
-    {"REP repeats the previous character", "AB\033[3bC", "ABBBBC\n\n\n\n", NULL},
-    {"REP as the first output does nothing", "\033[5b", "\n\n\n\n", NULL},
-    {"REP after a reset does nothing", "x\033c\033[b", "\n\n\n\n", NULL},
-    {"REP with a huge count stops at the edge", "x\033[99999999999b", "xxxxxxxxxx\n\n\n\n", NULL},
-    {"REP behind a C0 control after ESC", "\033\005[3bok", "ok\n\n\n\n", NULL},
-    {"REP behind a high byte after ESC", "\033\377[3bok", "ok\n\n\n\n", NULL},
-    {"REP split across writes is still REP", "AB\033[2bC", "ABBBC\n\n\n\n", NULL},
+    {"REP repeats the previous character", {"AB\033[3bC"}, "ABBBBC\n\n\n\n", NULL},
+    {"REP as the first output does nothing", {"\033[5b"}, "\n\n\n\n", NULL},
+    {"REP after a reset does nothing", {"x\033c\033[b"}, "\n\n\n\n", NULL},
+    {"REP with a huge count stops at the edge", {"x\033[99999999999b"}, "xxxxxxxxxx\n\n\n\n", NULL},
+    {"REP behind a C0 control after ESC", {"\033\005[3bok"}, "ok\n\n\n\n", NULL},
+    {"REP behind a high byte after ESC", {"\033\377[3bok"}, "ok\n\n\n\n", NULL},
+    {"REP split across writes is still REP", {"AB\033[", "2", "bC"}, "ABBBC\n\n\n\n", NULL},
+    {"REP split after its ESC", {"AB\033", "[2bC"}, "ABBBC\n\n\n\n", NULL},
+    {"REP's character in an earlier write", {"AB", "\033[2b", "C"}, "ABBBC\n\n\n\n", NULL},
+    {"a UTF-8 character split across writes", {"caf\xc3", "\xa9!"}, "caf\xc3\xa9!\n\n\n\n", NULL},
+    {"a wide character split three ways", {"\xe4", "\xb8", "\xad!"}, "\xe4\xb8\xad!\n\n\n\n", NULL},
+    {"a UTF-8 C1 control split across writes is still dropped", {"a\302", "\225b"}, "ab\n\n\n\n", NULL},
     /* libvterm 0.1.4 crashes on a 17th CSI parameter; they are dropped. */
-    {"30 CSI parameters are survived", "\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;"
-     "23;24;25;26;27;28;29;30mok", "ok\n\n\n\n", NULL},
-    {"UTF-8 encoded C1 controls are dropped", "a\302\225b\302\237c", "abc\n\n\n\n", NULL},
-    {"30 colon sub-parameters are survived", "\033[38:2:1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18mok",
+    {"30 CSI parameters are survived", {"\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;"
+     "23;24;25;26;27;28;29;30mok"}, "ok\n\n\n\n", NULL},
+    {"UTF-8 encoded C1 controls are dropped", {"a\302\225b\302\237c"}, "abc\n\n\n\n", NULL},
+    {"30 colon sub-parameters are survived", {"\033[38:2:1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18mok"},
      "ok\n\n\n\n", NULL},
-    {"autowrap at the edge", "0123456789AB", "0123456789\nAB\n\n\n", NULL},
-    {"scroll pushes the top row", "1\r\n2\r\n3\r\n4\r\n5\r\n6", "3\n4\n5\n6\n", "1\n2\n"},
-    {"ring wraps many times", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj", "g\nh\ni\nj\n",
+    {"autowrap at the edge", {"0123456789AB"}, "0123456789\nAB\n\n\n", NULL},
+    {"scroll pushes the top row", {"1\r\n2\r\n3\r\n4\r\n5\r\n6"}, "3\n4\n5\n6\n", "1\n2\n"},
+    {"ring wraps many times", {"a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\ni\r\nj"}, "g\nh\ni\nj\n",
      "a\nb\nc\nd\ne\nf\n"},
-    {"erase to end of line", "abcdef\r\033[3C\033[K", "abc\n\n\n\n", NULL},
-    {"erase to start of line", "abcdef\033[3G\033[1K", "   def\n\n\n\n", NULL},
-    {"clear screen", "abc\r\ndef\033[2J", "\n\n\n\n", NULL},
-    {"insert characters", "abcdef\r\033[2@", "  abcdef\n\n\n\n", NULL},
-    {"insert pushes off the edge", "0123456789\r\033[2@", "  01234567\n\n\n\n", NULL},
-    {"delete characters", "abcdef\r\033[2P", "cdef\n\n\n\n", NULL},
-    {"insert line", "a\r\nb\r\nc\033[2;1H\033[L", "a\n\nb\nc\n", NULL},
-    {"delete line", "a\r\nb\r\nc\033[1;1H\033[M", "b\nc\n\n\n", NULL},
-    {"reverse index at the top", "a\r\nb\033[H\033M", "\na\nb\n\n", NULL},
-    {"scroll region keeps history clean", "top\033[2;3r\033[2;1Hx\r\ny\r\nz", "top\ny\nz\n\n",
+    {"erase to end of line", {"abcdef\r\033[3C\033[K"}, "abc\n\n\n\n", NULL},
+    {"erase to start of line", {"abcdef\033[3G\033[1K"}, "   def\n\n\n\n", NULL},
+    {"clear screen", {"abc\r\ndef\033[2J"}, "\n\n\n\n", NULL},
+    {"insert characters", {"abcdef\r\033[2@"}, "  abcdef\n\n\n\n", NULL},
+    {"insert pushes off the edge", {"0123456789\r\033[2@"}, "  01234567\n\n\n\n", NULL},
+    {"delete characters", {"abcdef\r\033[2P"}, "cdef\n\n\n\n", NULL},
+    {"insert line", {"a\r\nb\r\nc\033[2;1H\033[L"}, "a\n\nb\nc\n", NULL},
+    {"delete line", {"a\r\nb\r\nc\033[1;1H\033[M"}, "b\nc\n\n\n", NULL},
+    {"reverse index at the top", {"a\r\nb\033[H\033M"}, "\na\nb\n\n", NULL},
+    {"scroll region keeps history clean", {"top\033[2;3r\033[2;1Hx\r\ny\r\nz"}, "top\ny\nz\n\n",
      NULL},
-    {"scroll region from row 1 feeds history", "a\r\nb\r\nc\r\nd\033[1;2r\033[2;1H\r\nx",
+    {"scroll region from row 1 feeds history", {"a\r\nb\r\nc\r\nd\033[1;2r\033[2;1H\r\nx"},
      "b\nx\nc\nd\n", "a\n"},
-    {"scroll up (SU)", "a\r\nb\r\nc\r\nd\033[2S", "c\nd\n\n\n", "a\nb\n"},
-    {"scroll down (SD)", "a\r\nb\r\nc\r\nd\033[2T", "\n\na\nb\n", NULL},
-    {"wide characters", "\xe4\xb8\xad\xe6\x96\x87!", "\xe4\xb8\xad\xe6\x96\x87!\n\n\n\n", NULL},
-    {"wide character wraps at the edge", "123456789\xe4\xb8\xad", "123456789\n\xe4\xb8\xad\n\n\n",
+    {"scroll up (SU)", {"a\r\nb\r\nc\r\nd\033[2S"}, "c\nd\n\n\n", "a\nb\n"},
+    {"scroll down (SD)", {"a\r\nb\r\nc\r\nd\033[2T"}, "\n\na\nb\n", NULL},
+    {"wide characters", {"\xe4\xb8\xad\xe6\x96\x87!"}, "\xe4\xb8\xad\xe6\x96\x87!\n\n\n\n", NULL},
+    {"wide character wraps at the edge", {"123456789\xe4\xb8\xad"}, "123456789\n\xe4\xb8\xad\n\n\n",
      NULL},
-    {"overwrite left half of wide", "\xe4\xb8\xad\xe6\x96\x87\rab", "ab\xe6\x96\x87\n\n\n\n", NULL},
-    {"overwrite right half of wide", "\xe4\xb8\xad\xe6\x96\x87\033[2Gx", " x\xe6\x96\x87\n\n\n\n",
+    {"overwrite left half of wide", {"\xe4\xb8\xad\xe6\x96\x87\rab"}, "ab\xe6\x96\x87\n\n\n\n", NULL},
+    {"overwrite right half of wide", {"\xe4\xb8\xad\xe6\x96\x87\033[2Gx"}, " x\xe6\x96\x87\n\n\n\n",
      NULL},
-    {"delete char shifts wide left",
-     "a\xe4\xb8\xad"
-     "b\r\033[P",
+    {"delete char shifts wide left", {"a\xe4\xb8\xad"
+     "b\r\033[P"},
      "\xe4\xb8\xad"
      "b\n\n\n\n",
      NULL},
-    {"insert char shifts wide right",
-     "a\xe4\xb8\xad"
-     "b\r\033[@",
+    {"insert char shifts wide right", {"a\xe4\xb8\xad"
+     "b\r\033[@"},
      " a\xe4\xb8\xad"
      "b\n\n\n\n",
      NULL},
-    {"combining mark joins its base", "e\xcc\x81x", "e\xcc\x81x\n\n\n\n", NULL},
-    {"two combining marks", "a\xcc\x81\xcc\xa3", "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
-    {"latin-1 stays compact", "caf\xc3\xa9", "caf\xc3\xa9\n\n\n\n", NULL},
-    {"trailing spaces are trimmed", "ab   \r\n", "ab\n\n\n\n", NULL},
+    {"combining mark joins its base", {"e\xcc\x81x"}, "e\xcc\x81x\n\n\n\n", NULL},
+    {"two combining marks", {"a\xcc\x81\xcc\xa3"}, "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
+    {"latin-1 stays compact", {"caf\xc3\xa9"}, "caf\xc3\xa9\n\n\n\n", NULL},
+    {"trailing spaces are trimmed", {"ab   \r\n"}, "ab\n\n\n\n", NULL},
 };
 
 static void test_screen_cases(void **state)
@@ -105,7 +110,8 @@ static void test_screen_cases(void **state)
 	for (size_t i = 0; i < sizeof screen_cases / sizeof screen_cases[0]; i++) {
 		const struct screen_case *c = &screen_cases[i];
 		struct term *term = term_new(ROWS, COLS, 100);
-		feed(term, c->input);
+		for (int w = 0; w < WRITES_MAX && c->writes[w] != NULL; w++)
+			feed(term, c->writes[w]);
 
 		char *screen = screen_text(term, 0);
 		if (strcmp(screen, c->screen) != 0)
@@ -652,6 +658,60 @@ static void test_resize_drops_blank_rows_first(void **state)
 	term_free(term);
 }
 
+/* An editor on the alternate screen (1049) while the terminal is resized:
+ * when it leaves, the shell's cursor is back on the row after its own
+ * line, wherever the resize moved that line, as in tmux. */
+struct alt_resize_case {
+	const char *name;
+	int lines;	 /* lines of output before "$ vim" (6 rows tall) */
+	int sizes[2];	 /* the rows it is resized to, 0: none */
+	const char *row; /* the row the prompt lands on ends this screen */
+	int cursor_row;
+};
+
+static void test_alt_screen_resize_keeps_shell_cursor(void **state)
+{
+	static const struct alt_resize_case cases[] = {
+	    /* shrink: the rows below the prompt go; nothing moves */
+	    {"few lines, shrink", 2, {4, 0}, "1\n2\n$ vim\n$\n", 3},
+	    /* shrink of a full screen: the top moves into history */
+	    {"full screen, shrink", 9, {4, 0}, "8\n9\n$ vim\n$\n", 3},
+	    /* grow: history comes back above, the prompt follows its line */
+	    {"full screen, grow", 9, {8, 0}, "4\n5\n6\n7\n8\n9\n$ vim\n$\n", 7},
+	    /* shrink then grow again: only the last size counts, and the
+	     * resizes themselves leave the saved cursor alone (they saved
+	     * and restored the cursor in its slot: the prompt came back
+	     * where the editor had its cursor) */
+	    {"shrink and grow back", 9, {3, 6}, "6\n7\n8\n9\n$ vim\n$\n", 5},
+	    {"grow and shrink", 2, {9, 4}, "1\n2\n$ vim\n$\n", 3},
+	};
+	char line[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct alt_resize_case *tc = &cases[i];
+		struct term *term = term_new(6, COLS, 100);
+		int row, col;
+		char *text;
+
+		for (int n = 1; n <= tc->lines; n++) {
+			snprintf(line, sizeof line, "%d\r\n", n);
+			feed(term, line);
+		}
+		feed(term, "$ vim\r\n\033[?1049h\033[H\033[2Jeditor\033[1;1H");
+		for (int k = 0; k < 2 && tc->sizes[k] > 0; k++)
+			term_resize(term, tc->sizes[k], COLS);
+		feed(term, "\033[?1049l$ ");
+		text = screen_text(term, 0);
+		term_cursor(term, &row, &col);
+		if (strcmp(text, tc->row) != 0 || row != tc->cursor_row || col != 2)
+			fail_msg("%s: screen %s cursor %d,%d (want %s at row %d)", tc->name, text, row,
+				 col, tc->row, tc->cursor_row);
+		free(text);
+		term_free(term);
+	}
+}
+
 /* ---- against libvterm's own screen layer ---- */
 
 /*
@@ -968,6 +1028,39 @@ static void test_fast_text_changes_nothing(void **state)
 	}
 }
 
+/* The one UTF-8 decoder (keys, the client's sanitiser): what it accepts
+ * and what it refuses, as a table. */
+static void test_utf8_decode(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len, want_len;
+		uint32_t want;
+	} cases[] = {
+	    {"a", 1, 1, 'a'},
+	    {"\xc3\xa9", 2, 2, 0xe9},
+	    {"\xe4\xb8\xad", 3, 3, 0x4e2d},
+	    {"\xf0\x9f\x98\x80", 4, 4, 0x1f600},
+	    {"\xc3\xa9x", 3, 2, 0xe9},	  /* only the first character */
+	    {"\xc0\x80", 2, 0, 0},		  /* overlong NUL */
+	    {"\xe0\x80\xaf", 3, 0, 0},	  /* overlong '/' */
+	    {"\xf0\x80\x80\xaf", 4, 0, 0}, /* overlong '/' */
+	    {"\xe4\xb8", 2, 0, 0},		  /* cut short */
+	    {"\xe4x\xad", 3, 0, 0},		  /* not a continuation */
+	    {"\x80", 1, 0, 0},			  /* a continuation alone */
+	    {"\xff", 1, 0, 0},
+	    {"", 0, 0, 0},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t cp = 0;
+		size_t len = term_utf8_decode(cases[i].bytes, cases[i].len, &cp);
+
+		if (len != cases[i].want_len || (len > 0 && cp != cases[i].want))
+			fail_msg("case %zu: length %zu, U+%04X", i, len, (unsigned)cp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -994,8 +1087,10 @@ int main(void)
 	    cmocka_unit_test(test_resize_cols),
 	    cmocka_unit_test(test_resize_rows),
 	    cmocka_unit_test(test_resize_drops_blank_rows_first),
+	    cmocka_unit_test(test_alt_screen_resize_keeps_shell_cursor),
 	    cmocka_unit_test(test_matches_libvterm_screen),
 	    cmocka_unit_test(test_random_edits_and_resizes),
+	    cmocka_unit_test(test_utf8_decode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

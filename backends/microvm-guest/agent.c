@@ -1,0 +1,684 @@
+/*
+ * The microvm guest agent: /init of the guest's initramfs (built static,
+ * libc only, by make microvm-image; backends/microvm.c is the host side).
+ *
+ * It loads the modules the kernel needs (in the order the image listed
+ * them), finds the control port (a virtserialport named sandmux.ctl), says
+ * "booted", then waits for one launch message from the host: the nonce,
+ * the shell's argv, environment, uid/gid, working directory, terminal
+ * size, the deny-read paths and the paths kept read-only.  Then it builds
+ * the pane's world and starts the shell:
+ *
+ *   - the host's root (9p tag "root", exported read-only by qemu) becomes
+ *     the guest's root; the work tree (tag "work") is mounted over the
+ *     working directory; fresh /proc, /dev, /dev/pts, /tmp;
+ *   - every deny-read path is masked: a directory by an empty read-only
+ *     tmpfs of mode 0000, anything else by an empty mode-0000 file bound
+ *     read-only over it (as native does).  Threat: the shell reading the
+ *     user's keys through the host-root share;
+ *   - paths kept read-only (host-run files inside the work tree) are
+ *     bound read-only over themselves.  Threat: planting what the host
+ *     runs later (invariant 7);
+ *   - the shell runs on /dev/hvc0 (the pane's PTY on the host) as its
+ *     session leader with hvc0 as controlling terminal, so job control is
+ *     the guest kernel's own; as the user's uid with every capability
+ *     dropped and no_new_privs, so uid 0 does not pass the mode-0000
+ *     masks and cannot unmount them.
+ *
+ * Only once execve of the shell succeeded (its CLOEXEC pipe closed with
+ * nothing written) does the agent send "ready NONCE PID": the host
+ * labels the pane on that line, the nonce proving it came from this agent
+ * in answer to this launch.  The shell cannot forge it: the agent holds
+ * the only open of the port.  Afterwards the agent applies "resize R C"
+ * to hvc0 (TIOCSWINSZ: the guest kernel signals the foreground job), and
+ * when the shell exits sends "exit STATUS" and reboots, which ends qemu
+ * (-no-reboot).
+ *
+ * With "sandmux.probe" on the kernel command line it only writes
+ * "sandmux-probe-ok" to hvc0 and reboots: the host's check that an
+ * accelerator really boots this kernel.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <linux/capability.h>
+
+#define MAX_ITEMS 256
+#define LINE_MAX_LEN 8192
+
+struct launch {
+	char nonce[80];
+	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
+	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
+	int nargv, nenvp, ndeny, nreadonly;
+	char cwd[4096];
+	unsigned uid, gid;
+	int rows, cols;
+	int work; /* a work tree is shared (tag "work") */
+	int work_ro;
+	char net[16]; /* "", "open", "proxied" */
+};
+
+static int ctl = -1;
+
+static void say(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof buf - 2)
+		n = sizeof buf - 2;
+	buf[n++] = '\n';
+	if (ctl >= 0 && write(ctl, buf, (size_t)n) < 0)
+		return;
+}
+
+static void die(const char *what)
+{
+	int e = errno;
+
+	say("fail %s: %s", what, strerror(e));
+	sync();
+	reboot(RB_AUTOBOOT);
+	_exit(1);
+}
+
+static void load_modules(void)
+{
+	FILE *order = fopen("/modules/order", "re");
+	char name[256], path[300];
+
+	if (order == NULL)
+		return;
+	while (fgets(name, sizeof name, order) != NULL) {
+		int fd;
+
+		name[strcspn(name, "\n")] = '\0';
+		snprintf(path, sizeof path, "/modules/%s", name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* EEXIST: built in after all; anything else shows later
+		 * as a missing device, which is reported. */
+		syscall(SYS_finit_module, fd, "", 0);
+		close(fd);
+	}
+	fclose(order);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* /dev/vportNpM of the port named name: the host names it, the guest
+ * kernel reports names in sysfs once the host's control message came. */
+static int open_port(const char *want)
+{
+	long deadline = now_ms() + 5000;
+
+	while (now_ms() < deadline) {
+		DIR *d = opendir("/sys/class/virtio-ports");
+		struct dirent *de;
+
+		while (d != NULL && (de = readdir(d)) != NULL) {
+			char path[300], name[64] = "";
+			FILE *f;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", de->d_name);
+			f = fopen(path, "re");
+			if (f == NULL)
+				continue;
+			if (fgets(name, sizeof name, f) == NULL)
+				name[0] = '\0';
+			fclose(f);
+			name[strcspn(name, "\n")] = '\0';
+			if (strcmp(name, want) == 0) {
+				int fd;
+
+				snprintf(path, sizeof path, "/dev/%s", de->d_name);
+				fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+				if (fd >= 0) {
+					closedir(d);
+					return fd;
+				}
+			}
+		}
+		if (d != NULL)
+			closedir(d);
+		usleep(5000);
+	}
+	return -1;
+}
+
+/* %HH escapes back into bytes, in place. */
+static char *unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r != '\0'; r++) {
+		if (r[0] == '%' && r[1] != '\0' && r[2] != '\0') {
+			char hex[3] = {r[1], r[2], '\0'};
+
+			*w++ = (char)strtol(hex, NULL, 16);
+			r += 2;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
+static char pending[LINE_MAX_LEN * 2]; /* read from the port, not yet a line */
+static size_t pending_len;
+
+/* A whole line is already read (the host may send a resize right
+ * behind the launch): poll would not say so. */
+static int line_buffered(void)
+{
+	return memchr(pending, '\n', pending_len) != NULL;
+}
+
+/* One line from the control port; 0 at EOF. */
+static int read_line(char *buf, size_t size)
+{
+	for (;;) {
+		char *nl = memchr(pending, '\n', pending_len);
+		ssize_t n;
+
+		if (nl != NULL) {
+			size_t line = (size_t)(nl - pending);
+
+			if (line >= size)
+				line = size - 1;
+			memcpy(buf, pending, line);
+			buf[line] = '\0';
+			pending_len -= (size_t)(nl - pending) + 1;
+			memmove(pending, nl + 1, pending_len);
+			return 1;
+		}
+		if (pending_len == sizeof pending)
+			pending_len = 0; /* an overlong line is dropped whole */
+		n = read(ctl, pending + pending_len, sizeof pending - pending_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		pending_len += (size_t)n;
+	}
+}
+
+static void push(char **list, int *n, const char *value)
+{
+	if (*n < MAX_ITEMS) {
+		list[(*n)++] = strdup(value);
+		list[*n] = NULL;
+	}
+}
+
+static void read_launch(struct launch *l)
+{
+	char line[LINE_MAX_LEN];
+
+	memset(l, 0, sizeof *l);
+	while (read_line(line, sizeof line)) {
+		char *value = strchr(line, ' ');
+
+		if (strcmp(line, "go") == 0)
+			return;
+		if (value == NULL)
+			continue;
+		*value++ = '\0';
+		unescape(value);
+		if (strcmp(line, "nonce") == 0)
+			snprintf(l->nonce, sizeof l->nonce, "%s", value);
+		else if (strcmp(line, "arg") == 0)
+			push(l->argv, &l->nargv, value);
+		else if (strcmp(line, "env") == 0)
+			push(l->envp, &l->nenvp, value);
+		else if (strcmp(line, "deny") == 0)
+			push(l->deny, &l->ndeny, value);
+		else if (strcmp(line, "ro") == 0)
+			push(l->readonly, &l->nreadonly, value);
+		else if (strcmp(line, "cwd") == 0)
+			snprintf(l->cwd, sizeof l->cwd, "%s", value);
+		else if (strcmp(line, "uid") == 0)
+			l->uid = (unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(line, "gid") == 0)
+			l->gid = (unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(line, "size") == 0)
+			sscanf(value, "%d %d", &l->rows, &l->cols);
+		else if (strcmp(line, "work") == 0) {
+			l->work = 1;
+			l->work_ro = strcmp(value, "ro") == 0;
+		} else if (strcmp(line, "net") == 0)
+			snprintf(l->net, sizeof l->net, "%s", value);
+	}
+	errno = EPIPE;
+	die("control channel closed before launch");
+}
+
+#define NINEP_OPTS "trans=virtio,version=9p2000.L,msize=524288"
+
+static void mount_or_die(const char *src, const char *dst, const char *type, unsigned long flags,
+			 const char *data)
+{
+	if (mount(src, dst, type, flags, data) != 0) {
+		char what[512];
+
+		snprintf(what, sizeof what, "mount %s on %s", type != NULL ? type : src, dst);
+		die(what);
+	}
+}
+
+static void make_dirs(char *path)
+{
+	for (char *p = strchr(path + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+/* The pane's world: host root, work tree, fresh kernel file systems. */
+static void build_root(const struct launch *l)
+{
+	char dst[4200];
+
+	mount_or_die("root", "/newroot", "9p", MS_RDONLY | MS_NODEV, NINEP_OPTS ",cache=loose");
+	mount_or_die("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_or_die("devtmpfs", "/newroot/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL);
+	mkdir("/newroot/dev/pts", 0755);
+	mount_or_die("devpts", "/newroot/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		     "newinstance,ptmxmode=0666,mode=0620");
+	/* ptmx of the new devpts instance, not the initial one. */
+	unlink("/newroot/dev/ptmx");
+	if (symlink("pts/ptmx", "/newroot/dev/ptmx") != 0)
+		die("symlink /dev/ptmx");
+	mkdir("/newroot/dev/shm", 01777);
+	mount("tmpfs", "/newroot/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount("sysfs", "/newroot/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_or_die("tmpfs", "/newroot/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	/* After the private /tmp, so a work tree under /tmp stays visible:
+	 * its mount point is made in the new tmpfs. */
+	if (l->work) {
+		snprintf(dst, sizeof dst, "/newroot%s", l->cwd);
+		if (strncmp(l->cwd, "/tmp/", 5) == 0)
+			make_dirs(dst);
+		mount_or_die("work", dst, "9p", MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
+			     NINEP_OPTS ",cache=mmap");
+	}
+	/* switch_root: the initramfs stays underneath, unreachable. */
+	if (chdir("/newroot") != 0 || mount(".", "/", NULL, MS_MOVE, NULL) != 0 ||
+	    chroot(".") != 0 || chdir("/") != 0)
+		die("switch to the host root");
+}
+
+/* Masks and read-only binds, after the switch: paths resolve as the
+ * shell will see them.  mask_fd is the initramfs's empty mode-0000 file. */
+static void apply_policy(const struct launch *l, int mask_fd, int resolv_fd)
+{
+	char source[64];
+	struct stat st;
+
+	/* The host's resolver address means nothing in the guest; qemu's
+	 * DNS does (open network only). */
+	if (resolv_fd >= 0 && stat("/etc/resolv.conf", &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(source, sizeof source, "/proc/self/fd/%d", resolv_fd);
+		if (mount(source, "/etc/resolv.conf", NULL, MS_BIND, NULL) != 0 ||
+		    mount(NULL, "/etc/resolv.conf", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+			die("/etc/resolv.conf");
+	}
+
+	snprintf(source, sizeof source, "/proc/self/fd/%d", mask_fd);
+	for (int i = 0; i < l->nreadonly; i++) {
+		struct stat st;
+
+		if (stat(l->readonly[i], &st) != 0)
+			continue;
+		if (mount(l->readonly[i], l->readonly[i], NULL, MS_BIND | MS_REC, NULL) != 0 ||
+		    mount(NULL, l->readonly[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+			die(l->readonly[i]);
+	}
+	for (int i = 0; i < l->ndeny; i++) {
+		struct stat st;
+
+		if (stat(l->deny[i], &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (mount("tmpfs", l->deny[i], "tmpfs",
+				  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000,size=4k") != 0)
+				die(l->deny[i]);
+		} else if (mount(source, l->deny[i], NULL, MS_BIND, NULL) != 0 ||
+			   mount(NULL, l->deny[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0) {
+			die(l->deny[i]);
+		}
+	}
+}
+
+/* An interface up, with an address when addr is set. */
+static int interface_up(int sock, const char *name, const char *addr, const char *mask)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	if (addr != NULL) {
+		sin->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &sin->sin_addr);
+		if (ioctl(sock, SIOCSIFADDR, &ifr) != 0)
+			return -1;
+		inet_pton(AF_INET, mask, &sin->sin_addr);
+		if (ioctl(sock, SIOCSIFNETMASK, &ifr) != 0)
+			return -1;
+	}
+	if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	return ioctl(sock, SIOCSIFFLAGS, &ifr);
+}
+
+/* qemu's user network: the guest is 10.0.2.15, the host's side 10.0.2.2,
+ * its DNS 10.0.2.3, the egress proxies (guestfwd) 10.0.2.100.  "open"
+ * routes everything through 10.0.2.2; "proxied" gets no default route
+ * (qemu's restrict=on drops anything but the proxies anyway, and a
+ * direct connection then fails at once instead of timing out). */
+static void network_up(const struct launch *l)
+{
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (sock < 0 || interface_up(sock, "lo", NULL, NULL) != 0)
+		die("loopback up");
+	if (l->net[0] != '\0' && interface_up(sock, "eth0", "10.0.2.15", "255.255.255.0") != 0)
+		die("eth0 up");
+	if (strcmp(l->net, "open") == 0) {
+		struct rtentry rt;
+		struct sockaddr_in *gw = (struct sockaddr_in *)&rt.rt_gateway;
+		struct sockaddr_in *dst = (struct sockaddr_in *)&rt.rt_dst;
+		struct sockaddr_in *mask = (struct sockaddr_in *)&rt.rt_genmask;
+
+		memset(&rt, 0, sizeof rt);
+		dst->sin_family = mask->sin_family = gw->sin_family = AF_INET;
+		inet_pton(AF_INET, "10.0.2.2", &gw->sin_addr);
+		rt.rt_flags = RTF_UP | RTF_GATEWAY;
+		if (ioctl(sock, SIOCADDRT, &rt) != 0)
+			die("default route");
+	}
+	close(sock);
+}
+
+/* Every capability gone for good, even for uid 0: the masks are
+ * mode-0000 and read-only mounts, which only a capability gets past
+ * (DAC override, or unmounting them with CAP_SYS_ADMIN). */
+static int drop_privileges(const struct launch *l)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+
+	if (setgroups(0, NULL) != 0 || setresgid(l->gid, l->gid, l->gid) != 0)
+		return -1;
+	for (int cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+			return -1;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (setresuid(l->uid, l->uid, l->uid) != 0)
+		return -1;
+	memset(data, 0, sizeof data);
+	if (syscall(SYS_capset, &hdr, data) != 0)
+		return -1;
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+static int set_size(int fd, int rows, int cols)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+
+	if (rows <= 0 || cols <= 0)
+		return 0;
+	return ioctl(fd, TIOCSWINSZ, &ws);
+}
+
+/* The shell on hvc0 as session leader.  Returns its pid once execve
+ * succeeded; -1 (errno set, what says which step failed) if it did
+ * not. */
+static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
+{
+	struct {
+		int err, step;
+	} failed;
+	int pipefd[2];
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int tty = -1;
+		char **env = (char **)l->envp;
+		struct {
+			int err, step;
+		} failed = {0, 0};
+
+		close(pipefd[0]);
+		signal(SIGCHLD, SIG_DFL);
+		if (setsid() < 0 || (failed.step = 1, tty = open("/dev/hvc0", O_RDWR)) < 0 ||
+		    ioctl(tty, TIOCSCTTY, 0) != 0 || dup2(tty, 0) < 0 || dup2(tty, 1) < 0 ||
+		    dup2(tty, 2) < 0)
+			goto fail;
+		if (tty > 2)
+			close(tty);
+		set_size(0, l->rows, l->cols);
+		failed.step = 2;
+		if (drop_privileges(l) != 0)
+			goto fail;
+		failed.step = 3;
+		if (chdir(l->cwd[0] ? l->cwd : "/") != 0)
+			goto fail;
+		failed.step = 4;
+		environ = env;
+		execvp(l->argv[0], l->argv);
+	fail:
+		failed.err = errno;
+		if (write(pipefd[1], &failed, sizeof failed) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &failed, sizeof failed);
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n > 0) {
+		static const char *const steps[] = {"setsid", "open /dev/hvc0 as the terminal",
+						    "drop privileges", "chdir to the working directory",
+						    "exec"};
+
+		waitpid(pid, NULL, 0);
+		snprintf(what, what_size, "%s%s%s", steps[failed.step], failed.step == 4 ? " " : "",
+			 failed.step == 4 ? l->argv[0] : "");
+		errno = failed.err;
+		return -1;
+	}
+	return pid;
+}
+
+static int signal_pipe[2] = {-1, -1};
+
+static void on_sigchld(int sig __attribute__((unused)))
+{
+	int saved = errno;
+
+	if (write(signal_pipe[1], "c", 1) < 0)
+		errno = saved;
+	errno = saved;
+}
+
+static void handle_control(const char *line, int tty)
+{
+	int rows, cols;
+
+	if (sscanf(line, "resize %d %d", &rows, &cols) == 2)
+		set_size(tty, rows, cols);
+}
+
+/* Until the shell exits (its status) or the host goes away (-1):
+ * resizes from the host, and every orphan reaped (this is pid 1). */
+static int serve(pid_t shell)
+{
+	int tty = open("/dev/hvc0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	for (;;) {
+		struct pollfd pfd[2] = {{.fd = ctl, .events = POLLIN},
+					{.fd = signal_pipe[0], .events = POLLIN}};
+		int status;
+		pid_t pid;
+
+		while (line_buffered()) {
+			char line[256];
+
+			if (read_line(line, sizeof line))
+				handle_control(line, tty);
+		}
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			return 255;
+		if (pfd[1].revents & POLLIN) {
+			char drain[64];
+
+			if (read(signal_pipe[0], drain, sizeof drain) < 0)
+				errno = 0;
+		}
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			if (pid == shell)
+				return WIFEXITED(status) ? WEXITSTATUS(status)
+							 : 128 + WTERMSIG(status);
+		if (pfd[0].revents & (POLLIN | POLLHUP)) {
+			char line[256];
+
+			/* The server's end closed: nobody can see this pane
+			 * any more, so the VM ends rather than run on
+			 * unwatched (qemu has no die-with-parent). */
+			if (!read_line(line, sizeof line))
+				return -1;
+			handle_control(line, tty);
+		}
+	}
+}
+
+static int cmdline_has(const char *word)
+{
+	char buf[4096];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (char *tok = strtok(buf, " \n"); tok != NULL; tok = strtok(NULL, " \n"))
+		if (strcmp(tok, word) == 0)
+			return 1;
+	return 0;
+}
+
+static void probe_only(void)
+{
+	int fd = open("/dev/hvc0", O_WRONLY | O_NOCTTY);
+
+	if (fd >= 0 && write(fd, "sandmux-probe-ok\n", 17) < 0)
+		fd = -1;
+	sync();
+	reboot(RB_AUTOBOOT);
+	_exit(0);
+}
+
+int main(void)
+{
+	struct launch l;
+	char what[4200];
+	int mask_fd, resolv_fd = -1, status;
+	pid_t shell;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	load_modules();
+	if (cmdline_has("sandmux.probe"))
+		probe_only();
+	ctl = open_port("sandmux.ctl");
+	if (ctl < 0) {
+		reboot(RB_AUTOBOOT);
+		return 1;
+	}
+	if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		die("pipe");
+	signal(SIGCHLD, on_sigchld);
+	say("booted");
+	read_launch(&l);
+	mask_fd = open("/mask", O_RDONLY | O_CLOEXEC | O_CREAT, 0);
+	if (mask_fd < 0 || fchmod(mask_fd, 0) != 0)
+		die("mask file");
+	if (strcmp(l.net, "open") == 0) {
+		static const char dns[] = "nameserver 10.0.2.3\n";
+
+		resolv_fd = open("/resolv.conf", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (resolv_fd < 0 || write(resolv_fd, dns, sizeof dns - 1) != sizeof dns - 1)
+			die("resolv.conf");
+	}
+	network_up(&l);
+	build_root(&l);
+	apply_policy(&l, mask_fd, resolv_fd);
+	if (l.nargv == 0) {
+		errno = EINVAL;
+		die("no command");
+	}
+	shell = start_shell(&l, what, sizeof what);
+	if (shell < 0)
+		die(what);
+	say("ready %s %d", l.nonce, (int)shell);
+	status = serve(shell);
+	if (status >= 0)
+		say("exit %d", status);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return status;
+}

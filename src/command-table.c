@@ -1,0 +1,297 @@
+/*
+ * command-table: every command sandmux knows, one entry each (see
+ * command.h for what an entry holds and who reads it).
+ *
+ * Adding a command: one entry here (name, usage, summary, options, the
+ * request it becomes, its handler), the handler in cmd-*.c, and its line
+ * in docs/protocol.md; docs/commands.md is generated (make docs) and the
+ * docs check in make check fails until it is.
+ */
+#include <stddef.h>
+
+#include "cli.h"
+#include "client-internal.h"
+#include "cmd.h"
+#include "command.h"
+
+/* Options every command that starts a program shares. */
+#define SPAWN_OPTIONS                                                                              \
+	{ 'c', "cwd", CV_PATH, "cwd", .meta = "DIR", .help = "working directory" },                \
+	    { 'e', "env", CV_ENV, "env", .meta = "NAME=VALUE",                                     \
+	      .help = "an environment variable (repeatable)" },                                    \
+	    { 'b', "backend", CV_BACKEND, "backend", .meta = "BACKEND",                            \
+	      .help = "none, native or microvm (never falls back)" },                              \
+	    { 'P', "profile", CV_PROFILE, "profile", .meta = "PROFILE",                            \
+	      .help = "the sandbox profile (terminal, agent, the config's)" },                     \
+	    { 'r', "remain", CV_FLAG, "remain", .help = "keep the pane when its program exits" }
+
+#define PANE_TARGET(what)                                                                          \
+	{ 't', "target", CV_PANE, "pane", .required = true, .meta = "PANE", .help = what }
+
+#define END { 0 }
+
+static const struct command_option new_options[] = {
+	{ 'd', NULL, CV_FLAG, NULL, .help = "do not attach" },
+	{ 's', NULL, CV_STRING, "name", .meta = "NAME", .help = "the session's name" },
+	{ 'x', NULL, CV_NUMBER, "cols", .min = 10, .max = 1000, .meta = "COLS", .help = "width" },
+	{ 'y', NULL, CV_NUMBER, "rows", .min = 3, .max = 1000, .meta = "ROWS", .help = "height" },
+	SPAWN_OPTIONS,
+	END,
+};
+
+static const struct command_option attach_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	{ 0, "theme", CV_STRING, NULL, .meta = "NAME", .help = "a theme file's name" },
+	END,
+};
+
+static const struct command_option json_options[] = {
+	{ 0, "json", CV_FLAG, NULL, .help = "print JSON" },
+	END,
+};
+
+static const struct command_option split_options[] = {
+	PANE_TARGET("the pane to split"),
+	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
+	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
+	{ 'l', "size", CV_PERCENT, "size", .meta = "PERCENT", .help = "the new pane's share" },
+	{ 'p', NULL, CV_PERCENT, "size", .meta = "PERCENT", .help = "the same as -l" },
+	SPAWN_OPTIONS,
+	END,
+};
+
+static const struct command_option send_keys_options[] = {
+	PANE_TARGET("the pane"),
+	{ 'l', "literal", CV_FLAG, "literal", .help = "every word is text, not a key name" },
+	END,
+};
+
+static const struct command_option capture_options[] = {
+	PANE_TARGET("the pane"),
+	{ 'S', NULL, CV_ROW, "start", "-1000000000", .min = -1000000000, .max = 1000000000,
+	  .meta = "START", .help = "first row (negative: history; -: its start)" },
+	{ 'E', NULL, CV_ROW, "end", NULL, .min = -1000000000, .max = 1000000000, .meta = "END",
+	  .help = "last row (-: the screen's last)" },
+	{ 'e', "ansi", CV_FLAG, "ansi", .help = "with colour and attribute sequences" },
+	{ 'p', NULL, CV_FLAG, NULL, .help = "print (always; as tmux spells it)" },
+	END,
+};
+
+static const struct command_option resize_options[] = {
+	PANE_TARGET("the pane"),
+	{ 'x', NULL, CV_NUMBER, "cols", .min = 1, .max = 1000, .request = "resize", .meta = "COLS",
+	  .help = "set the width" },
+	{ 'y', NULL, CV_NUMBER, "rows", .min = 1, .max = 1000, .request = "resize", .meta = "ROWS",
+	  .help = "set the height" },
+	{ 'L', NULL, CV_FLAG, "dir", "left", .help = "move the left edge by AMOUNT" },
+	{ 'R', NULL, CV_FLAG, "dir", "right", .help = "move the right edge" },
+	{ 'U', NULL, CV_FLAG, "dir", "up", .help = "move the top edge" },
+	{ 'D', NULL, CV_FLAG, "dir", "down", .help = "move the bottom edge" },
+	{ 'Z', NULL, CV_FLAG, NULL, .request = "zoom", .help = "zoom or unzoom instead" },
+	END,
+};
+
+static const struct command_option pane_options[] = {
+	PANE_TARGET("the pane"),
+	END,
+};
+
+static const struct command_option optional_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	END,
+};
+
+static const struct command_option session_options[] = {
+	{ 't', "target", CV_SESSION, "session", .required = true, .meta = "SESSION",
+	  .help = "the session" },
+	END,
+};
+
+static const struct command_option feed_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	END,
+};
+
+static const struct command_option select_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane to focus" },
+	{ 'L', NULL, CV_FLAG, "dir", "left", .help = "the pane to the left" },
+	{ 'R', NULL, CV_FLAG, "dir", "right", .help = "to the right" },
+	{ 'U', NULL, CV_FLAG, "dir", "up", .help = "above" },
+	{ 'D', NULL, CV_FLAG, "dir", "down", .help = "below" },
+	{ 'n', NULL, CV_FLAG, "dir", "next", .help = "the next in layout order" },
+	{ 'p', NULL, CV_FLAG, "dir", "prev", .help = "the previous" },
+	END,
+};
+
+static const struct command_option new_window_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	SPAWN_OPTIONS,
+	END,
+};
+
+static const struct command_option select_window_options[] = {
+	{ 't', "target", CV_WINDOW, "index", .meta = "INDEX", .help = "the window's index" },
+	{ 'n', NULL, CV_FLAG, "next", .help = "the next window" },
+	{ 'p', NULL, CV_FLAG, "prev", .help = "the previous window" },
+	END,
+};
+
+static const struct command_option copy_mode_options[] = {
+	{ 'u', NULL, CV_FLAG, NULL, .help = "start a page up" },
+	END,
+};
+
+static const struct command_option prompt_options[] = {
+	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the prompt's label" },
+	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text" },
+	END,
+};
+
+static const struct command_option confirm_options[] = {
+	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the question" },
+	END,
+};
+
+static const struct command_option events_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "only this pane's events" },
+	{ 0, "session", CV_STRING, "session", .meta = "SESSION", .help = "only this session's" },
+	{ 0, "action", CV_STRING, "action", .meta = "ACTION", .help = "only this action" },
+	{ 'f', "follow", CV_FLAG, NULL, .help = "keep printing new events" },
+	{ 0, "json", CV_FLAG, NULL, .help = "one JSON object per line" },
+	{ 0, "pretty", CV_FLAG, NULL,
+	  .help = "coloured by action, the pane titled (implies --follow); the feed pane uses it" },
+	END,
+};
+
+static const struct command_option list_commands_options[] = {
+	{ 0, "markdown", CV_FLAG, NULL, .help = "the table of docs/commands.md" },
+	END,
+};
+
+#define BOTH (CMD_CLI | CMD_PROMPT)
+
+const struct command_entry command_table[] = {
+	/* Sessions and the server. */
+	{ "new", { "new-session" }, "[-d] [-s NAME] [-x COLS -y ROWS] [-c DIR] [-e NAME=VALUE] "
+	  "[-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
+	  "create a session (and attach unless -d)", new_options, REST_ARGV, "argv",
+	  .request = "new-session", .flags = CMD_CLI | CMD_START_SERVER, .exec = cmd_new_session,
+	  .cli = cli_new },
+	{ "attach", { "attach-session", "a" }, "[-t SESSION] [--theme NAME]", "attach to a session",
+	  attach_options, .request = "attach", .flags = CMD_CLI | CMD_START_SERVER,
+	  .exec = cmd_attach, .cli = cli_attach },
+	{ "ls", { "list-sessions" }, "[--json]", "list sessions, windows and panes",
+	  json_options, .request = "list", .flags = CMD_CLI, .exec = cmd_list, .print = cli_print_list },
+	{ "kill-session", { 0 }, "-t SESSION", "kill a session", session_options,
+	  .request = "kill-session", .flags = BOTH, .exec = cmd_kill_session },
+	{ "kill-server", { 0 }, "", "kill every pane and stop the server", NULL,
+	  .request = "kill-server", .flags = BOTH, .exec = cmd_kill_server },
+	{ "new-window", { "neww" }, "[-t SESSION] [-c DIR] [-e NAME=VALUE] [-b|--backend BACKEND] "
+	  "[-P|--profile PROFILE] [--remain] [COMMAND...]", "open a new window",
+	  new_window_options, REST_ARGV, "argv", .request = "new-window", .flags = BOTH,
+	  .exec = cmd_new_window, .print = cli_print_pane_created },
+	{ "probe", { 0 }, "[--json]", "what sandboxing this host offers", json_options,
+	  .request = "probe", .flags = CMD_CLI | CMD_START_SERVER, .exec = cmd_probe,
+	  .print = cli_print_probe },
+
+	/* Panes. */
+	{ "split", { "split-window", "splitw" }, "[-t PANE] [-h|-v] [-l|-p PERCENT] [-c DIR] "
+	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
+	  "split a pane (-h side by side, -v stacked)", split_options, REST_ARGV, "argv",
+	  .request = "split", .flags = BOTH, .exec = cmd_split, .print = cli_print_pane_created },
+	{ "send-keys", { "send" }, "[-t PANE] [-l] KEY...", "send key names (Enter, C-c, Up) or text",
+	  send_keys_options, REST_KEYS, "keys", .request = "send-keys", .flags = BOTH,
+	  .exec = cmd_send_keys },
+	{ "capture", { "capture-pane" }, "[-t PANE] [-S START|-] [-E END|-] [-e|--ansi] [-p]",
+	  "print a pane's screen and scrollback", capture_options, .request = "capture",
+	  .flags = CMD_CLI, .exec = cmd_capture, .print = cli_print_capture },
+	{ "resize-pane", { "resizep", "resize" },
+	  "[-t PANE] -L|-R|-U|-D [AMOUNT] | -x COLS -y ROWS | -Z", "resize a pane",
+	  resize_options, REST_NUMBER, "amount", "xyLRUDZ", .request = "resize-pane",
+	  .flags = BOTH, .exec = cmd_resize_pane },
+	{ "kill-pane", { "killp" }, "[-t PANE]", "kill a pane and its processes", pane_options,
+	  .request = "kill-pane", .flags = BOTH, .exec = cmd_kill_pane },
+	{ "select-pane", { "selectp" }, "[-t PANE] [-L|-R|-U|-D|-n|-p]", "move the focus",
+	  select_pane_options, .request = "select-pane", .flags = BOTH, .exec = cmd_select_pane,
+	  .client = client_cmd_select_pane },
+	{ "zoom", { 0 }, "[-t PANE]", "zoom or unzoom a pane", optional_pane_options,
+	  .request = "zoom", .flags = BOTH, .exec = cmd_zoom },
+	{ "suspend", { "suspend-pane" }, "[-t PANE]", "stop a pane's whole process tree",
+	  pane_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
+	{ "resume", { "resume-pane" }, "[-t PANE]", "continue a suspended pane", pane_options,
+	  .request = "resume", .flags = BOTH, .exec = cmd_resume },
+	{ "feed", { 0 }, "[-t SESSION]", "open the live violation feed beside a session's pane",
+	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
+	  .print = cli_print_feed },
+	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
+	  "[--pretty]", "print sandbox events", events_options, .request = "subscribe",
+	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
+
+	/* Windows and the attached client. */
+	{ "select-window", { "selectw" }, "-t INDEX | INDEX | -n | -p", "switch window",
+	  select_window_options, REST_WINDOW, "index", "tnp@", .request = "select-window",
+	  .flags = CMD_PROMPT, .exec = cmd_select_window },
+	{ "next-window", { "next" }, "", "switch to the next window", NULL,
+	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
+	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,
+	  .request = "select-window", .fixed = "{\"prev\":true}", .flags = CMD_PROMPT },
+	{ "detach", { "detach-client" }, "", "detach, leaving the session running", NULL,
+	  .request = "detach", .flags = CMD_PROMPT, .exec = cmd_detach,
+	  .client = client_cmd_detach },
+	{ "copy-mode", { 0 }, "[-u]", "scroll, search and copy history", copy_mode_options,
+	  .flags = CMD_PROMPT, .client = client_cmd_copy_mode },
+	{ "paste-buffer", { "pasteb" }, "", "paste the last copied text", NULL,
+	  .flags = CMD_PROMPT, .client = client_cmd_paste_buffer },
+	{ "send-prefix", { 0 }, "", "send the prefix key to the pane", NULL, .flags = CMD_PROMPT,
+	  .client = client_cmd_send_prefix },
+	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT]", "type a command", prompt_options,
+	  .flags = CMD_PROMPT, .client = client_cmd_command_prompt },
+	{ "list-keys", { "lsk" }, "", "show the key bindings", NULL, .flags = CMD_PROMPT,
+	  .client = client_cmd_list_keys },
+	{ "confirm-before", { "confirm" }, "[-p PROMPT] COMMAND", "run a command after y",
+	  confirm_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_confirm_before },
+	{ "display-message", { "display" }, "TEXT", "show a message", NULL, REST_WORDS,
+	  .flags = CMD_PROMPT, .client = client_cmd_display_message },
+
+	/* The command line's own. */
+	{ "ctl", { 0 }, "JSON", "send a raw protocol request, print the reply", NULL, REST_RAW,
+	  .flags = CMD_CLI, .raw = verb_ctl },
+	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
+	  .flags = CMD_CLI, .raw = verb_layout },
+	{ "demo", { 0 }, "", "open the isolation demo session", NULL, REST_RAW, .flags = CMD_CLI,
+	  .raw = verb_demo },
+	{ "list-commands", { "lscm" }, "[--markdown]", "list every command (this table)",
+	  list_commands_options, .flags = CMD_CLI, .cli = cli_list_commands },
+	{ "server", { 0 }, "[--foreground] [--sandbox on|off] [--config FILE] [-v]",
+	  "run the server (started automatically)", NULL, REST_RAW, .flags = CMD_CLI,
+	  .raw = verb_server },
+	{ "egress-bridge", { 0 }, "SOCAT -- COMMAND...",
+	  "(inside a restricted sandbox) bridge to the egress proxies, run COMMAND", NULL,
+	  REST_RAW, .flags = CMD_CLI, .raw = verb_egress_bridge },
+	{ "shim", { 0 }, "--fd N [--wait] -- COMMAND...",
+	  "(inside a native sandbox) install the seccomp filter, run COMMAND", NULL, REST_RAW,
+	  .flags = CMD_CLI, .raw = shim_main },
+	{ "--check-config", { 0 }, "[FILE]", "validate the config file without starting", NULL,
+	  REST_RAW, .flags = CMD_CLI, .raw = verb_check_config },
+
+	/* The protocol's own: what clients send that no one types. */
+	{ "hello", { 0 }, "version", "open a connection: say the protocol version", NULL,
+	  .request = "hello", .flags = CMD_BEFORE_HELLO, .exec = cmd_hello },
+	{ "resize", { 0 }, "pane cols rows", "set a pane's size", NULL, .request = "resize",
+	  .exec = cmd_resize },
+	{ "send-text", { 0 }, "pane text", "type text into a pane", NULL, .request = "send-text",
+	  .exec = cmd_send_text },
+	{ "history", { 0 }, "pane start end", "rows of a pane with their styles", NULL,
+	  .request = "history", .exec = cmd_history },
+	{ "client-size", { 0 }, "cols rows", "the attached client's size", NULL,
+	  .request = "client-size", .exec = cmd_client_size },
+	{ "tty", { 0 }, "read passthrough seq prefix", "the client's terminal input", NULL,
+	  .request = "tty", .exec = cmd_tty },
+	{ "key", { 0 }, "key | text", "a key pressed in the attached client", NULL,
+	  .request = "key", .exec = cmd_key },
+	{ "paste", { 0 }, "text", "paste text into the active pane", NULL, .request = "paste",
+	  .exec = cmd_paste },
+	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
+	  .request = "mouse", .exec = cmd_mouse },
+	{ 0 },
+};

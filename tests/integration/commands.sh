@@ -1,0 +1,106 @@
+#!/bin/sh
+# The one command table as a user meets it on the command line: targets
+# resolve the same way for every verb (-t SESSION, -t %N, -t SESSION:W.P),
+# numbers are parsed strictly (a usage error, exit 2, nothing done),
+# `events -t SESSION` filters on that session's pane, and --help and
+# list-commands come from the table.
+. "$(dirname "$0")/../lib.sh"
+
+# A pane's id from "%N backend state".
+id_of() { sed -n 's/^%\([0-9]*\) .*/\1/p'; }
+panes_in() { # SESSION WINDOW: how many panes that window has
+	sm ls --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sum(len(w["panes"]) for s in d["sessions"] if s["name"] == sys.argv[1]
+          for w in s["windows"] if w["index"] == int(sys.argv[2])))' "$1" "$2"
+}
+active_of() { # SESSION: the active pane of its active window
+	sm ls --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for s in d["sessions"]:
+    if s["name"] == sys.argv[1]:
+        for w in s["windows"]:
+            if w["active"]:
+                print([p["id"] for p in w["panes"] if p["active"]][0])' "$1"
+}
+
+sm new -d -s work -x 160 -y 50 -- /bin/sh >/dev/null
+sm new -d -s other -x 160 -y 50 -- /bin/sh >/dev/null
+first=$(active_of work)
+
+p=$(sm split -t work -h -- /bin/sh | id_of)
+check "split -t SESSION splits that session's active pane (%$p in work)" \
+	[ "$(pane_field "$p" session)" = work ]
+check "... and only there" [ "$(panes_in other 0)" = 1 ]
+
+w=$(sm new-window -t work -- /bin/sh | id_of)
+check "new-window -t SESSION opens window 1 there" [ "$(pane_field "$w" window)" = 1 ]
+p=$(sm split -t work:1 -v -- /bin/sh | id_of)
+check "split -t work:1 splits window 1's active pane" \
+	sh -c "[ '$(pane_field "$p" window)' = 1 ] && [ '$(panes_in work 1)' = 2 ]"
+p=$(sm split -t work:0.1 -v -- /bin/sh | id_of)
+check "split -t work:0.1 splits the second pane of window 0" \
+	sh -c "[ '$(pane_field "$p" window)' = 0 ] && [ '$(panes_in work 0)' = 3 ]"
+p=$(sm split -t "%$first" -v -- /bin/sh | id_of)
+check "split -t %N splits pane N" [ "$(panes_in work 0)" = 4 ]
+
+out=$(sm split -t nosuch 2>&1)
+rc=$?
+check "an unknown session: exit $rc, no_such_session ($out)" \
+	sh -c "[ $rc -eq 1 ] && printf '%s' '$out' | grep -q no_such_session"
+check "an unknown window: no_such_window" sh -c "$SANDMUX_BIN -L $T_NAME split -t work:9 2>&1 | grep -q no_such_window"
+check "an unknown pane index: no_such_pane" sh -c "$SANDMUX_BIN -L $T_NAME split -t work:0.9 2>&1 | grep -q no_such_pane"
+check "a malformed target: a usage error (exit 2, invalid_command)" \
+	sh -c "$SANDMUX_BIN -L $T_NAME split -t work:x >$T_DIR/m.out 2>&1; [ \$? -eq 2 ] && grep -q invalid_command $T_DIR/m.out"
+
+before=$(panes_in work 0)
+sm split -t work -l abc >"$T_DIR/abc.out" 2>&1
+rc=$?
+check "split -l abc is a usage error (exit $rc, invalid_command)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'invalid_command' '$T_DIR/abc.out' && grep -q 'percentage' '$T_DIR/abc.out'"
+sm split -t work -l 40x >/dev/null 2>&1
+rc2=$?
+check "split -l 40x too (exit $rc2), and no pane was made" \
+	sh -c "[ $rc2 -eq 2 ] && [ '$(panes_in work 0)' = '$before' ]"
+sm new -d -s strict -x 12abc >/dev/null 2>&1
+rc=$?
+check "new -x 12abc is a usage error (exit $rc) and makes no session" \
+	sh -c "[ $rc -eq 2 ] && ! $SANDMUX_BIN -L $T_NAME ls | grep -q '^strict:'"
+sm resize -t work -L zero >/dev/null 2>&1
+check "resize -L zero: exit 2" [ $? -eq 2 ]
+
+# events -t SESSION: that session's active pane, not pane 0 (every pane).
+sm split -t other -v --remain -- sh -c 'exit 3' >/dev/null
+sm split -t work -v --remain -- sh -c 'exit 4' >/dev/null
+wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME events --json | grep -q '\"exitCode\":3'"
+wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME events --json | grep -q '\"exitCode\":4'"
+sm events --json -t work >"$T_DIR/work-events.txt"
+check "events -t work shows the events of work's active pane" grep -q '"exitCode":4' "$T_DIR/work-events.txt"
+check "events -t work leaves out the other session's" sh -c "! grep -q '\"exitCode\":3' '$T_DIR/work-events.txt'"
+check "events -t nosuch is refused (no_such_session)" sh -c "$SANDMUX_BIN -L $T_NAME events -t nosuch 2>&1 | grep -q no_such_session"
+
+target=$(sm ls --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for s in d["sessions"]:
+    if s["name"] == "work":
+        print(s["windows"][0]["panes"][0]["id"])')
+sm select-pane -t work:0.0
+check "select-pane -t work:0.0 focuses the first pane of window 0" [ "$(active_of work)" = "$target" ]
+
+# A session named by a number is that session, not pane N's.
+sm new -d -- /bin/sh >/dev/null
+named=$(sm ls | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | head -1)
+sm kill-session -t "$named"
+check "kill-session -t $named kills the session named $named" sh -c "! $SANDMUX_BIN -L $T_NAME ls | grep -q '^$named:'"
+check "... and leaves the others" sh -c "$SANDMUX_BIN -L $T_NAME ls | grep -q '^work:' && $SANDMUX_BIN -L $T_NAME ls | grep -q '^other:'"
+
+sm resize --help >"$T_DIR/help.txt"
+check "resize --help is the table's: its name, usage and options" \
+	sh -c "grep -q 'usage: sandmux .*resize-pane' '$T_DIR/help.txt' && grep -q -- '-x' '$T_DIR/help.txt' && grep -q 'also: resizep resize' '$T_DIR/help.txt'"
+sm list-commands >"$T_DIR/list.txt"
+check "list-commands lists the command line's and the prompt's commands" \
+	sh -c "grep -q '^split ' '$T_DIR/list.txt' && grep -q '^copy-mode ' '$T_DIR/list.txt'"
+finish

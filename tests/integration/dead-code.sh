@@ -1,0 +1,36 @@
+#!/bin/sh
+# Dead code cannot come back quietly.  The compiler already refuses an
+# unused static function or variable (-Wall -Werror: -Wunused-function,
+# -Wunused-variable, -Wunused-const-variable); this finds what it cannot:
+# a global function or variable that no object file of the program
+# (build/src, build/term, build/backends, main included) references.  A
+# call inside its own file does not count, so a global used only there
+# shows too (it should be static).  The few kept for tests are listed,
+# each with its reason, in tests/test-only-symbols.txt, and each must
+# still be used by a test.
+. "$(dirname "$0")/../lib.sh"
+ROOT=${SANDMUX_ROOT:-$(pwd)}
+B=${SANDMUX_BUILD:-$ROOT/build}
+
+ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o >"$T_DIR/objects" 2>/dev/null
+check "the program's objects are there ($(wc -l <"$T_DIR/objects"))" [ "$(wc -l <"$T_DIR/objects")" -gt 40 ]
+while read -r o; do
+	nm -g --defined-only "$o" | awk '$2 ~ /^[TDBRG]$/ { print $3 }'
+done <"$T_DIR/objects" | sort -u >"$T_DIR/defined"
+# Every symbol a relocation names, in any object: calls, addresses
+# taken, tables of function pointers.
+while read -r o; do
+	objdump -r "$o" | awk 'NF == 3 && $1 ~ /^[0-9a-f]+$/ { print $3 }'
+done <"$T_DIR/objects" | sed 's/[-+]0x[0-9a-f]*$//' | sort -u >"$T_DIR/referenced"
+grep -v '^#' "$ROOT/tests/test-only-symbols.txt" | cut -f1 | sed '/^$/d' | sort -u >"$T_DIR/kept"
+comm -23 "$T_DIR/defined" "$T_DIR/referenced" | grep -vx main | comm -23 - "$T_DIR/kept" >"$T_DIR/dead"
+check "every global the program defines, it uses ($(tr '\n' ' ' <"$T_DIR/dead"))" [ ! -s "$T_DIR/dead" ]
+
+: >"$T_DIR/stale"
+while read -r sym; do
+	grep -rqw -- "$sym" "$ROOT/tests/unit" "$ROOT/tests/helpers" "$ROOT/tests/bench" "$ROOT/tests/fuzz" ||
+		echo "$sym" >>"$T_DIR/stale"
+	grep -qx -- "$sym" "$T_DIR/defined" || echo "$sym (no longer defined)" >>"$T_DIR/stale"
+done <"$T_DIR/kept"
+check "every symbol kept for tests is still used by one ($(tr '\n' ' ' <"$T_DIR/stale"))" [ ! -s "$T_DIR/stale" ]
+finish

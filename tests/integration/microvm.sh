@@ -1,0 +1,338 @@
+#!/bin/sh
+# The microvm backend under real qemu (TCG here: this host's KVM cannot
+# boot a stock kernel), with the guest image make microvm-image builds.
+#
+# One server boots four guests at once (boots are seconds each under
+# TCG, so the checks share them): the guest kernel and init, the
+# boundary (~/.ssh unreadable, the work tree written through to the
+# host, the host's /etc read-only), resize, job control, labels in ls
+# --json and in the real client's title, QMP suspend/resume, the
+# shell's exit status, the agent profile's network only through the
+# egress proxies, and no qemu left by kill-pane or kill-server.
+# Then the truth matrix on servers that cannot boot: no qemu on PATH, no
+# guest image, a qemu stand-in that exits at once or hangs, --sandbox
+# off; and an unspecified default of microvm stepping down to native.
+. "$(dirname "$0")/../lib.sh"
+ROOT=${SANDMUX_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD_DIR=${SANDMUX_BUILD:-$ROOT/build}
+IMAGE=$BUILD_DIR/microvm
+[ -s "$IMAGE/vmlinux" ] || IMAGE=$ROOT/build/microvm
+if [ ! -s "$IMAGE/vmlinux" ] || [ ! -s "$IMAGE/initramfs.cpio" ]; then
+	not_ok "the guest image is built (make microvm-image)"
+	finish
+fi
+export SANDMUX_MICROVM_DIR="$IMAGE"
+GUEST_KERNEL=$(cat "$IMAGE/kernel-version")
+# Outside /tmp, which is private in the guest, so the mask is what hides
+# the key; NOQEMU too: the native probe runs bwrap from it inside a
+# sandbox whose /tmp is private.
+HOME=$(mktemp -d /var/tmp/sandmux-microvm-home.XXXXXX)
+NOQEMU=$(mktemp -d /var/tmp/sandmux-noqemu.XXXXXX)
+export HOME
+trap 'cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+mkdir -p "$HOME/.ssh" "$T_DIR/work"
+SECRET="sandmux-microvm-secret-$$"
+echo "$SECRET" >"$HOME/.ssh/id_test"
+WORK=$T_DIR/work
+cd "$WORK" || exit 1
+BASH_CMD="/bin/bash --norc --noprofile -i"
+
+# field PANE EXPR: a Python expression over pane p of `ls --json`.
+field() {
+	sm ls --json | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+for s in doc.get("sessions", []):
+    for w in s["windows"]:
+        for p in w["panes"]:
+            if p["id"] == int(sys.argv[1]):
+                print(eval(sys.argv[2]))' "$1" "$2"
+}
+is_ready() { [ "$(field "$1" 'p["backend"]')" = microvm ]; }
+failed_with() { # PANE TEXT: state error, no label, no pid, reason has TEXT
+	[ "$(field "$1" 'p["state"], p["backend"], p["pid"]')" = "('error', None, 0)" ] &&
+		field "$1" 'p.get("reason", "")' | grep -qF -- "$2"
+}
+# run PANE TAG CMD: run CMD in the pane; its output is what the pane
+# shows between TAG< and >TAG, which only the answer holds (the typed
+# line reads printf '%s<%s>%s\n' TAG ... TAG).
+run() {
+	sm send-keys -t "$1" "printf '%s<%s>%s\\n' $2 \"\$($3 2>&1)\" $2" Enter
+	wait_for 20 capture_has "$1" ">$2" || return 1
+	sm capture -t "$1" -S - | tr -d '\n' | sed -n "s/.*$2<\(.*\)>$2.*/\1/p"
+}
+# newest: the newest pane's id (a split whose sandbox failed reports the
+# error, not the pane, which exists FAILED).
+newest() {
+	"$SANDMUX_BIN" -L "$T_NAME" ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' |
+		sort -n | tail -1
+}
+split_vm() { sm split -t v -v --backend microvm "$@" | sed -n 's/.*%\([0-9]*\).*/\1/p'; }
+# qemu_alive PID: PID (a pane's, from ls --json) is still a live qemu
+# booting this image (a zombie's or a reused pid's cmdline is not).
+qemu_alive() {
+	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q "qemu-system.*$IMAGE/vmlinux"
+}
+
+# --- the probe -------------------------------------------------------------
+began=$(date +%s.%N)
+sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+took=$(echo "$(date +%s.%N) - $began" | bc)
+check "the server starts without waiting for the accelerator check (${took}s)" \
+	[ "$(echo "$took < 2" | bc)" = 1 ]
+probe=$(sm probe)
+accel=$(sm probe --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["microvm"]["accelerator"])')
+check "probe: $(echo "$probe" | grep microvm)" sh -c "echo '$probe' | grep -qx 'microvm: available ($accel)'"
+check "probe: the accelerator is kvm or tcg ($accel)" sh -c "[ '$accel' = tcg ] || [ '$accel' = kvm ]"
+
+# --- four guests ------------------------------------------------------------
+# An origin on the host's own non-loopback address (loopback is never
+# allowed), allowlisted for the session's egress proxies.
+ORIGIN_IP=$(ip -4 -o addr show scope global | awk '{sub(/\/.*/, "", $4); print $4; exit}')
+ORIGIN_PORT=$((20000 + $$ % 20000))
+mkdir -p "$T_DIR/www"
+echo "origin-ok-$$" >"$T_DIR/www/ok.txt"
+(cd "$T_DIR/www" && exec python3 -m http.server "$ORIGIN_PORT" --bind "$ORIGIN_IP" \
+	>/dev/null 2>&1) &
+web=$!
+trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+export SANDMUX_EGRESS_ALLOW="$ORIGIN_IP"
+sm kill-server >/dev/null 2>&1
+sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+began=$(date +%s.%N)
+main=$(split_vm -- $BASH_CMD)
+killed=$(split_vm -- $BASH_CMD)
+exiting=$(split_vm --remain -- $BASH_CMD)
+agent=$(split_vm --profile agent -- $BASH_CMD)
+check "the panes exist ($main $killed $exiting)" [ -n "$main" ] && [ -n "$killed" ] && [ -n "$exiting" ]
+check "before the guest agent's ready the pane has no label" \
+	[ "$(field "$main" 'p["backend"]')" = None ]
+wait_for 60 is_ready "$main"
+check "the pane is labelled microvm once the guest runs the shell" is_ready "$main"
+echo "# first guest ready after $(echo "$(date +%s.%N) - $began" | bc)s (four booting at once)"
+wait_for 60 is_ready "$killed"
+wait_for 60 is_ready "$exiting"
+wait_for 60 is_ready "$agent"
+check "ls --json: requested microvm, backend microvm, state warm" \
+	[ "$(field "$main" 'p["requested"], p["backend"], p["state"]')" = "('microvm', 'microvm', 'warm')" ]
+check "ls --json: details.accelerator is the probe's ($accel)" \
+	[ "$(field "$main" 'p["details"]["accelerator"]')" = "$accel" ]
+
+out=$(run "$main" K 'uname -r')
+check "uname -r inside is the guest kernel ($out), not the host's ($(uname -r))" \
+	[ "$out" = "$GUEST_KERNEL" ] && [ "$out" != "$(uname -r)" ]
+out=$(run "$main" I 'cat /proc/1/comm')
+check "/proc/1/comm inside is the guest's init ($out)" [ "$out" = init ]
+out=$(run "$main" S "cat $HOME/.ssh/id_test")
+check "the host's ~/.ssh is unreadable inside ($out)" \
+	sh -c "echo '$out' | grep -q 'Permission denied' && ! echo '$out' | grep -q '$SECRET'"
+out=$(run "$main" L "ls $HOME/.ssh")
+check "and cannot be listed ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
+out=$(run "$main" W "echo from-guest-$$ >$WORK/from-guest && echo written")
+check "a file written in the working directory appears on the host" \
+	sh -c "[ '$out' = written ] && grep -qx 'from-guest-$$' '$WORK/from-guest'"
+out=$(run "$main" E "echo x >/etc/sandmux-microvm-$$ || echo refused")
+check "a write to the host's /etc fails ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e /etc/sandmux-microvm-$$ ]"
+out=$(run "$main" H "echo x >$HOME/in-home || echo refused")
+check "the host's \$HOME outside the work tree is read-only ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/in-home' ]"
+
+# --- the network ------------------------------------------------------------
+out=$(run "$main" N1 "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | tr '\\n' ' '")
+check "terminal profile: the guest has its network device ($out)" \
+	sh -c "echo '$out' | grep -q eth0"
+out=$(run "$agent" N2 'echo $http_proxy $ALL_PROXY $NO_PROXY')
+check "agent profile: the proxy environment of a native agent pane ($out)" \
+	[ "$out" = "http://10.0.2.100:3128 socks5h://10.0.2.100:1080 localhost,127.0.0.1,::1" ]
+out=$(run "$agent" N3 "curl -sS -m 20 http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt")
+check "agent profile: an allowed origin is reached through the proxy ($out)" \
+	[ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N4 "curl -sS -m 20 -x \$ALL_PROXY http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt")
+check "agent profile: and through SOCKS5 ($out)" [ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N5 'curl -sS -m 20 -o /dev/null -w %{http_code} http://denied.test/')
+check "agent profile: a denied origin is refused ($out)" [ "$out" = 403 ]
+violation() {
+	grep '"kind":"violation"' "$XDG_STATE_HOME/sandmux/events.jsonl" |
+		grep '"action":"network-outbound"' | grep '"target":"denied.test:80"' |
+		grep -q "\"pane\":$agent,"
+}
+check "agent profile: with a network-outbound violation for the pane" wait_for 5 violation
+out=$(run "$agent" N6 "curl -sS -m 5 --noproxy '*' http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt || echo direct-refused")
+check "agent profile: no direct connection around the proxy" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+
+# The control port is the agent's alone: the shell (uid 0 here, with no
+# capabilities) cannot open it to forge "ready" or "exit".
+out=$(run "$main" P "for port in /dev/vport*; do echo ready forged 1 >\$port && echo opened; done")
+check "the shell cannot open the control port ($out)" \
+	sh -c "echo '$out' | grep -q 'Device or resource busy\|Permission denied' && ! echo '$out' | grep -q opened"
+
+# --- resize ----------------------------------------------------------------
+before=$(run "$main" Z1 'stty size')
+sm resize -t "%$main" -y 12 >/dev/null
+rows=$(field "$main" 'p["rows"]')
+cols=$(field "$main" 'p["cols"]')
+sleep 0.5
+after=$(run "$main" Z2 'stty size')
+check "resize changes stty size inside ($before -> $after, pane ${rows}x$cols)" \
+	[ "$after" = "$rows $cols" ] && [ "$after" != "$before" ]
+
+# --- job control ------------------------------------------------------------
+sm send-keys -t "$main" 'sleep 300' Enter
+sleep 1
+sm send-keys -t "$main" C-z
+check "C-z stops the foreground job" wait_for 10 capture_has "$main" Stopped
+out=$(run "$main" J1 'jobs')
+check "jobs lists it stopped ($out)" sh -c "echo '$out' | grep -q 'Stopped.*sleep 300'"
+sm send-keys -t "$main" fg Enter
+sleep 1
+sm send-keys -t "$main" C-c
+sleep 0.5
+sm send-keys -t "$main" 'echo "C=$?=C"' Enter
+check "fg brings it back and C-c reaches it (exit 130)" wait_for 10 capture_has "$main" 'C=130=C'
+
+# --- the client's title ------------------------------------------------------
+TMUX_SOCK="sm-microvm-$$"
+tmux -L "$TMUX_SOCK" new-session -d -x 200 -y 60 \
+	"env HOME=$HOME XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR $SANDMUX_BIN -L $T_NAME attach -t v"
+title_shows() { tmux -L "$TMUX_SOCK" capture-pane -p | grep -q " microvm·$accel "; }
+check "the client's title shows microvm·$accel" wait_for 10 title_shows
+tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+
+# --- suspend / resume (QMP stop / cont) ---------------------------------------
+sm send-keys -t "$main" "(while :; do echo t >>$WORK/ticks; sleep 0.2; done) &" Enter
+wait_for 10 test -s "$WORK/ticks"
+sm suspend -t "%$main" >/dev/null
+check "suspend: state suspended" [ "$(field "$main" 'p["state"]')" = suspended ]
+n1=$(wc -l <"$WORK/ticks")
+sleep 1.5
+n2=$(wc -l <"$WORK/ticks")
+check "suspend stops the guest ($n1 -> $n2 ticks in 1.5 s)" [ "$n2" -le $((n1 + 1)) ]
+sm resume -t "%$main" >/dev/null
+sleep 1.5
+n3=$(wc -l <"$WORK/ticks")
+check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
+sm send-keys -t "$main" 'kill %1' Enter
+
+# --- the prepared VM -------------------------------------------------------------
+# Confirmed microvm panes leave the next VM booted like them; a split
+# with the same working directory takes it.
+sleep 2
+began=$(date +%s.%N)
+warm=$(split_vm --remain -- $BASH_CMD)
+wait_for 60 is_ready "$warm"
+took=$(echo "$(date +%s.%N) - $began" | bc)
+check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"]["summary"]'), ready in ${took}s)" \
+	sh -c "[ \"\$(echo '$(field "$warm" 'p["details"]["summary"]')')\" != '' ] && echo '$(field "$warm" 'p["details"]["summary"]')' | grep -q 'prepared VM'"
+out=$(run "$warm" K2 'uname -r')
+check "and it is a guest like the others ($out)" [ "$out" = "$GUEST_KERNEL" ]
+out=$(run "$warm" S2 "cat $HOME/.ssh/id_test")
+check "with the same masks ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
+# qemu dying under the pane (our own qemu: the pid ls --json gives).
+warm_pid=$(field "$warm" 'p["pid"]')
+qemu_alive "$warm_pid" && kill -9 "$warm_pid"
+died() { field "$1" 'p.get("reason", "")' | grep -q 'qemu died of signal 9'; }
+check "qemu killed under a pane: the pane says so" wait_for 10 died "$warm"
+check "and its exit status is 137" [ "$(field "$warm" 'p.get("exit_status")')" = 137 ]
+
+# --- the end of a guest --------------------------------------------------------
+exit_pid=$(field "$exiting" 'p["pid"]')
+killed_pid=$(field "$killed" 'p["pid"]')
+main_pid=$(field "$main" 'p["pid"]')
+check "each pane's pid is its own qemu" qemu_alive "$main_pid"
+sm send-keys -t "$exiting" 'exit 7' Enter
+gone() { ! qemu_alive "$1"; }
+check "the shell's exit ends the VM (qemu gone)" wait_for 20 gone "$exit_pid"
+wait_for 10 capture_has "$exiting" 'exited with status'
+check "the pane shows the shell's exit status 7" capture_has "$exiting" '[exited with status 7]'
+check "the exit event carries exitCode 7" \
+	grep -q "\"kind\":\"exit\".*\"pane\":$exiting.*\"exitCode\":7\|\"kind\":\"exit\".*\"exitCode\":7.*\"pane\":$exiting" \
+	"$XDG_STATE_HOME/sandmux/events.jsonl"
+sm kill-pane -t "%$killed" >/dev/null
+check "kill-pane leaves no qemu" wait_for 10 gone "$killed_pid"
+# Every qemu the server started (panes and the prepared VM) is its child.
+SERVER_PID=$(sed -n "s/.*sandmux server $T_NAME starting, pid \([0-9]*\).*/\1/p" \
+	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | tail -n 1)
+children=$(for c in $(ps -o pid= --ppid "$SERVER_PID"); do qemu_alive "$c" && echo "$c"; done)
+check "the server runs the panes' qemus and a prepared one ($(echo $children))" \
+	[ "$(echo "$children" | wc -w)" -ge 3 ]
+sm kill-server >/dev/null
+check "kill-server leaves no qemu" wait_for 10 gone "$main_pid"
+all_gone() { for c in $children; do qemu_alive "$c" && return 1; done; return 0; }
+check "kill-server leaves no qemu, the prepared VM's included" wait_for 10 all_gone
+
+# --- the truth matrix: hosts that cannot boot ------------------------------------
+# matrix NAME TEXT VAR=VALUE...: a fresh server with the environment
+# given; an explicit --backend microvm must end FAILED with TEXT in the
+# reason, and an error event; nothing runs on the host.
+matrix() {
+	name=$1
+	text=$2
+	shift 2
+	T_NAME="t$$-$name"
+	state="$T_DIR/state-$name"
+	env XDG_STATE_HOME="$state" "$@" "$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+	env "$@" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v --backend microvm -- /bin/sh \
+		>/dev/null 2>&1
+	p=$(newest)
+	wait_for 30 sh -c "[ \"\$($SANDMUX_BIN -L $T_NAME ls --json | grep -c '\"state\":	\"error\"')\" -ge 1 ]"
+	if failed_with "$p" "$text"; then
+		ok "$name: FAILED with \"$text\""
+	else
+		not_ok "$name: FAILED with \"$text\" (state, reason: $(field "$p" 'p["state"], p.get("reason")'))"
+	fi
+	check "$name: an error event" grep -q "\"kind\":\"error\".*\"requested\":\"microvm\"" \
+		"$state/sandmux/events.jsonl"
+	# The real client draws it as a FAILED banner with the reason, and
+	# no title claims microvm.
+	tmux -L "$TMUX_SOCK" new-session -d -x 200 -y 60 \
+		"env XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR $SANDMUX_BIN -L $T_NAME attach -t v"
+	banner() { tmux -L "$TMUX_SOCK" capture-pane -p -J | tr -d '\n' | grep -q "FAILED:.*reason: .*$1"; }
+	check "$name: the client shows the FAILED banner with the reason" \
+		wait_for 10 banner "$(echo "$text" | cut -c1-30)"
+	check "$name: its title says FAILED and none claims microvm" sh -c \
+		"tmux -L '$TMUX_SOCK' capture-pane -p | grep '─' | grep -q ' FAILED ' &&
+		 ! tmux -L '$TMUX_SOCK' capture-pane -p | grep '─' | grep -q ' microvm'"
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+	sm kill-server >/dev/null 2>&1
+}
+for tool in bwrap socat sh; do
+	ln -s "$(command -v $tool)" "$NOQEMU/$tool"
+done
+matrix no-qemu "qemu-system-x86_64 not found on PATH (install: apt-get install qemu-system-x86)" \
+	PATH="$NOQEMU"
+matrix no-kernel "guest image missing: $T_DIR/none/vmlinux (install: make microvm-image)" \
+	SANDMUX_MICROVM_DIR="$T_DIR/none"
+FAKE=$T_DIR/fake-exit
+mkdir -p "$FAKE"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "QEMU emulator version 7.2.0"; exit 0; }\necho "fake qemu: no VM today" >&2\nexit 1\n' >"$FAKE/qemu-system-x86_64"
+chmod +x "$FAKE/qemu-system-x86_64"
+matrix qemu-exits "qemu exited before the guest ran the shell (the guest did not boot): fake qemu: no VM today" \
+	PATH="$FAKE:$PATH"
+HANG=$T_DIR/fake-hang
+mkdir -p "$HANG"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "QEMU emulator version 7.2.0"; exit 0; }\nexec sleep 86%s\n' "$$" >"$HANG/qemu-system-x86_64"
+chmod +x "$HANG/qemu-system-x86_64"
+matrix qemu-hangs "the guest did not start the shell within 3 s (boot hung)" \
+	PATH="$HANG:$PATH" SANDMUX_MICROVM_BOOT_TIMEOUT_MS=3000
+check "qemu-hangs: the hung stand-in is gone" sh -c "! pgrep -f 'slee[p] 86$$' >/dev/null"
+matrix sandbox-off "microvm sandbox disabled by --sandbox off" SANDMUX_SANDBOX=off
+
+# Only an unspecified default steps down, to native, and says so.
+T_NAME="t$$-default"
+mkdir -p "$XDG_CONFIG_HOME/sandmux"
+echo '{"default_backend": "microvm"}' >"$XDG_CONFIG_HOME/sandmux/config.json"
+PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+p=$(PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
+is_native() { [ "$(field "$1" 'p["backend"]')" = native ]; }
+check "an unspecified default of microvm steps down to native" wait_for 20 is_native "$p"
+check "with a downgrade event from microvm to native" \
+	sh -c "grep '\"kind\":\"downgrade\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep '\"from\":\"microvm\"' | grep -q '\"to\":\"native\"'"
+PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v --backend microvm -- /bin/sh >/dev/null 2>&1
+p=$(newest)
+wait_for 10 failed_with "$p" "not found"
+check "an explicit --backend microvm there fails, never native" failed_with "$p" "qemu-system-x86_64 not found"
+rm -f "$XDG_CONFIG_HOME/sandmux/config.json"
+sm kill-server >/dev/null 2>&1
+finish

@@ -1,0 +1,37 @@
+#!/bin/sh
+# TUI: screen convergence.  The real client in tmux goes through a random
+# but seeded sequence of actions -- typing, cursor keys, Home/End, C-a/C-e,
+# vim (-u NONE) and less, splits, kills (the window's last pane too),
+# window switches, zoom, outer resizes (below the minimum and back), the
+# help overlay, copy mode with searches -- and after each one has settled
+# the outer screen and its cursor must be exactly what the server says
+# the client shows: every visible pane's capture at its position, the
+# active pane's cursor, borders, titles and the status line
+# (tests/helpers/converge.c builds that screen and compares).
+#
+#   CONVERGE_SEED     the seed (default: a new one each run, printed)
+#   CONVERGE_ACTIONS  how many actions (default 500)
+# `make soak` runs it longer (SOAK_SEED, SOAK_ACTIONS).
+. "$(dirname "$0")/tui-lib"
+
+SEED=${CONVERGE_SEED:-$(($(date +%s) % 100000))}
+ACTIONS=${CONVERGE_ACTIONS:-500}
+HELPER="${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}/helpers/converge"
+if [ ! -x "$HELPER" ]; then
+	not_ok "the converge helper is built ($HELPER: make build-tests)"
+	finish
+fi
+
+# Panes run bash (line editing for the cursor keys) with a plain prompt
+# and nothing from the user's own startup files.
+mkdir -p "$T_DIR/home"
+echo "PS1='\$ '" >"$T_DIR/home/.bashrc"
+export HOME="$T_DIR/home" SHELL=/bin/bash
+seq 1 300 >"$T_DIR/data.txt"
+
+echo "# seed $SEED, $ACTIONS actions"
+start_client
+"$HELPER" "$SEED" "$ACTIONS" "$TMUX_NAME" "$T_DIR/tmux.conf" main "$T_NAME" 0 "$T_DIR/data.txt"
+rc=$?
+[ "$rc" -eq 0 ] || T_FAILED=1
+finish

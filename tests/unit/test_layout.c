@@ -1,0 +1,107 @@
+/*
+ * test_layout: which border a resize moves, and which panes it changes.
+ *
+ * Each case is a layout built by splits (as `split` builds it: the new
+ * pane second, splitting the pane named), a pane, a direction and an
+ * amount, and the widths (or heights) every pane must have afterwards.
+ * The layouts nest splits of the same direction, where the split nearest
+ * a pane in the tree is not the one on its right edge: in (A|B)|C the
+ * A|B split is B's nearest, the B|C border belongs to the root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "layout.h"
+
+/* Panes are only names to the layout. */
+static struct pane *pane_named(int n)
+{
+	static char names[8];
+
+	return (struct pane *)&names[n];
+}
+
+struct three {
+	struct layout_cell *root, *a, *b, *c;
+};
+
+/* (A|B)|C, built as a window builds it: C split from A first, then B
+ * split from A (each split laid out before the next, as a window is). */
+static struct three nested(enum layout_type type, int w, int h)
+{
+	struct three t;
+
+	t.root = layout_new_leaf(pane_named(0));
+	layout_apply(t.root, 0, 0, w, h);
+	t.c = layout_split(t.root, type, 50, pane_named(2));
+	layout_apply(t.root, 0, 0, w, h);
+	t.a = t.root->first;
+	t.b = layout_split(t.a, type, 50, pane_named(1));
+	t.a = t.a->first;
+	layout_apply(t.root, 0, 0, w, h);
+	assert_non_null(t.c);
+	assert_non_null(t.b);
+	return t;
+}
+
+static int size(const struct layout_cell *cell, enum layout_type type)
+{
+	return type == LAYOUT_LEFTRIGHT ? cell->w : cell->h;
+}
+
+struct resize_case {
+	enum layout_type type;
+	int pane; /* 0 A, 1 B, 2 C */
+	int dir;  /* 0 left, 1 right, 2 up, 3 down */
+	int amount;
+	int delta[3]; /* each pane's change of size */
+};
+
+static const struct resize_case cases[] = {
+    /* B's right edge is the B|C border: it moves; A keeps its width. */
+    {LAYOUT_LEFTRIGHT, 1, 0, 4, {0, -4, 4}},
+    {LAYOUT_LEFTRIGHT, 1, 1, 3, {0, 3, -3}},
+    /* A's right edge is the A|B border: C is untouched. */
+    {LAYOUT_LEFTRIGHT, 0, 1, 2, {2, -2, 0}},
+    /* C is at the far edge: its left border, B|C, moves. */
+    {LAYOUT_LEFTRIGHT, 2, 0, 5, {0, -5, 5}},
+    /* The same stacked: B's bottom edge is the title line of C. */
+    {LAYOUT_TOPBOTTOM, 1, 2, 3, {0, -3, 3}},
+    {LAYOUT_TOPBOTTOM, 1, 3, 2, {0, 2, -2}},
+    {LAYOUT_TOPBOTTOM, 2, 2, 4, {0, -4, 4}},
+};
+
+static void test_resize_moves_the_pane_own_border(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct resize_case *rc = &cases[i];
+		struct three t = nested(rc->type, 121, 60);
+		struct layout_cell *cells[3] = {t.a, t.b, t.c};
+		int before[3];
+
+		for (int k = 0; k < 3; k++)
+			before[k] = size(cells[k], rc->type);
+		assert_true(layout_resize(cells[rc->pane], rc->dir, rc->amount));
+		layout_apply(t.root, 0, 0, 121, 60);
+		for (int k = 0; k < 3; k++) {
+			if (size(cells[k], rc->type) - before[k] != rc->delta[k])
+				fail_msg("case %zu: pane %c changed by %d, want %d", i, 'A' + k,
+					 size(cells[k], rc->type) - before[k], rc->delta[k]);
+		}
+		layout_free(t.root);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_resize_moves_the_pane_own_border),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
