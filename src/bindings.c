@@ -258,6 +258,13 @@ static const struct binding default_bindings[] = {
     {":", "command-prompt"},
     {"?", "list-keys"},
     {"o", "select-pane -n"},
+    /* sandmux's own: the violation feed and sandboxed splits (the
+     * active pane's profile or the default; docs/keys.md). */
+    {"v", "feed --toggle"},
+    {"S", "split -h -b native"},
+    {"V", "split -v -b native"},
+    {"M-S", "split -h -b microvm"},
+    {"M-V", "split -v -b microvm"},
 };
 
 static struct binding *bindings_find(const struct binding_table *table, const char *key)

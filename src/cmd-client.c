@@ -254,6 +254,7 @@ CMD_HANDLER(cmd_new_window)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
 		spawn.cwd = s->active->active->cwd;
+	cmd_spawn_inherit(&spawn, s->active != NULL ? s->active->active : NULL);
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
 	spawn.session = s->name;

@@ -158,6 +158,16 @@ static int set_default_shell(struct config_parse *parse, const cJSON *item)
 			   sizeof parse->config->default_shell);
 }
 
+/* Off by default (docs/design.md invariant 3): a split from a sandboxed
+ * pane runs on the host unless the user asked for inheritance. */
+static int set_inherit_backend(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "inherit_backend", "must be true or false");
+	parse->config->inherit_backend = cJSON_IsTrue(item);
+	return 0;
+}
+
 static int set_default_backend(struct config_parse *parse, const cJSON *item)
 {
 	static const char *const backends[] = {"none", "native", "microvm"};
@@ -278,6 +288,7 @@ static const struct {
     {"bell_action", set_bell_action},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
+    {"inherit_backend", set_inherit_backend},
     {"profiles", set_profiles},
 };
 
@@ -288,7 +299,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "bell_action, default_shell, default_backend, profiles)",
+		     "bell_action, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

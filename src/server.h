@@ -67,6 +67,7 @@ struct pane {
 	int exit_status; /* shell-style: signal n is 128+n */
 	bool remain_on_exit;
 	int violations;
+	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];
 	int x, y, cols, rows; /* content rectangle in the window */
@@ -149,6 +150,7 @@ struct conn {
 
 struct server {
 	uv_loop_t *loop;
+	double started_at; /* seconds since the epoch: older events are "earlier" */
 	uv_pipe_t listener;
 	uv_signal_t sigchld, sigterm, sigint, sighup;
 	char socket_path[PATH_MAX];
@@ -160,6 +162,7 @@ struct server {
 	char default_shell[256];
 	enum sandbox_backend default_backend;
 	bool default_backend_set;
+	bool inherit_backend; /* the config's inherit_backend */
 	bool sandbox_off;
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
