@@ -34,9 +34,12 @@
 #include "xalloc.h"
 
 #define FEED_TIME_W 8
-#define FEED_PANE_W 11 /* "%12 microvm" */
-#define FEED_ACTION_W 17 /* "file-write-create" */
-#define FEED_COUNT_W 5 /* "×9999" */
+
+/* Column widths, from the lines on screen, so a narrow pane gives its
+ * room to the target. */
+struct feed_columns {
+	int pane, action, count, target, reason;
+};
 
 struct feed_line {
 	double time;
@@ -117,6 +120,39 @@ static void put_middle(FILE *out, const char *s, size_t width, bool middle)
 	fputs(s + cell_offset(s, cells - tail), out);
 }
 
+/* Text broken into lines of at most `width` cells, at spaces where it
+ * can: the explanations are read whole, in a pane of any width. */
+static char *wrap_text(const char *text, size_t width)
+{
+	size_t len = strlen(text), used = 0, line_cells = 0, last_space = 0;
+	char *out = xmalloc(len * 2 + 2);
+
+	for (const char *s = text; *s; s++) {
+		bool starts_char = ((unsigned char)*s & 0xc0) != 0x80;
+		if (*s == '\n') {
+			out[used++] = '\n';
+			line_cells = 0, last_space = 0;
+			continue;
+		}
+		if (starts_char && line_cells == width && width > 0) {
+			if (last_space > 0) {
+				out[last_space] = '\n';
+				line_cells = text_cells(out + last_space + 1);
+			} else {
+				out[used++] = '\n';
+				line_cells = 0;
+			}
+			last_space = 0;
+		}
+		if (*s == ' ')
+			last_space = used;
+		out[used++] = *s;
+		line_cells += starts_char;
+	}
+	out[used] = 0;
+	return out;
+}
+
 static void put_sgr_colour(FILE *out, int base, const struct theme_color *c)
 {
 	if (c->kind == THEME_COLOR_PALETTE)
@@ -178,24 +214,55 @@ static bool line_visible(const struct feed *f, const struct feed_line *l)
 	       strcmp(l->backend, f->filter) == 0;
 }
 
-static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool selected)
+static int count_text(const struct feed_line *l, char *buf, size_t size)
 {
-	char stamp[16] = "--:--:--", pane[16], count[16] = "";
+	buf[0] = 0;
+	if (l->count > 1)
+		snprintf(buf, size, "×%d", l->count);
+	return (int)text_cells(buf);
+}
+
+static void columns_fit(struct feed_columns *c, int cols)
+{
+	int rest = cols - FEED_TIME_W - c->pane - c->action - (c->count ? c->count + 1 : 0) - 3;
+
+	/* The reason gets a column only when the target keeps two thirds
+	 * of a fair width; the whole reason is always one `?` away. */
+	c->target = rest > 0 ? rest : 0;
+	c->reason = 0;
+	if (rest >= 48) {
+		c->reason = rest / 3 - 1;
+		c->target = rest - rest / 3;
+	}
+}
+
+static void columns_widen(struct feed_columns *c, const struct feed_line *l)
+{
+	char text[32];
+	int pane = snprintf(text, sizeof text, "%%%d", l->pane) + 1 + (int)strlen(l->backend);
+	int count = count_text(l, text, sizeof text);
+	int action = (int)text_cells(l->action);
+
+	c->pane = pane > c->pane ? pane : c->pane;
+	c->action = action > c->action ? action : c->action;
+	c->count = count > c->count ? count : c->count;
+}
+
+static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool selected,
+		     const struct feed_columns *c)
+{
+	char stamp[16] = "--:--:--", pane[16], count[32];
 	time_t secs = (time_t)l->time;
 	struct tm tm;
-	int rest = f->cols - FEED_TIME_W - FEED_PANE_W - FEED_ACTION_W - FEED_COUNT_W - 4;
-	int target_w = rest < 12 ? (rest > 0 ? rest : 0) : rest * 3 / 5;
-	int reason_w = rest - target_w - 1;
-	int label_w;
+	int label_w, count_w;
 
 	localtime_r(&secs, &tm);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	snprintf(pane, sizeof pane, "%%%d", l->pane);
-	if (l->count > 1)
-		snprintf(count, sizeof count, "×%d", l->count > 9999 ? 9999 : l->count);
+	count_w = count_text(l, count, sizeof count);
 	fputs(selected ? "\033[0;7m" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
 	fprintf(out, "%s %s ", stamp, pane);
-	label_w = FEED_PANE_W - (int)strlen(pane) - 1;
+	label_w = c->pane - (int)strlen(pane) - 1;
 	if (!selected && !l->lifecycle)
 		put_theme_style(out, label_style(f, l->backend));
 	put_middle(out, l->backend, label_w > 0 ? (size_t)label_w : 0, false);
@@ -203,18 +270,20 @@ static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool 
 	fputc(' ', out);
 	if (!selected && !l->lifecycle)
 		fputs(action_sgr(l), out);
-	put_middle(out, l->action, FEED_ACTION_W, false);
+	put_middle(out, l->action, (size_t)c->action, false);
 	if (!selected && !l->lifecycle)
 		fputs("\033[0;1m", out);
-	fprintf(out, " %*s%s ", FEED_COUNT_W - (int)text_cells(count), "", count);
+	if (c->count > 0)
+		fprintf(out, " %*s%s", c->count - count_w, "", count);
+	fputc(' ', out);
 	if (!selected && !l->lifecycle)
 		fputs("\033[0m", out);
-	put_middle(out, l->target, (size_t)target_w, true);
-	if (reason_w > 0) {
+	put_middle(out, l->target, (size_t)c->target, true);
+	if (c->reason > 0) {
 		fputc(' ', out);
 		if (!selected && !l->lifecycle)
 			fputs("\033[2m", out);
-		put_middle(out, l->reason, (size_t)reason_w, false);
+		put_middle(out, l->reason, (size_t)c->reason, false);
 	}
 	fputs("\033[0m", out);
 }
@@ -244,7 +313,9 @@ static void feed_draw(struct feed *f)
 	int body, msg_rows = 1;
 	FILE *out = stdout;
 	bool marked;
+	char *message, help[256];
 	size_t k_next;
+	struct feed_columns columns = { 0 };
 
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0)
 		f->cols = ws.ws_col, f->rows = ws.ws_row;
@@ -253,8 +324,9 @@ static void feed_draw(struct feed *f)
 			shown[nshown++] = i;
 	if (!f->paused && nshown > 0)
 		f->selected = (long)shown[nshown - 1];
-	if (f->message[0])
-		for (const char *m = f->message; (m = strchr(m, '\n')) != NULL; m++)
+	message = wrap_text(f->message, (size_t)f->cols);
+	if (message[0])
+		for (const char *m = message; (m = strchr(m, '\n')) != NULL; m++)
 			msg_rows++;
 	body = f->rows - 2 - msg_rows;
 	if (body < 1)
@@ -266,11 +338,15 @@ static void feed_draw(struct feed *f)
 			first = k + 2 - (size_t)body;
 	marked = first > 0 && f->lines[shown[first - 1]].earlier;
 	k_next = first;
+	for (size_t k = first; k < nshown && k < first + (size_t)body; k++)
+		columns_widen(&columns, &f->lines[shown[k]]);
+	columns_fit(&columns, f->cols);
 	put_totals(f, totals, sizeof totals);
 	fprintf(out, "\033]2;%s\007\033[?25l\033[H\033[0;1m", totals);
 	put_middle(out, totals, (size_t)f->cols, false);
 	fputs("\033[0;2m\r\n", out);
-	put_middle(out, "time     pane        action                  target / reason",
+	put_middle(out, columns.reason ? "time     pane, action, target, reason"
+				       : "time     pane, action, target (? for the reason)",
 		   (size_t)f->cols, false);
 	fputs("\033[0m", out);
 	for (int row = 0; row < body; row++) {
@@ -284,21 +360,27 @@ static void feed_draw(struct feed *f)
 			marked = true;
 			continue;
 		}
-		put_line(f, out, l, (long)shown[k_next] == f->selected && f->paused);
+		put_line(f, out, l, (long)shown[k_next] == f->selected && f->paused, &columns);
 		k_next++;
 	}
 	fputs("\r\n\033[2K", out);
-	if (f->typing)
-		fprintf(out, "filter (pane %%N, action or text): %s", f->input);
-	else if (f->message[0])
-		for (const char *m = f->message; *m; m++)
+	if (f->typing) {
+		snprintf(help, sizeof help, "filter (pane %%N, action or text): %s", f->input);
+		put_middle(out, help, (size_t)f->cols, false);
+	} else if (message[0]) {
+		for (const char *m = message; *m; m++)
 			fputs(*m == '\n' ? "\r\n\033[2K" : (char[2]){ *m, 0 }, out);
-	else
-		fprintf(out, "\033[2m%s%s%s  ↑↓ select  ⏎ go  ? why  a allow  f filter  p %s  l %s\033[0m",
-			f->paused ? "PAUSED " : "", f->filter[0] ? "filter: " : "", f->filter,
-			f->paused ? "follow" : "pause", f->hide_lifecycle ? "lifecycle" : "hide lifecycle");
+	} else {
+		snprintf(help, sizeof help, "%s%s%s ↑↓ select ⏎ go ? why a allow f filter p %s l %s",
+			 f->paused ? "PAUSED " : "", f->filter[0] ? "filter: " : "", f->filter,
+			 f->paused ? "follow" : "pause", f->hide_lifecycle ? "lifecycle" : "hide lifecycle");
+		fputs("\033[2m", out);
+		put_middle(out, help, (size_t)f->cols, false);
+		fputs("\033[0m", out);
+	}
 	fputs("\033[J", out);
 	fflush(out);
+	free(message);
 	free(shown);
 }
 
