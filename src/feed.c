@@ -342,7 +342,9 @@ static void feed_draw(struct feed *f)
 		columns_widen(&columns, &f->lines[shown[k]]);
 	columns_fit(&columns, f->cols);
 	put_totals(f, totals, sizeof totals);
-	fprintf(out, "\033]2;%s\007\033[?25l\033[H\033[0;1m", totals);
+	/* Autowrap off: whatever the columns, a line is cut at the margin,
+	 * never wrapped onto the next. */
+	fprintf(out, "\033]2;%s\007\033[?7l\033[?25l\033[H\033[0;1m", totals);
 	put_middle(out, totals, (size_t)f->cols, false);
 	fputs("\033[0;2m\r\n", out);
 	put_middle(out, columns.reason ? "time     pane, action, target, reason"
@@ -668,6 +670,7 @@ int feed_run(struct cli_conn *events, const char *session, double server_started
 	}
 	if (have_tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	fputs("\033[?7h\033[?25h", stdout);
 	feed_free(&f);
 	return 0;
 }

@@ -57,8 +57,9 @@ backend_is() { [ "$(pane_field "$1" backend)" = "$2" ]; }
 check "the new pane is labelled native" wait_for 10 backend_is "$native" native
 check "and drawn so" wait_screen " native "
 
-# Open the feed from the first pane, then make it 60 columns wide.
-sm select-pane -t "%$first"
+# The feed beside the native pane alone, made 60 columns wide.
+sm kill-pane -t "%$first"
+wait_for 5 pane_count_is 1
 prefix v
 wait_for 5 has_feed
 feed=$(feed_pane)
@@ -97,9 +98,15 @@ check "... one line only" [ "$(sm capture -t "%$feed" | grep -cF 'id_ed25519')" 
 check "the title totals them" wait_for 3 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | head -1 | grep -qF 'file-read* 100'"
 
 # Enter on the line focuses the pane it is about, not the one before.
-sm select-pane -t "%$first"
+other=$(sm split -t "%$native" -v | awk '{ print substr($1, 2) }')
+wait_for 5 active_pane_is "$other"
 prefix v
 check "prefix v focuses the feed" wait_for 3 active_pane_is "$feed"
+# The new pane's lifecycle lines are the newest: l hides them, so the
+# followed line is the denial again.
+check "lifecycle lines are shown (dimmed)" sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$other .*ready'"
+keys l
+check "l hides them" wait_for 3 sh -c "! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$other .*ready'"
 keys Enter
 check "Enter focuses the pane the line is about" wait_for 3 active_pane_is "$native"
 
