@@ -31,7 +31,7 @@ check "an action filter filters" [ ! -s "$T_DIR/none.txt" ]
 feed=$(sm feed -t ev)
 wait_for 5 capture_has "$feed" 'exit'
 check "the feed pane shows events ($feed)" capture_has "$feed" 'microvm'
-check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"title\":[[:space:]]*\"violations of ev\"'"
+check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"title\":[[:space:]]*\"feed · ev'"
 
 # After a restart the log and the backlog still hold everything.
 lines=$(wc -l <"$LOG")
