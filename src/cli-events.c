@@ -82,6 +82,7 @@ int cli_events(struct command_parsed *parsed)
 	bool follow = command_local(parsed, "follow") != NULL;
 	bool json = command_local(parsed, "json") != NULL, eof = false;
 	bool feed = command_local(parsed, "feed") != NULL;
+	char *session_name;
 	struct cli_conn conn;
 	cJSON *req, *reply, *ev;
 
@@ -93,6 +94,8 @@ int cli_events(struct command_parsed *parsed)
 		printf("\033[1mtime     pane backend event\033[0m\n");
 		fflush(stdout);
 	}
+	/* The request goes (and is freed) with cli_request: keep the name. */
+	session_name = feed && session != NULL ? xstrdup(session) : NULL;
 	req = parsed->request;
 	parsed->request = NULL;
 	reply = cli_request(&conn, req);
@@ -106,6 +109,7 @@ int cli_events(struct command_parsed *parsed)
 				? cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"))
 				: "error");
 		cJSON_Delete(reply);
+		free(session_name);
 		cli_close(&conn);
 		return 1;
 	}
@@ -114,7 +118,8 @@ int cli_events(struct command_parsed *parsed)
 							   "server_started");
 		double since = cJSON_IsNumber(started) ? started->valuedouble : 0;
 		cJSON_Delete(reply);
-		feed_run(&conn, session, since);
+		feed_run(&conn, session_name, since);
+		free(session_name);
 		cli_close(&conn);
 		return 0;
 	}
