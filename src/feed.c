@@ -358,7 +358,9 @@ static void feed_draw(struct feed *f)
 		const struct feed_line *l = &f->lines[shown[k_next]];
 		/* The first earlier line says where the durable log's past starts. */
 		if (l->earlier && !marked && row + 1 < body) {
-			fputs("\033[2m── earlier: before the server started ──\033[0m", out);
+			fputs("\033[2m", out);
+			put_middle(out, "── earlier ── (before the server started)", (size_t)f->cols, false);
+			fputs("\033[0m", out);
 			marked = true;
 			continue;
 		}
