@@ -137,7 +137,9 @@ static char *wrap_text(const char *text, size_t width)
 		if (starts_char && line_cells == width && width > 0) {
 			if (last_space > 0) {
 				out[last_space] = '\n';
-				line_cells = text_cells(out + last_space + 1);
+				line_cells = 0;
+				for (size_t i = last_space + 1; i < used; i++)
+					line_cells += ((unsigned char)out[i] & 0xc0) != 0x80;
 			} else {
 				out[used++] = '\n';
 				line_cells = 0;
