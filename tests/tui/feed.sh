@@ -30,6 +30,15 @@ echo secret >"$long"
 start_client
 first=$(active_pane)
 
+prefix '?'
+wait_screen "key bindings (prefix C-b)"
+for i in 1 2 3 4 5 6 7 8 9 10; do keys j; done
+check "prefix ? lists C-b v" wait_for 3 screen_matches 'v  *feed --toggle'
+check "... C-b S and C-b V" sh -c "tmux -u -L $TMUX_NAME -f $T_DIR/tmux.conf capture-pane -p -t main | grep -q 'S  *split -h -b native' && tmux -u -L $TMUX_NAME -f $T_DIR/tmux.conf capture-pane -p -t main | grep -q 'V  *split -v -b native'"
+check "... C-b M-S and C-b M-V" sh -c "tmux -u -L $TMUX_NAME -f $T_DIR/tmux.conf capture-pane -p -t main | grep -q 'M-S  *split -h -b microvm' && tmux -u -L $TMUX_NAME -f $T_DIR/tmux.conf capture-pane -p -t main | grep -q 'M-V  *split -v -b microvm'"
+keys q
+wait_screen_gone "key bindings (prefix C-b)"
+
 prefix v
 check "prefix v opens the feed beside the pane" wait_for 5 pane_count_is 2
 check "the feed is titled feed · SESSION" wait_for 5 has_feed
