@@ -268,6 +268,13 @@ static const struct binding default_bindings[] = {
     {":", "command-prompt", false},
     {"?", "list-keys", false},
     {"o", "select-pane -n", false},
+    /* sandmux's own: the violation feed and sandboxed splits (the
+     * active pane's profile or the default; docs/keys.md). */
+    {"v", "feed --toggle", false},
+    {"S", "split -h -b native", false},
+    {"V", "split -v -b native", false},
+    {"M-S", "split -h -b microvm", false},
+    {"M-V", "split -v -b microvm", false},
 };
 
 /* Opt-in (config "vi_pane_keys"): tmux has none of these by default,

@@ -63,6 +63,9 @@ struct cJSON *cli_request(struct cli_conn *conn, struct cJSON *req);
  * forever).  NULL on timeout or EOF (*eof set). */
 struct cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof);
 const char *cli_socket_path(void);
+/* The feed pane's program (src/feed.c): runs on a subscribed connection
+ * until the server goes away. */
+int feed_run(struct cli_conn *events, const char *session, double server_started);
 /* The controlling terminal's size, if there is one (else unchanged). */
 void cli_terminal_size(int *cols, int *rows);
 

@@ -261,6 +261,7 @@ CMD_HANDLER(cmd_new_window)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
 		spawn.cwd = pane_cwd_for_new_pane(s->active->active, here, sizeof here);
+	cmd_spawn_inherit(&spawn, s->active != NULL ? s->active->active : NULL);
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
 	spawn.session = s->name;

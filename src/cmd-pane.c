@@ -48,6 +48,7 @@ CMD_HANDLER(cmd_split)
 		return -1;
 	if (spawn.cwd == NULL) /* tmux's -c "#{pane_current_path}", checked */
 		spawn.cwd = pane_cwd_for_new_pane(target, here, sizeof here);
+	cmd_spawn_inherit(&spawn, target);
 	spawn.session = w->session->name;
 	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
 	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;
@@ -249,14 +250,25 @@ CMD_HANDLER(cmd_resume)
 	return cmd_suspend_resume(c, req, err, false);
 }
 
-/* The feed pane: a side pane running `sandmux events --pretty` for the
- * session, so it scrolls, searches and copies like any pane. */
+static struct pane *window_feed_pane(struct window *w)
+{
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->feed && !p->exited)
+			return p;
+	return NULL;
+}
+
+/* The feed pane: a side pane running the interactive feed (`sandmux
+ * events --feed`, src/feed.c) for the session, so it scrolls, searches
+ * and copies like any pane.  One per window: asked again, the open one
+ * gets the focus; with toggle (C-b v), a focused feed closes. */
 CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	struct pane *feed, *from;
 	cJSON *split;
 	int rc;
 
@@ -270,21 +282,37 @@ CMD_HANDLER(cmd_feed)
 		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", name ? name : "");
 		return -1;
 	}
+	from = s->active->active;
+	if ((feed = window_feed_pane(s->active)) != NULL) {
+		cJSON_AddNumberToObject(result, "pane", feed->id);
+		if (feed == from && cmd_get_bool(req, "toggle", false)) {
+			cJSON_AddBoolToObject(result, "closed", true);
+			pane_kill(feed, "feed closed");
+			return 0;
+		}
+		s->active->active = feed;
+		server_broadcast_layout(s);
+		return 0;
+	}
 	if (n < 0) {
 		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
 		return -1;
 	}
 	exe[n] = '\0';
 	split = cJSON_CreateObject();
-	cJSON_AddNumberToObject(split, "pane", s->active->active->id);
+	cJSON_AddNumberToObject(split, "pane", from->id);
 	cJSON_AddStringToObject(split, "direction", "h");
 	cJSON_AddNumberToObject(split, "size", 40);
+	/* The feed reads events on the host: never inherited into a sandbox. */
+	cJSON_AddStringToObject(split, "backend", "none");
 	cJSON_AddItemToObject(split, "argv",
 			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
-									"--pretty", "--session", s->name },
+									"--feed", "--session", s->name },
 						      7));
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);
+	if (rc == 0 && s->active->active != from)
+		s->active->active->feed = true;
 	return rc;
 }
 

@@ -215,5 +215,7 @@ CMD_HANDLER(cmd_subscribe)
 	snprintf(c->sub_action, sizeof c->sub_action, "%s", action ? action : "");
 	if (cmd_get_bool(req, "backlog", true))
 		c->pending_backlog = true;
+	/* The feed marks the backlog's events from before a restart. */
+	cJSON_AddNumberToObject(result, "server_started", server.started_at);
 	return 0;
 }

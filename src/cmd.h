@@ -79,6 +79,10 @@ struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error 
 struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_error *err);
 /* Fill a pane_spawn from argv/cwd/env/backend/profile/remain fields. */
 int cmd_parse_spawn(const struct cJSON *req, struct pane_spawn *spawn, struct sm_error *err);
+/* What a new pane takes from the pane it was opened from (may be NULL):
+ * its profile when the new one is sandboxed and names none, and its
+ * backend when the config's inherit_backend asks for it. */
+void cmd_spawn_inherit(struct pane_spawn *spawn, const struct pane *from);
 void cmd_free_spawn(struct pane_spawn *spawn);
 /* Reply for a freshly made pane: ok with its json, or its launch error. */
 int cmd_pane_result(struct pane *p, struct cJSON *result, struct sm_error *launch_err,

@@ -109,6 +109,7 @@ static const struct command_option session_options[] = {
 
 static const struct command_option feed_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	{ 0, "toggle", CV_FLAG, "toggle", .help = "close the feed if it has the focus" },
 	END,
 };
 
@@ -158,8 +159,9 @@ static const struct command_option events_options[] = {
 	{ 0, "action", CV_STRING, "action", .meta = "ACTION", .help = "only this action" },
 	{ 'f', "follow", CV_FLAG, NULL, .help = "keep printing new events" },
 	{ 0, "json", CV_FLAG, NULL, .help = "one JSON object per line" },
-	{ 0, "pretty", CV_FLAG, NULL,
-	  .help = "coloured by action, the pane titled (implies --follow); the feed pane uses it" },
+	{ 0, "pretty", CV_FLAG, NULL, .help = "coloured by action (implies --follow)" },
+	{ 0, "feed", CV_FLAG, NULL,
+	  .help = "the interactive feed (implies --follow); what the feed pane runs" },
 	END,
 };
 
@@ -267,7 +269,8 @@ const struct command_entry command_table[] = {
 	  pane_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
 	{ "resume", { "resume-pane" }, "[-t PANE]", "continue a suspended pane", pane_options,
 	  .request = "resume", .flags = BOTH, .exec = cmd_resume },
-	{ "feed", { 0 }, "[-t SESSION]", "open the live violation feed beside a session's pane",
+	{ "feed", { 0 }, "[-t SESSION] [--toggle]",
+	  "open the violation feed beside a session's pane, or focus it",
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },
 	{ "respawn-pane", { "respawnp" }, "[-t PANE] [-k] [-c DIR] [-e NAME=VALUE] [COMMAND...]",
@@ -289,7 +292,7 @@ const struct command_entry command_table[] = {
 	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
 	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
-	  "[--pretty]", "print sandbox events", events_options, .request = "subscribe",
+	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
 
 	/* Windows and the attached client. */

@@ -211,6 +211,16 @@ static int set_default_shell(struct config_parse *parse, const cJSON *item)
 			   sizeof parse->config->default_shell);
 }
 
+/* Off by default (docs/design.md invariant 3): a split from a sandboxed
+ * pane runs on the host unless the user asked for inheritance. */
+static int set_inherit_backend(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "inherit_backend", "must be true or false");
+	parse->config->inherit_backend = cJSON_IsTrue(item);
+	return 0;
+}
+
 static int set_default_backend(struct config_parse *parse, const cJSON *item)
 {
 	static const char *const backends[] = {"none", "native", "microvm"};
@@ -337,6 +347,7 @@ static const struct {
     {"paste_across_backends", set_paste_across_backends},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
+    {"inherit_backend", set_inherit_backend},
     {"profiles", set_profiles},
 };
 
@@ -348,7 +359,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
 		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, repeat_time, "
-		     "paste_across_backends, default_shell, default_backend, profiles)",
+		     "paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

@@ -48,6 +48,7 @@ struct config {
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */
+	bool inherit_backend;	  /* splits and windows keep a sandboxed pane's backend */
 	struct binding *bindings; /* overrides of the default table;
 				     command "" unbinds the key */
 	size_t nbindings;

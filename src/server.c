@@ -903,6 +903,7 @@ static int server_load_config(const char *path)
 		server.default_backend = backend_from_name(cfg.default_backend);
 		server.default_backend_set = true;
 	}
+	server.inherit_backend = cfg.inherit_backend;
 	profiles = config_take_profiles(&cfg, &nprofiles);
 	profile_registry_set(profiles, nprofiles);
 	for (size_t i = 0; i < nprofiles; i++)
@@ -997,6 +998,11 @@ int server_main(int argc, char **argv)
 		return rc;
 	if (server.name[0] == '\0')
 		snprintf(server.name, sizeof server.name, "default");
+	{
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		server.started_at = now.tv_sec + now.tv_nsec / 1e9;
+	}
 	if (paths_socket(server.name, server.socket_path, sizeof server.socket_path, &err) < 0) {
 		fprintf(stderr, "sandmux: %s\n", err.message);
 		return 1;

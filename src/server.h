@@ -71,6 +71,7 @@ struct pane {
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;
+	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];	    /* where it started */
 	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */
@@ -171,6 +172,7 @@ struct conn {
 
 struct server {
 	uv_loop_t *loop;
+	double started_at; /* seconds since the epoch: older events are "earlier" */
 	uv_pipe_t listener;
 	uv_signal_t sigchld, sigterm, sigint, sighup;
 	uv_timer_t name_timer; /* automatic-rename (server.c) */
@@ -183,6 +185,7 @@ struct server {
 	char default_shell[256];
 	enum sandbox_backend default_backend;
 	bool default_backend_set;
+	bool inherit_backend; /* the config's inherit_backend */
 	bool sandbox_off;
 	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
 	bool paste_across_ask; /* the config's paste_across_backends is "ask" */
