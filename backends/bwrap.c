@@ -113,16 +113,16 @@ static bool has_dot_component(const char *path)
 static int resolve_writable_root(const char *path, char resolved[PATH_MAX], struct sm_error *err)
 {
 	if (path == NULL || path[0] != '/') {
-		sm_error_set(err, "launch_failed", "writable path \"%s\" is not absolute",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "writable path \"%s\" is not absolute",
 			     path ? path : "(null)");
 		return -1;
 	}
 	if (realpath(path, resolved) == NULL) {
-		sm_error_set(err, "launch_failed", "writable path %s: %s", path, strerror(errno));
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "writable path %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (strcmp(resolved, "/") == 0) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "refusing to make %s writable: it is the whole host file system",
 			     path);
 		return -1;
@@ -156,7 +156,7 @@ static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *
 	}
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -292,7 +292,7 @@ static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *
 		if (path == NULL)
 			goto nomem;
 		if (path[0] != '/') {
-			sm_error_set(err, "launch_failed", "deny path \"%s\" is not absolute",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "deny path \"%s\" is not absolute",
 				     in->deny_read[i]);
 			free(path);
 			return -1;
@@ -305,7 +305,7 @@ static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *
 	}
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -334,7 +334,7 @@ static int push_mask(struct strvec *out, const char *path, bool is_dir, const ch
 		return 0;
 	}
 	if (mask_file == NULL) {
-		sm_error_set(err, "launch_failed", "cannot mask %s: no mask file", path);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot mask %s: no mask file", path);
 		return -1;
 	}
 	/* Threat: reading a secret file, or connecting to a control socket.
@@ -344,7 +344,7 @@ static int push_mask(struct strvec *out, const char *path, bool is_dir, const ch
 		goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -379,7 +379,7 @@ static int push_deny_masks(const struct bwrap_terminal_input *in, struct strvec 
 	if (deny_spellings(in, &spellings, err) != 0)
 		goto done;
 	if (mount_points(&spellings, &points, &is_dir) != 0) {
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i < points.n; i++) {
@@ -433,7 +433,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	int rc = -1;
 
 	if (in->argv == NULL || in->argv[0] == NULL) {
-		sm_error_set(err, "launch_failed", "no command to run in the sandbox");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no command to run in the sandbox");
 		return -1;
 	}
 	if (writable_roots(in, &roots, err) != 0)
@@ -497,7 +497,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	rc = 0;
 	goto done;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 done:
 	strvec_free(&roots);
 	return rc;

@@ -82,7 +82,7 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-XXXXXX");
 	fd = mkostemp(res->mask_file, O_CLOEXEC);
 	if (fd < 0 || fchmod(fd, 0) != 0) {
-		sm_error_set(err, "launch_failed", "cannot create the sandbox mask file: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the sandbox mask file: %s",
 			     strerror(errno));
 		if (fd >= 0) {
 			close(fd);
@@ -216,7 +216,7 @@ static int native_paths_build(const struct launch_request *req, const struct san
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	native_paths_free(np);
 	return -1;
 }
@@ -229,25 +229,25 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 		char names[512];
 
 		profile_names(names, sizeof names);
-		sm_error_set(err, "launch_failed", "no profile \"%s\" (profiles: %s)", req->profile,
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
 			     names);
 		return -1;
 	}
 	/* A proxied profile's network is the egress proxies or nothing:
 	 * without them it must not start with the host's network. */
 	if ((*prof)->proxied_network && req->egress_dir == NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the %s profile needs the session's egress proxies", (*prof)->name);
 		return -1;
 	}
 	*home = req->home != NULL ? req->home : getenv("HOME");
 	if (*home == NULL || (*home)[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute $HOME to make writable");
 		return -1;
 	}
 	if (req->cwd == NULL || req->cwd[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute working directory");
 		return -1;
 	}
@@ -267,14 +267,14 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
 	if (n <= 0 || socat[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the agent profile needs socat and the sandmux binary (install: "
 			     "apt-get install socat)");
 		return -1;
 	}
 	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the sandmux binary was replaced; restart the server for agent panes");
 		return -1;
 	}
@@ -285,7 +285,7 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -446,13 +446,13 @@ static int send_filter(int sock, struct sm_error *err)
 	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
 
 	if (prog == NULL) {
-		sm_error_set(err, "launch_failed", "the seccomp filter: %s", why);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the seccomp filter: %s", why);
 		return -1;
 	}
 	iov[0] = (struct iovec){(void *)hello, sizeof hello};
 	iov[1] = (struct iovec){prog->filter, prog->len * sizeof prog->filter[0]};
 	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) {
-		sm_error_set(err, "launch_failed", "cannot hand the filter to the shim: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot hand the filter to the shim: %s",
 			     strerror(errno));
 		return -1;
 	}
@@ -474,7 +474,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
-		sm_error_set(err, "launch_failed", "cannot create the shim's socket: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the shim's socket: %s",
 			     strerror(errno));
 		return -1;
 	}
@@ -492,7 +492,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 		goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -525,12 +525,12 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 	int rc;
 
 	if (n <= 0) {
-		sm_error_set(err, "launch_failed", "cannot find the sandmux binary for the shim");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot find the sandmux binary for the shim");
 		return -1;
 	}
 	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the sandmux binary was replaced; restart the server for native panes");
 		return -1;
 	}
@@ -554,7 +554,7 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -712,7 +712,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 
 	if (pane_envp(req, &envp) != 0) {
 		strvec_free(&envp);
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	opts.envp = envp.v;
@@ -750,7 +750,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		goto done;
 	opts.argv = argv.v;
 	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
-		sm_error_set(err, "launch_failed", "cannot start bubblewrap: %s", msg);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start bubblewrap: %s", msg);
 		goto done;
 	}
 	close(res->shim->child_sock);
@@ -805,7 +805,7 @@ static int open_status(struct launch_result *res, struct sm_error *err)
 	res->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
 	res->status_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (res->status_file < 0 || res->status_fd < 0) {
-		sm_error_set(err, "launch_failed", "cannot watch bubblewrap's status: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch bubblewrap's status: %s",
 			     strerror(errno));
 		if (res->status_fd >= 0)
 			close(res->status_fd);
@@ -1224,7 +1224,7 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 
 		if (room == 0) {
 			/* A status line this long is not bwrap's. */
-			sm_error_set(err, "launch_failed",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 				     "bubblewrap sent an unreadable status line");
 			return -1;
 		}
@@ -1233,7 +1233,7 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			sm_error_set(err, "launch_failed", "cannot read bubblewrap's status: %s",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot read bubblewrap's status: %s",
 				     strerror(errno));
 			return -1;
 		}
@@ -1341,13 +1341,13 @@ static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
 	shim_watch_poll(res->shim);
 	if (res->shim->failure[0] != '\0') {
 		res->confirmed = false;
-		sm_error_set(err, "launch_failed", "the sandmux shim failed: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the sandmux shim failed: %s",
 			     res->shim->failure);
 		return -1;
 	}
 	if (rc > 0 && !res->shim->attached) {
 		res->confirmed = false;
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the command ended before the seccomp supervisor was attached");
 		return -1;
 	}
@@ -1378,11 +1378,11 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		rc = 1;
 	}
 	if (rc == 0 && gone) {
-		sm_error_set(err, "launch_failed", "bubblewrap exited before running the command");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "bubblewrap exited before running the command");
 		rc = -1;
 	}
 	if (rc == 0 && monotonic_ms() - res->launched_ms >= CONFIRM_TIMEOUT_MS) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "bubblewrap did not start the command within %d s (%s)",
 			     CONFIRM_TIMEOUT_MS / 1000,
 			     res->sandbox_init > 0 ? "stuck setting up the sandbox"
