@@ -62,6 +62,7 @@
 #include "sandbox.h"
 #include "shim-filter.h"
 #include "supervisor.h"
+#include "xalloc.h"
 
 /* How long bwrap may take to exec the command before the launch fails. */
 #define CONFIRM_TIMEOUT_MS 5000
@@ -1052,16 +1053,16 @@ static void ahead_remember(const struct launch_request *req, const struct sandbo
 	free(ahead.cwd);
 	free(ahead.home);
 	free(ahead.path_env);
-	ahead.profile = strdup(prof->name);
-	ahead.cwd = strdup(req->cwd);
-	ahead.home = strdup(home);
+	ahead.profile = xstrdup(prof->name);
+	ahead.cwd = xstrdup(req->cwd);
+	ahead.home = xstrdup(home);
 	ahead.path_env = NULL;
 	/* The PATH's directories under $HOME are host-run (hostrun.h): the
 	 * next sandbox is prepared for the same ones. */
 	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
 		if (strncmp(req->envp[i], "PATH=", 5) == 0) {
 			free(ahead.path_env);
-			ahead.path_env = strdup(req->envp[i]);
+			ahead.path_env = xstrdup(req->envp[i]);
 		}
 }
 
