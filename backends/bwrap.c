@@ -1,5 +1,9 @@
 /*
- * bwrap: the bubblewrap argv of the fixed `terminal` profile.
+ * bwrap: the bubblewrap argv of a native sandbox, for every profile.
+ *
+ * What follows describes the `terminal` profile, the default; the others
+ * change it through bwrap_input (no writable $HOME or working directory,
+ * protected paths, extra deny paths, a restricted network).
  *
  * The terminal profile is for a person's own shell that should not be able
  * to read their keys or scribble over the system: the host is visible
@@ -46,7 +50,7 @@
 #include "error.h"
 #include "sandbox.h"
 
-const char *const bwrap_terminal_deny_read[] = {
+const char *const bwrap_deny_read_defaults[] = {
     /* Private keys, known hosts and agent config: reading them lets a
      * process log in wherever the user can. */
     "~/.ssh",
@@ -133,7 +137,7 @@ static int resolve_writable_root(const char *path, char resolved[PATH_MAX], stru
 /* Collect the writable roots, resolved and without ones already covered by
  * an earlier root.  They are bound at their resolved location so that a
  * symlinked working directory cannot land under a later mount. */
-static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *roots,
+static int writable_roots(const struct bwrap_input *in, struct strvec *roots,
 			  struct sm_error *err)
 {
 	size_t nextra = 0;
@@ -201,7 +205,7 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 /* Threat: writing what the profile protects, even inside a writable
  * root.  Each protected path that exists is bound read-only over itself
  * at its real location; one made later is the supervisor's to refuse. */
-static int push_protected(struct strvec *out, const struct bwrap_terminal_input *in)
+static int push_protected(struct strvec *out, const struct bwrap_input *in)
 {
 	char resolved[PATH_MAX];
 
@@ -220,7 +224,7 @@ static int push_protected(struct strvec *out, const struct bwrap_terminal_input 
  * it leads, when that is inside a root); nothing is created to mount
  * over, and what does not exist is the supervisor's to refuse. */
 static int push_host_run(struct strvec *out, const struct strvec *roots,
-			 const struct bwrap_terminal_input *in)
+			 const struct bwrap_input *in)
 {
 	struct strvec bound = STRVEC_INIT;
 	int rc = 0;
@@ -250,7 +254,7 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 /* A read-only working directory (modes other than chat) is still bound
  * over itself, so that it shows through the private /tmp when it lies
  * there.  Threat: none; it grants reading what the host already shows. */
-static int push_read_only_cwd(struct strvec *out, const struct bwrap_terminal_input *in)
+static int push_read_only_cwd(struct strvec *out, const struct bwrap_input *in)
 {
 	char resolved[PATH_MAX];
 
@@ -282,7 +286,7 @@ static int expand_glob(const char *pattern, struct strvec *paths)
 }
 
 /* Every spelling of every deny entry, in order, duplicates removed. */
-static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *paths,
+static int deny_spellings(const struct bwrap_input *in, struct strvec *paths,
 			  struct sm_error *err)
 {
 	for (size_t i = 0; in->deny_read != NULL && in->deny_read[i] != NULL; i++) {
@@ -369,7 +373,7 @@ static int mount_points(const struct strvec *spellings, struct strvec *points, b
 	return 0;
 }
 
-static int push_deny_masks(const struct bwrap_terminal_input *in, struct strvec *out,
+static int push_deny_masks(const struct bwrap_input *in, struct strvec *out,
 			   struct sm_error *err)
 {
 	struct strvec spellings = STRVEC_INIT, points = STRVEC_INIT;
@@ -425,7 +429,7 @@ static int push_namespaces(struct strvec *out, const char *bwrap)
 			 "--ro-bind", "/", "/", NULL);
 }
 
-int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *out,
+int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 			struct sm_error *err)
 {
 	struct strvec roots = STRVEC_INIT;

@@ -272,8 +272,8 @@ static int put_deny(FILE *f, const struct launch_request *req,
 	struct strvec all = STRVEC_INIT;
 	int rc = 0;
 
-	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
-		rc |= strvec_push(&all, bwrap_terminal_deny_read[i]);
+	for (size_t i = 0; bwrap_deny_read_defaults[i] != NULL; i++)
+		rc |= strvec_push(&all, bwrap_deny_read_defaults[i]);
 	for (size_t i = 0; i < prof->deny_read.n; i++)
 		rc |= strvec_push(&all, prof->deny_read.v[i]);
 	if (runtime != NULL && runtime[0] == '/')

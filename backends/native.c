@@ -103,17 +103,18 @@ static void remove_mask_file(struct launch_result *res)
 	res->mask_file[0] = '\0';
 }
 
-/* The terminal profile's deny list plus what this server adds: the user's
- * runtime directory (the sandmux socket, the session bus and systemd
- * --user all live there, and each can start processes outside the
- * sandbox on request) and whatever the caller names. */
+/* The deny list every profile starts from, the profile's own, and what
+ * this server adds: the user's runtime directory (the sandmux socket, the
+ * session bus and systemd --user all live there, and each can start
+ * processes outside the sandbox on request) and whatever the caller
+ * names. */
 static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *deny)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 
-	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
-		if (strvec_push(deny, bwrap_terminal_deny_read[i]) != 0)
+	for (size_t i = 0; bwrap_deny_read_defaults[i] != NULL; i++)
+		if (strvec_push(deny, bwrap_deny_read_defaults[i]) != 0)
 			return -1;
 	for (size_t i = 0; i < prof->deny_read.n; i++)
 		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
@@ -677,7 +678,7 @@ static int pane_envp(const struct launch_request *req, struct strvec *out)
 /* What bwrap is told for one launch, but for the shim, the command and
  * the per-launch files. */
 static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
-			   struct bwrap_terminal_input *in)
+			   struct bwrap_input *in)
 {
 	in->bwrap = backend_probe_result()->native_bwrap_path;
 	in->home = paths->home;
@@ -700,7 +701,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
 	int keep[2] = {status_write, -1};
-	struct bwrap_terminal_input in = {0};
+	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
 	    .cwd = req->cwd,
 	    .rows = req->rows,
@@ -747,7 +748,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
 	keep[1] = res->shim->child_sock;
-	if (bwrap_terminal_argv(&in, &argv, err) != 0)
+	if (bwrap_build_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
 	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
@@ -892,7 +893,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 		      const char *home)
 {
 	char *const command[] = {"@command", NULL};
-	struct bwrap_terminal_input in = {0};
+	struct bwrap_input in = {0};
 	struct strvec argv = STRVEC_INIT;
 	struct native_paths paths;
 	struct sm_error err = {0};
@@ -909,7 +910,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.argv = command;
 	in.shim_exe = "@shim";
 	f = open_memstream(&key, &len);
-	if (f != NULL && bwrap_terminal_argv(&in, &argv, &err) == 0) {
+	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
 		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
 			(int)prof->mode, prof->home_writable, prof->proxied_network, prof->pids_max,
 			prof->memory_max, prof->memory_percent);
