@@ -220,45 +220,77 @@ bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *o
 	return key_name_canonical(spelled, out, size);
 }
 
-/* The defaults.  tmux users will recognise every key. */
+/* The defaults.  tmux users will recognise every key; those marked
+ * true repeat, as tmux binds them with -r. */
 static const struct binding default_bindings[] = {
-    {"%", "split -h"},
-    {"\"", "split -v"},
-    {"Left", "select-pane -L"},
-    {"Right", "select-pane -R"},
-    {"Up", "select-pane -U"},
-    {"Down", "select-pane -D"},
-    {"h", "select-pane -L"},
-    {"l", "select-pane -R"},
-    {"k", "select-pane -U"},
-    {"j", "select-pane -D"},
-    {"C-Left", "resize-pane -L 5"},
-    {"C-Right", "resize-pane -R 5"},
-    {"C-Up", "resize-pane -U 5"},
-    {"C-Down", "resize-pane -D 5"},
-    {"x", "confirm-before -p \"kill pane? (y/n)\" kill-pane"},
-    {"z", "zoom"},
-    {"c", "new-window"},
-    {"n", "next-window"},
-    {"p", "previous-window"},
-    {"0", "select-window -t 0"},
-    {"1", "select-window -t 1"},
-    {"2", "select-window -t 2"},
-    {"3", "select-window -t 3"},
-    {"4", "select-window -t 4"},
-    {"5", "select-window -t 5"},
-    {"6", "select-window -t 6"},
-    {"7", "select-window -t 7"},
-    {"8", "select-window -t 8"},
-    {"9", "select-window -t 9"},
-    {"d", "detach"},
-    {"[", "copy-mode"},
-    {"PageUp", "copy-mode -u"},
-    {"]", "paste-buffer"},
-    {":", "command-prompt"},
-    {"?", "list-keys"},
-    {"o", "select-pane -n"},
+    {"%", "split -h", false},
+    {"\"", "split -v", false},
+    {"Left", "select-pane -L", true},
+    {"Right", "select-pane -R", true},
+    {"Up", "select-pane -U", true},
+    {"Down", "select-pane -D", true},
+    {"l", "last-window", false},
+    {";", "last-pane", false},
+    {"{", "swap-pane -U", false},
+    {"}", "swap-pane -D", false},
+    {"!", "break-pane", false},
+    {",", "command-prompt -I \"rename-window \"", false},
+    {"&", "confirm-before -p \"kill window? (y/n)\" kill-window", false},
+    {"M-1", "select-layout even-horizontal", false},
+    {"M-2", "select-layout even-vertical", false},
+    {"M-3", "select-layout main-horizontal", false},
+    {"M-4", "select-layout main-vertical", false},
+    {"M-5", "select-layout tiled", false},
+    {"Space", "next-layout", false},
+    {"C-Left", "resize-pane -L 5", true},
+    {"C-Right", "resize-pane -R 5", true},
+    {"C-Up", "resize-pane -U 5", true},
+    {"C-Down", "resize-pane -D 5", true},
+    {"x", "confirm-before -p \"kill pane? (y/n)\" kill-pane", false},
+    {"z", "zoom", false},
+    {"c", "new-window", false},
+    {"n", "next-window", false},
+    {"p", "previous-window", false},
+    {"0", "select-window -t 0", false},
+    {"1", "select-window -t 1", false},
+    {"2", "select-window -t 2", false},
+    {"3", "select-window -t 3", false},
+    {"4", "select-window -t 4", false},
+    {"5", "select-window -t 5", false},
+    {"6", "select-window -t 6", false},
+    {"7", "select-window -t 7", false},
+    {"8", "select-window -t 8", false},
+    {"9", "select-window -t 9", false},
+    {"d", "detach", false},
+    {"[", "copy-mode", false},
+    {"PageUp", "copy-mode -u", false},
+    {"]", "paste-buffer", false},
+    {":", "command-prompt", false},
+    {"?", "list-keys", false},
+    {"o", "select-pane -n", false},
+    /* sandmux's own: the violation feed and sandboxed splits (the
+     * active pane's profile or the default; docs/keys.md). */
+    {"v", "feed --toggle", false},
+    {"S", "split -h -b native", false},
+    {"V", "split -v -b native", false},
+    {"M-S", "split -h -b microvm", false},
+    {"M-V", "split -v -b microvm", false},
 };
+
+/* Opt-in (config "vi_pane_keys"): tmux has none of these by default,
+ * and its l is last-window. */
+static const struct binding vi_pane_bindings[] = {
+    {"h", "select-pane -L", false},
+    {"j", "select-pane -D", false},
+    {"k", "select-pane -U", false},
+    {"l", "select-pane -R", false},
+};
+
+void bindings_add_vi_pane_keys(struct binding_table *table)
+{
+	for (size_t i = 0; i < sizeof vi_pane_bindings / sizeof vi_pane_bindings[0]; i++)
+		bindings_set(table, vi_pane_bindings[i].key, vi_pane_bindings[i].command, NULL);
+}
 
 static struct binding *bindings_find(const struct binding_table *table, const char *key)
 {
@@ -303,6 +335,7 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 		snprintf(entry->key, sizeof entry->key, "%s", canonical);
 	}
 	snprintf(entry->command, sizeof entry->command, "%s", command);
+	entry->repeat = false;
 	return 0;
 }
 
@@ -310,7 +343,17 @@ void bindings_init_defaults(struct binding_table *table)
 {
 	memset(table, 0, sizeof *table);
 	for (size_t i = 0; i < sizeof default_bindings / sizeof default_bindings[0]; i++)
-		bindings_set(table, default_bindings[i].key, default_bindings[i].command, NULL);
+		if (bindings_set(table, default_bindings[i].key, default_bindings[i].command, NULL) ==
+			0 &&
+		    default_bindings[i].repeat)
+			bindings_find(table, default_bindings[i].key)->repeat = true;
+}
+
+bool bindings_repeats(const struct binding_table *table, const char *canonical_key)
+{
+	const struct binding *entry = bindings_find(table, canonical_key);
+
+	return entry != NULL && entry->repeat;
 }
 
 const char *bindings_lookup(const struct binding_table *table, const char *canonical_key)

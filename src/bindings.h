@@ -34,6 +34,7 @@ struct sm_error;
 struct binding {
 	char key[KEY_NAME_MAX];
 	char command[BINDING_COMMAND_MAX]; /* "" in a config entry: unbind */
+	bool repeat; /* tmux's bind -r: again without the prefix within repeat_time */
 };
 
 struct binding_table {
@@ -57,12 +58,18 @@ bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *o
 bool key_name_is_text(const char *canonical);
 
 void bindings_init_defaults(struct binding_table *table);
+/* The opt-in set (config "vi_pane_keys"): h j k l move the focus, as
+ * older sandmux had them; l then no longer goes to the last window. */
+void bindings_add_vi_pane_keys(struct binding_table *table);
 /* Bind key (any spelling) to command; an empty command removes the
  * binding.  Fails with invalid_key for a name that is no key. */
 int bindings_set(struct binding_table *table, const char *key, const char *command,
 		 struct sm_error *err);
 /* The command bound to a canonical key name, or NULL. */
 const char *bindings_lookup(const struct binding_table *table, const char *canonical_key);
+/* Whether that key's binding repeats (the defaults' arrows and resize
+ * keys, as tmux's; a key the config rebinds does not). */
+bool bindings_repeats(const struct binding_table *table, const char *canonical_key);
 void bindings_free(struct binding_table *table);
 
 /* Split a command string into words: blanks separate, single and double

@@ -1,8 +1,8 @@
 /*
  * cli-events: `sandmux events` prints sandbox events (lifecycle and
  * violations) as they are pushed by the server (`--pretty`: coloured by
- * action, as the violation feed pane shows them), and `sandmux demo`
- * runs the isolation demo script.
+ * action; `--feed`: the interactive feed pane, src/feed.c), and `sandmux
+ * demo` runs the isolation demo script.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -81,19 +81,21 @@ int cli_events(struct command_parsed *parsed)
 	const char *session = cJSON_GetStringValue(session_item);
 	bool follow = command_local(parsed, "follow") != NULL;
 	bool json = command_local(parsed, "json") != NULL, eof = false;
+	bool feed = command_local(parsed, "feed") != NULL;
+	char *session_name;
 	struct cli_conn conn;
 	cJSON *req, *reply, *ev;
 
 	pretty = command_local(parsed, "pretty") != NULL;
-	follow = follow || pretty;
+	follow = follow || pretty || feed;
 	if (cli_connect(&conn, false) < 0)
 		return 1;
 	if (pretty) {
-		/* The pane title says what this pane is. */
-		printf("\033]2;violations%s%s\007\033[1mtime     pane backend event\033[0m\n",
-		       session ? " of " : "", session ? session : "");
+		printf("\033[1mtime     pane backend event\033[0m\n");
 		fflush(stdout);
 	}
+	/* The request goes (and is freed) with cli_request: keep the name. */
+	session_name = feed && session != NULL ? xstrdup(session) : NULL;
 	req = parsed->request;
 	parsed->request = NULL;
 	reply = cli_request(&conn, req);
@@ -107,8 +109,19 @@ int cli_events(struct command_parsed *parsed)
 				? cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"))
 				: "error");
 		cJSON_Delete(reply);
+		free(session_name);
 		cli_close(&conn);
 		return 1;
+	}
+	if (feed) {
+		const cJSON *started = cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"),
+							   "server_started");
+		double since = cJSON_IsNumber(started) ? started->valuedouble : 0;
+		cJSON_Delete(reply);
+		feed_run(&conn, session_name, since);
+		free(session_name);
+		cli_close(&conn);
+		return 0;
 	}
 	cJSON_Delete(reply);
 	/* Without --follow, print what arrives within a short quiet spell

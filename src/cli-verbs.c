@@ -7,6 +7,7 @@
  * Names and flags follow tmux where tmux has the same verb.
  * Exit codes: 0 ok, 1 the request failed, 2 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,4 +373,58 @@ int verb_server(int argc, char **argv)
 int verb_check_config(int argc, char **argv)
 {
 	return config_check_main(argc > 1 ? argv[1] : NULL);
+}
+
+void cli_print_buffers(struct command_parsed *parsed, const cJSON *result)
+{
+	const cJSON *b;
+
+	(void)parsed;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItem(result, "buffers"))
+	{
+		const char *label = cJSON_GetStringValue(cJSON_GetObjectItem(b, "label"));
+		const char *sample = cJSON_GetStringValue(cJSON_GetObjectItem(b, "sample"));
+
+		/* tmux's line, with the label of the pane it was copied from;
+		 * the sample is pane text: controls are shown, not sent. */
+		printf("%s: %d bytes%s%s%s: \"", cJSON_GetStringValue(cJSON_GetObjectItem(b, "name")),
+		       cJSON_GetObjectItem(b, "size")->valueint, label && label[0] ? " [" : "",
+		       label && label[0] ? label : "", label && label[0] ? "]" : "");
+		for (const unsigned char *p = (const unsigned char *)(sample ? sample : ""); *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				printf("\\%03o", *p);
+			else
+				putchar(*p);
+		printf("\"\n");
+	}
+}
+
+int cli_save_buffer(struct command_parsed *parsed)
+{
+	cJSON *req = take_request(parsed), *reply, *result;
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(req, "path"));
+	char *target = path != NULL ? strdup(path) : NULL;
+	const char *text;
+	FILE *out;
+	int rc = 1;
+
+	result = run_request(req, false, &reply);
+	if (result == NULL || target == NULL)
+		goto done;
+	text = cJSON_GetStringValue(cJSON_GetObjectItem(result, "text"));
+	/* The file is written by the command line, as the user who typed
+	 * it, never by the server. */
+	out = strcmp(target, "-") == 0 ? stdout : fopen(target, "w");
+	if (out == NULL) {
+		fprintf(stderr, "sandmux: %s: %s\n", target, strerror(errno));
+		goto done;
+	}
+	fputs(text != NULL ? text : "", out);
+	rc = (out == stdout ? fflush(out) : fclose(out)) == 0 ? 0 : 1;
+	if (rc != 0)
+		fprintf(stderr, "sandmux: %s: %s\n", target, strerror(errno));
+done:
+	free(target);
+	cJSON_Delete(reply);
+	return rc;
 }

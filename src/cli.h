@@ -42,6 +42,8 @@ void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *r
 void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result);
+int cli_save_buffer(struct command_parsed *parsed);
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
 int verb_demo(int argc, char **argv);
@@ -61,6 +63,9 @@ struct cJSON *cli_request(struct cli_conn *conn, struct cJSON *req);
  * forever).  NULL on timeout or EOF (*eof set). */
 struct cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof);
 const char *cli_socket_path(void);
+/* The feed pane's program (src/feed.c): runs on a subscribed connection
+ * until the server goes away. */
+int feed_run(struct cli_conn *events, const char *session, double server_started);
 /* The controlling terminal's size, if there is one (else unchanged). */
 void cli_terminal_size(int *cols, int *rows);
 

@@ -18,14 +18,6 @@
 #include "command.h"
 #include "error.h"
 
-static cJSON *new_request(const char *cmd)
-{
-	cJSON *request = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(request, "cmd", cmd);
-	return request;
-}
-
 static int send_simple(struct client *c, cJSON *request)
 {
 	return client_request(c, request, client_reply_report_error, 0) < 0 ? -1 : 0;
@@ -77,17 +69,39 @@ int client_cmd_copy_mode(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+/* paste-buffer's reply: a paste across backends the server wants
+ * confirmed becomes a y/n question, and y repeats it with --confirmed. */
+static void on_paste_reply(struct client *c, const cJSON *result, const cJSON *error, int pane)
+{
+	const char *code = cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"));
+	const char *message = cJSON_GetStringValue(cJSON_GetObjectItem(error, "message"));
+	char label[256];
+
+	if (result != NULL || code == NULL || strcmp(code, SM_ERR_CONFIRM_NEEDED) != 0) {
+		client_reply_report_error(c, result, error, pane);
+		return;
+	}
+	snprintf(label, sizeof label, "%s (y/n) ", message != NULL ? message : "paste?");
+	client_prompt_open(c, PROMPT_CONFIRM, label, NULL);
+	if (c->paste_name[0] != 0)
+		snprintf(c->prompt.confirm_command, sizeof c->prompt.confirm_command,
+			 "paste-buffer -b \"%s\" -t %%%d --confirmed", c->paste_name, pane);
+	else
+		snprintf(c->prompt.confirm_command, sizeof c->prompt.confirm_command,
+			 "paste-buffer -t %%%d --confirmed", pane);
+}
+
 int client_cmd_paste_buffer(struct client *c, struct command_parsed *parsed)
 {
-	cJSON *request;
+	cJSON *request = take_request(parsed);
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(request, "name"));
+	const cJSON *pane = cJSON_GetObjectItem(request, "pane");
 
-	if (c->paste_buffer == NULL || c->paste_buffer[0] == 0) {
-		client_show_message(c, false, "no buffer: copy something first (prefix [ )");
-		return -1;
-	}
-	request = new_request("paste");
-	cJSON_AddStringToObject(request, "text", c->paste_buffer);
-	return send_simple(c, request);
+	snprintf(c->paste_name, sizeof c->paste_name, "%s", name != NULL ? name : "");
+	return client_request(c, request, on_paste_reply, cJSON_IsNumber(pane) ? pane->valueint : -1) <
+			       0
+		       ? -1
+		       : 0;
 }
 
 int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed)

@@ -8,8 +8,9 @@
  * The pane's live output keeps arriving underneath and reappears when
  * copy mode ends.
  *
- * Copying puts the text in the client's paste buffer (prefix ] pastes it)
- * and on the outer terminal's clipboard with OSC 52.  That sequence is
+ * Copying puts the text in a new server paste buffer (src/buffers.c:
+ * prefix ] pastes it, in any client, after a detach too) and on the
+ * outer terminal's clipboard with OSC 52.  That sequence is
  * the one escape sequence the client itself writes to the terminal, and
  * its payload is base64, so copied text cannot smuggle controls out.
  */
@@ -420,10 +421,16 @@ static char *base64_encode(const unsigned char *data, size_t len)
 
 void client_copy_to_clipboard(struct client *c, const char *text, size_t len)
 {
-	char *encoded;
+	char *encoded, *copy = xstrndup(text, len);
+	cJSON *request = cJSON_CreateObject();
 
-	free(c->paste_buffer);
-	c->paste_buffer = xstrndup(text, len);
+	/* The buffer lives in the server (buffers.c): it survives a detach,
+	 * every client shares it, and it carries the pane's backend. */
+	cJSON_AddStringToObject(request, "cmd", "set-buffer");
+	cJSON_AddStringToObject(request, "text", copy);
+	cJSON_AddNumberToObject(request, "source", c->copy.pane);
+	free(copy);
+	client_request(c, request, client_reply_report_error, 0);
 	if (len > CLIPBOARD_MAX)
 		return; /* terminals drop huge OSC 52 payloads anyway */
 	encoded = base64_encode((const unsigned char *)text, len);

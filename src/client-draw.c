@@ -719,7 +719,8 @@ static void draw_status(struct client *c)
 	client_status_text(c, c->config.status_left, left, sizeof left);
 	client_status_text(c, c->config.status_right, right, sizeof right);
 	uint64_t h = hash_int(hash_int(hash_int(0, y), c->cols), c->mode);
-	h = hash_text(hash_text(hash_text(h, c->prompt.label), c->prompt.text), c->message);
+	h = hash_int(hash_text(hash_text(hash_text(h, c->prompt.label), c->prompt.text), c->message),
+		     (int)c->prompt.cursor);
 	h = hash_int(hash_int(hash_int(h, c->message_is_error), c->config.status), c->prefix_pending);
 	h = hash_text(hash_text(hash_text(hash_int(h, c->zoomed), c->session), left), right);
 	for (size_t i = 0; i < c->nwindows; i++)
@@ -827,7 +828,10 @@ static void place_cursor(struct client *c)
 	int x, y;
 
 	if (c->mode == MODE_PROMPT) {
-		move(c->rows - 1, text_columns(c->prompt.label) + text_columns(c->prompt.text));
+		char before[sizeof c->prompt.text];
+
+		snprintf(before, sizeof before, "%.*s", (int)c->prompt.cursor, c->prompt.text);
+		move(c->rows - 1, text_columns(c->prompt.label) + text_columns(before));
 		curs_set(1);
 		return;
 	}

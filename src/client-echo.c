@@ -175,6 +175,27 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 	share->enabled = c->attached && !c->exiting;
 }
 
+/* Called while held, as a layout arrives: the panes the server may have
+ * patched are about to move, go or be hidden, and a patched pane's frame
+ * may never come (its shell printed `exit' and died; its window was
+ * switched away).  ncurses' idea of the rows those patches wrote is then
+ * stale, and it would leave the dead pane's last words on the screen
+ * wherever the new layout draws cells it believes are already there
+ * (blanks, mostly).  So every row the client published is repainted
+ * whole on the next update, when any patch was written since the last
+ * layout. */
+void client_echo_forget_regions(struct client *c)
+{
+	struct echo_share *share = c->echo;
+
+	if (share == NULL || share->patches == c->echo_patches_seen)
+		return;
+	c->echo_patches_seen = share->patches;
+	for (uint32_t i = 0; i < share->nregions && i < ECHO_SHARE_PANES; i++)
+		for (int32_t y = 0; y < share->regions[i].rows; y++)
+			client_draw_repaint_row(share->regions[i].y + y);
+}
+
 /* --- input: the terminal handed to the server ----------------------------
  *
  * With a page, ncurses reads the client's keys from a pipe, never from

@@ -83,6 +83,9 @@ struct prompt {
 	char label[128];
 	char text[512]; /* UTF-8 */
 	size_t length;
+	size_t cursor; /* byte offset of the cursor in text, at a character start */
+	int history_at; /* Up/Down: lines back into the history; 0 the line being typed */
+	char typed[512]; /* the line being typed, kept while the history is browsed */
 	char confirm_command[BINDING_COMMAND_MAX];
 	enum client_mode return_mode; /* where to go when the prompt closes */
 };
@@ -154,6 +157,13 @@ struct client {
 	struct theme theme;
 	struct binding_table bindings;
 	bool prefix_pending;
+	/* Command prompt history (oldest first), this client's own copy. */
+	char **prompt_history;
+	int prompt_history_len;
+	char paste_name[32]; /* the buffer the last paste-buffer named ("" the top) */
+	/* A repeating binding ran (tmux's bind -r): until then (monotonic
+	 * ms) another repeating key runs without the prefix; 0 none. */
+	long long repeat_until;
 
 	enum client_mode mode;
 	struct prompt prompt;
@@ -164,7 +174,6 @@ struct client {
 	bool message_is_error;
 	long long message_until; /* monotonic ms */
 
-	char *paste_buffer;
 	char pending_text[1024]; /* typed characters, sent as one text event */
 	size_t pending_text_len;
 
@@ -179,6 +188,7 @@ struct client {
 	bool exiting;
 	/* The echo page shared with the server (echo-share.h), or NULL. */
 	struct echo_share *echo;
+	uint64_t echo_patches_seen; /* the page's patch count at the last layout */
 	char echo_path[PATH_MAX];
 	char echo_tty[256];
 	int input_pipe[2];	  /* ncurses reads keys from [0] (client-echo.c) */
@@ -201,6 +211,7 @@ void client_echo_close(struct client *c);
 void client_echo_hold(struct client *c);
 void client_echo_release(struct client *c);
 void client_echo_publish(struct client *c, int pane_rows_on_screen);
+void client_echo_forget_regions(struct client *c);
 void client_draw_repaint_row(int screen_y);
 FILE *client_echo_input(struct client *c);
 void client_echo_read_terminal(struct client *c);

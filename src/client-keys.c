@@ -21,19 +21,116 @@
 
 #include "client-internal.h"
 #include "command.h"
+#include "xalloc.h"
 
 #include <ncurses.h>
 
-/* Remove the last UTF-8 character of the prompt. */
-static void prompt_backspace(struct prompt *prompt)
+/* The prompt edits like tmux's (emacs keys): the cursor is a byte offset
+ * kept at a UTF-8 character's start; words are runs of non-blanks. */
+static size_t prompt_prev_char(const struct prompt *prompt, size_t at)
 {
-	while (prompt->length > 0) {
-		unsigned char byte = (unsigned char)prompt->text[--prompt->length];
+	while (at > 0 && ((unsigned char)prompt->text[--at] & 0xc0) == 0x80)
+		;
+	return at;
+}
 
-		if ((byte & 0xc0) != 0x80)
-			break;
-	}
-	prompt->text[prompt->length] = 0;
+static size_t prompt_next_char(const struct prompt *prompt, size_t at)
+{
+	if (at < prompt->length)
+		at++;
+	while (at < prompt->length && ((unsigned char)prompt->text[at] & 0xc0) == 0x80)
+		at++;
+	return at;
+}
+
+static size_t prompt_prev_word(const struct prompt *prompt, size_t at)
+{
+	while (at > 0 && prompt->text[at - 1] == ' ')
+		at--;
+	while (at > 0 && prompt->text[at - 1] != ' ')
+		at--;
+	return at;
+}
+
+static size_t prompt_next_word(const struct prompt *prompt, size_t at)
+{
+	while (at < prompt->length && prompt->text[at] == ' ')
+		at++;
+	while (at < prompt->length && prompt->text[at] != ' ')
+		at++;
+	return at;
+}
+
+/* Delete the bytes [from, to) of the prompt; the cursor goes to from. */
+static void prompt_delete(struct prompt *prompt, size_t from, size_t to)
+{
+	memmove(prompt->text + from, prompt->text + to, prompt->length - to + 1);
+	prompt->length -= to - from;
+	prompt->cursor = from;
+}
+
+static void prompt_insert(struct prompt *prompt, const char *text, size_t len)
+{
+	if (prompt->length + len >= sizeof prompt->text)
+		return;
+	memmove(prompt->text + prompt->cursor + len, prompt->text + prompt->cursor,
+		prompt->length - prompt->cursor + 1);
+	memcpy(prompt->text + prompt->cursor, text, len);
+	prompt->length += len;
+	prompt->cursor += len;
+}
+
+static void prompt_set_text(struct prompt *prompt, const char *text)
+{
+	snprintf(prompt->text, sizeof prompt->text, "%s", text);
+	prompt->length = strlen(prompt->text);
+	prompt->cursor = prompt->length;
+}
+
+/* Up (-1 is older) and Down through the command history; past the
+ * newest line is the line that was being typed. */
+static void prompt_history_move(struct client *c, int step)
+{
+	struct prompt *prompt = &c->prompt;
+	int at = prompt->history_at - step;
+
+	if (at < 0 || at > c->prompt_history_len)
+		return;
+	if (prompt->history_at == 0)
+		snprintf(prompt->typed, sizeof prompt->typed, "%s", prompt->text);
+	prompt->history_at = at;
+	prompt_set_text(prompt, at == 0 ? prompt->typed
+					: c->prompt_history[c->prompt_history_len - at]);
+}
+
+/* The server's history (prompt-history.c) replaces this client's copy. */
+static void on_history_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
+{
+	const cJSON *list = cJSON_GetObjectItem(result, "lines"), *line;
+
+	(void)error;
+	(void)arg;
+	if (!cJSON_IsArray(list))
+		return;
+	for (int i = 0; i < c->prompt_history_len; i++)
+		free(c->prompt_history[i]);
+	c->prompt_history_len = 0;
+	c->prompt_history = xrealloc(c->prompt_history,
+				     (size_t)cJSON_GetArraySize(list) * sizeof *c->prompt_history + 1);
+	cJSON_ArrayForEach(line, list)
+	if (cJSON_IsString(line))
+		c->prompt_history[c->prompt_history_len++] = xstrdup(line->valuestring);
+}
+
+/* Ask for the server's history; with line, add it first. */
+static void prompt_history_sync(struct client *c, const char *line)
+{
+	cJSON *request = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(request, "cmd", "prompt-history");
+	if (line != NULL)
+		cJSON_AddStringToObject(request, "add", line);
+	client_request(c, request, on_history_reply, 0);
 }
 
 void client_prompt_open(struct client *c, enum prompt_purpose purpose, const char *label,
@@ -44,8 +141,10 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 	prompt->purpose = purpose;
 	prompt->return_mode = c->mode == MODE_PROMPT ? MODE_NORMAL : c->mode;
 	snprintf(prompt->label, sizeof prompt->label, "%s", label);
-	snprintf(prompt->text, sizeof prompt->text, "%s", initial ? initial : "");
-	prompt->length = strlen(prompt->text);
+	prompt_set_text(prompt, initial ? initial : "");
+	prompt->history_at = 0;
+	if (purpose == PROMPT_COMMAND)
+		prompt_history_sync(c, NULL);
 	c->mode = MODE_PROMPT;
 	c->message[0] = 0;
 	c->dirty = true;
@@ -63,6 +162,8 @@ static void prompt_finish(struct client *c, bool accepted)
 		return;
 	switch (prompt->purpose) {
 	case PROMPT_COMMAND:
+		if (text[0] != 0)
+			prompt_history_sync(c, text);
 		if (text[0] != 0)
 			client_run_command(c, text);
 		break;
@@ -99,6 +200,7 @@ static void prompt_complete(struct client *c)
 	else
 		snprintf(prompt->text, sizeof prompt->text, "%.*s", (int)common, first);
 	prompt->length = strlen(prompt->text);
+	prompt->cursor = prompt->length;
 }
 
 static void prompt_key(struct client *c, const char *name)
@@ -121,20 +223,36 @@ static void prompt_key(struct client *c, const char *name)
 		   strcmp(name, "C-g") == 0) {
 		prompt_finish(c, false);
 	} else if (strcmp(name, "BSpace") == 0 || strcmp(name, "C-h") == 0) {
-		prompt_backspace(prompt);
+		prompt_delete(prompt, prompt_prev_char(prompt, prompt->cursor), prompt->cursor);
+	} else if (strcmp(name, "Delete") == 0 || strcmp(name, "C-d") == 0) {
+		prompt_delete(prompt, prompt->cursor, prompt_next_char(prompt, prompt->cursor));
 	} else if (strcmp(name, "C-u") == 0) {
-		prompt->length = 0;
-		prompt->text[0] = 0;
+		prompt_delete(prompt, 0, prompt->length);
+	} else if (strcmp(name, "C-k") == 0) {
+		prompt_delete(prompt, prompt->cursor, prompt->length);
+	} else if (strcmp(name, "C-w") == 0) {
+		prompt_delete(prompt, prompt_prev_word(prompt, prompt->cursor), prompt->cursor);
+	} else if (strcmp(name, "C-a") == 0 || strcmp(name, "Home") == 0) {
+		prompt->cursor = 0;
+	} else if (strcmp(name, "C-e") == 0 || strcmp(name, "End") == 0) {
+		prompt->cursor = prompt->length;
+	} else if (strcmp(name, "C-b") == 0 || strcmp(name, "Left") == 0) {
+		prompt->cursor = prompt_prev_char(prompt, prompt->cursor);
+	} else if (strcmp(name, "C-f") == 0 || strcmp(name, "Right") == 0) {
+		prompt->cursor = prompt_next_char(prompt, prompt->cursor);
+	} else if (strcmp(name, "M-b") == 0) {
+		prompt->cursor = prompt_prev_word(prompt, prompt->cursor);
+	} else if (strcmp(name, "M-f") == 0) {
+		prompt->cursor = prompt_next_word(prompt, prompt->cursor);
+	} else if ((strcmp(name, "Up") == 0 || strcmp(name, "Down") == 0) &&
+		   prompt->purpose == PROMPT_COMMAND) {
+		prompt_history_move(c, name[0] == 'U' ? -1 : 1);
 	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND) {
 		prompt_complete(c);
 	} else if (key_name_is_text(name)) {
 		const char *text = strcmp(name, "Space") == 0 ? " " : name;
-		size_t len = strlen(text);
 
-		if (prompt->length + len < sizeof prompt->text) {
-			memcpy(prompt->text + prompt->length, text, len + 1);
-			prompt->length += len;
-		}
+		prompt_insert(prompt, text, strlen(text));
 	}
 }
 
@@ -170,6 +288,8 @@ static void prefixed_key(struct client *c, const char *name)
 	if (command != NULL) {
 		client_flush_text(c);
 		client_run_command(c, command);
+		if (bindings_repeats(&c->bindings, name))
+			c->repeat_until = client_now_ms() + c->config.repeat_time;
 	}
 }
 
@@ -184,6 +304,18 @@ static void handle_key(struct client *c, const char *name)
 		return;
 	default:
 		break;
+	}
+	if (c->repeat_until != 0) {
+		/* Within repeat_time of a repeating binding, another repeating
+		 * key needs no prefix (C-b C-Left C-Left); any other key ends
+		 * the repeat and goes where it would have. */
+		bool again = client_now_ms() < c->repeat_until && bindings_repeats(&c->bindings, name);
+
+		c->repeat_until = 0;
+		if (again) {
+			prefixed_key(c, name);
+			return;
+		}
 	}
 	if (c->prefix_pending) {
 		c->prefix_pending = false;

@@ -251,6 +251,7 @@ void client_send_key(struct client *c, const char *name)
 
 static void on_layout(struct client *c, const cJSON *event)
 {
+	client_echo_forget_regions(c);
 	client_apply_layout(c, event);
 }
 
@@ -672,6 +673,8 @@ static void load_settings(struct client *c, const char *theme_override, char *wa
 	bindings_init_defaults(&c->bindings);
 	if (config_load(NULL, &c->config, &err) != 0)
 		snprintf(warning, size, "config: %s", err.message);
+	if (c->config.vi_pane_keys)
+		bindings_add_vi_pane_keys(&c->bindings);
 	for (size_t i = 0; i < c->config.nbindings; i++)
 		bindings_set(&c->bindings, c->config.bindings[i].key, c->config.bindings[i].command,
 			     NULL);
@@ -730,7 +733,9 @@ static void client_free(struct client *c)
 	bindings_free(&c->bindings);
 	free(c->inbuf);
 	free(c->outbuf);
-	free(c->paste_buffer);
+	for (int i = 0; i < c->prompt_history_len; i++)
+		free(c->prompt_history[i]);
+	free(c->prompt_history);
 	client_echo_close(c);
 	if (c->fd >= 0)
 		close(c->fd);

@@ -195,8 +195,8 @@ CMD_HANDLER(cmd_select_pane)
 			return 0;
 		p = next->pane;
 	}
-	p->window->active = p;
-	p->window->session->active = p->window;
+	window_focus_pane(p->window, p);
+	session_focus_window(p->window->session, p->window);
 	cJSON_AddNumberToObject(result, "pane", p->id);
 	server_broadcast_layout(p->window->session);
 	return 0;
@@ -233,7 +233,7 @@ CMD_HANDLER(cmd_zoom)
 	w = p->window;
 	w->zoomed = w->zoomed == p ? NULL : p;
 	if (w->zoomed != NULL)
-		w->active = p;
+		window_focus_pane(w, p);
 	window_relayout(w);
 	cJSON_AddBoolToObject(result, "zoomed", w->zoomed != NULL);
 	server_broadcast_layout(w->session);
@@ -261,6 +261,7 @@ CMD_HANDLER(cmd_new_window)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
 		spawn.cwd = pane_cwd_for_new_pane(s->active->active, here, sizeof here);
+	cmd_spawn_inherit(&spawn, s->active != NULL ? s->active->active : NULL);
 	spawn.cols = s->cols;
 	spawn.rows = s->rows - 1;
 	spawn.session = s->name;
@@ -299,7 +300,7 @@ CMD_HANDLER(cmd_select_window)
 		sm_error_set(err, SM_ERR_NO_SUCH_WINDOW, "no such window");
 		return -1;
 	}
-	s->active = target;
+	session_focus_window(s, target);
 	server_broadcast_layout(s);
 	return 0;
 }

@@ -48,6 +48,7 @@ CMD_HANDLER(cmd_split)
 		return -1;
 	if (spawn.cwd == NULL) /* tmux's -c "#{pane_current_path}", checked */
 		spawn.cwd = pane_cwd_for_new_pane(target, here, sizeof here);
+	cmd_spawn_inherit(&spawn, target);
 	spawn.session = w->session->name;
 	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
 	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;
@@ -58,7 +59,7 @@ CMD_HANDLER(cmd_split)
 	p->window = w;
 	p->next = target->next;
 	target->next = p;
-	w->active = p;
+	window_focus_pane(w, p);
 	window_relayout(w);
 	server_broadcast_layout(w->session);
 	return cmd_pane_result(p, result, &launch_err, err);
@@ -249,14 +250,25 @@ CMD_HANDLER(cmd_resume)
 	return cmd_suspend_resume(c, req, err, false);
 }
 
-/* The feed pane: a side pane running `sandmux events --pretty` for the
- * session, so it scrolls, searches and copies like any pane. */
+static struct pane *window_feed_pane(struct window *w)
+{
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->feed && !p->exited)
+			return p;
+	return NULL;
+}
+
+/* The feed pane: a side pane running the interactive feed (`sandmux
+ * events --feed`, src/feed.c) for the session, so it scrolls, searches
+ * and copies like any pane.  One per window: asked again, the open one
+ * gets the focus; with toggle (C-b v), a focused feed closes. */
 CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	struct pane *feed, *from;
 	cJSON *split;
 	int rc;
 
@@ -270,20 +282,110 @@ CMD_HANDLER(cmd_feed)
 		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", name ? name : "");
 		return -1;
 	}
+	from = s->active->active;
+	if ((feed = window_feed_pane(s->active)) != NULL) {
+		cJSON_AddNumberToObject(result, "pane", feed->id);
+		if (feed == from && cmd_get_bool(req, "toggle", false)) {
+			cJSON_AddBoolToObject(result, "closed", true);
+			pane_kill(feed, "feed closed");
+			return 0;
+		}
+		s->active->active = feed;
+		server_broadcast_layout(s);
+		return 0;
+	}
 	if (n < 0) {
 		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
 		return -1;
 	}
 	exe[n] = '\0';
 	split = cJSON_CreateObject();
-	cJSON_AddNumberToObject(split, "pane", s->active->active->id);
+	cJSON_AddNumberToObject(split, "pane", from->id);
 	cJSON_AddStringToObject(split, "direction", "h");
 	cJSON_AddNumberToObject(split, "size", 40);
+	/* The feed reads events on the host: never inherited into a sandbox. */
+	cJSON_AddStringToObject(split, "backend", "none");
 	cJSON_AddItemToObject(split, "argv",
 			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
-									"--pretty", "--session", s->name },
+									"--feed", "--session", s->name },
 						      7));
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);
+	if (rc == 0 && s->active->active != from)
+		s->active->active->feed = true;
 	return rc;
+}
+
+/* respawn-pane: the pane's program again, in the same place, under the
+ * same backend and profile, asked for explicitly so that it never steps
+ * down: a native pane whose sandbox cannot start again is FAILED with the
+ * reason, like any launch (docs/design.md invariants 3 and 4). */
+CMD_HANDLER(cmd_respawn_pane)
+{
+	struct pane *old = cmd_target_pane(c, req, err), *p, **link;
+	struct sm_error launch_err = { 0 };
+	struct pane_spawn spawn;
+	struct layout_cell *cell;
+	struct window *w;
+	char cwd[PATH_MAX];
+	bool was_active, was_last, was_zoomed;
+	cJSON *launch;
+
+	if (old == NULL)
+		return -1;
+	if (old->state != SANDBOX_ERROR && !old->exited && old->ops != NULL &&
+	    !cmd_get_bool(req, "kill", false)) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "pane %%%d is still running (respawn-pane -k kills it first)", old->id);
+		return -1;
+	}
+	launch = cJSON_Duplicate(req, 1);
+	cJSON_DeleteItemFromObject(launch, "backend");
+	cJSON_DeleteItemFromObject(launch, "profile");
+	cJSON_AddStringToObject(launch, "backend", sandbox_backend_name(old->requested));
+	cJSON_AddStringToObject(launch, "profile", old->profile);
+	if (cmd_parse_spawn(launch, &spawn, err) < 0) {
+		cJSON_Delete(launch);
+		return -1;
+	}
+	snprintf(cwd, sizeof cwd, "%s", old->cwd);
+	if (spawn.cwd == NULL)
+		spawn.cwd = cwd;
+	spawn.remain_on_exit = spawn.remain_on_exit || old->remain_on_exit;
+	spawn.session = old->window->session->name;
+	spawn.cols = old->cols;
+	spawn.rows = old->rows;
+	spawn.id = old->id;
+	/* The old program goes first (pane_free kills it, with its event):
+	 * its sandbox, egress link and id are released before the new one
+	 * takes them. */
+	w = old->window;
+	cell = old->cell;
+	was_active = w->active == old;
+	was_last = w->last_active == old;
+	was_zoomed = w->zoomed == old;
+	for (link = &w->panes; *link != old; link = &(*link)->next)
+		;
+	*link = old->next;
+	pane_free(old);
+	p = pane_new(&spawn, &launch_err);
+	cmd_free_spawn(&spawn);
+	cJSON_Delete(launch);
+	p->window = w;
+	p->cell = cell;
+	cell->pane = p;
+	p->next = *link;
+	*link = p;
+	if (was_active)
+		w->active = p;
+	if (was_last)
+		w->last_active = p;
+	if (was_zoomed)
+		w->zoomed = p;
+	window_relayout(w);
+	/* Same id, same size: without this a client would keep the old
+	 * program's cells. */
+	server_forget_pane(p);
+	server_broadcast_layout(w->session);
+	return cmd_pane_result(p, result, &launch_err, err);
 }

@@ -123,8 +123,11 @@ static cJSON *session_to_json(struct session *s)
 	windows = cJSON_AddArrayToObject(so, "windows");
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject(), *panes;
+		char name[64];
+
 		cJSON_AddNumberToObject(wo, "index", w->index);
-		cJSON_AddStringToObject(wo, "name", w->name);
+		window_display_name(w, name, sizeof name);
+		cJSON_AddStringToObject(wo, "name", name);
 		cJSON_AddBoolToObject(wo, "active", w == s->active);
 		cJSON_AddBoolToObject(wo, "zoomed", w->zoomed != NULL);
 		panes = cJSON_AddArrayToObject(wo, "panes");
@@ -212,5 +215,7 @@ CMD_HANDLER(cmd_subscribe)
 	snprintf(c->sub_action, sizeof c->sub_action, "%s", action ? action : "");
 	if (cmd_get_bool(req, "backlog", true))
 		c->pending_backlog = true;
+	/* The feed marks the backlog's events from before a restart. */
+	cJSON_AddNumberToObject(result, "server_started", server.started_at);
 	return 0;
 }

@@ -280,6 +280,22 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 	return 0;
 }
 
+void cmd_spawn_inherit(struct pane_spawn *spawn, const struct pane *from)
+{
+	if (from == NULL)
+		return;
+	/* Only a backend that really wraps the pane is inherited (invariant
+	 * 1), and then strictly: the new pane fails rather than run on the
+	 * host under a pane the user believes contained (invariant 4). */
+	if (!spawn->backend_explicit && server.inherit_backend && from->state != SANDBOX_ERROR &&
+	    from->launch.backend != SANDBOX_NONE) {
+		spawn->backend = from->launch.backend;
+		spawn->backend_explicit = true;
+	}
+	if (spawn->profile == NULL && spawn->backend != SANDBOX_NONE)
+		spawn->profile = from->profile;
+}
+
 void cmd_free_spawn(struct pane_spawn *spawn)
 {
 	if (spawn->argv != NULL)

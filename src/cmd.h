@@ -48,6 +48,22 @@ CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
 CMD_HANDLER(cmd_format); /* cmd-format.c */
+CMD_HANDLER(cmd_last_window);
+CMD_HANDLER(cmd_prompt_history);
+CMD_HANDLER(cmd_set_buffer);
+CMD_HANDLER(cmd_list_buffers);
+CMD_HANDLER(cmd_show_buffer);
+CMD_HANDLER(cmd_delete_buffer);
+CMD_HANDLER(cmd_paste_buffer);
+CMD_HANDLER(cmd_respawn_pane);
+CMD_HANDLER(cmd_rename_window);
+CMD_HANDLER(cmd_kill_window);
+CMD_HANDLER(cmd_last_pane);
+CMD_HANDLER(cmd_swap_pane);
+CMD_HANDLER(cmd_break_pane);
+CMD_HANDLER(cmd_join_pane);
+CMD_HANDLER(cmd_select_layout);
+CMD_HANDLER(cmd_next_layout);
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,
@@ -63,6 +79,10 @@ struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error 
 struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_error *err);
 /* Fill a pane_spawn from argv/cwd/env/backend/profile/remain fields. */
 int cmd_parse_spawn(const struct cJSON *req, struct pane_spawn *spawn, struct sm_error *err);
+/* What a new pane takes from the pane it was opened from (may be NULL):
+ * its profile when the new one is sandboxed and names none, and its
+ * backend when the config's inherit_backend asks for it. */
+void cmd_spawn_inherit(struct pane_spawn *spawn, const struct pane *from);
 void cmd_free_spawn(struct pane_spawn *spawn);
 /* Reply for a freshly made pane: ok with its json, or its launch error. */
 int cmd_pane_result(struct pane *p, struct cJSON *result, struct sm_error *launch_err,

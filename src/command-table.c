@@ -109,6 +109,7 @@ static const struct command_option session_options[] = {
 
 static const struct command_option feed_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	{ 0, "toggle", CV_FLAG, "toggle", .help = "close the feed if it has the focus" },
 	END,
 };
 
@@ -158,13 +159,61 @@ static const struct command_option events_options[] = {
 	{ 0, "action", CV_STRING, "action", .meta = "ACTION", .help = "only this action" },
 	{ 'f', "follow", CV_FLAG, NULL, .help = "keep printing new events" },
 	{ 0, "json", CV_FLAG, NULL, .help = "one JSON object per line" },
-	{ 0, "pretty", CV_FLAG, NULL,
-	  .help = "coloured by action, the pane titled (implies --follow); the feed pane uses it" },
+	{ 0, "pretty", CV_FLAG, NULL, .help = "coloured by action (implies --follow)" },
+	{ 0, "feed", CV_FLAG, NULL,
+	  .help = "the interactive feed (implies --follow); what the feed pane runs" },
 	END,
 };
 
 static const struct command_option list_commands_options[] = {
 	{ 0, "markdown", CV_FLAG, NULL, .help = "the table of docs/commands.md" },
+	END,
+};
+
+static const struct command_option respawn_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 'k', "kill", CV_FLAG, "kill", .help = "kill its program first if it still runs" },
+	{ 'c', "cwd", CV_PATH, "cwd", .meta = "DIR", .help = "working directory (default: the pane's)" },
+	{ 'e', "env", CV_ENV, "env", .meta = "NAME=VALUE", .help = "an environment variable (repeatable)" },
+	END,
+};
+
+static const struct command_option buffer_name_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer (default: the top one)" },
+	END,
+};
+
+static const struct command_option set_buffer_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer's name (default: a new one)" },
+	END,
+};
+
+static const struct command_option paste_buffer_options[] = {
+	{ 'b', "buffer", CV_STRING, "name", .meta = "NAME", .help = "the buffer (default: the top one)" },
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 0, "confirmed", CV_FLAG, "confirmed", .help = "the paste across backends was confirmed" },
+	END,
+};
+
+static const struct command_option window_target_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "a pane of the window (default: active)" },
+	END,
+};
+
+static const struct command_option swap_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 's', "source", CV_STRING, "source", .meta = "PANE", .help = "swap with this pane" },
+	{ 'U', NULL, CV_FLAG, "dir", "up", .help = "with the previous pane" },
+	{ 'D', NULL, CV_FLAG, "dir", "down", .help = "with the next pane" },
+	END,
+};
+
+static const struct command_option join_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane to split (default: active)" },
+	{ 's', "source", CV_STRING, "source", .required = true, .meta = "PANE",
+	  .help = "the pane to move" },
+	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
+	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
 	END,
 };
 
@@ -220,17 +269,44 @@ const struct command_entry command_table[] = {
 	  pane_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
 	{ "resume", { "resume-pane" }, "[-t PANE]", "continue a suspended pane", pane_options,
 	  .request = "resume", .flags = BOTH, .exec = cmd_resume },
-	{ "feed", { 0 }, "[-t SESSION]", "open the live violation feed beside a session's pane",
+	{ "feed", { 0 }, "[-t SESSION] [--toggle]",
+	  "open the violation feed beside a session's pane, or focus it",
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },
+	{ "respawn-pane", { "respawnp" }, "[-t PANE] [-k] [-c DIR] [-e NAME=VALUE] [COMMAND...]",
+	  "start a pane's program again, under the same backend and profile", respawn_options,
+	  REST_ARGV, "argv", .request = "respawn-pane", .flags = BOTH, .exec = cmd_respawn_pane },
+	{ "last-pane", { "lastp" }, "[-t PANE]", "focus the pane used before", window_target_options,
+	  .request = "last-pane", .flags = BOTH, .exec = cmd_last_pane },
+	{ "swap-pane", { "swapp" }, "[-t PANE] -U|-D|-s PANE", "swap two panes of a window",
+	  swap_pane_options, .request = "swap-pane", .flags = BOTH, .exec = cmd_swap_pane },
+	{ "break-pane", { "breakp" }, "[-t PANE]", "move a pane into a new window of its own",
+	  window_target_options, .request = "break-pane", .flags = BOTH, .exec = cmd_break_pane },
+	{ "join-pane", { "joinp" }, "-s PANE [-t PANE] [-h|-v]",
+	  "move a pane into another window, splitting the target", join_pane_options,
+	  .request = "join-pane", .flags = BOTH, .exec = cmd_join_pane },
+	{ "select-layout", { "selectl" }, "[-t PANE] LAYOUT",
+	  "arrange a window: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled",
+	  window_target_options, REST_STRING, "layout", .request = "select-layout", .flags = BOTH,
+	  .exec = cmd_select_layout },
+	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
+	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
-	  "[--pretty]", "print sandbox events", events_options, .request = "subscribe",
+	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
 
 	/* Windows and the attached client. */
 	{ "select-window", { "selectw" }, "-t INDEX | INDEX | -n | -p", "switch window",
 	  select_window_options, REST_WINDOW, "index", "tnp@", .request = "select-window",
 	  .flags = CMD_PROMPT, .exec = cmd_select_window },
+	{ "last-window", { "last" }, "", "switch to the window used before", NULL,
+	  .request = "last-window", .flags = CMD_PROMPT, .exec = cmd_last_window },
+	{ "rename-window", { "renamew" }, "[-t PANE] NAME",
+	  "name a window (an empty name: follow the program again)", window_target_options,
+	  REST_STRING, "name", .request = "rename-window", .flags = BOTH,
+	  .exec = cmd_rename_window },
+	{ "kill-window", { "killw" }, "[-t PANE]", "kill a window and every pane in it",
+	  window_target_options, .request = "kill-window", .flags = BOTH, .exec = cmd_kill_window },
 	{ "next-window", { "next" }, "", "switch to the next window", NULL,
 	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
 	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,
@@ -240,8 +316,22 @@ const struct command_entry command_table[] = {
 	  .client = client_cmd_detach },
 	{ "copy-mode", { 0 }, "[-u]", "scroll, search and copy history", copy_mode_options,
 	  .flags = CMD_PROMPT, .client = client_cmd_copy_mode },
-	{ "paste-buffer", { "pasteb" }, "", "paste the last copied text", NULL,
-	  .flags = CMD_PROMPT, .client = client_cmd_paste_buffer },
+	{ "paste-buffer", { "pasteb" }, "[-b NAME] [-t PANE] [--confirmed]",
+	  "paste a buffer (the top one: the last copied)", paste_buffer_options,
+	  .request = "paste-buffer", .flags = BOTH, .exec = cmd_paste_buffer,
+	  .client = client_cmd_paste_buffer },
+	{ "set-buffer", { "setb" }, "[-b NAME] TEXT", "set a paste buffer (a new one at the top)",
+	  set_buffer_options, REST_STRING, "text", .request = "set-buffer", .flags = BOTH,
+	  .exec = cmd_set_buffer },
+	{ "list-buffers", { "lsb" }, "", "list the paste buffers, newest first", NULL,
+	  .request = "list-buffers", .flags = CMD_CLI, .exec = cmd_list_buffers,
+	  .print = cli_print_buffers },
+	{ "save-buffer", { "saveb" }, "[-b NAME] PATH", "write a buffer to a file (- for stdout)",
+	  buffer_name_options, REST_STRING, "path", .request = "show-buffer", .flags = CMD_CLI,
+	  .exec = cmd_show_buffer, .cli = cli_save_buffer },
+	{ "delete-buffer", { "deleteb" }, "[-b NAME]", "delete a buffer (the top one)",
+	  buffer_name_options, .request = "delete-buffer", .flags = BOTH,
+	  .exec = cmd_delete_buffer },
 	{ "send-prefix", { 0 }, "", "send the prefix key to the pane", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_send_prefix },
 	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT]", "type a command", prompt_options,
@@ -293,6 +383,8 @@ const struct command_entry command_table[] = {
 	  .request = "key", .exec = cmd_key },
 	{ "paste", { 0 }, "text", "paste text into the active pane", NULL, .request = "paste",
 	  .exec = cmd_paste },
+	{ "prompt-history", { 0 }, "[add]", "the command prompt's history (a line added first)",
+	  NULL, .request = "prompt-history", .exec = cmd_prompt_history },
 	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
 	  .request = "mouse", .exec = cmd_mouse },
 	{ 0 },

@@ -33,6 +33,8 @@ void config_defaults(struct config *config)
 	/* What the status line always showed: the session, the clock. */
 	snprintf(config->status_left, sizeof config->status_left, "[#{session_name}] ");
 	snprintf(config->status_right, sizeof config->status_right, " %%H:%%M %%d-%%b ");
+	config->repeat_time = 500;
+	config->paste_across_ask = true;
 	snprintf(config->default_backend, sizeof config->default_backend, "none");
 }
 
@@ -132,6 +134,26 @@ static int set_scrollback(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+static int set_repeat_time(struct config_parse *parse, const cJSON *item)
+{
+	/* Range first: casting a huge double to int is undefined. */
+	if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+	    item->valuedouble > CONFIG_REPEAT_TIME_MAX ||
+	    item->valuedouble != (double)(int)item->valuedouble)
+		return invalid(parse, "repeat_time", "must be a whole number of ms, 0..10000");
+	parse->config->repeat_time = item->valueint;
+	return 0;
+}
+
+static int set_paste_across_backends(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsString(item) ||
+	    (strcmp(item->valuestring, "ask") != 0 && strcmp(item->valuestring, "allow") != 0))
+		return invalid(parse, "paste_across_backends", "must be \"ask\" or \"allow\"");
+	parse->config->paste_across_ask = strcmp(item->valuestring, "ask") == 0;
+	return 0;
+}
+
 static int set_status(struct config_parse *parse, const cJSON *item)
 {
 	if (!cJSON_IsBool(item))
@@ -150,6 +172,22 @@ static int set_status_right(struct config_parse *parse, const cJSON *item)
 {
 	return copy_string(parse, item, parse->config->status_right,
 			   sizeof parse->config->status_right);
+}
+
+static int set_vi_pane_keys(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "vi_pane_keys", "must be true or false");
+	parse->config->vi_pane_keys = cJSON_IsTrue(item);
+	return 0;
+}
+
+static int set_renumber_windows(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "renumber_windows", "must be true or false");
+	parse->config->renumber_windows = cJSON_IsTrue(item);
+	return 0;
 }
 
 static int set_bell_action(struct config_parse *parse, const cJSON *item)
@@ -171,6 +209,16 @@ static int set_default_shell(struct config_parse *parse, const cJSON *item)
 		return invalid(parse, "default_shell", "must be an absolute path");
 	return copy_string(parse, item, parse->config->default_shell,
 			   sizeof parse->config->default_shell);
+}
+
+/* Off by default (docs/design.md invariant 3): a split from a sandboxed
+ * pane runs on the host unless the user asked for inheritance. */
+static int set_inherit_backend(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsBool(item))
+		return invalid(parse, "inherit_backend", "must be true or false");
+	parse->config->inherit_backend = cJSON_IsTrue(item);
+	return 0;
 }
 
 static int set_default_backend(struct config_parse *parse, const cJSON *item)
@@ -293,8 +341,13 @@ static const struct {
     {"status_left", set_status_left},
     {"status_right", set_status_right},
     {"bell_action", set_bell_action},
+    {"vi_pane_keys", set_vi_pane_keys},
+    {"renumber_windows", set_renumber_windows},
+    {"repeat_time", set_repeat_time},
+    {"paste_across_backends", set_paste_across_backends},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
+    {"inherit_backend", set_inherit_backend},
     {"profiles", set_profiles},
 };
 
@@ -305,8 +358,8 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "status_left, status_right, bell_action, default_shell, default_backend, "
-		     "profiles)",
+		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, repeat_time, "
+		     "paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

@@ -27,6 +27,7 @@ struct sm_error;
 struct sandbox_profile;
 
 #define CONFIG_SCROLLBACK_MAX 1000000
+#define CONFIG_REPEAT_TIME_MAX 10000
 
 /* tmux's bell-action: a bell in any window rings the terminal, none
  * does, or only one in the window on screen. */
@@ -40,9 +41,14 @@ struct config {
 	char status_left[256];	  /* formats and strftime, left of the window list */
 	char status_right[256];	  /* the same, at the right edge */
 	enum bell_action bell_action; /* which bells the client rings (tmux's bell-action) */
+	bool vi_pane_keys;	  /* the opt-in binding set: h j k l move the focus */
+	bool renumber_windows;	  /* tmux's renumber-windows: no gaps after a kill */
+	int repeat_time;	  /* ms a repeating key works without the prefix (500) */
+	bool paste_across_ask;	  /* paste_across_backends: "ask" (default) or "allow" */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */
+	bool inherit_backend;	  /* splits and windows keep a sandboxed pane's backend */
 	struct binding *bindings; /* overrides of the default table;
 				     command "" unbinds the key */
 	size_t nbindings;

@@ -291,3 +291,109 @@ bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amou
 	}
 	return true;
 }
+
+static const char *const preset_names[LAYOUT_NPRESETS] = {
+	[LAYOUT_EVEN_HORIZONTAL] = "even-horizontal", [LAYOUT_EVEN_VERTICAL] = "even-vertical",
+	[LAYOUT_MAIN_HORIZONTAL] = "main-horizontal", [LAYOUT_MAIN_VERTICAL] = "main-vertical",
+	[LAYOUT_TILED] = "tiled",
+};
+
+bool layout_preset_from_name(const char *name, enum layout_preset *out)
+{
+	for (int i = 0; i < LAYOUT_NPRESETS; i++)
+		if (strcmp(name, preset_names[i]) == 0) {
+			*out = (enum layout_preset)i;
+			return true;
+		}
+	return false;
+}
+
+const char *layout_preset_name(enum layout_preset preset)
+{
+	return preset_names[preset];
+}
+
+static struct layout_cell *layout_inner(enum layout_type type, int permille,
+					struct layout_cell *first, struct layout_cell *second)
+{
+	struct layout_cell *cell = xcalloc(1, sizeof *cell);
+
+	cell->type = type;
+	cell->permille = permille < 1 ? 1 : permille > 999 ? 999 : permille;
+	cell->first = first;
+	cell->second = second;
+	first->parent = cell;
+	second->parent = cell;
+	return cell;
+}
+
+/* n cells side by side (or stacked) with equal shares: a chain in which
+ * each inner cell gives its first child 1/k of what is left, rounded up
+ * because layout_apply rounds down. */
+static struct layout_cell *layout_chain(enum layout_type type, struct layout_cell **cells, int n)
+{
+	if (n == 1)
+		return cells[0];
+	return layout_inner(type, (1000 + n - 1) / n, cells[0], layout_chain(type, cells + 1, n - 1));
+}
+
+static struct layout_cell *layout_leaves(struct pane **panes, int n, struct layout_cell **out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = layout_new_leaf(panes[i]);
+		layout_set_pane_cell(panes[i], out[i]);
+	}
+	return out[0];
+}
+
+/* tmux's main-pane-height and main-pane-width defaults. */
+#define MAIN_PANE_HEIGHT 24
+#define MAIN_PANE_WIDTH 80
+
+struct layout_cell *layout_build_preset(enum layout_preset preset, struct pane **panes, int n,
+					int w, int h)
+{
+	struct layout_cell **cells = xcalloc((size_t)n, sizeof *cells), *root;
+	int cols, rows;
+
+	layout_leaves(panes, n, cells);
+	switch (preset) {
+	case LAYOUT_EVEN_HORIZONTAL:
+		root = layout_chain(LAYOUT_LEFTRIGHT, cells, n);
+		break;
+	case LAYOUT_EVEN_VERTICAL:
+		root = layout_chain(LAYOUT_TOPBOTTOM, cells, n);
+		break;
+	case LAYOUT_MAIN_HORIZONTAL:
+		root = n == 1 ? cells[0]
+			      : layout_inner(LAYOUT_TOPBOTTOM,
+					     h > MAIN_PANE_HEIGHT ? (MAIN_PANE_HEIGHT * 1000 + h - 1) / h : 500,
+					     cells[0], layout_chain(LAYOUT_LEFTRIGHT, cells + 1, n - 1));
+		break;
+	case LAYOUT_MAIN_VERTICAL:
+		root = n == 1 ? cells[0]
+			      : layout_inner(LAYOUT_LEFTRIGHT,
+					     w > MAIN_PANE_WIDTH + 1
+						 ? (MAIN_PANE_WIDTH * 1000 + w - 2) / (w - 1)
+						 : 500,
+					     cells[0], layout_chain(LAYOUT_TOPBOTTOM, cells + 1, n - 1));
+		break;
+	default: /* LAYOUT_TILED: rows of ceil(sqrt(n)) panes; the last row's share the width */
+		for (cols = 1; cols * cols < n; cols++)
+			;
+		rows = (n + cols - 1) / cols;
+		{
+			struct layout_cell **row_cells = xcalloc((size_t)rows, sizeof *row_cells);
+			for (int r = 0; r < rows; r++) {
+				int first = r * cols, count = n - first < cols ? n - first : cols;
+				row_cells[r] = layout_chain(LAYOUT_LEFTRIGHT, cells + first, count);
+			}
+			root = layout_chain(LAYOUT_TOPBOTTOM, row_cells, rows);
+			free(row_cells);
+		}
+		break;
+	}
+	free(cells);
+	root->parent = NULL;
+	return root;
+}

@@ -56,4 +56,23 @@ bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amou
 /* Can a rectangle of w x h be split this way at all? */
 bool layout_can_split(const struct layout_cell *leaf, enum layout_type type);
 
+/* tmux's five preset layouts, in next-layout's order. */
+enum layout_preset {
+	LAYOUT_EVEN_HORIZONTAL,
+	LAYOUT_EVEN_VERTICAL,
+	LAYOUT_MAIN_HORIZONTAL,
+	LAYOUT_MAIN_VERTICAL,
+	LAYOUT_TILED,
+	LAYOUT_NPRESETS,
+};
+
+/* The preset called name ("even-horizontal", ...); false if none. */
+bool layout_preset_from_name(const char *name, enum layout_preset *out);
+const char *layout_preset_name(enum layout_preset preset);
+/* A new tree arranging n panes (n >= 1, in this order, the first the
+ * main pane) the preset's way over a w x h area; each pane's cell is set
+ * to its new leaf.  The caller frees the old tree. */
+struct layout_cell *layout_build_preset(enum layout_preset preset, struct pane **panes, int n,
+					int w, int h);
+
 #endif

@@ -410,7 +410,7 @@ struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 {
 	struct pane *p = xcalloc(1, sizeof *p);
 
-	p->id = server.next_pane_id++;
+	p->id = spawn->id > 0 ? spawn->id : server.next_pane_id++;
 	p->master = -1;
 	p->launch.master = -1;
 	p->launch.status_fd = -1;

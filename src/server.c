@@ -188,9 +188,8 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject();
 		cJSON_AddNumberToObject(wo, "index", w->index);
-		cJSON_AddStringToObject(wo, "name", w->active && term_title(w->active->term)[0]
-							    ? term_title(w->active->term)
-							    : w->name);
+		window_display_name(w, w->shown, sizeof w->shown);
+		cJSON_AddStringToObject(wo, "name", w->shown);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
 		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
 		cJSON_AddItemToArray(windows, wo);
@@ -277,6 +276,14 @@ void server_pane_bell(struct pane *p)
 		p->bell = true;
 		server_broadcast_layout(s);
 	}
+}
+
+void server_forget_pane(const struct pane *p)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		for (size_t i = 0; i < c->nshown; i++)
+			if (c->shown[i].id == p->id)
+				c->shown[i].cols = -1;
 }
 
 void server_broadcast_layout(struct session *s)
@@ -691,6 +698,8 @@ void server_shutdown(const char *reason)
 	log_info("server exiting: %s", reason);
 	while (server.sessions != NULL)
 		session_destroy(server.sessions);
+	buffers_clear();
+	prompt_history_clear();
 	native_prepared_discard();
 	microvm_prepared_discard();
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
@@ -725,6 +734,28 @@ static bool server_reap_one_pane(void)
 				return true;
 			}
 	return false;
+}
+
+/* tmux's automatic-rename: the program in a window's active pane can
+ * change without any output or focus change telling the server, so the
+ * names of watched sessions are looked at once a second and a layout
+ * goes out when one differs from what clients were shown. */
+static void server_on_name_timer(uv_timer_t *timer)
+{
+	(void)timer;
+	for (struct session *s = server.sessions; s != NULL; s = s->next) {
+		bool watched = false, changed = false;
+		char name[64];
+
+		for (struct conn *c = server.conns; c != NULL && !watched; c = c->next)
+			watched = c->attached == s;
+		for (struct window *w = s->windows; watched && w != NULL && !changed; w = w->next) {
+			window_display_name(w, name, sizeof name);
+			changed = strcmp(name, w->shown) != 0;
+		}
+		if (changed)
+			server_broadcast_layout(s);
+	}
 }
 
 static void server_on_signal(uv_signal_t *handle, int signum)
@@ -861,6 +892,8 @@ static int server_load_config(const char *path)
 		config_defaults(&cfg);
 	}
 	server.scrollback = cfg.scrollback > 0 ? cfg.scrollback : 10000;
+	server.renumber_windows = cfg.renumber_windows;
+	server.paste_across_ask = cfg.paste_across_ask;
 	if (cfg.default_shell[0] != '\0')
 		snprintf(server.default_shell, sizeof server.default_shell, "%s", cfg.default_shell);
 	else
@@ -870,6 +903,7 @@ static int server_load_config(const char *path)
 		server.default_backend = backend_from_name(cfg.default_backend);
 		server.default_backend_set = true;
 	}
+	server.inherit_backend = cfg.inherit_backend;
 	profiles = config_take_profiles(&cfg, &nprofiles);
 	profile_registry_set(profiles, nprofiles);
 	for (size_t i = 0; i < nprofiles; i++)
@@ -964,6 +998,11 @@ int server_main(int argc, char **argv)
 		return rc;
 	if (server.name[0] == '\0')
 		snprintf(server.name, sizeof server.name, "default");
+	{
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		server.started_at = now.tv_sec + now.tv_nsec / 1e9;
+	}
 	if (paths_socket(server.name, server.socket_path, sizeof server.socket_path, &err) < 0) {
 		fprintf(stderr, "sandmux: %s\n", err.message);
 		return 1;
@@ -1014,6 +1053,9 @@ int server_main(int argc, char **argv)
 	uv_signal_start(&server.sigint, server_on_signal, SIGINT);
 	uv_signal_init(server.loop, &server.sighup);
 	uv_signal_start(&server.sighup, server_on_signal, SIGHUP);
+	uv_timer_init(server.loop, &server.name_timer);
+	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
+	uv_unref((uv_handle_t *)&server.name_timer);
 	if (opts.foreground)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);

@@ -71,6 +71,7 @@ struct pane {
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;
+	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];	    /* where it started */
 	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */
@@ -88,8 +89,12 @@ struct window {
 	struct layout_cell *root;
 	struct pane *panes;
 	struct pane *active;
+	struct pane *last_active; /* focused before active: last-pane, and after a kill */
 	struct pane *zoomed;
-	struct window *next;
+	bool renamed; /* rename-window: name sticks; otherwise it follows the program */
+	char shown[64]; /* the name in the last layout sent (automatic-rename) */
+	int preset_used; /* 1 + the preset select-layout applied last; 0 none */
+	struct window *next; /* in index order */
 };
 
 struct session {
@@ -97,7 +102,7 @@ struct session {
 	int cols, rows; /* window area (client size less the status line) */
 	struct window *windows;
 	struct window *active;
-	int next_window_index;
+	struct window *last; /* used before active: last-window, and after a kill */
 	bool frame_pending;
 	bool frame_tick; /* sending coalesced frames: output, not an echo */
 	/* Frames held back from clients that were patched (server-echo.c):
@@ -167,8 +172,10 @@ struct conn {
 
 struct server {
 	uv_loop_t *loop;
+	double started_at; /* seconds since the epoch: older events are "earlier" */
 	uv_pipe_t listener;
 	uv_signal_t sigchld, sigterm, sigint, sighup;
+	uv_timer_t name_timer; /* automatic-rename (server.c) */
 	char socket_path[PATH_MAX];
 	char name[64];
 	struct session *sessions;
@@ -178,7 +185,10 @@ struct server {
 	char default_shell[256];
 	enum sandbox_backend default_backend;
 	bool default_backend_set;
+	bool inherit_backend; /* the config's inherit_backend */
 	bool sandbox_off;
+	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
+	bool paste_across_ask; /* the config's paste_across_backends is "ask" */
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
 	pid_t *orphans; /* killed pane processes not yet reaped */
@@ -191,6 +201,9 @@ extern struct server server;
 int server_main(int argc, char **argv);
 void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
 void server_broadcast_layout(struct session *s);
+/* Clients hold no cells of p any more (a pane respawned in place): the
+ * next layout sends its full frame. */
+void server_forget_pane(const struct pane *p);
 /* The pane's program rang the bell: attached clients hear of it, and a
  * pane that is not the focused one is marked until it is. */
 void server_pane_bell(struct pane *p);
@@ -230,9 +243,19 @@ void session_destroy(struct session *s);
 struct window *window_create(struct session *s, struct pane *first);
 void window_destroy(struct window *w);
 void window_relayout(struct window *w);
+/* Focus changes go through these, so the one used before is remembered. */
+void window_focus_pane(struct window *w, struct pane *p);
+void session_focus_window(struct session *s, struct window *w);
+/* The name shown for a window: the one given by rename-window, else
+ * the program in the foreground of its active pane (tmux's
+ * automatic-rename), else its index. */
+void window_display_name(const struct window *w, char *out, size_t size);
 struct pane *pane_find(int id);
 void session_resize(struct session *s, int cols, int rows);
 void session_fit_clients(struct session *s);
+/* Take a pane out of its window's list and layout, leaving the window
+ * (even empty) to the caller: break-pane and join-pane move it on. */
+void window_detach_pane(struct pane *p);
 /* Remove a pane from its window (closing window/session as they empty). */
 void pane_remove(struct pane *p);
 
@@ -247,6 +270,7 @@ struct pane_spawn {
 	const char *profile;
 	bool remain_on_exit;
 	int rows, cols;
+	int id; /* respawn-pane: the id the pane keeps; 0: a new one */
 };
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);
@@ -264,6 +288,30 @@ bool pane_cwd_output(struct pane *p);
 const char *pane_current_path(struct pane *p);
 /* The directory a pane started from p opens in (out, or p->cwd). */
 const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size);
+/* buffers.c: the server's paste buffers (newest first). */
+struct paste_buffer {
+	char name[32];
+	char *text;
+	size_t len;
+	bool automatic; /* named by the server (bufferN): dropped past the limit */
+	bool from_pane; /* copied from a pane (else set from the command line) */
+	enum sandbox_backend backend; /* that pane's backend */
+	char label[32]; /* that pane's label, as its title shows it */
+	int confirmed_for; /* pane id a paste across backends was confirmed for */
+	struct paste_buffer *next;
+};
+struct paste_buffer *buffers_list(void);
+struct paste_buffer *buffers_find(const char *name);
+/* Set a buffer (name NULL: a new automatic one at the top); source is the
+ * pane the text was copied from, or NULL. */
+struct paste_buffer *buffers_set(const char *name, const char *text, size_t len,
+				 const struct pane *source);
+bool buffers_delete(const char *name);
+/* At exit: every buffer goes (buffers are the server's, not saved). */
+void buffers_clear(void);
+
+/* prompt-history.c: at exit, the prompt history goes. */
+void prompt_history_clear(void);
 
 /* events.c */
 int events_open(const char *state_dir);

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "server.h"
 #include "session-egress.h"
+#include "pty.h"
 #include "term.h"
 #include "xalloc.h"
 
@@ -90,11 +91,23 @@ void session_destroy(struct session *s)
 	uv_close((uv_handle_t *)&s->echo_timer, session_on_timer_closed);
 }
 
+/* The lowest index no window of s has, as tmux does: after a few
+ * create/kill cycles new windows stay within reach of prefix 0..9. */
+static int session_free_index(const struct session *s)
+{
+	int index = 0;
+
+	/* Windows are kept in index order, so one pass finds the gap. */
+	for (const struct window *w = s->windows; w != NULL && w->index == index; w = w->next)
+		index++;
+	return index;
+}
+
 struct window *window_create(struct session *s, struct pane *first)
 {
-	struct window *w = xcalloc(1, sizeof *w), **tail = &s->windows;
+	struct window *w = xcalloc(1, sizeof *w), **pos = &s->windows;
 
-	w->index = s->next_window_index++;
+	w->index = session_free_index(s);
 	w->session = s;
 	snprintf(w->name, sizeof w->name, "%d", w->index);
 	w->root = layout_new_leaf(first);
@@ -102,12 +115,25 @@ struct window *window_create(struct session *s, struct pane *first)
 	w->active = first;
 	first->window = w;
 	first->cell = w->root;
-	while (*tail != NULL)
-		tail = &(*tail)->next;
-	*tail = w;
-	s->active = w;
+	while (*pos != NULL && (*pos)->index < w->index)
+		pos = &(*pos)->next;
+	w->next = *pos;
+	*pos = w;
+	session_focus_window(s, w);
 	window_relayout(w);
 	return w;
+}
+
+/* Renumber a session's windows 0, 1, 2... (the renumber-windows option). */
+static void session_renumber_windows(struct session *s)
+{
+	int index = 0;
+
+	for (struct window *w = s->windows; w != NULL; w = w->next, index++) {
+		if (!w->renamed && w->index != index)
+			snprintf(w->name, sizeof w->name, "%d", index);
+		w->index = index;
+	}
 }
 
 void window_destroy(struct window *w)
@@ -127,9 +153,58 @@ void window_destroy(struct window *w)
 			break;
 		}
 	}
+	/* Back to the window used last, as tmux does, else the first. */
 	if (s->active == w)
-		s->active = s->windows;
+		s->active = s->last != NULL && s->last != w ? s->last : s->windows;
+	if (s->last == w || s->last == s->active)
+		s->last = NULL;
 	free(w);
+	if (server.renumber_windows)
+		session_renumber_windows(s);
+}
+
+void window_focus_pane(struct window *w, struct pane *p)
+{
+	if (w->active == p)
+		return;
+	w->last_active = w->active;
+	w->active = p;
+}
+
+void session_focus_window(struct session *s, struct window *w)
+{
+	if (s->active == w)
+		return;
+	s->last = s->active;
+	s->active = w;
+}
+
+
+void window_display_name(const struct window *w, char *out, size_t size)
+{
+	char path[64], comm[64] = "";
+	pid_t fg;
+	FILE *f;
+
+	if (w->renamed || w->active == NULL || w->active->master < 0) {
+		snprintf(out, size, "%s", w->name);
+		return;
+	}
+	/* The pane's foreground process group leader, as the kernel names
+	 * it (comm: at most 15 bytes, set by the program; the client
+	 * sanitises it like any pane text).  A native pane's group is a
+	 * host pid: tcgetpgrp answers in the server's pid namespace. */
+	fg = pty_foreground(w->active->master);
+	if (fg > 0) {
+		snprintf(path, sizeof path, "/proc/%d/comm", (int)fg);
+		if ((f = fopen(path, "re")) != NULL) {
+			if (fgets(comm, sizeof comm, f) == NULL)
+				comm[0] = 0;
+			fclose(f);
+		}
+	}
+	comm[strcspn(comm, "\n")] = 0;
+	snprintf(out, size, "%s", comm[0] ? comm : w->name);
 }
 
 void window_relayout(struct window *w)
@@ -195,10 +270,9 @@ void session_fit_clients(struct session *s)
 		session_resize(s, cols, rows);
 }
 
-void pane_remove(struct pane *p)
+void window_detach_pane(struct pane *p)
 {
 	struct window *w = p->window;
-	struct session *s = w->session;
 	struct pane **pp;
 
 	for (pp = &w->panes; *pp != NULL; pp = &(*pp)->next) {
@@ -207,11 +281,24 @@ void pane_remove(struct pane *p)
 			break;
 		}
 	}
+	p->next = NULL;
 	w->root = layout_remove(w->root, p->cell);
+	p->cell = NULL;
 	if (w->zoomed == p)
 		w->zoomed = NULL;
+	/* Back to the pane used last, as tmux does, else the first. */
 	if (w->active == p)
-		w->active = w->panes;
+		w->active = w->last_active != NULL && w->last_active != p ? w->last_active : w->panes;
+	if (w->last_active == p || w->last_active == w->active)
+		w->last_active = NULL;
+}
+
+void pane_remove(struct pane *p)
+{
+	struct window *w = p->window;
+	struct session *s = w->session;
+
+	window_detach_pane(p);
 	pane_free(p);
 	if (w->panes == NULL) {
 		window_destroy(w);

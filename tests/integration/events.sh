@@ -33,7 +33,7 @@ check "an action filter filters" [ ! -s "$T_DIR/none.txt" ]
 feed=$(sm feed -t ev)
 wait_for 5 capture_has "$feed" 'exit'
 check "the feed pane shows events ($feed)" capture_has "$feed" 'microvm'
-check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"title\":[[:space:]]*\"violations of ev\"'"
+check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"title\":[[:space:]]*\"feed · ev'"
 
 # After a restart the log and the backlog still hold everything.
 lines=$(wc -l <"$LOG")
@@ -43,4 +43,17 @@ sm new -d -s again -- /bin/sh >/dev/null
 check "the log survives a restart" [ "$(wc -l <"$LOG")" -gt "$lines" ]
 sm events --json >"$T_DIR/after.txt"
 check "the backlog after a restart includes events from before it" grep -q '"exitCode":7' "$T_DIR/after.txt"
+
+# The feed of a session of the same name shows them again, under a mark,
+# and what is new below them.
+sm new -d -s ev -- /bin/sh >/dev/null
+feed=$(sm feed -t ev)
+check "after a restart the feed marks the earlier events" \
+	wait_for 5 capture_has "$feed" '── earlier ──'
+sm capture -t "$feed" >"$T_DIR/feed.txt"
+mark=$(grep -n '── earlier ──' "$T_DIR/feed.txt" | cut -d: -f1)
+exit7=$(grep -n ' exit ' "$T_DIR/feed.txt" | head -1 | cut -d: -f1)
+ready=$(grep -n ' ready ' "$T_DIR/feed.txt" | tail -1 | cut -d: -f1)
+check "the earlier events are below the mark" [ "${exit7:-0}" -gt "${mark:-99}" ]
+check "this server's events come after them" [ "${ready:-0}" -gt "${exit7:-99}" ]
 finish

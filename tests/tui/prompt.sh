@@ -69,7 +69,12 @@ check "Escape abandons the prompt" wait_for 3 status_matches '^\['
 prefix '?'
 check "prefix ? shows the help overlay" wait_screen "key bindings (prefix C-b)"
 check "the help lists the split binding" screen_matches '%  *split -h'
-check "the help lists itself" screen_has "list-keys"
+# The list is longer than the screen: PageDown scrolls to its end.
+check "the help lists tmux's window keys" screen_matches 'l  *last-window'
+check "and its pane keys" screen_matches ';  *last-pane'
+keys PageDown
+check "the help lists itself (after PageDown)" wait_screen "list-keys"
+check "and the layout keys" screen_matches 'M-5  *select-layout tiled'
 keys q
 check "q closes the help" wait_screen_gone "key bindings (prefix C-b)"
 finish

@@ -16,16 +16,16 @@ check "the new pane is to the right" right_of_first
 
 prefix Left
 check "prefix Left focuses the left pane" wait_for 3 active_pane_is "$first"
-prefix l
-check "prefix l focuses the right pane" wait_for 3 active_pane_is "$right"
+prefix Right
+check "prefix Right focuses the right pane" wait_for 3 active_pane_is "$right"
 
 prefix '"'
 check "prefix \" splits stacked" wait_for 5 pane_count_is 3
 bottom=$(active_pane)
-prefix k
-check "prefix k focuses the pane above" wait_for 3 active_pane_is "$right"
-prefix j
-check "prefix j focuses the pane below" wait_for 3 active_pane_is "$bottom"
+prefix Up
+check "prefix Up focuses the pane above" wait_for 3 active_pane_is "$right"
+prefix Down
+check "prefix Down focuses the pane below" wait_for 3 active_pane_is "$bottom"
 
 prefix x
 check "prefix x asks for confirmation" wait_screen "(y/n)"

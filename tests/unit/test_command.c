@@ -413,8 +413,9 @@ static void test_completion(void **state)
 	assert_non_null(first);
 	assert_non_null(second);
 	assert_string_equal(first, "select-pane");
-	assert_string_equal(second, "select-window");
-	assert_null(command_complete("sel", CMD_PROMPT, 2));
+	assert_string_equal(second, "select-layout");
+	assert_string_equal(command_complete("sel", CMD_PROMPT, 2), "select-window");
+	assert_null(command_complete("sel", CMD_PROMPT, 3));
 	assert_string_equal(command_complete("copy", CMD_PROMPT, 0), "copy-mode");
 	/* The prompt is offered its own commands only. */
 	assert_null(command_complete("capt", CMD_PROMPT, 0));

@@ -71,6 +71,7 @@ static void test_defaults(void **state)
 	assert_true(config.scrollback > 0);
 	assert_string_equal(config.default_backend, "none");
 	assert_false(config.default_backend_set);
+	assert_false(config.inherit_backend);
 	assert_int_equal(config.nbindings, 0);
 	config_free(&config);
 }
@@ -88,6 +89,7 @@ static void test_good_config(void **state)
 	    "  \"status_right\": \"#{pane_current_path}\",\n"
 	    "  \"default_shell\": \"/bin/zsh\",\n"
 	    "  \"default_backend\": \"native\",\n"
+	    "  \"inherit_backend\": true,\n"
 	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
 	    "}\n");
 	struct config config;
@@ -104,6 +106,7 @@ static void test_good_config(void **state)
 	assert_string_equal(config.default_shell, "/bin/zsh");
 	assert_string_equal(config.default_backend, "native");
 	assert_true(config.default_backend_set);
+	assert_true(config.inherit_backend);
 	assert_int_equal(config.nbindings, 3);
 	assert_string_equal(config.bindings[0].key, "|");
 	assert_string_equal(config.bindings[0].command, "split -h");
@@ -122,6 +125,7 @@ static const struct bad_case bad_cases[] = {
     {"{\"prefix\":\"C-b\",\"colour\":\"red\"}", "config_unknown_key", "\"colour\""},
     {"{\"defualt_backend\":\"native\"}", "config_unknown_key", "defualt_backend"},
     {"{\"scrollback\":\"lots\"}", "config_invalid", "scrollback"},
+    {"{\"inherit_backend\":\"yes\"}", "config_invalid", "inherit_backend"},
     {"{\"scrollback\":1.5}", "config_invalid", "scrollback"},
     {"{\"scrollback\":-1}", "config_invalid", "scrollback"},
     {"{\"status\":1}", "config_invalid", "status"},

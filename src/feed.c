@@ -1,0 +1,680 @@
+/*
+ * feed: the violation feed pane (`sandmux events --feed`, what C-b v
+ * opens).  It is a program in an ordinary pane: it subscribes to the
+ * session's events (the backlog first, seeded by the server from the
+ * durable log, so a restart shows what came before, marked "earlier")
+ * and redraws the pane's whole screen from its own list of lines.
+ *
+ * One line per violation, in columns: time, pane and its backend label
+ * (the theme's colour), action (coloured by kind), count, target, reason.
+ * Lines never wrap: a long target is cut in the middle with "…" (the
+ * whole of it is in `events --json` and, through `?`, on screen).  A
+ * repeat of the same denial (pane, action, target) folds into its line
+ * and bumps the count in place.  Lifecycle events are dimmed and hidden
+ * with `l`.  Keys: Up/Down (or k/j) select, `f` filters, `p` pauses
+ * following, Enter focuses the line's pane, `?` explains the line, `a`
+ * says how to allow it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "config.h"
+#include "error.h"
+#include "theme.h"
+#include "xalloc.h"
+
+#define FEED_TIME_W 8
+
+/* Column widths, from the lines on screen, so a narrow pane gives its
+ * room to the target. */
+struct feed_columns {
+	int pane, action, count, target, reason;
+};
+
+struct feed_line {
+	double time;
+	int pane;
+	char backend[16];
+	char action[32]; /* the violation's action, or the lifecycle kind */
+	char *target, *reason;
+	int count;
+	bool lifecycle, error, earlier;
+};
+
+struct feed {
+	struct cli_conn *events;
+	const char *session;
+	double server_started;
+	struct theme theme;
+	struct feed_line *lines;
+	size_t nlines, cap;
+	long selected; /* index into lines, -1: none yet */
+	bool paused, hide_lifecycle, typing;
+	char filter[64], input[64];
+	char message[1024]; /* shown at the bottom until the next key */
+	int cols, rows;
+};
+
+/* Text from a sandboxed process (a file name) reaches the feed pane's
+ * terminal: control characters, C0 and C1, become '?', so a crafted name
+ * cannot move the cursor, retitle the pane or forge lines. */
+static char *sanitise(const char *text)
+{
+	char *out = xstrdup(text ? text : "");
+
+	for (unsigned char *s = (unsigned char *)out; *s; s++) {
+		if (*s < 0x20 || *s == 0x7f)
+			*s = '?';
+		else if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0)
+			s[0] = '?', s[1] = '?';
+	}
+	return out;
+}
+
+/* Characters, counting UTF-8 sequences as one cell each. */
+static size_t text_cells(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte offset of character index `cells`. */
+static size_t cell_offset(const char *s, size_t cells)
+{
+	size_t i = 0;
+
+	for (; s[i] && cells > 0; cells--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* Exactly `width` cells of s: padded, or cut in the middle with "…"
+ * keeping more of the end, where a path's file name is. */
+static void put_middle(FILE *out, const char *s, size_t width, bool middle)
+{
+	size_t cells = text_cells(s);
+
+	if (width == 0)
+		return;
+	if (cells <= width) {
+		fprintf(out, "%s%*s", s, (int)(width - cells), "");
+		return;
+	}
+	size_t head = middle ? (width - 1) / 3 : width - 1, tail = width - 1 - head;
+	fwrite(s, 1, cell_offset(s, head), out);
+	fputs("…", out);
+	fputs(s + cell_offset(s, cells - tail), out);
+}
+
+/* Text broken into lines of at most `width` cells, at spaces where it
+ * can: the explanations are read whole, in a pane of any width. */
+static char *wrap_text(const char *text, size_t width)
+{
+	size_t len = strlen(text), used = 0, line_cells = 0, last_space = 0;
+	char *out = xmalloc(len * 2 + 2);
+
+	for (const char *s = text; *s; s++) {
+		bool starts_char = ((unsigned char)*s & 0xc0) != 0x80;
+		if (*s == '\n') {
+			out[used++] = '\n';
+			line_cells = 0, last_space = 0;
+			continue;
+		}
+		if (starts_char && line_cells == width && width > 0) {
+			if (last_space > 0) {
+				out[last_space] = '\n';
+				line_cells = 0;
+				for (size_t i = last_space + 1; i < used; i++)
+					line_cells += ((unsigned char)out[i] & 0xc0) != 0x80;
+			} else {
+				out[used++] = '\n';
+				line_cells = 0;
+			}
+			last_space = 0;
+		}
+		if (*s == ' ')
+			last_space = used;
+		out[used++] = *s;
+		line_cells += starts_char;
+	}
+	out[used] = 0;
+	return out;
+}
+
+static void put_sgr_colour(FILE *out, int base, const struct theme_color *c)
+{
+	if (c->kind == THEME_COLOR_PALETTE)
+		fprintf(out, ";%d;5;%d", base + 8, c->index);
+	else if (c->kind == THEME_COLOR_RGB)
+		fprintf(out, ";%d;2;%d;%d;%d", base + 8, c->r, c->g, c->b);
+}
+
+static void put_theme_style(FILE *out, const struct theme_style *st)
+{
+	fputs("\033[0", out);
+	if (st->attrs & THEME_ATTR_BOLD)
+		fputs(";1", out);
+	put_sgr_colour(out, 30, &st->fg);
+	put_sgr_colour(out, 40, &st->bg);
+	fputc('m', out);
+}
+
+/* One colour per action, so a glance tells a secret read from a blocked
+ * connection. */
+static const char *action_sgr(const struct feed_line *l)
+{
+	static const struct {
+		const char *action, *sgr;
+	} colours[] = {
+		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
+		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
+		{ "process-exec", "\033[1;34m" },
+	};
+
+	if (l->error)
+		return "\033[41;97m";
+	for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
+		if (strcmp(colours[i].action, l->action) == 0)
+			return colours[i].sgr;
+	return "\033[2m";
+}
+
+static const struct theme_style *label_style(const struct feed *f, const char *backend)
+{
+	if (strcmp(backend, "native") == 0)
+		return &f->theme.slots[THEME_LABEL_NATIVE];
+	if (strcmp(backend, "microvm") == 0)
+		return &f->theme.slots[THEME_LABEL_MICROVM];
+	return &f->theme.slots[THEME_LABEL_NONE];
+}
+
+static bool line_visible(const struct feed *f, const struct feed_line *l)
+{
+	char pane[16];
+
+	if (l->lifecycle && f->hide_lifecycle)
+		return false;
+	if (f->filter[0] == 0)
+		return true;
+	snprintf(pane, sizeof pane, "%%%d", l->pane);
+	return strcmp(pane, f->filter) == 0 || strstr(l->action, f->filter) != NULL ||
+	       strstr(l->target, f->filter) != NULL || strstr(l->reason, f->filter) != NULL ||
+	       strcmp(l->backend, f->filter) == 0;
+}
+
+static int count_text(const struct feed_line *l, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (l->count > 1)
+		snprintf(buf, size, "×%d", l->count);
+	return (int)text_cells(buf);
+}
+
+static void columns_fit(struct feed_columns *c, int cols)
+{
+	int rest = cols - FEED_TIME_W - c->pane - c->action - (c->count ? c->count + 1 : 0) - 3;
+
+	/* The reason gets a column only when the target keeps two thirds
+	 * of a fair width; the whole reason is always one `?` away. */
+	c->target = rest > 0 ? rest : 0;
+	c->reason = 0;
+	if (rest >= 48) {
+		c->reason = rest / 3 - 1;
+		c->target = rest - rest / 3;
+	}
+}
+
+static void columns_widen(struct feed_columns *c, const struct feed_line *l)
+{
+	char text[32];
+	int pane = snprintf(text, sizeof text, "%%%d", l->pane) + 1 + (int)strlen(l->backend);
+	int count = count_text(l, text, sizeof text);
+	int action = (int)text_cells(l->action);
+
+	c->pane = pane > c->pane ? pane : c->pane;
+	c->action = action > c->action ? action : c->action;
+	c->count = count > c->count ? count : c->count;
+}
+
+static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool selected,
+		     const struct feed_columns *c)
+{
+	char stamp[16] = "--:--:--", pane[16], count[32];
+	time_t secs = (time_t)l->time;
+	struct tm tm;
+	int label_w, count_w;
+
+	localtime_r(&secs, &tm);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+	snprintf(pane, sizeof pane, "%%%d", l->pane);
+	count_w = count_text(l, count, sizeof count);
+	fputs(selected ? "\033[0;7m" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
+	fprintf(out, "%s %s ", stamp, pane);
+	label_w = c->pane - (int)strlen(pane) - 1;
+	if (!selected && !l->lifecycle)
+		put_theme_style(out, label_style(f, l->backend));
+	put_middle(out, l->backend, label_w > 0 ? (size_t)label_w : 0, false);
+	fputs(selected ? "" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
+	fputc(' ', out);
+	if (!selected && !l->lifecycle)
+		fputs(action_sgr(l), out);
+	put_middle(out, l->action, (size_t)c->action, false);
+	if (!selected && !l->lifecycle)
+		fputs("\033[0;1m", out);
+	if (c->count > 0)
+		fprintf(out, " %*s%s", c->count - count_w, "", count);
+	fputc(' ', out);
+	if (!selected && !l->lifecycle)
+		fputs("\033[0m", out);
+	put_middle(out, l->target, (size_t)c->target, true);
+	if (c->reason > 0) {
+		fputc(' ', out);
+		if (!selected && !l->lifecycle)
+			fputs("\033[2m", out);
+		put_middle(out, l->reason, (size_t)c->reason, false);
+	}
+	fputs("\033[0m", out);
+}
+
+/* Totals by action, as the first line and the pane's title show them. */
+static void put_totals(const struct feed *f, char *buf, size_t size)
+{
+	static const char *actions[] = { "file-read*", "file-write*", "file-write-create",
+					 "network-outbound", "process-exec" };
+	size_t used = (size_t)snprintf(buf, size, "feed · %s", f->session ? f->session : "all");
+
+	for (size_t a = 0; a < sizeof actions / sizeof actions[0] && used < size; a++) {
+		long total = 0;
+		for (size_t i = 0; i < f->nlines; i++)
+			if (!f->lines[i].lifecycle && strcmp(f->lines[i].action, actions[a]) == 0)
+				total += f->lines[i].count;
+		if (total > 0)
+			used += (size_t)snprintf(buf + used, size - used, "  %s %ld", actions[a], total);
+	}
+}
+
+static void feed_draw(struct feed *f)
+{
+	struct winsize ws;
+	char totals[512];
+	size_t *shown = xcalloc(f->nlines + 1, sizeof *shown), nshown = 0, first = 0;
+	int body, msg_rows = 1;
+	FILE *out = stdout;
+	bool marked;
+	char *message, help[256];
+	size_t k_next;
+	struct feed_columns columns = { 0 };
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0)
+		f->cols = ws.ws_col, f->rows = ws.ws_row;
+	for (size_t i = 0; i < f->nlines; i++)
+		if (line_visible(f, &f->lines[i]))
+			shown[nshown++] = i;
+	if (!f->paused && nshown > 0)
+		f->selected = (long)shown[nshown - 1];
+	message = wrap_text(f->message, (size_t)f->cols);
+	if (message[0])
+		for (const char *m = message; (m = strchr(m, '\n')) != NULL; m++)
+			msg_rows++;
+	body = f->rows - 2 - msg_rows;
+	if (body < 1)
+		body = 1;
+	/* Keep the selected line in view, as low as it can be (one row is
+	 * kept for the "earlier" mark). */
+	for (size_t k = 0; k < nshown; k++)
+		if ((long)shown[k] == f->selected && k + 2 > (size_t)body)
+			first = k + 2 - (size_t)body;
+	marked = first > 0 && f->lines[shown[first - 1]].earlier;
+	k_next = first;
+	for (size_t k = first; k < nshown && k < first + (size_t)body; k++)
+		columns_widen(&columns, &f->lines[shown[k]]);
+	columns_fit(&columns, f->cols);
+	put_totals(f, totals, sizeof totals);
+	/* Autowrap off: whatever the columns, a line is cut at the margin,
+	 * never wrapped onto the next. */
+	fprintf(out, "\033]2;%s\007\033[?7l\033[?25l\033[H\033[0;1m", totals);
+	put_middle(out, totals, (size_t)f->cols, false);
+	fputs("\033[0;2m\r\n", out);
+	put_middle(out, columns.reason ? "time     pane, action, target, reason"
+				       : "time     pane, action, target (? for the reason)",
+		   (size_t)f->cols, false);
+	fputs("\033[0m", out);
+	for (int row = 0; row < body; row++) {
+		fputs("\r\n\033[2K", out);
+		if (k_next >= nshown)
+			continue;
+		const struct feed_line *l = &f->lines[shown[k_next]];
+		/* The first earlier line says where the durable log's past starts. */
+		if (l->earlier && !marked && row + 1 < body) {
+			fputs("\033[2m", out);
+			put_middle(out, "── earlier ── (before the server started)", (size_t)f->cols, false);
+			fputs("\033[0m", out);
+			marked = true;
+			continue;
+		}
+		put_line(f, out, l, (long)shown[k_next] == f->selected && f->paused, &columns);
+		k_next++;
+	}
+	fputs("\r\n\033[2K", out);
+	if (f->typing) {
+		snprintf(help, sizeof help, "filter (pane %%N, action or text): %s", f->input);
+		put_middle(out, help, (size_t)f->cols, false);
+	} else if (message[0]) {
+		for (const char *m = message; *m; m++)
+			fputs(*m == '\n' ? "\r\n\033[2K" : (char[2]){ *m, 0 }, out);
+	} else {
+		snprintf(help, sizeof help, "%s%s%s ↑↓ select ⏎ go ? why a allow f filter p %s l %s",
+			 f->paused ? "PAUSED " : "", f->filter[0] ? "filter: " : "", f->filter,
+			 f->paused ? "follow" : "pause", f->hide_lifecycle ? "lifecycle" : "hide lifecycle");
+		fputs("\033[2m", out);
+		put_middle(out, help, (size_t)f->cols, false);
+		fputs("\033[0m", out);
+	}
+	fputs("\033[J", out);
+	fflush(out);
+	free(message);
+	free(shown);
+}
+
+static const char *json_string(const cJSON *ev, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(ev, key));
+}
+
+static void feed_add(struct feed *f, const cJSON *ev)
+{
+	const cJSON *t = cJSON_GetObjectItem(ev, "time"), *pane = cJSON_GetObjectItem(ev, "pane");
+	const char *kind = json_string(ev, "kind"), *action = json_string(ev, "action");
+	const char *reason = json_string(ev, "reason"), *raw = json_string(ev, "raw");
+	struct feed_line l = { 0 };
+
+	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
+	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
+	l.lifecycle = kind == NULL || strcmp(kind, "violation") != 0;
+	l.error = kind != NULL && strcmp(kind, "error") == 0;
+	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
+	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
+	snprintf(l.action, sizeof l.action, "%s", l.lifecycle ? (kind ? kind : "?") : action ? action : "?");
+	l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+	l.reason = sanitise(reason ? reason : raw);
+	l.count = 1;
+	if (!l.lifecycle)
+		for (size_t i = 0; i < f->nlines; i++) {
+			struct feed_line *o = &f->lines[i];
+			if (!o->lifecycle && o->pane == l.pane && o->earlier == l.earlier &&
+			    strcmp(o->action, l.action) == 0 && strcmp(o->target, l.target) == 0) {
+				o->count++;
+				o->time = l.time;
+				free(l.target);
+				free(l.reason);
+				return;
+			}
+		}
+	if (f->nlines == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->lines = xrealloc(f->lines, f->cap * sizeof *f->lines);
+	}
+	f->lines[f->nlines++] = l;
+}
+
+/* A request on a connection of its own: the events connection carries
+ * pushed events that cli_request would skip. */
+static cJSON *feed_request(cJSON *req)
+{
+	struct cli_conn conn;
+	cJSON *reply;
+
+	if (cli_connect(&conn, false) < 0) {
+		cJSON_Delete(req);
+		return NULL;
+	}
+	reply = cli_request(&conn, req);
+	cli_close(&conn);
+	return reply;
+}
+
+/* The pane's profile, from the server's listing ("" if it is gone). */
+static void pane_profile(int id, char *out, size_t size)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+	const cJSON *stack[64];
+	int depth = 0;
+
+	snprintf(out, size, "%s", "");
+	cJSON_AddStringToObject(req, "cmd", "list");
+	if ((reply = feed_request(req)) == NULL)
+		return;
+	stack[depth++] = cJSON_GetObjectItem(reply, "result");
+	while (depth > 0) {
+		const cJSON *node = stack[--depth];
+		const cJSON *pid = cJSON_GetObjectItem(node, "id");
+		const char *profile = json_string(node, "profile");
+
+		if (cJSON_IsNumber(pid) && pid->valueint == id && profile != NULL) {
+			snprintf(out, size, "%s", profile);
+			break;
+		}
+		for (const cJSON *c = node ? node->child : NULL; c != NULL && depth < 64; c = c->next)
+			if (cJSON_IsObject(c) || cJSON_IsArray(c))
+				stack[depth++] = c;
+	}
+	cJSON_Delete(reply);
+}
+
+static const struct feed_line *selected_line(const struct feed *f)
+{
+	return f->selected >= 0 && (size_t)f->selected < f->nlines ? &f->lines[f->selected] : NULL;
+}
+
+/* `?`: which rule denied the line, and how to change that rule. */
+static void explain(struct feed *f, const struct feed_line *l)
+{
+	char profile[64];
+	const char *how;
+
+	pane_profile(l->pane, profile, sizeof profile);
+	if (!profile[0])
+		snprintf(profile, sizeof profile, "(pane gone)");
+	if (strcmp(l->action, "file-read*") == 0)
+		how = "a deny-read root (the built-in list, or the profile's \"deny_read\").\n"
+		      "Built-in roots (secret stores) always apply; a config profile's own are\n"
+		      "removed from its \"deny_read\" (docs/config.md). New panes get the change.";
+	else if (strcmp(l->action, "file-write-create") == 0)
+		how = "the profile's \"deny_create_patterns\" (a name matched a pattern).\n"
+		      "Change the list in a config profile (docs/config.md); new panes get it.";
+	else if (strcmp(l->action, "file-write*") == 0)
+		how = "outside the writable roots, a \"write_denies\" name or a protected path.\n"
+		      "Add a root to the profile's \"writable\" or \"state_dirs\" (docs/config.md);\n"
+		      "a mount cannot change under a running pane: new panes get it.";
+	else if (strcmp(l->action, "network-outbound") == 0)
+		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
+		      "baseline, GitHub and the spec's own entries. Press a for how to allow it.";
+	else
+		how = "not a violation: a pane's lifecycle event.";
+	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
+		 l->backend, profile, l->action, l->target, how);
+	if (!l->lifecycle) {
+		size_t used = strlen(f->message);
+		snprintf(f->message + used, sizeof f->message - used, "\nwhy: %s", l->reason);
+	}
+}
+
+/* `a`: how to allow what the line denied.  Granting from the feed (ask
+ * mode) is not built yet; this says what the user can do today. */
+static void allow_hint(struct feed *f, const struct feed_line *l)
+{
+	if (strstr(l->reason, "deny list") != NULL || strstr(l->reason, "denied host") != NULL)
+		snprintf(f->message, sizeof f->message,
+			 "%s is on the fixed deny list (metadata, telemetry): it cannot be allowed.",
+			 l->target);
+	else if (strcmp(l->action, "network-outbound") == 0)
+		snprintf(f->message, sizeof f->message,
+			 "allowing %s from the feed is not built yet: the allowlist is fixed per\n"
+			 "session (docs/network.md); run this pane with a profile whose network is \"open\"",
+			 l->target);
+	else if (!l->lifecycle)
+		snprintf(f->message, sizeof f->message,
+			 "a mount cannot change under a running pane: change the profile in the\n"
+			 "config (press ? for the rule), check it with sandmux --check-config,\n"
+			 "and open a new pane with it (sandmux split -b native -P PROFILE)");
+	else
+		snprintf(f->message, sizeof f->message, "nothing to allow: a lifecycle event");
+}
+
+static void focus_pane(struct feed *f, const struct feed_line *l)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+
+	cJSON_AddStringToObject(req, "cmd", "select-pane");
+	cJSON_AddNumberToObject(req, "pane", l->pane);
+	reply = feed_request(req);
+	if (reply == NULL || !cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
+		snprintf(f->message, sizeof f->message, "pane %%%d is gone", l->pane);
+	cJSON_Delete(reply);
+}
+
+static void move_selection(struct feed *f, int step)
+{
+	long i = f->selected;
+
+	f->paused = true;
+	for (i += step; i >= 0 && (size_t)i < f->nlines; i += step)
+		if (line_visible(f, &f->lines[i])) {
+			f->selected = i;
+			return;
+		}
+}
+
+static void on_key_typing(struct feed *f, unsigned char c)
+{
+	size_t len = strlen(f->input);
+
+	if (c == '\r' || c == '\n') {
+		snprintf(f->filter, sizeof f->filter, "%s", f->input);
+		f->typing = false;
+	} else if (c == 0x1b) {
+		f->typing = false;
+	} else if ((c == 0x7f || c == 0x08) && len > 0) {
+		f->input[len - 1] = 0;
+	} else if (c >= 0x20 && c != 0x7f && len + 1 < sizeof f->input) {
+		f->input[len] = (char)c;
+		f->input[len + 1] = 0;
+	}
+}
+
+static void on_keys(struct feed *f, const unsigned char *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct feed_line *l = selected_line(f);
+		unsigned char c = keys[i];
+
+		if (f->typing) {
+			on_key_typing(f, c);
+			continue;
+		}
+		f->message[0] = 0;
+		if (c == 0x1b && i + 2 < n && (keys[i + 1] == '[' || keys[i + 1] == 'O')) {
+			if (keys[i + 2] == 'A' || keys[i + 2] == 'B')
+				move_selection(f, keys[i + 2] == 'A' ? -1 : 1);
+			i += 2;
+		} else if (c == 'k' || c == 'j') {
+			move_selection(f, c == 'k' ? -1 : 1);
+		} else if (c == 'f') {
+			f->typing = true;
+			f->input[0] = 0;
+		} else if (c == 0x1b) {
+			f->filter[0] = 0;
+		} else if (c == 'p') {
+			f->paused = !f->paused;
+		} else if (c == 'l') {
+			f->hide_lifecycle = !f->hide_lifecycle;
+		} else if (c == '\r' && l != NULL) {
+			focus_pane(f, l);
+		} else if (c == '?' && l != NULL) {
+			explain(f, l);
+		} else if (c == 'a' && l != NULL) {
+			allow_hint(f, l);
+		}
+	}
+}
+
+static void feed_free(struct feed *f)
+{
+	for (size_t i = 0; i < f->nlines; i++) {
+		free(f->lines[i].target);
+		free(f->lines[i].reason);
+	}
+	free(f->lines);
+}
+
+int feed_run(struct cli_conn *events, const char *session, double server_started)
+{
+	struct feed f = { .events = events, .session = session, .selected = -1, .cols = 80, .rows = 24,
+			  .server_started = server_started };
+	struct termios saved, raw;
+	bool have_tty = tcgetattr(STDIN_FILENO, &saved) == 0, eof = false;
+	struct config cfg;
+	struct sm_error err = { 0 };
+
+	theme_builtin_default(&f.theme);
+	config_defaults(&cfg);
+	if (config_load(NULL, &cfg, &err) == 0)
+		theme_load(cfg.theme, &f.theme, &err);
+	config_free(&cfg);
+	if (have_tty) {
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	}
+	feed_draw(&f);
+	while (!eof) {
+		int cols = f.cols, rows = f.rows;
+		struct winsize ws;
+		struct pollfd pfd[2] = { { .fd = events->fd, .events = POLLIN },
+					 { .fd = STDIN_FILENO, .events = POLLIN } };
+		bool changed = false;
+		cJSON *ev;
+
+		/* A resize needs a redraw too: poll wakes every half second. */
+		if (events->len == 0 && poll(pfd, 2, 500) < 0 && errno != EINTR)
+			break;
+		while ((ev = cli_read_message(events, 0, &eof)) != NULL) {
+			if (cJSON_GetObjectItem(ev, "event") != NULL) {
+				feed_add(&f, ev);
+				changed = true;
+			}
+			cJSON_Delete(ev);
+		}
+		if (pfd[1].revents & (POLLIN | POLLHUP)) {
+			unsigned char keys[64];
+			ssize_t n = read(STDIN_FILENO, keys, sizeof keys);
+			if (n <= 0)
+				break;
+			on_keys(&f, keys, (size_t)n);
+			changed = true;
+		}
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+			changed = changed || ws.ws_col != cols || ws.ws_row != rows;
+		if (changed)
+			feed_draw(&f);
+	}
+	if (have_tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	fputs("\033[?7h\033[?25h", stdout);
+	feed_free(&f);
+	return 0;
+}

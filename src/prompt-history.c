@@ -1,0 +1,59 @@
+/*
+ * prompt-history: the command prompt's history, kept by the server for
+ * its life (as tmux keeps it), so a client attached later, or again after
+ * a detach, goes Up through the lines any client ran.  The client keeps
+ * a copy to browse without a round trip per key.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "xalloc.h"
+
+/* tmux keeps 100 lines. */
+#define HISTORY_MAX 100
+#define HISTORY_LINE_MAX 512
+
+static char *lines[HISTORY_MAX];
+static int nlines;
+
+static void history_add(const char *line)
+{
+	if (line[0] == 0 || (nlines > 0 && strcmp(lines[nlines - 1], line) == 0))
+		return;
+	if (nlines == HISTORY_MAX) {
+		free(lines[0]);
+		memmove(lines, lines + 1, (HISTORY_MAX - 1) * sizeof *lines);
+		nlines--;
+	}
+	lines[nlines++] = xstrdup(line);
+}
+
+void prompt_history_clear(void)
+{
+	while (nlines > 0)
+		free(lines[--nlines]);
+}
+
+CMD_HANDLER(cmd_prompt_history)
+{
+	const char *add = NULL;
+	cJSON *out;
+
+	(void)c;
+	if (cmd_get_string(req, "add", false, &add, err) < 0)
+		return -1;
+	if (add != NULL && strlen(add) >= HISTORY_LINE_MAX) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "a history line is under %d bytes",
+			     HISTORY_LINE_MAX);
+		return -1;
+	}
+	if (add != NULL)
+		history_add(add);
+	out = cJSON_AddArrayToObject(result, "lines");
+	for (int i = 0; i < nlines; i++)
+		cJSON_AddItemToArray(out, cJSON_CreateString(lines[i]));
+	return 0;
+}
