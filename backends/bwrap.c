@@ -1,5 +1,9 @@
 /*
- * bwrap: the bubblewrap argv of the fixed `terminal` profile.
+ * bwrap: the bubblewrap argv of a native sandbox, for every profile.
+ *
+ * What follows describes the `terminal` profile, the default; the others
+ * change it through bwrap_input (no writable $HOME or working directory,
+ * protected paths, extra deny paths, a restricted network).
  *
  * The terminal profile is for a person's own shell that should not be able
  * to read their keys or scribble over the system: the host is visible
@@ -46,7 +50,7 @@
 #include "error.h"
 #include "sandbox.h"
 
-const char *const bwrap_terminal_deny_read[] = {
+const char *const bwrap_deny_read_defaults[] = {
     /* Private keys, known hosts and agent config: reading them lets a
      * process log in wherever the user can. */
     "~/.ssh",
@@ -113,16 +117,16 @@ static bool has_dot_component(const char *path)
 static int resolve_writable_root(const char *path, char resolved[PATH_MAX], struct sm_error *err)
 {
 	if (path == NULL || path[0] != '/') {
-		sm_error_set(err, "launch_failed", "writable path \"%s\" is not absolute",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "writable path \"%s\" is not absolute",
 			     path ? path : "(null)");
 		return -1;
 	}
 	if (realpath(path, resolved) == NULL) {
-		sm_error_set(err, "launch_failed", "writable path %s: %s", path, strerror(errno));
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "writable path %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (strcmp(resolved, "/") == 0) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "refusing to make %s writable: it is the whole host file system",
 			     path);
 		return -1;
@@ -133,7 +137,7 @@ static int resolve_writable_root(const char *path, char resolved[PATH_MAX], stru
 /* Collect the writable roots, resolved and without ones already covered by
  * an earlier root.  They are bound at their resolved location so that a
  * symlinked working directory cannot land under a later mount. */
-static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *roots,
+static int writable_roots(const struct bwrap_input *in, struct strvec *roots,
 			  struct sm_error *err)
 {
 	size_t nextra = 0;
@@ -156,7 +160,7 @@ static int writable_roots(const struct bwrap_terminal_input *in, struct strvec *
 	}
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -201,7 +205,7 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 /* Threat: writing what the profile protects, even inside a writable
  * root.  Each protected path that exists is bound read-only over itself
  * at its real location; one made later is the supervisor's to refuse. */
-static int push_protected(struct strvec *out, const struct bwrap_terminal_input *in)
+static int push_protected(struct strvec *out, const struct bwrap_input *in)
 {
 	char resolved[PATH_MAX];
 
@@ -220,7 +224,7 @@ static int push_protected(struct strvec *out, const struct bwrap_terminal_input 
  * it leads, when that is inside a root); nothing is created to mount
  * over, and what does not exist is the supervisor's to refuse. */
 static int push_host_run(struct strvec *out, const struct strvec *roots,
-			 const struct bwrap_terminal_input *in)
+			 const struct bwrap_input *in)
 {
 	struct strvec bound = STRVEC_INIT;
 	int rc = 0;
@@ -250,7 +254,7 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 /* A read-only working directory (modes other than chat) is still bound
  * over itself, so that it shows through the private /tmp when it lies
  * there.  Threat: none; it grants reading what the host already shows. */
-static int push_read_only_cwd(struct strvec *out, const struct bwrap_terminal_input *in)
+static int push_read_only_cwd(struct strvec *out, const struct bwrap_input *in)
 {
 	char resolved[PATH_MAX];
 
@@ -282,7 +286,7 @@ static int expand_glob(const char *pattern, struct strvec *paths)
 }
 
 /* Every spelling of every deny entry, in order, duplicates removed. */
-static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *paths,
+static int deny_spellings(const struct bwrap_input *in, struct strvec *paths,
 			  struct sm_error *err)
 {
 	for (size_t i = 0; in->deny_read != NULL && in->deny_read[i] != NULL; i++) {
@@ -292,7 +296,7 @@ static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *
 		if (path == NULL)
 			goto nomem;
 		if (path[0] != '/') {
-			sm_error_set(err, "launch_failed", "deny path \"%s\" is not absolute",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "deny path \"%s\" is not absolute",
 				     in->deny_read[i]);
 			free(path);
 			return -1;
@@ -305,7 +309,7 @@ static int deny_spellings(const struct bwrap_terminal_input *in, struct strvec *
 	}
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -334,7 +338,7 @@ static int push_mask(struct strvec *out, const char *path, bool is_dir, const ch
 		return 0;
 	}
 	if (mask_file == NULL) {
-		sm_error_set(err, "launch_failed", "cannot mask %s: no mask file", path);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot mask %s: no mask file", path);
 		return -1;
 	}
 	/* Threat: reading a secret file, or connecting to a control socket.
@@ -344,7 +348,7 @@ static int push_mask(struct strvec *out, const char *path, bool is_dir, const ch
 		goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -369,7 +373,7 @@ static int mount_points(const struct strvec *spellings, struct strvec *points, b
 	return 0;
 }
 
-static int push_deny_masks(const struct bwrap_terminal_input *in, struct strvec *out,
+static int push_deny_masks(const struct bwrap_input *in, struct strvec *out,
 			   struct sm_error *err)
 {
 	struct strvec spellings = STRVEC_INIT, points = STRVEC_INIT;
@@ -379,7 +383,7 @@ static int push_deny_masks(const struct bwrap_terminal_input *in, struct strvec 
 	if (deny_spellings(in, &spellings, err) != 0)
 		goto done;
 	if (mount_points(&spellings, &points, &is_dir) != 0) {
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i < points.n; i++) {
@@ -425,7 +429,7 @@ static int push_namespaces(struct strvec *out, const char *bwrap)
 			 "--ro-bind", "/", "/", NULL);
 }
 
-int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *out,
+int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 			struct sm_error *err)
 {
 	struct strvec roots = STRVEC_INIT;
@@ -433,7 +437,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	int rc = -1;
 
 	if (in->argv == NULL || in->argv[0] == NULL) {
-		sm_error_set(err, "launch_failed", "no command to run in the sandbox");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no command to run in the sandbox");
 		return -1;
 	}
 	if (writable_roots(in, &roots, err) != 0)
@@ -497,7 +501,7 @@ int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *ou
 	rc = 0;
 	goto done;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 done:
 	strvec_free(&roots);
 	return rc;

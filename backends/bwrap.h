@@ -1,7 +1,7 @@
 /*
  * bwrap: the bubblewrap command line of a native Linux sandbox.
  *
- * bwrap_terminal_argv is pure in the sense that matters for review: it
+ * bwrap_build_argv is pure in the sense that matters for review: it
  * only looks at the file system (stat, realpath, glob) and returns the
  * argv it would run, so the exact policy can be golden-tested as data.
  */
@@ -12,7 +12,7 @@
 
 struct sm_error;
 
-struct bwrap_terminal_input {
+struct bwrap_input {
 	const char *bwrap;	      /* argv[0]: the bwrap binary (probe result) */
 	const char *home;	      /* host $HOME: writable */
 	const char *cwd;	      /* the pane's working directory: writable, --chdir */
@@ -61,14 +61,15 @@ struct bwrap_terminal_input {
 #define BWRAP_EGRESS_HTTP_PORT 3128
 #define BWRAP_EGRESS_SOCKS_PORT 1080
 
-/* The deny-read list of the fixed terminal profile, NULL-terminated. */
-extern const char *const bwrap_terminal_deny_read[];
+/* The deny-read list every profile starts from (a profile's own
+ * deny_read is added to it), NULL-terminated. */
+extern const char *const bwrap_deny_read_defaults[];
 
-/* Fill out (which must be empty) with the full bwrap argv of the
- * terminal profile.  Returns 0, or -1 with err (code launch_failed) when
+/* Fill out (which must be empty) with the full bwrap argv of a native
+ * sandbox, whichever profile in describes.  Returns 0, or -1 with err (code launch_failed) when
  * the input cannot be honoured safely; out is the caller's to free either
  * way. */
-int bwrap_terminal_argv(const struct bwrap_terminal_input *in, struct strvec *out,
+int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 			struct sm_error *err);
 
 #endif

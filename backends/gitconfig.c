@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "gitconfig.h"
+#include "xalloc.h"
 
 /* Keys a pane may set to any value: none of them makes git run or read
  * anything.  subsection: the key is under [name "sub"] (any sub) rather
@@ -115,7 +116,7 @@ static int parse_header(const char *s, const char *end, char **section, char **s
 		return -1;
 	if (strchr(*section, '.') != NULL) {
 		char *dot = strchr(*section, '.');
-		*sub = strdup(dot + 1);
+		*sub = xstrdup(dot + 1);
 		*dot = '\0';
 	} else if (p < end && (*p == ' ' || *p == '\t')) {
 		while (p < end && (*p == ' ' || *p == '\t'))

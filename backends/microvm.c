@@ -272,8 +272,8 @@ static int put_deny(FILE *f, const struct launch_request *req,
 	struct strvec all = STRVEC_INIT;
 	int rc = 0;
 
-	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
-		rc |= strvec_push(&all, bwrap_terminal_deny_read[i]);
+	for (size_t i = 0; bwrap_deny_read_defaults[i] != NULL; i++)
+		rc |= strvec_push(&all, bwrap_deny_read_defaults[i]);
 	for (size_t i = 0; i < prof->deny_read.n; i++)
 		rc |= strvec_push(&all, prof->deny_read.v[i]);
 	if (runtime != NULL && runtime[0] == '/')
@@ -498,7 +498,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 	int rc = -1;
 
 	if (vm == NULL) {
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	vm->ctl = vm->qmp = vm->timer = -1;
@@ -506,26 +506,26 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
 	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
-		sm_error_set(err, "launch_failed", "cannot make the control channel: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make the control channel: %s",
 			     strerror(errno));
 		goto out;
 	}
 	vm->ctl = ctl[0];
 	vm->qmp = qmp[0];
 	if (qemu_argv(probe, work, key->work_ro, ctl[1], qmp[1], &argv) != 0) {
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
 	switch (push_network(&argv, probe, key->egress_dir, key->open_net)) {
 	case 0:
 		break;
 	case -2:
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the egress bridge needs socat on PATH and paths without quotes, "
 			     "commas or spaces");
 		goto out;
 	default:
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
 	keep[0] = ctl[1];
@@ -542,7 +542,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 		};
 
 		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
-			sm_error_set(err, "launch_failed", "cannot start qemu: %s", msg);
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start qemu: %s", msg);
 			goto out;
 		}
 	}
@@ -659,15 +659,15 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	res->master = -1;
 	res->status_fd = -1;
 	if (prof == NULL) {
-		sm_error_set(err, "launch_failed", "no profile \"%s\"", req->profile);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->profile);
 		return -1;
 	}
 	if (probe == NULL || !probe->microvm_available) {
-		sm_error_set(err, "backend_unavailable", "microvm sandbox unavailable");
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable");
 		return -1;
 	}
 	if (home == NULL || realpath(req->cwd, key.work) == NULL) {
-		sm_error_set(err, "launch_failed", "cannot resolve the working directory %s: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot resolve the working directory %s: %s",
 			     req->cwd, strerror(errno));
 		return -1;
 	}
@@ -694,7 +694,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	 * qemu said on the PTY, which is the better reason. */
 	if (message == NULL ||
 	    (write_all(res->vm->ctl, message, message_len) != 0 && errno != EPIPE)) {
-		sm_error_set(err, "launch_failed", "cannot send the launch to the guest: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot send the launch to the guest: %s",
 			     message == NULL ? "out of memory" : strerror(errno));
 		goto fail;
 	}
@@ -702,7 +702,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	message = NULL;
 	res->status_fd = make_status_fd(res->vm);
 	if (res->status_fd < 0) {
-		sm_error_set(err, "launch_failed", "cannot watch the guest: %s", strerror(errno));
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch the guest: %s", strerror(errno));
 		goto fail;
 	}
 	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
@@ -737,7 +737,7 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
 	}
 	if (sscanf(line, "ready %63s %d", nonce, &pid) == 2) {
 		if (strcmp(nonce, vm->nonce) != 0) {
-			sm_error_set(err, "launch_failed",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 				     "the guest answered with another launch's nonce");
 			return -1;
 		}
@@ -753,7 +753,7 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
 	}
 	if (strncmp(line, "fail ", 5) == 0) {
 		snprintf(vm->failure, sizeof vm->failure, "%s", line + 5);
-		sm_error_set(err, "launch_failed", "microvm guest: %s", line + 5);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "microvm guest: %s", line + 5);
 		return -1;
 	}
 	return 1;
@@ -810,7 +810,7 @@ static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 	int rc;
 
 	if (vm == NULL) {
-		sm_error_set(err, "launch_failed", "microvm guest gone");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "microvm guest gone");
 		return -1;
 	}
 	rc = read_ctl(res, err);
@@ -822,12 +822,12 @@ static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 	}
 	/* Only qemu holds the other end: EOF is qemu gone. */
 	if (rc == 0) {
-		sm_error_set(err, "launch_failed", "qemu exited before the guest ran the shell%s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "qemu exited before the guest ran the shell%s",
 			     vm->booted ? "" : " (the guest did not boot)");
 		return -1;
 	}
 	if (read(vm->timer, &ticks, sizeof ticks) == (ssize_t)sizeof ticks) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the guest did not start the shell within %ld s (%s)",
 			     boot_timeout_ms(vm->accel) / 1000,
 			     vm->booted ? "booted, no answer" : "boot hung");

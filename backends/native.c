@@ -62,6 +62,7 @@
 #include "sandbox.h"
 #include "shim-filter.h"
 #include "supervisor.h"
+#include "xalloc.h"
 
 /* How long bwrap may take to exec the command before the launch fails. */
 #define CONFIRM_TIMEOUT_MS 5000
@@ -82,7 +83,7 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-XXXXXX");
 	fd = mkostemp(res->mask_file, O_CLOEXEC);
 	if (fd < 0 || fchmod(fd, 0) != 0) {
-		sm_error_set(err, "launch_failed", "cannot create the sandbox mask file: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the sandbox mask file: %s",
 			     strerror(errno));
 		if (fd >= 0) {
 			close(fd);
@@ -102,17 +103,18 @@ static void remove_mask_file(struct launch_result *res)
 	res->mask_file[0] = '\0';
 }
 
-/* The terminal profile's deny list plus what this server adds: the user's
- * runtime directory (the sandmux socket, the session bus and systemd
- * --user all live there, and each can start processes outside the
- * sandbox on request) and whatever the caller names. */
+/* The deny list every profile starts from, the profile's own, and what
+ * this server adds: the user's runtime directory (the sandmux socket, the
+ * session bus and systemd --user all live there, and each can start
+ * processes outside the sandbox on request) and whatever the caller
+ * names. */
 static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *deny)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 
-	for (size_t i = 0; bwrap_terminal_deny_read[i] != NULL; i++)
-		if (strvec_push(deny, bwrap_terminal_deny_read[i]) != 0)
+	for (size_t i = 0; bwrap_deny_read_defaults[i] != NULL; i++)
+		if (strvec_push(deny, bwrap_deny_read_defaults[i]) != 0)
 			return -1;
 	for (size_t i = 0; i < prof->deny_read.n; i++)
 		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
@@ -216,7 +218,7 @@ static int native_paths_build(const struct launch_request *req, const struct san
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	native_paths_free(np);
 	return -1;
 }
@@ -229,25 +231,25 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 		char names[512];
 
 		profile_names(names, sizeof names);
-		sm_error_set(err, "launch_failed", "no profile \"%s\" (profiles: %s)", req->profile,
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
 			     names);
 		return -1;
 	}
 	/* A proxied profile's network is the egress proxies or nothing:
 	 * without them it must not start with the host's network. */
 	if ((*prof)->proxied_network && req->egress_dir == NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the %s profile needs the session's egress proxies", (*prof)->name);
 		return -1;
 	}
 	*home = req->home != NULL ? req->home : getenv("HOME");
 	if (*home == NULL || (*home)[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute $HOME to make writable");
 		return -1;
 	}
 	if (req->cwd == NULL || req->cwd[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute working directory");
 		return -1;
 	}
@@ -267,14 +269,14 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
 	if (n <= 0 || socat[0] != '/') {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the agent profile needs socat and the sandmux binary (install: "
 			     "apt-get install socat)");
 		return -1;
 	}
 	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the sandmux binary was replaced; restart the server for agent panes");
 		return -1;
 	}
@@ -285,7 +287,7 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -446,13 +448,13 @@ static int send_filter(int sock, struct sm_error *err)
 	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
 
 	if (prog == NULL) {
-		sm_error_set(err, "launch_failed", "the seccomp filter: %s", why);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the seccomp filter: %s", why);
 		return -1;
 	}
 	iov[0] = (struct iovec){(void *)hello, sizeof hello};
 	iov[1] = (struct iovec){prog->filter, prog->len * sizeof prog->filter[0]};
 	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) {
-		sm_error_set(err, "launch_failed", "cannot hand the filter to the shim: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot hand the filter to the shim: %s",
 			     strerror(errno));
 		return -1;
 	}
@@ -474,7 +476,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
-		sm_error_set(err, "launch_failed", "cannot create the shim's socket: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the shim's socket: %s",
 			     strerror(errno));
 		return -1;
 	}
@@ -492,7 +494,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 		goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -525,12 +527,12 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 	int rc;
 
 	if (n <= 0) {
-		sm_error_set(err, "launch_failed", "cannot find the sandmux binary for the shim");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot find the sandmux binary for the shim");
 		return -1;
 	}
 	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the sandmux binary was replaced; restart the server for native panes");
 		return -1;
 	}
@@ -554,7 +556,7 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 			goto nomem;
 	return 0;
 nomem:
-	sm_error_set(err, "launch_failed", "out of memory");
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -676,7 +678,7 @@ static int pane_envp(const struct launch_request *req, struct strvec *out)
 /* What bwrap is told for one launch, but for the shim, the command and
  * the per-launch files. */
 static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
-			   struct bwrap_terminal_input *in)
+			   struct bwrap_input *in)
 {
 	in->bwrap = backend_probe_result()->native_bwrap_path;
 	in->home = paths->home;
@@ -699,7 +701,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
 	int keep[2] = {status_write, -1};
-	struct bwrap_terminal_input in = {0};
+	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
 	    .cwd = req->cwd,
 	    .rows = req->rows,
@@ -712,7 +714,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 
 	if (pane_envp(req, &envp) != 0) {
 		strvec_free(&envp);
-		sm_error_set(err, "launch_failed", "out of memory");
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	opts.envp = envp.v;
@@ -746,11 +748,11 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
 	keep[1] = res->shim->child_sock;
-	if (bwrap_terminal_argv(&in, &argv, err) != 0)
+	if (bwrap_build_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
 	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
-		sm_error_set(err, "launch_failed", "cannot start bubblewrap: %s", msg);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start bubblewrap: %s", msg);
 		goto done;
 	}
 	close(res->shim->child_sock);
@@ -805,7 +807,7 @@ static int open_status(struct launch_result *res, struct sm_error *err)
 	res->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
 	res->status_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (res->status_file < 0 || res->status_fd < 0) {
-		sm_error_set(err, "launch_failed", "cannot watch bubblewrap's status: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch bubblewrap's status: %s",
 			     strerror(errno));
 		if (res->status_fd >= 0)
 			close(res->status_fd);
@@ -891,7 +893,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 		      const char *home)
 {
 	char *const command[] = {"@command", NULL};
-	struct bwrap_terminal_input in = {0};
+	struct bwrap_input in = {0};
 	struct strvec argv = STRVEC_INIT;
 	struct native_paths paths;
 	struct sm_error err = {0};
@@ -908,7 +910,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.argv = command;
 	in.shim_exe = "@shim";
 	f = open_memstream(&key, &len);
-	if (f != NULL && bwrap_terminal_argv(&in, &argv, &err) == 0) {
+	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
 		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
 			(int)prof->mode, prof->home_writable, prof->proxied_network, prof->pids_max,
 			prof->memory_max, prof->memory_percent);
@@ -1052,16 +1054,16 @@ static void ahead_remember(const struct launch_request *req, const struct sandbo
 	free(ahead.cwd);
 	free(ahead.home);
 	free(ahead.path_env);
-	ahead.profile = strdup(prof->name);
-	ahead.cwd = strdup(req->cwd);
-	ahead.home = strdup(home);
+	ahead.profile = xstrdup(prof->name);
+	ahead.cwd = xstrdup(req->cwd);
+	ahead.home = xstrdup(home);
 	ahead.path_env = NULL;
 	/* The PATH's directories under $HOME are host-run (hostrun.h): the
 	 * next sandbox is prepared for the same ones. */
 	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
 		if (strncmp(req->envp[i], "PATH=", 5) == 0) {
 			free(ahead.path_env);
-			ahead.path_env = strdup(req->envp[i]);
+			ahead.path_env = xstrdup(req->envp[i]);
 		}
 }
 
@@ -1224,7 +1226,7 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 
 		if (room == 0) {
 			/* A status line this long is not bwrap's. */
-			sm_error_set(err, "launch_failed",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 				     "bubblewrap sent an unreadable status line");
 			return -1;
 		}
@@ -1233,7 +1235,7 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			sm_error_set(err, "launch_failed", "cannot read bubblewrap's status: %s",
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot read bubblewrap's status: %s",
 				     strerror(errno));
 			return -1;
 		}
@@ -1341,13 +1343,13 @@ static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
 	shim_watch_poll(res->shim);
 	if (res->shim->failure[0] != '\0') {
 		res->confirmed = false;
-		sm_error_set(err, "launch_failed", "the sandmux shim failed: %s",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the sandmux shim failed: %s",
 			     res->shim->failure);
 		return -1;
 	}
 	if (rc > 0 && !res->shim->attached) {
 		res->confirmed = false;
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the command ended before the seccomp supervisor was attached");
 		return -1;
 	}
@@ -1378,11 +1380,11 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		rc = 1;
 	}
 	if (rc == 0 && gone) {
-		sm_error_set(err, "launch_failed", "bubblewrap exited before running the command");
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "bubblewrap exited before running the command");
 		rc = -1;
 	}
 	if (rc == 0 && monotonic_ms() - res->launched_ms >= CONFIRM_TIMEOUT_MS) {
-		sm_error_set(err, "launch_failed",
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "bubblewrap did not start the command within %d s (%s)",
 			     CONFIRM_TIMEOUT_MS / 1000,
 			     res->sandbox_init > 0 ? "stuck setting up the sandbox"

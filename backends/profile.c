@@ -107,7 +107,7 @@ void profile_registry_set(struct sandbox_profile *profiles, size_t n)
 
 static int bad(struct sm_error *err, const char *name, const char *field, const char *what)
 {
-	sm_error_set(err, "config_invalid", "\"profiles\": \"%s\": \"%s\" %s", name, field, what);
+	sm_error_set(err, SM_ERR_CONFIG_INVALID, "\"profiles\": \"%s\": \"%s\" %s", name, field, what);
 	return -1;
 }
 
@@ -158,7 +158,7 @@ static int read_list(const char *name, const cJSON *item, bool (*ok)(const char 
 		}
 		if (strvec_push(&list, s->valuestring) != 0) {
 			strvec_free(&list);
-			sm_error_set(err, "out_of_memory", "\"profiles\": \"%s\": out of memory", name);
+			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "\"profiles\": \"%s\": out of memory", name);
 			return -1;
 		}
 	}
@@ -203,7 +203,7 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 			 from->deny_create_patterns.n) != 0 ||
 	    strvec_pushv(&out->write_denies, (const char *const *)from->write_denies.v,
 			 from->write_denies.n) != 0) {
-		sm_error_set(err, "out_of_memory", "\"profiles\": \"%s\": out of memory", name);
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "\"profiles\": \"%s\": out of memory", name);
 		return -1;
 	}
 	return 0;
@@ -315,7 +315,7 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 			return read_list(name, item, f->ok, f->why,
 					 (struct strvec *)((char *)out + f->offset), err);
 	}
-	sm_error_set(err, "config_unknown_key",
+	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
 		     "write_denies, protected_paths, pass_env, pids_max, memory_max)",
@@ -343,21 +343,21 @@ int profile_from_json(const char *name, const cJSON *json, struct sandbox_profil
 
 	memset(out, 0, sizeof *out);
 	if (!name_ok(name)) {
-		sm_error_set(err, "config_invalid",
+		sm_error_set(err, SM_ERR_CONFIG_INVALID,
 			     "\"profiles\": \"%.40s\" is not a profile name (1 to %d letters, "
 			     "digits, - and _)",
 			     name, PROFILE_NAME_MAX);
 		return -1;
 	}
 	if (strcmp(name, "terminal") == 0 || strcmp(name, "agent") == 0) {
-		sm_error_set(err, "config_invalid",
+		sm_error_set(err, SM_ERR_CONFIG_INVALID,
 			     "\"profiles\": \"%s\" is built in; give yours another name and "
 			     "\"base\": \"%s\"",
 			     name, name);
 		return -1;
 	}
 	if (!cJSON_IsObject(json)) {
-		sm_error_set(err, "config_invalid", "\"profiles\": \"%s\" must be an object", name);
+		sm_error_set(err, SM_ERR_CONFIG_INVALID, "\"profiles\": \"%s\" must be an object", name);
 		return -1;
 	}
 	if (start_from(name, json, out, err) != 0) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "client-internal.h"
+#include "xalloc.h"
 
 #define HISTORY_CHUNK 1000
 #define CLIPBOARD_MAX (1024 * 1024)
@@ -107,18 +108,10 @@ static void prepend_rows(struct client *c, const cJSON *rows)
 
 	if (n <= 0)
 		return;
-	lines = malloc((size_t)(copy->nlines + n) * sizeof *lines);
-	if (lines == NULL)
-		return;
+	lines = xmalloc((size_t)(copy->nlines + n) * sizeof *lines);
 	cJSON_ArrayForEach(row, rows)
 	{
-		lines[i] = malloc((size_t)copy->cols * sizeof **lines);
-		if (lines[i] == NULL) {
-			while (i-- > 0)
-				free(lines[i]);
-			free(lines);
-			return;
-		}
+		lines[i] = xmalloc((size_t)copy->cols * sizeof **lines);
 		cells_from_runs(cJSON_GetObjectItemCaseSensitive(row, "runs"), lines[i],
 				copy->cols);
 		i++;
@@ -202,16 +195,9 @@ void copy_mode_enter(struct client *c, int pane_id, bool page_up)
 	copy->cols = pane->cols;
 	copy->rows = pane->rows;
 	copy->history_total = -1;
-	copy->lines = calloc((size_t)pane->rows, sizeof *copy->lines);
-	if (copy->lines == NULL)
-		return;
+	copy->lines = xcalloc((size_t)pane->rows, sizeof *copy->lines);
 	for (int y = 0; y < pane->rows; y++) {
-		copy->lines[y] = malloc((size_t)pane->cols * sizeof **copy->lines);
-		if (copy->lines[y] == NULL) {
-			copy->nlines = y;
-			copy_mode_leave(c);
-			return;
-		}
+		copy->lines[y] = xmalloc((size_t)pane->cols * sizeof **copy->lines);
 		memcpy(copy->lines[y], &pane->cells[y * pane->cols],
 		       (size_t)pane->cols * sizeof **copy->lines);
 		copy->nlines++;
@@ -289,12 +275,12 @@ static int line_chars(const struct copy_mode *copy, int line, wchar_t *chars, in
 static int find_in_line(const struct copy_mode *copy, int line, const wchar_t *needle, int from,
 			bool backward)
 {
-	wchar_t *chars = malloc(((size_t)copy->cols + 1) * sizeof *chars);
-	int *columns = malloc(((size_t)copy->cols + 1) * sizeof *columns);
+	wchar_t *chars = xmalloc(((size_t)copy->cols + 1) * sizeof *chars);
+	int *columns = xmalloc(((size_t)copy->cols + 1) * sizeof *columns);
 	int n, found = -1;
 	size_t needle_len = wcslen(needle);
 
-	if (chars == NULL || columns == NULL || needle_len == 0) {
+	if (needle_len == 0) {
 		free(chars);
 		free(columns);
 		return -1;
@@ -415,10 +401,8 @@ static const char base64_alphabet[] =
 
 static char *base64_encode(const unsigned char *data, size_t len)
 {
-	char *out = malloc((len + 2) / 3 * 4 + 1), *p = out;
+	char *out = xmalloc((len + 2) / 3 * 4 + 1), *p = out;
 
-	if (out == NULL)
-		return NULL;
 	for (size_t i = 0; i < len; i += 3) {
 		unsigned v = (unsigned)data[i] << 16;
 
@@ -437,21 +421,19 @@ static char *base64_encode(const unsigned char *data, size_t len)
 
 void client_copy_to_clipboard(struct client *c, const char *text, size_t len)
 {
-	char *encoded, *copy = strndup(text, len);
+	char *encoded, *copy = xstrndup(text, len);
 	cJSON *request = cJSON_CreateObject();
 
 	/* The buffer lives in the server (buffers.c): it survives a detach,
 	 * every client shares it, and it carries the pane's backend. */
 	cJSON_AddStringToObject(request, "cmd", "set-buffer");
-	cJSON_AddStringToObject(request, "text", copy != NULL ? copy : "");
+	cJSON_AddStringToObject(request, "text", copy);
 	cJSON_AddNumberToObject(request, "source", c->copy.pane);
 	free(copy);
 	client_request(c, request, client_reply_report_error, 0);
 	if (len > CLIPBOARD_MAX)
 		return; /* terminals drop huge OSC 52 payloads anyway */
 	encoded = base64_encode((const unsigned char *)text, len);
-	if (encoded == NULL)
-		return;
 	client_write_tty("\033]52;c;", 7);
 	client_write_tty(encoded, strlen(encoded));
 	client_write_tty("\a", 1);
@@ -472,8 +454,7 @@ static void copy_selection(struct client *c)
 	}
 	selection_bounds(copy, &sy, &sx, &ey, &ex);
 	cap = (size_t)(ey - sy + 1) * ((size_t)copy->cols * MB_CUR_MAX * CELL_CHARS + 1) + 1;
-	if ((text = malloc(cap)) == NULL)
-		return;
+	text = xmalloc(cap);
 	for (int line = sy; line <= ey; line++) {
 		int from = line == sy ? sx : 0, to = line == ey ? ex + 1 : copy->cols;
 

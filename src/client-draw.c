@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "client-internal.h"
+#include "xalloc.h"
 
 #include <ncurses.h>
 
@@ -224,7 +225,7 @@ static void shadow_forget(int rows, int cols)
 {
 	if (rows != shadow_rows || cols != shadow_cols || shadow == NULL) {
 		free(shadow);
-		shadow = rows > 0 && cols > 0 ? calloc((size_t)rows * cols, sizeof *shadow) : NULL;
+		shadow = rows > 0 && cols > 0 ? xcalloc((size_t)rows * cols, sizeof *shadow) : NULL;
 		shadow_rows = shadow != NULL ? rows : 0;
 		shadow_cols = shadow != NULL ? cols : 0;
 		return;
@@ -451,23 +452,21 @@ static void draw_pane_cells(struct client *c, struct pane_view *pane, bool all_r
 
 static void draw_copy_pane(struct client *c, struct pane_view *pane)
 {
-	struct cell *row = malloc((size_t)pane->cols * sizeof *row);
-	bool *selected = malloc((size_t)pane->cols * sizeof *selected);
-	bool *matched = malloc((size_t)pane->cols * sizeof *matched);
+	struct cell *row = xmalloc((size_t)pane->cols * sizeof *row);
+	bool *selected = xmalloc((size_t)pane->cols * sizeof *selected);
+	bool *matched = xmalloc((size_t)pane->cols * sizeof *matched);
 	char position[64];
 
-	if (row != NULL && selected != NULL && matched != NULL) {
-		for (int y = 0; y < pane->rows && pane->y + y < screen_rows_for_panes(c); y++) {
-			copy_mode_draw_line(c, y, row, pane->cols, selected, matched);
-			draw_cells_row(c, pane->y + y, pane->x, row, pane->cols, selected, matched);
-			pane->row_dirty[y] = true; /* live content returns on leaving */
-		}
-		copy_mode_position(c, position, sizeof position);
-		int width = text_columns(position);
-		if (width <= pane->cols)
-			put_utf8(pane->y, pane->x + pane->cols - width, width, position,
-				 slot_look(c, THEME_COPY_POSITION));
+	for (int y = 0; y < pane->rows && pane->y + y < screen_rows_for_panes(c); y++) {
+		copy_mode_draw_line(c, y, row, pane->cols, selected, matched);
+		draw_cells_row(c, pane->y + y, pane->x, row, pane->cols, selected, matched);
+		pane->row_dirty[y] = true; /* live content returns on leaving */
 	}
+	copy_mode_position(c, position, sizeof position);
+	int width = text_columns(position);
+	if (width <= pane->cols)
+		put_utf8(pane->y, pane->x + pane->cols - width, width, position,
+			 slot_look(c, THEME_COPY_POSITION));
 	free(row);
 	free(selected);
 	free(matched);
@@ -642,9 +641,9 @@ static wchar_t junction(bool up, bool down, bool left, bool right)
 static void draw_borders(struct client *c)
 {
 	int rows = screen_rows_for_panes(c);
-	uint8_t *mask = calloc((size_t)c->cols * (size_t)(rows > 0 ? rows : 1), 1);
+	uint8_t *mask = xcalloc((size_t)c->cols * (size_t)(rows > 0 ? rows : 1), 1);
 
-	if (mask == NULL || rows <= 0) {
+	if (rows <= 0) {
 		free(mask);
 		return;
 	}

@@ -16,6 +16,7 @@
 
 #include "client-internal.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define REPLACEMENT_CHAR 0xfffd
 #define PANE_SIZE_MAX 4096
@@ -300,13 +301,8 @@ static void pane_resize_cells(struct pane_view *pane, int cols, int rows)
 		rows = rows < 1 ? 1 : PANE_SIZE_MAX;
 	if (pane->cells != NULL && cols == pane->cols && rows == pane->rows)
 		return;
-	cells = malloc((size_t)cols * (size_t)rows * sizeof *cells);
-	dirty = malloc((size_t)rows * sizeof *dirty);
-	if (cells == NULL || dirty == NULL) {
-		free(cells);
-		free(dirty);
-		return;
-	}
+	cells = xmalloc((size_t)cols * (size_t)rows * sizeof *cells);
+	dirty = xmalloc((size_t)rows * sizeof *dirty);
 	cells_blank(cells, cols * rows);
 	for (int y = 0; pane->cells != NULL && y < rows && y < pane->rows; y++) {
 		int keep = cols < pane->cols ? cols : pane->cols;
@@ -373,9 +369,7 @@ static void apply_windows(struct client *c, const cJSON *windows)
 	c->nwindows = 0;
 	if (!cJSON_IsArray(windows))
 		return;
-	c->windows = calloc((size_t)cJSON_GetArraySize(windows) + 1, sizeof *c->windows);
-	if (c->windows == NULL)
-		return;
+	c->windows = xcalloc((size_t)cJSON_GetArraySize(windows) + 1, sizeof *c->windows);
 	cJSON_ArrayForEach(window, windows)
 	{
 		c->windows[n].index = json_int(window, "index", (int)n);
@@ -399,9 +393,7 @@ void client_apply_layout(struct client *c, const cJSON *layout)
 	apply_windows(c, cJSON_GetObjectItemCaseSensitive(layout, "windows"));
 	if (!cJSON_IsArray(panes))
 		return;
-	next = calloc((size_t)cJSON_GetArraySize(panes) + 1, sizeof *next);
-	if (next == NULL)
-		return;
+	next = xcalloc((size_t)cJSON_GetArraySize(panes) + 1, sizeof *next);
 	/* Panes that survive keep their cells; the rest are freed below. */
 	cJSON_ArrayForEach(json, panes)
 	{

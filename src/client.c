@@ -30,6 +30,7 @@
 #include "client.h"
 #include "echo-share.h"
 #include "error.h"
+#include "xalloc.h"
 
 #include <ncurses.h>
 
@@ -138,24 +139,20 @@ static void flush_output(struct client *c)
 	}
 }
 
-static int queue_line(struct client *c, const char *line)
+static void queue_line(struct client *c, const char *line)
 {
 	size_t len = strlen(line);
 
 	if (c->outlen + len + 1 > c->outcap) {
 		size_t cap = (c->outlen + len + 1) * 2;
-		char *grown = realloc(c->outbuf, cap);
 
-		if (grown == NULL)
-			return -1;
-		c->outbuf = grown;
+		c->outbuf = xrealloc(c->outbuf, cap);
 		c->outcap = cap;
 	}
 	memcpy(c->outbuf + c->outlen, line, len);
 	c->outbuf[c->outlen + len] = '\n';
 	c->outlen += len + 1;
 	flush_output(c);
-	return 0;
 }
 
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg)
@@ -164,7 +161,6 @@ int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg)
 	int id = ++c->next_id;
 	struct pending_request *slot = &c->pending[id % PENDING_MAX];
 	char *line;
-	int rc;
 
 	cJSON_AddNumberToObject(request, "id", id);
 	line = cJSON_PrintUnformatted(request);
@@ -177,9 +173,9 @@ int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg)
 	cJSON_Delete(request);
 	if (line == NULL)
 		return -1;
-	rc = queue_line(c, line);
+	queue_line(c, line);
 	free(line);
-	return rc == 0 ? id : -1;
+	return id;
 }
 
 /* Keys are notifications: no id, so the server sends no reply on
@@ -399,17 +395,12 @@ static void read_socket(struct client *c)
 
 		if (c->incap - c->inlen < 65536) {
 			size_t cap = c->incap ? c->incap * 2 : 262144;
-			char *grown;
 
 			if (c->inlen > INCOMING_LINE_MAX) {
 				client_leave(c, 1, "[server sent a line longer than 64 MiB]");
 				return;
 			}
-			if ((grown = realloc(c->inbuf, cap)) == NULL) {
-				client_leave(c, 1, "[out of memory]");
-				return;
-			}
-			c->inbuf = grown;
+			c->inbuf = xrealloc(c->inbuf, cap);
 			c->incap = cap;
 		}
 		size_t room = c->incap - c->inlen - 1;
@@ -752,12 +743,10 @@ static void client_free(struct client *c)
 
 int client_attach(const char *socket_path, const char *session, const char *theme_override)
 {
-	struct client *c = calloc(1, sizeof *c);
+	struct client *c = xcalloc(1, sizeof *c);
 	char why[600], warning[700] = "";
 	int exit_code;
 
-	if (c == NULL)
-		return 1;
 	c->input_pipe[0] = c->input_pipe[1] = -1;
 	setlocale(LC_ALL, "");
 	c->fd = connect_socket(socket_path, why, sizeof why);

@@ -424,7 +424,7 @@ int config_load(const char *path, struct config *config, struct sm_error *err)
 	if (f == NULL) {
 		if (errno == ENOENT && path == NULL)
 			return 0;
-		sm_error_set(err, errno == ENOENT ? "config_not_found" : "config_read_error",
+		sm_error_set(err, errno == ENOENT ? SM_ERR_CONFIG_NOT_FOUND : SM_ERR_CONFIG_READ_ERROR,
 			     "%s: %s", file, strerror(errno));
 		return -1;
 	}

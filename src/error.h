@@ -46,6 +46,7 @@
 #define SM_ERR_INVALID_ALLOWLIST_ENTRY "invalid_allowlist_entry"
 
 /* Files sandmux reads. */
+#define SM_ERR_CONFIG_NOT_FOUND "config_not_found" /* a file named on the command line is absent */
 #define SM_ERR_CONFIG_READ_ERROR "config_read_error"
 #define SM_ERR_CONFIG_PARSE_ERROR "config_parse_error"
 #define SM_ERR_CONFIG_INVALID "config_invalid"

@@ -30,6 +30,7 @@
 #include "log.h"
 #include "server.h"
 #include "term.h"
+#include "xalloc.h"
 
 #define PATCH_ROWS_MAX 4      /* an echo touches a row or two */
 #define PATCH_BYTES_MAX 16384 /* well under what a terminal takes at once */
@@ -111,9 +112,7 @@ static void start_watch(struct conn *c)
 	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.pid <= 0)
 		return;
 	c->peer_pid = cred.pid;
-	c->echo_watch = malloc(sizeof *c->echo_watch);
-	if (c->echo_watch == NULL)
-		return;
+	c->echo_watch = xmalloc(sizeof *c->echo_watch);
 	uv_timer_init(server.loop, c->echo_watch);
 	c->echo_watch->data = c;
 	uv_timer_start(c->echo_watch, watch_client, ECHO_WATCH_MS, ECHO_WATCH_MS);
@@ -502,12 +501,8 @@ static void forward(struct conn *c, const unsigned char *bytes, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	cJSON *ev = cJSON_CreateObject();
-	char *data = malloc(2 * n + 1);
+	char *data = xmalloc(2 * n + 1);
 
-	if (data == NULL) {
-		cJSON_Delete(ev);
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		data[2 * i] = hex[bytes[i] >> 4];
 		data[2 * i + 1] = hex[bytes[i] & 15];
@@ -572,8 +567,8 @@ static int start_input(struct conn *c)
 {
 	if (c->tty_poll != NULL)
 		return 0;
-	c->tty_poll = malloc(sizeof *c->tty_poll);
-	if (c->tty_poll == NULL || uv_poll_init(server.loop, c->tty_poll, c->echo_tty) != 0) {
+	c->tty_poll = xmalloc(sizeof *c->tty_poll);
+	if (uv_poll_init(server.loop, c->tty_poll, c->echo_tty) != 0) {
 		free(c->tty_poll);
 		c->tty_poll = NULL;
 		return -1;

@@ -279,7 +279,9 @@ int shim_main(int argc, char **argv)
 #ifdef SHIM_STANDALONE
 /* The standalone shim (build/sandmux-shim): static, nothing but libc,
  * so exec'ing it inside every new sandbox costs little.  `sandmux shim`
- * runs the same code from the main binary when it is absent. */
+ * runs the same code from the main binary when it is absent.  Being
+ * built without libsandmux, the shim checks its own allocations and
+ * fails loudly (shim_fail) instead of using xalloc.h. */
 int main(int argc, char **argv)
 {
 	return shim_main(argc, argv);

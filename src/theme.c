@@ -361,7 +361,7 @@ static char *read_small_file(const char *path, const char *what, struct sm_error
 	size_t len;
 
 	if (f == NULL) {
-		sm_error_set(err, errno == ENOENT ? "theme_not_found" : "theme_read_error",
+		sm_error_set(err, errno == ENOENT ? SM_ERR_THEME_NOT_FOUND : SM_ERR_THEME_READ_ERROR,
 			     "%s: %s: %s", what, path, strerror(errno));
 		return NULL;
 	}

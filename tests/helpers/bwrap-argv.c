@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 {
 	struct strvec deny = STRVEC_INIT, writable = STRVEC_INIT, out = STRVEC_INIT;
 	char cwd[4096];
-	struct bwrap_terminal_input in = {
+	struct bwrap_input in = {
 	    .bwrap = "bwrap",
 	    .home = getenv("HOME"),
 	    .cwd = getcwd(cwd, sizeof cwd),
@@ -37,8 +37,8 @@ int main(int argc, char **argv)
 	struct sm_error err = {{0}, {0}};
 	int i;
 
-	for (size_t j = 0; bwrap_terminal_deny_read[j] != NULL; j++)
-		strvec_push(&deny, bwrap_terminal_deny_read[j]);
+	for (size_t j = 0; bwrap_deny_read_defaults[j] != NULL; j++)
+		strvec_push(&deny, bwrap_deny_read_defaults[j]);
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	in.argv = argv + i + 1;
 	in.deny_read = (const char *const *)deny.v;
 	in.writable = (const char *const *)writable.v;
-	if (bwrap_terminal_argv(&in, &out, &err) != 0) {
+	if (bwrap_build_argv(&in, &out, &err) != 0) {
 		fprintf(stderr, "bwrap-argv: %s: %s\n", err.code, err.message);
 		return 1;
 	}

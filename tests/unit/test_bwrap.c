@@ -1,5 +1,5 @@
 /*
- * test_bwrap: the terminal profile's bwrap argv, as data.  Each case is
+ * test_bwrap: the native sandbox's bwrap argv (bwrap_build_argv), as data.  Each case is
  * an input (home, cwd, deny list, writable roots, status fd, command) and
  * the exact argv expected, with @T@ standing for a temporary tree built
  * here (outside /tmp) and @C@ for a working directory under /tmp:
@@ -377,7 +377,7 @@ static void test_goldens(void **state)
 	for (size_t c = 0; c < sizeof goldens / sizeof goldens[0]; c++) {
 		const struct golden *g = &goldens[c];
 		const char *deny[13], *writable[5], *argv[5], *host_run[7];
-		struct bwrap_terminal_input in = {
+		struct bwrap_input in = {
 		    .bwrap = "bwrap",
 		    .home = expand(g->home),
 		    .cwd = expand(g->cwd),
@@ -398,7 +398,7 @@ static void test_goldens(void **state)
 		in.writable = writable;
 		in.argv = (char *const *)argv;
 		print_message("case: %s\n", g->name);
-		assert_int_equal(bwrap_terminal_argv(&in, &out, &err), 0);
+		assert_int_equal(bwrap_build_argv(&in, &out, &err), 0);
 		while (g->want[nwant] != NULL)
 			nwant++;
 		for (size_t i = 0; i < out.n && i < nwant; i++)
@@ -417,7 +417,7 @@ static void test_refusals(void **state)
 		const struct refusal *r = &refusals[c];
 		const char *deny[5], *writable[3];
 		char *argv[] = {"sh", NULL};
-		struct bwrap_terminal_input in = {
+		struct bwrap_input in = {
 		    .bwrap = "bwrap",
 		    .home = expand(r->home),
 		    .cwd = expand(r->cwd),
@@ -433,7 +433,7 @@ static void test_refusals(void **state)
 		in.deny_read = deny;
 		in.writable = writable;
 		print_message("refusal: %s\n", r->name);
-		assert_int_equal(bwrap_terminal_argv(&in, &out, &err), -1);
+		assert_int_equal(bwrap_build_argv(&in, &out, &err), -1);
 		assert_string_equal(err.code, "launch_failed");
 		if (strstr(err.message, r->message) == NULL)
 			fail_msg("%s: message \"%s\" lacks \"%s\"", r->name, err.message,
@@ -448,7 +448,7 @@ static void test_terminal_deny_list(void **state)
 					      "~/Library/Keychains"};
 
 	for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
-		assert_string_equal(bwrap_terminal_deny_read[i], secrets[i]);
+		assert_string_equal(bwrap_deny_read_defaults[i], secrets[i]);
 }
 
 int main(void)
