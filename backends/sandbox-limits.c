@@ -332,7 +332,7 @@ static void remove_dir(const char *dir)
 }
 
 /* Retry the groups whose last processes were still dying. */
-static void remove_pending(void)
+void limits_remove_pending(void)
 {
 	struct strvec left = STRVEC_INIT;
 
@@ -375,7 +375,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 	g->memory_max = limits_memory_bytes(prof);
 	for (int h = 0; h < H_COUNT; h++)
 		g->join_fd[h] = -1;
-	remove_pending();
+	limits_remove_pending();
 	snprintf(name, sizeof name, "sandbox-%u", ++host.serial);
 	for (int h = 0; h < H_COUNT; h++) {
 		char procs[PATH_MAX + 32];
@@ -504,7 +504,7 @@ void limits_shutdown(void)
 
 	/* Killed processes leave their groups within moments. */
 	for (int i = 0; i < 100 && host.pending.n > 0; i++) {
-		remove_pending();
+		limits_remove_pending();
 		if (host.pending.n > 0)
 			nanosleep(&tick, NULL);
 	}

@@ -36,6 +36,9 @@ struct limits_group;
 void limits_probe(char *line, size_t size);
 /* At server exit, after every pane: remove the server's directories. */
 void limits_shutdown(void);
+/* Remove the groups a pane left while its last processes were still
+ * dying (rmdir said EBUSY); the server calls it on its limits tick. */
+void limits_remove_pending(void);
 
 /* The group for one sandbox, limits from the profile; NULL with err set
  * when the host offers groups and this one cannot be made (the launch

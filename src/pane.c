@@ -322,6 +322,7 @@ static void pane_check_limits(struct pane *p)
 
 static void pane_on_limits_timer(uv_timer_t *timer)
 {
+	limits_remove_pending();
 	for (struct session *s = server.sessions; s != NULL; s = s->next)
 		for (struct window *w = s->windows; w != NULL; w = w->next)
 			for (struct pane *p = w->panes; p != NULL; p = p->next)

@@ -220,7 +220,7 @@ sm send-keys -t "$main" 'kill %1' Enter
 # with the same working directory takes it.
 sleep 2
 began=$(date +%s.%N)
-warm=$(split_vm --remain -- $BASH_CMD)
+warm=$(split_vm --profile terminal --remain -- $BASH_CMD)
 wait_for 60 is_ready "$warm"
 took=$(echo "$(date +%s.%N) - $began" | bc)
 check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"]["summary"]'), ready in ${took}s)" \
