@@ -140,7 +140,7 @@ SOAK_SEED ?=
 soak: deps
 	@$(MAKE) --no-print-directory build-tests
 	@SANDMUX_ROOT=$(CURDIR) SANDMUX_BIN=$(CURDIR)/$(BUILD)/sandmux SANDMUX_BUILD=$(CURDIR)/$(BUILD) \
-		CONVERGE_ACTIONS=$(SOAK_ACTIONS) CONVERGE_SEED=$(SOAK_SEED) sh tests/tui/converge.sh
+		CONVERGE_RETRY=0 CONVERGE_ACTIONS=$(SOAK_ACTIONS) CONVERGE_SEED=$(SOAK_SEED) sh tests/tui/converge.sh
 
 fuzz: deps
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
