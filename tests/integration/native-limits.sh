@@ -57,6 +57,9 @@ events_at_least() { [ "$(killed_events "$1" "$2")" -ge 1 ]; }
 no_group_left() { [ "$(find /sys/fs/cgroup -maxdepth 5 -name "sandmux-$1" | wc -l)" = 0 ]; }
 # mechanism PANE WHAT: what holds the pane's pids or memory
 mechanism() { pane_json "$1" | sed -n "s/.*\"limits\":{[^}]*\"$2\":\"\([^\"]*\)\".*/\1/p"; }
+# A sanitizer build sets no RLIMIT_DATA: "none (sanitizer build)", with or
+# without the blanks pane_json may have taken out.
+no_data_limit() { [ "$(mechanism "$1" memory | tr -d ' ')" = "none(sanitizerbuild)" ]; }
 
 for who in root nobody; do
 	ctx "l-$who" "$who"
@@ -126,12 +129,12 @@ JSON
 		sh -c "head -c 1G /dev/zero | tail; echo EATER=\$?; sleep 600" | pane_id)
 	wait_for 60 capture_has "%$eater" EATER=
 	sm capture -t "%$eater" -S - >"$T_DIR/$who-eater.txt"
-	[ "$(mechanism "$eater" memory)" = "none (sanitizer build)" ] ||
+	no_data_limit "$eater" ||
 		check "$who: the memory eater was stopped before it had 1 GiB ($(grep EATER= "$T_DIR/$who-eater.txt"))" \
 		sh -c "grep -q 'EATER=[1-9]' '$T_DIR/$who-eater.txt'"
 	mmech=$(mechanism "$eater" memory)
 	echo "# $who: memory held by ${mmech:-?}"
-	if [ "$mmech" = "none (sanitizer build)" ]; then
+	if no_data_limit "$eater"; then
 		echo "# $who: a sanitizer build sets no RLIMIT_DATA (its shadow memory would not fit): the eater is not checked"
 	elif [ "$mmech" = rlimit ]; then
 		check "$who: RLIMIT_DATA refused it (tail: memory exhausted)" grep -q 'memory exhausted' "$T_DIR/$who-eater.txt"

@@ -18,7 +18,7 @@ screen_is_server() {
 	sed -n "$(($2 + 1)),$(($2 + $3))p" "$T_DIR/screen.txt" | sed 's/ *$//' >"$T_DIR/client.txt"
 	diff "$T_DIR/client.txt" "$T_DIR/server.txt" >"$T_DIR/diff.txt" &&
 		sed -n "$2p" "$T_DIR/screen.txt" | grep -q "^ none  $PWD ──*\$" &&
-		tail -n 1 "$T_DIR/screen.txt" | grep -q '^\[r\] 0:0\*'
+		tail -n 1 "$T_DIR/screen.txt" | grep -q '^\[r\] 0:bash\*'
 }
 check_screen() {
 	if wait_for 3 screen_is_server; then
@@ -89,7 +89,7 @@ sleep 0.5
 screen >"$T_DIR/tiny.txt"
 check "a terminal of 8x3 shows no error" sh -c "! grep -q 'client' '$T_DIR/tiny.txt'"
 check "... it shows the start of the title row" sh -c "head -n 1 '$T_DIR/tiny.txt' | grep -q '^ none  /'"
-check "... and the start of the status line" sh -c "tail -n 1 '$T_DIR/tiny.txt' | grep -q '^\[r\] 0:0'"
+check "... and the start of the status line" sh -c "tail -n 1 '$T_DIR/tiny.txt' | grep -q '^\[r\] 0:'"
 size 120 40
 wait_for 3 outer_size_is 120x40
 check_screen "grown back from 8x3: the screen is the server's, titles whole"
