@@ -131,7 +131,7 @@ check: deps
 	@sh tests/run.sh $(BUILD) build-asan
 
 bench: deps
-	@$(MAKE) --no-print-directory build-tests
+	@$(MAKE) --no-print-directory build-tests microvm-image
 	@sh tests/bench/run.sh $(BUILD)
 
 SOAK_ACTIONS ?= 5000
