@@ -385,23 +385,34 @@ static long last_number(const char *p)
 	}
 }
 
-/* The child's own ids in its pid namespace: what "self" and
- * "thread-self" name in the sandbox's /proc. */
-static int child_ns_ids(pid_t pid, long *tgid, long *tid)
+/* /proc/PID/status into buf, NUL-terminated: 0, or -ESRCH when the
+ * process is gone.  One read: the file is far smaller than buf. */
+static int proc_status_read(pid_t pid, char *buf, size_t size)
 {
-	char path[64], buf[4096];
-	const char *p, *q;
+	char path[64];
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -ESRCH;
-	n = read(fd, buf, sizeof buf - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return -ESRCH;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* The child's own ids in its pid namespace: what "self" and
+ * "thread-self" name in the sandbox's /proc. */
+static int child_ns_ids(pid_t pid, long *tgid, long *tid)
+{
+	char buf[4096];
+	const char *p, *q;
+
+	if (proc_status_read(pid, buf, sizeof buf) != 0)
+		return -ESRCH;
 	if ((p = strstr(buf, "\nNStgid:")) == NULL || (q = strstr(buf, "\nNSpid:")) == NULL)
 		return -ESRCH;
 	*tgid = last_number(p + 8);
@@ -581,20 +592,12 @@ static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64
 /* fsuid, fsgid and umask from /proc/PID/status, read in one go. */
 static int read_child_creds(struct sv_call *c)
 {
-	char path[64], buf[4096];
+	char buf[4096];
 	unsigned r, e, saved, fs, mask;
 	const char *p;
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof path, "/proc/%d/status", (int)c->req->pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0)
 		return -ESRCH;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = '\0';
 	c->umask = 022;
 	if ((p = strstr(buf, "\nUmask:")) != NULL && sscanf(p + 7, "%o", &mask) == 1)
 		c->umask = mask;
