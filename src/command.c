@@ -138,7 +138,8 @@ static int option_value(const struct command_entry *e, const struct command_opti
 			break;
 		return usage_error(e, err, SM_ERR_INVALID_COMMAND,
 				   "%s takes a window index (N or :N), not \"%.32s\"", name, text);
-	case CV_PANE: {
+	case CV_PANE:
+	case CV_SESSION: {
 		struct target t;
 		struct sm_error why = { 0 };
 
@@ -147,18 +148,9 @@ static int option_value(const struct command_entry *e, const struct command_opti
 					   why.message);
 		/* A pane id travels as a number in the option's field; any
 		 * other target as written, in "target", for the server to
-		 * resolve (cmd_target_pane). */
-		*out = t.pane_id >= 0 ? cJSON_CreateNumber(t.pane_id) : cJSON_CreateString(text);
-		return 0;
-	}
-	case CV_SESSION: {
-		struct target t;
-		struct sm_error why = { 0 };
-
-		if (target_parse(text, &t, &why) < 0)
-			return usage_error(e, err, SM_ERR_INVALID_COMMAND, "%s: %s", name,
-					   why.message);
-		*out = cJSON_CreateString(text);
+		 * resolve (cmd_target_pane, cmd_target_session). */
+		*out = o->type == CV_PANE && t.pane_id >= 0 ? cJSON_CreateNumber(t.pane_id)
+							    : cJSON_CreateString(text);
 		return 0;
 	}
 	case CV_BACKEND:
