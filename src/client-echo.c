@@ -126,10 +126,13 @@ void client_echo_hold(struct client *c)
 	}
 }
 
+/* After a draw: everything handled is on the screen. */
 void client_echo_release(struct client *c)
 {
-	if (c->echo != NULL)
-		atomic_store(&c->echo->drawing, 0);
+	if (c->echo == NULL)
+		return;
+	c->echo->lines_drawn = c->lines_read;
+	atomic_store(&c->echo->drawing, 0);
 }
 
 /* Called while held, after a draw: the panes whose live cells are on the

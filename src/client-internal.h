@@ -189,6 +189,7 @@ struct client {
 	/* The echo page shared with the server (echo-share.h), or NULL. */
 	struct echo_share *echo;
 	uint64_t echo_patches_seen; /* the page's patch count at the last layout */
+	uint64_t lines_read; /* lines of the connection handled, the hello reply too */
 	char echo_path[PATH_MAX];
 	char echo_tty[256];
 	int input_pipe[2];	  /* ncurses reads keys from [0] (client-echo.c) */

@@ -422,6 +422,7 @@ static void read_socket(struct client *c)
 		       (newline = memchr(search, '\n', c->inlen - (size_t)(search - c->inbuf))) !=
 			   NULL) {
 			*newline = 0;
+			c->lines_read++;
 			handle_line(c, start);
 			start = search = newline + 1;
 		}
@@ -756,6 +757,7 @@ int client_attach(const char *socket_path, const char *session, const char *them
 		free(c);
 		return 1;
 	}
+	c->lines_read = 1; /* the hello reply */
 	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
 	if (pipe2(winch_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
 		fprintf(stderr, "sandmux: pipe: %s\n", strerror(errno));

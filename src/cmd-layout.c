@@ -145,6 +145,7 @@ CMD_HANDLER(cmd_join_pane)
 	const char *direction = "v", *source = NULL;
 	enum layout_type type;
 	struct window *from, *to;
+	struct pane *zoomed;
 	struct session *from_session;
 
 	if (target == NULL || cmd_get_string(req, "source", true, &source, err) < 0 ||
@@ -162,11 +163,18 @@ CMD_HANDLER(cmd_join_pane)
 	}
 	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
 	to = target->window;
-	if (to->zoomed != NULL) {
+	/* Unzoomed to split, as tmux does; zoomed again when there is no
+	 * room, so a refused split leaves the window as it was. */
+	zoomed = to->zoomed;
+	if (zoomed != NULL) {
 		to->zoomed = NULL;
 		window_relayout(to);
 	}
 	if (!layout_can_split(target->cell, type)) {
+		if (zoomed != NULL) {
+			to->zoomed = zoomed;
+			window_relayout(to);
+		}
 		sm_error_set(err, SM_ERR_NO_SPACE, "pane %%%d is too small to split", target->id);
 		return -1;
 	}

@@ -25,6 +25,7 @@ CMD_HANDLER(cmd_split)
 	struct sm_error launch_err = { 0 };
 	enum layout_type type;
 	struct window *w;
+	struct pane *zoomed;
 	int percent = 50;
 
 	if (target == NULL || cmd_get_string(req, "direction", false, &direction, err) < 0 ||
@@ -36,11 +37,18 @@ CMD_HANDLER(cmd_split)
 	}
 	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
 	w = target->window;
-	if (w->zoomed != NULL) {
+	/* Unzoomed to split, as tmux does; zoomed again when there is no
+	 * room, so a refused split leaves the window as it was. */
+	zoomed = w->zoomed;
+	if (zoomed != NULL) {
 		w->zoomed = NULL;
 		window_relayout(w);
 	}
 	if (!layout_can_split(target->cell, type)) {
+		if (zoomed != NULL) {
+			w->zoomed = zoomed;
+			window_relayout(w);
+		}
 		sm_error_set(err, SM_ERR_NO_SPACE, "pane %%%d is too small to split", target->id);
 		return -1;
 	}
@@ -192,10 +200,8 @@ CMD_HANDLER(cmd_resize)
 		/* A lone pane of a detached session: the window follows it. */
 		session_resize(s, cols, rows + 1);
 	} else {
-		if (cols != p->cols)
-			layout_resize(p->cell, LAYOUT_RIGHT, cols - p->cols);
-		if (rows != p->rows)
-			layout_resize(p->cell, LAYOUT_DOWN, rows - p->rows);
+		layout_grow(p->cell, LAYOUT_LEFTRIGHT, cols - p->cols);
+		layout_grow(p->cell, LAYOUT_TOPBOTTOM, rows - p->rows);
 		window_relayout(p->window);
 		server_broadcast_layout(s);
 	}

@@ -23,6 +23,10 @@
  *   server: patching = 1; if (drawing) { patching = 0; skip } ... patching = 0
  *   client: drawing = 1; while (patching) wait; ... drawing = 0
  *
+ * A patch is written only on a terminal that shows every line the
+ * server has sent the client (lines_drawn): the patch and the client's
+ * next drawing then start from the same screen.
+ *
  * Everything else in the page is written by the client and read by the
  * server only inside their turns.  The server checks every field: the page
  * is the client's, and a client must not be able to make the server write
@@ -38,7 +42,7 @@
 #include <stdint.h>
 
 #define ECHO_SHARE_MAGIC 0x6f686365u /* "echo" */
-#define ECHO_SHARE_VERSION 2
+#define ECHO_SHARE_VERSION 3
 #define ECHO_SHARE_PANES 64
 
 struct echo_region {
@@ -62,6 +66,12 @@ struct echo_share {
 	int32_t focus_pane;   /* the pane the cursor is for, shown or hidden, or -1 */
 	uint32_t nregions;
 	struct echo_region regions[ECHO_SHARE_PANES];
+	/* Lines of the connection the client has handled and drawn.  The
+	 * server patches only when that is every line it has sent: a frame
+	 * still on its way is drawn later, and ncurses may then scroll what
+	 * the patch wrote to a row where the client believes other cells
+	 * are (the prompt over a command line that had scrolled up). */
+	uint64_t lines_drawn;
 	/* Written by the server in its turn: */
 	uint64_t patches;	/* patches written, for tests and curiosity */
 	uint32_t cursor_moved;	/* a patch left the cursor at: */

@@ -292,6 +292,25 @@ bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amou
 	return true;
 }
 
+/* Grow a leaf by delta cells (shrink when negative) across axis, as
+ * tmux's resize-pane -x/-y: the border resize_split picks moves
+ * whichever way does that.  The leaf may be either side of it: a leaf
+ * at the far edge grows when its left (top) border moves left (up). */
+bool layout_grow(struct layout_cell *leaf, enum layout_type axis, int delta)
+{
+	struct layout_cell *parent = resize_split(leaf, axis);
+	bool in_first = false;
+
+	if (parent == NULL || delta == 0)
+		return false;
+	for (const struct layout_cell *child = leaf; child != parent; child = child->parent)
+		if (child->parent == parent)
+			in_first = parent->first == child;
+	if (axis == LAYOUT_LEFTRIGHT)
+		return layout_resize(leaf, in_first ? LAYOUT_RIGHT : LAYOUT_LEFT, delta);
+	return layout_resize(leaf, in_first ? LAYOUT_DOWN : LAYOUT_UP, delta);
+}
+
 static const char *const preset_names[LAYOUT_NPRESETS] = {
 	[LAYOUT_EVEN_HORIZONTAL] = "even-horizontal", [LAYOUT_EVEN_VERTICAL] = "even-vertical",
 	[LAYOUT_MAIN_HORIZONTAL] = "main-horizontal", [LAYOUT_MAIN_VERTICAL] = "main-vertical",

@@ -53,6 +53,8 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
  * edge, or its left/top one if it has none there, amount cells in dir
  * (tmux's resize-pane: right/down moves it right/down). */
 bool layout_resize(struct layout_cell *leaf, enum layout_direction dir, int amount);
+/* Grow a leaf by delta columns (LEFTRIGHT) or rows: resize-pane -x/-y. */
+bool layout_grow(struct layout_cell *leaf, enum layout_type axis, int delta);
 /* Can a rectangle of w x h be split this way at all? */
 bool layout_can_split(const struct layout_cell *leaf, enum layout_type type);
 

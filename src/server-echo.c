@@ -368,7 +368,8 @@ bool server_echo_patch(struct conn *c, struct pane *p)
 		atomic_store(&share->patching, 0);
 		return false;
 	}
-	if (share->enabled && (r = region_of(share, p)) != NULL &&
+	if (share->enabled && share->lines_drawn == c->lines_sent &&
+	    (r = region_of(share, p)) != NULL &&
 	    cursor_plan(share, r, p, &move_cursor) &&
 	    (len = server_echo_patch_bytes(share, r->x, r->y, p->term, move_cursor, buf,
 					   sizeof buf)) > 0 &&

@@ -119,6 +119,7 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 	 * its terminal already shows. */
 	if (c->echo_lazy && c->attached != NULL && !c->attached->echo_flushing)
 		server_echo_flush(c->attached);
+	c->lines_sent++;
 	/* Most messages go out at once: straight to the socket, without a
 	 * write request and the poll changes libuv makes for one. */
 	size_t sent = 0;

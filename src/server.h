@@ -166,6 +166,7 @@ struct conn {
 	int prefix_byte; /* never passed through; -1 none */
 	bool pass_cursor_keys; /* arrows, Home, End may pass too (not the prefix) */
 	unsigned long tty_forwarded; /* chunks sent to the client */
+	uint64_t lines_sent;	     /* lines sent to the client (see echo-share.h) */
 	unsigned long tty_passed;    /* bytes written straight to a pane */
 	struct conn *next;
 };

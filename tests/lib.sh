@@ -49,8 +49,14 @@ pane_field() {
 			gsub(/^"|"$/, "", v); print v; exit }'
 }
 
+# SANDMUX_KEEP=1: a failed test's directory (server log, state) is kept
+# for a post-mortem instead of removed.
 cleanup() {
 	sm kill-server >/dev/null 2>&1
+	if [ "${SANDMUX_KEEP:-0}" = 1 ] && [ "$T_FAILED" != 0 ]; then
+		echo "# kept $T_DIR"
+		return
+	fi
 	rm -rf "$T_DIR"
 }
 trap cleanup EXIT

@@ -54,9 +54,11 @@
 #define CONVERGE_DEADLINE_MS 3000
 #define MIN_COLS 10
 #define MIN_ROWS 4
-/* A search's "not found" stays on the status line this long at most
- * from when it first showed (client.c's MESSAGE_MS, and a margin). */
+/* A message stays on the status line this long at most from when it
+ * first showed (client.c's MESSAGE_MS and ERROR_MESSAGE_MS, and a
+ * margin): a search's "not found", a refused split's error. */
 #define SEARCH_MESSAGE_MS 3500
+#define ERROR_MESSAGE_MS 6500
 
 static const char *tmux_socket, *tmux_conf, *target, *session_name, *data_file;
 static struct cli_conn conn;
@@ -388,7 +390,9 @@ struct model {
 	char needle[16];      /* the last copy-mode search */
 	bool can_repeat;      /* this copy mode has searched: n and N repeat */
 	bool searched;	      /* this action searched */
-	long long message_seen_ms; /* when its "not found" first showed, or 0 */
+	char message[96];	   /* a message the last actions may show, or "" */
+	long long message_ms;	   /* how long it may show */
+	long long message_seen_ms; /* when it first showed, or 0 */
 	bool tiny;	      /* the outer terminal is below the minimum */
 	int program_pane[64];
 	enum program program[64];
@@ -781,16 +785,14 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 	for (int y = 0; y < g->rows; y++) {
 		grid_row(g, y, cells[y], want_lines[y], sizeof want_lines[y]);
 		if (strcmp(want_lines[y], have_lines[y]) != 0 && v->same) {
-			/* A search that found nothing says so on the status line. */
-			char not_found[64];
-
-			snprintf(not_found, sizeof not_found, "\"%s\" not found", model.needle);
-			/* It stays for its time from when it first showed. */
-			if (y == g->rows - 1 && model.needle[0] != 0 &&
-			    strcmp(have_lines[y], not_found) == 0) {
+			/* A search that found nothing, or a split refused for
+			 * room, says so on the status line, for its time from
+			 * when it first showed. */
+			if (y == g->rows - 1 && model.message[0] != 0 &&
+			    strcmp(have_lines[y], model.message) == 0) {
 				if (model.message_seen_ms == 0)
 					model.message_seen_ms = now_ms();
-				if (now_ms() - model.message_seen_ms < SEARCH_MESSAGE_MS)
+				if (now_ms() - model.message_seen_ms < model.message_ms)
 					continue;
 			}
 			v->same = false;
@@ -1079,6 +1081,19 @@ static void less_action(struct spane *p)
 	}
 }
 
+/* A message the action may put on the status line (see compare). */
+__attribute__((format(printf, 2, 3))) static void expect_message(long long ms, const char *fmt,
+								   ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(model.message, sizeof model.message, fmt, ap);
+	va_end(ap);
+	model.message_ms = ms;
+	model.message_seen_ms = 0;
+}
+
 static void copy_action(void)
 {
 	static const char *const moves[] = {"k", "j", "Up", "Down", "PageUp", "C-u", "C-d", "g",
@@ -1100,7 +1115,7 @@ static void copy_action(void)
 		keys("Enter", NULL);
 		model.searched = true;
 		model.can_repeat = true;
-		model.message_seen_ms = 0;
+		expect_message(SEARCH_MESSAGE_MS, "\"%s\" not found", needle);
 		say("copy mode: search for %s", needle);
 		break;
 	case 3:
@@ -1110,7 +1125,7 @@ static void copy_action(void)
 
 			keys(k, NULL);
 			model.searched = true;
-			model.message_seen_ms = 0;
+			expect_message(SEARCH_MESSAGE_MS, "\"%s\" not found", model.needle);
 			say("copy mode: %s (search %s again)", k, model.needle);
 			break;
 		}
@@ -1189,6 +1204,11 @@ static void act(struct server *s)
 		bool side = rnd(2);
 
 		if ((side && p->cols >= 24) || (!side && p->rows >= 10)) {
+			/* A zoomed pane is unzoomed to split, and may then
+			 * be too small: the split is refused (the window
+			 * stays zoomed) with this error. */
+			expect_message(ERROR_MESSAGE_MS,
+				       "split: pane %%%d is too small to split \u2014 no_space", p->id);
 			prefix(side ? "%" : "\"");
 			say("split %%%d %s", p->id, side ? "side by side" : "stacked");
 			return;

@@ -103,4 +103,17 @@ check "resize --help is the table's: its name, usage and options" \
 sm list-commands >"$T_DIR/list.txt"
 check "list-commands lists the command line's and the prompt's commands" \
 	sh -c "grep -q '^split ' '$T_DIR/list.txt' && grep -q '^copy-mode ' '$T_DIR/list.txt'"
+# resize-pane -x/-y give the target that size, whichever side of its
+# border it is on (the bottom or right pane used to grow instead).
+top=$(sm new -d -s sizes -x 100 -y 41 -- /bin/sh | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^%/) { print substr($i, 2); exit } }')
+bottom=$(sm split -t "%$top" -v | awk '{ print substr($1, 2) }')
+sm resize-pane -t "%$bottom" -y 5 >/dev/null
+check "resize-pane -y on the bottom pane gives it that height" [ "$(pane_field "$bottom" rows)" = 5 ]
+sm resize-pane -t "%$top" -y 10 >/dev/null
+check "resize-pane -y on the top pane gives it that height" [ "$(pane_field "$top" rows)" = 10 ]
+right=$(sm split -t "%$bottom" -h | awk '{ print substr($1, 2) }')
+sm resize-pane -t "%$right" -x 30 >/dev/null
+check "resize-pane -x on the right pane gives it that width" [ "$(pane_field "$right" cols)" = 30 ]
+sm resize-pane -t "%$bottom" -x 40 >/dev/null
+check "resize-pane -x on the left pane gives it that width" [ "$(pane_field "$bottom" cols)" = 40 ]
 finish

@@ -31,7 +31,7 @@ tty_path = os.ttyname(slave)
 # The page: magic, version, drawing, patching, enabled ... (echo-share.h)
 page = os.path.join(os.path.dirname(sock_path), "echo-test%d" % os.getpid())
 with open(page, "wb") as f:
-    f.write(struct.pack("<IIII", 0x6f686365, 2, 1, 0) + b"\0" * 4096)
+    f.write(struct.pack("<IIII", 0x6f686365, 3, 1, 0) + b"\0" * 4096)
 s = socket.socket(socket.AF_UNIX); s.connect(sock_path)
 buf = b""; nid = [0]
 def send(obj):
@@ -97,7 +97,7 @@ say(pane_got() == b"g\x1b[Dhijx\x1b[Dy\x1b[Cz" and keyed == [],
 # A page outside the server's directory is never opened.
 bad = "/tmp/echo-elsewhere%d" % os.getpid()
 with open(bad, "wb") as f:
-    f.write(struct.pack("<IIII", 0x6f686365, 2, 1, 0) + b"\0" * 4096)
+    f.write(struct.pack("<IIII", 0x6f686365, 3, 1, 0) + b"\0" * 4096)
 s2 = socket.socket(socket.AF_UNIX); s2.connect(sock_path)
 s2.sendall(b'{"id":1,"cmd":"hello","version":1}\n{"id":2,"cmd":"attach","session":"t","cols":80,"rows":24,"tty":"%s","echo":"%s"}\n' % (tty_path.encode(), bad.encode()))
 time.sleep(0.3); s2.settimeout(0.5); r = b""

@@ -38,8 +38,12 @@ seq 1 300 >"$T_DIR/data.txt"
 # shows every time still fails.  make soak plays without the retry.
 RETRY=${CONVERGE_RETRY:-1}
 
+# CONVERGE_TRACE=1: the outer pane's whole output (the client's drawing
+# and the server's patches, as the terminal got them) goes to
+# $T_DIR/outer.raw, for a post-mortem with SANDMUX_KEEP=1.
 play() {
 	start_client
+	[ "${CONVERGE_TRACE:-0}" = 1 ] && tm pipe-pane -t main -o "cat >>'$T_DIR/outer.raw'"
 	"$HELPER" "$SEED" "$ACTIONS" "$TMUX_NAME" "$T_DIR/tmux.conf" main "$T_NAME" 0 "$T_DIR/data.txt"
 }
 

@@ -43,6 +43,27 @@ check "zoomed: the other pane's title is not drawn" wait_for 3 screen_count_is "
 prefix z
 check "prefix z again unzooms" wait_screen_gone "*Z"
 
+# A split of a zoomed pane unzooms it (as tmux does); when the unzoomed
+# pane is then too small, the split is refused and the window is zoomed
+# again, on the server and on the screen (it used to stay unzoomed on
+# the server while the client still drew the zoomed pane).
+small=$(sm split -t "$right" -v | awk '{ print substr($1, 2) }')
+sm resize-pane -t "%$small" -y 2 >/dev/null
+sm select-pane -t "%$small" >/dev/null
+wait_for 3 active_pane_is "$small"
+prefix z
+wait_screen "*Z"
+prefix '"'
+check "a split with no room says so" wait_screen "too small to split"
+check "a refused split leaves the window zoomed on the server" \
+	sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"zoomed\":[[:space:]]*true'"
+check "a refused split leaves the window zoomed on the screen" wait_screen "*Z"
+check "a refused split makes no pane" pane_count_is 3
+prefix z
+wait_screen_gone "*Z"
+sm kill-pane -t "%$small"
+wait_for 5 pane_count_is 2
+
 prefix c
 check "prefix c opens window 1" wait_for 5 status_matches '1:[^ ]*\*'
 prefix 0
