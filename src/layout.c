@@ -111,6 +111,40 @@ static int layout_clamp(int first, int total, int min)
 	return first;
 }
 
+/* The smallest a cell can be across axis with every pane in it at its
+ * minimum: a split of that direction adds its children (and a border
+ * column between side-by-side cells), the other kind takes the larger. */
+static int layout_min(const struct layout_cell *cell, enum layout_type axis)
+{
+	int a, b;
+
+	if (cell->type == LAYOUT_PANE)
+		return axis == LAYOUT_LEFTRIGHT ? LAYOUT_MIN_W : LAYOUT_MIN_H;
+	a = layout_min(cell->first, axis);
+	b = layout_min(cell->second, axis);
+	if (cell->type == axis)
+		return a + b + (axis == LAYOUT_LEFTRIGHT ? 1 : 0);
+	return a > b ? a : b;
+}
+
+/* The first child's share of avail: its ratio, but never so much that
+ * the second cannot hold its panes at their minimum, nor less than the
+ * first's own minimum.  Only the pane count's minimum matters, not a
+ * lone pane's: three panes stacked under one need six rows, and a
+ * ratio that gave them two put the last pane below the window. */
+static int layout_share(const struct layout_cell *cell, int avail)
+{
+	enum layout_type axis = cell->type;
+	int first = avail * cell->permille / 1000;
+	int hi = avail - layout_min(cell->second, axis), lo = layout_min(cell->first, axis);
+
+	if (first > hi)
+		first = hi;
+	if (first < lo)
+		first = lo;
+	return first;
+}
+
 void layout_apply(struct layout_cell *cell, int x, int y, int w, int h)
 {
 	int first;
@@ -121,11 +155,11 @@ void layout_apply(struct layout_cell *cell, int x, int y, int w, int h)
 	cell->h = h;
 	if (cell->type == LAYOUT_LEFTRIGHT) {
 		int avail = w - 1;
-		first = layout_clamp(avail * cell->permille / 1000, avail, LAYOUT_MIN_W);
+		first = layout_share(cell, avail);
 		layout_apply(cell->first, x, y, first, h);
 		layout_apply(cell->second, x + first + 1, y, avail - first, h);
 	} else if (cell->type == LAYOUT_TOPBOTTOM) {
-		first = layout_clamp(h * cell->permille / 1000, h, LAYOUT_MIN_H);
+		first = layout_share(cell, h);
 		layout_apply(cell->first, x, y, w, first);
 		layout_apply(cell->second, x, y + first, w, h - first);
 	}

@@ -843,6 +843,18 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 		v->same = false;
 }
 
+/* The server's panes as the failure saw them: geometry and cursor. */
+static void print_panes(const struct server *s)
+{
+	printf("# the server's panes (session %dx%d%s):\n", s->cols, s->rows,
+	       s->zoomed ? ", zoomed" : "");
+	for (int i = 0; i < s->npanes; i++)
+		printf("#   %%%d at %d,%d size %dx%d, cursor %d,%d%s%s\n", s->panes[i].id,
+		       s->panes[i].x, s->panes[i].y, s->panes[i].cols, s->panes[i].rows,
+		       s->panes[i].cx, s->panes[i].cy, s->panes[i].cursor_visible ? "" : " hidden",
+		       s->panes[i].active ? ", active" : "");
+}
+
 static void print_screens(const struct grid *g)
 {
 	printf("# %-*s | %s\n", 60, "expected (server)", "outer terminal (client)");
@@ -1356,6 +1368,7 @@ int main(int argc, char **argv)
 			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": %s\n", seed,
 			       i, actions, action, v.why);
 			print_recent();
+			print_panes(server_now);
 			print_screens(&grid);
 			return 1;
 		}

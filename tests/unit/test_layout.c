@@ -97,10 +97,44 @@ static void test_resize_moves_the_pane_own_border(void **state)
 	}
 }
 
+/* A / (B / (C | (D / E))), built at 92x40 and then shrunk to 8 rows, the
+ * smallest that holds it (each pane a title row and one row: A, B, then
+ * D over E beside C).  Every pane must be inside the window: the ratios
+ * once gave A four rows and left E below the last row. */
+static void test_shrink_keeps_every_pane_inside(void **state)
+{
+	struct layout_cell *root = layout_new_leaf(pane_named(0)), *a, *b, *c, *d, *e;
+	struct layout_cell *cells[5];
+
+	(void)state;
+	layout_apply(root, 0, 0, 92, 40);
+	b = layout_split(root, LAYOUT_TOPBOTTOM, 50, pane_named(1));
+	a = root->first;
+	layout_apply(root, 0, 0, 92, 40);
+	c = layout_split(b, LAYOUT_TOPBOTTOM, 50, pane_named(2));
+	b = b->first;
+	layout_apply(root, 0, 0, 92, 40);
+	d = layout_split(c, LAYOUT_LEFTRIGHT, 50, pane_named(3));
+	c = c->first;
+	layout_apply(root, 0, 0, 92, 40);
+	e = layout_split(d, LAYOUT_TOPBOTTOM, 50, pane_named(4));
+	d = d->first;
+	assert_non_null(e);
+	layout_apply(root, 0, 0, 92, 8);
+	cells[0] = a, cells[1] = b, cells[2] = c, cells[3] = d, cells[4] = e;
+	for (int i = 0; i < 5; i++) {
+		assert_true(cells[i]->h >= LAYOUT_MIN_H);
+		assert_true(cells[i]->y + cells[i]->h <= 8);
+		assert_true(cells[i]->x + cells[i]->w <= 92);
+	}
+	layout_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_resize_moves_the_pane_own_border),
+	    cmocka_unit_test(test_shrink_keeps_every_pane_inside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
