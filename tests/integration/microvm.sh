@@ -6,7 +6,8 @@
 # TCG, so the checks share them): the guest kernel and init, the
 # boundary (~/.ssh unreadable, the work tree written through to the
 # host, the host's /etc read-only), resize, job control, labels in ls
-# --json and in the real client's title, QMP suspend/resume, the
+# --json and in the real client's title, QMP suspend/resume, suspend
+# --to-disk and resume (the shell's state kept, no qemu meanwhile), the
 # shell's exit status, the agent profile's network only through the
 # egress proxies, and no qemu left by kill-pane or kill-server.
 # Then the truth matrix on servers that cannot boot: no qemu on PATH, no
@@ -215,6 +216,52 @@ n3=$(wc -l <"$WORK/ticks")
 check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
 sm send-keys -t "$main" 'kill %1' Enter
 
+# --- suspend --to-disk / resume (the VM saved to a file, no qemu left) --------
+# The shell's state must survive: a variable, a background job, the
+# working directory; and the shares must still work after the restore.
+sm send-keys -t "$main" "KEPT=before-disk-$$; cd $WORK; sleep 1000 &" Enter
+run "$main" D0 'echo set' >/dev/null
+disk_pid=$(field "$main" 'p["pid"]')
+out=$(sm suspend --to-disk -t "%$main" 2>&1)
+check "suspend --to-disk succeeds ($out)" [ -z "$out" ]
+check "suspend --to-disk: ls --json shows state suspended, pid 0" \
+	[ "$(field "$main" 'p["state"], p["backend"], p["pid"]')" = "('suspended', 'microvm', 0)" ]
+check "suspend --to-disk: the pane's qemu is gone ($disk_pid)" sh -c "! kill -0 $disk_pid 2>/dev/null"
+pane_qemus() { # qemus whose command line feeds the pane's saved state or was the pane's
+	for c in $(pgrep -f "qemu-system"); do
+		[ "$c" = "$disk_pid" ] && echo "$c"
+		tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q "pane-$main\." && echo "$c"
+	done
+}
+check "suspend --to-disk: no qemu runs for the pane" [ -z "$(pane_qemus)" ]
+state_file=$(ls "$XDG_STATE_HOME"/sandmux/pane-"$main".*.vmstate 2>/dev/null)
+size=$(stat -c %s "$state_file" 2>/dev/null || echo 0)
+check "suspend --to-disk: the state is a file in the state directory ($state_file, $size bytes, $(stat -c %a "$state_file" 2>/dev/null))" \
+	sh -c "[ $size -gt 1000000 ] && [ \"\$(stat -c %a '$state_file')\" = 600 ]"
+check "suspend --to-disk: a suspended event with toDisk" \
+	sh -c "grep '\"kind\":\"suspended\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep -q '\"toDisk\":true'"
+out=$(sm resume -t "%$main" 2>&1)
+check "resume after suspend --to-disk succeeds ($out)" [ -z "$out" ]
+restored_pid=$(field "$main" 'p["pid"]')
+check "resume: state warm again, a new qemu ($disk_pid -> $restored_pid)" \
+	sh -c "[ \"\$(echo \"$(field "$main" 'p["state"]')\")\" = warm ] && [ '$restored_pid' != 0 ] && [ '$restored_pid' != '$disk_pid' ]"
+check "resume: the new pid is a live qemu of the image" qemu_alive "$restored_pid"
+out=$(run "$main" D1 'echo $KEPT')
+check "suspend --to-disk then resume keeps the shell's variable ($out)" [ "$out" = "before-disk-$$" ]
+out=$(run "$main" D2 'jobs')
+check "and its background job ($out)" sh -c "echo '$out' | grep -q 'Running.*sleep 1000'"
+out=$(run "$main" D3 'pwd')
+check "and its working directory ($out)" [ "$out" = "$WORK" ]
+host_id=$(sed -n 's/^ID=//p' /etc/os-release)
+out=$(run "$main" D4 "echo after-disk-$$ >$WORK/after-disk && sed -n 's/^ID=//p' /etc/os-release")
+check "the shares work after the restore (work tree written, the host's root read: $out)" \
+	sh -c "grep -qx 'after-disk-$$' '$WORK/after-disk' && [ '$out' = '$host_id' ]"
+check "resume deletes the state file" [ ! -e "$state_file" ]
+sm send-keys -t "$main" 'kill %?1000' Enter
+out=$(sm suspend --to-disk -t 1 2>&1)
+check "suspend --to-disk of a none pane: invalid_state ($out)" \
+	sh -c "echo '$out' | grep -q invalid_state && echo '$out' | grep -q 'only a microvm pane'"
+
 # --- the prepared VM -------------------------------------------------------------
 # Confirmed microvm panes leave the next VM booted like them; a split
 # with the same working directory takes it.
@@ -257,8 +304,13 @@ SERVER_PID=$(sed -n "s/.*sandmux server $T_NAME starting, pid \([0-9]*\).*/\1/p"
 children=$(for c in $(ps -o pid= --ppid "$SERVER_PID"); do qemu_alive "$c" && echo "$c"; done)
 check "the server runs the panes' qemus and a prepared one ($(echo $children))" \
 	[ "$(echo "$children" | wc -w)" -ge 3 ]
+servers=$(pgrep -P "$SERVER_PID" -x diod; pgrep -P "$SERVER_PID" -x bwrap)
+check "the shares' file servers are the server's children ($(echo $servers))" \
+	[ "$(echo "$servers" | wc -w)" -ge 2 ]
 sm kill-server >/dev/null
 check "kill-server leaves no qemu" wait_for 10 gone "$main_pid"
+servers_gone() { for c in $servers; do kill -0 "$c" 2>/dev/null && return 1; done; return 0; }
+check "kill-server leaves no file server (diod, bwrap)" wait_for 10 servers_gone
 all_gone() { for c in $children; do qemu_alive "$c" && return 1; done; return 0; }
 check "kill-server leaves no qemu, the prepared VM's included" wait_for 10 all_gone
 
