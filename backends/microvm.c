@@ -69,6 +69,7 @@
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
+#include "hostrun.h"
 #include "log.h"
 #include "microvm.h"
 #include "profile.h"
@@ -94,6 +95,10 @@ struct vm_key {
 	bool work_ro;
 	bool open_net;
 	const char *egress_dir; /* proxied: per pane, never prepared */
+	/* The host-run paths inside a writable work tree that exist at
+	 * launch, resolved, one per line: bound read-only in the work
+	 * tree's diod sandbox and in the guest (host_run_in_work). */
+	char host_run[16384];
 };
 
 /* The shares: the host's root, the work tree. */
@@ -302,6 +307,19 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 			rc |= strvec_push(a, key->work);
 			rc |= strvec_push(a, key->work);
 		}
+		/* Threat: planting what the host runs later (invariant 7)
+		 * through the writable work tree, by the guest's shell or a
+		 * compromised guest kernel: the host kernel refuses it. */
+		for (const char *p = key->host_run; *p != '\0';) {
+			const char *nl = strchr(p, '\n');
+			char path[PATH_MAX];
+
+			snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+			rc |= strvec_push(a, "--ro-bind");
+			rc |= strvec_push(a, path);
+			rc |= strvec_push(a, path);
+			p = nl + 1;
+		}
 		rc |= strvec_push(a, "--");
 	}
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
@@ -364,6 +382,53 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 			     strerror(rc));
 	strvec_free(&argv);
 	return rc != 0 ? -1 : 0;
+}
+
+/* The host-run files (hostrun.h: shell startup, git config and hooks,
+ * PATH directories, services, editor and agent config, sandmux's own)
+ * that lie in the work tree, resolved: decided on the final object, so a
+ * symlink in the work tree to one elsewhere is followed (that one is
+ * read-only already), and one elsewhere pointing into the work tree is
+ * caught.  Only what exists: a bind needs something to mount over, and
+ * nothing is created on the host for it.  -1: out of memory or too many. */
+static int host_run_in_work(const char *home, char *const *envp, struct vm_key *key)
+{
+	struct strvec list = STRVEC_INIT;
+	size_t len = 0, wlen = strlen(key->work);
+	int rc = hostrun_paths(home, envp, &list);
+
+	key->host_run[0] = '\0';
+	for (size_t i = 0; hostrun_components[i] != NULL && rc == 0; i++) {
+		char path[PATH_MAX * 2];
+
+		snprintf(path, sizeof path, "%s/%s", key->work, hostrun_components[i]);
+		rc = strvec_push(&list, path);
+	}
+	for (size_t i = 0; i < list.n && rc == 0; i++) {
+		char real[PATH_MAX];
+		int n;
+
+		if (realpath(list.v[i], real) == NULL ||
+		    (strcmp(real, key->work) != 0 &&
+		     (strncmp(real, key->work, wlen) != 0 || real[wlen] != '/')))
+			continue;
+		if (strstr(key->host_run, real) != NULL) {
+			char line[PATH_MAX + 2];
+			const char *hit;
+
+			snprintf(line, sizeof line, "%s\n", real);
+			hit = strstr(key->host_run, line);
+			if (hit != NULL && (hit == key->host_run || hit[-1] == '\n'))
+				continue;
+		}
+		n = snprintf(key->host_run + len, sizeof key->host_run - len, "%s\n", real);
+		if (n < 0 || (size_t)n >= sizeof key->host_run - len)
+			rc = -1;
+		else
+			len += (size_t)n;
+	}
+	strvec_free(&list);
+	return rc;
 }
 
 /* --- the launch message --------------------------------------------------- */
@@ -436,7 +501,7 @@ static int put_deny(FILE *f, const struct launch_request *req,
  * planted there (invariant 7).  Only what exists at launch: a later new
  * file is not caught (docs/backends.md). */
 static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
-			 const char *work)
+			 const char *work, const char *host_run)
 {
 	const struct sandbox_profile *agent = profile_find("agent");
 	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
@@ -456,6 +521,16 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 				 lists[l]->v[i]);
 			rc |= put_line(f, "ro", path);
 		}
+	/* Bound read-only on the host too (share_argv); here as well so
+	 * the shell gets EROFS at once, from the guest's own mount. */
+	for (const char *p = host_run; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		rc |= put_line(f, "ro", path);
+		p = nl + 1;
+	}
 	return rc;
 }
 
@@ -484,8 +559,8 @@ static int put_proxy_env(FILE *f)
 }
 
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, bool work_ro, const char *nonce,
-			    size_t *len)
+			    const char *home, const char *work, bool work_ro, const char *host_run,
+			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
 	FILE *f = open_memstream(&buf, len);
@@ -530,7 +605,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		rc |= put_line(f, "net", "open");
 	}
 	rc |= put_deny(f, req, prof, home);
-	rc |= put_read_only(f, prof, home, work);
+	rc |= put_read_only(f, prof, home, work, host_run);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -797,7 +872,8 @@ static bool prepare_enabled(void)
 static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 {
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
-	       a->open_net == b->open_net && a->egress_dir == NULL && b->egress_dir == NULL;
+	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
+	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
 void microvm_prepared_discard(void)
@@ -887,6 +963,11 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		key.work[0] = '\0';
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
 	key.open_net = !prof->proxied_network;
+	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "cannot list the host-run files in the work tree %s", key.work);
+		return -1;
+	}
 	warm = take_prepared(&key, res);
 	if (!warm && vm_start(probe, &key, req->rows, req->cols, res, err) != 0)
 		return -1;
@@ -897,7 +978,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		have_last = true;
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 key.work_ro, res->vm->nonce, &message_len);
+				 key.work_ro, key.host_run, res->vm->nonce, &message_len);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what

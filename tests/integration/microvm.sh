@@ -34,6 +34,12 @@ trap 'cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
 mkdir -p "$HOME/.ssh" "$T_DIR/work"
 SECRET="sandmux-microvm-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_test"
+# Host-run files (hostrun.c) for the pane whose work tree is $HOME: one
+# the agent profile's write-denies name (.bashrc), two only the host-run
+# list does (.bash_logout, an autostart directory).
+echo "host-bashrc-$$" >"$HOME/.bashrc"
+echo "host-logout-$$" >"$HOME/.bash_logout"
+mkdir -p "$HOME/.config/autostart"
 WORK=$T_DIR/work
 cd "$WORK" || exit 1
 BASH_CMD="/bin/bash --norc --noprofile -i"
@@ -102,7 +108,8 @@ sm kill-server >/dev/null 2>&1
 sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 began=$(date +%s.%N)
 main=$(split_vm -- $BASH_CMD)
-killed=$(split_vm -- $BASH_CMD)
+# killed's work tree is $HOME (the host-run checks, then kill-pane).
+killed=$(split_vm -c "$HOME" -- $BASH_CMD)
 exiting=$(split_vm --remain -- $BASH_CMD)
 agent=$(split_vm --profile agent -- $BASH_CMD)
 check "the panes exist ($main $killed $exiting)" [ -n "$main" ] && [ -n "$killed" ] && [ -n "$exiting" ]
@@ -138,6 +145,43 @@ check "a write to the host's /etc fails ($out)" \
 out=$(run "$main" H "echo x >$HOME/in-home || echo refused")
 check "the host's \$HOME outside the work tree is read-only ($out)" \
 	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/in-home' ]"
+
+# --- host-run files in a work tree that is $HOME (invariant 7) ----------------
+# The work tree is writable, but what the host runs later stays as it
+# was: bound read-only in the guest and, against a compromised guest
+# kernel, in the work tree's file server on the host.
+out=$(run "$killed" R1 "echo evil >>$HOME/.bashrc || echo refused")
+check "cwd=\$HOME: ~/.bashrc cannot be appended to ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
+out=$(run "$killed" R2 "echo evil >>$HOME/.bash_logout || echo refused")
+check "cwd=\$HOME: ~/.bash_logout (host-run list only) cannot be changed ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bash_logout')\" = host-logout-$$ ]"
+out=$(run "$killed" R3 "ln -s .bash_logout $HOME/logout-link && echo evil >>$HOME/logout-link || echo refused")
+check "cwd=\$HOME: nor through a symlink made in the work tree ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bash_logout')\" = host-logout-$$ ]"
+out=$(run "$killed" R4 "rm -f $HOME/.bashrc || mv $HOME/.bashrc $HOME/moved || echo refused")
+check "cwd=\$HOME: ~/.bashrc cannot be removed or renamed ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ -f '$HOME/.bashrc' ] && [ ! -e '$HOME/moved' ]"
+out=$(run "$killed" R5 "echo evil >$HOME/.config/autostart/evil.desktop || echo refused")
+check "cwd=\$HOME: nothing is planted in ~/.config/autostart ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.config/autostart/evil.desktop' ]"
+out=$(run "$killed" R6 "echo plain-$$ >$HOME/plain-file && cat $HOME/plain-file")
+check "cwd=\$HOME: a plain file in the work tree still reaches the host ($out)" \
+	sh -c "[ '$out' = plain-$$ ] && grep -qx plain-$$ '$HOME/plain-file'"
+# The host's side alone: in the mount namespace of the work tree's diod
+# (its bubblewrap), ~/.bashrc and ~/.bash_logout are read-only mounts,
+# so a guest kernel that dropped its own binds still cannot write them.
+work_diod=""
+for d in $(pgrep -x diod); do
+	tr '\0' ' ' <"/proc/$d/cmdline" 2>/dev/null | grep -q -- "-e $HOME " && work_diod=$d
+	tr '\0' ' ' <"/proc/$d/cmdline" 2>/dev/null | grep -q -- "-e $HOME\$" && work_diod=$d
+done
+mount_opts() { awk -v p="$1" '$5 == p { print $6 }' "/proc/$work_diod/mountinfo"; }
+all_ro() { for p; do mount_opts "$p" | grep -q '^ro' || return 1; done; }
+check "the work tree's file server (diod $work_diod) sees ~/.bashrc read-only" all_ro "$HOME/.bashrc"
+check "and ~/.bash_logout, and ~/.config/autostart" all_ro "$HOME/.bash_logout" "$HOME/.config/autostart"
+check "while the work tree itself is writable there ($(mount_opts "$HOME"))" \
+	sh -c "[ \"\$(echo '$(mount_opts "$HOME")' | cut -c1-2)\" = rw ]"
 
 # --- the network ------------------------------------------------------------
 out=$(run "$main" N1 "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | tr '\\n' ' '")
@@ -211,7 +255,8 @@ sleep 1.5
 n2=$(wc -l <"$WORK/ticks")
 check "suspend stops the guest ($n1 -> $n2 ticks in 1.5 s)" [ "$n2" -le $((n1 + 1)) ]
 sm resume -t "%$main" >/dev/null
-sleep 1.5
+ticking() { [ "$(wc -l <"$WORK/ticks")" -gt "$((n2 + 1))" ]; }
+wait_for 15 ticking
 n3=$(wc -l <"$WORK/ticks")
 check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
 sm send-keys -t "$main" 'kill %1' Enter
