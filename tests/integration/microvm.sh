@@ -206,6 +206,25 @@ check "agent profile: with a network-outbound violation for the pane" wait_for 5
 out=$(run "$agent" N6 "curl -sS -m 5 --noproxy '*' http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt || echo direct-refused")
 check "agent profile: no direct connection around the proxy" \
 	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+# restrict=on itself, not just the missing default route: 10.0.2.2 is
+# qemu's way to the host's loopback and lies on the guest's own subnet,
+# so the guest's kernel sends the SYN; only qemu can drop it.  The open
+# network of the terminal pane reaching the same listener is the control.
+LO_PORT=$((40000 + $$ % 20000))
+(cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
+lo_web=$!
+trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$LO_PORT/ok.txt"
+out=$(run "$main" N7 "curl -sS -m 10 http://10.0.2.2:$LO_PORT/ok.txt")
+check "control: the terminal pane's open network reaches the host's loopback at 10.0.2.2 ($out)" \
+	[ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N8 "curl -sS -m 5 --noproxy '*' http://10.0.2.2:$LO_PORT/ok.txt || echo direct-refused")
+check "agent profile: restrict=on: the same connection from the agent pane fails ($out)" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+out=$(run "$agent" N9 "curl -sS -m 5 --noproxy '*' http://10.0.2.100:$LO_PORT/ok.txt || echo direct-refused")
+check "agent profile: and a port of the proxies' address that is no guestfwd fails ($out)" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+kill $lo_web 2>/dev/null
 
 # The control port is the agent's alone: the shell (uid 0 here, with no
 # capabilities) cannot open it to forge "ready" or "exit".
@@ -415,6 +434,55 @@ matrix qemu-hangs "the guest did not start the shell within 3 s (boot hung)" \
 	PATH="$HANG:$PATH" SANDMUX_MICROVM_BOOT_TIMEOUT_MS=3000
 check "qemu-hangs: the hung stand-in is gone" sh -c "! pgrep -f 'slee[p] 86$$' >/dev/null"
 matrix sandbox-off "microvm sandbox disabled by --sandbox off" SANDMUX_SANDBOX=off
+
+# --- the nonce: only this launch's agent labels the pane ------------------------
+# qemu stand-ins that answer on the control channel (the fd qemu's
+# "-chardev socket,id=ctl,fd=N" names) like an agent would: with no
+# nonce, with another launch's, and, as the control that the stand-in
+# is heard at all, with the nonce the launch sent.  No guest runs.
+standin() { # DIR BODY: a qemu stand-in in DIR whose answer is BODY (python)
+	mkdir -p "$1"
+	cat >"$1/qemu-system-x86_64" <<STANDIN
+#!/usr/bin/python3
+import os, sys, time
+if sys.argv[1:2] == ["--version"]:
+    print("QEMU emulator version 7.2.0")
+    sys.exit(0)
+ctl = [int(a.split("fd=")[1]) for a in sys.argv if a.startswith("socket,id=ctl,fd=")][0]
+launch = b""
+while b"\ngo\n" not in launch:
+    chunk = os.read(ctl, 65536)
+    if not chunk:
+        sys.exit(1)
+    launch += chunk
+nonce = [l[6:].decode() for l in launch.split(b"\n") if l.startswith(b"nonce ")][0]
+$2
+time.sleep(86$$)
+STANDIN
+	chmod +x "$1/qemu-system-x86_64"
+}
+never_labelled() { # STATE_DIR: no ready event, no microvm label in the log
+	! grep '"kind":"ready"' "$1/sandmux/events.jsonl" | grep -q '"backend":"microvm"'
+}
+standin "$T_DIR/nonce-none" 'os.write(ctl, b"booted\nready\nready 1\n")'
+matrix ready-without-nonce "the guest did not start the shell within 3 s (booted, no answer)" \
+	PATH="$T_DIR/nonce-none:$PATH" SANDMUX_MICROVM_ACCEL=tcg SANDMUX_MICROVM_BOOT_TIMEOUT_MS=3000
+check "ready-without-nonce: never labelled microvm (no ready event)" never_labelled "$T_DIR/state-ready-without-nonce"
+standin "$T_DIR/nonce-wrong" 'os.write(ctl, b"booted\nready %s 1\n" % ("0" * 32).encode())'
+matrix ready-with-wrong-nonce "the guest answered with another launch's nonce" \
+	PATH="$T_DIR/nonce-wrong:$PATH" SANDMUX_MICROVM_ACCEL=tcg
+check "ready-with-wrong-nonce: never labelled microvm (no ready event)" never_labelled "$T_DIR/state-ready-with-wrong-nonce"
+standin "$T_DIR/nonce-right" 'os.write(ctl, b"booted\nready %s 1\n" % nonce.encode())'
+T_NAME="t$$-nonce-right"
+env PATH="$T_DIR/nonce-right:$PATH" SANDMUX_MICROVM_ACCEL=tcg SANDMUX_MICROVM_PREPARE=0 \
+	"$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+p=$(env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v \
+	--backend microvm -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
+check "control: a stand-in answering with this launch's nonce is labelled microvm" \
+	wait_for 20 is_ready "$p"
+sm kill-server >/dev/null 2>&1
+check "the stand-ins are gone with their servers" \
+	wait_for 10 sh -c "! pgrep -f '$T_DIR/nonce[-]' >/dev/null"
 
 # Only an unspecified default steps down, to native, and says so.
 T_NAME="t$$-default"
