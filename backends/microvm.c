@@ -99,6 +99,10 @@ struct vm_key {
 	 * launch, resolved, one per line: bound read-only in the work
 	 * tree's diod sandbox and in the guest (host_run_in_work). */
 	char host_run[16384];
+	/* Every host-run path in the work tree, there or not, resolved as
+	 * far as it exists: what its diod refuses to create (diod-guard.c). */
+	char host_run_guard[16384];
+	char guard_lib[PATH_MAX]; /* sandmux-diod-guard.so */
 };
 
 /* The shares: the host's root, the work tree. */
@@ -320,6 +324,16 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 			rc |= strvec_push(a, path);
 			p = nl + 1;
 		}
+		/* Threat: the same through a host-run file that does not
+		 * exist yet, which no bind can cover: diod alone gets the
+		 * preload that refuses to create one. */
+		if (!key->work_ro) {
+			const char *const guard[] = {"--setenv", "LD_PRELOAD", key->guard_lib,
+						     "--setenv", "SANDMUX_GUARD_PATHS",
+						     key->host_run_guard};
+
+			rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
+		}
 		rc |= strvec_push(a, "--");
 	}
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
@@ -384,20 +398,98 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	return rc != 0 ? -1 : 0;
 }
 
+/* path resolved as far as it exists (a missing tail kept as written):
+ * where a file created at path would land. */
+static int resolve_as_far(const char *path, char out[PATH_MAX])
+{
+	char head[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof head)
+		return -1;
+	memcpy(head, path, len + 1);
+	for (;;) {
+		char *slash = strrchr(head, '/');
+		char real[PATH_MAX];
+
+		if (realpath(head[0] != '\0' ? head : "/", real) != NULL) {
+			const char *rest = path + strlen(head);
+
+			return snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") == 0 ? "" : real,
+					rest) >= PATH_MAX
+				   ? -1
+				   : 0;
+		}
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+}
+
+static bool inside(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	return strcmp(path, root) == 0 || (strncmp(path, root, n) == 0 && path[n] == '/');
+}
+
+/* Append line to buf (size) unless it is there already; -1 when full. */
+static int add_line(char *buf, size_t size, const char *line)
+{
+	size_t len = strlen(buf), n = strlen(line);
+
+	for (const char *p = buf; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+
+		if ((size_t)(nl - p) == n && strncmp(p, line, n) == 0)
+			return 0;
+		p = nl + 1;
+	}
+	if (len + n + 2 > size)
+		return -1;
+	memcpy(buf + len, line, n);
+	buf[len + n] = '\n';
+	buf[len + n + 1] = '\0';
+	return 0;
+}
+
+/* sandmux-diod-guard.so beside the binary (the build tree), else in
+ * ../lib/sandmux (make install). */
+static int find_guard(char out[PATH_MAX])
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct stat st;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	snprintf(out, PATH_MAX, "%s/sandmux-diod-guard.so", self);
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	snprintf(out, PATH_MAX, "%s/../lib/sandmux/sandmux-diod-guard.so", self);
+	return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+}
+
 /* The host-run files (hostrun.h: shell startup, git config and hooks,
  * PATH directories, services, editor and agent config, sandmux's own)
- * that lie in the work tree, resolved: decided on the final object, so a
- * symlink in the work tree to one elsewhere is followed (that one is
- * read-only already), and one elsewhere pointing into the work tree is
- * caught.  Only what exists: a bind needs something to mount over, and
- * nothing is created on the host for it.  -1: out of memory or too many. */
+ * that lie in the work tree: decided on the final object, so a symlink
+ * in the work tree to one elsewhere is followed (that one is read-only
+ * already), and one elsewhere pointing into the work tree is caught.
+ * Those that exist go to host_run (bound read-only: nothing is created
+ * on the host to mount over); all of them, resolved as far as they
+ * exist, to host_run_guard (diod refuses to create them).  -1: out of
+ * memory or too many. */
 static int host_run_in_work(const char *home, char *const *envp, struct vm_key *key)
 {
 	struct strvec list = STRVEC_INIT;
-	size_t len = 0, wlen = strlen(key->work);
 	int rc = hostrun_paths(home, envp, &list);
 
-	key->host_run[0] = '\0';
+	key->host_run[0] = key->host_run_guard[0] = '\0';
 	for (size_t i = 0; hostrun_components[i] != NULL && rc == 0; i++) {
 		char path[PATH_MAX * 2];
 
@@ -406,26 +498,15 @@ static int host_run_in_work(const char *home, char *const *envp, struct vm_key *
 	}
 	for (size_t i = 0; i < list.n && rc == 0; i++) {
 		char real[PATH_MAX];
-		int n;
 
-		if (realpath(list.v[i], real) == NULL ||
-		    (strcmp(real, key->work) != 0 &&
-		     (strncmp(real, key->work, wlen) != 0 || real[wlen] != '/')))
+		if (realpath(list.v[i], real) != NULL) {
+			if (inside(real, key->work))
+				rc |= add_line(key->host_run, sizeof key->host_run, real);
+		} else if (resolve_as_far(list.v[i], real) != 0) {
 			continue;
-		if (strstr(key->host_run, real) != NULL) {
-			char line[PATH_MAX + 2];
-			const char *hit;
-
-			snprintf(line, sizeof line, "%s\n", real);
-			hit = strstr(key->host_run, line);
-			if (hit != NULL && (hit == key->host_run || hit[-1] == '\n'))
-				continue;
 		}
-		n = snprintf(key->host_run + len, sizeof key->host_run - len, "%s\n", real);
-		if (n < 0 || (size_t)n >= sizeof key->host_run - len)
-			rc = -1;
-		else
-			len += (size_t)n;
+		if (rc == 0 && inside(real, key->work))
+			rc |= add_line(key->host_run_guard, sizeof key->host_run_guard, real);
 	}
 	strvec_free(&list);
 	return rc;
@@ -873,6 +954,7 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 {
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
+	       strcmp(a->host_run_guard, b->host_run_guard) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
@@ -966,6 +1048,12 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "cannot list the host-run files in the work tree %s", key.work);
+		return -1;
+	}
+	if (key.work[0] != '\0' && !key.work_ro && find_guard(key.guard_lib) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "the work tree's file server guard sandmux-diod-guard.so is missing "
+			     "beside the sandmux binary (make)");
 		return -1;
 	}
 	warm = take_prepared(&key, res);

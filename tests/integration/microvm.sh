@@ -165,6 +165,23 @@ check "cwd=\$HOME: ~/.bashrc cannot be removed or renamed ($out)" \
 out=$(run "$killed" R5 "echo evil >$HOME/.config/autostart/evil.desktop || echo refused")
 check "cwd=\$HOME: nothing is planted in ~/.config/autostart ($out)" \
 	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.config/autostart/evil.desktop' ]"
+# Missing at launch: nothing to bind, so the work tree's diod refuses
+# to create them (its preload, diod-guard.c), by any route.
+out=$(run "$killed" M1 "echo evil >$HOME/.profile || echo refused")
+check "cwd=\$HOME: a missing ~/.profile cannot be created ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.profile' ]"
+out=$(run "$killed" M2 "ln -s .zshrc $HOME/zlink && echo evil >$HOME/zlink || echo refused")
+check "cwd=\$HOME: nor through a symlink to it made in the work tree ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.zshrc' ]"
+out=$(run "$killed" M3 "echo evil >$HOME/zp && mv $HOME/zp $HOME/.zprofile || echo refused")
+check "cwd=\$HOME: nor renamed into place ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.zprofile' ]"
+out=$(run "$killed" M5 "mkfifo $HOME/.bash_login || echo refused")
+check "cwd=\$HOME: nor made as a fifo (mknod) ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.bash_login' ]"
+out=$(run "$killed" M4 "mkdir -p $HOME/.config/systemd/user || echo refused")
+check "cwd=\$HOME: nor a missing ~/.config/systemd/user ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.config/systemd/user' ]"
 out=$(run "$killed" R6 "echo plain-$$ >$HOME/plain-file && cat $HOME/plain-file")
 check "cwd=\$HOME: a plain file in the work tree still reaches the host ($out)" \
 	sh -c "[ '$out' = plain-$$ ] && grep -qx plain-$$ '$HOME/plain-file'"
