@@ -36,6 +36,7 @@ struct probe_result {
 	char microvm_accel[8];	  /* "kvm" or "tcg" */
 	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
 	char microvm_qemu_path[4096];
+	char microvm_diod_path[4096]; /* the guest's 9p file server on the host */
 	char microvm_dir[4096]; /* vmlinux and initramfs.cpio */
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
 	char native_bwrap_path[4096]; /* absolute path of bwrap on PATH, or "" */
@@ -107,7 +108,12 @@ struct backend_ops {
 	 * error).  A backend that can wait forever gives up by itself. */
 	int (*confirm)(struct launch_result *res, struct sm_error *err);
 	int (*suspend)(struct launch_result *res);
-	int (*resume)(struct launch_result *res);
+	/* Optional.  Save the whole sandbox to the file path (created, mode
+	 * 0600) and end its processes so it holds no memory; resume then
+	 * restores it.  0, or -1 with err set and the sandbox as it was. */
+	int (*suspend_to_disk)(struct launch_result *res, const char *path, struct sm_error *err);
+	/* Continue after suspend, or restore after suspend_to_disk. */
+	int (*resume)(struct launch_result *res, struct sm_error *err);
 	/* Kill the whole tree (process group / namespace) and release. */
 	void (*destroy)(struct launch_result *res);
 	/* Optional.  The pane's size changed and the PTY alone does not

@@ -55,11 +55,12 @@ fi
 
 # The modules this kernel builds as modules that the guest needs: the
 # virtio-mmio transport, the console (the pane's PTY and the control
-# channel), 9p over virtio (the host's root and the work tree), virtio
+# channel), 9p over the fd transport (the host's root and the work tree,
+# through virtio serial ports), virtio
 # networking (profiles with network).  Their dependencies come from each
 # module's own .modinfo "depends=" (the package ships no modules.dep),
 # loaded first.
-want="virtio_mmio virtio_console 9pnet_virtio 9p virtio_net"
+want="virtio_mmio virtio_console 9pnet_fd 9p virtio_net"
 find_module() {
 	find "$mods" -name "$1.ko" | head -n 1
 }

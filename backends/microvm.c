@@ -21,12 +21,19 @@
  * on the console proves nothing, and the guest's shell cannot write on
  * the port the agent holds open.
  *
- * The host's root is shared read-only over virtio-9p (qemu enforces
- * readonly=on itself, so even a compromised guest kernel cannot write
- * through it) and the working directory read-write (read-only outside
- * mode chat).  9p rather than virtiofs: it needs no daemon (virtiofsd
- * would be one more process per pane and wants /dev/fuse or namespaces
- * that are root-only here), and the guest mounts it in a few ms.
+ * The host's root is shared read-only and the working directory
+ * read-write (read-only outside mode chat), each over 9p served by diod
+ * on the host and carried by a virtio serial port (sandmux.root,
+ * sandmux.work), not by qemu's own virtio-9p: qemu 7.2 refuses to save
+ * (migrate) a VM while a virtio-9p export is mounted, and virtiofs
+ * (vhost-user-fs) is not migratable in 7.2 at all, so neither allows
+ * suspend --to-disk.  A serial port is bytes to qemu, and migrates; the
+ * 9p session (fids, open files) lives in diod, whose socket the server
+ * keeps while no qemu holds it, so a restored guest finds its mounts as
+ * it left them.  diod enforces read-only itself (-o ro) for the root; the
+ * work tree's diod runs in bubblewrap with only the work tree writable,
+ * because diod does not stop a walk to ".." out of its export, which a
+ * compromised guest kernel could send.
  *
  * Confirmation never blocks the server: status_fd is an epoll set of the
  * control socket and a deadline timer, so "ready" is seen the moment it
@@ -38,13 +45,16 @@
 #include <glob.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -54,9 +64,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
+#include "hostrun.h"
 #include "log.h"
 #include "microvm.h"
 #include "profile.h"
@@ -75,10 +88,41 @@
 /* Where the guest finds the egress proxies (qemu's guestfwd address). */
 #define MICROVM_PROXY_ADDR "10.0.2.100"
 
+/* What a VM's qemu command line depends on, besides the image: a VM
+ * booted for one key serves any launch with the same key. */
+struct vm_key {
+	char work[PATH_MAX]; /* "" : no work tree shared */
+	bool work_ro;
+	bool open_net;
+	const char *egress_dir; /* proxied: per pane, never prepared */
+	/* The host-run paths inside a writable work tree that exist at
+	 * launch, resolved, one per line: bound read-only in the work
+	 * tree's diod sandbox and in the guest (host_run_in_work). */
+	char host_run[16384];
+	/* Every host-run path in the work tree, there or not, resolved as
+	 * far as it exists: what its diod refuses to create (diod-guard.c). */
+	char host_run_guard[16384];
+	char guard_lib[PATH_MAX]; /* sandmux-diod-guard.so */
+};
+
+/* The shares: the host's root, the work tree. */
+enum { SHARE_ROOT, SHARE_WORK, SHARES };
+
 struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
 	int qmp;     /* the server's end of qemu's QMP monitor */
 	int timer;   /* the boot deadline */
+	struct vm_key key;
+	char egress_dir[PATH_MAX]; /* key.egress_dir points here */
+	/* Each share's diod (or the bwrap around it) and qemu's end of its
+	 * socket, kept here too: the 9p session outlives a saved qemu. */
+	pid_t share_server[SHARES];
+	int share_qemu_end[SHARES];
+	/* Suspended to disk: no qemu; the state file to restore, and an
+	 * open of the PTY's slave so the pane's terminal stays. */
+	bool on_disk;
+	char state_path[PATH_MAX];
+	int slave_hold;
 	char nonce[33];
 	char accel[8];
 	char line[1024]; /* a partial line from ctl */
@@ -147,7 +191,7 @@ static int push_machine(struct strvec *a, const char *qemu, const char *dir, boo
 	/* The pane's PTY is qemu's stdio; signal=off: Ctrl-C is the guest's. */
 	return strvec_push(a, "-chardev") != 0 || strvec_push(a, "stdio,id=con,signal=off") != 0 ||
 			   strvec_push(a, "-device") != 0 ||
-			   strvec_push(a, "virtio-serial-device,max_ports=4") != 0 ||
+			   strvec_push(a, "virtio-serial-device,max_ports=8") != 0 ||
 			   strvec_push(a, "-device") != 0 || strvec_push(a, "virtconsole,chardev=con") != 0
 		   ? -1
 		   : 0;
@@ -170,19 +214,6 @@ static int push_pair(struct strvec *a, const char *flag, const char *fmt, ...)
 	vsnprintf(value, sizeof value, fmt, ap);
 	va_end(ap);
 	return strvec_push(a, flag) != 0 || strvec_push(a, value) != 0 ? -1 : 0;
-}
-
-/* A path qemu parses inside a -fsdev option: a comma is doubled. */
-static void qemu_opt_escape(const char *in, char *out, size_t size)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; in[i] != '\0' && j + 2 < size; i++) {
-		out[j++] = in[i];
-		if (in[i] == ',')
-			out[j++] = ',';
-	}
-	out[j] = '\0';
 }
 
 /* qemu's user network.  Open: the guest reaches what the host's user
@@ -217,33 +248,268 @@ static int push_network(struct strvec *a, const struct probe_result *probe,
 	return push_pair(a, "-device", "virtio-net-device,netdev=net0");
 }
 
-static int qemu_argv(const struct probe_result *probe, const char *work, bool work_ro,
-		     int ctl_fd, int qmp_fd, struct strvec *a)
+/* qemu's command line for a VM of key: ctl_fd, qmp_fd and the shares'
+ * sockets are fds qemu inherits; incoming_fd >= 0 restores a saved
+ * state from it instead of booting.  0, -1 out of memory, -2 when the
+ * network cannot be built (push_network). */
+static int qemu_argv(const struct probe_result *probe, const struct vm_key *key, int ctl_fd,
+		     int qmp_fd, const int share_fd[SHARES], int incoming_fd, struct strvec *a)
 {
-	char escaped[2 * PATH_MAX];
+	static const char *const port[SHARES] = {"sandmux.root", "sandmux.work"};
 
 	if (push_machine(a, probe->microvm_qemu_path, probe->microvm_dir,
 			 strcmp(probe->microvm_accel, "kvm") == 0, "") != 0 ||
 	    push_pair(a, "-chardev", "socket,id=ctl,fd=%d", ctl_fd) != 0 ||
 	    push_pair(a, "-device", "virtserialport,chardev=ctl,name=%s", CTL_PORT) != 0 ||
 	    push_pair(a, "-chardev", "socket,id=qmp,fd=%d", qmp_fd) != 0 ||
-	    push_pair(a, "-mon", "chardev=qmp,mode=control") != 0 ||
-	    /* readonly=on: qemu itself refuses every write to the host's
-	     * root, whatever the guest kernel does.  multidevs=remap: the
-	     * root spans several host file systems; without it inode
-	     * numbers could collide in the guest. */
-	    push_pair(a, "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,"
-				   "multidevs=remap") != 0 ||
-	    push_pair(a, "-device", "virtio-9p-device,fsdev=root,mount_tag=root") != 0)
+	    push_pair(a, "-mon", "chardev=qmp,mode=control") != 0)
 		return -1;
-	if (work != NULL) {
-		qemu_opt_escape(work, escaped, sizeof escaped);
-		if (push_pair(a, "-fsdev", "local,id=work,path=%s,security_model=none%s", escaped,
-			      work_ro ? ",readonly=on" : "") != 0 ||
-		    push_pair(a, "-device", "virtio-9p-device,fsdev=work,mount_tag=work") != 0)
+	for (int i = 0; i < SHARES; i++)
+		if (share_fd[i] >= 0 &&
+		    (push_pair(a, "-chardev", "socket,id=share%d,fd=%d", i, share_fd[i]) != 0 ||
+		     push_pair(a, "-device", "virtserialport,chardev=share%d,name=%s", i,
+			       port[i]) != 0))
 			return -1;
+	if (incoming_fd >= 0 && push_pair(a, "-incoming", "fd:%d", incoming_fd) != 0)
+		return -1;
+	return push_network(a, probe, key->egress_dir, key->open_net);
+}
+
+/* --- the shares -------------------------------------------------------------
+ *
+ * diod serves one tree on fd 3, a socketpair whose other end becomes
+ * qemu's chardev.  As the server's uid (-u: diod refuses any other uid
+ * to attach), no authentication (-n: the socket is the only way in),
+ * none of /etc/diod.conf (-c /dev/null). */
+
+static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
+		      struct strvec *a)
+{
+	char uid[32];
+	bool ro = which == SHARE_ROOT || key->work_ro;
+	const char *path = which == SHARE_ROOT ? "/" : key->work;
+	int rc = 0;
+
+	if (which == SHARE_WORK) {
+		/* Threat: a compromised guest kernel walking ".." out of the
+		 * work tree, which diod would follow: in this sandbox only
+		 * the work tree is writable at all.  No --unshare-user as
+		 * root: diod as root sets its groups, which a user namespace
+		 * refuses (unprivileged, bwrap makes one itself); --dev:
+		 * device nodes of a bind are unusable in a namespace. */
+		const char *const confine[] = {"--die-with-parent", "--unshare-pid",
+					       "--unshare-ipc",	    "--unshare-uts",
+					       "--unshare-net",	    "--unshare-cgroup-try",
+					       "--ro-bind",	    "/",
+					       "/",		    "--dev",
+					       "/dev"};
+
+		rc |= strvec_push(a, probe->native_bwrap_path);
+		rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
+		if (!key->work_ro) {
+			rc |= strvec_push(a, "--bind");
+			rc |= strvec_push(a, key->work);
+			rc |= strvec_push(a, key->work);
+		}
+		/* Threat: planting what the host runs later (invariant 7)
+		 * through the writable work tree, by the guest's shell or a
+		 * compromised guest kernel: the host kernel refuses it. */
+		for (const char *p = key->host_run; *p != '\0';) {
+			const char *nl = strchr(p, '\n');
+			char path[PATH_MAX];
+
+			snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+			rc |= strvec_push(a, "--ro-bind");
+			rc |= strvec_push(a, path);
+			rc |= strvec_push(a, path);
+			p = nl + 1;
+		}
+		/* Threat: the same through a host-run file that does not
+		 * exist yet, which no bind can cover: diod alone gets the
+		 * preload that refuses to create one. */
+		if (!key->work_ro) {
+			const char *const guard[] = {"--setenv", "LD_PRELOAD", key->guard_lib,
+						     "--setenv", "SANDMUX_GUARD_PATHS",
+						     key->host_run_guard};
+
+			rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
+		}
+		rc |= strvec_push(a, "--");
 	}
+	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
+	{
+		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
+					    "-r", "3", "-w", "3", "-t", "2", "-L", "/dev/null",
+					    "-u", uid, "-e", path};
+
+		rc |= strvec_pushv(a, args, sizeof args / sizeof args[0]);
+	}
+	if (ro) {
+		rc |= strvec_push(a, "-o");
+		rc |= strvec_push(a, "ro");
+	}
+	return rc != 0 ? -1 : 0;
+}
+
+/* Start one share's server on server_end (as its fd 3), in its own
+ * process group, with nothing else of the server's. */
+static int share_start(const struct probe_result *probe, const struct vm_key *key, int which,
+		       int server_end, pid_t *pid, struct sm_error *err)
+{
+	struct strvec argv = STRVEC_INIT;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	char *const envp[] = {"PATH=/usr/bin:/bin:/usr/sbin:/sbin", NULL};
+	int rc;
+
+	if (which == SHARE_WORK && probe->native_bwrap_path[0] == '\0') {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "microvm needs bubblewrap to confine the work tree's file server "
+			     "(install: apt-get install bubblewrap)");
+		return -1;
+	}
+	if (share_argv(probe, key, which, &argv) != 0) {
+		strvec_free(&argv);
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, server_end, 3);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDWR, 0);
+	posix_spawn_file_actions_adddup2(&fa, 0, 1);
+	posix_spawn_file_actions_adddup2(&fa, 0, 2);
+	posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+					    POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	rc = posix_spawn(pid, argv.v[0], &fa, &attr, argv.v, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (rc != 0)
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start %s: %s", argv.v[0],
+			     strerror(rc));
+	strvec_free(&argv);
+	return rc != 0 ? -1 : 0;
+}
+
+/* path resolved as far as it exists (a missing tail kept as written):
+ * where a file created at path would land. */
+static int resolve_as_far(const char *path, char out[PATH_MAX])
+{
+	char head[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof head)
+		return -1;
+	memcpy(head, path, len + 1);
+	for (;;) {
+		char *slash = strrchr(head, '/');
+		char real[PATH_MAX];
+
+		if (realpath(head[0] != '\0' ? head : "/", real) != NULL) {
+			const char *rest = path + strlen(head);
+
+			return snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") == 0 ? "" : real,
+					rest) >= PATH_MAX
+				   ? -1
+				   : 0;
+		}
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+}
+
+static bool inside(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	return strcmp(path, root) == 0 || (strncmp(path, root, n) == 0 && path[n] == '/');
+}
+
+/* Append line to buf (size) unless it is there already; -1 when full. */
+static int add_line(char *buf, size_t size, const char *line)
+{
+	size_t len = strlen(buf), n = strlen(line);
+
+	for (const char *p = buf; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+
+		if ((size_t)(nl - p) == n && strncmp(p, line, n) == 0)
+			return 0;
+		p = nl + 1;
+	}
+	if (len + n + 2 > size)
+		return -1;
+	memcpy(buf + len, line, n);
+	buf[len + n] = '\n';
+	buf[len + n + 1] = '\0';
 	return 0;
+}
+
+/* sandmux-diod-guard.so beside the binary (the build tree), else in
+ * ../lib/sandmux (make install). */
+static int find_guard(char out[PATH_MAX])
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct stat st;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	snprintf(out, PATH_MAX, "%s/sandmux-diod-guard.so", self);
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	snprintf(out, PATH_MAX, "%s/../lib/sandmux/sandmux-diod-guard.so", self);
+	return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+}
+
+/* The host-run files (hostrun.h: shell startup, git config and hooks,
+ * PATH directories, services, editor and agent config, sandmux's own)
+ * that lie in the work tree: decided on the final object, so a symlink
+ * in the work tree to one elsewhere is followed (that one is read-only
+ * already), and one elsewhere pointing into the work tree is caught.
+ * Those that exist go to host_run (bound read-only: nothing is created
+ * on the host to mount over); all of them, resolved as far as they
+ * exist, to host_run_guard (diod refuses to create them).  -1: out of
+ * memory or too many. */
+static int host_run_in_work(const char *home, char *const *envp, struct vm_key *key)
+{
+	struct strvec list = STRVEC_INIT;
+	int rc = hostrun_paths(home, envp, &list);
+
+	key->host_run[0] = key->host_run_guard[0] = '\0';
+	for (size_t i = 0; hostrun_components[i] != NULL && rc == 0; i++) {
+		char path[PATH_MAX * 2];
+
+		snprintf(path, sizeof path, "%s/%s", key->work, hostrun_components[i]);
+		rc = strvec_push(&list, path);
+	}
+	for (size_t i = 0; i < list.n && rc == 0; i++) {
+		char real[PATH_MAX];
+
+		if (realpath(list.v[i], real) != NULL) {
+			if (inside(real, key->work))
+				rc |= add_line(key->host_run, sizeof key->host_run, real);
+		} else if (resolve_as_far(list.v[i], real) != 0) {
+			continue;
+		}
+		if (rc == 0 && inside(real, key->work))
+			rc |= add_line(key->host_run_guard, sizeof key->host_run_guard, real);
+	}
+	strvec_free(&list);
+	return rc;
 }
 
 /* --- the launch message --------------------------------------------------- */
@@ -316,7 +582,7 @@ static int put_deny(FILE *f, const struct launch_request *req,
  * planted there (invariant 7).  Only what exists at launch: a later new
  * file is not caught (docs/backends.md). */
 static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
-			 const char *work)
+			 const char *work, const char *host_run)
 {
 	const struct sandbox_profile *agent = profile_find("agent");
 	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
@@ -336,6 +602,16 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 				 lists[l]->v[i]);
 			rc |= put_line(f, "ro", path);
 		}
+	/* Bound read-only on the host too (share_argv); here as well so
+	 * the shell gets EROFS at once, from the guest's own mount. */
+	for (const char *p = host_run; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		rc |= put_line(f, "ro", path);
+		p = nl + 1;
+	}
 	return rc;
 }
 
@@ -364,8 +640,8 @@ static int put_proxy_env(FILE *f)
 }
 
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, bool work_ro, const char *nonce,
-			    size_t *len)
+			    const char *home, const char *work, bool work_ro, const char *host_run,
+			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
 	FILE *f = open_memstream(&buf, len);
@@ -383,10 +659,26 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "uid", num);
 	snprintf(num, sizeof num, "%u", (unsigned)getgid());
 	rc |= put_line(f, "gid", num);
+	{
+		/* The name the guest attaches to the shares as (diod looks
+		 * the attaching user up by name, and lets only this uid in). */
+		struct passwd *pw = getpwuid(getuid());
+
+		rc |= pw != NULL && strspn(pw->pw_name, "abcdefghijklmnopqrstuvwxyz"
+						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+					  strlen(pw->pw_name)
+			  ? put_line(f, "user", pw->pw_name)
+			  : -1;
+	}
 	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
 	rc |= put_line(f, "size", num);
-	if (work != NULL)
-		rc |= put_line(f, "work", work_ro ? "ro" : "rw");
+	if (work != NULL) {
+		/* "rw PATH": the host path is the share's 9p aname. */
+		char value[PATH_MAX + 8];
+
+		snprintf(value, sizeof value, "%s %s", work_ro ? "ro" : "rw", work);
+		rc |= put_line(f, "work", value);
+	}
 	if (req->egress_dir != NULL) {
 		rc |= put_line(f, "net", "proxied");
 		rc |= put_proxy_env(f);
@@ -394,7 +686,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		rc |= put_line(f, "net", "open");
 	}
 	rc |= put_deny(f, req, prof, home);
-	rc |= put_read_only(f, prof, home, work);
+	rc |= put_read_only(f, prof, home, work, host_run);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -404,6 +696,17 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 }
 
 /* --- launch --------------------------------------------------------------- */
+
+/* Reaped here: a share's server is not a pane, the pane reaper never
+ * looks for it.  SIGKILL: bwrap's --die-with-parent takes diod along. */
+static void share_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
 
 static void vm_free(struct microvm_vm *vm)
 {
@@ -415,6 +718,15 @@ static void vm_free(struct microvm_vm *vm)
 		close(vm->qmp);
 	if (vm->timer >= 0)
 		close(vm->timer);
+	for (int i = 0; i < SHARES; i++) {
+		if (vm->share_qemu_end[i] >= 0)
+			close(vm->share_qemu_end[i]);
+		share_stop(vm->share_server[i]);
+	}
+	if (vm->slave_hold >= 0)
+		close(vm->slave_hold);
+	if (vm->state_path[0] != '\0')
+		unlink(vm->state_path);
 	free(vm);
 }
 
@@ -474,49 +786,29 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* What a VM's qemu command line depends on, besides the image: a VM
- * booted for one key serves any launch with the same key. */
-struct vm_key {
-	char work[PATH_MAX]; /* "" : no work tree shared */
-	bool work_ro;
-	bool open_net;
-	const char *egress_dir; /* proxied: per pane, never prepared */
-};
-
-/* Boot a VM (qemu on a new PTY) for key; the launch is sent later. */
-static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
-		    int cols, struct launch_result *res, struct sm_error *err)
+/* qemu for vm on the pane's PTY: a new one (master < 0: res->master set)
+ * or the one a VM saved to disk left (a restore from incoming_fd).  The
+ * control channel and QMP are new either way. */
+static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int master,
+		    int incoming_fd, int rows, int cols, struct launch_result *res,
+		    struct sm_error *err)
 {
 	/* qemu needs nothing of the pane's environment (the guest gets it
 	 * through the launch), and a prepared VM has no pane yet. */
 	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
-	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[2];
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[3 + SHARES], nkeep = 0;
 	struct strvec argv = STRVEC_INIT;
-	struct microvm_vm *vm = calloc(1, sizeof *vm);
-	const char *work = key->work[0] != '\0' ? key->work : NULL;
 	char msg[256];
 	int rc = -1;
 
-	if (vm == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
-	vm->ctl = vm->qmp = vm->timer = -1;
-	vm->shell_exit = -1;
-	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
-	if (make_nonce(vm->nonce) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl) ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qmp) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make the control channel: %s",
 			     strerror(errno));
 		goto out;
 	}
-	vm->ctl = ctl[0];
-	vm->qmp = qmp[0];
-	if (qemu_argv(probe, work, key->work_ro, ctl[1], qmp[1], &argv) != 0) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		goto out;
-	}
-	switch (push_network(&argv, probe, key->egress_dir, key->open_net)) {
+	switch (qemu_argv(probe, &vm->key, ctl[1], qmp[1], vm->share_qemu_end, incoming_fd,
+			  &argv)) {
 	case 0:
 		break;
 	case -2:
@@ -528,8 +820,13 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
-	keep[0] = ctl[1];
-	keep[1] = qmp[1];
+	keep[nkeep++] = ctl[1];
+	keep[nkeep++] = qmp[1];
+	for (int i = 0; i < SHARES; i++)
+		if (vm->share_qemu_end[i] >= 0)
+			keep[nkeep++] = vm->share_qemu_end[i];
+	if (incoming_fd >= 0)
+		keep[nkeep++] = incoming_fd;
 	{
 		struct pty_spawn_opts opts = {
 		    .argv = argv.v,
@@ -538,29 +835,98 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 		    .rows = rows,
 		    .cols = cols,
 		    .keep_fds = keep,
-		    .nkeep_fds = 2,
+		    .nkeep_fds = nkeep,
 		};
+		int spawned = master >= 0 ? pty_spawn_on(&opts, master, &res->pid, msg, sizeof msg)
+					  : pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg);
 
-		if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
+		if (spawned < 0) {
 			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start qemu: %s", msg);
 			goto out;
 		}
 	}
+	if (vm->ctl >= 0)
+		close(vm->ctl);
+	if (vm->qmp >= 0)
+		close(vm->qmp);
+	vm->ctl = ctl[0];
+	vm->qmp = qmp[0];
+	vm->qmp_ready = false;
+	vm->len = 0;
+	ctl[0] = qmp[0] = -1;
+	rc = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (ctl[i] >= 0)
+			close(ctl[i]);
+		if (qmp[i] >= 0)
+			close(qmp[i]);
+	}
+	strvec_free(&argv);
+	return rc;
+}
+
+/* Boot a VM (its shares' servers, qemu on a new PTY) for key; the
+ * launch is sent later. */
+static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
+		    int cols, struct launch_result *res, struct sm_error *err)
+{
+	struct microvm_vm *vm = calloc(1, sizeof *vm);
+
+	if (vm == NULL) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = -1;
+	vm->shell_exit = -1;
+	vm->key = *key;
+	if (key->egress_dir != NULL) {
+		snprintf(vm->egress_dir, sizeof vm->egress_dir, "%s", key->egress_dir);
+		vm->key.egress_dir = vm->egress_dir;
+	}
+	for (int i = 0; i < SHARES; i++) {
+		vm->share_qemu_end[i] = -1;
+		vm->share_server[i] = 0;
+	}
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	if (make_nonce(vm->nonce) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make a nonce: %s", strerror(errno));
+		goto fail;
+	}
+	/* A comma would end the guest's 9p mount options (the aname). */
+	if (strchr(key->work, ',') != NULL) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "a microvm work tree cannot have a comma in its path: %s", key->work);
+		goto fail;
+	}
+	for (int i = 0; i < SHARES; i++) {
+		int pair[2];
+
+		if (i == SHARE_WORK && key->work[0] == '\0')
+			continue;
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make a share's socket: %s",
+				     strerror(errno));
+			goto fail;
+		}
+		vm->share_qemu_end[i] = pair[1];
+		if (share_start(probe, key, i, pair[0], &vm->share_server[i], err) != 0) {
+			close(pair[0]);
+			goto fail;
+		}
+		close(pair[0]);
+	}
+	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
+		goto fail;
 	res->backend = SANDBOX_MICROVM;
 	res->vm = vm;
-	vm = NULL;
-	rc = 0;
-	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid,
-		 res->vm->accel, work != NULL ? work : "none", key->work_ro ? " read-only" : "",
+	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid, vm->accel,
+		 key->work[0] != '\0' ? key->work : "none", key->work_ro ? " read-only" : "",
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
-out:
-	if (ctl[1] >= 0)
-		close(ctl[1]);
-	if (qmp[1] >= 0)
-		close(qmp[1]);
-	strvec_free(&argv);
+	return 0;
+fail:
 	vm_free(vm);
-	return rc;
+	return -1;
 }
 
 /* --- the prepared VM ----------------------------------------------------------
@@ -587,7 +953,9 @@ static bool prepare_enabled(void)
 static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 {
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
-	       a->open_net == b->open_net && a->egress_dir == NULL && b->egress_dir == NULL;
+	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
+	       strcmp(a->host_run_guard, b->host_run_guard) == 0 &&
+	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
 void microvm_prepared_discard(void)
@@ -677,6 +1045,17 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		key.work[0] = '\0';
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
 	key.open_net = !prof->proxied_network;
+	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "cannot list the host-run files in the work tree %s", key.work);
+		return -1;
+	}
+	if (key.work[0] != '\0' && !key.work_ro && find_guard(key.guard_lib) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "the work tree's file server guard sandmux-diod-guard.so is missing "
+			     "beside the sandmux binary (make)");
+		return -1;
+	}
 	warm = take_prepared(&key, res);
 	if (!warm && vm_start(probe, &key, req->rows, req->cols, res, err) != 0)
 		return -1;
@@ -687,7 +1066,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		have_last = true;
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 key.work_ro, res->vm->nonce, &message_len);
+				 key.work_ro, key.host_run, res->vm->nonce, &message_len);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what
@@ -852,30 +1231,52 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 
 /* --- QMP ------------------------------------------------------------------ */
 
+/* Send text (with pass_fd as SCM_RIGHTS when >= 0). */
+static int qmp_send(int fd, const char *text, int pass_fd)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {.iov_base = (void *)text, .iov_len = strlen(text)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	ssize_t n;
+
+	if (pass_fd < 0)
+		return write_all(fd, text, strlen(text));
+	memset(control, 0, sizeof control);
+	msg.msg_control = control;
+	msg.msg_controllen = sizeof control;
+	CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
+	CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
+	CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &pass_fd, sizeof(int));
+	do
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)iov.iov_len ? 0 : -1;
+}
+
 /* Send one command and wait (bounded) for its return; events that come
  * in between are skipped.  qemu greets first: the greeting and the
- * capabilities handshake are done on first use. */
-static int qmp_command(struct microvm_vm *vm, const char *command)
+ * capabilities handshake are done on first use.  The "return" value of
+ * the reply goes to *reply when it is not NULL (the caller frees it). */
+static int qmp_call(struct microvm_vm *vm, const char *command, int pass_fd, cJSON **reply)
 {
 	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
-	char buf[4096];
+	char buf[8192];
 	size_t len = 0;
 
 	if (vm->qmp < 0)
 		return -1;
 	for (int phase = 0; phase < 2; phase++) {
-		const char *send_text = phase == 0 ? caps : command;
-
 		if (phase == 0 && vm->qmp_ready)
 			continue;
-		if (write_all(vm->qmp, send_text, strlen(send_text)) != 0)
+		if (qmp_send(vm->qmp, phase == 0 ? caps : command, phase == 0 ? -1 : pass_fd) != 0)
 			return -1;
 		for (;;) {
 			struct pollfd pfd = {.fd = vm->qmp, .events = POLLIN};
 			char *nl;
 			ssize_t n;
 
-			if (poll(&pfd, 1, 2000) <= 0)
+			if (poll(&pfd, 1, 5000) <= 0)
 				return -1;
 			n = read(vm->qmp, buf + len, sizeof buf - 1 - len);
 			if (n <= 0)
@@ -883,17 +1284,25 @@ static int qmp_command(struct microvm_vm *vm, const char *command)
 			len += (size_t)n;
 			buf[len] = '\0';
 			while ((nl = strchr(buf, '\n')) != NULL) {
-				bool is_return = strstr(buf, "\"return\"") != NULL &&
-						 (size_t)(strstr(buf, "\"return\"") - buf) <
-						     (size_t)(nl - buf);
-				bool is_error = strncmp(buf, "{\"error\"", 8) == 0;
+				cJSON *msg, *ret;
 
+				*nl = '\0';
+				msg = cJSON_Parse(buf);
 				len -= (size_t)(nl + 1 - buf);
 				memmove(buf, nl + 1, len + 1);
-				if (is_error)
+				if (msg != NULL && cJSON_GetObjectItem(msg, "error") != NULL) {
+					cJSON_Delete(msg);
 					return -1;
-				if (is_return)
-					goto next;
+				}
+				ret = msg != NULL ? cJSON_DetachItemFromObject(msg, "return") : NULL;
+				cJSON_Delete(msg);
+				if (ret == NULL)
+					continue;
+				if (phase == 1 && reply != NULL)
+					*reply = ret;
+				else
+					cJSON_Delete(ret);
+				goto next;
 			}
 			if (len == sizeof buf - 1)
 				len = 0;
@@ -904,14 +1313,206 @@ static int qmp_command(struct microvm_vm *vm, const char *command)
 	return 0;
 }
 
-static int microvm_suspend(struct launch_result *res)
+static int qmp_command(struct microvm_vm *vm, const char *command)
 {
-	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n") : -1;
+	return qmp_call(vm, command, -1, NULL);
 }
 
-static int microvm_resume(struct launch_result *res)
+/* The "status" string of a query's return, copied to out; -1 if none. */
+static int qmp_status(struct microvm_vm *vm, const char *command, char *out, size_t size)
 {
-	return res->vm != NULL ? qmp_command(res->vm, "{\"execute\":\"cont\"}\n") : -1;
+	cJSON *ret = NULL, *status;
+	int rc = -1;
+
+	if (qmp_call(vm, command, -1, &ret) == 0 &&
+	    cJSON_IsString(status = cJSON_GetObjectItem(ret, "status"))) {
+		snprintf(out, size, "%s", status->valuestring);
+		rc = 0;
+	}
+	cJSON_Delete(ret);
+	return rc;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int microvm_suspend(struct launch_result *res)
+{
+	return res->vm != NULL && !res->vm->on_disk
+		   ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n")
+		   : -1;
+}
+
+/* How long a save or a restore may take: ~0.5 s each for a 256 MiB
+ * guest here (~70 MB of state), far more on a loaded host. */
+#define DISK_DEADLINE_MS 60000
+
+/* qemu saves the stopped VM into fd (QMP getfd + migrate "fd:"; qemu
+ * 7.2 has no "file:" migration).  0 once the state is complete. */
+static int save_state(struct microvm_vm *vm, int fd, struct sm_error *err)
+{
+	long long deadline = mono_ms() + DISK_DEADLINE_MS;
+	char status[32] = "";
+
+	if (qmp_call(vm, "{\"execute\":\"getfd\",\"arguments\":{\"fdname\":\"sandmux-state\"}}\n",
+		     fd, NULL) != 0 ||
+	    qmp_command(vm, "{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"fd:sandmux-state\"}}"
+			    "\n") != 0) {
+		sm_error_set(err, SM_ERR_FAILED, "qemu refused to save the VM");
+		return -1;
+	}
+	while (mono_ms() < deadline) {
+		if (qmp_status(vm, "{\"execute\":\"query-migrate\"}\n", status, sizeof status) != 0)
+			break;
+		if (strcmp(status, "completed") == 0)
+			return fsync(fd) == 0 ? 0 : (sm_error_set(err, SM_ERR_FAILED,
+						"cannot write the VM's state: %s", strerror(errno)), -1);
+		if (strcmp(status, "failed") == 0 || strcmp(status, "cancelled") == 0)
+			break;
+		usleep(20000);
+	}
+	sm_error_set(err, SM_ERR_FAILED, "qemu did not save the VM (migration %s)",
+		     status[0] != '\0' ? status : "not answered");
+	return -1;
+}
+
+/* qemu told to quit, waited for (bounded), killed if it does not. */
+static void qemu_end(pid_t pid, struct microvm_vm *vm)
+{
+	long long deadline = mono_ms() + 5000;
+
+	qmp_command(vm, "{\"execute\":\"quit\"}\n");
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (mono_ms() >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			return;
+		}
+		usleep(10000);
+	}
+}
+
+/* suspend --to-disk: the VM stopped, its whole state (RAM, devices, the
+ * guest's side of the shares) written to path, and qemu ended, so the
+ * pane holds no VM memory.  What stays: the PTY (an open of its slave,
+ * so the pane's terminal does not hang up), the shares' servers with
+ * their 9p sessions, the control channel's launch state.  res->pid is 0
+ * until resume: there is no process to signal or reap. */
+static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
+				   struct sm_error *err)
+{
+	struct microvm_vm *vm = res->vm;
+	char slave[128];
+	int fd;
+
+	if (vm == NULL || vm->on_disk || res->pid <= 0) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "the VM is not running");
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		sm_error_set(err, SM_ERR_FAILED, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (qmp_command(vm, "{\"execute\":\"stop\"}\n") != 0) {
+		sm_error_set(err, SM_ERR_FAILED, "qemu did not stop the VM");
+		goto fail;
+	}
+	if (save_state(vm, fd, err) != 0) {
+		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		goto fail;
+	}
+	close(fd);
+	if (ptsname_r(res->master, slave, sizeof slave) != 0 ||
+	    (vm->slave_hold = open(slave, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+		sm_error_set(err, SM_ERR_FAILED, "cannot hold the pane's terminal: %s",
+			     strerror(errno));
+		unlink(path);
+		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		return -1;
+	}
+	snprintf(vm->state_path, sizeof vm->state_path, "%s", path);
+	qemu_end(res->pid, vm);
+	close(vm->qmp);
+	vm->qmp = -1;
+	vm->on_disk = true;
+	log_info("microvm: qemu pid %d saved to %s and ended", (int)res->pid, path);
+	res->pid = res->child_pid = 0;
+	return 0;
+fail:
+	close(fd);
+	unlink(path);
+	return -1;
+}
+
+/* resume after suspend --to-disk: a new qemu on the same PTY, same
+ * devices and shares, loading the state (-incoming fd:), then cont.
+ * The guest goes on where it stopped: its mounts talk to the same diod
+ * sessions, its shell is the same process. */
+static int restore(struct launch_result *res, struct sm_error *err)
+{
+	const struct probe_result *probe = backend_probe_result();
+	struct microvm_vm *vm = res->vm;
+	long long deadline = mono_ms() + DISK_DEADLINE_MS;
+	struct winsize ws = {0};
+	char status[32] = "";
+	int fd = open(vm->state_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0) {
+		sm_error_set(err, SM_ERR_FAILED, "cannot open the saved VM %s: %s", vm->state_path,
+			     strerror(errno));
+		return -1;
+	}
+	ioctl(res->master, TIOCGWINSZ, &ws);
+	if (vm_spawn(probe, vm, res->master, fd, ws.ws_row, ws.ws_col, res, err) != 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	while (mono_ms() < deadline &&
+	       qmp_status(vm, "{\"execute\":\"query-status\"}\n", status, sizeof status) == 0 &&
+	       strcmp(status, "inmigrate") == 0)
+		usleep(20000);
+	if (strcmp(status, "paused") != 0 && strcmp(status, "running") != 0) {
+		sm_error_set(err, SM_ERR_FAILED, "qemu did not restore the VM (status %s)",
+			     status[0] != '\0' ? status : "not answered");
+		backend_kill_tree(res->pid, 0);
+		while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		res->pid = 0;
+		return -1;
+	}
+	if (strcmp(status, "paused") == 0 && qmp_command(vm, "{\"execute\":\"cont\"}\n") != 0) {
+		sm_error_set(err, SM_ERR_FAILED, "qemu did not continue the restored VM");
+		return -1;
+	}
+	/* qemu's stdio set the terminal up again, output processing too. */
+	pty_output_raw(res->master);
+	res->child_pid = res->pid;
+	close(vm->slave_hold);
+	vm->slave_hold = -1;
+	unlink(vm->state_path);
+	vm->state_path[0] = '\0';
+	vm->on_disk = false;
+	/* The size may have changed while it was on disk. */
+	microvm_resize(res, ws.ws_row, ws.ws_col);
+	log_info("microvm: restored as qemu pid %d", (int)res->pid);
+	return 0;
+}
+
+static int microvm_resume(struct launch_result *res, struct sm_error *err)
+{
+	if (res->vm == NULL)
+		return -1;
+	if (res->vm->on_disk)
+		return restore(res, err);
+	return qmp_command(res->vm, "{\"execute\":\"cont\"}\n");
 }
 
 /* --- the end -------------------------------------------------------------- */
@@ -919,8 +1520,10 @@ static int microvm_resume(struct launch_result *res)
 static void microvm_destroy(struct launch_result *res)
 {
 	/* qemu is the whole VM: the guest and everything in it die with
-	 * it, and there is no other host process to look for. */
-	backend_kill_tree(res->pid, 0);
+	 * it; the shares' servers go in vm_free.  A VM on disk has no
+	 * qemu (pid 0: kill(0) would be the server's own group). */
+	if (res->pid > 0)
+		backend_kill_tree(res->pid, 0);
 	vm_free(res->vm);
 	res->vm = NULL;
 }
@@ -955,6 +1558,7 @@ const struct backend_ops backend_microvm_ops = {
     .launch = microvm_launch,
     .confirm = microvm_confirm,
     .suspend = microvm_suspend,
+    .suspend_to_disk = microvm_suspend_to_disk,
     .resume = microvm_resume,
     .destroy = microvm_destroy,
     .resize = microvm_resize,

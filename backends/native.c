@@ -1412,8 +1412,9 @@ static int native_suspend(struct launch_result *res)
 	return backend_signal_tree(res->pid, res->sandbox_init, SIGSTOP);
 }
 
-static int native_resume(struct launch_result *res)
+static int native_resume(struct launch_result *res, struct sm_error *err)
 {
+	(void)err;
 	return backend_signal_tree(res->pid, res->sandbox_init, SIGCONT);
 }
 

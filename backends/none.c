@@ -49,8 +49,9 @@ static int none_suspend(struct launch_result *res)
 	return backend_signal_tree(res->pid, 0, SIGSTOP);
 }
 
-static int none_resume(struct launch_result *res)
+static int none_resume(struct launch_result *res, struct sm_error *err)
 {
+	(void)err;
 	return backend_signal_tree(res->pid, 0, SIGCONT);
 }
 

@@ -432,6 +432,17 @@ static void probe_microvm(struct probe_result *r, bool sandbox_off)
 		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
 		return;
 	}
+	/* diod serves the guest its files (microvm.c says why not qemu's
+	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
+	if (probe_find_on_path("diod", getenv("PATH"), r->microvm_diod_path,
+			       sizeof r->microvm_diod_path) != 0 &&
+	    probe_find_on_path("diod", "/usr/sbin:/sbin", r->microvm_diod_path,
+			       sizeof r->microvm_diod_path) != 0) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+			 "diod (the guest's file server) not found");
+		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install diod");
+		return;
+	}
 	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm_dir);
 	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm_dir);
 	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {

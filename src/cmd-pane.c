@@ -2,6 +2,7 @@
  * cmd-pane: commands on one pane — split, send-keys, send-text, capture,
  * history, resize, kill-pane, suspend, resume.
  */
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -220,10 +221,26 @@ CMD_HANDLER(cmd_kill_pane)
 	return 0;
 }
 
+/* The file a pane's sandbox is saved to by suspend --to-disk: in the
+ * state directory (private, 0700), named after the pane and the server. */
+static int suspend_state_path(const struct pane *p, char *out, size_t size, struct sm_error *err)
+{
+	char dir[PATH_MAX];
+
+	if (paths_state_dir(dir, sizeof dir) != 0) {
+		sm_error_set(err, SM_ERR_FAILED, "cannot make the state directory %s: %s", dir,
+			     strerror(errno));
+		return -1;
+	}
+	snprintf(out, size, "%s/pane-%d.%d.vmstate", dir, p->id, (int)getpid());
+	return 0;
+}
+
 static int cmd_suspend_resume(struct conn *c, const cJSON *req, struct sm_error *err,
 			      bool suspend)
 {
 	struct pane *p = cmd_target_pane(c, req, err);
+	bool to_disk = cJSON_IsTrue(cJSON_GetObjectItem(req, "to_disk"));
 	int rc;
 
 	if (p == NULL)
@@ -232,16 +249,43 @@ static int cmd_suspend_resume(struct conn *c, const cJSON *req, struct sm_error 
 		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is not running", p->id);
 		return -1;
 	}
+	if (to_disk && p->ops->suspend_to_disk == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "pane %%%d runs under %s: only a microvm pane can be suspended to disk",
+			     p->id, p->ops->name);
+		return -1;
+	}
+	if (to_disk && p->state == SANDBOX_SUSPENDED) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "pane %%%d is already suspended: resume it first", p->id);
+		return -1;
+	}
 	if (suspend == (p->state == SANDBOX_SUSPENDED))
 		return 0;
-	rc = suspend ? p->ops->suspend(&p->launch) : p->ops->resume(&p->launch);
+	if (to_disk) {
+		char path[PATH_MAX];
+
+		if (suspend_state_path(p, path, sizeof path, err) != 0 ||
+		    p->ops->suspend_to_disk(&p->launch, path, err) != 0)
+			return -1;
+		rc = 0;
+	} else {
+		rc = suspend ? p->ops->suspend(&p->launch) : p->ops->resume(&p->launch, err);
+	}
 	if (rc < 0) {
-		sm_error_set(err, SM_ERR_FAILED, "cannot %s pane %%%d", suspend ? "suspend" : "resume",
-			     p->id);
+		if (err->code[0] == '\0')
+			sm_error_set(err, SM_ERR_FAILED, "cannot %s pane %%%d",
+				     suspend ? "suspend" : "resume", p->id);
 		return -1;
 	}
 	p->state = suspend ? SANDBOX_SUSPENDED : SANDBOX_WARM;
-	events_emit(events_lifecycle(suspend ? "suspended" : "resumed", p));
+	{
+		cJSON *ev = events_lifecycle(suspend ? "suspended" : "resumed", p);
+
+		if (to_disk)
+			cJSON_AddBoolToObject(ev, "toDisk", true);
+		events_emit(ev);
+	}
 	server_broadcast_layout(p->window->session);
 	return 0;
 }

@@ -96,6 +96,13 @@ static const struct command_option pane_options[] = {
 	END,
 };
 
+static const struct command_option suspend_options[] = {
+	PANE_TARGET("the pane"),
+	{ 0, "to-disk", CV_FLAG, "to_disk",
+	  .help = "save the VM's state to the state directory and end qemu (microvm)" },
+	END,
+};
+
 static const struct command_option optional_pane_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
 	END,
@@ -265,8 +272,9 @@ const struct command_entry command_table[] = {
 	  .client = client_cmd_select_pane },
 	{ "zoom", { 0 }, "[-t PANE]", "zoom or unzoom a pane", optional_pane_options,
 	  .request = "zoom", .flags = BOTH, .exec = cmd_zoom },
-	{ "suspend", { "suspend-pane" }, "[-t PANE]", "stop a pane's whole process tree",
-	  pane_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
+	{ "suspend", { "suspend-pane" }, "[-t PANE] [--to-disk]",
+	  "stop a pane's whole process tree (--to-disk: save a microvm to a file and end it)",
+	  suspend_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
 	{ "resume", { "resume-pane" }, "[-t PANE]", "continue a suspended pane", pane_options,
 	  .request = "resume", .flags = BOTH, .exec = cmd_resume },
 	{ "feed", { 0 }, "[-t SESSION] [--toggle]",

@@ -118,11 +118,12 @@ fail:
 	_exit(127);
 }
 
-int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out, char *errbuf,
-	      size_t errsz)
+/* Start the program on the slave slave_name; the master is the caller's.
+ * 0, or -errno with the message in errbuf. */
+static int pty_start(const struct pty_spawn_opts *opts, const char *slave_name, pid_t *pid_out,
+		     char *errbuf, size_t errsz)
 {
-	char slave_name[128];
-	int master = -1, report[2], child_errno = 0, rc;
+	int report[2], child_errno = 0, rc;
 	ssize_t n;
 	pid_t pid;
 
@@ -131,21 +132,14 @@ int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out
 			 opts->nkeep_fds, PTY_MAX_KEEP_FDS);
 		return -EINVAL;
 	}
-	rc = pty_open_master(&master, slave_name, sizeof slave_name);
-	if (rc < 0) {
-		snprintf(errbuf, errsz, "cannot open a pty: %s", strerror(-rc));
-		return rc;
-	}
 	if (pipe2(report, O_CLOEXEC) < 0) {
 		rc = -errno;
-		close(master);
 		snprintf(errbuf, errsz, "pipe: %s", strerror(-rc));
 		return rc;
 	}
 	pid = fork();
 	if (pid < 0) {
 		rc = -errno;
-		close(master);
 		close(report[0]);
 		close(report[1]);
 		snprintf(errbuf, errsz, "fork: %s", strerror(-rc));
@@ -160,15 +154,45 @@ int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out
 	close(report[0]);
 	if (n == (ssize_t)sizeof child_errno) {
 		waitpid(pid, NULL, 0);
-		close(master);
 		snprintf(errbuf, errsz, "cannot run %s: %s", opts->argv[0], strerror(child_errno));
 		return -child_errno;
+	}
+	*pid_out = pid;
+	return 0;
+}
+
+int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out, char *errbuf,
+	      size_t errsz)
+{
+	char slave_name[128];
+	int master = -1, rc;
+
+	rc = pty_open_master(&master, slave_name, sizeof slave_name);
+	if (rc < 0) {
+		snprintf(errbuf, errsz, "cannot open a pty: %s", strerror(-rc));
+		return rc;
+	}
+	rc = pty_start(opts, slave_name, pid_out, errbuf, errsz);
+	if (rc < 0) {
+		close(master);
+		return rc;
 	}
 	/* The server's loop must never block on a pane. */
 	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 	*master_out = master;
-	*pid_out = pid;
 	return 0;
+}
+
+int pty_spawn_on(const struct pty_spawn_opts *opts, int master, pid_t *pid_out, char *errbuf,
+		 size_t errsz)
+{
+	char slave_name[128];
+
+	if (ptsname_r(master, slave_name, sizeof slave_name) != 0) {
+		snprintf(errbuf, errsz, "ptsname: %s", strerror(errno));
+		return -errno;
+	}
+	return pty_start(opts, slave_name, pid_out, errbuf, errsz);
 }
 
 int pty_resize(int master, int rows, int cols)

@@ -36,6 +36,11 @@ struct pty_spawn_opts {
  * here, not an exit status later. */
 int pty_spawn(const struct pty_spawn_opts *opts, int *master_out, pid_t *pid_out, char *err,
 	      size_t errsz);
+/* The same on a PTY the caller already has (its master): a program
+ * started again on the terminal the last one left, such as a VM restored
+ * from disk on its pane's PTY.  The slave must have no session left. */
+int pty_spawn_on(const struct pty_spawn_opts *opts, int master, pid_t *pid_out, char *err,
+		 size_t errsz);
 int pty_resize(int master, int rows, int cols);
 /* Foreground process group of the terminal, or -1. */
 pid_t pty_foreground(int master);

@@ -9,9 +9,17 @@
  * size, the deny-read paths and the paths kept read-only.  Then it builds
  * the pane's world and starts the shell:
  *
- *   - the host's root (9p tag "root", exported read-only by qemu) becomes
- *     the guest's root; the work tree (tag "work") is mounted over the
- *     working directory; fresh /proc, /dev, /dev/pts, /tmp;
+ *   - the host's root (exported read-only by its 9p server on the host,
+ *     port sandmux.root) becomes the guest's root; the work tree (port
+ *     sandmux.work) is mounted over the working directory; fresh /proc,
+ *     /dev, /dev/pts, /tmp.  Each share is 9p over a virtio serial port,
+ *     not qemu's own virtio-9p, because qemu 7.2 refuses to save a VM
+ *     while a virtio-9p export is mounted (suspend --to-disk): a port is
+ *     plain bytes to qemu and migrates, the 9p state lives in the host's
+ *     server, which outlives the qemu that is saved.  The kernel's fd
+ *     transport cannot write to a virtio port (no write_iter), so a relay
+ *     of the agent's copies between the port and a socket the kernel
+ *     mounts;
  *   - every deny-read path is masked: a directory by an empty read-only
  *     tmpfs of mode 0000, anything else by an empty mode-0000 file bound
  *     read-only over it (as native does).  Threat: the shell reading the
@@ -70,14 +78,16 @@
 
 struct launch {
 	char nonce[80];
+	char user[64]; /* the server's user name: the shares' attach name */
 	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
 	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
 	int nargv, nenvp, ndeny, nreadonly;
 	char cwd[4096];
 	unsigned uid, gid;
 	int rows, cols;
-	int work; /* a work tree is shared (tag "work") */
+	int work; /* a work tree is shared (port sandmux.work) */
 	int work_ro;
+	char work_path[4096]; /* the host's path of it: the 9p aname */
 	char net[16]; /* "", "open", "proxied" */
 };
 
@@ -274,6 +284,8 @@ static void read_launch(struct launch *l)
 			push(l->deny, &l->ndeny, value);
 		else if (strcmp(line, "ro") == 0)
 			push(l->readonly, &l->nreadonly, value);
+		else if (strcmp(line, "user") == 0)
+			snprintf(l->user, sizeof l->user, "%s", value);
 		else if (strcmp(line, "cwd") == 0)
 			snprintf(l->cwd, sizeof l->cwd, "%s", value);
 		else if (strcmp(line, "uid") == 0)
@@ -283,8 +295,11 @@ static void read_launch(struct launch *l)
 		else if (strcmp(line, "size") == 0)
 			sscanf(value, "%d %d", &l->rows, &l->cols);
 		else if (strcmp(line, "work") == 0) {
+			/* "rw PATH" or "ro PATH" */
 			l->work = 1;
-			l->work_ro = strcmp(value, "ro") == 0;
+			l->work_ro = strncmp(value, "ro", 2) == 0;
+			snprintf(l->work_path, sizeof l->work_path, "%s",
+				 strlen(value) > 3 ? value + 3 : "/");
 		} else if (strcmp(line, "net") == 0)
 			snprintf(l->net, sizeof l->net, "%s", value);
 	}
@@ -292,7 +307,6 @@ static void read_launch(struct launch *l)
 	die("control channel closed before launch");
 }
 
-#define NINEP_OPTS "trans=virtio,version=9p2000.L,msize=524288"
 
 static void mount_or_die(const char *src, const char *dst, const char *type, unsigned long flags,
 			 const char *data)
@@ -315,12 +329,95 @@ static void make_dirs(char *path)
 	mkdir(path, 0755);
 }
 
+/* One direction of a share's relay: bytes from one fd to the other,
+ * for the VM's life.  A port whose host side is not connected reads 0
+ * (between a save and its restore the guest does not run at all, but a
+ * restored qemu connects its end a moment after the guest resumes). */
+static void relay_copy(int from, int to)
+{
+	static char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(from, buf, sizeof buf);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			usleep(10000);
+			continue;
+		}
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(to, buf + off, (size_t)(n - off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				_exit(1);
+			off += w;
+		}
+	}
+}
+
+/* The kernel's end of a share: a socket whose other end two relay
+ * processes join to the port (one per direction, so neither can block
+ * the other).  They are the agent's children, uid 0 and not dumpable
+ * (inherited from main), so the shell, without capabilities, can
+ * neither ptrace them nor reach their fds: the only way to the host's
+ * 9p servers is the guest kernel's mounts, with the masks above them. */
+static int share_socket(const char *port_name)
+{
+	int port = open_port(port_name), sv[2];
+
+	if (port < 0) {
+		errno = ENODEV;
+		die(port_name);
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		die("socketpair");
+	for (int dir = 0; dir < 2; dir++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			close(sv[0]);
+			if (ctl >= 0)
+				close(ctl);
+			signal(SIGCHLD, SIG_DFL);
+			if (dir == 0)
+				relay_copy(port, sv[1]);
+			relay_copy(sv[1], port);
+		}
+	}
+	close(port);
+	close(sv[1]);
+	return sv[0];
+}
+
+/* 9p over the fd transport as the server's user (access=any: one attach
+ * by that name whoever asks in the guest; the host's server refuses any
+ * other user). */
+static void mount_share(const char *port_name, const char *aname, const char *dst,
+			unsigned long flags, const char *cache, const struct launch *l)
+{
+	char opts[4400];
+	int fd = share_socket(port_name);
+
+	snprintf(opts, sizeof opts,
+		 "trans=fd,rfdno=%d,wfdno=%d,version=9p2000.L,msize=262144,access=any,"
+		 "uname=%s,cache=%s,aname=%s",
+		 fd, fd, l->user, cache, aname);
+	mount_or_die(port_name, dst, "9p", flags, opts);
+	/* The mount holds its own reference. */
+	close(fd);
+}
+
 /* The pane's world: host root, work tree, fresh kernel file systems. */
 static void build_root(const struct launch *l)
 {
 	char dst[4200];
 
-	mount_or_die("root", "/newroot", "9p", MS_RDONLY | MS_NODEV, NINEP_OPTS ",cache=loose");
+	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV, "loose", l);
 	mount_or_die("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_or_die("devtmpfs", "/newroot/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL);
 	mkdir("/newroot/dev/pts", 0755);
@@ -340,8 +437,8 @@ static void build_root(const struct launch *l)
 		snprintf(dst, sizeof dst, "/newroot%s", l->cwd);
 		if (strncmp(l->cwd, "/tmp/", 5) == 0)
 			make_dirs(dst);
-		mount_or_die("work", dst, "9p", MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
-			     NINEP_OPTS ",cache=mmap");
+		mount_share("sandmux.work", l->work_path, dst, MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
+			    "mmap", l);
 	}
 	/* switch_root: the initramfs stays underneath, unreachable. */
 	if (chdir("/newroot") != 0 || mount(".", "/", NULL, MS_MOVE, NULL) != 0 ||
@@ -638,6 +735,9 @@ int main(void)
 	int mask_fd, resolv_fd = -1, status;
 	pid_t shell;
 
+	/* Not dumpable, and so neither are the relays forked from here:
+	 * nothing without CAP_SYS_PTRACE may trace them or open their fds. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);

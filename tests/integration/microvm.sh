@@ -6,7 +6,8 @@
 # TCG, so the checks share them): the guest kernel and init, the
 # boundary (~/.ssh unreadable, the work tree written through to the
 # host, the host's /etc read-only), resize, job control, labels in ls
-# --json and in the real client's title, QMP suspend/resume, the
+# --json and in the real client's title, QMP suspend/resume, suspend
+# --to-disk and resume (the shell's state kept, no qemu meanwhile), the
 # shell's exit status, the agent profile's network only through the
 # egress proxies, and no qemu left by kill-pane or kill-server.
 # Then the truth matrix on servers that cannot boot: no qemu on PATH, no
@@ -33,6 +34,12 @@ trap 'cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
 mkdir -p "$HOME/.ssh" "$T_DIR/work"
 SECRET="sandmux-microvm-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_test"
+# Host-run files (hostrun.c) for the pane whose work tree is $HOME: one
+# the agent profile's write-denies name (.bashrc), two only the host-run
+# list does (.bash_logout, an autostart directory).
+echo "host-bashrc-$$" >"$HOME/.bashrc"
+echo "host-logout-$$" >"$HOME/.bash_logout"
+mkdir -p "$HOME/.config/autostart"
 WORK=$T_DIR/work
 cd "$WORK" || exit 1
 BASH_CMD="/bin/bash --norc --noprofile -i"
@@ -101,7 +108,8 @@ sm kill-server >/dev/null 2>&1
 sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 began=$(date +%s.%N)
 main=$(split_vm -- $BASH_CMD)
-killed=$(split_vm -- $BASH_CMD)
+# killed's work tree is $HOME (the host-run checks, then kill-pane).
+killed=$(split_vm -c "$HOME" -- $BASH_CMD)
 exiting=$(split_vm --remain -- $BASH_CMD)
 agent=$(split_vm --profile agent -- $BASH_CMD)
 check "the panes exist ($main $killed $exiting)" [ -n "$main" ] && [ -n "$killed" ] && [ -n "$exiting" ]
@@ -138,6 +146,60 @@ out=$(run "$main" H "echo x >$HOME/in-home || echo refused")
 check "the host's \$HOME outside the work tree is read-only ($out)" \
 	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/in-home' ]"
 
+# --- host-run files in a work tree that is $HOME (invariant 7) ----------------
+# The work tree is writable, but what the host runs later stays as it
+# was: bound read-only in the guest and, against a compromised guest
+# kernel, in the work tree's file server on the host.
+out=$(run "$killed" R1 "echo evil >>$HOME/.bashrc || echo refused")
+check "cwd=\$HOME: ~/.bashrc cannot be appended to ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
+out=$(run "$killed" R2 "echo evil >>$HOME/.bash_logout || echo refused")
+check "cwd=\$HOME: ~/.bash_logout (host-run list only) cannot be changed ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bash_logout')\" = host-logout-$$ ]"
+out=$(run "$killed" R3 "ln -s .bash_logout $HOME/logout-link && echo evil >>$HOME/logout-link || echo refused")
+check "cwd=\$HOME: nor through a symlink made in the work tree ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ \"\$(cat '$HOME/.bash_logout')\" = host-logout-$$ ]"
+out=$(run "$killed" R4 "rm -f $HOME/.bashrc || mv $HOME/.bashrc $HOME/moved || echo refused")
+check "cwd=\$HOME: ~/.bashrc cannot be removed or renamed ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ -f '$HOME/.bashrc' ] && [ ! -e '$HOME/moved' ]"
+out=$(run "$killed" R5 "echo evil >$HOME/.config/autostart/evil.desktop || echo refused")
+check "cwd=\$HOME: nothing is planted in ~/.config/autostart ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.config/autostart/evil.desktop' ]"
+# Missing at launch: nothing to bind, so the work tree's diod refuses
+# to create them (its preload, diod-guard.c), by any route.
+out=$(run "$killed" M1 "echo evil >$HOME/.profile || echo refused")
+check "cwd=\$HOME: a missing ~/.profile cannot be created ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.profile' ]"
+out=$(run "$killed" M2 "ln -s .zshrc $HOME/zlink && echo evil >$HOME/zlink || echo refused")
+check "cwd=\$HOME: nor through a symlink to it made in the work tree ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.zshrc' ]"
+out=$(run "$killed" M3 "echo evil >$HOME/zp && mv $HOME/zp $HOME/.zprofile || echo refused")
+check "cwd=\$HOME: nor renamed into place ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.zprofile' ]"
+out=$(run "$killed" M5 "mkfifo $HOME/.bash_login || echo refused")
+check "cwd=\$HOME: nor made as a fifo (mknod) ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.bash_login' ]"
+out=$(run "$killed" M4 "mkdir -p $HOME/.config/systemd/user || echo refused")
+check "cwd=\$HOME: nor a missing ~/.config/systemd/user ($out)" \
+	sh -c "echo '$out' | grep -q refused && [ ! -e '$HOME/.config/systemd/user' ]"
+out=$(run "$killed" R6 "echo plain-$$ >$HOME/plain-file && cat $HOME/plain-file")
+check "cwd=\$HOME: a plain file in the work tree still reaches the host ($out)" \
+	sh -c "[ '$out' = plain-$$ ] && grep -qx plain-$$ '$HOME/plain-file'"
+# The host's side alone: in the mount namespace of the work tree's diod
+# (its bubblewrap), ~/.bashrc and ~/.bash_logout are read-only mounts,
+# so a guest kernel that dropped its own binds still cannot write them.
+work_diod=""
+for d in $(pgrep -x diod); do
+	tr '\0' ' ' <"/proc/$d/cmdline" 2>/dev/null | grep -q -- "-e $HOME " && work_diod=$d
+	tr '\0' ' ' <"/proc/$d/cmdline" 2>/dev/null | grep -q -- "-e $HOME\$" && work_diod=$d
+done
+mount_opts() { awk -v p="$1" '$5 == p { print $6 }' "/proc/$work_diod/mountinfo"; }
+all_ro() { for p; do mount_opts "$p" | grep -q '^ro' || return 1; done; }
+check "the work tree's file server (diod $work_diod) sees ~/.bashrc read-only" all_ro "$HOME/.bashrc"
+check "and ~/.bash_logout, and ~/.config/autostart" all_ro "$HOME/.bash_logout" "$HOME/.config/autostart"
+check "while the work tree itself is writable there ($(mount_opts "$HOME"))" \
+	sh -c "[ \"\$(echo '$(mount_opts "$HOME")' | cut -c1-2)\" = rw ]"
+
 # --- the network ------------------------------------------------------------
 out=$(run "$main" N1 "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | tr '\\n' ' '")
 check "terminal profile: the guest has its network device ($out)" \
@@ -161,6 +223,25 @@ check "agent profile: with a network-outbound violation for the pane" wait_for 5
 out=$(run "$agent" N6 "curl -sS -m 5 --noproxy '*' http://$ORIGIN_IP:$ORIGIN_PORT/ok.txt || echo direct-refused")
 check "agent profile: no direct connection around the proxy" \
 	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+# restrict=on itself, not just the missing default route: 10.0.2.2 is
+# qemu's way to the host's loopback and lies on the guest's own subnet,
+# so the guest's kernel sends the SYN; only qemu can drop it.  The open
+# network of the terminal pane reaching the same listener is the control.
+LO_PORT=$((40000 + $$ % 20000))
+(cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
+lo_web=$!
+trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$LO_PORT/ok.txt"
+out=$(run "$main" N7 "curl -sS -m 10 http://10.0.2.2:$LO_PORT/ok.txt")
+check "control: the terminal pane's open network reaches the host's loopback at 10.0.2.2 ($out)" \
+	[ "$out" = "origin-ok-$$" ]
+out=$(run "$agent" N8 "curl -sS -m 5 --noproxy '*' http://10.0.2.2:$LO_PORT/ok.txt || echo direct-refused")
+check "agent profile: restrict=on: the same connection from the agent pane fails ($out)" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+out=$(run "$agent" N9 "curl -sS -m 5 --noproxy '*' http://10.0.2.100:$LO_PORT/ok.txt || echo direct-refused")
+check "agent profile: and a port of the proxies' address that is no guestfwd fails ($out)" \
+	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
+kill $lo_web 2>/dev/null
 
 # The control port is the agent's alone: the shell (uid 0 here, with no
 # capabilities) cannot open it to forge "ready" or "exit".
@@ -210,10 +291,57 @@ sleep 1.5
 n2=$(wc -l <"$WORK/ticks")
 check "suspend stops the guest ($n1 -> $n2 ticks in 1.5 s)" [ "$n2" -le $((n1 + 1)) ]
 sm resume -t "%$main" >/dev/null
-sleep 1.5
+ticking() { [ "$(wc -l <"$WORK/ticks")" -gt "$((n2 + 1))" ]; }
+wait_for 15 ticking
 n3=$(wc -l <"$WORK/ticks")
 check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
 sm send-keys -t "$main" 'kill %1' Enter
+
+# --- suspend --to-disk / resume (the VM saved to a file, no qemu left) --------
+# The shell's state must survive: a variable, a background job, the
+# working directory; and the shares must still work after the restore.
+sm send-keys -t "$main" "KEPT=before-disk-$$; cd $WORK; sleep 1000 &" Enter
+run "$main" D0 'echo set' >/dev/null
+disk_pid=$(field "$main" 'p["pid"]')
+out=$(sm suspend --to-disk -t "%$main" 2>&1)
+check "suspend --to-disk succeeds ($out)" [ -z "$out" ]
+check "suspend --to-disk: ls --json shows state suspended, pid 0" \
+	[ "$(field "$main" 'p["state"], p["backend"], p["pid"]')" = "('suspended', 'microvm', 0)" ]
+check "suspend --to-disk: the pane's qemu is gone ($disk_pid)" sh -c "! kill -0 $disk_pid 2>/dev/null"
+pane_qemus() { # qemus whose command line feeds the pane's saved state or was the pane's
+	for c in $(pgrep -f "qemu-system"); do
+		[ "$c" = "$disk_pid" ] && echo "$c"
+		tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q "pane-$main\." && echo "$c"
+	done
+}
+check "suspend --to-disk: no qemu runs for the pane" [ -z "$(pane_qemus)" ]
+state_file=$(ls "$XDG_STATE_HOME"/sandmux/pane-"$main".*.vmstate 2>/dev/null)
+size=$(stat -c %s "$state_file" 2>/dev/null || echo 0)
+check "suspend --to-disk: the state is a file in the state directory ($state_file, $size bytes, $(stat -c %a "$state_file" 2>/dev/null))" \
+	sh -c "[ $size -gt 1000000 ] && [ \"\$(stat -c %a '$state_file')\" = 600 ]"
+check "suspend --to-disk: a suspended event with toDisk" \
+	sh -c "grep '\"kind\":\"suspended\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep -q '\"toDisk\":true'"
+out=$(sm resume -t "%$main" 2>&1)
+check "resume after suspend --to-disk succeeds ($out)" [ -z "$out" ]
+restored_pid=$(field "$main" 'p["pid"]')
+check "resume: state warm again, a new qemu ($disk_pid -> $restored_pid)" \
+	sh -c "[ \"\$(echo \"$(field "$main" 'p["state"]')\")\" = warm ] && [ '$restored_pid' != 0 ] && [ '$restored_pid' != '$disk_pid' ]"
+check "resume: the new pid is a live qemu of the image" qemu_alive "$restored_pid"
+out=$(run "$main" D1 'echo $KEPT')
+check "suspend --to-disk then resume keeps the shell's variable ($out)" [ "$out" = "before-disk-$$" ]
+out=$(run "$main" D2 'jobs')
+check "and its background job ($out)" sh -c "echo '$out' | grep -q 'Running.*sleep 1000'"
+out=$(run "$main" D3 'pwd')
+check "and its working directory ($out)" [ "$out" = "$WORK" ]
+host_id=$(sed -n 's/^ID=//p' /etc/os-release)
+out=$(run "$main" D4 "echo after-disk-$$ >$WORK/after-disk && sed -n 's/^ID=//p' /etc/os-release")
+check "the shares work after the restore (work tree written, the host's root read: $out)" \
+	sh -c "grep -qx 'after-disk-$$' '$WORK/after-disk' && [ '$out' = '$host_id' ]"
+check "resume deletes the state file" [ ! -e "$state_file" ]
+sm send-keys -t "$main" 'kill %?1000' Enter
+out=$(sm suspend --to-disk -t 1 2>&1)
+check "suspend --to-disk of a none pane: invalid_state ($out)" \
+	sh -c "echo '$out' | grep -q invalid_state && echo '$out' | grep -q 'only a microvm pane'"
 
 # --- the prepared VM -------------------------------------------------------------
 # Confirmed microvm panes leave the next VM booted like them; a split
@@ -257,8 +385,13 @@ SERVER_PID=$(sed -n "s/.*sandmux server $T_NAME starting, pid \([0-9]*\).*/\1/p"
 children=$(for c in $(ps -o pid= --ppid "$SERVER_PID"); do qemu_alive "$c" && echo "$c"; done)
 check "the server runs the panes' qemus and a prepared one ($(echo $children))" \
 	[ "$(echo "$children" | wc -w)" -ge 3 ]
+servers=$(pgrep -P "$SERVER_PID" -x diod; pgrep -P "$SERVER_PID" -x bwrap)
+check "the shares' file servers are the server's children ($(echo $servers))" \
+	[ "$(echo "$servers" | wc -w)" -ge 2 ]
 sm kill-server >/dev/null
 check "kill-server leaves no qemu" wait_for 10 gone "$main_pid"
+servers_gone() { for c in $servers; do kill -0 "$c" 2>/dev/null && return 1; done; return 0; }
+check "kill-server leaves no file server (diod, bwrap)" wait_for 10 servers_gone
 all_gone() { for c in $children; do qemu_alive "$c" && return 1; done; return 0; }
 check "kill-server leaves no qemu, the prepared VM's included" wait_for 10 all_gone
 
@@ -318,6 +451,55 @@ matrix qemu-hangs "the guest did not start the shell within 3 s (boot hung)" \
 	PATH="$HANG:$PATH" SANDMUX_MICROVM_BOOT_TIMEOUT_MS=3000
 check "qemu-hangs: the hung stand-in is gone" sh -c "! pgrep -f 'slee[p] 86$$' >/dev/null"
 matrix sandbox-off "microvm sandbox disabled by --sandbox off" SANDMUX_SANDBOX=off
+
+# --- the nonce: only this launch's agent labels the pane ------------------------
+# qemu stand-ins that answer on the control channel (the fd qemu's
+# "-chardev socket,id=ctl,fd=N" names) like an agent would: with no
+# nonce, with another launch's, and, as the control that the stand-in
+# is heard at all, with the nonce the launch sent.  No guest runs.
+standin() { # DIR BODY: a qemu stand-in in DIR whose answer is BODY (python)
+	mkdir -p "$1"
+	cat >"$1/qemu-system-x86_64" <<STANDIN
+#!/usr/bin/python3
+import os, sys, time
+if sys.argv[1:2] == ["--version"]:
+    print("QEMU emulator version 7.2.0")
+    sys.exit(0)
+ctl = [int(a.split("fd=")[1]) for a in sys.argv if a.startswith("socket,id=ctl,fd=")][0]
+launch = b""
+while b"\ngo\n" not in launch:
+    chunk = os.read(ctl, 65536)
+    if not chunk:
+        sys.exit(1)
+    launch += chunk
+nonce = [l[6:].decode() for l in launch.split(b"\n") if l.startswith(b"nonce ")][0]
+$2
+time.sleep(86$$)
+STANDIN
+	chmod +x "$1/qemu-system-x86_64"
+}
+never_labelled() { # STATE_DIR: no ready event, no microvm label in the log
+	! grep '"kind":"ready"' "$1/sandmux/events.jsonl" | grep -q '"backend":"microvm"'
+}
+standin "$T_DIR/nonce-none" 'os.write(ctl, b"booted\nready\nready 1\n")'
+matrix ready-without-nonce "the guest did not start the shell within 3 s (booted, no answer)" \
+	PATH="$T_DIR/nonce-none:$PATH" SANDMUX_MICROVM_ACCEL=tcg SANDMUX_MICROVM_BOOT_TIMEOUT_MS=3000
+check "ready-without-nonce: never labelled microvm (no ready event)" never_labelled "$T_DIR/state-ready-without-nonce"
+standin "$T_DIR/nonce-wrong" 'os.write(ctl, b"booted\nready %s 1\n" % ("0" * 32).encode())'
+matrix ready-with-wrong-nonce "the guest answered with another launch's nonce" \
+	PATH="$T_DIR/nonce-wrong:$PATH" SANDMUX_MICROVM_ACCEL=tcg
+check "ready-with-wrong-nonce: never labelled microvm (no ready event)" never_labelled "$T_DIR/state-ready-with-wrong-nonce"
+standin "$T_DIR/nonce-right" 'os.write(ctl, b"booted\nready %s 1\n" % nonce.encode())'
+T_NAME="t$$-nonce-right"
+env PATH="$T_DIR/nonce-right:$PATH" SANDMUX_MICROVM_ACCEL=tcg SANDMUX_MICROVM_PREPARE=0 \
+	"$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+p=$(env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v \
+	--backend microvm -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
+check "control: a stand-in answering with this launch's nonce is labelled microvm" \
+	wait_for 20 is_ready "$p"
+sm kill-server >/dev/null 2>&1
+check "the stand-ins are gone with their servers" \
+	wait_for 10 sh -c "! pgrep -f '$T_DIR/nonce[-]' >/dev/null"
 
 # Only an unspecified default steps down, to native, and says so.
 T_NAME="t$$-default"
