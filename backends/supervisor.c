@@ -593,9 +593,9 @@ static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64
 }
 
 /* The pane's fsuid and fsgid, from the first call's /proc/PID/status.
- * Read once per pane, not per call (a read of /proc/PID/status is most
- * of what an emulated create costs besides the create): every process
- * of a pane has the same ids and cannot change them.  bwrap maps the
+ * Read once per pane, not per call (a /proc/PID/status read is three
+ * syscalls and a file the kernel formats whole): every process of a
+ * pane has the same ids and cannot change them.  bwrap maps the
  * user to itself and drops every capability; setuid and setfsuid
  * without CAP_SETUID only take the ids a process already has (real,
  * effective and saved are one id here), and no_new_privs keeps exec
