@@ -79,6 +79,7 @@ struct launch_result {
 	char status_buf[512]; /* native: a partial line read from status_file */
 	size_t status_len;
 	int status_file; /* native: memfd bwrap writes --json-status-fd to */
+	int status_timer; /* native: the tick timerfd in status_fd's epoll set */
 	off_t status_offset; /* native: how much of it was read */
 	pid_t sandbox_init; /* native: the pid namespace's init (bwrap's child) */
 	long long launched_ms; /* native: CLOCK_MONOTONIC at launch */

@@ -15,8 +15,8 @@
  *     on v1 and nothing useful on v2;
  *   - else rlimits (see sandbox-limits.h and docs/security.md).
  * The sandbox's first process joins its groups before it execs bwrap
- * (limits_child_apply, writing "0" to cgroup.procs), so nothing of the
- * sandbox ever runs outside them.  Inside, /sys is bwrap's read-only
+ * (limits_child_apply, writing "0" to cgroup.procs, or to tasks on v1:
+ * see join_file), so nothing of the sandbox ever runs outside them.  Inside, /sys is bwrap's read-only
  * bind: a process cannot raise its own limits or leave its group.
  *
  * Why a group of its own for the CPU too: with no limit written, the
@@ -58,7 +58,7 @@ static struct {
 
 struct limits_group {
 	char dir[H_COUNT][PATH_MAX]; /* this sandbox's groups, "" none */
-	int join_fd[H_COUNT];	     /* their cgroup.procs, open for the child */
+	int join_fd[H_COUNT];	     /* their join_file, open for the child */
 	long pids_max;
 	unsigned long long memory_max;
 	unsigned long long refused, oom_kills; /* already reported */
@@ -362,6 +362,21 @@ static int write_limits(struct limits_group *g, int h)
 	return 0;
 }
 
+/* The file the sandbox's first process writes "0" to, joining a group.
+ * That process is a fresh fork, and has one thread.  Moving a whole
+ * process (cgroup.procs) takes the kernel's global threadgroup lock for
+ * writing, which waits for an RCU grace period once the lock has been
+ * idle: 8 to 16 ms measured here, on every cold native start (a pane is
+ * seldom started within a grace period of the last).  A thread moving
+ * itself (v1's tasks; Linux 5.19's single-thread migration) takes no
+ * such lock: 20 us.  For a process of one thread the two moves are the
+ * same, and what it forks and execs after stays in the group.  v2 has
+ * no tasks file in a domain group: cgroup.procs there. */
+static const char *join_file(void)
+{
+	return host.v2 ? "cgroup.procs" : "tasks";
+}
+
 struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct sm_error *err)
 {
 	struct limits_group *g = calloc(1, sizeof *g);
@@ -383,7 +398,7 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 		if (host.dir[h][0] == '\0' || (host.v2 && h != H_PIDS))
 			continue;
 		snprintf(g->dir[h], sizeof g->dir[h], "%s/%s", host.dir[h], name);
-		snprintf(procs, sizeof procs, "%s/cgroup.procs", g->dir[h]);
+		snprintf(procs, sizeof procs, "%s/%s", g->dir[h], join_file());
 		if (mkdir(g->dir[h], 0755) != 0 ||
 		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
 			sm_error_set(err, SM_ERR_LAUNCH_FAILED,

@@ -98,6 +98,9 @@ struct sv_pane {
 	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
+	bool ids_known; /* fsuid, fsgid read (every process of the pane has them) */
+	uid_t fsuid;
+	gid_t fsgid;
 	struct sv_pane *next;
 };
 
@@ -589,26 +592,51 @@ static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64
 	return make_absolute(c->req->pid, p);
 }
 
-/* fsuid, fsgid and umask from /proc/PID/status, read in one go. */
-static int read_child_creds(struct sv_call *c)
+/* The pane's fsuid and fsgid, from the first call's /proc/PID/status.
+ * Read once per pane, not per call (a /proc/PID/status read is three
+ * syscalls and a file the kernel formats whole): every process of a
+ * pane has the same ids and cannot change them.  bwrap maps the
+ * user to itself and drops every capability; setuid and setfsuid
+ * without CAP_SETUID only take the ids a process already has (real,
+ * effective and saved are one id here), and no_new_privs keeps exec
+ * from granting others (setuid binaries, file capabilities).  Threat:
+ * a pid reused by a host process while its call waited would give that
+ * process's ids: the call must still be live after the read. */
+static int child_ids(struct sv_call *c)
 {
 	char buf[4096];
-	unsigned r, e, saved, fs, mask;
+	unsigned r, e, saved, fsuid, fsgid;
+	const char *p, *q;
+
+	if (!c->pane->ids_known) {
+		if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
+		    (p = strstr(buf, "\nUid:")) == NULL || (q = strstr(buf, "\nGid:")) == NULL ||
+		    sscanf(p + 5, "%u %u %u %u", &r, &e, &saved, &fsuid) != 4 ||
+		    sscanf(q + 5, "%u %u %u %u", &r, &e, &saved, &fsgid) != 4 ||
+		    !notif_valid(c->pane->listener, c->req->id))
+			return -ESRCH;
+		c->pane->fsuid = fsuid;
+		c->pane->fsgid = fsgid;
+		c->pane->ids_known = true;
+	}
+	c->fsuid = c->pane->fsuid;
+	c->fsgid = c->pane->fsgid;
+	return 0;
+}
+
+/* The child's umask, for what it creates: read per call (a process
+ * changes its own at will), and only by the calls that create with a
+ * mode. */
+static int child_umask(struct sv_call *c)
+{
+	char buf[4096];
+	unsigned mask;
 	const char *p;
 
-	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0)
+	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
+	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1)
 		return -ESRCH;
-	c->umask = 022;
-	if ((p = strstr(buf, "\nUmask:")) != NULL && sscanf(p + 7, "%o", &mask) == 1)
-		c->umask = mask;
-	if ((p = strstr(buf, "\nUid:")) == NULL ||
-	    sscanf(p + 5, "%u %u %u %u", &r, &e, &saved, &fs) != 4)
-		return -ESRCH;
-	c->fsuid = fs;
-	if ((p = strstr(buf, "\nGid:")) == NULL ||
-	    sscanf(p + 5, "%u %u %u %u", &r, &e, &saved, &fs) != 4)
-		return -ESRCH;
-	c->fsgid = fs;
+	c->umask = mask;
 	return 0;
 }
 
@@ -891,6 +919,7 @@ static int emulate_open(struct sv_call *c)
 
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct stat st;
+		int open_flags = flags;
 
 		if (is_magic_fd_path(p->abs, &magic))
 			return reopen_fd(c, magic, flags);
@@ -933,19 +962,31 @@ static int emulate_open(struct sv_call *c)
 					return 0;
 				return open_fifo(c, p, flags);
 			}
-			/* An existing file: not new, so only the write rules. */
+			/* An existing file: not new, so only the write rules,
+			 * and opened without O_CREAT (no umask needed).  Gone
+			 * by the open: round again, judged as a create.  (A
+			 * symlink gets here only in the spelling-only build,
+			 * whose open follows it, O_CREAT and all.) */
 			if (check_mutation(c, p, false, false))
 				return 0;
+			/* (It was there when looked at: EEXIST is the answer.) */
+			if ((flags & O_CREAT) && (flags & O_EXCL))
+				return respond_errno(c, EEXIST);
+			if (!S_ISLNK(st.st_mode))
+				open_flags &= ~O_CREAT;
 		} else if (check_mutation(c, p, (flags & O_CREAT) != 0, false)) {
 			return 0;
 		} else if (!(flags & O_CREAT)) {
 			return respond_errno(c, ENOENT);
 		}
-		if ((rc = become_child(c)) != 0)
+		if ((rc = become_child(c)) != 0 ||
+		    ((open_flags & O_CREAT) && (rc = child_umask(c)) != 0))
 			return respond_errno(c, -rc);
-		fd = openat(p->parent, p->name, flags | nofollow | O_CLOEXEC | O_NOCTTY,
+		fd = openat(p->parent, p->name, open_flags | nofollow | O_CLOEXEC | O_NOCTTY,
 			    c->mode & ~c->umask & 07777);
 		if (fd < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
+			continue;
+		if (fd < 0 && errno == ENOENT && open_flags != flags)
 			continue;
 		return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
 	}
@@ -1032,15 +1073,23 @@ static bool name_is_free(struct sv_call *c, struct sv_path *p)
 
 static int emulate_mkdir(struct sv_call *c)
 {
+	int rc;
+
 	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, false, false))
 		return 0;
+	if ((rc = child_umask(c)) != 0)
+		return respond_errno(c, -rc);
 	return respond_result(c, mkdirat(c->a.parent, c->a.name, c->mode & ~c->umask & 07777));
 }
 
 static int emulate_mknod(struct sv_call *c)
 {
+	int rc;
+
 	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
 		return 0;
+	if ((rc = child_umask(c)) != 0)
+		return respond_errno(c, -rc);
 	return respond_result(c, mknodat(c->a.parent, c->a.name,
 					 (c->mode & S_IFMT) | (c->mode & ~c->umask & 07777),
 					 c->dev));
@@ -1441,7 +1490,7 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		}
 	}
 	c.root = pane->root;
-	if (c.root < 0 || read_child_creds(&c) != 0) {
+	if (c.root < 0 || child_ids(&c) != 0) {
 		/* Cannot see the child's world: fail closed. */
 		respond_errno(&c, EACCES);
 		goto done;

