@@ -1342,6 +1342,14 @@ int egress_socks_port(const struct egress *eg)
 	return eg->socks_port;
 }
 
+int egress_allow(struct egress *eg, const char *entry, struct sm_error *err)
+{
+	if (allowlist_add(eg->allow, entry, err) != 0)
+		return -1;
+	log_info("egress %s: %s allowed from now on", eg->label, entry);
+	return 0;
+}
+
 void egress_close(struct egress *eg)
 {
 	if (eg == NULL || eg->closing)

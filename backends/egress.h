@@ -70,6 +70,10 @@ int egress_listen_unix(struct egress *eg, const char *http_path, const char *soc
 		       struct sm_error *err);
 /* Stop listening on the Unix sockets with this tag (open tunnels stay). */
 void egress_unlisten_unix(struct egress *eg, int tag);
+/* Allow one more allowlist entry from now on (allowlist_add): the next
+ * connection to it is judged with it; nothing refused before is
+ * replayed.  Returns 0 or -1 with err. */
+int egress_allow(struct egress *eg, const char *entry, struct sm_error *err);
 void egress_close(struct egress *eg);
 
 /* --- parsers ------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allowlist.h"
 #include "error.h"
 #include "profile.h"
 #include "secret-env.h"
@@ -92,6 +93,7 @@ void profile_free(struct sandbox_profile *p)
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
 	strvec_free(&p->pass_env);
+	strvec_free(&p->egress_allowlist);
 }
 
 void profile_registry_set(struct sandbox_profile *profiles, size_t n)
@@ -178,6 +180,12 @@ static int read_mode(const char *name, const cJSON *item, enum sandbox_mode *out
 	return bad(err, name, "mode", "must be one of chat, review, plan, orchestrate");
 }
 
+/* An allowlist entry as the egress proxies take it (allowlist.h). */
+static bool allowlist_entry_ok(const char *s)
+{
+	return allowlist_entry_check(s, NULL) == 0;
+}
+
 /* The base's values, copied: the profile owns its lists. */
 static int start_from(const char *name, const cJSON *json, struct sandbox_profile *out,
 		      struct sm_error *err)
@@ -225,6 +233,9 @@ static const struct list_field {
      offsetof(struct sandbox_profile, deny_create_patterns)},
     {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
      offsetof(struct sandbox_profile, write_denies)},
+    {"egress_allowlist", allowlist_entry_ok,
+     "must hold host names, one-* wildcards or IP addresses (no ports, no URLs)",
+     offsetof(struct sandbox_profile, egress_allowlist)},
     {"pass_env", secret_env_pattern_ok,
      "must hold variable names (letters, digits, _; * and ? as wildcards)",
      offsetof(struct sandbox_profile, pass_env)},
@@ -318,7 +329,7 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths, pass_env, pids_max, memory_max)",
+		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, memory_max)",
 		     name, key);
 	return -1;
 }

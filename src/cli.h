@@ -44,6 +44,7 @@ void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result);
 int cli_save_buffer(struct command_parsed *parsed);
+int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
 int verb_demo(int argc, char **argv);

@@ -217,6 +217,15 @@ static const struct command_option join_pane_options[] = {
 	END,
 };
 
+static const struct command_option allow_options[] = {
+	PANE_TARGET("the pane whose session (or profile) gets the host"),
+	{ 0, "persist", CV_FLAG, "persist",
+	  .help = "in the pane's profile, written to the config (shows the diff, asks)" },
+	{ 'y', "yes", CV_FLAG, NULL,
+	  .help = "with --persist: write without asking (required when stdin is no terminal)" },
+	END,
+};
+
 #define BOTH (CMD_CLI | CMD_PROMPT)
 
 const struct command_entry command_table[] = {
@@ -291,6 +300,10 @@ const struct command_entry command_table[] = {
 	  .exec = cmd_select_layout },
 	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
 	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
+	{ "allow", { 0 }, "-t PANE HOST [--persist [-y|--yes]]",
+	  "allow a denied host for the pane's session (--persist: in its profile)", allow_options,
+	  REST_STRING, "host", .request = "allow", .flags = CMD_CLI, .exec = cmd_allow,
+	  .cli = cli_allow },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },

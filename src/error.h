@@ -44,6 +44,8 @@
 #define SM_ERR_LAUNCH_FAILED "launch_failed"
 #define SM_ERR_EGRESS_FAILED "egress_failed"
 #define SM_ERR_INVALID_ALLOWLIST_ENTRY "invalid_allowlist_entry"
+#define SM_ERR_HOST_DENYLISTED "host_denylisted" /* allow: the fixed deny list's host */
+#define SM_ERR_PROFILE_BUILTIN "profile_builtin" /* allow --persist: terminal, agent */
 
 /* Files sandmux reads. */
 #define SM_ERR_CONFIG_NOT_FOUND "config_not_found" /* a file named on the command line is absent */

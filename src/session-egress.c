@@ -127,13 +127,29 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	return se;
 }
 
-int session_egress_attach(const char *session, int pane, char *dir, size_t size,
-			  struct sm_error *err)
+/* The profile's own entries join the session's list: the proxies are
+ * the session's, so every proxied pane of it gets them (docs/config.md).
+ * An entry the list has already is judged the same either way. */
+static int add_profile_entries(struct session_egress *se, const char *profile,
+			       struct sm_error *err)
+{
+	const struct sandbox_profile *prof = profile_find(profile);
+
+	for (size_t i = 0; prof != NULL && i < prof->egress_allowlist.n; i++)
+		if (egress_allow(se->eg, prof->egress_allowlist.v[i], err) != 0)
+			return -1;
+	return 0;
+}
+
+int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
+			  size_t size, struct sm_error *err)
 {
 	struct session_egress *se = find(session);
 	char http[PATH_MAX], socks[PATH_MAX];
 
 	if (se == NULL && (se = start(session, err)) == NULL)
+		return -1;
+	if (add_profile_entries(se, profile, err) != 0)
 		return -1;
 	snprintf(dir, size, "%s/pane-%d", se->dir, pane);
 	snprintf(http, sizeof http, "%s/http.sock", dir);
@@ -147,6 +163,23 @@ int session_egress_attach(const char *session, int pane, char *dir, size_t size,
 		return -1;
 	}
 	return 0;
+}
+
+bool session_egress_running(const char *session)
+{
+	return find(session) != NULL;
+}
+
+int session_egress_allow(const char *session, const char *entry, struct sm_error *err)
+{
+	struct session_egress *se = find(session);
+
+	if (se == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "session %s has no egress proxies (no pane of it is proxied)", session);
+		return -1;
+	}
+	return egress_allow(se->eg, entry, err);
 }
 
 void session_egress_detach(const char *session, int pane)

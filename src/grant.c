@@ -1,0 +1,338 @@
+/*
+ * grant: a person allows what a sandbox was refused (ask mode: `a` in
+ * the feed, `sandmux allow`, the `allow` request).  A grant names a
+ * pane, whose session and profile it applies to, and a host, and has one
+ * of two scopes:
+ *
+ *   session  the session's egress proxies allow the host from the next
+ *            connection on, until the session ends (its proxies stop
+ *            with it; a new session starts from its profiles again);
+ *   profile  the host is appended to the pane's profile's
+ *            "egress_allowlist" in the config file, after the caller
+ *            has seen the diff (`dry_run` returns it and writes
+ *            nothing); the server reads its profiles again, so new
+ *            panes of the profile get it, and the session has it now.
+ *
+ * Nothing already refused is replayed: a refusal was answered when it
+ * happened.  Every grant is a `policy-grant` event in the durable log
+ * (who, what, scope) before the reply.
+ *
+ * What can never be granted, and the threat each refusal stops:
+ * - a host on the fixed deny list (cloud metadata, telemetry): the
+ *   credentials a metadata service hands out, and the data a telemetry
+ *   collector takes, are what a compromised agent wants most, so no
+ *   click may open them (host_denylisted);
+ * - an address no proxy may reach (loopback, link-local, this host's
+ *   own): the proxies would refuse it after resolving anyway, and a
+ *   grant that does nothing must not look as if it did;
+ * - a host for a pane whose network is not filtered, or a session
+ *   without network: there is no list to change (invalid_state).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "allowlist.h"
+#include "cmd.h"
+#include "config-edit.h"
+#include "config.h"
+#include "error.h"
+#include "grant.h"
+#include "log.h"
+#include "profile.h"
+#include "session-egress.h"
+#include "xalloc.h"
+
+static char config_file[PATH_MAX]; /* "" : the default path */
+
+void grant_use_config(const char *path)
+{
+	snprintf(config_file, sizeof config_file, "%s", path != NULL ? path : "");
+}
+
+static const char *grant_config_path(char *buf, size_t size)
+{
+	if (config_file[0] != '\0')
+		return config_file;
+	return config_default_path(buf, size);
+}
+
+/* "host", "host:443", "[v6]:443" or a bare IPv6 address: the host.  A
+ * feed line's target carries its port; a grant is for the host. */
+static void host_of(const char *text, char *out, size_t size)
+{
+	const char *colon = strrchr(text, ':');
+
+	if (text[0] == '[' && strchr(text, ']') != NULL) {
+		snprintf(out, size, "%.*s", (int)(strchr(text, ']') - text - 1), text + 1);
+		return;
+	}
+	if (colon != NULL && strchr(text, ':') == colon && colon[1] != '\0' &&
+	    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		snprintf(out, size, "%.*s", (int)(colon - text), text);
+		return;
+	}
+	snprintf(out, size, "%s", text);
+}
+
+/* May this host be granted at all?  0 with the normalised host in d,
+ * or -1 with err. */
+static int grantable(const char *host, struct allowlist_decision *d, struct sm_error *err)
+{
+	const char *why = NULL;
+
+	allowlist_decide(NULL, host, d);
+	if (d->reason == ALLOWLIST_INVALID_HOST) {
+		sm_error_set(err, SM_ERR_INVALID_ALLOWLIST_ENTRY,
+			     "\"%s\" is not a host name or IP address", host);
+		return -1;
+	}
+	if (d->reason == ALLOWLIST_DENYLIST) {
+		sm_error_set(err, SM_ERR_HOST_DENYLISTED,
+			     "%s is on the fixed deny list (%s: cloud metadata or telemetry): it "
+			     "cannot be allowed",
+			     d->host, d->rule);
+		return -1;
+	}
+	if (d->is_ip && !allowlist_address_check(&d->ip, NULL, &why)) {
+		sm_error_set(err, SM_ERR_HOST_DENYLISTED,
+			     "%s is a %s address, which the proxies never connect to: it cannot be "
+			     "allowed",
+			     d->host, why);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *pane_session_name(const struct pane *p)
+{
+	return p->window != NULL ? p->window->session->name : p->session_name;
+}
+
+/* Only a pane whose network goes through its session's proxies has a
+ * list a grant can change. */
+static int pane_proxied(const struct pane *p, struct sm_error *err)
+{
+	const struct sandbox_profile *prof = profile_find(p->profile);
+
+	if ((p->requested != SANDBOX_NATIVE && p->requested != SANDBOX_MICROVM) || prof == NULL ||
+	    !prof->proxied_network) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "pane %%%d's network is not filtered (backend %s, profile %s): there is "
+			     "nothing to allow",
+			     p->id, sandbox_backend_name(p->requested), p->profile);
+		return -1;
+	}
+	if (!session_egress_running(pane_session_name(p))) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "session %s has no egress proxies running",
+			     pane_session_name(p));
+		return -1;
+	}
+	return 0;
+}
+
+/* Who asked: this user (the socket admits no other, server.c), and
+ * through what ("feed", "cli", else "protocol"). */
+static cJSON *who_json(const cJSON *req)
+{
+	const char *via = cJSON_GetStringValue(cJSON_GetObjectItem(req, "via"));
+	struct passwd *pw = getpwuid(getuid());
+	cJSON *who = cJSON_CreateObject();
+
+	if (via == NULL || (strcmp(via, "feed") != 0 && strcmp(via, "cli") != 0))
+		via = "protocol";
+	cJSON_AddNumberToObject(who, "uid", getuid());
+	if (pw != NULL)
+		cJSON_AddStringToObject(who, "user", pw->pw_name);
+	cJSON_AddStringToObject(who, "via", via);
+	return who;
+}
+
+static void emit_grant(const cJSON *req, const struct pane *p, const char *host,
+		       const char *scope, const char *config)
+{
+	cJSON *ev = events_lifecycle("policy-grant", p), *what = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(ev, "who", who_json(req));
+	cJSON_AddStringToObject(what, "action", "network-outbound");
+	cJSON_AddStringToObject(what, "host", host);
+	cJSON_AddItemToObject(ev, "what", what);
+	cJSON_AddStringToObject(ev, "scope", scope);
+	cJSON_AddStringToObject(ev, "profile", p->profile);
+	if (config != NULL)
+		cJSON_AddStringToObject(ev, "config", config);
+	events_emit(ev);
+}
+
+/* The whole file, or "" when it does not exist; NULL with err. */
+static char *read_text(const char *path, struct sm_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t len;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return xstrdup("");
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	text = xmalloc(1024 * 1024 + 1);
+	len = fread(text, 1, 1024 * 1024 + 1, f);
+	if (ferror(f) || len > 1024 * 1024) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path,
+			     ferror(f) ? "read error" : "larger than 1 MiB");
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	text[len] = 0;
+	return text;
+}
+
+/* Write text as path's new content: a temporary file beside it, checked
+ * by the config's own reader, then renamed over it, so the file is
+ * always either the old one or a valid new one (never half written, and
+ * never a config the server would then refuse). */
+static int write_config(const char *path, const char *text, struct sm_error *err)
+{
+	char tmp[PATH_MAX + 16];
+	struct stat st;
+	struct config check;
+	size_t len = strlen(text);
+	int fd;
+
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot write beside %s: %s", path,
+			     strerror(errno));
+		return -1;
+	}
+	if (stat(path, &st) == 0)
+		fchmod(fd, st.st_mode & 0777);
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd) != 0) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot write %s: %s", tmp,
+			     strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	config_defaults(&check);
+	if (config_load(tmp, &check, err) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	config_free(&check);
+	if (rename(tmp, path) != 0) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot replace %s: %s", path,
+			     strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* The profiles again from the file just written: new panes get them. */
+static void reload_profiles(const char *path)
+{
+	struct config cfg;
+	struct sm_error err = { 0 };
+	struct sandbox_profile *profiles;
+	size_t n;
+
+	config_defaults(&cfg);
+	if (config_load(path, &cfg, &err) != 0) {
+		log_warn("grant: %s: %s (profiles kept as they were)", path, err.message);
+		config_free(&cfg);
+		return;
+	}
+	profiles = config_take_profiles(&cfg, &n);
+	profile_registry_set(profiles, n);
+	config_free(&cfg);
+}
+
+/* The profile route: the diff, and unless dry_run, the file written. */
+static int grant_in_profile(const cJSON *req, struct pane *p, const char *host, cJSON *result,
+			    struct sm_error *err)
+{
+	char buf[PATH_MAX];
+	const char *path = grant_config_path(buf, sizeof buf);
+	char *old_text, *new_text = NULL, *diff;
+	bool dry_run = cmd_get_bool(req, "dry_run", false);
+
+	if (strcmp(p->profile, "agent") == 0 || strcmp(p->profile, "terminal") == 0) {
+		sm_error_set(err, SM_ERR_PROFILE_BUILTIN,
+			     "pane %%%d's profile %s is built in and cannot be changed: define one "
+			     "in %s (\"profiles\": {\"mine\": {\"base\": \"%s\", "
+			     "\"egress_allowlist\": [\"%s\"]}}) and open panes with -P mine, or "
+			     "allow %s for this session only",
+			     p->id, p->profile, path, p->profile, host, host);
+		return -1;
+	}
+	if ((old_text = read_text(path, err)) == NULL)
+		return -1;
+	if (config_edit_add_entry(old_text, p->profile, "egress_allowlist", host, &new_text,
+				  err) != 0) {
+		free(old_text);
+		return -1;
+	}
+	diff = config_edit_diff(old_text, new_text, path);
+	cJSON_AddStringToObject(result, "config", path);
+	cJSON_AddStringToObject(result, "diff", diff);
+	cJSON_AddBoolToObject(result, "written", !dry_run);
+	free(diff);
+	free(old_text);
+	if (dry_run) {
+		free(new_text);
+		return 0;
+	}
+	if (write_config(path, new_text, err) != 0) {
+		free(new_text);
+		return -1;
+	}
+	free(new_text);
+	reload_profiles(path);
+	log_info("grant: %s added to profile %s in %s", host, p->profile, path);
+	/* The session has it now too: the person asked for this host. */
+	if (session_egress_allow(pane_session_name(p), host, err) != 0)
+		return -1;
+	emit_grant(req, p, host, "profile", path);
+	return 0;
+}
+
+CMD_HANDLER(cmd_allow)
+{
+	const char *text;
+	char host[ALLOWLIST_HOST_MAX + 8];
+	struct allowlist_decision d;
+	struct pane *p = cmd_target_pane(c, req, err);
+	bool persist = cmd_get_bool(req, "persist", false);
+
+	if (p == NULL || cmd_get_string(req, "host", true, &text, err) < 0)
+		return -1;
+	host_of(text, host, sizeof host);
+	if (grantable(host, &d, err) != 0 || pane_proxied(p, err) != 0)
+		return -1;
+	cJSON_AddNumberToObject(result, "pane", p->id);
+	cJSON_AddStringToObject(result, "session", pane_session_name(p));
+	cJSON_AddStringToObject(result, "profile", p->profile);
+	cJSON_AddStringToObject(result, "host", d.host);
+	cJSON_AddStringToObject(result, "scope", persist ? "profile" : "session");
+	if (persist)
+		return grant_in_profile(req, p, d.host, result, err);
+	if (session_egress_allow(pane_session_name(p), d.host, err) != 0)
+		return -1;
+	log_info("grant: %s allowed for session %s (pane %d)", d.host, pane_session_name(p), p->id);
+	emit_grant(req, p, d.host, "session", NULL);
+	return 0;
+}
