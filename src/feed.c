@@ -13,7 +13,8 @@
  * and bumps the count in place.  Lifecycle events are dimmed and hidden
  * with `l`.  Keys: Up/Down (or k/j) select, `f` filters, `p` pauses
  * following, Enter focuses the line's pane, `?` explains the line, `a`
- * says how to allow it.
+ * allows it (a host: for the session or in the profile; a file: the
+ * profile change, for new panes).
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,6 +28,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "allowlist.h"
 #include "cli.h"
 #include "config.h"
 #include "error.h"
@@ -51,6 +53,9 @@ struct feed_line {
 	bool lifecycle, error, earlier;
 };
 
+/* Where an `a` stands: choosing a scope, or confirming a config diff. */
+enum feed_ask { FEED_ASK_NONE, FEED_ASK_SCOPE, FEED_ASK_CONFIRM };
+
 struct feed {
 	struct cli_conn *events;
 	const char *session;
@@ -61,7 +66,10 @@ struct feed {
 	long selected; /* index into lines, -1: none yet */
 	bool paused, hide_lifecycle, typing;
 	char filter[64], input[64];
-	char message[1024]; /* shown at the bottom until the next key */
+	char message[4096]; /* shown at the bottom until the next key */
+	enum feed_ask ask;
+	int ask_pane;
+	char ask_host[ALLOWLIST_HOST_MAX];
 	int cols, rows;
 };
 
@@ -409,7 +417,18 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
 	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
 	snprintf(l.action, sizeof l.action, "%s", l.lifecycle ? (kind ? kind : "?") : action ? action : "?");
-	l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+	if (kind != NULL && strcmp(kind, "policy-grant") == 0) {
+		/* A grant reads as what was allowed, and for how long. */
+		char text[ALLOWLIST_HOST_MAX + 32];
+		snprintf(text, sizeof text, "%s (%s)",
+			 json_string(cJSON_GetObjectItem(ev, "what"), "host")
+				 ? json_string(cJSON_GetObjectItem(ev, "what"), "host")
+				 : "?",
+			 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
+		l.target = sanitise(text);
+	} else {
+		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+	}
 	l.reason = sanitise(reason ? reason : raw);
 	l.count = 1;
 	if (!l.lifecycle)
@@ -502,7 +521,7 @@ static void explain(struct feed *f, const struct feed_line *l)
 		      "a mount cannot change under a running pane: new panes get it.";
 	else if (strcmp(l->action, "network-outbound") == 0)
 		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
-		      "baseline, GitHub and the spec's own entries. Press a for how to allow it.";
+		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
 	else
 		how = "not a violation: a pane's lifecycle event.";
 	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
@@ -513,26 +532,156 @@ static void explain(struct feed *f, const struct feed_line *l)
 	}
 }
 
-/* `a`: how to allow what the line denied.  Granting from the feed (ask
- * mode) is not built yet; this says what the user can do today. */
-static void allow_hint(struct feed *f, const struct feed_line *l)
+/* `a`: allowing what the line denied (ask mode, src/grant.c).  A
+ * network denial offers the session or the profile; the profile route
+ * shows the server's diff of the config and writes only after `y`.  A
+ * deny-listed host is refused here already, with the reason, and the
+ * server refuses it again whoever asks. */
+static void allow_choices(struct feed *f, const struct feed_line *l)
 {
-	if (strstr(l->reason, "deny list") != NULL || strstr(l->reason, "denied host") != NULL)
+	char host[ALLOWLIST_HOST_MAX + 8], profile[64];
+	struct allowlist_decision d;
+	const char *colon = strrchr(l->target, ':');
+
+	snprintf(host, sizeof host, "%.*s", colon != NULL ? (int)(colon - l->target) : (int)strlen(l->target),
+		 l->target);
+	allowlist_decide(NULL, host, &d);
+	if (d.reason == ALLOWLIST_DENYLIST) {
 		snprintf(f->message, sizeof f->message,
-			 "%s is on the fixed deny list (metadata, telemetry): it cannot be allowed.",
-			 l->target);
-	else if (strcmp(l->action, "network-outbound") == 0)
+			 "%s is on the fixed deny list (%s: cloud metadata or telemetry):\n"
+			 "it cannot be allowed, from the feed or anywhere else.",
+			 d.host, d.rule);
+		return;
+	}
+	if (strcmp(l->reason, "resolves to a forbidden address") == 0) {
 		snprintf(f->message, sizeof f->message,
-			 "allowing %s from the feed is not built yet: the allowlist is fixed per\n"
-			 "session (docs/network.md); run this pane with a profile whose network is \"open\"",
-			 l->target);
-	else if (!l->lifecycle)
+			 "%s resolved to an address no proxy connects to (loopback, link-local,\n"
+			 "this host's own): allowing the name would not change that.",
+			 host);
+		return;
+	}
+	pane_profile(l->pane, profile, sizeof profile);
+	if (!profile[0]) {
+		snprintf(f->message, sizeof f->message, "pane %%%d is gone: nothing to allow", l->pane);
+		return;
+	}
+	f->ask = FEED_ASK_SCOPE;
+	f->ask_pane = l->pane;
+	snprintf(f->ask_host, sizeof f->ask_host, "%s", d.host[0] ? d.host : host);
+	snprintf(f->message, sizeof f->message,
+		 "allow %s for pane %%%d?\n"
+		 "  s  for this session, until it ends\n"
+		 "  p  in profile %s, written to the config (the diff first)\n"
+		 "  c  cancel",
+		 f->ask_host, l->pane, profile);
+}
+
+/* A file denial: only the profile can change (a mount cannot change under
+ * a running pane), and only new panes get it. */
+static void allow_file_hint(struct feed *f, const struct feed_line *l)
+{
+	char profile[64];
+
+	pane_profile(l->pane, profile, sizeof profile);
+	if (strcmp(l->action, "file-write*") == 0)
 		snprintf(f->message, sizeof f->message,
-			 "a mount cannot change under a running pane: change the profile in the\n"
-			 "config (press ? for the rule), check it with sandmux --check-config,\n"
-			 "and open a new pane with it (sandmux split -b native -P PROFILE)");
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it. The change, in the config's profile %s:\n"
+			 "  \"writable\": [..., \"%s\"]  (the directory, or the file itself)\n"
+			 "then sandmux --check-config, and sandmux split -b native -P %s",
+			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
+	else if (strcmp(l->action, "file-write-create") == 0)
+		snprintf(f->message, sizeof f->message,
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it. The change, in the config's profile %s: the pattern\n"
+			 "matching %s taken out of \"deny_create_patterns\"\n"
+			 "then sandmux --check-config, and sandmux split -b native -P %s",
+			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
 	else
+		snprintf(f->message, sizeof f->message,
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it. The change, in the config's profile %s: %s taken out\n"
+			 "of its own \"deny_read\" (the built-in secret stores always stay denied)\n"
+			 "then sandmux --check-config, and sandmux split -b native -P %s",
+			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
+}
+
+static void allow_start(struct feed *f, const struct feed_line *l)
+{
+	if (l->lifecycle)
 		snprintf(f->message, sizeof f->message, "nothing to allow: a lifecycle event");
+	else if (strcmp(l->action, "network-outbound") == 0)
+		allow_choices(f, l);
+	else
+		allow_file_hint(f, l);
+}
+
+/* The grant request; its result, or NULL with the error in the message. */
+static cJSON *allow_send(struct feed *f, bool persist, bool dry_run)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+	const cJSON *error;
+
+	cJSON_AddStringToObject(req, "cmd", "allow");
+	cJSON_AddNumberToObject(req, "pane", f->ask_pane);
+	cJSON_AddStringToObject(req, "host", f->ask_host);
+	cJSON_AddStringToObject(req, "via", "feed");
+	if (persist)
+		cJSON_AddBoolToObject(req, "persist", true);
+	if (dry_run)
+		cJSON_AddBoolToObject(req, "dry_run", true);
+	if ((reply = feed_request(req)) == NULL) {
+		snprintf(f->message, sizeof f->message, "cannot allow %s: the server is gone", f->ask_host);
+		return NULL;
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
+		return reply;
+	error = cJSON_GetObjectItem(reply, "error");
+	snprintf(f->message, sizeof f->message, "cannot allow %s: %s (%s)", f->ask_host,
+		 json_string(error, "message") ? json_string(error, "message") : "refused",
+		 json_string(error, "code") ? json_string(error, "code") : "error");
+	cJSON_Delete(reply);
+	return NULL;
+}
+
+static void on_key_asking(struct feed *f, unsigned char c)
+{
+	enum feed_ask ask = f->ask;
+	cJSON *reply;
+	const cJSON *result;
+
+	f->ask = FEED_ASK_NONE;
+	if (ask == FEED_ASK_SCOPE && c == 's') {
+		if ((reply = allow_send(f, false, false)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		snprintf(f->message, sizeof f->message,
+			 "allowed %s for session %s until it ends: the next connection goes through\n"
+			 "(nothing refused before is replayed)",
+			 f->ask_host, json_string(result, "session"));
+		cJSON_Delete(reply);
+	} else if (ask == FEED_ASK_SCOPE && c == 'p') {
+		if ((reply = allow_send(f, true, true)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		snprintf(f->message, sizeof f->message, "%swrite this to %s? y/n",
+			 json_string(result, "diff"), json_string(result, "config"));
+		f->ask = FEED_ASK_CONFIRM;
+		cJSON_Delete(reply);
+	} else if (ask == FEED_ASK_CONFIRM && (c == 'y' || c == 'Y')) {
+		if ((reply = allow_send(f, true, false)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		snprintf(f->message, sizeof f->message,
+			 "written to %s: new panes of profile %s get %s,\nand session %s has it now",
+			 json_string(result, "config"), json_string(result, "profile"), f->ask_host,
+			 json_string(result, "session"));
+		cJSON_Delete(reply);
+	} else {
+		snprintf(f->message, sizeof f->message, "%s", ask == FEED_ASK_CONFIRM
+								   ? "nothing written"
+								   : "cancelled: nothing allowed");
+	}
 }
 
 static void focus_pane(struct feed *f, const struct feed_line *l)
@@ -586,6 +735,10 @@ static void on_keys(struct feed *f, const unsigned char *keys, size_t n)
 			on_key_typing(f, c);
 			continue;
 		}
+		if (f->ask != FEED_ASK_NONE) {
+			on_key_asking(f, c);
+			continue;
+		}
 		f->message[0] = 0;
 		if (c == 0x1b && i + 2 < n && (keys[i + 1] == '[' || keys[i + 1] == 'O')) {
 			if (keys[i + 2] == 'A' || keys[i + 2] == 'B')
@@ -607,7 +760,7 @@ static void on_keys(struct feed *f, const unsigned char *keys, size_t n)
 		} else if (c == '?' && l != NULL) {
 			explain(f, l);
 		} else if (c == 'a' && l != NULL) {
-			allow_hint(f, l);
+			allow_start(f, l);
 		}
 	}
 }
