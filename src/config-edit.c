@@ -146,10 +146,10 @@ char *config_edit_diff(const char *old_text, const char *new_text, const char *n
 	for (i = 0, j = 0; i < na || j < nb;) {
 		if (i < na && j < nb && strcmp(a[i], b[j]) == 0)
 			ops[nops++] = ' ', i++, j++;
-		else if (j < nb && (i == na || lcs[i * (nb + 1) + j + 1] >= lcs[(i + 1) * (nb + 1) + j]))
-			ops[nops++] = '+', j++;
+		else if (i < na && (j == nb || lcs[(i + 1) * (nb + 1) + j] >= lcs[i * (nb + 1) + j + 1]))
+			ops[nops++] = '-', i++; /* an old line goes before the new one */
 		else
-			ops[nops++] = '-', i++;
+			ops[nops++] = '+', j++;
 	}
 	/* Print changes with their context; "..." where lines are left out. */
 	for (size_t k = 0, ai = 0, bj = 0, gap = 0; k < nops; k++) {
