@@ -51,6 +51,7 @@ struct feed_line {
 	char *target, *reason;
 	int count;
 	bool lifecycle, error, earlier;
+	bool grant; /* a policy-grant: shown with the violations, never hidden */
 };
 
 /* Where an `a` stands: choosing a scope, or confirming a config diff. */
@@ -190,7 +191,7 @@ static const char *action_sgr(const struct feed_line *l)
 	} colours[] = {
 		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
 		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
-		{ "process-exec", "\033[1;34m" },
+		{ "process-exec", "\033[1;34m" },   { "policy-grant", "\033[1;32m" },
 	};
 
 	if (l->error)
@@ -412,12 +413,14 @@ static void feed_add(struct feed *f, const cJSON *ev)
 
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
-	l.lifecycle = kind == NULL || strcmp(kind, "violation") != 0;
+	l.grant = kind != NULL && strcmp(kind, "policy-grant") == 0;
+	l.lifecycle = !l.grant && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
 	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
-	snprintf(l.action, sizeof l.action, "%s", l.lifecycle ? (kind ? kind : "?") : action ? action : "?");
-	if (kind != NULL && strcmp(kind, "policy-grant") == 0) {
+	snprintf(l.action, sizeof l.action, "%s",
+		 l.lifecycle || l.grant ? (kind ? kind : "?") : action ? action : "?");
+	if (l.grant) {
 		/* A grant reads as what was allowed, and for how long. */
 		char text[ALLOWLIST_HOST_MAX + 32];
 		snprintf(text, sizeof text, "%s (%s)",
@@ -431,7 +434,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	}
 	l.reason = sanitise(reason ? reason : raw);
 	l.count = 1;
-	if (!l.lifecycle)
+	if (!l.lifecycle && !l.grant)
 		for (size_t i = 0; i < f->nlines; i++) {
 			struct feed_line *o = &f->lines[i];
 			if (!o->lifecycle && o->pane == l.pane && o->earlier == l.earlier &&
@@ -522,11 +525,13 @@ static void explain(struct feed *f, const struct feed_line *l)
 	else if (strcmp(l->action, "network-outbound") == 0)
 		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
 		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
+	else if (l->grant)
+		how = "not a violation: a grant (sandmux allow, or a in the feed), in the durable log.";
 	else
 		how = "not a violation: a pane's lifecycle event.";
 	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
 		 l->backend, profile, l->action, l->target, how);
-	if (!l->lifecycle) {
+	if (!l->lifecycle && !l->grant) {
 		size_t used = strlen(f->message);
 		snprintf(f->message + used, sizeof f->message - used, "\nwhy: %s", l->reason);
 	}
@@ -548,8 +553,8 @@ static void allow_choices(struct feed *f, const struct feed_line *l)
 	allowlist_decide(NULL, host, &d);
 	if (d.reason == ALLOWLIST_DENYLIST) {
 		snprintf(f->message, sizeof f->message,
-			 "%s is on the fixed deny list (%s: cloud metadata or telemetry):\n"
-			 "it cannot be allowed, from the feed or anywhere else.",
+			 "%s is on the fixed deny list (rule %s):\n"
+			 "cloud metadata and telemetry can never be allowed, here or anywhere.",
 			 d.host, d.rule);
 		return;
 	}
@@ -570,8 +575,8 @@ static void allow_choices(struct feed *f, const struct feed_line *l)
 	snprintf(f->ask_host, sizeof f->ask_host, "%s", d.host[0] ? d.host : host);
 	snprintf(f->message, sizeof f->message,
 		 "allow %s for pane %%%d?\n"
-		 "  s  for this session, until it ends\n"
-		 "  p  in profile %s, written to the config (the diff first)\n"
+		 "  s  this session, until it ends\n"
+		 "  p  profile %s, in the config (the diff first)\n"
 		 "  c  cancel",
 		 f->ask_host, l->pane, profile);
 }
@@ -608,8 +613,9 @@ static void allow_file_hint(struct feed *f, const struct feed_line *l)
 
 static void allow_start(struct feed *f, const struct feed_line *l)
 {
-	if (l->lifecycle)
-		snprintf(f->message, sizeof f->message, "nothing to allow: a lifecycle event");
+	if (l->lifecycle || l->grant)
+		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
+			 l->grant ? "this line is a grant" : "a lifecycle event");
 	else if (strcmp(l->action, "network-outbound") == 0)
 		allow_choices(f, l);
 	else
@@ -656,8 +662,8 @@ static void on_key_asking(struct feed *f, unsigned char c)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
 		snprintf(f->message, sizeof f->message,
-			 "allowed %s for session %s until it ends: the next connection goes through\n"
-			 "(nothing refused before is replayed)",
+			 "allowed %s for session %s until it ends\n"
+			 "(the next connection goes through; nothing refused is replayed)",
 			 f->ask_host, json_string(result, "session"));
 		cJSON_Delete(reply);
 	} else if (ask == FEED_ASK_SCOPE && c == 'p') {
@@ -673,7 +679,7 @@ static void on_key_asking(struct feed *f, unsigned char c)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
 		snprintf(f->message, sizeof f->message,
-			 "written to %s: new panes of profile %s get %s,\nand session %s has it now",
+			 "written to %s:\nnew panes of profile %s get %s; session %s has it now",
 			 json_string(result, "config"), json_string(result, "profile"), f->ask_host,
 			 json_string(result, "session"));
 		cJSON_Delete(reply);

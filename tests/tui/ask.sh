@@ -1,0 +1,149 @@
+#!/bin/sh
+# TUI: ask mode, allowing from the feed (docs/feed.md), the real client
+# in tmux.  In an agent pane (real bwrap), real curl through the
+# session's real egress proxy to a private origin (tests/origin-net.sh)
+# whose name is on no allowlist is refused; in the feed the user selects
+# the line, presses a and chooses "this session"; the same curl then
+# reaches the origin and `events --json` has the policy-grant.  A
+# deny-listed name cannot be granted: the feed says why, the CLI fails
+# with host_denylisted.  The profile route shows the config's diff and
+# writes it only after y.  After kill-session, a new session's agent pane
+# is refused again.
+. "$(dirname "$0")/../origin-net.sh"
+. "$(dirname "$0")/tui-lib"
+trap 'tui_cleanup; origin_net_stop' EXIT
+origin_net_start
+
+native_available() { sm probe --json 2>/dev/null | python3 -c '
+import json, sys
+sys.exit(0 if json.load(sys.stdin)["native"]["available"] else 1)'; }
+feed_pane() { sm ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["sessions"]:
+    for w in s["windows"]:
+        for p in w["panes"]:
+            if p.get("title", "").startswith("feed \u00b7 "):
+                print(p["id"])'; }
+has_feed() { [ -n "$(feed_pane)" ]; }
+first_pane() { sm ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["sessions"]:
+    if s["name"] == sys.argv[1]:
+        print(s["windows"][0]["panes"][0]["id"])' "$1"; }
+
+CONFIG="$XDG_CONFIG_HOME/sandmux/config.json"
+mkdir -p "$(dirname "$CONFIG")" "$T_DIR/work"
+printf '{ "profiles": { "web": { "base": "agent" } } }\n' >"$CONFIG"
+cp "$CONFIG" "$T_DIR/config.orig"
+
+if ! native_available; then
+	echo "ok - # SKIP native sandbox not available here"
+	finish
+fi
+
+# fetch PANE TAG HOST: curl in the pane, through its proxy, into
+# work/TAG.out (the work tree is the agent profile's writable root), then
+# "BODY rc=RC" from that file once curl is done.
+fetch() {
+	sm send-keys -t "$1" -l "clear; out=\$(curl -sS -f -m 5 http://$3/$2 2>&1); echo \"\$out rc=\$?\" >$2.out"
+	sm send-keys -t "$1" Enter
+	wait_for 15 grep -q "rc=" "$T_DIR/work/$2.out"
+	tr '\n' ' ' <"$T_DIR/work/$2.out" | sed 's/ $//'
+}
+reached() { case "$1" in *"origin $2 got: GET /"*" rc=0") true ;; *) false ;; esac; }
+refused() { case "$1" in *"origin "*) false ;; *"rc=0") false ;; *rc=*) true ;; *) false ;; esac; }
+feed_has() { sm capture -t "%$feed" | grep -qF -- "$1"; }
+dump() { [ -n "$ASK_DEBUG" ] && sm capture -t "%$feed" | sed "s/^/# feed: /"; true; }
+
+sm new -d -s work -c "$T_DIR/work" --backend native --profile agent >/dev/null
+agent=$(first_pane work)
+start_client -t work
+backend_is() { [ "$(pane_field "$1" backend)" = "$2" ]; }
+check "the agent pane is labelled native" wait_for 10 backend_is "$agent" native
+
+prefix v
+check "prefix v opens the feed" wait_for 5 has_feed
+feed=$(feed_pane)
+# Room for whole lines: the feed 90 columns wide.
+feed_cols() { panes | awk -v id="$feed" '$1 == id { print $4 }'; }
+sm resize-pane -t "%$feed" -L $((90 - $(feed_cols))) >/dev/null
+feed_cols_is() { [ "$(feed_cols)" -eq "$1" ]; }
+check "the feed is 90 columns wide ($(feed_cols))" wait_for 3 feed_cols_is 90
+keys l
+check "l hides the lifecycle lines" wait_for 3 sh -c "! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q ' ready '"
+
+got=$(fetch "%$agent" md metadata.google.internal)
+check "a deny-listed name is refused ($got)" refused "$got"
+got=$(fetch "%$agent" before grant.test)
+check "a curl to a name on no allowlist is refused ($got)" refused "$got"
+check "the feed shows the refusal" wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$agent .*native .*network-outbound .*grant.test:80'"; dump
+
+# Select the grant.test line: up to the metadata line (paused), then down.
+wait_for 3 active_pane_is "$feed" || sm select-pane -t "%$feed"
+keys k
+check "k selects the line above (the metadata refusal)" wait_for 3 feed_has PAUSED
+keys a
+check "a on a deny-listed host: the feed says why it cannot be allowed" \
+	wait_for 3 feed_has "metadata.google.internal is on the fixed deny list"
+check "... and offers nothing" sh -c "! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF 'this session, until'"
+check "the CLI refuses it with its code (host_denylisted)" sh -c \
+	"$SANDMUX_BIN -L $T_NAME allow -t %$agent metadata.google.internal 2>&1 | grep -qF '(host_denylisted)'"
+keys j
+keys a
+check "a on the refused host offers: this session" wait_for 3 feed_has "s  this session, until it ends"
+check "... the profile" feed_has "p  profile agent, in the config"
+check "... or cancel" feed_has "c  cancel"
+check "no grant before the choice" sh -c "! grep -q '\"kind\":\"policy-grant\"' '$XDG_STATE_HOME/sandmux/events.jsonl'"
+keys c
+check "c cancels" wait_for 3 feed_has "cancelled: nothing allowed"
+got=$(fetch "%$agent" cancelled grant.test)
+check "... and the host is still refused ($got)" refused "$got"
+sm select-pane -t "%$feed"
+keys a
+wait_for 3 feed_has "this session, until"
+keys s
+check "s allows it for the session" wait_for 5 feed_has "allowed grant.test for session work until it ends"
+got=$(fetch "%$agent" after grant.test)
+check "the same curl now reaches the origin ($got)" reached "$got" grant
+sm events --json >"$T_DIR/events.json"
+check "events --json has the policy-grant: who, what, scope" sh -c "grep '\"kind\":\"policy-grant\"' '$T_DIR/events.json' | grep -F '\"host\":\"grant.test\"' | grep -F '\"scope\":\"session\"' | grep -F '\"via\":\"feed\"' | grep -qF '\"pane\":$agent'"
+check "the feed shows the grant, lifecycle hidden or not" wait_for 3 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$agent .*policy-grant .*grant.test (session)'"
+
+# The profile route: a built-in profile cannot change; a config one
+# shows its diff, and is written after y.  p follows the newest line again.
+sm select-pane -t "%$feed"
+keys p
+got=$(fetch "%$agent" agentother other.test)
+wait_for 5 feed_has "other.test:80"
+keys a
+wait_for 3 feed_has "this session, until"
+keys p
+check "p on a built-in profile says it cannot change (profile_builtin)" wait_for 5 feed_has "profile_builtin"
+web=$(sm split -t "%$agent" -v -b native -P web | awk '{ print substr($1, 2) }')
+got=$(fetch "%$web" webbefore other.test)
+check "a web pane is refused other.test ($got)" refused "$got"
+sm select-pane -t "%$feed"
+wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$web .*other.test:80'"
+keys a
+check "a offers profile web" wait_for 3 feed_has "p  profile web, in the config"; dump
+keys p
+check "p shows the config's diff" wait_for 5 feed_has "--- $CONFIG"; dump
+check "... with the entry" wait_for 3 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '^+.*other.test'"
+check "... and asks first" feed_has "write this to $CONFIG? y/n"
+check "nothing is written before y" cmp -s "$CONFIG" "$T_DIR/config.orig"
+keys y
+check "y writes it" wait_for 5 feed_has "new panes of profile web get other.test"; dump
+check "the config has it" python3 -c "
+import json, sys
+sys.exit(0 if json.load(open('$CONFIG'))['profiles']['web']['egress_allowlist'] == ['other.test'] else 1)"
+check "... and passes --check-config" "$SANDMUX_BIN" --check-config "$CONFIG"
+got=$(fetch "%$web" webafter other.test)
+check "the web pane reaches other.test now ($got)" reached "$got" other
+
+# The session ends: its grant ends with it.
+sm kill-session -t work
+sm new -d -s again -c "$T_DIR/work" --backend native --profile agent >/dev/null
+again=$(first_pane again)
+got=$(fetch "%$again" newsession grant.test)
+check "after kill-session, a new session's agent pane is refused again ($got)" refused "$got"
+finish
