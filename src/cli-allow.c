@@ -1,5 +1,5 @@
 /*
- * cli-allow: `sandmux allow -t PANE HOST [--persist [--yes]]`, the
+ * cli-allow: `sandmux allow -t PANE [--persist [--yes]] HOST|PATH`, the
  * command line's side of a grant (src/grant.c).  Without --persist the
  * host is allowed for the pane's session until it ends.  With it, the
  * host goes into the pane's profile in the config file: the diff is
@@ -75,6 +75,14 @@ int cli_allow(struct command_parsed *parsed)
 
 	parsed->request = NULL;
 	cJSON_AddStringToObject(req, "via", "cli");
+	/* An absolute path is a refused write's: its directory for the
+	 * profile's "writable" (only with --persist: a mount cannot change
+	 * under a running pane). */
+	if (cJSON_GetStringValue(cJSON_GetObjectItem(req, "host"))[0] == '/') {
+		cJSON_AddStringToObject(req, "path",
+					cJSON_GetStringValue(cJSON_GetObjectItem(req, "host")));
+		cJSON_DeleteItemFromObject(req, "host");
+	}
 	if (persist && !yes) {
 		cJSON *preview_req = cJSON_Duplicate(req, true);
 
@@ -100,7 +108,11 @@ int cli_allow(struct command_parsed *parsed)
 		cJSON_Delete(reply);
 		return 1;
 	}
-	if (persist)
+	if (cJSON_GetObjectItem(result, "path") != NULL)
+		printf("allowed writes to %s in profile %s: %s written; new panes of %s get it\n",
+		       field(result, "path"), field(result, "profile"), field(result, "config"),
+		       field(result, "profile"));
+	else if (persist)
 		printf("allowed %s in profile %s: %s written; new panes of %s get it, and session %s "
 		       "has it now\n",
 		       field(result, "host"), field(result, "profile"), field(result, "config"),

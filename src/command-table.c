@@ -300,8 +300,9 @@ const struct command_entry command_table[] = {
 	  .exec = cmd_select_layout },
 	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
 	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
-	{ "allow", { 0 }, "-t PANE HOST [--persist [-y|--yes]]",
-	  "allow a denied host for the pane's session (--persist: in its profile)", allow_options,
+	{ "allow", { 0 }, "-t PANE [--persist [-y|--yes]] HOST|PATH",
+	  "allow a denied host for the pane's session (--persist: in its profile; a path: writable)",
+	  allow_options,
 	  REST_STRING, "host", .request = "allow", .flags = CMD_CLI, .exec = cmd_allow,
 	  .cli = cli_allow },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "

@@ -70,7 +70,8 @@ struct feed {
 	char message[4096]; /* shown at the bottom until the next key */
 	enum feed_ask ask;
 	int ask_pane;
-	char ask_host[ALLOWLIST_HOST_MAX];
+	bool ask_path;	      /* ask_target is a refused write's path, not a host */
+	char ask_target[4096]; /* the host, or the path */
 	int cols, rows;
 };
 
@@ -572,13 +573,14 @@ static void allow_choices(struct feed *f, const struct feed_line *l)
 	}
 	f->ask = FEED_ASK_SCOPE;
 	f->ask_pane = l->pane;
-	snprintf(f->ask_host, sizeof f->ask_host, "%s", d.host[0] ? d.host : host);
+	f->ask_path = false;
+	snprintf(f->ask_target, sizeof f->ask_target, "%s", d.host[0] ? d.host : host);
 	snprintf(f->message, sizeof f->message,
 		 "allow %s for pane %%%d?\n"
 		 "  s  this session, until it ends\n"
 		 "  p  profile %s, in the config (the diff first)\n"
 		 "  c  cancel",
-		 f->ask_host, l->pane, profile);
+		 f->ask_target, l->pane, profile);
 }
 
 /* A file denial: only the profile can change (a mount cannot change under
@@ -588,14 +590,22 @@ static void allow_file_hint(struct feed *f, const struct feed_line *l)
 	char profile[64];
 
 	pane_profile(l->pane, profile, sizeof profile);
-	if (strcmp(l->action, "file-write*") == 0)
+	if (strcmp(l->action, "file-write*") == 0 && profile[0] && l->target[0] == '/') {
+		/* The profile route alone: the server names the directory and
+		 * shows the diff after p. */
+		f->ask = FEED_ASK_SCOPE;
+		f->ask_pane = l->pane;
+		f->ask_path = true;
+		snprintf(f->ask_target, sizeof f->ask_target, "%s", l->target);
 		snprintf(f->message, sizeof f->message,
 			 "a mount cannot change under a running pane: only the profile can, and\n"
-			 "new panes get it. The change, in the config's profile %s:\n"
-			 "  \"writable\": [..., \"%s\"]  (the directory, or the file itself)\n"
-			 "then sandmux --check-config, and sandmux split -b native -P %s",
-			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
-	else if (strcmp(l->action, "file-write-create") == 0)
+			 "new panes get it: its directory in \"writable\" of profile %s.\n"
+			 "  p  profile %s, in the config (the diff first)\n"
+			 "  c  cancel",
+			 profile, profile);
+	} else if (strcmp(l->action, "file-write*") == 0) {
+		snprintf(f->message, sizeof f->message, "pane %%%d is gone: nothing to allow", l->pane);
+	} else if (strcmp(l->action, "file-write-create") == 0)
 		snprintf(f->message, sizeof f->message,
 			 "a mount cannot change under a running pane: only the profile can, and\n"
 			 "new panes get it. The change, in the config's profile %s: the pattern\n"
@@ -630,20 +640,21 @@ static cJSON *allow_send(struct feed *f, bool persist, bool dry_run)
 
 	cJSON_AddStringToObject(req, "cmd", "allow");
 	cJSON_AddNumberToObject(req, "pane", f->ask_pane);
-	cJSON_AddStringToObject(req, "host", f->ask_host);
+	cJSON_AddStringToObject(req, f->ask_path ? "path" : "host", f->ask_target);
 	cJSON_AddStringToObject(req, "via", "feed");
 	if (persist)
 		cJSON_AddBoolToObject(req, "persist", true);
 	if (dry_run)
 		cJSON_AddBoolToObject(req, "dry_run", true);
 	if ((reply = feed_request(req)) == NULL) {
-		snprintf(f->message, sizeof f->message, "cannot allow %s: the server is gone", f->ask_host);
+		snprintf(f->message, sizeof f->message, "cannot allow %s: the server is gone",
+			 f->ask_target);
 		return NULL;
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
 		return reply;
 	error = cJSON_GetObjectItem(reply, "error");
-	snprintf(f->message, sizeof f->message, "cannot allow %s: %s (%s)", f->ask_host,
+	snprintf(f->message, sizeof f->message, "cannot allow %s: %s (%s)", f->ask_target,
 		 json_string(error, "message") ? json_string(error, "message") : "refused",
 		 json_string(error, "code") ? json_string(error, "code") : "error");
 	cJSON_Delete(reply);
@@ -657,14 +668,14 @@ static void on_key_asking(struct feed *f, unsigned char c)
 	const cJSON *result;
 
 	f->ask = FEED_ASK_NONE;
-	if (ask == FEED_ASK_SCOPE && c == 's') {
+	if (ask == FEED_ASK_SCOPE && c == 's' && !f->ask_path) {
 		if ((reply = allow_send(f, false, false)) == NULL)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
 		snprintf(f->message, sizeof f->message,
 			 "allowed %s for session %s until it ends\n"
 			 "(the next connection goes through; nothing refused is replayed)",
-			 f->ask_host, json_string(result, "session"));
+			 f->ask_target, json_string(result, "session"));
 		cJSON_Delete(reply);
 	} else if (ask == FEED_ASK_SCOPE && c == 'p') {
 		if ((reply = allow_send(f, true, true)) == NULL)
@@ -678,10 +689,17 @@ static void on_key_asking(struct feed *f, unsigned char c)
 		if ((reply = allow_send(f, true, false)) == NULL)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
-		snprintf(f->message, sizeof f->message,
-			 "written to %s:\nnew panes of profile %s get %s; session %s has it now",
-			 json_string(result, "config"), json_string(result, "profile"), f->ask_host,
-			 json_string(result, "session"));
+		if (f->ask_path)
+			snprintf(f->message, sizeof f->message,
+				 "written to %s:\nnew panes of profile %s get %s writable (this one "
+				 "keeps its mounts)",
+				 json_string(result, "config"), json_string(result, "profile"),
+				 json_string(result, "path"));
+		else
+			snprintf(f->message, sizeof f->message,
+				 "written to %s:\nnew panes of profile %s get %s; session %s has it now",
+				 json_string(result, "config"), json_string(result, "profile"),
+				 f->ask_target, json_string(result, "session"));
 		cJSON_Delete(reply);
 	} else {
 		snprintf(f->message, sizeof f->message, "%s", ask == FEED_ASK_CONFIRM

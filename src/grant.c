@@ -156,14 +156,23 @@ static cJSON *who_json(const cJSON *req)
 	return who;
 }
 
-static void emit_grant(const cJSON *req, const struct pane *p, const char *host,
+/* What a grant allows: a host the proxies let through, or a directory
+ * new panes of the profile get writable. */
+struct grant_what {
+	const char *action; /* "network-outbound" or "file-write*" */
+	const char *key;    /* "host" or "path" */
+	const char *value;
+	const char *field; /* the profile's list it goes into */
+};
+
+static void emit_grant(const cJSON *req, const struct pane *p, const struct grant_what *w,
 		       const char *scope, const char *config)
 {
 	cJSON *ev = events_lifecycle("policy-grant", p), *what = cJSON_CreateObject();
 
 	cJSON_AddItemToObject(ev, "who", who_json(req));
-	cJSON_AddStringToObject(what, "action", "network-outbound");
-	cJSON_AddStringToObject(what, "host", host);
+	cJSON_AddStringToObject(what, "action", w->action);
+	cJSON_AddStringToObject(what, w->key, w->value);
 	cJSON_AddItemToObject(ev, "what", what);
 	cJSON_AddStringToObject(ev, "scope", scope);
 	cJSON_AddStringToObject(ev, "profile", p->profile);
@@ -261,9 +270,12 @@ static void reload_profiles(const char *path)
 	config_free(&cfg);
 }
 
-/* The profile route: the diff, and unless dry_run, the file written. */
-static int grant_in_profile(const cJSON *req, struct pane *p, const char *host, cJSON *result,
-			    struct sm_error *err)
+/* The profile route: the diff, and unless dry_run, the file written.  A
+ * host is the session's at once too (the person asked for it now); a
+ * directory only new panes get (a mount cannot change under a running
+ * pane). */
+static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant_what *w,
+			    cJSON *result, struct sm_error *err)
 {
 	char buf[PATH_MAX];
 	const char *path = grant_config_path(buf, sizeof buf);
@@ -274,15 +286,13 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const char *host, 
 		sm_error_set(err, SM_ERR_PROFILE_BUILTIN,
 			     "pane %%%d's profile %s is built in and cannot be changed: define one "
 			     "in %s (\"profiles\": {\"mine\": {\"base\": \"%s\", "
-			     "\"egress_allowlist\": [\"%s\"]}}) and open panes with -P mine, or "
-			     "allow %s for this session only",
-			     p->id, p->profile, path, p->profile, host, host);
+			     "\"%s\": [\"%s\"]}}) and open panes with -P mine",
+			     p->id, p->profile, path, p->profile, w->field, w->value);
 		return -1;
 	}
 	if ((old_text = read_text(path, err)) == NULL)
 		return -1;
-	if (config_edit_add_entry(old_text, p->profile, "egress_allowlist", host, &new_text,
-				  err) != 0) {
+	if (config_edit_add_entry(old_text, p->profile, w->field, w->value, &new_text, err) != 0) {
 		free(old_text);
 		return -1;
 	}
@@ -302,23 +312,95 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const char *host, 
 	}
 	free(new_text);
 	reload_profiles(path);
-	log_info("grant: %s added to profile %s in %s", host, p->profile, path);
-	/* The session has it now too: the person asked for this host. */
-	if (session_egress_allow(pane_session_name(p), host, err) != 0)
+	log_info("grant: %s added to %s of profile %s in %s", w->value, w->field, p->profile, path);
+	if (strcmp(w->key, "host") == 0 &&
+	    session_egress_allow(pane_session_name(p), w->value, err) != 0)
 		return -1;
-	emit_grant(req, p, host, "profile", path);
+	emit_grant(req, p, w, "profile", path);
 	return 0;
+}
+
+/* A refused write's directory as a writable root: the target itself when
+ * it is a directory, else the one it is in; it must exist (a root must,
+ * at launch) and lie in the user's $HOME.  Threat: one keypress making a
+ * system directory (/etc, /usr) writable to every new pane of the
+ * profile; such a root is for the config's editor to write by hand.  The
+ * host-run files stay read-only inside any root, in every profile. */
+static int writable_root(const char *target, char *out, struct sm_error *err)
+{
+	char dir[PATH_MAX], home[PATH_MAX];
+	struct stat st;
+	const char *env_home = getenv("HOME");
+	size_t n;
+
+	if (target[0] != '/' || strlen(target) >= sizeof dir) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" is no absolute path", target);
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s", target);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		*strrchr(dir, '/') = '\0';
+	if (dir[0] == '\0' || realpath(dir, out) == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "%s does not exist: create it first (a writable root must exist when a "
+			     "pane starts)",
+			     dir[0] ? dir : "/");
+		return -1;
+	}
+	n = env_home != NULL && realpath(env_home, home) != NULL ? strlen(home) : 0;
+	if (n == 0 || strcmp(home, "/") == 0 || strncmp(out, home, n) != 0 ||
+	    (out[n] != '\0' && out[n] != '/')) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "%s is outside $HOME: only a directory in $HOME can be made writable "
+			     "from a grant (edit the config's \"writable\" by hand for others)",
+			     out);
+		return -1;
+	}
+	return 0;
+}
+
+/* A file grant: a directory new panes of the profile get writable. */
+static int grant_path(const cJSON *req, struct pane *p, const char *target, cJSON *result,
+		      struct sm_error *err)
+{
+	char root[PATH_MAX];
+	struct grant_what w = { "file-write*", "path", root, "writable" };
+
+	if (!cmd_get_bool(req, "persist", false)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "a mount cannot change under a running pane: a path can only be allowed "
+			     "in the profile (persist), for new panes");
+		return -1;
+	}
+	if (p->requested != SANDBOX_NATIVE && p->requested != SANDBOX_MICROVM) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is not sandboxed (backend %s)",
+			     p->id, sandbox_backend_name(p->requested));
+		return -1;
+	}
+	if (writable_root(target, root, err) != 0)
+		return -1;
+	cJSON_AddNumberToObject(result, "pane", p->id);
+	cJSON_AddStringToObject(result, "session", pane_session_name(p));
+	cJSON_AddStringToObject(result, "profile", p->profile);
+	cJSON_AddStringToObject(result, "path", root);
+	cJSON_AddStringToObject(result, "scope", "profile");
+	return grant_in_profile(req, p, &w, result, err);
 }
 
 CMD_HANDLER(cmd_allow)
 {
-	const char *text;
+	const char *text, *path = NULL;
 	char host[ALLOWLIST_HOST_MAX + 8];
 	struct allowlist_decision d;
 	struct pane *p = cmd_target_pane(c, req, err);
 	bool persist = cmd_get_bool(req, "persist", false);
+	struct grant_what w = { "network-outbound", "host", d.host, "egress_allowlist" };
 
-	if (p == NULL || cmd_get_string(req, "host", true, &text, err) < 0)
+	if (p == NULL || cmd_get_string(req, "path", false, &path, err) < 0)
+		return -1;
+	if (path != NULL)
+		return grant_path(req, p, path, result, err);
+	if (cmd_get_string(req, "host", true, &text, err) < 0)
 		return -1;
 	host_of(text, host, sizeof host);
 	if (grantable(host, &d, err) != 0 || pane_proxied(p, err) != 0)
@@ -329,10 +411,10 @@ CMD_HANDLER(cmd_allow)
 	cJSON_AddStringToObject(result, "host", d.host);
 	cJSON_AddStringToObject(result, "scope", persist ? "profile" : "session");
 	if (persist)
-		return grant_in_profile(req, p, d.host, result, err);
+		return grant_in_profile(req, p, &w, result, err);
 	if (session_egress_allow(pane_session_name(p), d.host, err) != 0)
 		return -1;
 	log_info("grant: %s allowed for session %s (pane %d)", d.host, pane_session_name(p), p->id);
-	emit_grant(req, p, d.host, "session", NULL);
+	emit_grant(req, p, &w, "session", NULL);
 	return 0;
 }
