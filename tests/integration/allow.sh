@@ -10,7 +10,7 @@
 # a session grant ends with its session, a profile grant does not.
 . "$(dirname "$0")/../origin-net.sh"
 . "$(dirname "$0")/../lib.sh"
-trap 'cleanup; origin_net_stop' EXIT
+trap 'cleanup; origin_net_stop; rm -rf "$HOME_DIR"' EXIT
 origin_net_start
 
 if ! command -v bwrap >/dev/null 2>&1; then
@@ -19,7 +19,10 @@ if ! command -v bwrap >/dev/null 2>&1; then
 fi
 
 CONFIG="$XDG_CONFIG_HOME/sandmux/config.json"
-export HOME="$T_DIR/home"
+# $HOME outside /tmp, which a sandbox has private (its own tmpfs): a
+# write there must meet the read-only host, not an empty directory.
+HOME_DIR=$(mktemp -d /var/tmp/sandmux-home.XXXXXX)
+export HOME="$HOME_DIR"
 mkdir -p "$(dirname "$CONFIG")" "$T_DIR/work" "$HOME/cache"
 cat >"$CONFIG" <<'EOC'
 {

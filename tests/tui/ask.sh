@@ -11,7 +11,7 @@
 # is refused again.
 . "$(dirname "$0")/../origin-net.sh"
 . "$(dirname "$0")/tui-lib"
-trap 'tui_cleanup; origin_net_stop' EXIT
+trap 'tui_cleanup; origin_net_stop; rm -rf "$HOME_DIR"' EXIT
 origin_net_start
 
 native_available() { sm probe --json 2>/dev/null | python3 -c '
@@ -32,7 +32,11 @@ for s in json.load(sys.stdin)["sessions"]:
         print(s["windows"][0]["panes"][0]["id"])' "$1"; }
 
 CONFIG="$XDG_CONFIG_HOME/sandmux/config.json"
-mkdir -p "$(dirname "$CONFIG")" "$T_DIR/work"
+# $HOME outside /tmp, which a sandbox has private (its own tmpfs): a
+# write there must meet the read-only host, not an empty directory.
+HOME_DIR=$(mktemp -d /var/tmp/sandmux-home.XXXXXX)
+export HOME="$HOME_DIR"
+mkdir -p "$(dirname "$CONFIG")" "$T_DIR/work" "$HOME/cache"
 printf '{ "profiles": { "web": { "base": "agent" } } }\n' >"$CONFIG"
 cp "$CONFIG" "$T_DIR/config.orig"
 
@@ -139,6 +143,29 @@ sys.exit(0 if json.load(open('$CONFIG'))['profiles']['web']['egress_allowlist'] 
 check "... and passes --check-config" "$SANDMUX_BIN" --check-config "$CONFIG"
 got=$(fetch "%$web" webafter other.test)
 check "the web pane reaches other.test now ($got)" reached "$got" other
+
+# A refused write offers only the profile route, for new panes.
+sm send-keys -t "%$web" -l "echo x >$HOME/cache/f; echo rc=\$? >w1.out"
+sm send-keys -t "%$web" Enter
+wait_for 15 grep -q "rc=" "$T_DIR/work/w1.out"
+check "the web pane cannot write \$HOME/cache ($(cat "$T_DIR/work/w1.out"))" [ "$(cat "$T_DIR/work/w1.out")" != rc=0 ]
+sm select-pane -t "%$feed"
+check "the feed shows the refused write" wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$web .*file-write.*cache/f'"
+keys p
+wait_for 3 sh -c "! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q PAUSED"
+keys a
+check "a on a file denial: a mount cannot change under a running pane" wait_for 3 feed_has "a mount cannot change under a running pane"
+check "... the profile route only" sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF 'p  profile web' && ! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF 'this session, until'"
+keys p
+check "p shows the exact change: the directory in writable" wait_for 5 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '^+.*\"writable\":.*$HOME/cache'"; dump
+keys y
+check "y writes it, for new panes" wait_for 5 feed_has "new panes of profile web get $HOME/cache writable"
+check "the config still passes --check-config" "$SANDMUX_BIN" --check-config "$CONFIG"
+web2=$(sm split -t "%$web" -h -b native -P web | awk '{ print substr($1, 2) }')
+sm send-keys -t "%$web2" -l "echo x >$HOME/cache/f; echo rc=\$? >w2.out"
+sm send-keys -t "%$web2" Enter
+wait_for 15 grep -q "rc=" "$T_DIR/work/w2.out"
+check "a new web pane can write there ($(cat "$T_DIR/work/w2.out"))" [ "$(cat "$T_DIR/work/w2.out")" = rc=0 ]
 
 # The session ends: its grant ends with it.
 sm kill-session -t work
