@@ -74,6 +74,19 @@ void egress_unlisten_unix(struct egress *eg, int tag);
  * connection to it is judged with it; nothing refused before is
  * replayed.  Returns 0 or -1 with err. */
 int egress_allow(struct egress *eg, const char *entry, struct sm_error *err);
+
+/* Ask mode (a profile's "network": "ask").  A client of a Unix listener
+ * marked with egress_ask_unix whose host is merely not on the list is
+ * held, unanswered, for up to EGRESS_ASK_MS; on_ask (set once, called
+ * with the egress's user) says so.  Only a person's answer makes the
+ * proxy reply: egress_allow lets every held client of a host it now
+ * allows go on, egress_refuse_held refuses them (returns how many), and
+ * the time running out refuses them too.  Deny-listed, invalid and
+ * network-disabled hosts are never held. */
+#define EGRESS_ASK_MS 30000
+void egress_on_ask(struct egress *eg, egress_violation_fn on_ask);
+void egress_ask_unix(struct egress *eg, int tag, bool ask);
+int egress_refuse_held(struct egress *eg, const char *host);
 void egress_close(struct egress *eg);
 
 /* --- parsers ------------------------------------------------------------- */

@@ -204,6 +204,7 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 	out->mode = from->mode;
 	out->home_writable = from->home_writable;
 	out->proxied_network = from->proxied_network;
+	out->ask_network = from->ask_network;
 	out->pids_max = from->pids_max;
 	out->memory_max = from->memory_max;
 	out->memory_percent = from->memory_percent;
@@ -310,9 +311,13 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	}
 	if (strcmp(key, "network") == 0) {
 		if (!cJSON_IsString(item) || (strcmp(item->valuestring, "open") != 0 &&
-					      strcmp(item->valuestring, "proxied") != 0))
-			return bad(err, name, key, "must be \"open\" or \"proxied\"");
-		out->proxied_network = strcmp(item->valuestring, "proxied") == 0;
+					      strcmp(item->valuestring, "proxied") != 0 &&
+					      strcmp(item->valuestring, "ask") != 0))
+			return bad(err, name, key, "must be \"open\", \"proxied\" or \"ask\"");
+		/* ask is proxied, with a person asked before an unknown host
+		 * is refused (docs/feed.md). */
+		out->ask_network = strcmp(item->valuestring, "ask") == 0;
+		out->proxied_network = out->ask_network || strcmp(item->valuestring, "proxied") == 0;
 		return 0;
 	}
 	if (strcmp(key, "pids_max") == 0)

@@ -39,6 +39,7 @@ struct sandbox_profile {
 	enum sandbox_mode mode;
 	bool home_writable;   /* $HOME is a writable root (in mode chat) */
 	bool proxied_network; /* network only through the egress proxies */
+	bool ask_network;     /* "ask": proxied, and an unknown host waits for a person */
 	struct strvec writable;	  /* more writable roots (mode chat) */
 	struct strvec state_dirs; /* writable in every mode */
 	struct strvec deny_read;  /* unreadable, on top of the terminal list */

@@ -401,5 +401,7 @@ const struct command_entry command_table[] = {
 	  NULL, .request = "prompt-history", .exec = cmd_prompt_history },
 	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
 	  .request = "mouse", .exec = cmd_mouse },
+	{ "refuse", { 0 }, "pane host", "ask mode: refuse the held connections to a host now",
+	  NULL, .request = "refuse", .exec = cmd_refuse },
 	{ 0 },
 };

@@ -51,11 +51,12 @@ struct feed_line {
 	char *target, *reason;
 	int count;
 	bool lifecycle, error, earlier;
-	bool grant; /* a policy-grant: shown with the violations, never hidden */
+	bool grant; /* a policy-grant or policy-ask: with the violations, never hidden */
 };
 
-/* Where an `a` stands: choosing a scope, or confirming a config diff. */
-enum feed_ask { FEED_ASK_NONE, FEED_ASK_SCOPE, FEED_ASK_CONFIRM };
+/* Where an `a` stands: choosing a scope (for a refusal, or for a
+ * connection held in ask mode), or confirming a config diff. */
+enum feed_ask { FEED_ASK_NONE, FEED_ASK_SCOPE, FEED_ASK_HELD, FEED_ASK_CONFIRM };
 
 struct feed {
 	struct cli_conn *events;
@@ -193,6 +194,7 @@ static const char *action_sgr(const struct feed_line *l)
 		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
 		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
 		{ "process-exec", "\033[1;34m" },   { "policy-grant", "\033[1;32m" },
+		{ "policy-ask", "\033[1;7;33m" },
 	};
 
 	if (l->error)
@@ -414,7 +416,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
-	l.grant = kind != NULL && strcmp(kind, "policy-grant") == 0;
+	l.grant = kind != NULL && (strcmp(kind, "policy-grant") == 0 || strcmp(kind, "policy-ask") == 0);
 	l.lifecycle = !l.grant && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
@@ -422,14 +424,17 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	snprintf(l.action, sizeof l.action, "%s",
 		 l.lifecycle || l.grant ? (kind ? kind : "?") : action ? action : "?");
 	if (l.grant) {
-		/* A grant reads as what was allowed, and for how long. */
-		char text[ALLOWLIST_HOST_MAX + 32];
-		snprintf(text, sizeof text, "%s (%s)",
-			 json_string(cJSON_GetObjectItem(ev, "what"), "host")
-				 ? json_string(cJSON_GetObjectItem(ev, "what"), "host")
-				 : "?",
-			 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
+		/* A grant reads as what was allowed, and for how long; a
+		 * question as what waits for the answer. */
+		const cJSON *what = cJSON_GetObjectItem(ev, "what");
+		const char *allowed = json_string(what, "host") ? json_string(what, "host")
+								 : json_string(what, "path");
+		char *text = strcmp(kind, "policy-ask") == 0
+				     ? xasprintf("%s (held)", json_string(ev, "target") ? json_string(ev, "target") : "?")
+				     : xasprintf("%s (%s)", allowed ? allowed : "?",
+						 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
 		l.target = sanitise(text);
+		free(text);
 	} else {
 		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
 	}
@@ -527,7 +532,8 @@ static void explain(struct feed *f, const struct feed_line *l)
 		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
 		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
 	else if (l->grant)
-		how = "not a violation: a grant (sandmux allow, or a in the feed), in the durable log.";
+		how = "not a violation: a grant (sandmux allow, a in the feed) or a connection held\n"
+		      "for an answer (a profile's \"network\": \"ask\"), in the durable log.";
 	else
 		how = "not a violation: a pane's lifecycle event.";
 	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
@@ -625,7 +631,7 @@ static void allow_start(struct feed *f, const struct feed_line *l)
 {
 	if (l->lifecycle || l->grant)
 		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
-			 l->grant ? "this line is a grant" : "a lifecycle event");
+			 l->grant ? "this line is a grant or a question" : "a lifecycle event");
 	else if (strcmp(l->action, "network-outbound") == 0)
 		allow_choices(f, l);
 	else
@@ -661,6 +667,58 @@ static cJSON *allow_send(struct feed *f, bool persist, bool dry_run)
 	return NULL;
 }
 
+/* Ask mode's "no" (`d`): the held connections are refused now. */
+static void refuse_held(struct feed *f)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+
+	cJSON_AddStringToObject(req, "cmd", "refuse");
+	cJSON_AddNumberToObject(req, "pane", f->ask_pane);
+	cJSON_AddStringToObject(req, "host", f->ask_target);
+	reply = feed_request(req);
+	if (reply != NULL && cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
+		snprintf(f->message, sizeof f->message, "refused %s now (%d held)", f->ask_target,
+			 cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "refused")
+				 ? cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "refused")
+					   ->valueint
+				 : 0);
+	else
+		snprintf(f->message, sizeof f->message, "cannot refuse %s: the server did not answer",
+			 f->ask_target);
+	cJSON_Delete(reply);
+}
+
+/* Ask mode: a connection held for an answer asks the person now.  Not
+ * from the backlog (its time is long up), and not over a question or a
+ * filter being typed (the next one asks again). */
+static void ask_held(struct feed *f, const cJSON *ev)
+{
+	const cJSON *pane = cJSON_GetObjectItem(ev, "pane"), *timeout = cJSON_GetObjectItem(ev, "timeout");
+	const char *host = json_string(ev, "host"), *target = json_string(ev, "target");
+	char profile[64], *safe_host, *safe_target;
+
+	if (cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) || host == NULL || target == NULL ||
+	    !cJSON_IsNumber(pane) || f->typing || f->ask != FEED_ASK_NONE)
+		return;
+	pane_profile(pane->valueint, profile, sizeof profile);
+	safe_host = sanitise(host);
+	safe_target = sanitise(target);
+	f->ask = FEED_ASK_HELD;
+	f->ask_pane = pane->valueint;
+	f->ask_path = false;
+	snprintf(f->ask_target, sizeof f->ask_target, "%s", safe_host);
+	snprintf(f->message, sizeof f->message,
+		 "pane %%%d asks to reach %s: held %d s for your answer, then refused\n"
+		 "  s  allow for this session\n"
+		 "  p  profile %s, in the config (the diff first)\n"
+		 "  d  refuse now\n"
+		 "  c  leave it",
+		 pane->valueint, safe_target, cJSON_IsNumber(timeout) ? timeout->valueint : 30,
+		 profile[0] ? profile : "(pane gone)");
+	free(safe_host);
+	free(safe_target);
+}
+
 static void on_key_asking(struct feed *f, unsigned char c)
 {
 	enum feed_ask ask = f->ask;
@@ -668,7 +726,7 @@ static void on_key_asking(struct feed *f, unsigned char c)
 	const cJSON *result;
 
 	f->ask = FEED_ASK_NONE;
-	if (ask == FEED_ASK_SCOPE && c == 's' && !f->ask_path) {
+	if ((ask == FEED_ASK_SCOPE || ask == FEED_ASK_HELD) && c == 's' && !f->ask_path) {
 		if ((reply = allow_send(f, false, false)) == NULL)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
@@ -677,7 +735,7 @@ static void on_key_asking(struct feed *f, unsigned char c)
 			 "(the next connection goes through; nothing refused is replayed)",
 			 f->ask_target, json_string(result, "session"));
 		cJSON_Delete(reply);
-	} else if (ask == FEED_ASK_SCOPE && c == 'p') {
+	} else if ((ask == FEED_ASK_SCOPE || ask == FEED_ASK_HELD) && c == 'p') {
 		if ((reply = allow_send(f, true, true)) == NULL)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
@@ -701,10 +759,13 @@ static void on_key_asking(struct feed *f, unsigned char c)
 				 json_string(result, "config"), json_string(result, "profile"),
 				 f->ask_target, json_string(result, "session"));
 		cJSON_Delete(reply);
+	} else if (ask == FEED_ASK_HELD && c == 'd') {
+		refuse_held(f);
 	} else {
-		snprintf(f->message, sizeof f->message, "%s", ask == FEED_ASK_CONFIRM
-								   ? "nothing written"
-								   : "cancelled: nothing allowed");
+		snprintf(f->message, sizeof f->message, "%s",
+			 ask == FEED_ASK_CONFIRM ? "nothing written"
+			 : ask == FEED_ASK_HELD	 ? "left waiting: refused when its time is up"
+						 : "cancelled: nothing allowed");
 	}
 }
 
@@ -832,6 +893,8 @@ int feed_run(struct cli_conn *events, const char *session, double server_started
 		while ((ev = cli_read_message(events, 0, &eof)) != NULL) {
 			if (cJSON_GetObjectItem(ev, "event") != NULL) {
 				feed_add(&f, ev);
+				if (strcmp(json_string(ev, "kind") ? json_string(ev, "kind") : "", "policy-ask") == 0)
+					ask_held(&f, ev);
 				changed = true;
 			}
 			cJSON_Delete(ev);

@@ -418,3 +418,18 @@ CMD_HANDLER(cmd_allow)
 	emit_grant(req, p, &w, "session", NULL);
 	return 0;
 }
+
+/* Ask mode's "no": the session's held connections to the host are
+ * refused now rather than when their time runs out. */
+CMD_HANDLER(cmd_refuse)
+{
+	const char *text;
+	char host[ALLOWLIST_HOST_MAX + 8];
+	struct pane *p = cmd_target_pane(c, req, err);
+
+	if (p == NULL || cmd_get_string(req, "host", true, &text, err) < 0)
+		return -1;
+	host_of(text, host, sizeof host);
+	cJSON_AddNumberToObject(result, "refused", session_egress_refuse(pane_session_name(p), host));
+	return 0;
+}

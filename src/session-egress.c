@@ -59,6 +59,24 @@ static void on_violation(void *user, const struct egress_violation *v)
 	events_emit(ev);
 }
 
+/* Ask mode: a held connection is an event of its own, which the feed
+ * turns into a prompt (docs/feed.md). */
+static void on_ask(void *user, const struct egress_violation *v)
+{
+	struct session_egress *se = user;
+	struct pane *p = v->tag > 0 ? pane_find(v->tag) : NULL;
+	cJSON *ev = events_lifecycle("policy-ask", p);
+
+	if (p == NULL)
+		cJSON_AddStringToObject(ev, "session", se->session);
+	cJSON_AddStringToObject(ev, "action", "network-outbound");
+	cJSON_AddStringToObject(ev, "target", v->target);
+	cJSON_AddStringToObject(ev, "host", v->host);
+	cJSON_AddStringToObject(ev, "protocol", v->protocol);
+	cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
+	events_emit(ev);
+}
+
 static struct session_egress *find(const char *session)
 {
 	for (struct session_egress *se = all; se != NULL; se = se->next)
@@ -122,6 +140,7 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 		free(se);
 		return NULL;
 	}
+	egress_on_ask(se->eg, on_ask);
 	se->next = all;
 	all = se;
 	return se;
@@ -162,6 +181,7 @@ int session_egress_attach(const char *session, int pane, const char *profile, ch
 		rmdir(dir);
 		return -1;
 	}
+	egress_ask_unix(se->eg, pane, profile_find(profile) != NULL && profile_find(profile)->ask_network);
 	return 0;
 }
 
@@ -180,6 +200,13 @@ int session_egress_allow(const char *session, const char *entry, struct sm_error
 		return -1;
 	}
 	return egress_allow(se->eg, entry, err);
+}
+
+int session_egress_refuse(const char *session, const char *host)
+{
+	struct session_egress *se = find(session);
+
+	return se != NULL ? egress_refuse_held(se->eg, host) : 0;
 }
 
 void session_egress_detach(const char *session, int pane)

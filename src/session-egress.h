@@ -23,6 +23,9 @@ bool session_egress_running(const char *session);
 /* A grant: the session's proxies allow entry from the next connection
  * on, until the session ends.  0, or -1 with err. */
 int session_egress_allow(const char *session, const char *entry, struct sm_error *err);
+/* Ask mode: refuse the session's held connections to host now.
+ * Returns how many there were. */
+int session_egress_refuse(const char *session, const char *host);
 /* The pane is gone: close its sockets. */
 void session_egress_detach(const char *session, int pane);
 /* The session ended: stop its proxies and every tunnel. */

@@ -8,6 +8,7 @@
 #
 #   grant.test   10.203.7.2   origin "grant"  (not on any allowlist)
 #   other.test   10.203.7.3   origin "other"  (not on any allowlist)
+#   ask.test     10.203.7.4   origin "ask"    (not on any allowlist)
 #
 # Nothing leaves the two namespaces.  origin_net_start builds them;
 # origin_net_stop (the test's EXIT trap calls it) stops the origins.
@@ -52,8 +53,9 @@ origin_net_start() {
 	nsenter -t "$ORIGIN_B" -n ip link set lo up
 	nsenter -t "$ORIGIN_B" -n ip addr add 10.203.7.2/24 dev og1
 	nsenter -t "$ORIGIN_B" -n ip addr add 10.203.7.3/24 dev og1
+	nsenter -t "$ORIGIN_B" -n ip addr add 10.203.7.4/24 dev og1
 	nsenter -t "$ORIGIN_B" -n ip link set og1 up
-	printf '127.0.0.1 localhost\n10.203.7.2 grant.test\n10.203.7.3 other.test\n' >"$ORIGIN_DIR/hosts"
+	printf '127.0.0.1 localhost\n10.203.7.2 grant.test\n10.203.7.3 other.test\n10.203.7.4 ask.test\n' >"$ORIGIN_DIR/hosts"
 	mount --bind "$ORIGIN_DIR/hosts" /etc/hosts
 	cat >"$ORIGIN_DIR/origin.sh" <<'EOS'
 #!/bin/sh
@@ -66,6 +68,8 @@ EOS
 	nsenter -t "$ORIGIN_B" -n socat TCP-LISTEN:80,bind=10.203.7.2,reuseaddr,fork EXEC:"$ORIGIN_DIR/origin.sh grant" 2>/dev/null &
 	ORIGIN_PIDS="$ORIGIN_PIDS $!"
 	nsenter -t "$ORIGIN_B" -n socat TCP-LISTEN:80,bind=10.203.7.3,reuseaddr,fork EXEC:"$ORIGIN_DIR/origin.sh other" 2>/dev/null &
+	ORIGIN_PIDS="$ORIGIN_PIDS $!"
+	nsenter -t "$ORIGIN_B" -n socat TCP-LISTEN:80,bind=10.203.7.4,reuseaddr,fork EXEC:"$ORIGIN_DIR/origin.sh ask" 2>/dev/null &
 	ORIGIN_PIDS="$ORIGIN_PIDS $!"
 	i=0
 	until curl -s -m 2 --noproxy '*' http://grant.test/ 2>/dev/null | grep -q "origin grant"; do

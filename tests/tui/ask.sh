@@ -37,7 +37,7 @@ CONFIG="$XDG_CONFIG_HOME/sandmux/config.json"
 HOME_DIR=$(mktemp -d /var/tmp/sandmux-home.XXXXXX)
 export HOME="$HOME_DIR"
 mkdir -p "$(dirname "$CONFIG")" "$T_DIR/work" "$HOME/cache"
-printf '{ "profiles": { "web": { "base": "agent" } } }\n' >"$CONFIG"
+printf '{ "profiles": { "web": { "base": "agent" }, "asker": { "base": "agent", "network": "ask" } } }\n' >"$CONFIG"
 cp "$CONFIG" "$T_DIR/config.orig"
 
 if ! native_available; then
@@ -166,6 +166,44 @@ sm send-keys -t "%$web2" -l "echo x >$HOME/cache/f; echo rc=\$? >w2.out"
 sm send-keys -t "%$web2" Enter
 wait_for 15 grep -q "rc=" "$T_DIR/work/w2.out"
 check "a new web pane can write there ($(cat "$T_DIR/work/w2.out"))" [ "$(cat "$T_DIR/work/w2.out")" = rc=0 ]
+
+# Ask mode ("network": "ask"): a CONNECT to an unknown host is held
+# while the feed asks; only the answer, or 30 s, makes the proxy reply.
+# start_fetch PANE TAG HOST: curl (a CONNECT tunnel) in the background of
+# the pane's shell; its "BODY rc=RC" lands in work/TAG.out when done.
+start_fetch() {
+	sm send-keys -t "$1" -l "clear; (s=\$(date +%s); out=\$(curl -sS -f -p -m 60 http://$3/$2 2>&1); echo \"\$out rc=\$? took=\$((\$(date +%s) - s))\" >$2.out) &"
+	sm send-keys -t "$1" Enter
+}
+result_of() { wait_for "$2" grep -q "rc=" "$T_DIR/work/$1.out" && tr '\n' ' ' <"$T_DIR/work/$1.out"; }
+asker=$(sm split -t "%$agent" -h -b native -P asker | awk '{ print substr($1, 2) }')
+check "the asker pane is native" wait_for 10 backend_is "$asker" native
+sm select-pane -t "%$feed"
+keys p
+start_fetch "%$asker" held ask.test
+check "a CONNECT to an unknown host: the feed asks" wait_for 10 feed_has "pane %$asker asks to reach ask.test:80"
+check "... offering this session, the profile, refuse now" sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF '  s  allow for this session' && $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF '  d  refuse now'"
+sleep 2
+check "the proxy has not replied while it asks" [ ! -s "$T_DIR/work/held.out" ]
+keys s
+got=$(result_of held 15)
+check "s: the held connection goes through ($got)" sh -c "echo '$got' | grep -q 'origin ask got: GET /held HTTP/1.1 rc=0'"
+start_fetch "%$asker" refused nope.test
+check "another unknown host asks" wait_for 10 feed_has "asks to reach nope.test:80"
+keys d
+got=$(result_of refused 10)
+check "d: refused at once ($got)" sh -c "echo '$got' | grep -q 'rc=[1-9]' && ! echo '$got' | grep -q origin"
+check "... reported as refused by the user" grep -q '"target":"nope.test:80".*refused by the user' "$XDG_STATE_HOME/sandmux/events.jsonl"
+start_fetch "%$asker" md2 metadata.google.internal
+got=$(result_of md2 10)
+check "a deny-listed host is never held ($got)" sh -c "echo '$got' | grep -q 'rc=[1-9]'"
+check "... nor asked about" sh -c "! grep '\"kind\":\"policy-ask\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep -q metadata"
+start_fetch "%$asker" late late.test
+check "a third host asks" wait_for 10 feed_has "asks to reach late.test:80"
+keys c
+got=$(result_of late 45)
+check "no answer: refused when the 30 s are up ($got)" sh -c "echo '$got' | grep -q 'rc=[1-9]' && [ \"\$(echo '$got' | sed -n 's/.*took=\([0-9]*\).*/\1/p')\" -ge 29 ]"
+check "... reported as no answer in time" grep -q '"target":"late.test:80".*no answer in time' "$XDG_STATE_HOME/sandmux/events.jsonl"
 
 # The session ends: its grant ends with it.
 sm kill-session -t work
