@@ -14,7 +14,8 @@
  * with `l`.  Keys: Up/Down (or k/j) select, `f` filters, `p` pauses
  * following, Enter focuses the line's pane, `?` explains the line, `a`
  * allows it (a host: for the session or in the profile; a file: the
- * profile change, for new panes).
+ * profile change, for new panes).  A connection held in ask mode (a
+ * profile's "network": "ask") asks at once: allow, refuse, or leave it.
  */
 #include <errno.h>
 #include <poll.h>

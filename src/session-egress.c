@@ -6,7 +6,10 @@
  * in its own directory (the directory is what bwrap binds into that
  * pane's sandbox), so a pane sees only its own sockets and every refusal
  * names the pane that asked.  Refusals become network-outbound
- * violations on the event bus.
+ * violations on the event bus; grants (src/grant.c) and the profiles'
+ * "egress_allowlist" join the session's list live; a pane whose profile
+ * asks ("network": "ask") has its unknown hosts held, as policy-ask
+ * events, until a person answers.
  */
 #include <dirent.h>
 #include <errno.h>
