@@ -242,6 +242,32 @@ static const struct list_field {
      offsetof(struct sandbox_profile, pass_env)},
 };
 
+int profile_registry_append(const char *name, const char *field, const char *entry,
+			    struct sm_error *err)
+{
+	for (size_t i = 0; i < nregistry; i++) {
+		if (strcmp(registry[i].name, name) != 0)
+			continue;
+		for (size_t k = 0; k < sizeof list_fields / sizeof list_fields[0]; k++) {
+			const struct list_field *f = &list_fields[k];
+			struct strvec *list = (struct strvec *)((char *)&registry[i] + f->offset);
+
+			if (strcmp(f->key, field) != 0)
+				continue;
+			if (!f->ok(entry))
+				return bad(err, name, field, f->why);
+			if (!strvec_contains(list, entry) && strvec_push(list, entry) != 0) {
+				sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+				return -1;
+			}
+			return 0;
+		}
+		return bad(err, name, field, "is no list of the profile");
+	}
+	sm_error_set(err, SM_ERR_INVALID_PROFILE, "no profile %s in the config", name);
+	return -1;
+}
+
 /* "pids_max": a whole number, 0 for no limit. */
 static int read_pids_max(const char *name, const cJSON *item, long *out, struct sm_error *err)
 {

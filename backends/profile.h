@@ -77,5 +77,12 @@ void profile_free(struct sandbox_profile *profile);
 /* The config's profiles, for profile_find; the registry takes them over
  * (the array and its lists) and frees the ones it held before. */
 void profile_registry_set(struct sandbox_profile *profiles, size_t n);
+/* One entry more on a list field ("writable", "egress_allowlist", ...)
+ * of the registry's profile name, checked as the config's reader checks
+ * it (a grant written to the config: new panes get it).  In place, so a
+ * profile a launch in progress points at stays valid.  0, or -1 with err
+ * (config_invalid, invalid_profile, out_of_memory). */
+int profile_registry_append(const char *name, const char *field, const char *entry,
+			    struct sm_error *err);
 
 #endif

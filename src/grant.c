@@ -10,8 +10,9 @@
  *   profile  the host is appended to the pane's profile's
  *            "egress_allowlist" in the config file, after the caller
  *            has seen the diff (`dry_run` returns it and writes
- *            nothing); the server reads its profiles again, so new
- *            panes of the profile get it, and the session has it now.
+ *            nothing); the server's copy of the profile takes it too,
+ *            so new panes of the profile get it, and the session has
+ *            it now.
  *
  * Nothing already refused is replayed: a refusal was answered when it
  * happened.  Every grant is a `policy-grant` event in the durable log
@@ -251,25 +252,6 @@ static int write_config(const char *path, const char *text, struct sm_error *err
 	return 0;
 }
 
-/* The profiles again from the file just written: new panes get them. */
-static void reload_profiles(const char *path)
-{
-	struct config cfg;
-	struct sm_error err = { 0 };
-	struct sandbox_profile *profiles;
-	size_t n;
-
-	config_defaults(&cfg);
-	if (config_load(path, &cfg, &err) != 0) {
-		log_warn("grant: %s: %s (profiles kept as they were)", path, err.message);
-		config_free(&cfg);
-		return;
-	}
-	profiles = config_take_profiles(&cfg, &n);
-	profile_registry_set(profiles, n);
-	config_free(&cfg);
-}
-
 /* The profile route: the diff, and unless dry_run, the file written.  A
  * host is the session's at once too (the person asked for it now); a
  * directory only new panes get (a mount cannot change under a running
@@ -311,7 +293,10 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant
 		return -1;
 	}
 	free(new_text);
-	reload_profiles(path);
+	/* The server's own copy of the profile takes the entry too, in place
+	 * (a launch under way may hold the profile): new panes get it. */
+	if (profile_registry_append(p->profile, w->field, w->value, err) != 0)
+		return -1;
 	log_info("grant: %s added to %s of profile %s in %s", w->value, w->field, p->profile, path);
 	if (strcmp(w->key, "host") == 0 &&
 	    session_egress_allow(pane_session_name(p), w->value, err) != 0)
@@ -340,11 +325,13 @@ static int writable_root(const char *target, char *out, struct sm_error *err)
 	snprintf(dir, sizeof dir, "%s", target);
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		*strrchr(dir, '/') = '\0';
-	if (dir[0] == '\0' || realpath(dir, out) == NULL) {
+	if (dir[0] == '\0')
+		snprintf(dir, sizeof dir, "/");
+	if (realpath(dir, out) == NULL) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
 			     "%s does not exist: create it first (a writable root must exist when a "
 			     "pane starts)",
-			     dir[0] ? dir : "/");
+			     dir);
 		return -1;
 	}
 	n = env_home != NULL && realpath(env_home, home) != NULL ? strlen(home) : 0;

@@ -267,6 +267,24 @@ static void test_profiles(void **state)
 	profile_registry_set(config_take_profiles(&config, &config.nprofiles), 3);
 	assert_int_equal(config.nprofiles, 0);
 	assert_non_null(profile_find("reviewer"));
+	/* A grant written to the config extends the server's copy in place. */
+	{
+		const struct sandbox_profile *asker = profile_find("asker");
+		struct sm_error e = {"", ""};
+
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "b.test", &e), 0);
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "b.test", &e), 0);
+		assert_ptr_equal(profile_find("asker"), asker);
+		assert_int_equal(asker->egress_allowlist.n, 3);
+		assert_string_equal(asker->egress_allowlist.v[2], "b.test");
+		assert_int_equal(profile_registry_append("asker", "writable", "~/cache", &e), 0);
+		assert_string_equal(asker->writable.v[0], "~/cache");
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "a/b", &e), -1);
+		assert_string_equal(e.code, "config_invalid");
+		assert_int_equal(profile_registry_append("asker", "mode", "x", &e), -1);
+		assert_int_equal(profile_registry_append("agent", "writable", "/x", &e), -1);
+		assert_string_equal(e.code, "invalid_profile");
+	}
 	assert_true(profile_find("agent")->proxied_network);
 	assert_true(profile_find("terminal")->home_writable);
 	assert_null(profile_find("nope"));
