@@ -582,7 +582,7 @@ int allowlist_add(struct allowlist *a, const char *entry, struct sm_error *err)
 	/* A session without network stays without it: a grant cannot turn
 	 * networkEnabled false into a hole. */
 	if (!a->network_enabled) {
-		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+		sm_error_set(err, SM_ERR_INVALID_STATE,
 			     "the network is disabled for this session: nothing can be allowed");
 		return -1;
 	}

@@ -1,8 +1,9 @@
 /*
  * grant: a person allows what a sandbox was refused (ask mode: `a` in
- * the feed, `sandmux allow`, the `allow` request).  A grant names a
- * pane, whose session and profile it applies to, and a host, and has one
- * of two scopes:
+ * the feed, `sandmux allow`, the `allow` request), or refuses a
+ * connection held for that answer (`refuse`, a profile's "network":
+ * "ask").  A grant names a pane, whose session and profile it applies
+ * to, and a host, and has one of two scopes:
  *
  *   session  the session's egress proxies allow the host from the next
  *            connection on, until the session ends (its proxies stop
@@ -13,6 +14,10 @@
  *            nothing); the server's copy of the profile takes it too,
  *            so new panes of the profile get it, and the session has
  *            it now.
+ *
+ * A refused write's path has only the second: its directory goes into
+ * the profile's "writable", for new panes (a mount cannot change under a
+ * running pane).
  *
  * Nothing already refused is replayed: a refusal was answered when it
  * happened.  Every grant is a `policy-grant` event in the durable log
@@ -298,9 +303,17 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant
 	if (profile_registry_append(p->profile, w->field, w->value, err) != 0)
 		return -1;
 	log_info("grant: %s added to %s of profile %s in %s", w->value, w->field, p->profile, path);
-	if (strcmp(w->key, "host") == 0 &&
-	    session_egress_allow(pane_session_name(p), w->value, err) != 0)
-		return -1;
+	/* The file is written: a session that cannot take the host (its
+	 * network off) does not undo that, it only goes without. */
+	if (strcmp(w->key, "host") == 0) {
+		struct sm_error session_err = { 0 };
+		bool now = session_egress_allow(pane_session_name(p), w->value, &session_err) == 0;
+
+		if (!now)
+			log_warn("grant: session %s goes without %s: %s", pane_session_name(p),
+				 w->value, session_err.message);
+		cJSON_AddBoolToObject(result, "session_now", now);
+	}
 	emit_grant(req, p, w, "profile", path);
 	return 0;
 }

@@ -446,6 +446,7 @@ static void test_grants(void **state)
 	assert_int_equal(allowlist_add(a, "http://x.test/", &err), -1);
 	assert_string_equal(err.code, "invalid_allowlist_entry");
 	assert_int_equal(allowlist_add(off, "grant.test", &err), -1);
+	assert_string_equal(err.code, "invalid_state");
 	allowlist_decide(off, "grant.test", &d);
 	assert_false(d.allowed);
 	allowlist_free(a);
