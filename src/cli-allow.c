@@ -114,9 +114,12 @@ int cli_allow(struct command_parsed *parsed)
 		       field(result, "profile"));
 	else if (persist)
 		printf("allowed %s in profile %s: %s written; new panes of %s get it, and session %s "
-		       "has it now\n",
+		       "%s\n",
 		       field(result, "host"), field(result, "profile"), field(result, "config"),
-		       field(result, "profile"), field(result, "session"));
+		       field(result, "profile"), field(result, "session"),
+		       cJSON_IsTrue(cJSON_GetObjectItem(result, "session_now"))
+			       ? "has it now"
+			       : "goes without (its network is off)");
 	else
 		printf("allowed %s for session %s until it ends\n", field(result, "host"),
 		       field(result, "session"));

@@ -756,9 +756,12 @@ static void on_key_asking(struct feed *f, unsigned char c)
 				 json_string(result, "path"));
 		else
 			snprintf(f->message, sizeof f->message,
-				 "written to %s:\nnew panes of profile %s get %s; session %s has it now",
+				 "written to %s:\nnew panes of profile %s get %s; session %s %s",
 				 json_string(result, "config"), json_string(result, "profile"),
-				 f->ask_target, json_string(result, "session"));
+				 f->ask_target, json_string(result, "session"),
+				 cJSON_IsTrue(cJSON_GetObjectItem(result, "session_now"))
+					 ? "has it now"
+					 : "goes without (its network is off)");
 		cJSON_Delete(reply);
 	} else if (ask == FEED_ASK_HELD && c == 'd') {
 		refuse_held(f);
