@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allowlist.h"
 #include "error.h"
 #include "profile.h"
 #include "secret-env.h"
@@ -92,6 +93,7 @@ void profile_free(struct sandbox_profile *p)
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
 	strvec_free(&p->pass_env);
+	strvec_free(&p->egress_allowlist);
 }
 
 void profile_registry_set(struct sandbox_profile *profiles, size_t n)
@@ -139,6 +141,15 @@ static bool component_run_ok(const char *s)
 		c = end != NULL ? end + 1 : NULL;
 	}
 	return true;
+}
+
+/* An egress allowlist entry as docs/network.md defines them (a host, a
+ * wildcard over a domain that is not a public suffix, an IP literal). */
+static bool allowlist_entry_ok(const char *s)
+{
+	struct sm_error why = {0};
+
+	return allowlist_entry_check(s, &why) == 0;
 }
 
 /* A list field: an array of strings each passing ok(); replaces *out. */
@@ -225,6 +236,9 @@ static const struct list_field {
      offsetof(struct sandbox_profile, deny_create_patterns)},
     {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
      offsetof(struct sandbox_profile, write_denies)},
+    {"egress_allowlist", allowlist_entry_ok,
+     "must hold hosts, wildcards (\"*.example.com\") or IP literals, without ports or URLs",
+     offsetof(struct sandbox_profile, egress_allowlist)},
     {"pass_env", secret_env_pattern_ok,
      "must hold variable names (letters, digits, _; * and ? as wildcards)",
      offsetof(struct sandbox_profile, pass_env)},
@@ -318,7 +332,8 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths, pass_env, pids_max, memory_max)",
+		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, "
+		     "memory_max)",
 		     name, key);
 	return -1;
 }

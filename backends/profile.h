@@ -46,6 +46,8 @@ struct sandbox_profile {
 	struct strvec write_denies;	    /* component runs kept read-only */
 	struct strvec protected_paths;	    /* never writable, any mode */
 	struct strvec pass_env; /* secret-looking variables passed anyway */
+	/* hosts a proxied pane may reach besides the session's allowlist */
+	struct strvec egress_allowlist;
 	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
 	 * memory in bytes, or memory_percent of the host's RAM. */
 	long pids_max;

@@ -50,6 +50,7 @@ int verb_demo(int argc, char **argv);
 int verb_server(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
+int verb_profile(int argc, char **argv);
 int shim_main(int argc, char **argv);
 
 /* Connect to the server named cli_server_name; start it when start is

@@ -185,6 +185,9 @@ struct cJSON *events_lifecycle(const char *kind, const struct pane *p)
 		else if (p->session_name[0] != '\0')
 			cJSON_AddStringToObject(ev, "session", p->session_name);
 		cJSON_AddStringToObject(ev, "requested", sandbox_backend_name(p->requested));
+		/* what `profile suggest` starts from */
+		if (p->requested != SANDBOX_NONE)
+			cJSON_AddStringToObject(ev, "profile", p->profile);
 		if (label != NULL)
 			cJSON_AddStringToObject(ev, "backend", label);
 		else

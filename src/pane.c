@@ -366,8 +366,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	}
 	if ((p->requested == SANDBOX_NATIVE || p->requested == SANDBOX_MICROVM) &&
 	    session_egress_wanted(p->profile)) {
-		if (session_egress_attach(p->session_name, p->id, egress_dir, sizeof egress_dir,
-					  err) != 0) {
+		if (session_egress_attach(p->session_name, p->id, p->profile, egress_dir,
+					  sizeof egress_dir, err) != 0) {
 			strv_free(envp);
 			return -1;
 		}

@@ -127,10 +127,11 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	return se;
 }
 
-int session_egress_attach(const char *session, int pane, char *dir, size_t size,
-			  struct sm_error *err)
+int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
+			  size_t size, struct sm_error *err)
 {
 	struct session_egress *se = find(session);
+	const struct sandbox_profile *prof = profile_find(profile);
 	char http[PATH_MAX], socks[PATH_MAX];
 
 	if (se == NULL && (se = start(session, err)) == NULL)
@@ -144,6 +145,14 @@ int session_egress_attach(const char *session, int pane, char *dir, size_t size,
 	}
 	if (egress_listen_unix(se->eg, http, socks, pane, err) != 0) {
 		rmdir(dir);
+		return -1;
+	}
+	/* The profile's own hosts, for this pane's sockets only: a pane of
+	 * another profile in the same session does not get them. */
+	if (prof != NULL &&
+	    egress_tag_allow(se->eg, pane, (const char *const *)prof->egress_allowlist.v,
+			     prof->egress_allowlist.n, err) != 0) {
+		session_egress_detach(session, pane);
 		return -1;
 	}
 	return 0;
