@@ -165,6 +165,12 @@ static const struct command_option events_options[] = {
 	END,
 };
 
+static const struct command_option record_options[] = {
+	PANE_TARGET("the pane to record"),
+	{ 0, "stop", CV_FLAG, "stop", .help = "end the pane's recording" },
+	END,
+};
+
 static const struct command_option list_commands_options[] = {
 	{ 0, "markdown", CV_FLAG, NULL, .help = "the table of docs/commands.md" },
 	END,
@@ -291,6 +297,10 @@ const struct command_entry command_table[] = {
 	  .exec = cmd_select_layout },
 	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
 	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
+	{ "record", { 0 }, "-t PANE FILE | -t PANE --stop",
+	  "record a pane's output as asciicast v2, one marker per violation", record_options,
+	  REST_WORDS, .request = "record", .flags = CMD_CLI, .exec = cmd_record,
+	  .cli = cli_record },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },

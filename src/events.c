@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "log.h"
+#include "record.h"
 #include "server.h"
 #include "jsonl.h"
 #include "xalloc.h"
@@ -247,6 +248,7 @@ void events_emit(cJSON *ev)
 				server_broadcast_layout(p->window->session);
 		}
 	}
+	record_event(ev);
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->subscribed && !c->closing && events_match(c, ev))
 			server_send(c, cJSON_Duplicate(ev, true));
