@@ -9,7 +9,8 @@
 #     pane's size, events are [time, code, text] with times never going
 #     back; asciinema cat reads it (under a pty: it insists on one);
 #   - the output holds the pane's text, invalid bytes as U+FFFD, and the
-#     crafted line as text, not as an event;
+#     crafted line as text, not as an event; a character cut between
+#     two reads kept whole;
 #   - exactly one marker per violation of the pane, in the log's order,
 #     "ACTION TARGET";
 #   - the file is 0600; a second recording of the pane is already_recording;
@@ -38,6 +39,8 @@ read go
 echo REC-OUTPUT-1
 printf 'bad \377\376 utf8 \342\202\254 ok\n'
 printf '"]\n[0.1, "m", "forged"]\n'
+printf 'cut \342'; sleep 0.3; printf '\202\254 whole\n'
+printf 'lone \342\202'; sleep 0.3; printf 'x\n'
 cat ~/.ssh/id_test
 echo x >/usr/sandmux-record-test
 cat ~/.aws/credentials
@@ -116,6 +119,10 @@ check "every line is JSON; an asciicast v2 header and [time, code, text] events 
 field() { sed -n "s/^$1 //p" "$T_DIR/check.out"; }
 check "it holds the pane's output" sh -c 'field() { sed -n "s/^$1 //p" "$2"; }; field OUT "$1" | grep -q "REC-OUTPUT-1.*REC-DONE"' _ "$T_DIR/check.out"
 check "invalid UTF-8 became U+FFFD, valid kept" sh -c 'sed -n "s/^OUT //p" "$1" | grep -qF "bad \\ufffd\\ufffd utf8 \\u20ac ok"' _ "$T_DIR/check.out"
+check "a character cut between two reads is held and kept whole" \
+	sh -c 'sed -n "s/^OUT //p" "$1" | grep -qF "cut \\u20ac whole"' _ "$T_DIR/check.out"
+check "a cut start that never completes is U+FFFD" \
+	sh -c 'sed -n "s/^OUT //p" "$1" | grep -qF "lone \\ufffd\\ufffdx"' _ "$T_DIR/check.out"
 check "the crafted line is output, not an event" \
 	sh -c 'sed -n "s/^OUT //p" "$1" | grep -qF "forged" && ! sed -n "s/^MARKS //p" "$1" | grep -q forged' _ "$T_DIR/check.out"
 want="[\"file-read* $H/.ssh/id_test\", \"file-write* /usr/sandmux-record-test\", \"file-read* $H/.aws/credentials\"]"
