@@ -434,7 +434,10 @@ static void write_header(struct recording *r, const struct pane *p)
 	char title[256];
 	const char *label = pane_backend_label(p);
 
-	snprintf(title, sizeof title, "sandmux %%%d %s (%s)", p->id, label ? label : "starting",
+	snprintf(title, sizeof title, "sandmux %%%d %s (%s)", p->id,
+		 label			     ? label
+		 : p->state == SANDBOX_ERROR ? "FAILED"
+					     : "starting",
 		 p->window != NULL ? p->window->session->name : p->session_name);
 	putf(&l, "{\"version\": 2, \"width\": %.0f", term_cols(p->term));
 	putf(&l, ", \"height\": %.0f", term_rows(p->term));
