@@ -706,7 +706,8 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 {
 	memset(a, 0, sizeof *a);
 	if (argc < 2 || strcmp(argv[1], "suggest") != 0)
-		return usage(argc < 2 ? "what? (suggest)" : "the only subcommand is suggest");
+		return usage(argc < 2 ? "a subcommand is missing (suggest)"
+				      : "the only subcommand is suggest");
 	for (int i = 2; i < argc; i++) {
 		const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
