@@ -48,8 +48,6 @@
 #include "strvec.h"
 #include "xalloc.h"
 
-extern char **environ;
-
 /* Which violations to learn from. */
 struct suggest_filter {
 	int pane;	     /* > 0: only this pane's */
@@ -277,6 +275,10 @@ static void learn_write(struct suggestion *s, const char *action, const char *ta
 	}
 	if (strcmp(why, "deny-read root") == 0) {
 		refuse(s, action, target, WHY_DENY_READ);
+		return;
+	}
+	if (why[0] == '\0') {
+		refuse(s, action, target, "the log does not say which rule denied it");
 		return;
 	}
 	if (strcmp(why, "outside the writable roots") != 0) {
