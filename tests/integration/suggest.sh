@@ -47,7 +47,8 @@ check "stdout is one JSON document" python3 -c 'import json,sys; json.load(open(
 
 # --- 2. it passes --check-config -----------------------------------------------
 out=$(sm --check-config "$T_DIR/out.json" 2>&1)
-check "the suggested config passes --check-config ($out)" sm --check-config "$T_DIR/out.json"
+check "the suggested config passes --check-config ($out)" \
+	sh -c '"$@" >/dev/null' _ "$SANDMUX_BIN" --check-config "$T_DIR/out.json"
 echo '{"profiles": {"p": {"base": "agent", "egress_allowlist": ["*.com"]}}}' >"$T_DIR/wide.json"
 out=$(sm --check-config "$T_DIR/wide.json" 2>&1)
 check "egress_allowlist entries are checked: *.com is config_invalid" \
@@ -59,6 +60,10 @@ check "--session other: its own write (the nearest existing directory, data)" \
 	grep -qF "\"$R/data\"" "$T_DIR/other.json"
 check "--session other: its own host, none of pane 3's" \
 	sh -c 'grep -q far.away.test "$1" && ! grep -q example "$1" && grep -q "\"base\":.*\"terminal\"" "$1"' _ "$T_DIR/other.json"
+sm profile suggest --session learn >/dev/null 2>"$T_DIR/mixed.err"
+rc=$?
+check "--session whose panes ran under different profiles: an error naming them (rc $rc)" \
+	sh -c '[ "$1" = 1 ] && grep -q "different profiles (agent, terminal)" "$2"' _ "$rc" "$T_DIR/mixed.err"
 sm profile suggest -t %3 --since 1795900002.5 >"$T_DIR/since.json" 2>/dev/null
 check "--since: only the later (network) denials" \
 	sh -c 'grep -q example.com "$1" && ! grep -q writable "$1"' _ "$T_DIR/since.json"
@@ -86,7 +91,7 @@ check "--apply shows the diff before asking" \
 echo y | sm profile suggest -t %3 --apply learned >/dev/null 2>&1
 check "--apply, answered y: the profile is in the config" grep -q '"learned"' "$CONF"
 check "... the rest of the config kept" grep -q '"scrollback":.*5000' "$CONF"
-check "... and it passes --check-config" sh -c 'sm() { "$1" --check-config "$2" >/dev/null; }; sm "$@"' _ "$SANDMUX_BIN" "$CONF"
+check "... and it passes --check-config" sh -c '"$@" >/dev/null' _ "$SANDMUX_BIN" --check-config "$CONF"
 sm profile suggest -t %3 --apply agent --yes >/dev/null 2>"$T_DIR/apply-agent.err"
 check "--apply agent: refused, a built-in name" grep -q config_invalid "$T_DIR/apply-agent.err"
 rm -f "$CONF"
