@@ -178,9 +178,19 @@ struct listener {
 	struct listener *next;
 };
 
+/* A pane's own allowlist entries (its profile's egress_allowlist), by
+ * the tag of its Unix listeners: asked only when the session's list says
+ * "not allowlisted", so the deny list and a disabled network still win. */
+struct tag_allow {
+	int tag;
+	struct allowlist *allow;
+	struct tag_allow *next;
+};
+
 struct egress {
 	uv_loop_t *loop;
 	struct allowlist *allow;
+	struct tag_allow *tag_allows;
 	egress_violation_fn on_violation;
 	egress_violation_fn on_ask;
 	void *user;
@@ -211,6 +221,13 @@ static void egress_maybe_free(struct egress *eg)
 {
 	if (!eg->closing || eg->refs > 0 || eg->conns != NULL)
 		return;
+	while (eg->tag_allows != NULL) {
+		struct tag_allow *t = eg->tag_allows;
+
+		eg->tag_allows = t->next;
+		allowlist_free(t->allow);
+		free(t);
+	}
 	allowlist_free(eg->allow);
 	allowlist_addrs_free(&eg->own);
 	free(eg);
@@ -1023,6 +1040,12 @@ static void conn_target(struct proxy_conn *c)
 	format_target(c);
 	uv_read_stop(&c->client.h.stream);
 	allowlist_decide(c->eg->allow, c->host, &d);
+	if (!d.allowed && d.reason == ALLOWLIST_NOT_ALLOWLISTED)
+		for (const struct tag_allow *t = c->eg->tag_allows; t != NULL; t = t->next)
+			if (t->tag == c->tag && c->tag >= 0) {
+				allowlist_decide(t->allow, c->host, &d);
+				break;
+			}
 	if (!d.allowed && d.reason == ALLOWLIST_NOT_ALLOWLISTED && conn_asks(c)) {
 		conn_hold(c);
 		return;
@@ -1368,8 +1391,41 @@ int egress_listen_unix(struct egress *eg, const char *http_path, const char *soc
 	return 0;
 }
 
+int egress_tag_allow(struct egress *eg, int tag, const char *const *entries, size_t n,
+		     struct sm_error *err)
+{
+	struct tag_allow *t;
+
+	if (n == 0)
+		return 0;
+	t = calloc(1, sizeof *t);
+	if (t == NULL) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	t->allow = allowlist_new(true, entries, n, err);
+	if (t->allow == NULL) {
+		free(t);
+		return -1;
+	}
+	t->tag = tag;
+	t->next = eg->tag_allows;
+	eg->tag_allows = t;
+	return 0;
+}
+
 void egress_unlisten_unix(struct egress *eg, int tag)
 {
+	for (struct tag_allow **tp = &eg->tag_allows; *tp != NULL;)
+		if ((*tp)->tag == tag) {
+			struct tag_allow *t = *tp;
+
+			*tp = t->next;
+			allowlist_free(t->allow);
+			free(t);
+		} else {
+			tp = &(*tp)->next;
+		}
 	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
 		if (l->tag == tag && l->path[0] != '\0')
 			listener_close(l);

@@ -68,6 +68,13 @@ int egress_socks_port(const struct egress *eg);
  * can tell which pane asked.  Returns 0 or -1 with err. */
 int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path, int tag,
 		       struct sm_error *err);
+/* More allowlist entries for the connections of one tag (a pane's
+ * profile's egress_allowlist), asked only when the session's allowlist
+ * matches nothing: the deny list and a disabled network still refuse.
+ * Each entry is checked (invalid_allowlist_entry); n == 0 does nothing.
+ * They go with egress_unlisten_unix of the same tag. */
+int egress_tag_allow(struct egress *eg, int tag, const char *const *entries, size_t n,
+		     struct sm_error *err);
 /* Stop listening on the Unix sockets with this tag (open tunnels stay). */
 void egress_unlisten_unix(struct egress *eg, int tag);
 /* Allow one more allowlist entry from now on (allowlist_add): the next

@@ -143,6 +143,15 @@ static bool component_run_ok(const char *s)
 	return true;
 }
 
+/* An egress allowlist entry as docs/network.md defines them (a host, a
+ * wildcard over a domain that is not a public suffix, an IP literal). */
+static bool allowlist_entry_ok(const char *s)
+{
+	struct sm_error why = {0};
+
+	return allowlist_entry_check(s, &why) == 0;
+}
+
 /* A list field: an array of strings each passing ok(); replaces *out. */
 static int read_list(const char *name, const cJSON *item, bool (*ok)(const char *),
 		     const char *each, struct strvec *out, struct sm_error *err)
@@ -178,12 +187,6 @@ static int read_mode(const char *name, const cJSON *item, enum sandbox_mode *out
 			return 0;
 		}
 	return bad(err, name, "mode", "must be one of chat, review, plan, orchestrate");
-}
-
-/* An allowlist entry as the egress proxies take it (allowlist.h). */
-static bool allowlist_entry_ok(const char *s)
-{
-	return allowlist_entry_check(s, NULL) == 0;
 }
 
 /* The base's values, copied: the profile owns its lists. */
@@ -235,7 +238,7 @@ static const struct list_field {
     {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
      offsetof(struct sandbox_profile, write_denies)},
     {"egress_allowlist", allowlist_entry_ok,
-     "must hold host names, one-* wildcards or IP addresses (no ports, no URLs)",
+     "must hold hosts, wildcards (\"*.example.com\") or IP literals, without ports or URLs",
      offsetof(struct sandbox_profile, egress_allowlist)},
     {"pass_env", secret_env_pattern_ok,
      "must hold variable names (letters, digits, _; * and ? as wildcards)",
@@ -360,7 +363,8 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, memory_max)",
+		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, "
+		     "memory_max)",
 		     name, key);
 	return -1;
 }

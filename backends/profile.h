@@ -47,8 +47,7 @@ struct sandbox_profile {
 	struct strvec write_denies;	    /* component runs kept read-only */
 	struct strvec protected_paths;	    /* never writable, any mode */
 	struct strvec pass_env; /* secret-looking variables passed anyway */
-	/* More hosts the session's egress proxies allow for it (network
-	 * "proxied"): checked as allowlist entries; the deny list still wins. */
+	/* hosts a proxied pane may reach besides the session's allowlist */
 	struct strvec egress_allowlist;
 	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
 	 * memory in bytes, or memory_percent of the host's RAM. */

@@ -51,6 +51,8 @@ int verb_demo(int argc, char **argv);
 int verb_server(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
+int verb_profile(int argc, char **argv);
+int cli_record(struct command_parsed *parsed);
 int shim_main(int argc, char **argv);
 
 /* Connect to the server named cli_server_name; start it when start is
@@ -60,6 +62,10 @@ void cli_close(struct cli_conn *conn);
 /* Send req (owned) and wait for its reply (caller frees); pushed events
  * before it are skipped.  NULL if the connection failed. */
 struct cJSON *cli_request(struct cli_conn *conn, struct cJSON *req);
+/* Send req (owned) on a fresh connection (starting the server when start
+ * is true); print a failure as "sandmux: MESSAGE (CODE)".  The reply's
+ * result (owned by *reply_out, which the caller frees) or NULL. */
+struct cJSON *cli_run_request(struct cJSON *req, bool start, struct cJSON **reply_out);
 /* Read the next message of any kind, waiting up to timeout_ms (-1:
  * forever).  NULL on timeout or EOF (*eof set). */
 struct cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof);

@@ -165,6 +165,12 @@ static const struct command_option events_options[] = {
 	END,
 };
 
+static const struct command_option record_options[] = {
+	PANE_TARGET("the pane to record"),
+	{ 0, "stop", CV_FLAG, "stop", .help = "end the pane's recording" },
+	END,
+};
+
 static const struct command_option list_commands_options[] = {
 	{ 0, "markdown", CV_FLAG, NULL, .help = "the table of docs/commands.md" },
 	END,
@@ -305,6 +311,10 @@ const struct command_entry command_table[] = {
 	  allow_options,
 	  REST_STRING, "host", .request = "allow", .flags = CMD_CLI, .exec = cmd_allow,
 	  .cli = cli_allow },
+	{ "record", { 0 }, "-t PANE FILE | -t PANE --stop",
+	  "record a pane's output as asciicast v2, one marker per violation", record_options,
+	  REST_WORDS, .request = "record", .flags = CMD_CLI, .exec = cmd_record,
+	  .cli = cli_record },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
@@ -366,6 +376,9 @@ const struct command_entry command_table[] = {
 	  .flags = CMD_CLI, .raw = verb_layout },
 	{ "demo", { 0 }, "", "open the isolation demo session", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
+	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
+	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,
+	  .flags = CMD_CLI, .raw = verb_profile },
 	{ "list-commands", { "lscm" }, "[--markdown]", "list every command (this table)",
 	  list_commands_options, .flags = CMD_CLI, .cli = cli_list_commands },
 	{ "server", { 0 }, "[--foreground] [--sandbox on|off] [--config FILE] [-v]",

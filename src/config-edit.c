@@ -1,32 +1,100 @@
 /*
- * config-edit: a change to the config file that sandmux itself makes (a
- * grant in a profile: `sandmux allow --persist`, `a` in the feed), as
- * text in and text out, and the diff a person confirms before it is
- * written.  Pure: no files are read or written here (src/grant.c does
- * that), so the change and its diff are unit-tested as data.
- *
- * The new text is the old file's JSON printed again by cJSON (tabs, one
- * key a line): a file written that way before changes by exactly the
- * lines of the entry; a file formatted by hand is shown re-indented in
- * the diff, which is why the diff is of the whole file, never just of
- * the entry: what is confirmed is what is written.
+ * config-edit: the changes sandmux itself makes to the user's config
+ * file, which it otherwise only reads (see config-edit.h): a learned
+ * profile set whole (`profile suggest --apply`), and one entry appended
+ * to a profile's list (a grant in a profile: `sandmux allow --persist`,
+ * `a` then `p` in the feed).  Each is shown as a line diff first and
+ * written only after a yes; the new file is checked exactly as
+ * `--check-config` would before it replaces the old one, by a rename, so
+ * a failed or refused edit leaves the file as it was.
  */
-#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "config-edit.h"
+#include "config.h"
 #include "error.h"
 #include "xalloc.h"
+
+#define CONFIG_EDIT_MAX (1024 * 1024) /* as config.c reads at most */
+
+char *config_edit_read_text(const char *path, struct sm_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t len;
+	bool failed;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return xstrdup("");
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	text = xmalloc(CONFIG_EDIT_MAX + 1);
+	len = fread(text, 1, CONFIG_EDIT_MAX + 1, f);
+	failed = ferror(f) != 0;
+	fclose(f);
+	if (failed || len > CONFIG_EDIT_MAX) {
+		free(text);
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path,
+			     failed ? "read error" : "larger than 1 MiB");
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+cJSON *config_edit_read(const char *path, struct sm_error *err)
+{
+	char *text = config_edit_read_text(path, err);
+	cJSON *json;
+
+	if (text == NULL)
+		return NULL;
+	json = text[0] != '\0' ? cJSON_Parse(text) : cJSON_CreateObject();
+	free(text);
+	if (!cJSON_IsObject(json)) {
+		cJSON_Delete(json);
+		sm_error_set(err, SM_ERR_CONFIG_PARSE_ERROR, "%s: not a JSON object", path);
+		return NULL;
+	}
+	return json;
+}
+
+int config_edit_name_check(const char *name, struct sm_error *err)
+{
+	size_t n = strlen(name);
+	bool ok = n >= 1 && n <= 32;
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		     (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_';
+	if (!ok || strcmp(name, "terminal") == 0 || strcmp(name, "agent") == 0) {
+		sm_error_set(err, SM_ERR_CONFIG_INVALID,
+			     "\"%.40s\" cannot be a profile's name (1 to 32 letters, digits, - and "
+			     "_; terminal and agent are built in)",
+			     name);
+		return -1;
+	}
+	return 0;
+}
 
 int config_edit_add_entry(const char *old_text, const char *profile, const char *field,
 			  const char *entry, char **new_text, struct sm_error *err)
 {
 	cJSON *root = cJSON_Parse(old_text != NULL && old_text[0] ? old_text : "{}");
 	cJSON *profiles, *prof, *list, *item;
+	size_t len;
 	int rc = -1;
 
 	*new_text = NULL;
@@ -60,121 +128,194 @@ int config_edit_add_entry(const char *old_text, const char *profile, const char 
 	}
 	cJSON_AddItemToArray(list, cJSON_CreateString(entry));
 	*new_text = cJSON_Print(root);
-	{
-		size_t len = strlen(*new_text);
-		*new_text = xrealloc(*new_text, len + 2);
-		memcpy(*new_text + len, "\n", 2); /* a text file ends with a newline */
-	}
+	len = strlen(*new_text);
+	*new_text = xrealloc(*new_text, len + 2);
+	memcpy(*new_text + len, "\n", 2); /* a text file ends with a newline */
 	rc = 0;
 out:
 	cJSON_Delete(root);
 	return rc;
 }
 
-/* The text's lines, pointing into a copy the caller frees. */
-static char **split_lines(const char *text, char **copy, size_t *n)
-{
-	size_t cap = 16;
-	char **lines = xmalloc(cap * sizeof *lines);
+/* --- the diff ------------------------------------------------------------------ */
 
-	*copy = xstrdup(text != NULL ? text : "");
-	*n = 0;
-	for (char *s = *copy; *s;) {
-		char *nl = strchr(s, '\n');
-		if (*n == cap)
-			lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
-		lines[(*n)++] = s;
-		if (nl == NULL)
-			break;
-		*nl = 0;
-		s = nl + 1;
-	}
-	return lines;
-}
-
-struct diff_out {
-	char *buf;
-	size_t len, cap;
+struct lines {
+	char **v;
+	size_t n;
 };
 
-static void out_line(struct diff_out *o, char mark, const char *line)
-{
-	size_t need = strlen(line) + 3;
+struct diff_op {
+	char op; /* ' ', '-', '+' */
+	const char *line;
+};
 
-	if (o->len + need + 1 > o->cap) {
-		o->cap = (o->len + need + 1) * 2;
-		o->buf = xrealloc(o->buf, o->cap);
+/* text cut into lines, in place. */
+static struct lines split_lines(char *text)
+{
+	struct lines l = {0};
+
+	for (char *p = text; *p != '\0';) {
+		char *nl = strchr(p, '\n');
+
+		l.v = xrealloc(l.v, (l.n + 1) * sizeof *l.v);
+		l.v[l.n++] = p;
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		p = nl + 1;
 	}
-	o->len += (size_t)snprintf(o->buf + o->len, o->cap - o->len, "%c%s\n", mark, line);
+	return l;
 }
 
-/* A unified-style diff with CONTEXT lines around each change, from the
- * longest common subsequence of lines (config files are small; the
- * table is bounded by CONFIG_EDIT_DIFF_LINES squared). */
-#define CONTEXT 3
-
-char *config_edit_diff(const char *old_text, const char *new_text, const char *name)
+static void out_line(char **buf, size_t *len, char op, const char *line)
 {
-	char *old_copy, *new_copy;
-	size_t na, nb;
-	char **a = split_lines(old_text, &old_copy, &na), **b = split_lines(new_text, &new_copy, &nb);
-	struct diff_out o = { 0 };
-	unsigned *lcs;
-	char *ops;
-	size_t nops = 0, i, j;
+	size_t need = strlen(line) + 4;
 
-	o.buf = xasprintf("--- %s\n+++ %s (new)\n", name, name);
-	o.len = o.cap = strlen(o.buf);
-	if (na > CONFIG_EDIT_DIFF_LINES || nb > CONFIG_EDIT_DIFF_LINES) {
-		/* Too long to align: the whole of both, old then new. */
-		for (i = 0; i < na; i++)
-			out_line(&o, '-', a[i]);
-		for (j = 0; j < nb; j++)
-			out_line(&o, '+', b[j]);
-		goto done;
-	}
-	lcs = xcalloc((na + 1) * (nb + 1), sizeof *lcs);
-	for (i = na; i-- > 0;)
-		for (j = nb; j-- > 0;)
-			lcs[i * (nb + 1) + j] = strcmp(a[i], b[j]) == 0
-							? lcs[(i + 1) * (nb + 1) + j + 1] + 1
-						: lcs[(i + 1) * (nb + 1) + j] > lcs[i * (nb + 1) + j + 1]
-							? lcs[(i + 1) * (nb + 1) + j]
-							: lcs[i * (nb + 1) + j + 1];
-	/* The edit script: ' ' keep, '-' old only, '+' new only. */
-	ops = xmalloc(na + nb + 1);
-	for (i = 0, j = 0; i < na || j < nb;) {
-		if (i < na && j < nb && strcmp(a[i], b[j]) == 0)
-			ops[nops++] = ' ', i++, j++;
-		else if (i < na && (j == nb || lcs[(i + 1) * (nb + 1) + j] >= lcs[i * (nb + 1) + j + 1]))
-			ops[nops++] = '-', i++; /* an old line goes before the new one */
-		else
-			ops[nops++] = '+', j++;
-	}
-	/* Print changes with their context; "..." where lines are left out. */
-	for (size_t k = 0, ai = 0, bj = 0, gap = 0; k < nops; k++) {
-		bool near = false;
-		for (size_t d = k >= CONTEXT ? k - CONTEXT : 0; d < nops && d <= k + CONTEXT; d++)
-			near = near || ops[d] != ' ';
-		if (!near) {
-			gap = 1;
-		} else {
-			if (gap)
-				out_line(&o, ' ', "...");
-			gap = 0;
-			out_line(&o, ops[k], ops[k] == '+' ? b[bj] : a[ai]);
+	*buf = xrealloc(*buf, *len + need);
+	*len += (size_t)snprintf(*buf + *len, need, "%c %s\n", op, line);
+}
+
+char *config_edit_diff(const char *before, const char *after)
+{
+	char *a_text = xstrdup(before), *b_text = xstrdup(after), *out = xstrdup("");
+	struct lines a = split_lines(a_text), b = split_lines(b_text);
+	size_t w = b.n + 1, i = 0, j = 0, nops = 0, shown = 0, len = 0;
+	unsigned *lcs = a.n * b.n <= 4000000 ? xcalloc((a.n + 1) * w, sizeof *lcs) : NULL;
+	struct diff_op *ops = xcalloc(a.n + b.n + 1, sizeof *ops);
+
+	for (size_t x = a.n; lcs != NULL && x-- > 0;)
+		for (size_t y = b.n; y-- > 0;) {
+			unsigned skip_a = lcs[(x + 1) * w + y], skip_b = lcs[x * w + y + 1];
+
+			lcs[x * w + y] = strcmp(a.v[x], b.v[y]) == 0 ? lcs[(x + 1) * w + y + 1] + 1
+					 : skip_a > skip_b	     ? skip_a
+								     : skip_b;
 		}
-		ai += ops[k] != '+';
-		bj += ops[k] != '-';
-		if (k + 1 == nops && gap)
-			out_line(&o, ' ', "...");
+	/* The edit script; an old line goes before the new one replacing it. */
+	while (i < a.n || j < b.n) {
+		if (lcs != NULL && i < a.n && j < b.n && strcmp(a.v[i], b.v[j]) == 0) {
+			ops[nops++] = (struct diff_op){' ', a.v[i++]};
+			j++;
+		} else if (i < a.n && (j == b.n || lcs == NULL ||
+				       lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
+			ops[nops++] = (struct diff_op){'-', a.v[i++]};
+		} else {
+			ops[nops++] = (struct diff_op){'+', b.v[j++]};
+		}
 	}
+	for (size_t k = 0; k < nops; k++) {
+		bool near = false;
+
+		for (size_t d = k >= 3 ? k - 3 : 0; d < nops && d <= k + 3; d++)
+			near = near || ops[d].op != ' ';
+		if (!near)
+			continue;
+		if (k > shown)
+			out_line(&out, &len, ' ', "...");
+		out_line(&out, &len, ops[k].op, ops[k].line);
+		shown = k + 1;
+	}
+	if (shown < nops)
+		out_line(&out, &len, ' ', "...");
 	free(ops);
 	free(lcs);
-done:
-	free(a);
-	free(b);
-	free(old_copy);
-	free(new_copy);
-	return o.buf;
+	free(a.v);
+	free(b.v);
+	free(a_text);
+	free(b_text);
+	return out;
+}
+
+/* --- writing -------------------------------------------------------------------- */
+
+/* A "y" or "yes" line on stdin (the terminal, or a script's answer). */
+static bool confirmed(const char *name, const char *path)
+{
+	char answer[16];
+
+	fprintf(stderr, "Write profile %s to %s? [y/N] ", name, path);
+	fflush(stderr);
+	if (fgets(answer, sizeof answer, stdin) == NULL)
+		return false;
+	answer[strcspn(answer, "\n")] = '\0';
+	return strcmp(answer, "y") == 0 || strcmp(answer, "Y") == 0 || strcmp(answer, "yes") == 0;
+}
+
+int config_edit_replace(const char *path, const char *text, struct sm_error *err)
+{
+	char dir_buf[PATH_MAX], tmp[PATH_MAX + 32];
+	struct config check;
+	size_t len = strlen(text);
+	int fd;
+
+	snprintf(dir_buf, sizeof dir_buf, "%s", path);
+	snprintf(tmp, sizeof tmp, "%s/.config.json.XXXXXX", dirname(dir_buf));
+	if (mkdir(dir_buf, 0700) != 0 && errno != EEXIST) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", dir_buf, strerror(errno));
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) != 0) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot write %s: %s", tmp,
+			     strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -1;
+	}
+	close(fd);
+	config_defaults(&check);
+	if (config_load(tmp, &check, err) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	config_free(&check);
+	if (rename(tmp, path) != 0) {
+		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot replace %s: %s", path,
+			     strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int config_edit_set_profile(const char *name, const cJSON *profile, bool yes, struct sm_error *err)
+{
+	char path[PATH_MAX];
+	cJSON *config, *profiles;
+	char *before, *after, *diff;
+	int rc = -1;
+
+	if (config_edit_name_check(name, err) != 0)
+		return -1;
+	config_default_path(path, sizeof path);
+	if ((config = config_edit_read(path, err)) == NULL)
+		return -1;
+	before = cJSON_Print(config);
+	profiles = cJSON_GetObjectItemCaseSensitive(config, "profiles");
+	if (!cJSON_IsObject(profiles)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(config, "profiles");
+		profiles = cJSON_AddObjectToObject(config, "profiles");
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(profiles, name);
+	cJSON_AddItemToObject(profiles, name, cJSON_Duplicate(profile, true));
+	after = cJSON_Print(config);
+	diff = config_edit_diff(before, after);
+	fprintf(stderr, "--- %s\n+++ %s (profile %s)\n%s", path, path, name, diff);
+	free(diff);
+	if (strcmp(before, after) == 0) {
+		fprintf(stderr, "profile %s is in %s already: nothing to write\n", name, path);
+		rc = 0;
+	} else if (!yes && !confirmed(name, path)) {
+		sm_error_set(err, SM_ERR_FAILED, "not confirmed: %s is unchanged", path);
+	} else if (config_edit_replace(path, after, err) == 0) {
+		fprintf(stderr, "profile %s written to %s; new panes get it with --profile %s\n",
+			name, path, name);
+		rc = 0;
+	}
+	free(before);
+	free(after);
+	cJSON_Delete(config);
+	return rc;
 }

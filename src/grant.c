@@ -34,8 +34,6 @@
  * - a host for a pane whose network is not filtered, or a session
  *   without network: there is no list to change (invalid_state).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -187,76 +185,6 @@ static void emit_grant(const cJSON *req, const struct pane *p, const struct gran
 	events_emit(ev);
 }
 
-/* The whole file, or "" when it does not exist; NULL with err. */
-static char *read_text(const char *path, struct sm_error *err)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t len;
-
-	if (f == NULL) {
-		if (errno == ENOENT)
-			return xstrdup("");
-		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	text = xmalloc(1024 * 1024 + 1);
-	len = fread(text, 1, 1024 * 1024 + 1, f);
-	if (ferror(f) || len > 1024 * 1024) {
-		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "%s: %s", path,
-			     ferror(f) ? "read error" : "larger than 1 MiB");
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	text[len] = 0;
-	return text;
-}
-
-/* Write text as path's new content: a temporary file beside it, checked
- * by the config's own reader, then renamed over it, so the file is
- * always either the old one or a valid new one (never half written, and
- * never a config the server would then refuse). */
-static int write_config(const char *path, const char *text, struct sm_error *err)
-{
-	char tmp[PATH_MAX + 16];
-	struct stat st;
-	struct config check;
-	size_t len = strlen(text);
-	int fd;
-
-	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot write beside %s: %s", path,
-			     strerror(errno));
-		return -1;
-	}
-	if (stat(path, &st) == 0)
-		fchmod(fd, st.st_mode & 0777);
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) != 0) {
-		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot write %s: %s", tmp,
-			     strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	config_defaults(&check);
-	if (config_load(tmp, &check, err) != 0) {
-		unlink(tmp);
-		return -1;
-	}
-	config_free(&check);
-	if (rename(tmp, path) != 0) {
-		sm_error_set(err, SM_ERR_CONFIG_READ_ERROR, "cannot replace %s: %s", path,
-			     strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 /* The profile route: the diff, and unless dry_run, the file written.  A
  * host is the session's at once too (the person asked for it now); a
  * directory only new panes get (a mount cannot change under a running
@@ -277,15 +205,19 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant
 			     p->id, p->profile, path, p->profile, w->field, w->value);
 		return -1;
 	}
-	if ((old_text = read_text(path, err)) == NULL)
+	if ((old_text = config_edit_read_text(path, err)) == NULL)
 		return -1;
 	if (config_edit_add_entry(old_text, p->profile, w->field, w->value, &new_text, err) != 0) {
 		free(old_text);
 		return -1;
 	}
-	diff = config_edit_diff(old_text, new_text, path);
+	diff = config_edit_diff(old_text, new_text);
 	cJSON_AddStringToObject(result, "config", path);
-	cJSON_AddStringToObject(result, "diff", diff);
+	{
+		char *shown = xasprintf("--- %s\n+++ %s (new)\n%s", path, path, diff);
+		cJSON_AddStringToObject(result, "diff", shown);
+		free(shown);
+	}
 	cJSON_AddBoolToObject(result, "written", !dry_run);
 	free(diff);
 	free(old_text);
@@ -293,7 +225,7 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant
 		free(new_text);
 		return 0;
 	}
-	if (write_config(path, new_text, err) != 0) {
+	if (config_edit_replace(path, new_text, err) != 0) {
 		free(new_text);
 		return -1;
 	}

@@ -6,8 +6,8 @@
  * in its own directory (the directory is what bwrap binds into that
  * pane's sandbox), so a pane sees only its own sockets and every refusal
  * names the pane that asked.  Refusals become network-outbound
- * violations on the event bus; grants (src/grant.c) and the profiles'
- * "egress_allowlist" join the session's list live; a pane whose profile
+ * violations on the event bus; grants (src/grant.c) join the session's
+ * list live, a profile's "egress_allowlist" its panes' own; a pane whose profile
  * asks ("network": "ask") has its unknown hosts held, as policy-ask
  * events, until a person answers.
  */
@@ -149,29 +149,14 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	return se;
 }
 
-/* The profile's own entries join the session's list: the proxies are
- * the session's, so every proxied pane of it gets them (docs/config.md).
- * An entry the list has already is judged the same either way. */
-static int add_profile_entries(struct session_egress *se, const char *profile,
-			       struct sm_error *err)
-{
-	const struct sandbox_profile *prof = profile_find(profile);
-
-	for (size_t i = 0; prof != NULL && i < prof->egress_allowlist.n; i++)
-		if (egress_allow(se->eg, prof->egress_allowlist.v[i], err) != 0)
-			return -1;
-	return 0;
-}
-
 int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
 			  size_t size, struct sm_error *err)
 {
 	struct session_egress *se = find(session);
+	const struct sandbox_profile *prof = profile_find(profile);
 	char http[PATH_MAX], socks[PATH_MAX];
 
 	if (se == NULL && (se = start(session, err)) == NULL)
-		return -1;
-	if (add_profile_entries(se, profile, err) != 0)
 		return -1;
 	snprintf(dir, size, "%s/pane-%d", se->dir, pane);
 	snprintf(http, sizeof http, "%s/http.sock", dir);
@@ -184,7 +169,15 @@ int session_egress_attach(const char *session, int pane, const char *profile, ch
 		rmdir(dir);
 		return -1;
 	}
-	egress_ask_unix(se->eg, pane, profile_find(profile) != NULL && profile_find(profile)->ask_network);
+	/* The profile's own hosts, for this pane's sockets only: a pane of
+	 * another profile in the same session does not get them. */
+	if (prof != NULL &&
+	    egress_tag_allow(se->eg, pane, (const char *const *)prof->egress_allowlist.v,
+			     prof->egress_allowlist.n, err) != 0) {
+		session_egress_detach(session, pane);
+		return -1;
+	}
+	egress_ask_unix(se->eg, pane, prof != NULL && prof->ask_network);
 	return 0;
 }
 

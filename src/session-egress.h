@@ -13,9 +13,10 @@ struct sm_error;
 /* Does this profile send the network through the proxies? */
 bool session_egress_wanted(const char *profile);
 /* Make sure the session's proxies run and give pane its own pair of
- * Unix sockets (http.sock, socks.sock) in a directory written to dir.
- * The profile's "egress_allowlist" joins the session's allowlist.
- * Returns 0, or -1 with err: the pane must not start then. */
+ * Unix sockets (http.sock, socks.sock) in a directory written to dir;
+ * connections through them may also reach the profile's
+ * egress_allowlist.  Returns 0, or -1 with err: the pane must not start
+ * then. */
 int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
 			  size_t size, struct sm_error *err);
 /* Is the session's egress running (a proxied pane was started in it)? */

@@ -85,27 +85,26 @@ static void test_refusals(void **state)
 /* The diff: changed lines with three of context, "..." for the rest. */
 static void test_diff(void **state)
 {
-	const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
-	const char *b = "1\n2\n3\n4\n5\n6\n7\nseven and a half\n8\n9\n10\n";
-	char *diff = config_edit_diff(a, b, "c.json");
+	const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n";
+	const char *b = "1\n2\n3\n4\n5\n6\n7\nseven and a half\n8\n9\n10\n11\n";
+	char *diff = config_edit_diff(a, b);
 
 	(void)state;
-	assert_string_equal(diff, "--- c.json\n"
-				  "+++ c.json (new)\n"
-				  " ...\n"
-				  " 5\n"
-				  " 6\n"
-				  " 7\n"
-				  "+seven and a half\n"
-				  " 8\n"
-				  " 9\n"
-				  " 10\n");
+	assert_string_equal(diff, "  ...\n"
+				  "  5\n"
+				  "  6\n"
+				  "  7\n"
+				  "+ seven and a half\n"
+				  "  8\n"
+				  "  9\n"
+				  "  10\n"
+				  "  ...\n");
 	free(diff);
-	diff = config_edit_diff("x\n", "y\n", "c.json");
-	assert_string_equal(diff, "--- c.json\n+++ c.json (new)\n-x\n+y\n");
+	diff = config_edit_diff("x\n", "y\n");
+	assert_string_equal(diff, "- x\n+ y\n");
 	free(diff);
-	diff = config_edit_diff("", "{\n}\n", "new.json");
-	assert_string_equal(diff, "--- new.json\n+++ new.json (new)\n+{\n+}\n");
+	diff = config_edit_diff("", "{\n}\n");
+	assert_string_equal(diff, "+ {\n+ }\n");
 	free(diff);
 }
 
