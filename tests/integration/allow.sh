@@ -58,6 +58,11 @@ wait_for 10 sh -c "[ \"\$($SANDMUX_BIN -L $T_NAME ls --json | grep -c '\"state\"
 
 got=$(fetch "%$id" before grant.test)
 check "a name on no allowlist is refused ($got)" refused "$got"
+if [ -z "$got" ]; then # say why, rather than fail every check below blind
+	sm capture -t "%$id" -S - 2>&1 | tail -5 | sed 's/^/# pane: /'
+	tail -20 "$XDG_STATE_HOME/sandmux/server-$T_NAME.log" 2>&1 | sed 's/^/# server: /'
+	finish
+fi
 
 out=$(sm allow -t "%$id" grant.test 2>&1)
 rc=$?
