@@ -133,14 +133,14 @@ check "--persist on a built-in profile is refused (profile_builtin)" expect_code
 check "... saying how to make one" grep -qF '"egress_allowlist"' "$T_DIR/err"
 
 # A refused write: only the profile route, and only new panes get it.
-# write PANE TAG FILE: the pane writes FILE; "rc=RC" in work/TAG.out.
-write() {
+# pane_write PANE TAG FILE: the pane writes FILE; "rc=RC" in work/TAG.out.
+pane_write() {
 	sm send-keys -t "$1" -l "echo x >$3 2>/dev/null; echo rc=\$? >$2.out"
 	sm send-keys -t "$1" Enter
 	wait_for 15 grep -q "rc=" "$T_DIR/work/$2.out"
 	cat "$T_DIR/work/$2.out"
 }
-check "the web pane cannot write \$HOME/cache ($(write "%$id" w1 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w1.out")" != rc=0 ]
+check "the web pane cannot write \$HOME/cache ($(pane_write "%$id" w1 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w1.out")" != rc=0 ]
 check "a path without --persist is refused (invalid_argument)" expect_code invalid_argument sm allow -t "%$id" "$HOME/cache/f"
 check "... saying why" grep -qF "a mount cannot change under a running pane" "$T_DIR/err"
 check "a path outside \$HOME is refused (invalid_argument)" expect_code invalid_argument sm allow -t "%$id" --persist --yes /etc/passwd
@@ -153,9 +153,9 @@ sys.exit(0 if json.load(open('$CONFIG'))['profiles']['web']['writable'] == ['$HO
 check "the config still passes --check-config" "$SANDMUX_BIN" --check-config "$CONFIG"
 sm events --json >"$T_DIR/events.json"
 check "the grant is a policy-grant event (file-write*, the path, scope profile)" grant_event '"action":"file-write*"' "\"path\":\"$HOME/cache\"" '"scope":"profile"'
-check "the running pane keeps its mounts ($(write "%$id" w2 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w2.out")" != rc=0 ]
+check "the running pane keeps its mounts ($(pane_write "%$id" w2 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w2.out")" != rc=0 ]
 newweb=$(sm split -t "%$id" -v -b native -P web 2>&1 | awk '{ print substr($1, 2) }')
-check "a new pane of the profile can write there ($(write "%$newweb" w3 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w3.out")" = rc=0 ]
+check "a new pane of the profile can write there ($(pane_write "%$newweb" w3 "$HOME/cache/f"))" [ "$(cat "$T_DIR/work/w3.out")" = rc=0 ]
 check "... for real" grep -qx x "$HOME/cache/f"
 
 # The session ends: its grant goes with it; the profile's stays.
