@@ -575,6 +575,26 @@ fail:
 	return NULL;
 }
 
+int allowlist_add(struct allowlist *a, const char *entry, struct sm_error *err)
+{
+	struct entry parsed;
+
+	/* A session without network stays without it: a grant cannot turn
+	 * networkEnabled false into a hole. */
+	if (!a->network_enabled) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "the network is disabled for this session: nothing can be allowed");
+		return -1;
+	}
+	if (entry_parse(entry, &parsed, err) != 0)
+		return -1;
+	/* The same entry twice would only lengthen every later decision. */
+	for (size_t i = 0; i < a->n; i++)
+		if (a->entries[i].kind == parsed.kind && strcmp(a->entries[i].text, parsed.text) == 0)
+			return 0;
+	return list_add(a, &entry, 1, err);
+}
+
 void allowlist_free(struct allowlist *a)
 {
 	if (a == NULL)

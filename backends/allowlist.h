@@ -82,6 +82,12 @@ int allowlist_entry_check(const char *entry, struct sm_error *err);
  * (NULL, err set).  The caller owns the result. */
 struct allowlist *allowlist_new(bool network_enabled, const char *const *extra, size_t nextra,
 				struct sm_error *err);
+/* One more entry on a live list (a grant from the feed or `sandmux
+ * allow`), checked like a config entry.  The deny list still comes
+ * first in every decision, so no entry can open a deny-listed host.
+ * Returns 0, or -1 with err (invalid_allowlist_entry; invalid_state
+ * when the list was made with the network disabled). */
+int allowlist_add(struct allowlist *a, const char *entry, struct sm_error *err);
 void allowlist_free(struct allowlist *a);
 size_t allowlist_count(const struct allowlist *a);
 

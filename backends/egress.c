@@ -92,6 +92,7 @@ enum conn_state {
 	ST_CONNECTING,
 	ST_TUNNEL,
 	ST_REFUSING,
+	ST_ASKING, /* held for a person's answer (ask mode), the client unanswered */
 };
 
 struct proxy_conn;
@@ -172,14 +173,26 @@ struct listener {
 	struct egress *eg;
 	enum proto proto;
 	int tag;
+	bool ask; /* ask mode: an unknown host is held, not refused */
 	char path[108];
 	struct listener *next;
+};
+
+/* A pane's own allowlist entries (its profile's egress_allowlist), by
+ * the tag of its Unix listeners: asked only when the session's list says
+ * "not allowlisted", so the deny list and a disabled network still win. */
+struct tag_allow {
+	int tag;
+	struct allowlist *allow;
+	struct tag_allow *next;
 };
 
 struct egress {
 	uv_loop_t *loop;
 	struct allowlist *allow;
+	struct tag_allow *tag_allows;
 	egress_violation_fn on_violation;
+	egress_violation_fn on_ask;
 	void *user;
 	char label[64];
 	unsigned connect_timeout_ms, idle_timeout_ms;
@@ -208,6 +221,13 @@ static void egress_maybe_free(struct egress *eg)
 {
 	if (!eg->closing || eg->refs > 0 || eg->conns != NULL)
 		return;
+	while (eg->tag_allows != NULL) {
+		struct tag_allow *t = eg->tag_allows;
+
+		eg->tag_allows = t->next;
+		allowlist_free(t->allow);
+		free(t);
+	}
 	allowlist_free(eg->allow);
 	allowlist_addrs_free(&eg->own);
 	free(eg);
@@ -520,6 +540,10 @@ static void on_timeout(uv_timer_t *t)
 	case ST_CONNECTING:
 		fail_upstream(c, 504, "Gateway Timeout", EGRESS_SOCKS_TTL_EXPIRED,
 			      "connect timed out");
+		break;
+	case ST_ASKING:
+		/* No answer in time: the refusal a person did not overrule. */
+		deny(c, ALLOWLIST_NOT_ALLOWLISTED, "no answer in time (ask mode)");
 		break;
 	case ST_TUNNEL:
 		if (c->relaying && relay_gathering(c)) {
@@ -975,6 +999,38 @@ static void literal_sockaddr(struct proxy_conn *c, const struct allowlist_ip *ip
 	c->is_literal = true;
 }
 
+/* Ask mode: does the listener this client came through hold unknown
+ * hosts?  Only a host that merely matched nothing is held; the deny
+ * list, a disabled network and invalid names are refused as always. */
+static bool conn_asks(const struct proxy_conn *c)
+{
+	for (const struct listener *l = c->eg->listeners; l != NULL; l = l->next)
+		if (l->tag == c->tag && l->ask)
+			return c->eg->on_ask != NULL;
+	return false;
+}
+
+/* Hold the client unanswered until egress_allow (let through), egress_
+ * refuse_held (refused) or EGRESS_ASK_MS (refused), and say so. */
+static void conn_hold(struct proxy_conn *c)
+{
+	struct egress_violation v = {
+	    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
+	    .host = c->host,
+	    .port = c->port,
+	    .target = c->target,
+	    .reason = ALLOWLIST_NOT_ALLOWLISTED,
+	    .reason_text = allowlist_reason_text(ALLOWLIST_NOT_ALLOWLISTED),
+	    .detail = "",
+	    .tag = c->tag,
+	};
+
+	c->state = ST_ASKING;
+	timer_arm(c, EGRESS_ASK_MS);
+	log_info("egress %s: %s %s held for an answer", c->eg->label, v.protocol, c->target);
+	c->eg->on_ask(c->eg->user, &v);
+}
+
 /* The request is parsed: judge the target, then resolve or connect. */
 static void conn_target(struct proxy_conn *c)
 {
@@ -984,6 +1040,16 @@ static void conn_target(struct proxy_conn *c)
 	format_target(c);
 	uv_read_stop(&c->client.h.stream);
 	allowlist_decide(c->eg->allow, c->host, &d);
+	if (!d.allowed && d.reason == ALLOWLIST_NOT_ALLOWLISTED)
+		for (const struct tag_allow *t = c->eg->tag_allows; t != NULL; t = t->next)
+			if (t->tag == c->tag && c->tag >= 0) {
+				allowlist_decide(t->allow, c->host, &d);
+				break;
+			}
+	if (!d.allowed && d.reason == ALLOWLIST_NOT_ALLOWLISTED && conn_asks(c)) {
+		conn_hold(c);
+		return;
+	}
 	if (!d.allowed) {
 		deny(c, d.reason, d.rule);
 		return;
@@ -1325,8 +1391,41 @@ int egress_listen_unix(struct egress *eg, const char *http_path, const char *soc
 	return 0;
 }
 
+int egress_tag_allow(struct egress *eg, int tag, const char *const *entries, size_t n,
+		     struct sm_error *err)
+{
+	struct tag_allow *t;
+
+	if (n == 0)
+		return 0;
+	t = calloc(1, sizeof *t);
+	if (t == NULL) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	t->allow = allowlist_new(true, entries, n, err);
+	if (t->allow == NULL) {
+		free(t);
+		return -1;
+	}
+	t->tag = tag;
+	t->next = eg->tag_allows;
+	eg->tag_allows = t;
+	return 0;
+}
+
 void egress_unlisten_unix(struct egress *eg, int tag)
 {
+	for (struct tag_allow **tp = &eg->tag_allows; *tp != NULL;)
+		if ((*tp)->tag == tag) {
+			struct tag_allow *t = *tp;
+
+			*tp = t->next;
+			allowlist_free(t->allow);
+			free(t);
+		} else {
+			tp = &(*tp)->next;
+		}
 	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
 		if (l->tag == tag && l->path[0] != '\0')
 			listener_close(l);
@@ -1340,6 +1439,66 @@ int egress_http_port(const struct egress *eg)
 int egress_socks_port(const struct egress *eg)
 {
 	return eg->socks_port;
+}
+
+/* Held clients whose host the list allows now go on; the others wait on. */
+static void release_held(struct egress *eg)
+{
+	struct proxy_conn *next;
+
+	for (struct proxy_conn *c = eg->conns; c != NULL; c = next) {
+		struct allowlist_decision d;
+
+		next = c->next; /* a closed conn leaves the list only later */
+		if (c->state != ST_ASKING || c->closing)
+			continue;
+		allowlist_decide(eg->allow, c->host, &d);
+		if (d.allowed)
+			conn_target(c);
+	}
+}
+
+int egress_allow(struct egress *eg, const char *entry, struct sm_error *err)
+{
+	if (allowlist_add(eg->allow, entry, err) != 0)
+		return -1;
+	log_info("egress %s: %s allowed from now on", eg->label, entry);
+	release_held(eg);
+	return 0;
+}
+
+int egress_refuse_held(struct egress *eg, const char *host)
+{
+	struct allowlist_decision want;
+	struct proxy_conn *next;
+	int n = 0;
+
+	allowlist_decide(NULL, host, &want);
+	for (struct proxy_conn *c = eg->conns; c != NULL; c = next) {
+		struct allowlist_decision d;
+
+		next = c->next;
+		if (c->state != ST_ASKING || c->closing)
+			continue;
+		allowlist_decide(NULL, c->host, &d);
+		if (strcmp(d.host, want.host) == 0) {
+			deny(c, ALLOWLIST_NOT_ALLOWLISTED, "refused by the user (ask mode)");
+			n++;
+		}
+	}
+	return n;
+}
+
+void egress_on_ask(struct egress *eg, egress_violation_fn on_ask)
+{
+	eg->on_ask = on_ask;
+}
+
+void egress_ask_unix(struct egress *eg, int tag, bool ask)
+{
+	for (struct listener *l = eg->listeners; l != NULL; l = l->next)
+		if (l->tag == tag)
+			l->ask = ask;
 }
 
 void egress_close(struct egress *eg)

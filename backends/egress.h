@@ -68,8 +68,32 @@ int egress_socks_port(const struct egress *eg);
  * can tell which pane asked.  Returns 0 or -1 with err. */
 int egress_listen_unix(struct egress *eg, const char *http_path, const char *socks_path, int tag,
 		       struct sm_error *err);
+/* More allowlist entries for the connections of one tag (a pane's
+ * profile's egress_allowlist), asked only when the session's allowlist
+ * matches nothing: the deny list and a disabled network still refuse.
+ * Each entry is checked (invalid_allowlist_entry); n == 0 does nothing.
+ * They go with egress_unlisten_unix of the same tag. */
+int egress_tag_allow(struct egress *eg, int tag, const char *const *entries, size_t n,
+		     struct sm_error *err);
 /* Stop listening on the Unix sockets with this tag (open tunnels stay). */
 void egress_unlisten_unix(struct egress *eg, int tag);
+/* Allow one more allowlist entry from now on (allowlist_add): the next
+ * connection to it is judged with it; nothing refused before is
+ * replayed.  Returns 0 or -1 with err. */
+int egress_allow(struct egress *eg, const char *entry, struct sm_error *err);
+
+/* Ask mode (a profile's "network": "ask").  A client of a Unix listener
+ * marked with egress_ask_unix whose host is merely not on the list is
+ * held, unanswered, for up to EGRESS_ASK_MS; on_ask (set once, called
+ * with the egress's user) says so.  Only a person's answer makes the
+ * proxy reply: egress_allow lets every held client of a host it now
+ * allows go on, egress_refuse_held refuses them (returns how many), and
+ * the time running out refuses them too.  Deny-listed, invalid and
+ * network-disabled hosts are never held. */
+#define EGRESS_ASK_MS 30000
+void egress_on_ask(struct egress *eg, egress_violation_fn on_ask);
+void egress_ask_unix(struct egress *eg, int tag, bool ask);
+int egress_refuse_held(struct egress *eg, const char *host);
 void egress_close(struct egress *eg);
 
 /* --- parsers ------------------------------------------------------------- */

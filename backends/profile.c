@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allowlist.h"
 #include "error.h"
 #include "profile.h"
 #include "secret-env.h"
@@ -92,6 +93,7 @@ void profile_free(struct sandbox_profile *p)
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
 	strvec_free(&p->pass_env);
+	strvec_free(&p->egress_allowlist);
 }
 
 void profile_registry_set(struct sandbox_profile *profiles, size_t n)
@@ -139,6 +141,15 @@ static bool component_run_ok(const char *s)
 		c = end != NULL ? end + 1 : NULL;
 	}
 	return true;
+}
+
+/* An egress allowlist entry as docs/network.md defines them (a host, a
+ * wildcard over a domain that is not a public suffix, an IP literal). */
+static bool allowlist_entry_ok(const char *s)
+{
+	struct sm_error why = {0};
+
+	return allowlist_entry_check(s, &why) == 0;
 }
 
 /* A list field: an array of strings each passing ok(); replaces *out. */
@@ -196,6 +207,7 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 	out->mode = from->mode;
 	out->home_writable = from->home_writable;
 	out->proxied_network = from->proxied_network;
+	out->ask_network = from->ask_network;
 	out->pids_max = from->pids_max;
 	out->memory_max = from->memory_max;
 	out->memory_percent = from->memory_percent;
@@ -225,10 +237,39 @@ static const struct list_field {
      offsetof(struct sandbox_profile, deny_create_patterns)},
     {"write_denies", component_run_ok, "must hold relative names such as \".git/hooks\"",
      offsetof(struct sandbox_profile, write_denies)},
+    {"egress_allowlist", allowlist_entry_ok,
+     "must hold hosts, wildcards (\"*.example.com\") or IP literals, without ports or URLs",
+     offsetof(struct sandbox_profile, egress_allowlist)},
     {"pass_env", secret_env_pattern_ok,
      "must hold variable names (letters, digits, _; * and ? as wildcards)",
      offsetof(struct sandbox_profile, pass_env)},
 };
+
+int profile_registry_append(const char *name, const char *field, const char *entry,
+			    struct sm_error *err)
+{
+	for (size_t i = 0; i < nregistry; i++) {
+		if (strcmp(registry[i].name, name) != 0)
+			continue;
+		for (size_t k = 0; k < sizeof list_fields / sizeof list_fields[0]; k++) {
+			const struct list_field *f = &list_fields[k];
+			struct strvec *list = (struct strvec *)((char *)&registry[i] + f->offset);
+
+			if (strcmp(f->key, field) != 0)
+				continue;
+			if (!f->ok(entry))
+				return bad(err, name, field, f->why);
+			if (!strvec_contains(list, entry) && strvec_push(list, entry) != 0) {
+				sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+				return -1;
+			}
+			return 0;
+		}
+		return bad(err, name, field, "is no list of the profile");
+	}
+	sm_error_set(err, SM_ERR_INVALID_PROFILE, "no profile %s in the config", name);
+	return -1;
+}
 
 /* "pids_max": a whole number, 0 for no limit. */
 static int read_pids_max(const char *name, const cJSON *item, long *out, struct sm_error *err)
@@ -299,9 +340,13 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	}
 	if (strcmp(key, "network") == 0) {
 		if (!cJSON_IsString(item) || (strcmp(item->valuestring, "open") != 0 &&
-					      strcmp(item->valuestring, "proxied") != 0))
-			return bad(err, name, key, "must be \"open\" or \"proxied\"");
-		out->proxied_network = strcmp(item->valuestring, "proxied") == 0;
+					      strcmp(item->valuestring, "proxied") != 0 &&
+					      strcmp(item->valuestring, "ask") != 0))
+			return bad(err, name, key, "must be \"open\", \"proxied\" or \"ask\"");
+		/* ask is proxied, with a person asked before an unknown host
+		 * is refused (docs/feed.md). */
+		out->ask_network = strcmp(item->valuestring, "ask") == 0;
+		out->proxied_network = out->ask_network || strcmp(item->valuestring, "proxied") == 0;
 		return 0;
 	}
 	if (strcmp(key, "pids_max") == 0)
@@ -318,7 +363,8 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths, pass_env, pids_max, memory_max)",
+		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, "
+		     "memory_max)",
 		     name, key);
 	return -1;
 }

@@ -39,6 +39,7 @@ struct sandbox_profile {
 	enum sandbox_mode mode;
 	bool home_writable;   /* $HOME is a writable root (in mode chat) */
 	bool proxied_network; /* network only through the egress proxies */
+	bool ask_network;     /* "ask": proxied, and an unknown host waits for a person */
 	struct strvec writable;	  /* more writable roots (mode chat) */
 	struct strvec state_dirs; /* writable in every mode */
 	struct strvec deny_read;  /* unreadable, on top of the terminal list */
@@ -46,6 +47,8 @@ struct sandbox_profile {
 	struct strvec write_denies;	    /* component runs kept read-only */
 	struct strvec protected_paths;	    /* never writable, any mode */
 	struct strvec pass_env; /* secret-looking variables passed anyway */
+	/* hosts a proxied pane may reach besides the session's allowlist */
+	struct strvec egress_allowlist;
 	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
 	 * memory in bytes, or memory_percent of the host's RAM. */
 	long pids_max;
@@ -73,5 +76,12 @@ void profile_free(struct sandbox_profile *profile);
 /* The config's profiles, for profile_find; the registry takes them over
  * (the array and its lists) and frees the ones it held before. */
 void profile_registry_set(struct sandbox_profile *profiles, size_t n);
+/* One entry more on a list field ("writable", "egress_allowlist", ...)
+ * of the registry's profile name, checked as the config's reader checks
+ * it (a grant written to the config: new panes get it).  In place, so a
+ * profile a launch in progress points at stays valid.  0, or -1 with err
+ * (config_invalid, invalid_profile, out_of_memory). */
+int profile_registry_append(const char *name, const char *field, const char *entry,
+			    struct sm_error *err);
 
 #endif

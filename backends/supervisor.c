@@ -1682,6 +1682,23 @@ static void on_test_signal(uv_signal_t *handle, int signum)
 	wake();
 }
 
+bool supervisor_path_writable(const char *path, int *pane_id)
+{
+	bool writable = false;
+
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_pane *p = sv.panes; p != NULL && !writable; p = p->next) {
+		if (p->detached || p->listener < 0)
+			continue;
+		writable = under_any(path, &p->writable) && !under_any(path, &p->deny_read) &&
+			   write_denied(p, path, false) == NULL;
+		if (writable && pane_id != NULL)
+			*pane_id = p->pane_id;
+	}
+	pthread_mutex_unlock(&sv.lock);
+	return writable;
+}
+
 int supervisor_start(const struct supervisor_sink *sink)
 {
 	if (sv.running)

@@ -56,6 +56,12 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 void supervisor_detach(int pane_id);
 /* True when the pane's supervision ended abnormally. */
 bool supervisor_gone(int pane_id);
+/* Could a supervised pane running now create or replace files in the
+ * directory path (absolute, resolved)?  True when it lies in one of a
+ * pane's writable roots and no deny-read, write-deny or protected path
+ * keeps it; *pane_id (may be NULL) then names that pane.  What the
+ * server writes for itself, such as a recording, must not be there. */
+bool supervisor_path_writable(const char *path, int *pane_id);
 /* Stop the thread, close every listener, free everything. */
 void supervisor_stop(void);
 

@@ -56,6 +56,11 @@ static cJSON *run_request(cJSON *req, bool start, cJSON **reply_out)
 	return cJSON_GetObjectItem(reply, "result");
 }
 
+cJSON *cli_run_request(cJSON *req, bool start, cJSON **reply_out)
+{
+	return run_request(req, start, reply_out);
+}
+
 static cJSON *new_request(const char *cmd)
 {
 	cJSON *req = cJSON_CreateObject();

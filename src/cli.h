@@ -44,12 +44,15 @@ void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
 void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result);
 int cli_save_buffer(struct command_parsed *parsed);
+int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_server(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
+int verb_profile(int argc, char **argv);
+int cli_record(struct command_parsed *parsed);
 int shim_main(int argc, char **argv);
 
 /* Connect to the server named cli_server_name; start it when start is
@@ -59,6 +62,10 @@ void cli_close(struct cli_conn *conn);
 /* Send req (owned) and wait for its reply (caller frees); pushed events
  * before it are skipped.  NULL if the connection failed. */
 struct cJSON *cli_request(struct cli_conn *conn, struct cJSON *req);
+/* Send req (owned) on a fresh connection (starting the server when start
+ * is true); print a failure as "sandmux: MESSAGE (CODE)".  The reply's
+ * result (owned by *reply_out, which the caller frees) or NULL. */
+struct cJSON *cli_run_request(struct cJSON *req, bool start, struct cJSON **reply_out);
 /* Read the next message of any kind, waiting up to timeout_ms (-1:
  * forever).  NULL on timeout or EOF (*eof set). */
 struct cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof);

@@ -64,6 +64,9 @@ CMD_HANDLER(cmd_break_pane);
 CMD_HANDLER(cmd_join_pane);
 CMD_HANDLER(cmd_select_layout);
 CMD_HANDLER(cmd_next_layout);
+CMD_HANDLER(cmd_allow); /* grant.c */
+CMD_HANDLER(cmd_refuse);
+CMD_HANDLER(cmd_record); /* record.c */
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,

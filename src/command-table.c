@@ -172,6 +172,12 @@ static const struct command_option events_options[] = {
 	END,
 };
 
+static const struct command_option record_options[] = {
+	PANE_TARGET("the pane to record"),
+	{ 0, "stop", CV_FLAG, "stop", .help = "end the pane's recording" },
+	END,
+};
+
 static const struct command_option list_commands_options[] = {
 	{ 0, "markdown", CV_FLAG, NULL, .help = "the table of docs/commands.md" },
 	END,
@@ -221,6 +227,15 @@ static const struct command_option join_pane_options[] = {
 	  .help = "the pane to move" },
 	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
 	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
+	END,
+};
+
+static const struct command_option allow_options[] = {
+	PANE_TARGET("the pane whose session (or profile) gets the host"),
+	{ 0, "persist", CV_FLAG, "persist",
+	  .help = "in the pane's profile, written to the config (shows the diff, asks)" },
+	{ 'y', "yes", CV_FLAG, NULL,
+	  .help = "with --persist: write without asking (required when stdin is no terminal)" },
 	END,
 };
 
@@ -299,6 +314,15 @@ const struct command_entry command_table[] = {
 	  .exec = cmd_select_layout },
 	{ "next-layout", { "nextl" }, "[-t PANE]", "arrange a window the next preset's way",
 	  window_target_options, .request = "next-layout", .flags = BOTH, .exec = cmd_next_layout },
+	{ "allow", { 0 }, "-t PANE [--persist [-y|--yes]] HOST|PATH",
+	  "allow a denied host for the pane's session (--persist: in its profile; a path: writable)",
+	  allow_options,
+	  REST_STRING, "host", .request = "allow", .flags = CMD_CLI, .exec = cmd_allow,
+	  .cli = cli_allow },
+	{ "record", { 0 }, "-t PANE FILE | -t PANE --stop",
+	  "record a pane's output as asciicast v2, one marker per violation", record_options,
+	  REST_WORDS, .request = "record", .flags = CMD_CLI, .exec = cmd_record,
+	  .cli = cli_record },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
@@ -360,6 +384,9 @@ const struct command_entry command_table[] = {
 	  .flags = CMD_CLI, .raw = verb_layout },
 	{ "demo", { 0 }, "", "open the isolation demo session", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
+	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
+	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,
+	  .flags = CMD_CLI, .raw = verb_profile },
 	{ "list-commands", { "lscm" }, "[--markdown]", "list every command (this table)",
 	  list_commands_options, .flags = CMD_CLI, .cli = cli_list_commands },
 	{ "server", { 0 }, "[--foreground] [--sandbox on|off] [--config FILE] [-v]",
@@ -395,5 +422,7 @@ const struct command_entry command_table[] = {
 	  NULL, .request = "prompt-history", .exec = cmd_prompt_history },
 	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
 	  .request = "mouse", .exec = cmd_mouse },
+	{ "refuse", { 0 }, "pane host", "ask mode: refuse the held connections to a host now",
+	  NULL, .request = "refuse", .exec = cmd_refuse },
 	{ 0 },
 };

@@ -35,6 +35,9 @@
 #define SM_ERR_NO_TERMINAL "no_terminal"	  /* tty: the client shared none */
 #define SM_ERR_CONFIRM_NEEDED "confirm_needed" /* paste-buffer across backends: ask first */
 #define SM_ERR_NO_SUCH_BUFFER "no_such_buffer"
+#define SM_ERR_ALREADY_RECORDING "already_recording" /* record: the pane has one */
+#define SM_ERR_NOT_RECORDING "not_recording"	/* record --stop: it has none */
+#define SM_ERR_UNSAFE_PATH "unsafe_path" /* record: a sandbox could write there, or it exists */
 #define SM_ERR_FAILED "failed"			  /* an operation that has no finer code */
 
 /* Backends and sandboxes. */
@@ -44,6 +47,8 @@
 #define SM_ERR_LAUNCH_FAILED "launch_failed"
 #define SM_ERR_EGRESS_FAILED "egress_failed"
 #define SM_ERR_INVALID_ALLOWLIST_ENTRY "invalid_allowlist_entry"
+#define SM_ERR_HOST_DENYLISTED "host_denylisted" /* allow: the fixed deny list's host */
+#define SM_ERR_PROFILE_BUILTIN "profile_builtin" /* allow --persist: terminal, agent */
 
 /* Files sandmux reads. */
 #define SM_ERR_CONFIG_NOT_FOUND "config_not_found" /* a file named on the command line is absent */

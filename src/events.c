@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "log.h"
+#include "record.h"
 #include "server.h"
 #include "jsonl.h"
 #include "xalloc.h"
@@ -185,6 +186,9 @@ struct cJSON *events_lifecycle(const char *kind, const struct pane *p)
 		else if (p->session_name[0] != '\0')
 			cJSON_AddStringToObject(ev, "session", p->session_name);
 		cJSON_AddStringToObject(ev, "requested", sandbox_backend_name(p->requested));
+		/* what `profile suggest` starts from */
+		if (p->requested != SANDBOX_NONE)
+			cJSON_AddStringToObject(ev, "profile", p->profile);
 		if (label != NULL)
 			cJSON_AddStringToObject(ev, "backend", label);
 		else
@@ -244,6 +248,7 @@ void events_emit(cJSON *ev)
 				server_broadcast_layout(p->window->session);
 		}
 	}
+	record_event(ev);
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->subscribed && !c->closing && events_match(c, ev))
 			server_send(c, cJSON_Duplicate(ev, true));

@@ -13,7 +13,9 @@
  * and bumps the count in place.  Lifecycle events are dimmed and hidden
  * with `l`.  Keys: Up/Down (or k/j) select, `f` filters, `p` pauses
  * following, Enter focuses the line's pane, `?` explains the line, `a`
- * says how to allow it.
+ * allows it (a host: for the session or in the profile; a file: the
+ * profile change, for new panes).  A connection held in ask mode (a
+ * profile's "network": "ask") asks at once: allow, refuse, or leave it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "allowlist.h"
 #include "cli.h"
 #include "config.h"
 #include "error.h"
@@ -49,7 +52,12 @@ struct feed_line {
 	char *target, *reason;
 	int count;
 	bool lifecycle, error, earlier;
+	bool grant; /* a policy-grant or policy-ask: with the violations, never hidden */
 };
+
+/* Where an `a` stands: choosing a scope (for a refusal, or for a
+ * connection held in ask mode), or confirming a config diff. */
+enum feed_ask { FEED_ASK_NONE, FEED_ASK_SCOPE, FEED_ASK_HELD, FEED_ASK_CONFIRM };
 
 struct feed {
 	struct cli_conn *events;
@@ -61,7 +69,11 @@ struct feed {
 	long selected; /* index into lines, -1: none yet */
 	bool paused, hide_lifecycle, typing;
 	char filter[64], input[64];
-	char message[1024]; /* shown at the bottom until the next key */
+	char message[4096]; /* shown at the bottom until the next key */
+	enum feed_ask ask;
+	int ask_pane;
+	bool ask_path;	      /* ask_target is a refused write's path, not a host */
+	char ask_target[4096]; /* the host, or the path */
 	int cols, rows;
 };
 
@@ -182,7 +194,8 @@ static const char *action_sgr(const struct feed_line *l)
 	} colours[] = {
 		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
 		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
-		{ "process-exec", "\033[1;34m" },
+		{ "process-exec", "\033[1;34m" },   { "policy-grant", "\033[1;32m" },
+		{ "policy-ask", "\033[1;7;33m" },
 	};
 
 	if (l->error)
@@ -404,15 +417,31 @@ static void feed_add(struct feed *f, const cJSON *ev)
 
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
-	l.lifecycle = kind == NULL || strcmp(kind, "violation") != 0;
+	l.grant = kind != NULL && (strcmp(kind, "policy-grant") == 0 || strcmp(kind, "policy-ask") == 0);
+	l.lifecycle = !l.grant && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
 	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
-	snprintf(l.action, sizeof l.action, "%s", l.lifecycle ? (kind ? kind : "?") : action ? action : "?");
-	l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+	snprintf(l.action, sizeof l.action, "%s",
+		 l.lifecycle || l.grant ? (kind ? kind : "?") : action ? action : "?");
+	if (l.grant) {
+		/* A grant reads as what was allowed, and for how long; a
+		 * question as what waits for the answer. */
+		const cJSON *what = cJSON_GetObjectItem(ev, "what");
+		const char *allowed = json_string(what, "host") ? json_string(what, "host")
+								 : json_string(what, "path");
+		char *text = strcmp(kind, "policy-ask") == 0
+				     ? xasprintf("%s (held)", json_string(ev, "target") ? json_string(ev, "target") : "?")
+				     : xasprintf("%s (%s)", allowed ? allowed : "?",
+						 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
+		l.target = sanitise(text);
+		free(text);
+	} else {
+		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+	}
 	l.reason = sanitise(reason ? reason : raw);
 	l.count = 1;
-	if (!l.lifecycle)
+	if (!l.lifecycle && !l.grant)
 		for (size_t i = 0; i < f->nlines; i++) {
 			struct feed_line *o = &f->lines[i];
 			if (!o->lifecycle && o->pane == l.pane && o->earlier == l.earlier &&
@@ -502,37 +531,246 @@ static void explain(struct feed *f, const struct feed_line *l)
 		      "a mount cannot change under a running pane: new panes get it.";
 	else if (strcmp(l->action, "network-outbound") == 0)
 		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
-		      "baseline, GitHub and the spec's own entries. Press a for how to allow it.";
+		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
+	else if (l->grant)
+		how = "not a violation: a grant (sandmux allow, a in the feed) or a connection held\n"
+		      "for an answer (a profile's \"network\": \"ask\"), in the durable log.";
 	else
 		how = "not a violation: a pane's lifecycle event.";
 	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
 		 l->backend, profile, l->action, l->target, how);
-	if (!l->lifecycle) {
+	if (!l->lifecycle && !l->grant) {
 		size_t used = strlen(f->message);
 		snprintf(f->message + used, sizeof f->message - used, "\nwhy: %s", l->reason);
 	}
 }
 
-/* `a`: how to allow what the line denied.  Granting from the feed (ask
- * mode) is not built yet; this says what the user can do today. */
-static void allow_hint(struct feed *f, const struct feed_line *l)
+/* `a`: allowing what the line denied (ask mode, src/grant.c).  A
+ * network denial offers the session or the profile; the profile route
+ * shows the server's diff of the config and writes only after `y`.  A
+ * deny-listed host is refused here already, with the reason, and the
+ * server refuses it again whoever asks. */
+static void allow_choices(struct feed *f, const struct feed_line *l)
 {
-	if (strstr(l->reason, "deny list") != NULL || strstr(l->reason, "denied host") != NULL)
+	char host[ALLOWLIST_HOST_MAX + 8], profile[64];
+	struct allowlist_decision d;
+	const char *colon = strrchr(l->target, ':');
+
+	snprintf(host, sizeof host, "%.*s", colon != NULL ? (int)(colon - l->target) : (int)strlen(l->target),
+		 l->target);
+	allowlist_decide(NULL, host, &d);
+	if (d.reason == ALLOWLIST_DENYLIST) {
 		snprintf(f->message, sizeof f->message,
-			 "%s is on the fixed deny list (metadata, telemetry): it cannot be allowed.",
-			 l->target);
-	else if (strcmp(l->action, "network-outbound") == 0)
+			 "%s is on the fixed deny list (rule %s):\n"
+			 "cloud metadata and telemetry can never be allowed, here or anywhere.",
+			 d.host, d.rule);
+		return;
+	}
+	if (strcmp(l->reason, "resolves to a forbidden address") == 0) {
 		snprintf(f->message, sizeof f->message,
-			 "allowing %s from the feed is not built yet: the allowlist is fixed per\n"
-			 "session (docs/network.md); run this pane with a profile whose network is \"open\"",
-			 l->target);
-	else if (!l->lifecycle)
+			 "%s resolved to an address no proxy connects to (loopback, link-local,\n"
+			 "this host's own): allowing the name would not change that.",
+			 host);
+		return;
+	}
+	pane_profile(l->pane, profile, sizeof profile);
+	if (!profile[0]) {
+		snprintf(f->message, sizeof f->message, "pane %%%d is gone: nothing to allow", l->pane);
+		return;
+	}
+	f->ask = FEED_ASK_SCOPE;
+	f->ask_pane = l->pane;
+	f->ask_path = false;
+	snprintf(f->ask_target, sizeof f->ask_target, "%s", d.host[0] ? d.host : host);
+	snprintf(f->message, sizeof f->message,
+		 "allow %s for pane %%%d?\n"
+		 "  s  this session, until it ends\n"
+		 "  p  profile %s, in the config (the diff first)\n"
+		 "  c  cancel",
+		 f->ask_target, l->pane, profile);
+}
+
+/* A file denial: only the profile can change (a mount cannot change under
+ * a running pane), and only new panes get it. */
+static void allow_file_hint(struct feed *f, const struct feed_line *l)
+{
+	char profile[64];
+
+	pane_profile(l->pane, profile, sizeof profile);
+	if (strcmp(l->action, "file-write*") == 0 && profile[0] && l->target[0] == '/') {
+		/* The profile route alone: the server names the directory and
+		 * shows the diff after p. */
+		f->ask = FEED_ASK_SCOPE;
+		f->ask_pane = l->pane;
+		f->ask_path = true;
+		snprintf(f->ask_target, sizeof f->ask_target, "%s", l->target);
 		snprintf(f->message, sizeof f->message,
-			 "a mount cannot change under a running pane: change the profile in the\n"
-			 "config (press ? for the rule), check it with sandmux --check-config,\n"
-			 "and open a new pane with it (sandmux split -b native -P PROFILE)");
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it: its directory in \"writable\" of profile %s.\n"
+			 "  p  profile %s, in the config (the diff first)\n"
+			 "  c  cancel",
+			 profile, profile);
+	} else if (strcmp(l->action, "file-write*") == 0) {
+		snprintf(f->message, sizeof f->message, "pane %%%d is gone: nothing to allow", l->pane);
+	} else if (strcmp(l->action, "file-write-create") == 0)
+		snprintf(f->message, sizeof f->message,
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it. The change, in the config's profile %s: the pattern\n"
+			 "matching %s taken out of \"deny_create_patterns\"\n"
+			 "then sandmux --check-config, and sandmux split -b native -P %s",
+			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
 	else
-		snprintf(f->message, sizeof f->message, "nothing to allow: a lifecycle event");
+		snprintf(f->message, sizeof f->message,
+			 "a mount cannot change under a running pane: only the profile can, and\n"
+			 "new panes get it. The change, in the config's profile %s: %s taken out\n"
+			 "of its own \"deny_read\" (the built-in secret stores always stay denied)\n"
+			 "then sandmux --check-config, and sandmux split -b native -P %s",
+			 profile[0] ? profile : "(pane gone)", l->target, profile[0] ? profile : "PROFILE");
+}
+
+static void allow_start(struct feed *f, const struct feed_line *l)
+{
+	if (l->lifecycle || l->grant)
+		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
+			 l->grant ? "this line is a grant or a question" : "a lifecycle event");
+	else if (strcmp(l->action, "network-outbound") == 0)
+		allow_choices(f, l);
+	else
+		allow_file_hint(f, l);
+}
+
+/* The grant request; its result, or NULL with the error in the message. */
+static cJSON *allow_send(struct feed *f, bool persist, bool dry_run)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+	const cJSON *error;
+
+	cJSON_AddStringToObject(req, "cmd", "allow");
+	cJSON_AddNumberToObject(req, "pane", f->ask_pane);
+	cJSON_AddStringToObject(req, f->ask_path ? "path" : "host", f->ask_target);
+	cJSON_AddStringToObject(req, "via", "feed");
+	if (persist)
+		cJSON_AddBoolToObject(req, "persist", true);
+	if (dry_run)
+		cJSON_AddBoolToObject(req, "dry_run", true);
+	if ((reply = feed_request(req)) == NULL) {
+		snprintf(f->message, sizeof f->message, "cannot allow %s: the server is gone",
+			 f->ask_target);
+		return NULL;
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
+		return reply;
+	error = cJSON_GetObjectItem(reply, "error");
+	snprintf(f->message, sizeof f->message, "cannot allow %s: %s (%s)", f->ask_target,
+		 json_string(error, "message") ? json_string(error, "message") : "refused",
+		 json_string(error, "code") ? json_string(error, "code") : "error");
+	cJSON_Delete(reply);
+	return NULL;
+}
+
+/* Ask mode's "no" (`d`): the held connections are refused now. */
+static void refuse_held(struct feed *f)
+{
+	cJSON *req = cJSON_CreateObject(), *reply;
+
+	cJSON_AddStringToObject(req, "cmd", "refuse");
+	cJSON_AddNumberToObject(req, "pane", f->ask_pane);
+	cJSON_AddStringToObject(req, "host", f->ask_target);
+	reply = feed_request(req);
+	if (reply != NULL && cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok")))
+		snprintf(f->message, sizeof f->message, "refused %s now (%d held)", f->ask_target,
+			 cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "refused")
+				 ? cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "refused")
+					   ->valueint
+				 : 0);
+	else
+		snprintf(f->message, sizeof f->message, "cannot refuse %s: the server did not answer",
+			 f->ask_target);
+	cJSON_Delete(reply);
+}
+
+/* Ask mode: a connection held for an answer asks the person now.  Not
+ * from the backlog (its time is long up), and not over a question or a
+ * filter being typed (the next one asks again). */
+static void ask_held(struct feed *f, const cJSON *ev)
+{
+	const cJSON *pane = cJSON_GetObjectItem(ev, "pane"), *timeout = cJSON_GetObjectItem(ev, "timeout");
+	const char *host = json_string(ev, "host"), *target = json_string(ev, "target");
+	char profile[64], *safe_host, *safe_target;
+
+	if (cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) || host == NULL || target == NULL ||
+	    !cJSON_IsNumber(pane) || f->typing || f->ask != FEED_ASK_NONE)
+		return;
+	pane_profile(pane->valueint, profile, sizeof profile);
+	safe_host = sanitise(host);
+	safe_target = sanitise(target);
+	f->ask = FEED_ASK_HELD;
+	f->ask_pane = pane->valueint;
+	f->ask_path = false;
+	snprintf(f->ask_target, sizeof f->ask_target, "%s", safe_host);
+	snprintf(f->message, sizeof f->message,
+		 "pane %%%d asks to reach %s: held %d s for your answer, then refused\n"
+		 "  s  allow for this session\n"
+		 "  p  profile %s, in the config (the diff first)\n"
+		 "  d  refuse now\n"
+		 "  c  leave it",
+		 pane->valueint, safe_target, cJSON_IsNumber(timeout) ? timeout->valueint : 30,
+		 profile[0] ? profile : "(pane gone)");
+	free(safe_host);
+	free(safe_target);
+}
+
+static void on_key_asking(struct feed *f, unsigned char c)
+{
+	enum feed_ask ask = f->ask;
+	cJSON *reply;
+	const cJSON *result;
+
+	f->ask = FEED_ASK_NONE;
+	if ((ask == FEED_ASK_SCOPE || ask == FEED_ASK_HELD) && c == 's' && !f->ask_path) {
+		if ((reply = allow_send(f, false, false)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		snprintf(f->message, sizeof f->message,
+			 "allowed %s for session %s until it ends\n"
+			 "(the next connection goes through; nothing refused is replayed)",
+			 f->ask_target, json_string(result, "session"));
+		cJSON_Delete(reply);
+	} else if ((ask == FEED_ASK_SCOPE || ask == FEED_ASK_HELD) && c == 'p') {
+		if ((reply = allow_send(f, true, true)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		snprintf(f->message, sizeof f->message, "%swrite this to %s? y/n",
+			 json_string(result, "diff"), json_string(result, "config"));
+		f->ask = FEED_ASK_CONFIRM;
+		cJSON_Delete(reply);
+	} else if (ask == FEED_ASK_CONFIRM && (c == 'y' || c == 'Y')) {
+		if ((reply = allow_send(f, true, false)) == NULL)
+			return;
+		result = cJSON_GetObjectItem(reply, "result");
+		if (f->ask_path)
+			snprintf(f->message, sizeof f->message,
+				 "written to %s:\nnew panes of profile %s get %s writable (this one "
+				 "keeps its mounts)",
+				 json_string(result, "config"), json_string(result, "profile"),
+				 json_string(result, "path"));
+		else
+			snprintf(f->message, sizeof f->message,
+				 "written to %s:\nnew panes of profile %s get %s; session %s %s",
+				 json_string(result, "config"), json_string(result, "profile"),
+				 f->ask_target, json_string(result, "session"),
+				 cJSON_IsTrue(cJSON_GetObjectItem(result, "session_now"))
+					 ? "has it now"
+					 : "goes without (its network is off)");
+		cJSON_Delete(reply);
+	} else if (ask == FEED_ASK_HELD && c == 'd') {
+		refuse_held(f);
+	} else {
+		snprintf(f->message, sizeof f->message, "%s",
+			 ask == FEED_ASK_CONFIRM ? "nothing written"
+			 : ask == FEED_ASK_HELD	 ? "left waiting: refused when its time is up"
+						 : "cancelled: nothing allowed");
+	}
 }
 
 static void focus_pane(struct feed *f, const struct feed_line *l)
@@ -586,6 +824,10 @@ static void on_keys(struct feed *f, const unsigned char *keys, size_t n)
 			on_key_typing(f, c);
 			continue;
 		}
+		if (f->ask != FEED_ASK_NONE) {
+			on_key_asking(f, c);
+			continue;
+		}
 		f->message[0] = 0;
 		if (c == 0x1b && i + 2 < n && (keys[i + 1] == '[' || keys[i + 1] == 'O')) {
 			if (keys[i + 2] == 'A' || keys[i + 2] == 'B')
@@ -607,7 +849,7 @@ static void on_keys(struct feed *f, const unsigned char *keys, size_t n)
 		} else if (c == '?' && l != NULL) {
 			explain(f, l);
 		} else if (c == 'a' && l != NULL) {
-			allow_hint(f, l);
+			allow_start(f, l);
 		}
 	}
 }
@@ -655,6 +897,8 @@ int feed_run(struct cli_conn *events, const char *session, double server_started
 		while ((ev = cli_read_message(events, 0, &eof)) != NULL) {
 			if (cJSON_GetObjectItem(ev, "event") != NULL) {
 				feed_add(&f, ev);
+				if (strcmp(json_string(ev, "kind") ? json_string(ev, "kind") : "", "policy-ask") == 0)
+					ask_held(&f, ev);
 				changed = true;
 			}
 			cJSON_Delete(ev);

@@ -27,6 +27,7 @@
 #include "secret-env.h"
 #include "server.h"
 #include "session-egress.h"
+#include "record.h"
 #include "supervisor.h"
 #include "term.h"
 #include "xalloc.h"
@@ -366,8 +367,8 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	}
 	if ((p->requested == SANDBOX_NATIVE || p->requested == SANDBOX_MICROVM) &&
 	    session_egress_wanted(p->profile)) {
-		if (session_egress_attach(p->session_name, p->id, egress_dir, sizeof egress_dir,
-					  err) != 0) {
+		if (session_egress_attach(p->session_name, p->id, p->profile, egress_dir,
+					  sizeof egress_dir, err) != 0) {
 			strv_free(envp);
 			return -1;
 		}
@@ -453,6 +454,7 @@ static void pane_on_handle_closed(uv_handle_t *handle)
 
 void pane_free(struct pane *p)
 {
+	record_pane_gone(p->id);
 	if (session_egress_wanted(p->profile))
 		session_egress_detach(p->session_name, p->id);
 	pane_check_limits(p);
@@ -496,6 +498,7 @@ void pane_resize(struct pane *p, int cols, int rows)
 	p->cols = cols;
 	p->rows = rows;
 	term_resize(p->term, rows, cols);
+	record_resize(p, cols, rows);
 	if (p->master >= 0)
 		pty_resize(p->master, rows, cols);
 	if (p->master >= 0 && p->ops != NULL && p->ops->resize != NULL)
@@ -598,6 +601,7 @@ static bool pane_drain(struct pane *p)
 		ssize_t n = read(p->master, buf, sizeof buf);
 		if (n > 0) {
 			term_write(p->term, buf, n);
+			record_output(p, buf, (size_t)n);
 			total += n;
 			p->last_read = total;
 			continue;

@@ -28,6 +28,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "sandbox-limits.h"
+#include "grant.h"
 #include "log.h"
 #include "profile.h"
 #include "server.h"
@@ -885,6 +886,7 @@ static int server_load_config(const char *path)
 	size_t nprofiles;
 
 	config_defaults(&cfg);
+	grant_use_config(path);
 	if (config_load(path, &cfg, &err) < 0) {
 		/* A broken config must not stop the server: say so, run with
 		 * the defaults. */

@@ -6,7 +6,10 @@
  * in its own directory (the directory is what bwrap binds into that
  * pane's sandbox), so a pane sees only its own sockets and every refusal
  * names the pane that asked.  Refusals become network-outbound
- * violations on the event bus.
+ * violations on the event bus; grants (src/grant.c) join the session's
+ * list live, a profile's "egress_allowlist" its panes' own; a pane whose profile
+ * asks ("network": "ask") has its unknown hosts held, as policy-ask
+ * events, until a person answers.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -56,6 +59,24 @@ static void on_violation(void *user, const struct egress_violation *v)
 	cJSON_AddStringToObject(ev, "protocol", v->protocol);
 	if (v->detail[0] != '\0')
 		cJSON_AddStringToObject(ev, "detail", v->detail);
+	events_emit(ev);
+}
+
+/* Ask mode: a held connection is an event of its own, which the feed
+ * turns into a prompt (docs/feed.md). */
+static void on_ask(void *user, const struct egress_violation *v)
+{
+	struct session_egress *se = user;
+	struct pane *p = v->tag > 0 ? pane_find(v->tag) : NULL;
+	cJSON *ev = events_lifecycle("policy-ask", p);
+
+	if (p == NULL)
+		cJSON_AddStringToObject(ev, "session", se->session);
+	cJSON_AddStringToObject(ev, "action", "network-outbound");
+	cJSON_AddStringToObject(ev, "target", v->target);
+	cJSON_AddStringToObject(ev, "host", v->host);
+	cJSON_AddStringToObject(ev, "protocol", v->protocol);
+	cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
 	events_emit(ev);
 }
 
@@ -122,15 +143,17 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 		free(se);
 		return NULL;
 	}
+	egress_on_ask(se->eg, on_ask);
 	se->next = all;
 	all = se;
 	return se;
 }
 
-int session_egress_attach(const char *session, int pane, char *dir, size_t size,
-			  struct sm_error *err)
+int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
+			  size_t size, struct sm_error *err)
 {
 	struct session_egress *se = find(session);
+	const struct sandbox_profile *prof = profile_find(profile);
 	char http[PATH_MAX], socks[PATH_MAX];
 
 	if (se == NULL && (se = start(session, err)) == NULL)
@@ -146,7 +169,40 @@ int session_egress_attach(const char *session, int pane, char *dir, size_t size,
 		rmdir(dir);
 		return -1;
 	}
+	/* The profile's own hosts, for this pane's sockets only: a pane of
+	 * another profile in the same session does not get them. */
+	if (prof != NULL &&
+	    egress_tag_allow(se->eg, pane, (const char *const *)prof->egress_allowlist.v,
+			     prof->egress_allowlist.n, err) != 0) {
+		session_egress_detach(session, pane);
+		return -1;
+	}
+	egress_ask_unix(se->eg, pane, prof != NULL && prof->ask_network);
 	return 0;
+}
+
+bool session_egress_running(const char *session)
+{
+	return find(session) != NULL;
+}
+
+int session_egress_allow(const char *session, const char *entry, struct sm_error *err)
+{
+	struct session_egress *se = find(session);
+
+	if (se == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "session %s has no egress proxies (no pane of it is proxied)", session);
+		return -1;
+	}
+	return egress_allow(se->eg, entry, err);
+}
+
+int session_egress_refuse(const char *session, const char *host)
+{
+	struct session_egress *se = find(session);
+
+	return se != NULL ? egress_refuse_held(se->eg, host) : 0;
 }
 
 void session_egress_detach(const char *session, int pane)

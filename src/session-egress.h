@@ -13,10 +13,20 @@ struct sm_error;
 /* Does this profile send the network through the proxies? */
 bool session_egress_wanted(const char *profile);
 /* Make sure the session's proxies run and give pane its own pair of
- * Unix sockets (http.sock, socks.sock) in a directory written to dir.
- * Returns 0, or -1 with err: the pane must not start then. */
-int session_egress_attach(const char *session, int pane, char *dir, size_t size,
-			  struct sm_error *err);
+ * Unix sockets (http.sock, socks.sock) in a directory written to dir;
+ * connections through them may also reach the profile's
+ * egress_allowlist.  Returns 0, or -1 with err: the pane must not start
+ * then. */
+int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
+			  size_t size, struct sm_error *err);
+/* Is the session's egress running (a proxied pane was started in it)? */
+bool session_egress_running(const char *session);
+/* A grant: the session's proxies allow entry from the next connection
+ * on, until the session ends.  0, or -1 with err. */
+int session_egress_allow(const char *session, const char *entry, struct sm_error *err);
+/* Ask mode: refuse the session's held connections to host now.
+ * Returns how many there were. */
+int session_egress_refuse(const char *session, const char *host);
 /* The pane is gone: close its sockets. */
 void session_egress_detach(const char *session, int pane);
 /* The session ended: stop its proxies and every tunnel. */

@@ -6,7 +6,7 @@ set -e
 PKGS="build-essential pkg-config clang libvterm-dev libncurses-dev libuv1-dev libcjson-dev
 libseccomp-dev libcmocka-dev musl-tools libclang-rt-14-dev bubblewrap socat tmux curl iproute2 util-linux bc gdb
 qemu-system-x86 busybox-static xz-utils diod
-git vim cargo python3-venv python3-pip"
+git vim cargo python3-venv python3-pip asciinema"
 # What the tests call that a minimal Debian (debootstrap --variant=minbase)
 # lacks: ps and pgrep (procps), python3 (the TUI and protocol tests' JSON).
 # tests/integration/fresh-machine.sh fails when a test uses a command that

@@ -420,6 +420,39 @@ static void test_reason_texts(void **state)
 	assert_string_equal(allowlist_reason_text(ALLOWLIST_NETWORK_DISABLED), "network disabled");
 }
 
+/* A grant (allowlist_add) lets the name through from then on, once
+ * only however often it is added, never past the deny list, and not at
+ * all into a list made with the network off. */
+static void test_grants(void **state)
+{
+	struct allowlist *a = allowlist_new(true, NULL, 0, NULL), *off = allowlist_new(false, NULL, 0, NULL);
+	struct allowlist_decision d;
+	struct sm_error err = { 0 };
+	size_t before = allowlist_count(a);
+
+	(void)state;
+	allowlist_decide(a, "grant.test", &d);
+	assert_false(d.allowed);
+	assert_int_equal(allowlist_add(a, "grant.test", &err), 0);
+	allowlist_decide(a, "GRANT.test.", &d);
+	assert_true(d.allowed);
+	assert_string_equal(d.rule, "grant.test");
+	assert_int_equal(allowlist_add(a, "Grant.Test", &err), 0);
+	assert_int_equal(allowlist_count(a), before + 1);
+	assert_int_equal(allowlist_add(a, "metadata.google.internal", &err), 0);
+	allowlist_decide(a, "metadata.google.internal", &d);
+	assert_false(d.allowed);
+	assert_int_equal(d.reason, ALLOWLIST_DENYLIST);
+	assert_int_equal(allowlist_add(a, "http://x.test/", &err), -1);
+	assert_string_equal(err.code, "invalid_allowlist_entry");
+	assert_int_equal(allowlist_add(off, "grant.test", &err), -1);
+	assert_string_equal(err.code, "invalid_state");
+	allowlist_decide(off, "grant.test", &d);
+	assert_false(d.allowed);
+	allowlist_free(a);
+	allowlist_free(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +466,7 @@ int main(void)
 	    cmocka_unit_test(test_addresses),
 	    cmocka_unit_test(test_sockaddr_and_host_addresses),
 	    cmocka_unit_test(test_reason_texts),
+	    cmocka_unit_test(test_grants),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,6 +159,10 @@ static const struct bad_case bad_cases[] = {
     {"{\"profiles\":{\"p\":{\"write_denies\":[\"../up\"]}}}", "config_invalid", "write_denies"},
     {"{\"profiles\":{\"p\":{\"write_denies\":[\"/abs\"]}}}", "config_invalid", "write_denies"},
     {"{\"profiles\":{\"p\":{\"pass_env\":[\"A=B\"]}}}", "config_invalid", "pass_env"},
+    {"{\"profiles\":{\"p\":{\"egress_allowlist\":[\"https://x.test/\"]}}}", "config_invalid", "egress_allowlist"},
+    {"{\"profiles\":{\"p\":{\"egress_allowlist\":[\"x.test:443\"]}}}", "config_invalid", "egress_allowlist"},
+    {"{\"profiles\":{\"p\":{\"egress_allowlist\":\"x.test\"}}}", "config_invalid", "egress_allowlist"},
+    {"{\"profiles\":{\"p\":{\"network\":\"asked\"}}}", "config_invalid", "network"},
     {"{\"profiles\":{\"p\":{\"pass_env\":\"GH_TOKEN\"}}}", "config_invalid", "pass_env"},
     {"{\"profiles\":{\"p\":{\"pids_max\":-1}}}", "config_invalid", "pids_max"},
     {"{\"profiles\":{\"p\":{\"pids_max\":1.5}}}", "config_invalid", "pids_max"},
@@ -204,7 +208,9 @@ static void test_profiles(void **state)
 	    "  \"deny_create_patterns\": [\"*.secret\"], \"protected_paths\": [\"/srv/build/keep\"],"
 	    "  \"pids_max\": 4096, \"memory_max\": \"512M\", \"pass_env\": [\"GH_TOKEN\", \"AWS_*\"]},"
 	    " \"reviewer\": {\"base\": \"agent\", \"mode\": \"review\", \"network\": \"open\","
-	    "  \"write_denies\": [\".envrc\"], \"state_dirs\": [\"~/.cache/tool\"]}}}");
+	    "  \"write_denies\": [\".envrc\"], \"state_dirs\": [\"~/.cache/tool\"]},"
+	    " \"asker\": {\"base\": \"agent\", \"network\": \"ask\","
+	    "  \"egress_allowlist\": [\"api.example.com\", \"*.cdn.example.com\"]}}}");
 	struct config config;
 	struct sm_error err = {"", ""};
 	const struct sandbox_profile *ci, *rv;
@@ -212,7 +218,12 @@ static void test_profiles(void **state)
 	config_defaults(&config);
 	if (config_load(path, &config, &err) != 0)
 		fail_msg("%s: %s", err.code, err.message);
-	assert_int_equal(config.nprofiles, 2);
+	assert_int_equal(config.nprofiles, 3);
+	/* "ask" is proxied, and asks; the allowlist entries are kept as written. */
+	assert_true(config.profiles[2].proxied_network);
+	assert_true(config.profiles[2].ask_network);
+	assert_int_equal(config.profiles[2].egress_allowlist.n, 2);
+	assert_string_equal(config.profiles[2].egress_allowlist.v[1], "*.cdn.example.com");
 	ci = &config.profiles[0];
 	rv = &config.profiles[1];
 	assert_string_equal(ci->name, "ci");
@@ -232,6 +243,8 @@ static void test_profiles(void **state)
 	assert_int_equal(rv->mode, SANDBOX_MODE_REVIEW);
 	assert_false(rv->home_writable);
 	assert_false(rv->proxied_network); /* "network": "open" */
+	assert_false(rv->ask_network);
+	assert_int_equal(rv->egress_allowlist.n, 0);
 	/* write_denies named: replaced; deny_create_patterns not: the base's */
 	assert_int_equal(rv->write_denies.n, 1);
 	assert_string_equal(rv->write_denies.v[0], ".envrc");
@@ -251,9 +264,27 @@ static void test_profiles(void **state)
 	assert_int_equal(profile_find("agent")->memory_percent, 50);
 
 	/* The server's registry: found by name, after the built-ins. */
-	profile_registry_set(config_take_profiles(&config, &config.nprofiles), 2);
+	profile_registry_set(config_take_profiles(&config, &config.nprofiles), 3);
 	assert_int_equal(config.nprofiles, 0);
 	assert_non_null(profile_find("reviewer"));
+	/* A grant written to the config extends the server's copy in place. */
+	{
+		const struct sandbox_profile *asker = profile_find("asker");
+		struct sm_error e = {"", ""};
+
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "b.test", &e), 0);
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "b.test", &e), 0);
+		assert_ptr_equal(profile_find("asker"), asker);
+		assert_int_equal(asker->egress_allowlist.n, 3);
+		assert_string_equal(asker->egress_allowlist.v[2], "b.test");
+		assert_int_equal(profile_registry_append("asker", "writable", "~/cache", &e), 0);
+		assert_string_equal(asker->writable.v[0], "~/cache");
+		assert_int_equal(profile_registry_append("asker", "egress_allowlist", "a/b", &e), -1);
+		assert_string_equal(e.code, "config_invalid");
+		assert_int_equal(profile_registry_append("asker", "mode", "x", &e), -1);
+		assert_int_equal(profile_registry_append("agent", "writable", "/x", &e), -1);
+		assert_string_equal(e.code, "invalid_profile");
+	}
 	assert_true(profile_find("agent")->proxied_network);
 	assert_true(profile_find("terminal")->home_writable);
 	assert_null(profile_find("nope"));
