@@ -272,6 +272,19 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
 			return -1;
 	if (incoming_fd >= 0 && push_pair(a, "-incoming", "fd:%d", incoming_fd) != 0)
 		return -1;
+	/* Threat: a guest that breaks out of qemu's device emulation (the
+	 * shares' serial ports, virtio-net, TCG itself) runs as the user in
+	 * qemu's process.  qemu's own seccomp filter then refuses what qemu
+	 * never needs: obsolete system calls, setuid and friends
+	 * (elevateprivileges), scheduler and resource changes, and fork and
+	 * exec (spawn).  Saving and restoring use fd: migration, which
+	 * spawns nothing.  Not for a proxied network: its guestfwd starts a
+	 * socat per connection, which inherits the filter and fails under
+	 * it (measured: every proxied request then gets an empty reply). */
+	if (key->egress_dir == NULL &&
+	    push_pair(a, "-sandbox",
+		      "on,obsolete=deny,elevateprivileges=deny,resourcecontrol=deny,spawn=deny") != 0)
+		return -1;
 	return push_network(a, probe, key->egress_dir, key->open_net);
 }
 

@@ -297,6 +297,14 @@ n3=$(wc -l <"$WORK/ticks")
 check "resume continues it ($n2 -> $n3)" [ "$n3" -gt "$((n2 + 1))" ]
 sm send-keys -t "$main" 'kill %1' Enter
 
+# qemu's own seccomp filter (-sandbox on, backends.md "What it does not
+# stop"): on for a pane without a proxied network, and it survives a
+# restore (the restored qemu is started with it too, checked below).
+seccomp_mode() { awk '/^Seccomp:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+main_qemu=$(field "$main" 'p["pid"]')
+check "qemu runs under its seccomp filter (pid $main_qemu: Seccomp $(seccomp_mode "$main_qemu"))" \
+	[ "$(seccomp_mode "$main_qemu")" = 2 ]
+
 # --- suspend --to-disk / resume (the VM saved to a file, no qemu left) --------
 # The shell's state must survive: a variable, a background job, the
 # working directory; and the shares must still work after the restore.
@@ -327,6 +335,7 @@ restored_pid=$(field "$main" 'p["pid"]')
 check "resume: state warm again, a new qemu ($disk_pid -> $restored_pid)" \
 	sh -c "[ \"\$(echo \"$(field "$main" 'p["state"]')\")\" = warm ] && [ '$restored_pid' != 0 ] && [ '$restored_pid' != '$disk_pid' ]"
 check "resume: the new pid is a live qemu of the image" qemu_alive "$restored_pid"
+check "resume: the restored qemu runs under its seccomp filter too" [ "$(seccomp_mode "$restored_pid")" = 2 ]
 out=$(run "$main" D1 'echo $KEPT')
 check "suspend --to-disk then resume keeps the shell's variable ($out)" [ "$out" = "before-disk-$$" ]
 out=$(run "$main" D2 'jobs')

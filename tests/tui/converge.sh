@@ -32,10 +32,12 @@ seq 1 300 >"$T_DIR/data.txt"
 # CONVERGE_RETRY (default 1 in make check, 0 in make soak): a failed run
 # is played once more, same seed, on a new server and client, and only a
 # second failure fails the test.  The first failure is kept in the log
-# ("# first run:" lines).  Why: one intermittent mismatch is still open
-# (issue 12, "text typed then Enter: the Enter not drawn", seen in about
-# one run in ten under load and never reproduced on demand); a bug that
-# shows every time still fails.  make soak plays without the retry.
+# ("# first run:" lines).  Why: a copy-mode view was once seen showing
+# other history lines than the server's after `clear`s and `G` (1 run in
+# 40 under load, never again on the same seed); a bug that shows every
+# time still fails.  make soak plays without the retry.  (The "text then
+# Enter" mismatch this once named was a patch over an unread frame,
+# fixed: docs/protocol.md, item 11.)
 RETRY=${CONVERGE_RETRY:-1}
 
 # CONVERGE_TRACE=1: the outer pane's whole output (the client's drawing
