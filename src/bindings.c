@@ -234,7 +234,7 @@ static const struct binding default_bindings[] = {
     {"{", "swap-pane -U", false},
     {"}", "swap-pane -D", false},
     {"!", "break-pane", false},
-    {",", "command-prompt -I \"rename-window \"", false},
+    {",", "command-prompt -I \"#W\" \"rename-window -- \\\"%%\\\"\"", false},
     {"&", "confirm-before -p \"kill window? (y/n)\" kill-window", false},
     {"M-1", "select-layout even-horizontal", false},
     {"M-2", "select-layout even-vertical", false},

@@ -111,11 +111,26 @@ int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+/* tmux's command-prompt: -I's formats expanded ("#W" is the window's
+ * name); with a TEMPLATE the typed text fills its %% and the prompt is
+ * labelled with the template's command, "(rename-window) ", as tmux's. */
 int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed)
 {
-	const char *label = command_local(parsed, "p");
+	const char *label = command_local(parsed, "p"), *initial = command_local(parsed, "I");
+	char template[BINDING_COMMAND_MAX] = "", expanded[sizeof c->prompt.text], named[128];
 
-	client_prompt_open(c, PROMPT_COMMAND, label ? label : ":", command_local(parsed, "I"));
+	/* The template is a command line already: its words as written. */
+	for (int i = 0; i < parsed->nwords; i++)
+		snprintf(template + strlen(template), sizeof template - strlen(template), "%s%s",
+			 i ? " " : "", parsed->words[i]);
+	if (initial != NULL)
+		client_format_text(c, initial, expanded, sizeof expanded);
+	if (label == NULL && template[0] != 0) {
+		snprintf(named, sizeof named, "(%.*s) ", (int)strcspn(template, " \t"), template);
+		label = named;
+	}
+	client_prompt_open(c, PROMPT_COMMAND, label ? label : ":", initial ? expanded : NULL);
+	snprintf(c->prompt.template, sizeof c->prompt.template, "%s", template);
 	return 0;
 }
 

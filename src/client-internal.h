@@ -87,6 +87,9 @@ struct prompt {
 	int history_at; /* Up/Down: lines back into the history; 0 the line being typed */
 	char typed[512]; /* the line being typed, kept while the history is browsed */
 	char confirm_command[BINDING_COMMAND_MAX];
+	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
+	 * ("" none: the text itself is the command). */
+	char template[BINDING_COMMAND_MAX];
 	enum client_mode return_mode; /* where to go when the prompt closes */
 };
 
@@ -234,6 +237,8 @@ struct pane_view *client_active_pane(struct client *c);
 /* client-format.c: a status_left/status_right text, the time and formats
  * (format.h) expanded from the client's copy of the session. */
 void client_status_text(struct client *c, const char *text, char *out, size_t size);
+/* The same formats alone, no strftime (command-prompt -I "#W"). */
+void client_format_text(struct client *c, const char *text, char *out, size_t size);
 struct pane_view *client_pane_at(struct client *c, int x, int y);
 bool client_pane_visible(const struct client *c, const struct pane_view *pane);
 void client_apply_layout(struct client *c, const cJSON *layout);

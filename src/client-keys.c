@@ -142,12 +142,35 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 	prompt->return_mode = c->mode == MODE_PROMPT ? MODE_NORMAL : c->mode;
 	snprintf(prompt->label, sizeof prompt->label, "%s", label);
 	prompt_set_text(prompt, initial ? initial : "");
+	prompt->template[0] = 0;
 	prompt->history_at = 0;
 	if (purpose == PROMPT_COMMAND)
 		prompt_history_sync(c, NULL);
 	c->mode = MODE_PROMPT;
 	c->message[0] = 0;
 	c->dirty = true;
+}
+
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"): a name
+ * with blanks or quotes stays one word. */
+static void prompt_fill_template(const char *template, const char *text, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
+		if (t[0] != '%' || t[1] != '%') {
+			out[used++] = *t;
+			continue;
+		}
+		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
+			if (*p == '"' || *p == '\\')
+				out[used++] = '\\';
+			out[used++] = *p;
+		}
+		t++;
+	}
+	out[used] = 0;
 }
 
 static void prompt_finish(struct client *c, bool accepted)
@@ -162,6 +185,13 @@ static void prompt_finish(struct client *c, bool accepted)
 		return;
 	switch (prompt->purpose) {
 	case PROMPT_COMMAND:
+		if (prompt->template[0] != 0) {
+			char command[sizeof prompt->template + sizeof text];
+
+			prompt_fill_template(prompt->template, text, command, sizeof command);
+			client_run_command(c, command);
+			break;
+		}
 		if (text[0] != 0)
 			prompt_history_sync(c, text);
 		if (text[0] != 0)
@@ -245,9 +275,10 @@ static void prompt_key(struct client *c, const char *name)
 	} else if (strcmp(name, "M-f") == 0) {
 		prompt->cursor = prompt_next_word(prompt, prompt->cursor);
 	} else if ((strcmp(name, "Up") == 0 || strcmp(name, "Down") == 0) &&
-		   prompt->purpose == PROMPT_COMMAND) {
+		   prompt->purpose == PROMPT_COMMAND && prompt->template[0] == 0) {
 		prompt_history_move(c, name[0] == 'U' ? -1 : 1);
-	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND) {
+	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND &&
+		   prompt->template[0] == 0) {
 		prompt_complete(c);
 	} else if (key_name_is_text(name)) {
 		const char *text = strcmp(name, "Space") == 0 ? " " : name;

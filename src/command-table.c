@@ -144,7 +144,7 @@ static const struct command_option copy_mode_options[] = {
 
 static const struct command_option prompt_options[] = {
 	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the prompt's label" },
-	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text" },
+	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text (formats: #W)" },
 	END,
 };
 
@@ -334,7 +334,8 @@ const struct command_entry command_table[] = {
 	  .exec = cmd_delete_buffer },
 	{ "send-prefix", { 0 }, "", "send the prefix key to the pane", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_send_prefix },
-	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT]", "type a command", prompt_options,
+	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT] [TEMPLATE]",
+	  "type a command (or the text TEMPLATE's %% stands for)", prompt_options, REST_WORDS,
 	  .flags = CMD_PROMPT, .client = client_cmd_command_prompt },
 	{ "list-keys", { "lsk" }, "", "show the key bindings", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_list_keys },
