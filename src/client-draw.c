@@ -775,7 +775,7 @@ static int help_command_width(const struct client *c)
 		if (len > width)
 			width = len;
 	}
-	return width > 40 ? 40 : width;
+	return width > 48 ? 48 : width;
 }
 
 /* The help overlay is generated from the binding table, so it lists

@@ -18,6 +18,8 @@ for s in d["result"]["sessions"]:
 window_name_is() { [ "$(window_name)" = "$1" ]; }
 
 start_client
+check "prefix ? lists prefix , with the prompt it opens" \
+	help_lists '^ *,  *command-prompt -I "#W" "rename-window -- \\"%%\\""  *name a window'
 shell_name=$(window_name)
 check "the window starts with its program's name" [ -n "$shell_name" ]
 
