@@ -265,6 +265,8 @@ static const struct binding default_bindings[] = {
     {"[", "copy-mode", false},
     {"PageUp", "copy-mode -u", false},
     {"]", "paste-buffer", false},
+    {"s", "choose-tree -s", false},
+    {"w", "choose-tree -w", false},
     {":", "command-prompt", false},
     {"?", "list-keys", false},
     {"o", "select-pane -n", false},

@@ -186,6 +186,16 @@ int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed)
+{
+	enum choose_start start = command_local(parsed, "s")   ? CHOOSE_START_SESSIONS
+				  : command_local(parsed, "w") ? CHOOSE_START_WINDOWS
+							       : CHOOSE_START_PANE;
+
+	choose_open(c, CHOOSE_TREE, start);
+	return 0;
+}
+
 static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
 {
 	if (result == NULL) {

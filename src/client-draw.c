@@ -4,7 +4,8 @@
  * The screen is the window the server laid out: pane contents, a title
  * line above each pane (row y-1: backend label, title, cwd, violation
  * count, zoom mark), one-column borders between panes side by side, and
- * the status line on the last row.  A pane in state "error" is painted
+ * the status line on the last row; over them, the overlays: the help,
+ * choose mode's tree.  A pane in state "error" is painted
  * as a FAILED banner, never as cells, so a failed sandbox can never look
  * like a live shell.
  *
@@ -533,15 +534,31 @@ static void draw_failed_banner(struct client *c, struct pane_view *pane)
 	banner_wrapped(c, pane, &y, "hint: ", pane->hint, text);
 }
 
-static enum theme_slot label_slot(const struct pane_view *pane)
+static enum theme_slot label_slot(const char *state, const char *backend)
 {
-	if (strcmp(pane->backend, "none") == 0)
+	if (strcmp(state, "error") == 0)
+		return THEME_BANNER_FAILED;
+	if (strcmp(backend, "none") == 0)
 		return THEME_LABEL_NONE;
-	if (strcmp(pane->backend, "native") == 0)
+	if (strcmp(backend, "native") == 0)
 		return THEME_LABEL_NATIVE;
-	if (strcmp(pane->backend, "microvm") == 0)
+	if (strcmp(backend, "microvm") == 0)
 		return THEME_LABEL_MICROVM;
 	return THEME_LABEL_PENDING;
+}
+
+void client_label_text(const char *state, const char *backend, const char *accelerator,
+		       char *out, size_t size)
+{
+	if (strcmp(state, "error") == 0)
+		snprintf(out, size, "FAILED");
+	else if (backend[0] != 0 && accelerator[0] != 0)
+		/* The microvm label names what runs it: kvm or tcg. */
+		snprintf(out, size, "%s\u00b7%s", backend, accelerator);
+	else if (backend[0] != 0)
+		snprintf(out, size, "%s", backend);
+	else
+		snprintf(out, size, "starting");
 }
 
 static bool pane_failed(const struct pane_view *pane)
@@ -557,7 +574,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	struct look border =
 	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
 	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
-	char label[48], right[64] = "", text[1024];
+	char name[40], label[48], right[64] = "", text[1024];
 	int right_width;
 
 	if (y < 0 || y >= screen_rows_for_panes(c))
@@ -570,17 +587,9 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		return;
 	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
-	if (pane_failed(pane))
-		snprintf(label, sizeof label, " FAILED ");
-	else if (pane->backend[0] != 0 && pane->accelerator[0] != 0)
-		/* The microvm label names what runs it: kvm or tcg. */
-		snprintf(label, sizeof label, " %s\u00b7%s ", pane->backend, pane->accelerator);
-	else if (pane->backend[0] != 0)
-		snprintf(label, sizeof label, " %s ", pane->backend);
-	else
-		snprintf(label, sizeof label, " starting ");
-	used += put_utf8(y, x, width, label,
-			 slot_look(c, pane_failed(pane) ? THEME_BANNER_FAILED : label_slot(pane)));
+	client_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
+	snprintf(label, sizeof label, " %s ", name);
+	used += put_utf8(y, x, width, label, slot_look(c, label_slot(pane->state, pane->backend)));
 	if (pane->violations > 0)
 		snprintf(right, sizeof right, " %d denied ", pane->violations);
 	right_width = text_columns(right);
@@ -822,6 +831,55 @@ static void draw_help(struct client *c)
 	}
 }
 
+/* Choose mode covers the window: a header with its keys, then one line
+ * per visible item, the selected one highlighted; a pane's label keeps
+ * its backend's colour there too. */
+static void draw_choose_item(struct client *c, int y, const struct choose_item *item, bool selected)
+{
+	struct look base = slot_look(c, selected ? THEME_COPY_SELECTION : THEME_HELP_TEXT);
+	int x = 1 + 2 * item->depth;
+	char denied[32];
+
+	fill(y, 0, c->cols, L' ', base);
+	if (x >= c->cols)
+		return;
+	x += put_utf8(y, x, c->cols - x, item->expandable ? (item->expanded ? "- " : "+ ") : "  ",
+		      base);
+	x += put_utf8(y, x, c->cols - x, item->before, base);
+	if (item->label[0] != 0 && x < c->cols)
+		x += put_utf8(y, x, c->cols - x, item->label,
+			      slot_look(c, label_slot(item->state, item->backend)));
+	if (item->violations >= 0 && x < c->cols) {
+		snprintf(denied, sizeof denied, " %d denied", item->violations);
+		x += put_utf8(y, x, c->cols - x, denied,
+			      item->violations > 0 ? slot_look(c, THEME_TITLE_VIOLATIONS) : base);
+	}
+	if (x < c->cols)
+		put_utf8(y, x, c->cols - x, item->after, base);
+}
+
+static void draw_choose(struct client *c)
+{
+	struct look key = slot_look(c, THEME_HELP_KEY);
+	int rows = screen_rows_for_panes(c) - 1;
+	const char *header = " choose-tree — Enter shows it, Left/Right collapse/expand, q leaves ";
+
+	if (rows < 1)
+		return;
+	fill(0, 0, c->cols, L' ', key);
+	put_utf8(0, 0, c->cols, header, key);
+	choose_scroll(c, rows);
+	for (int row = 0; row < rows; row++) {
+		int index = choose_item_at(c, row);
+
+		if (index < 0)
+			fill(1 + row, 0, c->cols, L' ', slot_look(c, THEME_HELP_TEXT));
+		else
+			draw_choose_item(c, 1 + row, &c->choose.items[index],
+					 index == c->choose.selected);
+	}
+}
+
 static void place_cursor(struct client *c)
 {
 	struct pane_view *pane = client_active_pane(c);
@@ -841,7 +899,7 @@ static void place_cursor(struct client *c)
 		curs_set(1);
 		return;
 	}
-	if (c->mode == MODE_HELP || pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
+	if (c->mode == MODE_HELP || c->mode == MODE_CHOOSE || pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
 	    pane->cursor_x >= pane->cols || pane->cursor_y >= pane->rows) {
 		curs_set(0);
 		return;
@@ -920,10 +978,13 @@ void client_draw(struct client *c)
 	draw_status(c);
 	if (c->mode == MODE_HELP)
 		draw_help(c);
+	if (c->mode == MODE_CHOOSE)
+		draw_choose(c);
 	place_cursor(c);
 	client_echo_publish(c, screen_rows_for_panes(c));
 	wnoutrefresh(stdscr);
 	doupdate();
-	c->redraw_all = c->mode == MODE_HELP; /* the overlay covers rows frames repaint */
+	/* The overlays cover rows frames repaint. */
+	c->redraw_all = c->mode == MODE_HELP || c->mode == MODE_CHOOSE;
 	c->dirty = false;
 }

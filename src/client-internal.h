@@ -73,7 +73,37 @@ struct window_view {
 	bool bell; /* a pane in it rang */
 };
 
-enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP };
+enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE };
+
+/* Choose mode (client-choose.c): what the list holds. */
+enum choose_kind { CHOOSE_TREE };
+/* Where choose-tree opens: -s on the sessions (collapsed), -w on the
+ * current window, else on the active pane. */
+enum choose_start { CHOOSE_START_PANE, CHOOSE_START_SESSIONS, CHOOSE_START_WINDOWS };
+
+struct choose_item {
+	int depth;  /* 0 session, 1 window, 2 pane */
+	int parent; /* index of the item it is under, -1 none */
+	bool expandable, expanded;
+	char key[96];	 /* what it is across refreshes: "work", "work:1", "%3" */
+	char target[96]; /* what Enter names: switch-client -t */
+	char before[192]; /* the line: before, the label (coloured), after, violations */
+	char label[48];
+	char backend[16]; /* the label's colour: none, native, microvm */
+	char state[16];
+	char after[640];
+	int violations; /* -1: not a pane */
+};
+
+struct choose_list {
+	enum choose_kind kind;
+	enum choose_start start;
+	struct choose_item *items; /* in tree order */
+	size_t nitems;
+	int selected; /* index into items, always a visible one; -1 none */
+	int top;      /* first visible row shown */
+	int generation; /* tells replies for an earlier list apart */
+};
 
 /* What a line typed at the status-line prompt is for. */
 enum prompt_purpose { PROMPT_COMMAND, PROMPT_CONFIRM, PROMPT_SEARCH_DOWN, PROMPT_SEARCH_UP };
@@ -171,6 +201,7 @@ struct client {
 	enum client_mode mode;
 	struct prompt prompt;
 	struct copy_mode copy;
+	struct choose_list choose;
 	int help_offset;
 
 	char message[512];
@@ -257,6 +288,10 @@ wchar_t sanitize_char(uint32_t cp);
 size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
 
 /* client-draw.c */
+/* A pane's label as its title shows it: FAILED, "starting" while the
+ * backend is unconfirmed, "microvm·tcg", "native". */
+void client_label_text(const char *state, const char *backend, const char *accelerator,
+		       char *out, size_t size);
 void client_draw_init(struct client *c);
 void client_draw(struct client *c);
 
@@ -281,6 +316,17 @@ int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
+
+/* client-choose.c: choose-tree. */
+void choose_open(struct client *c, enum choose_kind kind, enum choose_start start);
+void choose_key(struct client *c, const char *name, int page);
+/* A layout arrived: an open tree is asked for again. */
+void choose_layout_changed(struct client *c);
+/* The item shown on row (0 the first of the list), or -1. */
+int choose_item_at(const struct client *c, int row);
+/* Scroll so the selection is within rows rows. */
+void choose_scroll(struct client *c, int rows);
+int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed);
 
 /* client-copy.c */
 void copy_mode_enter(struct client *c, int pane, bool page_up);

@@ -333,6 +333,9 @@ static void handle_key(struct client *c, const char *name)
 	case MODE_PROMPT:
 		prompt_key(c, name);
 		return;
+	case MODE_CHOOSE:
+		choose_key(c, name, c->rows > 4 ? c->rows - 3 : 1);
+		return;
 	default:
 		break;
 	}
@@ -525,7 +528,7 @@ static void handle_mouse(struct client *c)
 	if (getmouse(&event) != OK)
 		return;
 	pane = client_pane_at(c, event.x, event.y);
-	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT)
+	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT || c->mode == MODE_CHOOSE)
 		return;
 	if (event.bstate & BUTTON4_PRESSED) {
 		if (pane != NULL)

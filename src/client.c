@@ -253,6 +253,7 @@ static void on_layout(struct client *c, const cJSON *event)
 {
 	client_echo_forget_regions(c);
 	client_apply_layout(c, event);
+	choose_layout_changed(c);
 }
 
 static void on_frame(struct client *c, const cJSON *event)

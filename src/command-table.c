@@ -200,6 +200,18 @@ static const struct command_option window_target_options[] = {
 	END,
 };
 
+static const struct command_option choose_tree_options[] = {
+	{ 's', NULL, CV_FLAG, NULL, .help = "start with the sessions collapsed" },
+	{ 'w', NULL, CV_FLAG, NULL, .help = "start on the current window" },
+	END,
+};
+
+static const struct command_option switch_client_options[] = {
+	{ 't', "target", CV_PANE, "pane", .required = true, .meta = "PANE",
+	  .help = "the session, window or pane to show" },
+	END,
+};
+
 static const struct command_option swap_pane_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
 	{ 's', "source", CV_STRING, "source", .meta = "PANE", .help = "swap with this pane" },
@@ -311,6 +323,12 @@ const struct command_entry command_table[] = {
 	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
 	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,
 	  .request = "select-window", .fixed = "{\"prev\":true}", .flags = CMD_PROMPT },
+	{ "choose-tree", { 0 }, "[-s|-w]",
+	  "pick a session, window or pane from a tree (labels, violations) and show it",
+	  choose_tree_options, .flags = CMD_PROMPT, .client = client_cmd_choose_tree },
+	{ "switch-client", { "switchc" }, "-t PANE",
+	  "show a session, window or pane (it becomes the current one)", switch_client_options,
+	  .request = "switch-client", .flags = CMD_PROMPT, .exec = cmd_switch_client },
 	{ "detach", { "detach-client" }, "", "detach, leaving the session running", NULL,
 	  .request = "detach", .flags = CMD_PROMPT, .exec = cmd_detach,
 	  .client = client_cmd_detach },
