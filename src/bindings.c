@@ -265,6 +265,7 @@ static const struct binding default_bindings[] = {
     {"[", "copy-mode", false},
     {"PageUp", "copy-mode -u", false},
     {"]", "paste-buffer", false},
+    {"=", "choose-buffer", false},
     {"s", "choose-tree -s", false},
     {"w", "choose-tree -w", false},
     {":", "command-prompt", false},

@@ -1,16 +1,23 @@
 /*
  * client-choose: choose mode, a list to pick from that covers the
- * window (tmux's mode-tree), for choose-tree: the server's sessions,
- * their windows and the windows' panes, each pane with its backend label
- * (what really wraps it, invariant 1) and its violation count; Enter
- * shows the chosen one (switch-client -t), so a pane in another window
- * or session is one key away.
+ * window (tmux's mode-tree), for two commands:
  *
- * The list is built from the server's own answer (list),
+ *   choose-tree    the server's sessions, their windows and the windows'
+ *                  panes, each pane with its backend label (what really
+ *                  wraps it, invariant 1) and its violation count; Enter
+ *                  shows the chosen one (switch-client -t), so a pane in
+ *                  another window or session is one key away.
+ *   choose-buffer  the server's paste buffers (name, size, the label of
+ *                  the pane it was copied from, the start of the text);
+ *                  Enter pastes the chosen one into the active pane
+ *                  (paste-buffer -b, which asks across backends), d
+ *                  deletes it.
+ *
+ * The list is built from the server's own answer (list, list-buffers),
  * never from the client's copy, which holds only the window on screen;
  * the tree is asked for again whenever a layout arrives, so it stays
  * true while it is open.  Items keep their place across such refreshes
- * by key (a session's name, "SESSION:W", "%ID"): the
+ * by key (a session's name, "SESSION:W", "%ID", a buffer's name): the
  * selection and what is collapsed survive.  Keys: Up/Down (k/j) move,
  * PageUp/PageDown, Home/End; Left (h) collapses or goes to the parent,
  * Right (l) expands; Enter chooses; q, Escape or C-c leave.
@@ -114,6 +121,39 @@ static void session_item(struct choose_list *list, const cJSON *session)
 		 json_number(session, "attached") > 0 ? " (attached)" : "");
 	item->expandable = nwindows > 0;
 	cJSON_ArrayForEach(window, windows) window_item(list, name, window, self);
+}
+
+/* A buffer's start as one line: newlines and tabs shown as \n and \t,
+ * as tmux's choose-buffer shows them (other controls are replaced when
+ * drawn). */
+static void buffer_sample(const char *text, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (; *text != 0 && used + 3 < size; text++) {
+		if (*text == '\n' || *text == '\t') {
+			out[used++] = '\\';
+			out[used++] = *text == '\n' ? 'n' : 't';
+		} else {
+			out[used++] = *text;
+		}
+	}
+	out[used] = 0;
+}
+
+static void buffer_item(struct choose_list *list, const cJSON *buffer)
+{
+	const char *name = json_string(buffer, "name");
+	char sample[128];
+	struct choose_item *item = add_item(list, 0, -1, name);
+
+	snprintf(item->target, sizeof item->target, "%s", name);
+	snprintf(item->before, sizeof item->before, "%s: %d bytes ", name,
+		 json_number(buffer, "size"));
+	snprintf(item->label, sizeof item->label, "%s", json_string(buffer, "label"));
+	snprintf(item->backend, sizeof item->backend, "%s", json_string(buffer, "label"));
+	buffer_sample(json_string(buffer, "sample"), sample, sizeof sample);
+	snprintf(item->after, sizeof item->after, "%s\"%s\"", item->label[0] ? " " : "", sample);
 }
 
 static bool visible(const struct choose_list *list, int index)
@@ -274,7 +314,7 @@ static void on_tree_reply(struct client *c, const cJSON *result, const cJSON *er
 	char start[96];
 	bool opening = c->mode != MODE_CHOOSE;
 
-	if (generation != c->choose.generation)
+	if (generation != c->choose.generation || (!opening && c->choose.kind != CHOOSE_TREE))
 		return; /* an answer for a list closed since */
 	if (result == NULL) {
 		client_reply_report_error(c, result, error, generation);
@@ -293,13 +333,40 @@ static void on_tree_reply(struct client *c, const cJSON *result, const cJSON *er
 	choose_replace(c, &fresh, opening ? start : NULL);
 }
 
+static void on_buffers_reply(struct client *c, const cJSON *result, const cJSON *error,
+			     int generation)
+{
+	const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(result, "buffers"), *buffer;
+	struct choose_list fresh = {0};
+	bool opening = c->mode != MODE_CHOOSE;
+
+	if (generation != c->choose.generation || (!opening && c->choose.kind != CHOOSE_BUFFER))
+		return;
+	if (result == NULL) {
+		client_reply_report_error(c, result, error, generation);
+		return;
+	}
+	cJSON_ArrayForEach(buffer, buffers) buffer_item(&fresh, buffer);
+	if (fresh.nitems == 0) {
+		free(fresh.items);
+		if (!opening)
+			choose_leave(c);
+		client_show_message(c, false, "no buffers");
+		return;
+	}
+	if (opening)
+		choose_enter(c, CHOOSE_BUFFER);
+	choose_replace(c, &fresh, NULL);
+}
+
 /* Ask the server for the list again (a refresh, or the first one). */
 static void choose_request(struct client *c, enum choose_kind kind)
 {
 	cJSON *request = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(request, "cmd", "list");
-	client_request(c, request, on_tree_reply, c->choose.generation);
+	cJSON_AddStringToObject(request, "cmd", kind == CHOOSE_TREE ? "list" : "list-buffers");
+	client_request(c, request, kind == CHOOSE_TREE ? on_tree_reply : on_buffers_reply,
+		       c->choose.generation);
 }
 
 void choose_open(struct client *c, enum choose_kind kind, enum choose_start start)
@@ -313,7 +380,7 @@ void choose_open(struct client *c, enum choose_kind kind, enum choose_start star
 
 void choose_layout_changed(struct client *c)
 {
-	if (c->mode == MODE_CHOOSE)
+	if (c->mode == MODE_CHOOSE && c->choose.kind == CHOOSE_TREE)
 		choose_request(c, CHOOSE_TREE);
 }
 
@@ -376,14 +443,20 @@ void choose_key(struct client *c, const char *name, int page)
 		list->selected = visible_step(list, list->selected, step);
 		return;
 	}
-	if (strcmp(name, "Left") == 0 || strcmp(name, "h") == 0) {
+	if (list->kind == CHOOSE_TREE && (strcmp(name, "Left") == 0 || strcmp(name, "h") == 0)) {
 		choose_expand(c, false);
-	} else if (strcmp(name, "Right") == 0 || strcmp(name, "l") == 0) {
+	} else if (list->kind == CHOOSE_TREE &&
+		   (strcmp(name, "Right") == 0 || strcmp(name, "l") == 0)) {
 		choose_expand(c, true);
 	} else if (strcmp(name, "Enter") == 0) {
 		struct choose_item item = list->items[list->selected];
+		enum choose_kind kind = list->kind;
 
 		choose_leave(c);
-		choose_run(c, &item, "switch-client -t \"%s\"");
+		choose_run(c, &item, kind == CHOOSE_TREE ? "switch-client -t \"%s\""
+							 : "paste-buffer -b \"%s\"");
+	} else if (list->kind == CHOOSE_BUFFER && strcmp(name, "d") == 0) {
+		choose_run(c, &list->items[list->selected], "delete-buffer -b \"%s\"");
+		choose_request(c, CHOOSE_BUFFER);
 	}
 }

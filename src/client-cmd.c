@@ -196,6 +196,12 @@ int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+int client_cmd_choose_buffer(struct client *c, struct command_parsed *parsed)
+{
+	choose_open(c, CHOOSE_BUFFER, CHOOSE_START_PANE);
+	return 0;
+}
+
 static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
 {
 	if (result == NULL) {

@@ -5,7 +5,7 @@
  * line above each pane (row y-1: backend label, title, cwd, violation
  * count, zoom mark), one-column borders between panes side by side, and
  * the status line on the last row; over them, the overlays: the help,
- * choose mode's tree.  A pane in state "error" is painted
+ * choose mode's list.  A pane in state "error" is painted
  * as a FAILED banner, never as cells, so a failed sandbox can never look
  * like a live shell.
  *
@@ -862,7 +862,9 @@ static void draw_choose(struct client *c)
 {
 	struct look key = slot_look(c, THEME_HELP_KEY);
 	int rows = screen_rows_for_panes(c) - 1;
-	const char *header = " choose-tree — Enter shows it, Left/Right collapse/expand, q leaves ";
+	const char *header = c->choose.kind == CHOOSE_TREE
+				 ? " choose-tree — Enter shows it, Left/Right collapse/expand, q leaves "
+				 : " choose-buffer — Enter pastes, d deletes, q leaves ";
 
 	if (rows < 1)
 		return;

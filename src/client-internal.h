@@ -76,17 +76,17 @@ struct window_view {
 enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE };
 
 /* Choose mode (client-choose.c): what the list holds. */
-enum choose_kind { CHOOSE_TREE };
+enum choose_kind { CHOOSE_TREE, CHOOSE_BUFFER };
 /* Where choose-tree opens: -s on the sessions (collapsed), -w on the
  * current window, else on the active pane. */
 enum choose_start { CHOOSE_START_PANE, CHOOSE_START_SESSIONS, CHOOSE_START_WINDOWS };
 
 struct choose_item {
-	int depth;  /* 0 session, 1 window, 2 pane */
+	int depth;  /* tree: 0 session, 1 window, 2 pane; buffers: 0 */
 	int parent; /* index of the item it is under, -1 none */
 	bool expandable, expanded;
-	char key[96];	 /* what it is across refreshes: "work", "work:1", "%3" */
-	char target[96]; /* what Enter names: switch-client -t */
+	char key[96];	 /* what it is across refreshes: "work", "work:1", "%3", a buffer */
+	char target[96]; /* what Enter names: switch-client -t, paste-buffer -b */
 	char before[192]; /* the line: before, the label (coloured), after, violations */
 	char label[48];
 	char backend[16]; /* the label's colour: none, native, microvm */
@@ -317,7 +317,7 @@ int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
 
-/* client-choose.c: choose-tree. */
+/* client-choose.c: choose-tree and choose-buffer. */
 void choose_open(struct client *c, enum choose_kind kind, enum choose_start start);
 void choose_key(struct client *c, const char *name, int page);
 /* A layout arrived: an open tree is asked for again. */
@@ -327,6 +327,7 @@ int choose_item_at(const struct client *c, int row);
 /* Scroll so the selection is within rows rows. */
 void choose_scroll(struct client *c, int rows);
 int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed);
+int client_cmd_choose_buffer(struct client *c, struct command_parsed *parsed);
 
 /* client-copy.c */
 void copy_mode_enter(struct client *c, int pane, bool page_up);

@@ -347,6 +347,8 @@ const struct command_entry command_table[] = {
 	{ "save-buffer", { "saveb" }, "[-b NAME] PATH", "write a buffer to a file (- for stdout)",
 	  buffer_name_options, REST_STRING, "path", .request = "show-buffer", .flags = CMD_CLI,
 	  .exec = cmd_show_buffer, .cli = cli_save_buffer },
+	{ "choose-buffer", { 0 }, "", "pick a paste buffer: Enter pastes it, d deletes it", NULL,
+	  .flags = CMD_PROMPT, .client = client_cmd_choose_buffer },
 	{ "delete-buffer", { "deleteb" }, "[-b NAME]", "delete a buffer (the top one)",
 	  buffer_name_options, .request = "delete-buffer", .flags = BOTH,
 	  .exec = cmd_delete_buffer },
