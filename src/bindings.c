@@ -268,6 +268,7 @@ static const struct binding default_bindings[] = {
     {"=", "choose-buffer", false},
     {"s", "choose-tree -s", false},
     {"w", "choose-tree -w", false},
+    {"q", "display-panes", false},
     {":", "command-prompt", false},
     {"?", "list-keys", false},
     {"o", "select-pane -n", false},

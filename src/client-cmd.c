@@ -202,6 +202,23 @@ int client_cmd_choose_buffer(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+/* tmux's display-panes: every visible pane's number drawn over it until
+ * a key or display_panes_time (-d: this many ms; 0 until a key); a
+ * digit then focuses that pane (client-keys.c). */
+int client_cmd_display_panes(struct client *c, struct command_parsed *parsed)
+{
+	const char *duration = command_local(parsed, "d");
+	int ms = duration != NULL ? atoi(duration) : c->config.display_panes_time;
+
+	if (c->mode == MODE_COPY)
+		copy_mode_leave(c);
+	c->mode = MODE_DISPLAY_PANES;
+	c->display_panes_until = ms > 0 ? client_now_ms() + ms : 0;
+	c->redraw_all = true;
+	c->dirty = true;
+	return 0;
+}
+
 static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
 {
 	if (result == NULL) {

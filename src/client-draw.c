@@ -5,7 +5,7 @@
  * line above each pane (row y-1: backend label, title, cwd, violation
  * count, zoom mark), one-column borders between panes side by side, and
  * the status line on the last row; over them, the overlays: the help,
- * choose mode's list.  A pane in state "error" is painted
+ * choose mode's list, display-panes' numbers.  A pane in state "error" is painted
  * as a FAILED banner, never as cells, so a failed sandbox can never look
  * like a live shell.
  *
@@ -882,6 +882,64 @@ static void draw_choose(struct client *c)
 	}
 }
 
+/* display-panes' digits, as tmux draws them big when a pane has room:
+ * five rows of three cells, each cell two columns wide. */
+static const char *const big_digits[10][5] = {
+    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
+    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
+    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
+    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+};
+
+#define BIG_DIGIT_COLS 6
+#define BIG_DIGIT_ROWS 5
+
+/* The pane's number at its centre: big digits and, below them, its id
+ * and size (tmux's display-panes) when it has room, else the number in
+ * plain digits; in the active colour on the active pane. */
+static void draw_pane_number(struct client *c, const struct pane_view *pane, int number)
+{
+	struct look look =
+	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+	char digits[16], below[48];
+	int ndigits = snprintf(digits, sizeof digits, "%d", number);
+	int width = ndigits * BIG_DIGIT_COLS + (ndigits - 1) * 2;
+	int rows_limit = screen_rows_for_panes(c);
+
+	snprintf(below, sizeof below, "%%%d %dx%d", pane->id, pane->cols, pane->rows);
+	if (pane->cols < width + 2 || pane->rows < BIG_DIGIT_ROWS + 2) {
+		int y = pane->y + pane->rows / 2, x = pane->x + (pane->cols - ndigits) / 2;
+
+		if (y < rows_limit)
+			put_utf8(y, x, pane->cols, digits, look);
+		return;
+	}
+	int top = pane->y + (pane->rows - BIG_DIGIT_ROWS - 1) / 2;
+	int left = pane->x + (pane->cols - width) / 2;
+
+	for (int row = 0; row < BIG_DIGIT_ROWS && top + row < rows_limit; row++)
+		for (int d = 0; d < ndigits; d++)
+			for (int cell = 0; cell < 3; cell++) {
+				int x = left + d * (BIG_DIGIT_COLS + 2) + cell * 2;
+
+				if (big_digits[digits[d] - '0'][row][cell] != '#')
+					continue;
+				put_char(top + row, x, L'█', look);
+				put_char(top + row, x + 1, L'█', look);
+			}
+	if (top + BIG_DIGIT_ROWS < rows_limit && text_columns(below) <= pane->cols)
+		put_utf8(top + BIG_DIGIT_ROWS, pane->x + (pane->cols - text_columns(below)) / 2,
+			 pane->cols, below, look);
+}
+
+static void draw_display_panes(struct client *c)
+{
+	for (size_t i = 0; i < c->npanes; i++)
+		if (client_pane_visible(c, &c->panes[i]))
+			draw_pane_number(c, &c->panes[i], (int)i);
+}
+
 static void place_cursor(struct client *c)
 {
 	struct pane_view *pane = client_active_pane(c);
@@ -901,7 +959,8 @@ static void place_cursor(struct client *c)
 		curs_set(1);
 		return;
 	}
-	if (c->mode == MODE_HELP || c->mode == MODE_CHOOSE || pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
+	if (c->mode == MODE_HELP || c->mode == MODE_CHOOSE || c->mode == MODE_DISPLAY_PANES ||
+	    pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
 	    pane->cursor_x >= pane->cols || pane->cursor_y >= pane->rows) {
 		curs_set(0);
 		return;
@@ -982,11 +1041,14 @@ void client_draw(struct client *c)
 		draw_help(c);
 	if (c->mode == MODE_CHOOSE)
 		draw_choose(c);
+	if (c->mode == MODE_DISPLAY_PANES)
+		draw_display_panes(c);
 	place_cursor(c);
 	client_echo_publish(c, screen_rows_for_panes(c));
 	wnoutrefresh(stdscr);
 	doupdate();
 	/* The overlays cover rows frames repaint. */
-	c->redraw_all = c->mode == MODE_HELP || c->mode == MODE_CHOOSE;
+	c->redraw_all =
+	    c->mode == MODE_HELP || c->mode == MODE_CHOOSE || c->mode == MODE_DISPLAY_PANES;
 	c->dirty = false;
 }

@@ -73,7 +73,7 @@ struct window_view {
 	bool bell; /* a pane in it rang */
 };
 
-enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE };
+enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE, MODE_DISPLAY_PANES };
 
 /* Choose mode (client-choose.c): what the list holds. */
 enum choose_kind { CHOOSE_TREE, CHOOSE_BUFFER };
@@ -202,6 +202,9 @@ struct client {
 	struct prompt prompt;
 	struct copy_mode copy;
 	struct choose_list choose;
+	/* display-panes: the numbers go at this time (monotonic ms; 0: at
+	 * the next key only). */
+	long long display_panes_until;
 	int help_offset;
 
 	char message[512];
@@ -314,6 +317,7 @@ int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
 int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
+int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
 

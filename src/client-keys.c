@@ -287,6 +287,24 @@ static void prompt_key(struct client *c, const char *name)
 	}
 }
 
+static void select_pane(struct client *c, const struct pane_view *pane);
+
+/* display-panes: a digit focuses the pane with that number (its index in
+ * the window, as drawn); any other key only takes the numbers away, as
+ * in tmux. */
+static void display_panes_key(struct client *c, const char *name)
+{
+	c->mode = MODE_NORMAL;
+	c->redraw_all = true;
+	c->dirty = true;
+	if (name[0] >= '0' && name[0] <= '9' && name[1] == 0) {
+		size_t index = (size_t)(name[0] - '0');
+
+		if (index < c->npanes && client_pane_visible(c, &c->panes[index]))
+			select_pane(c, &c->panes[index]);
+	}
+}
+
 static void help_key(struct client *c, const char *name)
 {
 	int page = c->rows > 6 ? c->rows - 6 : 1;
@@ -335,6 +353,9 @@ static void handle_key(struct client *c, const char *name)
 		return;
 	case MODE_CHOOSE:
 		choose_key(c, name, c->rows > 4 ? c->rows - 3 : 1);
+		return;
+	case MODE_DISPLAY_PANES:
+		display_panes_key(c, name);
 		return;
 	default:
 		break;
@@ -528,7 +549,8 @@ static void handle_mouse(struct client *c)
 	if (getmouse(&event) != OK)
 		return;
 	pane = client_pane_at(c, event.x, event.y);
-	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT || c->mode == MODE_CHOOSE)
+	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT || c->mode == MODE_CHOOSE ||
+	    c->mode == MODE_DISPLAY_PANES)
 		return;
 	if (event.bstate & BUTTON4_PRESSED) {
 		if (pane != NULL)

@@ -212,6 +212,12 @@ static const struct command_option switch_client_options[] = {
 	END,
 };
 
+static const struct command_option display_panes_options[] = {
+	{ 'd', NULL, CV_NUMBER, NULL, .min = 0, .max = CONFIG_DISPLAY_PANES_TIME_MAX, .meta = "MS",
+	  .help = "how long the numbers stay (default display_panes_time; 0 until a key)" },
+	END,
+};
+
 static const struct command_option swap_pane_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
 	{ 's', "source", CV_STRING, "source", .meta = "PANE", .help = "swap with this pane" },
@@ -323,6 +329,9 @@ const struct command_entry command_table[] = {
 	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
 	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,
 	  .request = "select-window", .fixed = "{\"prev\":true}", .flags = CMD_PROMPT },
+	{ "display-panes", { "displayp" }, "[-d MS]",
+	  "number the panes on screen; a digit then focuses that pane", display_panes_options,
+	  .flags = CMD_PROMPT, .client = client_cmd_display_panes },
 	{ "choose-tree", { 0 }, "[-s|-w]",
 	  "pick a session, window or pane from a tree (labels, violations) and show it",
 	  choose_tree_options, .flags = CMD_PROMPT, .client = client_cmd_choose_tree },
