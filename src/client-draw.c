@@ -716,6 +716,21 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
+/* Tab's matches, when there were several: the row above the prompt,
+ * over the pane there (as tmux lists them above its prompt). */
+static bool candidates_shown(const struct client *c)
+{
+	return c->mode == MODE_PROMPT && c->prompt.candidates[0] != 0 && c->rows >= 3;
+}
+
+static void draw_candidates(struct client *c)
+{
+	struct look look = slot_look(c, THEME_STATUS_MESSAGE);
+
+	fill(c->rows - 2, 0, c->cols, L' ', look);
+	put_utf8(c->rows - 2, 0, c->cols, c->prompt.candidates, look);
+}
+
 #define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
 
 static void draw_status(struct client *c)
@@ -1036,6 +1051,8 @@ void client_draw(struct client *c)
 	}
 	if (all)
 		draw_borders(c);
+	if (candidates_shown(c))
+		draw_candidates(c);
 	draw_status(c);
 	if (c->mode == MODE_HELP)
 		draw_help(c);
@@ -1044,7 +1061,8 @@ void client_draw(struct client *c)
 	if (c->mode == MODE_DISPLAY_PANES)
 		draw_display_panes(c);
 	place_cursor(c);
-	client_echo_publish(c, screen_rows_for_panes(c));
+	/* The server may patch no pane under the matches' row. */
+	client_echo_publish(c, screen_rows_for_panes(c) - (candidates_shown(c) ? 1 : 0));
 	wnoutrefresh(stdscr);
 	doupdate();
 	/* The overlays cover rows frames repaint. */

@@ -120,6 +120,11 @@ struct prompt {
 	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
 	 * ("" none: the text itself is the command). */
 	char template[BINDING_COMMAND_MAX];
+	/* Tab: the matches when there were several, shown above the prompt
+	 * ("" none); and a count of edits, so a completion the server
+	 * answers late is dropped once the line changed. */
+	char candidates[512];
+	int edits;
 	enum client_mode return_mode; /* where to go when the prompt closes */
 };
 

@@ -417,5 +417,7 @@ const struct command_entry command_table[] = {
 	  NULL, .request = "prompt-history", .exec = cmd_prompt_history },
 	{ "mouse", { 0 }, "pane row col button pressed mods", "a mouse event for a pane", NULL,
 	  .request = "mouse", .exec = cmd_mouse },
+	{ "complete", { 0 }, "kind", "the words the prompt's Tab completes: target, backend or profile",
+	  NULL, .request = "complete", .exec = cmd_complete },
 	{ 0 },
 };
