@@ -19,8 +19,9 @@
  * true while it is open.  Items keep their place across such refreshes
  * by key (a session's name, "SESSION:W", "%ID", a buffer's name): the
  * selection and what is collapsed survive.  Keys: Up/Down (k/j) move,
- * PageUp/PageDown, Home/End; Left (h) collapses or goes to the parent,
- * Right (l) expands; Enter chooses; q, Escape or C-c leave.
+ * PageUp/PageDown, Home/End (g/G); Left (h) collapses or goes to the
+ * parent, Right (l) expands; Enter chooses; q, Escape or C-c leave.  The
+ * prefix keeps its bindings meanwhile, as in tmux's modes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,9 +432,9 @@ void choose_key(struct client *c, const char *name, int page)
 		step = -1;
 	else if (strcmp(name, "Down") == 0 || strcmp(name, "j") == 0)
 		step = 1;
-	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
+	else if (strcmp(name, "PageUp") == 0)
 		step = -page;
-	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "C-f") == 0)
+	else if (strcmp(name, "PageDown") == 0)
 		step = page;
 	else if (strcmp(name, "Home") == 0 || strcmp(name, "g") == 0)
 		step = -(int)list->nitems;

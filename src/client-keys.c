@@ -495,9 +495,6 @@ static void handle_key(struct client *c, const char *name)
 	case MODE_PROMPT:
 		prompt_key(c, name);
 		return;
-	case MODE_CHOOSE:
-		choose_key(c, name, c->rows > 4 ? c->rows - 3 : 1);
-		return;
 	case MODE_DISPLAY_PANES:
 		display_panes_key(c, name);
 		return;
@@ -527,8 +524,11 @@ static void handle_key(struct client *c, const char *name)
 		c->dirty = true;
 		return;
 	}
+	/* In copy and choose mode the prefix still works, as in tmux's modes. */
 	if (c->mode == MODE_COPY)
 		copy_mode_key(c, name);
+	else if (c->mode == MODE_CHOOSE)
+		choose_key(c, name, c->rows > 4 ? c->rows - 3 : 1);
 	else
 		client_send_key(c, name);
 }

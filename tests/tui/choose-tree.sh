@@ -114,6 +114,10 @@ check "... and it is marked collapsed" screen_matches "^   + 1: "
 check "... window 0's pane stays" tree_has "%$host none"
 keys Right
 check "Right expands it again" wait_for 3 tree_has "%$native native 1 denied"
+prefix c
+check "the prefix works in the tree: prefix c opens window 2, which the open tree lists" \
+	wait_for 5 screen_matches "^   - 2: "
+check "... the tree stays open" screen_has "choose-tree"
 keys q
 wait_screen_gone "choose-tree"
 
@@ -121,7 +125,7 @@ wait_screen_gone "choose-tree"
 sm new -d -s other >/dev/null
 prefix s
 check "prefix s opens the tree with the sessions collapsed" \
-	wait_for 3 screen_matches "^ + $session: 2 windows (attached)"
+	wait_for 3 screen_matches "^ + $session: 3 windows (attached)"
 check "... every session listed" screen_matches "^ + other: 1 window"
 check "... no window lines" no_window_lines
 keys j Enter
