@@ -9,6 +9,7 @@
  *   client-keys.c   keyboard and mouse: prefix, prompt, forwarding
  *   client-cmd.c    the command table (":" prompt and key bindings)
  *   client-copy.c   copy mode: history, search, selection, OSC 52
+ *   client-choose.c choose mode: choose-tree, choose-buffer
  *
  * Ownership: struct client owns every pane view, buffer and the copy-mode
  * snapshot; client.c frees them when the client leaves.

@@ -132,4 +132,8 @@ keys j Enter
 check "Enter on another session switches the client to it" wait_for 5 attached_is other
 check "the status line names it" wait_for 5 status_matches "^\[other\]"
 check "the screen shows its pane" wait_for 5 screen_matches "^ none "
+
+sm ctl "{\"cmd\":\"switch-client\",\"pane\":$host}" >"$T_DIR/unattached" 2>&1
+check "switch-client from a connection that is not attached: not_attached" \
+	grep -q not_attached "$T_DIR/unattached"
 finish
