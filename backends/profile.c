@@ -73,6 +73,13 @@ const struct sandbox_profile *profile_find(const char *name)
 	return NULL;
 }
 
+const char *profile_name_at(size_t index)
+{
+	if (index < 2)
+		return index == 0 ? "terminal" : "agent";
+	return index - 2 < nregistry ? registry[index - 2].name : NULL;
+}
+
 void profile_names(char *buf, size_t size)
 {
 	size_t len;

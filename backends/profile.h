@@ -64,6 +64,10 @@ struct sandbox_profile {
 /* "terminal", "agent", then the registry's; NULL when unknown. */
 const struct sandbox_profile *profile_find(const char *name);
 
+/* The index-th name profile_find knows ("terminal", "agent", then the
+ * config's), or NULL past the last: what the prompt's Tab completes. */
+const char *profile_name_at(size_t index);
+
 /* The names profile_find knows, comma-separated, for messages. */
 void profile_names(char *buf, size_t size);
 

@@ -111,11 +111,26 @@ int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+/* tmux's command-prompt: -I's formats expanded ("#W" is the window's
+ * name); with a TEMPLATE the typed text fills its %% and the prompt is
+ * labelled with the template's command, "(rename-window) ", as tmux's. */
 int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed)
 {
-	const char *label = command_local(parsed, "p");
+	const char *label = command_local(parsed, "p"), *initial = command_local(parsed, "I");
+	char template[BINDING_COMMAND_MAX] = "", expanded[sizeof c->prompt.text], named[128];
 
-	client_prompt_open(c, PROMPT_COMMAND, label ? label : ":", command_local(parsed, "I"));
+	/* The template is a command line already: its words as written. */
+	for (int i = 0; i < parsed->nwords; i++)
+		snprintf(template + strlen(template), sizeof template - strlen(template), "%s%s",
+			 i ? " " : "", parsed->words[i]);
+	if (initial != NULL)
+		client_format_text(c, initial, expanded, sizeof expanded);
+	if (label == NULL && template[0] != 0) {
+		snprintf(named, sizeof named, "(%.*s) ", (int)strcspn(template, " \t"), template);
+		label = named;
+	}
+	client_prompt_open(c, PROMPT_COMMAND, label ? label : ":", initial ? expanded : NULL);
+	snprintf(c->prompt.template, sizeof c->prompt.template, "%s", template);
 	return 0;
 }
 
@@ -171,6 +186,39 @@ int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed)
+{
+	enum choose_start start = command_local(parsed, "s")   ? CHOOSE_START_SESSIONS
+				  : command_local(parsed, "w") ? CHOOSE_START_WINDOWS
+							       : CHOOSE_START_PANE;
+
+	choose_open(c, CHOOSE_TREE, start);
+	return 0;
+}
+
+int client_cmd_choose_buffer(struct client *c, struct command_parsed *parsed)
+{
+	choose_open(c, CHOOSE_BUFFER, CHOOSE_START_PANE);
+	return 0;
+}
+
+/* tmux's display-panes: every visible pane's number drawn over it until
+ * a key or display_panes_time (-d: this many ms; 0 until a key); a
+ * digit then focuses that pane (client-keys.c). */
+int client_cmd_display_panes(struct client *c, struct command_parsed *parsed)
+{
+	const char *duration = command_local(parsed, "d");
+	int ms = duration != NULL ? atoi(duration) : c->config.display_panes_time;
+
+	if (c->mode == MODE_COPY)
+		copy_mode_leave(c);
+	c->mode = MODE_DISPLAY_PANES;
+	c->display_panes_until = ms > 0 ? client_now_ms() + ms : 0;
+	c->redraw_all = true;
+	c->dirty = true;
+	return 0;
+}
+
 static void on_format_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
 {
 	if (result == NULL) {
@@ -209,18 +257,28 @@ bool client_command_valid(const char *line, struct sm_error *err)
 	return true;
 }
 
+/* A command-prompt with a template (C-b ,) is described by what the
+ * template runs: "name a window", not "type a command". */
 const char *client_command_summary(const char *line)
 {
 	char name[64];
 	size_t len = strcspn(line, " \t");
 	const struct command_entry *cmd;
+	struct command_parsed parsed;
+	struct sm_error err = { 0 };
+	const char *summary;
 
 	if (len >= sizeof name)
 		return "";
 	memcpy(name, line, len);
 	name[len] = 0;
 	cmd = command_find(name, CMD_PROMPT);
-	return cmd ? cmd->summary : "";
+	if (cmd == NULL || cmd->client != client_cmd_command_prompt ||
+	    command_parse_line(line, &check_context, &parsed, &err) < 0)
+		return cmd ? cmd->summary : "";
+	summary = parsed.nwords > 0 ? client_command_summary(parsed.words[0]) : cmd->summary;
+	command_parsed_free(&parsed);
+	return summary[0] != 0 ? summary : cmd->summary;
 }
 
 int client_run_command(struct client *c, const char *line)

@@ -4,7 +4,8 @@
  * The screen is the window the server laid out: pane contents, a title
  * line above each pane (row y-1: backend label, title, cwd, violation
  * count, zoom mark), one-column borders between panes side by side, and
- * the status line on the last row.  A pane in state "error" is painted
+ * the status line on the last row; over them, the overlays: the help,
+ * choose mode's list, display-panes' numbers.  A pane in state "error" is painted
  * as a FAILED banner, never as cells, so a failed sandbox can never look
  * like a live shell.
  *
@@ -533,15 +534,31 @@ static void draw_failed_banner(struct client *c, struct pane_view *pane)
 	banner_wrapped(c, pane, &y, "hint: ", pane->hint, text);
 }
 
-static enum theme_slot label_slot(const struct pane_view *pane)
+static enum theme_slot label_slot(const char *state, const char *backend)
 {
-	if (strcmp(pane->backend, "none") == 0)
+	if (strcmp(state, "error") == 0)
+		return THEME_BANNER_FAILED;
+	if (strcmp(backend, "none") == 0)
 		return THEME_LABEL_NONE;
-	if (strcmp(pane->backend, "native") == 0)
+	if (strcmp(backend, "native") == 0)
 		return THEME_LABEL_NATIVE;
-	if (strcmp(pane->backend, "microvm") == 0)
+	if (strcmp(backend, "microvm") == 0)
 		return THEME_LABEL_MICROVM;
 	return THEME_LABEL_PENDING;
+}
+
+void client_label_text(const char *state, const char *backend, const char *accelerator,
+		       char *out, size_t size)
+{
+	if (strcmp(state, "error") == 0)
+		snprintf(out, size, "FAILED");
+	else if (backend[0] != 0 && accelerator[0] != 0)
+		/* The microvm label names what runs it: kvm or tcg. */
+		snprintf(out, size, "%s\u00b7%s", backend, accelerator);
+	else if (backend[0] != 0)
+		snprintf(out, size, "%s", backend);
+	else
+		snprintf(out, size, "starting");
 }
 
 static bool pane_failed(const struct pane_view *pane)
@@ -557,7 +574,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	struct look border =
 	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
 	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
-	char label[48], right[64] = "", text[1024];
+	char name[40], label[48], right[64] = "", text[1024];
 	int right_width;
 
 	if (y < 0 || y >= screen_rows_for_panes(c))
@@ -570,17 +587,9 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		return;
 	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
-	if (pane_failed(pane))
-		snprintf(label, sizeof label, " FAILED ");
-	else if (pane->backend[0] != 0 && pane->accelerator[0] != 0)
-		/* The microvm label names what runs it: kvm or tcg. */
-		snprintf(label, sizeof label, " %s\u00b7%s ", pane->backend, pane->accelerator);
-	else if (pane->backend[0] != 0)
-		snprintf(label, sizeof label, " %s ", pane->backend);
-	else
-		snprintf(label, sizeof label, " starting ");
-	used += put_utf8(y, x, width, label,
-			 slot_look(c, pane_failed(pane) ? THEME_BANNER_FAILED : label_slot(pane)));
+	client_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
+	snprintf(label, sizeof label, " %s ", name);
+	used += put_utf8(y, x, width, label, slot_look(c, label_slot(pane->state, pane->backend)));
 	if (pane->violations > 0)
 		snprintf(right, sizeof right, " %d denied ", pane->violations);
 	right_width = text_columns(right);
@@ -707,6 +716,21 @@ static void draw_prompt(struct client *c, int y)
 	put_utf8(y, x, c->cols - x, c->prompt.text, look);
 }
 
+/* Tab's matches, when there were several: the row above the prompt,
+ * over the pane there (as tmux lists them above its prompt). */
+static bool candidates_shown(const struct client *c)
+{
+	return c->mode == MODE_PROMPT && c->prompt.candidates[0] != 0 && c->rows >= 3;
+}
+
+static void draw_candidates(struct client *c)
+{
+	struct look look = slot_look(c, THEME_STATUS_MESSAGE);
+
+	fill(c->rows - 2, 0, c->cols, L' ', look);
+	put_utf8(c->rows - 2, 0, c->cols, c->prompt.candidates, look);
+}
+
 #define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
 
 static void draw_status(struct client *c)
@@ -775,7 +799,7 @@ static int help_command_width(const struct client *c)
 		if (len > width)
 			width = len;
 	}
-	return width > 40 ? 40 : width;
+	return width > 48 ? 48 : width;
 }
 
 /* The help overlay is generated from the binding table, so it lists
@@ -822,6 +846,115 @@ static void draw_help(struct client *c)
 	}
 }
 
+/* Choose mode covers the window: a header with its keys, then one line
+ * per visible item, the selected one highlighted; a pane's label keeps
+ * its backend's colour there too. */
+static void draw_choose_item(struct client *c, int y, const struct choose_item *item, bool selected)
+{
+	struct look base = slot_look(c, selected ? THEME_COPY_SELECTION : THEME_HELP_TEXT);
+	int x = 1 + 2 * item->depth;
+	char denied[32];
+
+	fill(y, 0, c->cols, L' ', base);
+	if (x >= c->cols)
+		return;
+	x += put_utf8(y, x, c->cols - x, item->expandable ? (item->expanded ? "- " : "+ ") : "  ",
+		      base);
+	x += put_utf8(y, x, c->cols - x, item->before, base);
+	if (item->label[0] != 0 && x < c->cols)
+		x += put_utf8(y, x, c->cols - x, item->label,
+			      slot_look(c, label_slot(item->state, item->backend)));
+	if (item->violations >= 0 && x < c->cols) {
+		snprintf(denied, sizeof denied, " %d denied", item->violations);
+		x += put_utf8(y, x, c->cols - x, denied,
+			      item->violations > 0 ? slot_look(c, THEME_TITLE_VIOLATIONS) : base);
+	}
+	if (x < c->cols)
+		put_utf8(y, x, c->cols - x, item->after, base);
+}
+
+static void draw_choose(struct client *c)
+{
+	struct look key = slot_look(c, THEME_HELP_KEY);
+	int rows = screen_rows_for_panes(c) - 1;
+	const char *header = c->choose.kind == CHOOSE_TREE
+				 ? " choose-tree — Enter shows it, Left/Right collapse/expand, q leaves "
+				 : " choose-buffer — Enter pastes, d deletes, q leaves ";
+
+	if (rows < 1)
+		return;
+	fill(0, 0, c->cols, L' ', key);
+	put_utf8(0, 0, c->cols, header, key);
+	choose_scroll(c, rows);
+	for (int row = 0; row < rows; row++) {
+		int index = choose_item_at(c, row);
+
+		if (index < 0)
+			fill(1 + row, 0, c->cols, L' ', slot_look(c, THEME_HELP_TEXT));
+		else
+			draw_choose_item(c, 1 + row, &c->choose.items[index],
+					 index == c->choose.selected);
+	}
+}
+
+/* display-panes' digits, as tmux draws them big when a pane has room:
+ * five rows of three cells, each cell two columns wide. */
+static const char *const big_digits[10][5] = {
+    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
+    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
+    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
+    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+};
+
+#define BIG_DIGIT_COLS 6
+#define BIG_DIGIT_ROWS 5
+
+/* The pane's number at its centre: big digits and, below them, its id
+ * and size (tmux's display-panes) when it has room, else the number in
+ * plain digits; in the active colour on the active pane. */
+static void draw_pane_number(struct client *c, const struct pane_view *pane, int number)
+{
+	struct look look =
+	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+	char digits[16], below[48];
+	int ndigits = snprintf(digits, sizeof digits, "%d", number);
+	int width = ndigits * BIG_DIGIT_COLS + (ndigits - 1) * 2;
+	int rows_limit = screen_rows_for_panes(c);
+
+	snprintf(below, sizeof below, "%%%d %dx%d", pane->id, pane->cols, pane->rows);
+	if (pane->cols < width + 2 || pane->rows < BIG_DIGIT_ROWS + 2) {
+		int y = pane->y + pane->rows / 2, x = pane->x + (pane->cols - ndigits) / 2;
+
+		if (y < rows_limit)
+			put_utf8(y, x, pane->cols, digits, look);
+		return;
+	}
+	int top = pane->y + (pane->rows - BIG_DIGIT_ROWS - 1) / 2;
+	int left = pane->x + (pane->cols - width) / 2;
+
+	for (int row = 0; row < BIG_DIGIT_ROWS && top + row < rows_limit; row++)
+		for (int d = 0; d < ndigits; d++)
+			for (int cell = 0; cell < 3; cell++) {
+				int x = left + d * (BIG_DIGIT_COLS + 2) + cell * 2;
+
+				if (big_digits[digits[d] - '0'][row][cell] != '#')
+					continue;
+				put_char(top + row, x, L'█', look);
+				put_char(top + row, x + 1, L'█', look);
+			}
+	if (top + BIG_DIGIT_ROWS < rows_limit && text_columns(below) <= pane->cols)
+		put_utf8(top + BIG_DIGIT_ROWS, pane->x + (pane->cols - text_columns(below)) / 2,
+			 pane->cols, below, look);
+}
+
+static void draw_display_panes(struct client *c)
+{
+	for (size_t i = 0; i < c->npanes; i++)
+		if (client_pane_visible(c, &c->panes[i]))
+			draw_pane_number(c, &c->panes[i], (int)i);
+}
+
 static void place_cursor(struct client *c)
 {
 	struct pane_view *pane = client_active_pane(c);
@@ -841,7 +974,8 @@ static void place_cursor(struct client *c)
 		curs_set(1);
 		return;
 	}
-	if (c->mode == MODE_HELP || pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
+	if (c->mode == MODE_HELP || c->mode == MODE_CHOOSE || c->mode == MODE_DISPLAY_PANES ||
+	    pane == NULL || !pane->cursor_visible || pane_failed(pane) ||
 	    pane->cursor_x >= pane->cols || pane->cursor_y >= pane->rows) {
 		curs_set(0);
 		return;
@@ -917,13 +1051,22 @@ void client_draw(struct client *c)
 	}
 	if (all)
 		draw_borders(c);
+	if (candidates_shown(c))
+		draw_candidates(c);
 	draw_status(c);
 	if (c->mode == MODE_HELP)
 		draw_help(c);
+	if (c->mode == MODE_CHOOSE)
+		draw_choose(c);
+	if (c->mode == MODE_DISPLAY_PANES)
+		draw_display_panes(c);
 	place_cursor(c);
-	client_echo_publish(c, screen_rows_for_panes(c));
+	/* The server may patch no pane under the matches' row. */
+	client_echo_publish(c, screen_rows_for_panes(c) - (candidates_shown(c) ? 1 : 0));
 	wnoutrefresh(stdscr);
 	doupdate();
-	c->redraw_all = c->mode == MODE_HELP; /* the overlay covers rows frames repaint */
+	/* The overlays cover rows frames repaint. */
+	c->redraw_all =
+	    c->mode == MODE_HELP || c->mode == MODE_CHOOSE || c->mode == MODE_DISPLAY_PANES;
 	c->dirty = false;
 }

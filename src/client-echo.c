@@ -150,8 +150,11 @@ void client_echo_publish(struct client *c, int pane_rows_on_screen)
 	share->screen_cols = c->cols > 0 ? (uint32_t)c->cols : 0;
 	share->screen_rows = c->rows > 0 ? (uint32_t)c->rows : 0;
 	share->erase_chars = c->has_ech;
-	/* The help overlay covers panes; copy mode shows history. */
-	for (size_t i = 0; i < c->npanes && c->mode != MODE_HELP && n < ECHO_SHARE_PANES; i++) {
+	/* The help overlay, choose mode and display-panes' numbers cover
+	 * panes; copy mode shows history. */
+	for (size_t i = 0; i < c->npanes && c->mode != MODE_HELP && c->mode != MODE_CHOOSE &&
+			   c->mode != MODE_DISPLAY_PANES && n < ECHO_SHARE_PANES;
+	     i++) {
 		const struct pane_view *pane = &c->panes[i];
 
 		if (!client_pane_visible(c, pane) || strcmp(pane->state, "error") == 0 ||

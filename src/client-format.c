@@ -3,7 +3,8 @@
  * session, for status_left and status_right (the config).  The names and
  * the expander are format.c's, the same the server's "format" request
  * uses; the values are what the client was last told (the layout), so
- * the status line needs no request per redraw.  pane_pid and
+ * the status line needs no request per redraw.  command-prompt's -I text
+ * is expanded here too ("#W": the window's name, for C-b ,).  pane_pid and
  * pane_start_path are not in that copy and expand to nothing here; while
  * a pane is zoomed the copy holds that pane alone, so window_panes is 1
  * and pane_index 0.
@@ -58,4 +59,12 @@ void client_status_text(struct client *c, const char *text, char *out, size_t si
 		timed[0] = '\0';
 	client_format_context(c, &ctx);
 	format_expand(timed, &ctx, out, size);
+}
+
+void client_format_text(struct client *c, const char *text, char *out, size_t size)
+{
+	struct format_context ctx;
+
+	client_format_context(c, &ctx);
+	format_expand(text, &ctx, out, size);
 }

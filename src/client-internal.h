@@ -9,6 +9,7 @@
  *   client-keys.c   keyboard and mouse: prefix, prompt, forwarding
  *   client-cmd.c    the command table (":" prompt and key bindings)
  *   client-copy.c   copy mode: history, search, selection, OSC 52
+ *   client-choose.c choose mode: choose-tree, choose-buffer
  *
  * Ownership: struct client owns every pane view, buffer and the copy-mode
  * snapshot; client.c frees them when the client leaves.
@@ -73,7 +74,37 @@ struct window_view {
 	bool bell; /* a pane in it rang */
 };
 
-enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP };
+enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE, MODE_DISPLAY_PANES };
+
+/* Choose mode (client-choose.c): what the list holds. */
+enum choose_kind { CHOOSE_TREE, CHOOSE_BUFFER };
+/* Where choose-tree opens: -s on the sessions (collapsed), -w on the
+ * current window, else on the active pane. */
+enum choose_start { CHOOSE_START_PANE, CHOOSE_START_SESSIONS, CHOOSE_START_WINDOWS };
+
+struct choose_item {
+	int depth;  /* tree: 0 session, 1 window, 2 pane; buffers: 0 */
+	int parent; /* index of the item it is under, -1 none */
+	bool expandable, expanded;
+	char key[96];	 /* what it is across refreshes: "work", "work:1", "%3", a buffer */
+	char target[96]; /* what Enter names: switch-client -t, paste-buffer -b */
+	char before[192]; /* the line: before, the label (coloured), after, violations */
+	char label[48];
+	char backend[16]; /* the label's colour: none, native, microvm */
+	char state[16];
+	char after[640];
+	int violations; /* -1: not a pane */
+};
+
+struct choose_list {
+	enum choose_kind kind;
+	enum choose_start start;
+	struct choose_item *items; /* in tree order */
+	size_t nitems;
+	int selected; /* index into items, always a visible one; -1 none */
+	int top;      /* first visible row shown */
+	int generation; /* tells replies for an earlier list apart */
+};
 
 /* What a line typed at the status-line prompt is for. */
 enum prompt_purpose { PROMPT_COMMAND, PROMPT_CONFIRM, PROMPT_SEARCH_DOWN, PROMPT_SEARCH_UP };
@@ -87,6 +118,14 @@ struct prompt {
 	int history_at; /* Up/Down: lines back into the history; 0 the line being typed */
 	char typed[512]; /* the line being typed, kept while the history is browsed */
 	char confirm_command[BINDING_COMMAND_MAX];
+	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
+	 * ("" none: the text itself is the command). */
+	char template[BINDING_COMMAND_MAX];
+	/* Tab: the matches when there were several, shown above the prompt
+	 * ("" none); and a count of edits, so a completion the server
+	 * answers late is dropped once the line changed. */
+	char candidates[512];
+	int edits;
 	enum client_mode return_mode; /* where to go when the prompt closes */
 };
 
@@ -168,6 +207,10 @@ struct client {
 	enum client_mode mode;
 	struct prompt prompt;
 	struct copy_mode copy;
+	struct choose_list choose;
+	/* display-panes: the numbers go at this time (monotonic ms; 0: at
+	 * the next key only). */
+	long long display_panes_until;
 	int help_offset;
 
 	char message[512];
@@ -235,6 +278,8 @@ struct pane_view *client_active_pane(struct client *c);
 /* client-format.c: a status_left/status_right text, the time and formats
  * (format.h) expanded from the client's copy of the session. */
 void client_status_text(struct client *c, const char *text, char *out, size_t size);
+/* The same formats alone, no strftime (command-prompt -I "#W"). */
+void client_format_text(struct client *c, const char *text, char *out, size_t size);
 struct pane_view *client_pane_at(struct client *c, int x, int y);
 bool client_pane_visible(const struct client *c, const struct pane_view *pane);
 void client_apply_layout(struct client *c, const cJSON *layout);
@@ -253,6 +298,10 @@ wchar_t sanitize_char(uint32_t cp);
 size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
 
 /* client-draw.c */
+/* A pane's label as its title shows it: FAILED, "starting" while the
+ * backend is unconfirmed, "microvm·tcg", "native". */
+void client_label_text(const char *state, const char *backend, const char *accelerator,
+		       char *out, size_t size);
 void client_draw_init(struct client *c);
 void client_draw(struct client *c);
 
@@ -275,8 +324,21 @@ int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
 int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
+int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);
+
+/* client-choose.c: choose-tree and choose-buffer. */
+void choose_open(struct client *c, enum choose_kind kind, enum choose_start start);
+void choose_key(struct client *c, const char *name, int page);
+/* A layout arrived: an open tree is asked for again. */
+void choose_layout_changed(struct client *c);
+/* The item shown on row (0 the first of the list), or -1. */
+int choose_item_at(const struct client *c, int row);
+/* Scroll so the selection is within rows rows. */
+void choose_scroll(struct client *c, int rows);
+int client_cmd_choose_tree(struct client *c, struct command_parsed *parsed);
+int client_cmd_choose_buffer(struct client *c, struct command_parsed *parsed);
 
 /* client-copy.c */
 void copy_mode_enter(struct client *c, int pane, bool page_up);

@@ -142,12 +142,36 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 	prompt->return_mode = c->mode == MODE_PROMPT ? MODE_NORMAL : c->mode;
 	snprintf(prompt->label, sizeof prompt->label, "%s", label);
 	prompt_set_text(prompt, initial ? initial : "");
+	prompt->template[0] = 0;
+	prompt->candidates[0] = 0;
 	prompt->history_at = 0;
 	if (purpose == PROMPT_COMMAND)
 		prompt_history_sync(c, NULL);
 	c->mode = MODE_PROMPT;
 	c->message[0] = 0;
 	c->dirty = true;
+}
+
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"): a name
+ * with blanks or quotes stays one word. */
+static void prompt_fill_template(const char *template, const char *text, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
+		if (t[0] != '%' || t[1] != '%') {
+			out[used++] = *t;
+			continue;
+		}
+		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
+			if (*p == '"' || *p == '\\')
+				out[used++] = '\\';
+			out[used++] = *p;
+		}
+		t++;
+	}
+	out[used] = 0;
 }
 
 static void prompt_finish(struct client *c, bool accepted)
@@ -162,6 +186,13 @@ static void prompt_finish(struct client *c, bool accepted)
 		return;
 	switch (prompt->purpose) {
 	case PROMPT_COMMAND:
+		if (prompt->template[0] != 0) {
+			char command[sizeof prompt->template + sizeof text];
+
+			prompt_fill_template(prompt->template, text, command, sizeof command);
+			client_run_command(c, command);
+			break;
+		}
 		if (text[0] != 0)
 			prompt_history_sync(c, text);
 		if (text[0] != 0)
@@ -177,30 +208,165 @@ static void prompt_finish(struct client *c, bool accepted)
 	}
 }
 
-/* Tab at the prompt: the command name typed so far, completed from the
- * command table as far as it is unambiguous (tmux's way); a unique name
- * gets its trailing blank, ready for the options. */
+/* Tab at the prompt, as tmux's: the word before the cursor completed
+ * from words (those that start with it).  One match: the match and a
+ * blank, ready for what comes next; several: as far as they agree, and
+ * the matches listed above the prompt. */
+static void prompt_complete_from(struct client *c, size_t start, const char *const *words,
+				 size_t nwords)
+{
+	struct prompt *prompt = &c->prompt;
+	size_t typed = prompt->cursor - start, common = 0, matches = 0, used = 0;
+	const char *first = NULL;
+	char replacement[256];
+
+	prompt->candidates[0] = 0;
+	for (size_t i = 0; i < nwords; i++) {
+		if (strncmp(words[i], prompt->text + start, typed) != 0)
+			continue;
+		if (first == NULL) {
+			first = words[i];
+			common = strlen(first);
+		}
+		while (common > 0 && strncmp(words[i], first, common) != 0)
+			common--;
+		if (used + strlen(words[i]) + 3 < sizeof prompt->candidates)
+			used += (size_t)snprintf(prompt->candidates + used,
+						 sizeof prompt->candidates - used, "%s%s",
+						 matches ? "  " : "", words[i]);
+		matches++;
+	}
+	if (matches == 0)
+		return;
+	if (matches == 1)
+		snprintf(replacement, sizeof replacement, "%s ", first);
+	else
+		snprintf(replacement, sizeof replacement, "%.*s", (int)common, first);
+	if (matches == 1)
+		prompt->candidates[0] = 0;
+	prompt_delete(prompt, start, prompt->cursor);
+	prompt_insert(prompt, replacement, strlen(replacement));
+}
+
+/* Targets are completed a level at a time, as they are written: session
+ * names, then "SESSION:W" once a ':' is typed, "SESSION:W.P" after the
+ * '.', pane ids after a '%'. */
+static int target_level(const char *word, size_t len)
+{
+	const char *colon = memchr(word, ':', len);
+
+	if (len > 0 && word[0] == '%')
+		return 3;
+	if (colon == NULL)
+		return 0;
+	return memchr(colon, '.', len - (size_t)(colon - word)) != NULL ? 2 : 1;
+}
+
+/* The server's words for the kind asked (cmd-complete.c), unless the
+ * line changed since Tab was pressed. */
+static void on_complete_reply(struct client *c, const cJSON *result, const cJSON *error,
+			      int edits)
+{
+	struct prompt *prompt = &c->prompt;
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(result, "words"), *word;
+	size_t start = prompt->cursor, n = 0;
+	const char **words;
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result, "kind"));
+	bool targets = kind != NULL && strcmp(kind, "target") == 0;
+
+	if (result == NULL) {
+		client_reply_report_error(c, result, error, edits);
+		return;
+	}
+	if (c->mode != MODE_PROMPT || edits != prompt->edits || !cJSON_IsArray(list))
+		return;
+	while (start > 0 && prompt->text[start - 1] != ' ')
+		start--;
+	words = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *words);
+	cJSON_ArrayForEach(word, list)
+	{
+		if (!cJSON_IsString(word))
+			continue;
+		if (targets && target_level(word->valuestring, strlen(word->valuestring)) !=
+				   target_level(prompt->text + start, prompt->cursor - start))
+			continue;
+		words[n++] = word->valuestring;
+	}
+	prompt_complete_from(c, start, words, n);
+	free(words);
+	c->dirty = true;
+}
+
+/* What the option before the word takes, as the command's entry types
+ * it: the kind of words the server completes it from, or NULL. */
+static const char *option_value_kind(const struct command_entry *entry, const char *option)
+{
+	if (entry == NULL || option[0] != '-' || option[1] == 0)
+		return NULL;
+	for (const struct command_option *o = entry->options; o && (o->letter || o->long_name);
+	     o++) {
+		bool named = option[1] == '-' ? o->long_name != NULL &&
+							 strcmp(option + 2, o->long_name) == 0
+					      : o->letter != 0 && option[strlen(option) - 1] == o->letter;
+
+		if (!named)
+			continue;
+		switch (o->type) {
+		case CV_PANE:
+		case CV_SESSION:
+		case CV_WINDOW:
+			return "target";
+		case CV_BACKEND:
+			return "backend";
+		case CV_PROFILE:
+			return "profile";
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Tab: a command's name when it is the first word, else the value of
+ * the option before it: a target after -t, a backend after -b, a
+ * profile after -P (whatever the option's spelling, as the command
+ * declares it), asked of the server. */
 static void prompt_complete(struct client *c)
 {
 	struct prompt *prompt = &c->prompt;
-	const char *first = command_complete(prompt->text, CMD_PROMPT, 0), *next;
-	size_t common;
+	size_t start = prompt->cursor, option_end, option_start;
+	char line[sizeof prompt->text], option[64], name[64];
+	const char *kind;
 
-	if (first == NULL || strchr(prompt->text, ' ') != NULL)
+	while (start > 0 && prompt->text[start - 1] != ' ')
+		start--;
+	if (strspn(prompt->text, " ") == start) {
+		const char *words[128];
+		size_t n = 0;
+
+		while (n < 128 && (words[n] = command_complete("", CMD_PROMPT, (int)n)) != NULL)
+			n++;
+		prompt_complete_from(c, start, words, n);
 		return;
-	common = strlen(first);
-	for (int i = 1; (next = command_complete(prompt->text, CMD_PROMPT, i)) != NULL; i++)
-		for (size_t k = 0; k < common; k++)
-			if (next[k] != first[k]) {
-				common = k;
-				break;
-			}
-	if (command_complete(prompt->text, CMD_PROMPT, 1) == NULL)
-		snprintf(prompt->text, sizeof prompt->text, "%s ", first);
-	else
-		snprintf(prompt->text, sizeof prompt->text, "%.*s", (int)common, first);
-	prompt->length = strlen(prompt->text);
-	prompt->cursor = prompt->length;
+	}
+	snprintf(line, sizeof line, "%s", prompt->text);
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(line + strspn(line, " "), " "),
+		 line + strspn(line, " "));
+	option_end = start;
+	while (option_end > 0 && line[option_end - 1] == ' ')
+		option_end--;
+	option_start = option_end;
+	while (option_start > 0 && line[option_start - 1] != ' ')
+		option_start--;
+	snprintf(option, sizeof option, "%.*s", (int)(option_end - option_start), line + option_start);
+	kind = option_value_kind(command_find(name, CMD_PROMPT), option);
+	if (kind != NULL) {
+		cJSON *request = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(request, "cmd", "complete");
+		cJSON_AddStringToObject(request, "kind", kind);
+		client_request(c, request, on_complete_reply, prompt->edits);
+	}
 }
 
 static void prompt_key(struct client *c, const char *name)
@@ -208,6 +374,14 @@ static void prompt_key(struct client *c, const char *name)
 	struct prompt *prompt = &c->prompt;
 
 	c->dirty = true;
+	/* Any key but Tab edits the line: the listed matches go, and a
+	 * completion still on its way is for another line. */
+	if (strcmp(name, "Tab") != 0) {
+		prompt->edits++;
+		if (prompt->candidates[0] != 0)
+			c->redraw_all = true;
+		prompt->candidates[0] = 0;
+	}
 	if (prompt->purpose == PROMPT_CONFIRM) {
 		char command[sizeof prompt->confirm_command];
 
@@ -245,14 +419,33 @@ static void prompt_key(struct client *c, const char *name)
 	} else if (strcmp(name, "M-f") == 0) {
 		prompt->cursor = prompt_next_word(prompt, prompt->cursor);
 	} else if ((strcmp(name, "Up") == 0 || strcmp(name, "Down") == 0) &&
-		   prompt->purpose == PROMPT_COMMAND) {
+		   prompt->purpose == PROMPT_COMMAND && prompt->template[0] == 0) {
 		prompt_history_move(c, name[0] == 'U' ? -1 : 1);
-	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND) {
+	} else if (strcmp(name, "Tab") == 0 && prompt->purpose == PROMPT_COMMAND &&
+		   prompt->template[0] == 0) {
 		prompt_complete(c);
 	} else if (key_name_is_text(name)) {
 		const char *text = strcmp(name, "Space") == 0 ? " " : name;
 
 		prompt_insert(prompt, text, strlen(text));
+	}
+}
+
+static void select_pane(struct client *c, const struct pane_view *pane);
+
+/* display-panes: a digit focuses the pane with that number (its index in
+ * the window, as drawn); any other key only takes the numbers away, as
+ * in tmux. */
+static void display_panes_key(struct client *c, const char *name)
+{
+	c->mode = MODE_NORMAL;
+	c->redraw_all = true;
+	c->dirty = true;
+	if (name[0] >= '0' && name[0] <= '9' && name[1] == 0) {
+		size_t index = (size_t)(name[0] - '0');
+
+		if (index < c->npanes && client_pane_visible(c, &c->panes[index]))
+			select_pane(c, &c->panes[index]);
 	}
 }
 
@@ -302,6 +495,9 @@ static void handle_key(struct client *c, const char *name)
 	case MODE_PROMPT:
 		prompt_key(c, name);
 		return;
+	case MODE_DISPLAY_PANES:
+		display_panes_key(c, name);
+		return;
 	default:
 		break;
 	}
@@ -328,8 +524,11 @@ static void handle_key(struct client *c, const char *name)
 		c->dirty = true;
 		return;
 	}
+	/* In copy and choose mode the prefix still works, as in tmux's modes. */
 	if (c->mode == MODE_COPY)
 		copy_mode_key(c, name);
+	else if (c->mode == MODE_CHOOSE)
+		choose_key(c, name, c->rows > 4 ? c->rows - 3 : 1);
 	else
 		client_send_key(c, name);
 }
@@ -494,7 +693,8 @@ static void handle_mouse(struct client *c)
 	if (getmouse(&event) != OK)
 		return;
 	pane = client_pane_at(c, event.x, event.y);
-	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT)
+	if (c->mode == MODE_HELP || c->mode == MODE_PROMPT || c->mode == MODE_CHOOSE ||
+	    c->mode == MODE_DISPLAY_PANES)
 		return;
 	if (event.bstate & BUTTON4_PRESSED) {
 		if (pane != NULL)

@@ -253,6 +253,7 @@ static void on_layout(struct client *c, const cJSON *event)
 {
 	client_echo_forget_regions(c);
 	client_apply_layout(c, event);
+	choose_layout_changed(c);
 }
 
 static void on_frame(struct client *c, const cJSON *event)
@@ -606,13 +607,26 @@ static void handle_resize(struct client *c)
 	c->dirty = true;
 }
 
-/* Milliseconds poll() may sleep: until a message expires or the clock's
- * minute turns over, whichever comes first. */
+/* Milliseconds poll() may sleep: until a message expires, display-panes'
+ * numbers go or the clock's minute turns over, whichever comes first. */
 static int next_timeout(struct client *c)
 {
 	long long now = client_now_ms();
 	int timeout = (int)(60000 - (time(NULL) % 60) * 1000);
 
+	if (c->mode == MODE_DISPLAY_PANES && c->display_panes_until != 0) {
+		long long left = c->display_panes_until - now;
+
+		if (left <= 0) {
+			/* display_panes_time is up: the numbers go. */
+			c->mode = MODE_NORMAL;
+			c->redraw_all = true;
+			c->dirty = true;
+			return 0;
+		}
+		if (left < timeout)
+			timeout = (int)left;
+	}
 	if (c->message[0] != 0) {
 		long long left = c->message_until - now;
 

@@ -1,6 +1,7 @@
 /*
  * cmd-client: commands an attached client sends — attach, detach, its
- * size, keys, paste, mouse, focus, zoom, windows and pane resizing.
+ * size, keys, paste, mouse, focus, zoom, windows, switching to another
+ * session (switch-client) and pane resizing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,5 +303,37 @@ CMD_HANDLER(cmd_select_window)
 	}
 	session_focus_window(s, target);
 	server_broadcast_layout(s);
+	return 0;
+}
+
+/* tmux's switch-client -t: the client shows the target's session, with
+ * the target's window and pane made the current ones (choose-tree's
+ * Enter).  A session left behind is fitted to the clients it still has. */
+CMD_HANDLER(cmd_switch_client)
+{
+	struct session *old = c->attached, *s;
+	struct pane *p;
+
+	if (old == NULL) {
+		sm_error_set(err, SM_ERR_NOT_ATTACHED, "switch-client needs an attached client");
+		return -1;
+	}
+	if ((p = cmd_target_pane(c, req, err)) == NULL)
+		return -1;
+	if (p->window == NULL) {
+		sm_error_set(err, SM_ERR_NO_SUCH_PANE, "pane %%%d is in no window", p->id);
+		return -1;
+	}
+	s = p->window->session;
+	window_focus_pane(p->window, p);
+	session_focus_window(s, p->window);
+	if (s != old) {
+		server_attach(c, s);
+		session_fit_clients(old);
+		server_broadcast_layout(old);
+	}
+	server_broadcast_layout(s);
+	cJSON_AddStringToObject(result, "session", s->name);
+	cJSON_AddNumberToObject(result, "pane", p->id);
 	return 0;
 }

@@ -47,6 +47,8 @@ CMD_HANDLER(cmd_resize_pane);
 CMD_HANDLER(cmd_zoom);
 CMD_HANDLER(cmd_new_window);
 CMD_HANDLER(cmd_select_window);
+CMD_HANDLER(cmd_switch_client);
+CMD_HANDLER(cmd_complete); /* cmd-complete.c */
 CMD_HANDLER(cmd_format); /* cmd-format.c */
 CMD_HANDLER(cmd_last_window);
 CMD_HANDLER(cmd_prompt_history);

@@ -151,7 +151,7 @@ static const struct command_option copy_mode_options[] = {
 
 static const struct command_option prompt_options[] = {
 	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the prompt's label" },
-	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text" },
+	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text (formats: #W)" },
 	END,
 };
 
@@ -210,6 +210,24 @@ static const struct command_option paste_buffer_options[] = {
 
 static const struct command_option window_target_options[] = {
 	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "a pane of the window (default: active)" },
+	END,
+};
+
+static const struct command_option choose_tree_options[] = {
+	{ 's', NULL, CV_FLAG, NULL, .help = "start with the sessions collapsed" },
+	{ 'w', NULL, CV_FLAG, NULL, .help = "start on the current window" },
+	END,
+};
+
+static const struct command_option switch_client_options[] = {
+	{ 't', "target", CV_PANE, "pane", .required = true, .meta = "PANE",
+	  .help = "the session, window or pane to show" },
+	END,
+};
+
+static const struct command_option display_panes_options[] = {
+	{ 'd', NULL, CV_NUMBER, NULL, .min = 0, .max = CONFIG_DISPLAY_PANES_TIME_MAX, .meta = "MS",
+	  .help = "how long the numbers stay (default display_panes_time; 0 until a key)" },
 	END,
 };
 
@@ -343,6 +361,15 @@ const struct command_entry command_table[] = {
 	  .request = "select-window", .fixed = "{\"next\":true}", .flags = CMD_PROMPT },
 	{ "previous-window", { "prev" }, "", "switch to the previous window", NULL,
 	  .request = "select-window", .fixed = "{\"prev\":true}", .flags = CMD_PROMPT },
+	{ "display-panes", { "displayp" }, "[-d MS]",
+	  "number the panes on screen; a digit then focuses that pane", display_panes_options,
+	  .flags = CMD_PROMPT, .client = client_cmd_display_panes },
+	{ "choose-tree", { 0 }, "[-s|-w]",
+	  "pick a session, window or pane from a tree (labels, violations) and show it",
+	  choose_tree_options, .flags = CMD_PROMPT, .client = client_cmd_choose_tree },
+	{ "switch-client", { "switchc" }, "-t PANE",
+	  "show a session, window or pane (it becomes the current one)", switch_client_options,
+	  .request = "switch-client", .flags = CMD_PROMPT, .exec = cmd_switch_client },
 	{ "detach", { "detach-client" }, "", "detach, leaving the session running", NULL,
 	  .request = "detach", .flags = CMD_PROMPT, .exec = cmd_detach,
 	  .client = client_cmd_detach },
@@ -361,12 +388,15 @@ const struct command_entry command_table[] = {
 	{ "save-buffer", { "saveb" }, "[-b NAME] PATH", "write a buffer to a file (- for stdout)",
 	  buffer_name_options, REST_STRING, "path", .request = "show-buffer", .flags = CMD_CLI,
 	  .exec = cmd_show_buffer, .cli = cli_save_buffer },
+	{ "choose-buffer", { 0 }, "", "pick a paste buffer: Enter pastes it, d deletes it", NULL,
+	  .flags = CMD_PROMPT, .client = client_cmd_choose_buffer },
 	{ "delete-buffer", { "deleteb" }, "[-b NAME]", "delete a buffer (the top one)",
 	  buffer_name_options, .request = "delete-buffer", .flags = BOTH,
 	  .exec = cmd_delete_buffer },
 	{ "send-prefix", { 0 }, "", "send the prefix key to the pane", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_send_prefix },
-	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT]", "type a command", prompt_options,
+	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT] [TEMPLATE]",
+	  "type a command (or the text TEMPLATE's %% stands for)", prompt_options, REST_WORDS,
 	  .flags = CMD_PROMPT, .client = client_cmd_command_prompt },
 	{ "list-keys", { "lsk" }, "", "show the key bindings", NULL, .flags = CMD_PROMPT,
 	  .client = client_cmd_list_keys },
@@ -424,5 +454,7 @@ const struct command_entry command_table[] = {
 	  .request = "mouse", .exec = cmd_mouse },
 	{ "refuse", { 0 }, "pane host", "ask mode: refuse the held connections to a host now",
 	  NULL, .request = "refuse", .exec = cmd_refuse },
+	{ "complete", { 0 }, "kind", "the words the prompt's Tab completes: target, backend or profile",
+	  NULL, .request = "complete", .exec = cmd_complete },
 	{ 0 },
 };

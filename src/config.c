@@ -34,6 +34,7 @@ void config_defaults(struct config *config)
 	snprintf(config->status_left, sizeof config->status_left, "[#{session_name}] ");
 	snprintf(config->status_right, sizeof config->status_right, " %%H:%%M %%d-%%b ");
 	config->repeat_time = 500;
+	config->display_panes_time = 1000; /* tmux's display-panes-time */
 	config->paste_across_ask = true;
 	snprintf(config->default_backend, sizeof config->default_backend, "none");
 }
@@ -142,6 +143,16 @@ static int set_repeat_time(struct config_parse *parse, const cJSON *item)
 	    item->valuedouble != (double)(int)item->valuedouble)
 		return invalid(parse, "repeat_time", "must be a whole number of ms, 0..10000");
 	parse->config->repeat_time = item->valueint;
+	return 0;
+}
+
+static int set_display_panes_time(struct config_parse *parse, const cJSON *item)
+{
+	if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+	    item->valuedouble > CONFIG_DISPLAY_PANES_TIME_MAX ||
+	    item->valuedouble != (double)(int)item->valuedouble)
+		return invalid(parse, "display_panes_time", "must be a whole number of ms, 0..60000");
+	parse->config->display_panes_time = item->valueint;
 	return 0;
 }
 
@@ -344,6 +355,7 @@ static const struct {
     {"vi_pane_keys", set_vi_pane_keys},
     {"renumber_windows", set_renumber_windows},
     {"repeat_time", set_repeat_time},
+    {"display_panes_time", set_display_panes_time},
     {"paste_across_backends", set_paste_across_backends},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
@@ -359,7 +371,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
 		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, repeat_time, "
-		     "paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
+		     "display_panes_time, paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

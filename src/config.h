@@ -7,8 +7,8 @@
  * know is an error naming it (config_unknown_key): a misspelt
  * "default_backend" must not silently leave panes on the host.
  *
- * The client reads prefix, bindings, theme, status, status_left and
- * status_right; the server reads
+ * The client reads prefix, bindings, theme, status, status_left,
+ * status_right, repeat_time and display_panes_time; the server reads
  * scrollback, default_shell, default_backend and profiles.
  *
  * Ownership: struct config owns its bindings and profiles arrays;
@@ -28,6 +28,7 @@ struct sandbox_profile;
 
 #define CONFIG_SCROLLBACK_MAX 1000000
 #define CONFIG_REPEAT_TIME_MAX 10000
+#define CONFIG_DISPLAY_PANES_TIME_MAX 60000
 
 /* tmux's bell-action: a bell in any window rings the terminal, none
  * does, or only one in the window on screen. */
@@ -44,6 +45,7 @@ struct config {
 	bool vi_pane_keys;	  /* the opt-in binding set: h j k l move the focus */
 	bool renumber_windows;	  /* tmux's renumber-windows: no gaps after a kill */
 	int repeat_time;	  /* ms a repeating key works without the prefix (500) */
+	int display_panes_time;	  /* ms display-panes shows the numbers (1000; 0 until a key) */
 	bool paste_across_ask;	  /* paste_across_backends: "ask" (default) or "allow" */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */

@@ -72,9 +72,9 @@ check "the help lists the split binding" screen_matches '%  *split -h'
 # The list is longer than the screen: PageDown scrolls to its end.
 check "the help lists tmux's window keys" screen_matches 'l  *last-window'
 check "and its pane keys" screen_matches ';  *last-pane'
+check "and the layout keys" screen_matches 'M-5  *select-layout tiled'
 keys PageDown
 check "the help lists itself (after PageDown)" wait_screen "list-keys"
-check "and the layout keys" screen_matches 'M-5  *select-layout tiled'
 keys q
 check "q closes the help" wait_screen_gone "key bindings (prefix C-b)"
 finish

@@ -32,9 +32,10 @@ keys C-c
 check "and the name goes back to the shell when it ends" wait_for 5 window_name_is 0 "$shell_name"
 
 # rename-window sticks.
+wait_for 5 status_matches "0:$shell_name"
 prefix ,
-check "prefix , opens the prompt with rename-window" wait_for 3 status_matches '^:rename-window *$'
-keys "work" Enter
+check "prefix , opens the prompt with the window's name" wait_for 3 status_matches "^(rename-window) $shell_name *\$"
+keys C-u "work" Enter
 check "rename-window names the window" wait_for 5 window_name_is 0 work
 check "the status line shows the new name" wait_for 5 status_matches '0:work'
 keys "sleep 600" Enter
