@@ -501,9 +501,18 @@ static size_t pass_to_pane(struct conn *c, struct term *term, const unsigned cha
 static void forward(struct conn *c, const unsigned char *bytes, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	cJSON *ev = cJSON_CreateObject();
-	char *data = xmalloc(2 * n + 1);
+	cJSON *ev;
+	char *data;
 
+	/* The client acts on these keys against the screen it has: output
+	 * that came before them and still waits for the frame tick goes
+	 * first, as the held frames do (server_send_raw).  Otherwise a
+	 * `C-b [` right after vim quit froze vim's screen in copy mode,
+	 * while the pane already showed the shell again. */
+	if (c->attached != NULL)
+		server_flush_pending_frames(c->attached);
+	ev = cJSON_CreateObject();
+	data = xmalloc(2 * n + 1);
 	for (size_t i = 0; i < n; i++) {
 		data[2 * i] = hex[bytes[i] >> 4];
 		data[2 * i + 1] = hex[bytes[i] & 15];

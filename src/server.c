@@ -488,6 +488,15 @@ void server_pane_damaged(struct pane *p)
 	server_session_damaged(s);
 }
 
+void server_flush_pending_frames(struct session *s)
+{
+	if (!s->frame_pending)
+		return;
+	uv_timer_stop(&s->frame_timer);
+	s->frame_pending = false;
+	server_send_frames(s, NULL, false);
+}
+
 void server_session_damaged(struct session *s)
 {
 	uint64_t now, due;

@@ -209,6 +209,8 @@ void server_forget_pane(const struct pane *p);
  * pane that is not the focused one is marked until it is. */
 void server_pane_bell(struct pane *p);
 void server_session_damaged(struct session *s);
+/* Frames waiting for the session's next frame tick go out now. */
+void server_flush_pending_frames(struct session *s);
 /* A pane's screen changed: coalesced, unless it is a fresh echo. */
 void server_pane_damaged(struct pane *p);
 void server_push_status(struct session *s, const char *text);

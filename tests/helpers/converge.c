@@ -1033,6 +1033,22 @@ static void shell_action(struct spane *p)
 	}
 }
 
+/* Wait (3 s at most) until the active window is named after this
+ * program: the server names it after what runs in its active pane. */
+static void wait_window_named(const char *name)
+{
+	static struct server look;
+	long long deadline = now_ms() + 3000;
+
+	do {
+		server_list(&look);
+		for (int i = 0; i < look.nwindows; i++)
+			if (look.windows[i].active && strcmp(look.windows[i].name, name) == 0)
+				return;
+		sleep_ms(SETTLE_POLL_MS);
+	} while (now_ms() < deadline);
+}
+
 static void vim_action(struct spane *p)
 {
 	static const char *const motions[] = {"j", "k", "h", "l", "w", "b", "0", "$", "G",
@@ -1054,6 +1070,11 @@ static void vim_action(struct spane *p)
 			keys("Escape", NULL);
 			type_text(":q!");
 			keys("Enter", NULL);
+			/* Until vim has gone: a screen that stays the same
+			 * for two looks while vim is still exiting is not
+			 * settled, and the next action (copy mode's frozen
+			 * view) would race its last output. */
+			wait_window_named("bash");
 			set_program(p->id, SHELL);
 			say("vim :q! in %%%d", p->id);
 			break;
