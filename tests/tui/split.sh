@@ -57,7 +57,7 @@ prefix '"'
 check "a split with no room says so" wait_screen "too small to split"
 check "a refused split leaves the window zoomed on the server" \
 	sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep -q '\"zoomed\":[[:space:]]*true'"
-check "a refused split leaves the window zoomed on the screen" wait_screen "*Z"
+check "a refused split leaves the window zoomed on the screen (the title's Z)" wait_screen " Z ─"
 check "a refused split makes no pane" pane_count_is 3
 prefix z
 wait_screen_gone "*Z"
