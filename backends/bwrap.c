@@ -49,6 +49,7 @@
 #include "bwrap.h"
 #include "error.h"
 #include "sandbox.h"
+#include "subpath.h"
 
 const char *const bwrap_deny_read_defaults[] = {
     /* Private keys, known hosts and agent config: reading them lets a
@@ -86,16 +87,6 @@ static int push_args(struct strvec *out, const char *first, ...)
 		rc = strvec_push(out, s);
 	va_end(ap);
 	return rc;
-}
-
-/* path is dir or inside it, by components. */
-static bool path_is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 static bool has_dot_component(const char *path)
@@ -154,7 +145,7 @@ static int writable_roots(const struct bwrap_input *in, struct strvec *roots,
 		if (resolve_writable_root(path, resolved, err) != 0)
 			return -1;
 		for (size_t j = 0; j < roots->n && !covered; j++)
-			covered = path_is_under(resolved, roots->v[j]);
+			covered = subpath_of(resolved, roots->v[j]);
 		if (!covered && strvec_push(roots, resolved) != 0)
 			goto nomem;
 	}
@@ -169,7 +160,7 @@ nomem:
 static int push_writable_binds(struct strvec *out, const struct strvec *roots, bool under_tmp)
 {
 	for (size_t i = 0; i < roots->n; i++) {
-		if (path_is_under(roots->v[i], "/tmp") != under_tmp)
+		if (subpath_of(roots->v[i], "/tmp") != under_tmp)
 			continue;
 		/* Threat: none stopped here; this is what the profile grants
 		 * (the user's files and the pane's work tree stay usable). */
@@ -241,7 +232,7 @@ static int push_host_run(struct strvec *out, const struct strvec *roots,
 		    realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
 			continue;
 		for (size_t j = 0; j < roots->n && !inside; j++)
-			inside = path_is_under(resolved, roots->v[j]) &&
+			inside = subpath_of(resolved, roots->v[j]) &&
 				 strcmp(resolved, roots->v[j]) != 0;
 		if (inside && (strvec_push(&bound, resolved) != 0 ||
 			       push_args(out, "--ro-bind", resolved, resolved, NULL) != 0))
@@ -319,7 +310,7 @@ nomem:
 static bool inside_masked_dir(const struct strvec *points, const bool *is_dir, size_t i)
 {
 	for (size_t j = 0; j < points->n; j++)
-		if (j != i && is_dir[j] && path_is_under(points->v[i], points->v[j]))
+		if (j != i && is_dir[j] && subpath_of(points->v[i], points->v[j]))
 			return true;
 	return false;
 }

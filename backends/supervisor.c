@@ -62,6 +62,7 @@
 #include "seccomp-compat.h"
 #include "strvec.h"
 #include "supervisor.h"
+#include "subpath.h"
 
 #ifndef O_TMPFILE
 #define O_TMPFILE (020000000 | O_DIRECTORY)
@@ -152,24 +153,6 @@ static void sv_pane_free(struct sv_pane *p)
 	free(p);
 }
 
-/* path is dir or below it, by components. */
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
-static bool under_any(const char *path, const struct strvec *roots)
-{
-	for (size_t i = 0; i < roots->n; i++)
-		if (path_under(path, roots->v[i]))
-			return true;
-	return false;
-}
-
 /* Does the run of components `rule` (".git/hooks") occur in path, ending
  * at a component boundary?  With below, also when path lies inside such
  * a run (".git/hooks/pre-commit"); with above, also when the run lies
@@ -199,8 +182,8 @@ static const char *write_denied(const struct sv_pane *p, const char *path, bool 
 		if (component_run_hits(path, p->write_denies.v[i], above))
 			return p->write_denies.v[i];
 	for (size_t i = 0; i < p->protected_paths.n; i++)
-		if (path_under(path, p->protected_paths.v[i]) ||
-		    (above && path_under(p->protected_paths.v[i], path)))
+		if (subpath_of(path, p->protected_paths.v[i]) ||
+		    (above && subpath_of(p->protected_paths.v[i], path)))
 			return p->protected_paths.v[i];
 	return NULL;
 }
@@ -215,7 +198,7 @@ static const char *write_denied_except(const struct sv_pane *p, const char *path
 		    component_run_hits(path, p->write_denies.v[i], false))
 			return p->write_denies.v[i];
 	for (size_t i = 0; i < p->protected_paths.n; i++)
-		if (path_under(path, p->protected_paths.v[i]))
+		if (subpath_of(path, p->protected_paths.v[i]))
 			return p->protected_paths.v[i];
 	return NULL;
 }
@@ -236,7 +219,7 @@ static bool proc_global(const char *path)
 {
 	const char *rest = path + 5;
 
-	if (!path_under(path, "/proc") || *rest == '\0')
+	if (!subpath_of(path, "/proc") || *rest == '\0')
 		return false;
 	rest++;
 	if (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0'))
@@ -483,7 +466,7 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
 		if ((k = readlinkat(c->root, cur + 1, link, sizeof link - 1)) <= 0)
 			return -ENOENT;
 		link[k] = '\0';
-		if (path_under(cur, "/proc")) {
+		if (subpath_of(cur, "/proc")) {
 			/* A magic link to a pipe, a socket ("pipe:[81]") or a
 			 * deleted directory leads nowhere a name can be made. */
 			if (link[0] != '/' && strchr(link, ':') != NULL)
@@ -747,11 +730,11 @@ static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creat
 	const char *rule;
 
 	/* Threat: planting or swapping files inside a secret store. */
-	if (under_any(p->canon, &c->pane->deny_read))
+	if (subpath_of_any(p->canon, &c->pane->deny_read))
 		return deny(c, "file-write*", p->canon, EACCES, "deny-read root"), 1;
-	if (!under_any(p->canon, &c->pane->writable)) {
+	if (!subpath_of_any(p->canon, &c->pane->writable)) {
 		/* The sandbox's own /tmp, /dev, /proc: nothing of the host. */
-		if (under_any(p->canon, &c->pane->private_roots))
+		if (subpath_of_any(p->canon, &c->pane->private_roots))
 			return 0;
 		/* Threat: writing to the host outside the writable roots
 		 * (the read-only mounts refuse it too; this reports it). */
@@ -927,9 +910,9 @@ static int emulate_open(struct sv_call *c)
 		if (strcmp(norm, "/dev/tty") == 0)
 			return reopen_ctty(c, flags);
 		if ((rc = pin_parent(c, p)) != 0) {
-			if (under_any(norm, &c->pane->deny_read))
+			if (subpath_of_any(norm, &c->pane->deny_read))
 				return deny(c, "file-write*", norm, EACCES, "deny-read root");
-			if ((flags & O_CREAT) && path_under(norm, "/proc"))
+			if ((flags & O_CREAT) && subpath_of(norm, "/proc"))
 				return deny(c, "file-write*", norm, EACCES,
 					    "/proc is not written by creat");
 			return respond_errno(c, -rc);
@@ -939,7 +922,7 @@ static int emulate_open(struct sv_call *c)
 		 * here they would be the supervisor's.  Not created, not
 		 * written through the supervisor, and not left to the kernel
 		 * either (CONTINUE): a racing thread could swap the path. */
-		if (path_under(p->canon, "/proc")) {
+		if (subpath_of(p->canon, "/proc")) {
 			if (!(flags & O_CREAT) && proc_global(p->canon))
 				return deny(c, "file-write*", p->canon, EROFS,
 					    "kernel setting under /proc");
@@ -1022,13 +1005,13 @@ static int decide_open(struct sv_call *c)
 
 		/* Inside a mask the lookup itself fails; still report it. */
 		normalize(c->a.abs, norm, sizeof norm);
-		if (under_any(norm, &c->pane->deny_read))
+		if (subpath_of_any(norm, &c->pane->deny_read))
 			return deny(c, "file-read*", norm, EACCES, "deny-read root");
 		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
 	}
 	/* Threat: reading a secret store.  The masks refuse it anyway; the
 	 * supervisor answers first so the user sees it. */
-	if (under_any(c->a.canon, &c->pane->deny_read) || under_any(c->a.abs, &c->pane->deny_read))
+	if (subpath_of_any(c->a.canon, &c->pane->deny_read) || subpath_of_any(c->a.abs, &c->pane->deny_read))
 		return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
 	return respond(c, 0, 0, true);
 }
@@ -1261,8 +1244,8 @@ static int emulate_rename(struct sv_call *c)
 		return respond_errno(c, -rc);
 	if (is_git_config(&c->b) &&
 	    write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
-	    under_any(c->b.canon, &c->pane->writable) &&
-	    !under_any(c->b.canon, &c->pane->deny_read))
+	    subpath_of_any(c->b.canon, &c->pane->writable) &&
+	    !subpath_of_any(c->b.canon, &c->pane->deny_read))
 		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
 	 * writing it; moving onto a denied name is creating it. */
@@ -1449,7 +1432,7 @@ static bool fast_read(struct sv_call *c, int kind)
 	    (c->flags & O_TMPFILE) == O_TMPFILE)
 		return false;
 	normalize(c->a.abs, norm, sizeof norm);
-	if (under_any(norm, &c->pane->deny_read))
+	if (subpath_of_any(norm, &c->pane->deny_read))
 		return false;
 	respond(c, 0, 0, true);
 	return true;
@@ -1690,7 +1673,7 @@ bool supervisor_path_writable(const char *path, int *pane_id)
 	for (struct sv_pane *p = sv.panes; p != NULL && !writable; p = p->next) {
 		if (p->detached || p->listener < 0)
 			continue;
-		writable = under_any(path, &p->writable) && !under_any(path, &p->deny_read) &&
+		writable = subpath_of_any(path, &p->writable) && !subpath_of_any(path, &p->deny_read) &&
 			   write_denied(p, path, false) == NULL;
 		if (writable && pane_id != NULL)
 			*pane_id = p->pane_id;

@@ -57,6 +57,7 @@
 #include "supervisor.h"
 #include "term.h"
 #include "xalloc.h"
+#include "subpath.h"
 
 #define RECORD_MAX_BYTES (1024ULL * 1024 * 1024)
 
@@ -349,15 +350,6 @@ void record_pane_gone(int pane_id)
 
 /* --- where the file may be ------------------------------------------------------- */
 
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 /* Which sandboxed pane running now could write in dir (resolved), or 0. */
 static int sandbox_reaching(const char *dir)
 {
@@ -372,7 +364,7 @@ static int sandbox_reaching(const char *dir)
 			for (struct pane *p = w->panes; p != NULL; p = p->next)
 				if (p->launch.backend == SANDBOX_MICROVM && !p->exited &&
 				    p->state != SANDBOX_ERROR && realpath(p->cwd, cwd) != NULL &&
-				    path_under(dir, cwd))
+				    subpath_of(dir, cwd))
 					return p->id;
 	return 0;
 }

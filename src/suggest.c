@@ -47,6 +47,7 @@
 #include "server.h"
 #include "strvec.h"
 #include "xalloc.h"
+#include "subpath.h"
 
 /* Which violations to learn from. */
 struct suggest_filter {
@@ -79,23 +80,6 @@ struct suggestion {
 };
 
 /* --- small path helpers ---------------------------------------------------- */
-
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
-static bool under_any(const char *path, const struct strvec *roots)
-{
-	for (size_t i = 0; i < roots->n; i++)
-		if (path_under(path, roots->v[i]))
-			return true;
-	return false;
-}
 
 /* A host-run component run (".git/hooks") in path, at component
  * boundaries, or path inside one. */
@@ -167,9 +151,9 @@ static void refuse(struct suggestion *s, const char *action, const char *target,
 /* Why this path may never become writable, or NULL.  path is absolute. */
 static const char *protected_reason(const struct suggestion *s, const char *path)
 {
-	if (under_any(path, &s->secret))
+	if (subpath_of_any(path, &s->secret))
 		return WHY_SECRET;
-	if (under_any(path, &s->host_run) || hostrun_component_hit(path))
+	if (subpath_of_any(path, &s->host_run) || hostrun_component_hit(path))
 		return WHY_HOST_RUN;
 	return NULL;
 }
@@ -179,7 +163,7 @@ static const char *too_broad_reason(const struct suggestion *s, const char *dir)
 	static char why[PATH_MAX + 96];
 
 	for (size_t i = 0; system_dirs[i] != NULL; i++)
-		if (path_under(dir, system_dirs[i]))
+		if (subpath_of(dir, system_dirs[i]))
 			return WHY_SYSTEM;
 	for (size_t i = 0; broad_dirs[i] != NULL; i++)
 		if (strcmp(dir, broad_dirs[i]) == 0) {
@@ -189,7 +173,7 @@ static const char *too_broad_reason(const struct suggestion *s, const char *dir)
 				 dir);
 			return why;
 		}
-	if (s->home[0] != '\0' && path_under(s->home, dir))
+	if (s->home[0] != '\0' && subpath_of(s->home, dir))
 		return "the nearest existing directory is $HOME (or above it): too broad; create "
 		       "the directory it wanted first, or use a profile with home_writable";
 	return NULL;
@@ -214,8 +198,8 @@ static bool state_like(const struct suggestion *s, const char *dir)
 
 	snprintf(cache, sizeof cache, "%s/.cache", s->home);
 	snprintf(state, sizeof state, "%s/.local/state", s->home);
-	return path_under(dir, cache) || path_under(dir, state) ||
-	       (xdg_cache != NULL && xdg_cache[0] == '/' && path_under(dir, xdg_cache));
+	return subpath_of(dir, cache) || subpath_of(dir, state) ||
+	       (xdg_cache != NULL && xdg_cache[0] == '/' && subpath_of(dir, xdg_cache));
 }
 
 /* Add dir to list unless it, or an ancestor, is there; drop descendants. */
@@ -224,10 +208,10 @@ static void add_root(struct strvec *list, const char *dir)
 	size_t j = 0;
 
 	for (size_t i = 0; i < list->n; i++)
-		if (path_under(dir, list->v[i]))
+		if (subpath_of(dir, list->v[i]))
 			return;
 	for (size_t i = 0; i < list->n; i++) {
-		if (path_under(list->v[i], dir))
+		if (subpath_of(list->v[i], dir))
 			free(list->v[i]);
 		else
 			list->v[j++] = list->v[i];
@@ -371,7 +355,7 @@ static void learn(struct suggestion *s, const cJSON *ev)
 	}
 	if (strcmp(action, "file-read*") == 0) {
 		refuse(s, action, target,
-		       under_any(target, &s->secret) ? WHY_SECRET : WHY_DENY_READ);
+		       subpath_of_any(target, &s->secret) ? WHY_SECRET : WHY_DENY_READ);
 		return;
 	}
 	if (strncmp(action, "file-write", 10) == 0) {
