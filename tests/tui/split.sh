@@ -63,6 +63,9 @@ prefix z
 wait_screen_gone "*Z"
 sm kill-pane -t "%$small"
 wait_for 5 pane_count_is 2
+# The error holds the status line for its 6 s: the window list below
+# needs it back.
+wait_screen_gone "too small to split" 10
 
 prefix c
 check "prefix c opens window 1" wait_for 5 status_matches '1:[^ ]*\*'
