@@ -988,7 +988,11 @@ static int decide_open(struct sv_call *c)
 
 	if ((c->flags & O_TMPFILE) == O_TMPFILE) {
 		/* An unnamed file; naming it later is a linkat, checked
-		 * there.  The directory must still be writable. */
+		 * there on the final object.  The directory must still be
+		 * writable.  CONTINUE is not an enforcing answer here: a
+		 * racing thread that swaps the directory after the check
+		 * gets an unnamed file in another place the mounts let it
+		 * write, and no name anywhere until that linkat. */
 		if ((rc = pin_parent(c, &c->a)) != 0)
 			return respond_errno(c, -rc);
 		snprintf(c->a.name, sizeof c->a.name, "(O_TMPFILE)");
