@@ -9,6 +9,9 @@
  *     and cpu enabled.  Not under the server's own group: v2 forbids
  *     controllers below a group that holds processes, and the server's
  *     group holds the server;
+ *   - else a v2 group delegated to the server (probe_v2_delegated):
+ *     OWN/sandmux-PID/sandbox-N, the server's processes moved into
+ *     OWN/sandmux-PID/server;
  *   - else each v1 hierarchy the server may write (pids, memory, cpu),
  *     under the server's own group in it: MOUNT/OWN/sandmux-PID/
  *     sandbox-N.  A hybrid host (this project's CI) has pids and memory
@@ -54,6 +57,9 @@ static struct {
 	char dir[H_COUNT][PATH_MAX]; /* the server's sandmux-PID, "" none */
 	unsigned serial;
 	struct strvec pending; /* groups not yet removable (still dying) */
+	char summary[PATH_MAX * 2]; /* limits_probe's line */
+	char delegated[PATH_MAX];   /* the delegated v2 group OWN, "" none */
+	char enabled[32];	    /* what the server enabled in it */
 } host;
 
 struct limits_group {
@@ -184,6 +190,10 @@ static bool hierarchy_path(const char *controller, bool want_own, char *out, siz
 	return snprintf(out, size, "%s%s", mount, own) < (int)size;
 }
 
+/* A delegated v2 group's leaf for the server's own processes (see
+ * probe_v2_delegated). */
+#define SERVER_LEAF "server"
+
 /* Remove what a server that is gone left in base: sandmux-PID with no
  * live PID, its sandbox-N groups first (their processes died with
  * bwrap's --die-with-parent; a group still busy is left). */
@@ -204,7 +214,8 @@ static void remove_stale(const char *base)
 		snprintf(path, sizeof path, "%s/%s", base, de->d_name);
 		sub = opendir(path);
 		while (sub != NULL && (se = readdir(sub)) != NULL)
-			if (strncmp(se->d_name, "sandbox-", 8) == 0) {
+			if (strncmp(se->d_name, "sandbox-", 8) == 0 ||
+			    strcmp(se->d_name, SERVER_LEAF) == 0) {
 				snprintf(child, sizeof child, "%s/%s", path, se->d_name);
 				rmdir(child);
 			}
@@ -266,6 +277,88 @@ static bool probe_v2(void)
 	return true;
 }
 
+/* Every process in from moves to to (cgroup.procs, one pid a write);
+ * false if one that is still alive could not be moved. */
+static bool move_processes(const char *from, const char *to)
+{
+	char path[PATH_MAX + 32], pid[32];
+	bool moved = true;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/cgroup.procs", from);
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	while (fgets(pid, sizeof pid, f) != NULL) {
+		pid[strcspn(pid, "\n")] = '\0';
+		if (write_file(to, "cgroup.procs", pid) != 0 && errno != ESRCH)
+			moved = false;
+	}
+	fclose(f);
+	return moved;
+}
+
+/* A v2 group delegated to the server, when the root is not its own:
+ * the server's own group OWN, with cgroup.procs and
+ * cgroup.subtree_control writable by it (what systemd's Delegate=yes
+ * gives a unit's user) and pids and memory among its controllers.  v2
+ * lets no group that holds processes enable controllers for its
+ * children, so what OWN holds (the server, and the CLI that started it
+ * while that still waits) moves into a leaf, OWN/sandmux-PID/server,
+ * and the sandboxes' groups are made beside it, OWN/sandmux-PID/
+ * sandbox-N.  At kill-server the server gives OWN back as it found it
+ * (restore_delegated); a server that died leaves that to whoever
+ * delegated OWN (systemd removes a unit's groups when it ends). */
+static bool probe_v2_delegated(void)
+{
+	char own[PATH_MAX], path[PATH_MAX + 32], controllers[512], leaf[PATH_MAX + 32];
+	char *dir = host.dir[H_PIDS];
+	const char *enable[] = {"+pids +memory +cpu", "+pids +memory"};
+
+	if (!hierarchy_path(NULL, true, own, sizeof own))
+		return false;
+	snprintf(path, sizeof path, "%s/cgroup.controllers", own);
+	if (read_file(path, controllers, sizeof controllers) != 0 ||
+	    !has_token(controllers, "pids") || !has_token(controllers, "memory"))
+		return false;
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", own);
+	if (access(path, W_OK) != 0)
+		return false;
+	snprintf(path, sizeof path, "%s/cgroup.procs", own);
+	if (access(path, W_OK) != 0)
+		return false;
+	remove_stale(own);
+	if (snprintf(dir, PATH_MAX, "%s/sandmux-%d", own, (int)getpid()) >= PATH_MAX ||
+	    (mkdir(dir, 0755) != 0 && errno != EEXIST))
+		goto fail;
+	snprintf(leaf, sizeof leaf, "%s/" SERVER_LEAF, dir);
+	if ((mkdir(leaf, 0755) != 0 && errno != EEXIST) || !move_processes(own, leaf))
+		goto undo;
+	for (size_t i = 0; i < sizeof enable / sizeof enable[0]; i++) {
+		bool cpu = i == 0 && has_token(controllers, "cpu");
+
+		if (i == 0 && !cpu)
+			continue;
+		if (write_file(own, "cgroup.subtree_control", enable[i]) != 0 ||
+		    write_file(dir, "cgroup.subtree_control", enable[i]) != 0)
+			continue;
+		snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", dir);
+		if (cpu)
+			snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", dir);
+		host.v2 = true;
+		snprintf(host.delegated, sizeof host.delegated, "%s", own);
+		snprintf(host.enabled, sizeof host.enabled, "%s", enable[i]);
+		log_info("limits: cgroup v2 delegated at %s: the server moved into %s", own, leaf);
+		return true;
+	}
+undo:
+	move_processes(leaf, own);
+	rmdir(leaf);
+	rmdir(dir);
+fail:
+	dir[0] = '\0';
+	return false;
+}
+
 static void probe_v1(void)
 {
 	for (int h = 0; h < H_COUNT; h++) {
@@ -294,11 +387,9 @@ static const char *mechanism(int h)
 	return host.dir[h][0] == '\0' ? "rlimit" : host.v2 ? "cgroup v2" : "cgroup v1";
 }
 
-void limits_probe(char *line, size_t size)
+/* What holds a pane's processes, memory and CPU on this host, in words. */
+static void describe(char *line, size_t size)
 {
-	if (!host.probed && !probe_v2())
-		probe_v1();
-	host.probed = true;
 	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0') {
 		snprintf(line, size,
 			 "limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
@@ -310,6 +401,20 @@ void limits_probe(char *line, size_t size)
 		 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
 		 host.v2 ? "" : host.dir[H_MEMORY],
 		 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
+}
+
+void limits_probe(char *line, size_t size)
+{
+	if (!host.probed && !probe_v2() && !probe_v2_delegated())
+		probe_v1();
+	host.probed = true;
+	describe(host.summary, sizeof host.summary);
+	snprintf(line, size, "%s", host.summary);
+}
+
+const char *limits_probe_summary(void)
+{
+	return host.probed ? host.summary : NULL;
 }
 
 /* --- a sandbox's group ----------------------------------------------------- */
@@ -513,6 +618,26 @@ void limits_group_free(struct limits_group *g)
 	free(g);
 }
 
+/* The delegated group as the server found it: its controllers turned
+ * off again (the server's directory first, then OWN), the server back
+ * in OWN, the leaf and the directory removed.  Called once every
+ * sandbox group is gone; whatever cannot be undone is logged. */
+static void restore_delegated(const char *dir)
+{
+	char off[32], leaf[PATH_MAX + 32];
+
+	snprintf(off, sizeof off, "%s", host.enabled);
+	for (char *c = off; *c != '\0'; c++)
+		if (*c == '+')
+			*c = '-';
+	snprintf(leaf, sizeof leaf, "%s/" SERVER_LEAF, dir);
+	if (write_file(dir, "cgroup.subtree_control", off) != 0 ||
+	    write_file(host.delegated, "cgroup.subtree_control", off) != 0 ||
+	    !move_processes(leaf, host.delegated) || rmdir(leaf) != 0)
+		log_warn("limits: cannot give %s back as it was: %s", host.delegated, strerror(errno));
+	host.delegated[0] = '\0';
+}
+
 void limits_shutdown(void)
 {
 	struct timespec tick = {0, 20 * 1000 * 1000};
@@ -523,6 +648,8 @@ void limits_shutdown(void)
 		if (host.pending.n > 0)
 			nanosleep(&tick, NULL);
 	}
+	if (host.delegated[0] != '\0' && host.pending.n == 0)
+		restore_delegated(host.dir[H_PIDS]);
 	for (int h = 0; h < H_COUNT; h++) {
 		if (host.dir[h][0] != '\0' && (!host.v2 || h == H_PIDS))
 			rmdir(host.dir[h]);

@@ -34,6 +34,9 @@ struct limits_group;
 /* Once at server start: find where groups can be made, remove what a
  * server that died left behind; a line for the log in line. */
 void limits_probe(char *line, size_t size);
+
+/* That line again, for `sandmux probe`; NULL before limits_probe. */
+const char *limits_probe_summary(void);
 /* At server exit, after every pane: remove the server's directories. */
 void limits_shutdown(void);
 /* Remove the groups a pane left while its last processes were still

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "layout.h"
 #include "log.h"
+#include "sandbox-limits.h"
 #include "term.h"
 
 CMD_HANDLER(cmd_hello)
@@ -169,12 +170,18 @@ CMD_HANDLER(cmd_kill_server)
 CMD_HANDLER(cmd_probe)
 {
 	cJSON *probe = probe_to_json(backend_probe_result());
-	char line[256], microvm[256], both[520];
+	const char *limits = limits_probe_summary();
+	char line[256], microvm[256], all[520 + PATH_MAX * 2];
 
 	backend_probe_line(backend_probe_result(), line, sizeof line);
 	backend_probe_microvm_line(backend_probe_result(), microvm, sizeof microvm);
-	snprintf(both, sizeof both, "%s\n%s", line, microvm);
-	cJSON_AddStringToObject(result, "line", both);
+	/* What bounds a native pane (a control group or rlimits), probed
+	 * with native: none when native is not available. */
+	snprintf(all, sizeof all, "%s\n%s%s%s", line, microvm, limits != NULL ? "\n" : "",
+		 limits != NULL ? limits : "");
+	cJSON_AddStringToObject(result, "line", all);
+	if (limits != NULL)
+		cJSON_AddStringToObject(result, "limits", limits);
 
 	for (cJSON *item = probe->child; item != NULL; item = item->next)
 		cJSON_AddItemToObject(result, item->string, cJSON_Duplicate(item, 1));

@@ -11,6 +11,8 @@
 #   latency     keystroke to echo, and a cursor-only change (Left in
 #               bash), through an attached client (latency.sh)
 #   native      split to first prompt output, none vs native
+#   base        throughput, memory and echo of a base build (BENCH_BASE),
+#               interleaved with this build's in the same run
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SM="$ROOT/$BUILD/sandmux"
@@ -164,6 +166,70 @@ if [ -x "$HARNESS" ]; then
 	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
 	tmux -L smbench kill-server
 fi
+# --- this build against a base build, side by side in this run ------------
+# BENCH_BASE: a build directory holding a sandmux, or a commit built
+# here (default b42b6d1, the last commit before issues 13 and 14, as in
+# native.sh, which is handed the same build; empty: none).  Throughput,
+# memory and echo are sampled on both builds, interleaved, so that what
+# the host does meanwhile hits both alike (issue 14: no regression
+# against the previous build, measured in one run).
+BASE=${BENCH_BASE-b42b6d1}
+BASE_SM=""
+if [ -n "$BASE" ] && [ -x "$BASE/sandmux" ]; then
+	BASE_SM=$(cd "$BASE" && pwd)/sandmux
+elif [ -n "$BASE" ] && git -C "$ROOT" cat-file -e "$BASE^{commit}" 2>/dev/null; then
+	mkdir -p "$W/base"
+	if git -C "$ROOT" archive "$BASE" | tar -x -C "$W/base" &&
+		make -C "$W/base" -j2 all >"$W/base.log" 2>&1; then
+		BASE_SM="$W/base/build/sandmux"
+	else
+		echo "base: cannot build $BASE (see make's output), comparing nothing"
+	fi
+fi
+if [ -n "$BASE_SM" ]; then
+	echo "== this build vs the base build ($BASE), $RUNS runs each, interleaved, medians"
+	NEW_SM=$SM
+	: >"$W/h.new"; : >"$W/h.base"; : >"$W/a.new"; : >"$W/a.base"
+	: >"$W/m.new"; : >"$W/m.base"; : >"$W/e.new"; : >"$W/e.base"
+	# rss: the server's RSS with the memory section's full scrollback.
+	rss() {
+		"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
+		sleep 2
+		pid=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+		awk '/VmRSS/ {print $2}' "/proc/$pid/status"
+		"$SM" -L bench kill-server >/dev/null 2>&1
+	}
+	# echo_ms: the median keystroke-to-echo time in a sh pane.
+	echo_ms() {
+		"$SM" -L bench new -d -s e -x 120 -y 40 -- /bin/sh >/dev/null
+		"$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t e | sed -n 's/.*median \([0-9.]*\).*/\1/p'
+		"$SM" -L bench kill-server >/dev/null 2>&1
+	}
+	for i in $(seq "$RUNS"); do
+		for b in new base; do
+			if [ "$b" = base ]; then SM=$BASE_SM; else SM=$NEW_SM; fi
+			sandmux_headless >>"$W/h.$b"
+			[ -x "$HARNESS" ] && sandmux_attached >>"$W/a.$b"
+			rss >>"$W/m.$b"
+			[ -x "$HARNESS" ] && echo_ms >>"$W/e.$b"
+		done
+	done
+	SM=$NEW_SM
+	against() { # WHAT FILE UNIT: medians, and this build's difference
+		n=$(median <"$W/$2.new")
+		b=$(median <"$W/$2.base")
+		[ -n "$n" ] && [ -n "$b" ] || return 0
+		awk -v what="$1" -v n="$n" -v b="$b" -v unit="$3" 'BEGIN {
+			printf "THIS BUILD vs BASE, %s: %s %s against %s (%+.1f%%; lower is better)\n",
+				what, n, unit, b, (n / b - 1) * 100 }'
+	}
+	against "headless throughput, time for ${MB} MB" h s
+	against "attached throughput, time for ${MB} MB" a s
+	against "server RSS, 10,000 x 200 history" m KiB
+	against "echo median (sh)" e ms
+	export BENCH_NATIVE_BASE="$(dirname "$BASE_SM")"
+fi
+
 for extra in ${BENCH_EXTRAS-native supervisor egress load microvm}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
 	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
