@@ -475,22 +475,33 @@ static void build_root(const struct launch *l)
  * the switch and reachable only through this fd. */
 static void copy_ahead(const struct launch *l, int warm_dir)
 {
+	/* The new mount API (linux/mount.h, not included: its MS_ names
+	 * clash with sys/mount.h): a clone of the copy, made read-only,
+	 * nosuid and nodev before it is attached, then attached on the very
+	 * file opened and checked below, not on a path looked up again. */
+	enum { OPEN_TREE_CLONE = 1, MOVE_MOUNT_F_EMPTY_PATH = 4, MOVE_MOUNT_T_EMPTY_PATH = 0x40 };
+	struct {
+		unsigned long long attr_set, attr_clr, propagation, userns_fd;
+	} attr = {.attr_set = 0x1 | 0x2 | 0x4}; /* MOUNT_ATTR_RDONLY | NOSUID | NODEV */
 	static char buf[1 << 16];
+	struct stat root;
 
+	if (stat("/", &root) != 0)
+		return;
 	for (int i = 0; i < l->nwarm; i++) {
-		const char *path = l->warm[i];
-		int in = -1, out = -1, ok = 0;
-		char name[32], source[64];
+		int in = -1, out = -1, tree = -1;
+		char name[32] = "";
 		struct stat st;
 
-		if (path[0] != '/' || strncmp(path, "/tmp/", 5) == 0 ||
-		    (l->work && strncmp(path, l->work_path, strlen(l->work_path)) == 0))
-			continue;
-		in = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
+		in = open(l->warm[i], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		/* Decided on the final object: a regular file of the host
+		 * root's share itself, so never one of the work tree (its
+		 * own mount: the pane must write the host's file, not a
+		 * copy) nor of the guest's /tmp, whatever symlink led here. */
+		if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || st.st_dev != root.st_dev)
 			goto next;
 		snprintf(name, sizeof name, "%d", i);
-		out = openat(warm_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		out = openat(warm_dir, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (out < 0)
 			goto next;
 		for (;;) {
@@ -508,24 +519,20 @@ static void copy_ahead(const struct launch *l, int warm_dir)
 			    fchmod(out, st.st_mode & 07777) != 0 || futimens(out, times) != 0)
 				goto next;
 		}
-		close(out);
-		out = openat(warm_dir, name, O_RDONLY | O_CLOEXEC);
-		snprintf(source, sizeof source, "/proc/self/fd/%d", out);
-		ok = out >= 0 && mount(source, path, NULL, MS_BIND, NULL) == 0;
-		if (ok && mount(NULL, path, NULL,
-				MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0) {
-			/* A writable copy must not stay: a read-only bind or
-			 * none at all. */
-			if (umount2(path, MNT_DETACH) != 0)
-				die(path);
-			ok = 0;
-		}
+		tree = (int)syscall(SYS_open_tree, out, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | O_CLOEXEC);
+		if (tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
+			goto next;
+		syscall(SYS_move_mount, tree, "", in, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
 	next:
+		/* A clone never attached goes with its fd; the tmpfs file
+		 * stays only as long as a mount holds it. */
+		if (tree >= 0)
+			close(tree);
 		if (in >= 0)
 			close(in);
 		if (out >= 0)
 			close(out);
-		if (!ok)
+		if (name[0] != '\0')
 			unlinkat(warm_dir, name, 0);
 	}
 }

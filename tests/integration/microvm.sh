@@ -20,8 +20,9 @@
 # sandbox whose /tmp is private.
 HOME=$(mktemp -d /var/tmp/sandmux-microvm-home.XXXXXX)
 NOQEMU=$(mktemp -d /var/tmp/sandmux-noqemu.XXXXXX)
+SHELL_DIR=$(mktemp -d /var/tmp/sandmux-microvm-shell.XXXXXX)
 export HOME
-trap 'cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 mkdir -p "$HOME/.ssh" "$T_DIR/work"
 SECRET="sandmux-microvm-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_test"
@@ -55,7 +56,7 @@ echo "origin-ok-$$" >"$T_DIR/www/ok.txt"
 (cd "$T_DIR/www" && exec python3 -m http.server "$ORIGIN_PORT" --bind "$ORIGIN_IP" \
 	>/dev/null 2>&1) &
 web=$!
-trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 export SANDMUX_EGRESS_ALLOW="$ORIGIN_IP"
 sm kill-server >/dev/null 2>&1
 sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
@@ -183,7 +184,7 @@ check "agent profile: no direct connection around the proxy" \
 LO_PORT=$((40000 + $$ % 20000))
 (cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
 lo_web=$!
-trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$LO_PORT/ok.txt"
 out=$(run "$main" N7 "curl -sS -m 10 http://10.0.2.2:$LO_PORT/ok.txt")
 check "control: the terminal pane's open network reaches the host's loopback at 10.0.2.2 ($out)" \
@@ -317,6 +318,11 @@ check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"
 	sh -c "[ \"\$(echo '$(field "$warm" 'p["details"]["summary"]')')\" != '' ] && echo '$(field "$warm" 'p["details"]["summary"]')' | grep -q 'prepared VM'"
 out=$(run "$warm" K2 'uname -r')
 check "and it is a guest like the others ($out)" [ "$out" = "$GUEST_KERNEL" ]
+# The prepared VM had the last shell's files copied in ahead, each bound
+# read-only over its own path (copy_ahead in the agent): bash and libc.
+out=$(run "$warm" C1 "awk '\$5 ~ /(bin\/bash|libc\.so\.6)\$/ { print \$5, substr(\$6, 1, 2) }' /proc/self/mountinfo | sort -u | tr '\n' ' '")
+check "and the last shell's files copied in, read-only ($out)" \
+	sh -c "echo '$out' | grep -q 'bin/bash ro' && echo '$out' | grep -q 'libc.so.6 ro'"
 out=$(run "$warm" S2 "cat $HOME/.ssh/id_test")
 check "with the same masks ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
 # qemu dying under the pane (our own qemu: the pid ls --json gives).
@@ -325,6 +331,30 @@ qemu_alive "$warm_pid" && kill -9 "$warm_pid"
 died() { field "$1" 'p.get("reason", "")' | grep -q 'qemu died of signal 9'; }
 check "qemu killed under a pane: the pane says so" wait_for 10 died "$warm"
 check "and its exit status is 137" [ "$(field "$warm" 'p.get("exit_status")')" = 137 ]
+# Those copies must be what the host has: once a file of the list
+# changed on the host, the next launch boots a fresh VM.  The shell is
+# a copy of bash outside the work tree, so the test may change it.
+cp /bin/bash "$SHELL_DIR/bash"
+# In a session of their own: window v is full.
+sm new -d -s c -x 200 -y 60 -- /bin/sh >/dev/null
+split_c() { sm split -t c -v --backend microvm "$@" | sed -n 's/.*%\([0-9]*\).*/\1/p'; }
+stale=$(split_c --remain -- "$SHELL_DIR/bash" --norc --noprofile -i)
+check "a pane with a copy of bash as its shell ($stale)" wait_for 60 is_ready "${stale:-0}"
+# Its confirmation prepares the next VM with $SHELL_DIR/bash's files.
+prepared_after() { # PANE: a VM booted after PANE was confirmed
+	awk -v c="pane %$1: microvm confirmed" 'index($0, c) { seen = 1 }
+		seen && /microvm: qemu pid/ { found = 1 } END { exit !found }' \
+		"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+}
+wait_for 20 prepared_after "$stale"
+touch "$SHELL_DIR/bash"
+fresh=$(split_c --remain -- "$SHELL_DIR/bash" --norc --noprofile -i)
+wait_for 60 is_ready "${fresh:-0}"
+check "a shell file changed on the host since the prepared VM copied it: a fresh VM ($(field "$fresh" 'p["details"]["summary"]'))" \
+	sh -c "is=\"$(field "$fresh" 'p["details"]["summary"]')\"; [ -n \"\$is\" ] && ! echo \"\$is\" | grep -q 'prepared VM'"
+check "with its log line" grep -q "copies of the shell's files are out of date" \
+	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+sm kill-session -t c >/dev/null
 
 # --- the end of a guest --------------------------------------------------------
 exit_pid=$(field "$exiting" 'p["pid"]')
