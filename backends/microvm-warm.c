@@ -1,21 +1,25 @@
 /*
- * microvm-warm: the files a prepared microvm reads ahead (microvm-warm.h).
+ * microvm-warm: the files a prepared microvm copies in ahead (microvm-warm.h).
  *
  * A warm start is a launch into a VM that booted earlier: what is left
  * on its path is the launch's masks, the shell's exec and the shell's
  * own start, and under TCG every 9p request through the root share is a
  * round trip of milliseconds (the guest's relay, qemu's serial port,
- * diod).  Measured here: an interactive bash made ~330 requests from
- * its exec to its prompt, about a second.  So while the prepared VM
- * waits, its agent reads the files the last pane's shell needed, and the
- * next one's exec and start find them in the guest's page cache.
+ * diod), and even a file in the guest's page cache costs a walk, an open
+ * and a clunk each time it is opened.  Measured here: an interactive
+ * bash made ~330 requests from its exec to its prompt, about a second.
+ * So while the prepared VM waits, its agent copies the files the last
+ * pane's shell needed into a guest tmpfs, bound read-only over their
+ * paths (copy_ahead in the agent), and the next one's exec and start
+ * open them there: ~80 requests are left.
  *
  * The list is what a dynamically linked shell reads before its prompt:
  * the binary, its ELF interpreter and DT_NEEDED libraries (theirs too),
  * found as the loader would on a multiarch Debian system; the loader's
  * cache, the name-service files, readline's inputrc, the terminfo entry,
- * the locale.  A wrong guess costs a read in an idle VM, never
- * correctness: the guest reads the same files again if they changed.
+ * the locale.  A wrong guess costs a copy in an idle VM, never
+ * correctness: a launch finding any listed file changed on the host
+ * boots a fresh VM instead (microvm.c, take_prepared).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,7 +33,7 @@
 
 #include "microvm-warm.h"
 
-/* A file bigger than this is not read ahead (a locales-all
+/* A file bigger than this is not copied (a locales-all
  * locale-archive is hundreds of MB; the guest has 256 MiB). */
 #define WARM_MAX_FILE (16L << 20)
 /* How many ELF objects are followed (the binary and its libraries). */

@@ -1,8 +1,8 @@
 /*
- * microvm-warm: the files a prepared microvm reads ahead, so the next
- * pane's shell starts from the guest's page cache instead of fetching
- * every page through the root share on the launch's path
- * (backends/microvm-warm.c; the guest side is read_ahead in
+ * microvm-warm: the files a prepared microvm copies in ahead, so the
+ * next pane's shell starts from copies in the guest instead of fetching
+ * them through the root share on the launch's path
+ * (backends/microvm-warm.c; the guest side is copy_ahead in
  * backends/microvm-guest/agent.c).
  */
 #ifndef SANDMUX_MICROVM_WARM_H

@@ -656,7 +656,7 @@ static int put_proxy_env(FILE *f)
 /* The world message, sent as qemu starts: what the guest builds before
  * any launch (the shares mounted, the network up) depends on the VM's
  * key alone, so a prepared VM has it ready; warm (a prepared VM's, else
- * NULL) lists the files its agent reads ahead (microvm-warm.h). */
+ * NULL) lists the files its agent copies in ahead (microvm-warm.h). */
 static char *world_message(const struct vm_key *key, const struct strvec *warm, size_t *len)
 {
 	char *buf = NULL;
@@ -901,7 +901,7 @@ out:
 }
 
 /* Boot a VM (its shares' servers, qemu on a new PTY) for key and queue
- * its world message (warm: the files to read ahead, or NULL); the
+ * its world message (warm: the files to copy in ahead, or NULL); the
  * launch is sent later. */
 static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		    const struct strvec *warm, int rows, int cols, struct launch_result *res,

@@ -5,7 +5,7 @@
  * It loads the modules the kernel needs (in the order the image listed
  * them), finds the control port (a virtserialport named sandmux.ctl), says
  * "booted", then reads the world message (the server's user name, the
- * work tree, the network, and, for a prepared VM, the files to read
+ * work tree, the network, and, for a prepared VM, the files to copy in
  * ahead) and builds the world: all of it depends on the VM's key, none
  * of it on the pane, so a prepared VM has it ready before any launch.
  * Then it waits for one launch message: the nonce, the shell's argv,
@@ -86,7 +86,7 @@ struct launch {
 	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
 	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
 	int nargv, nenvp, ndeny, nreadonly;
-	char *warm[MAX_ITEMS + 1]; /* files to read ahead (a prepared VM) */
+	char *warm[MAX_ITEMS + 1]; /* files to copy in ahead (a prepared VM) */
 	int nwarm;
 	char cwd[4096];
 	unsigned uid, gid;
@@ -469,10 +469,9 @@ static void build_root(const struct launch *l)
  * the launch that none of the files changed since (else the launch
  * boots a fresh VM), so the copies are what the host has.  Only content
  * is placed: which paths the shell may open is still decided by the
- * launch's masks, which go on top; the host never lists a deny-read
- * path, nor one in the work tree (whose files must stay the host's own,
- * writable ones) or under /tmp.  warm_dir: the tmpfs, mounted before
- * the switch and reachable only through this fd. */
+ * launch's masks, which go on top (the host lists no deny-read path).
+ * warm_dir: the tmpfs, mounted before the switch and reachable only
+ * through this fd. */
 static void copy_ahead(const struct launch *l, int warm_dir)
 {
 	/* The new mount API (linux/mount.h, not included: its MS_ names
@@ -863,7 +862,7 @@ int main(void)
 	    (mkdir("/warm", 0700) != 0 || mount("tmpfs", "/warm", "tmpfs", MS_NOSUID | MS_NODEV,
 						"mode=0700,size=64m") != 0 ||
 	     (warm_dir = open("/warm", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0))
-		die("the read-ahead tmpfs");
+		die("the tmpfs of the copies");
 	build_root(&l);
 	copy_ahead(&l, warm_dir);
 	if (warm_dir >= 0)
