@@ -39,9 +39,13 @@
 /* How many ELF objects are followed (the binary and its libraries). */
 #define WARM_MAX_OBJECTS 32
 
-static const char *const lib_dirs[] = {
-    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
-    "/usr/lib", NULL};
+static const char *const lib_dirs[] = {"/lib/x86_64-linux-gnu",
+				       "/usr/lib/x86_64-linux-gnu",
+				       "/lib64",
+				       "/usr/lib64",
+				       "/lib",
+				       "/usr/lib",
+				       NULL};
 
 /* path, if it is a regular file of a size worth reading, once. */
 static int add_file(struct strvec *out, const char *path)
@@ -230,12 +234,15 @@ static int add_locale(struct strvec *out, const char *name)
 int microvm_warm_list(const char *shell, const char *path, const char *term,
 		      const char *const locales[3], struct strvec *out)
 {
-	static const char *const fixed[] = {
-	    "/etc/ld.so.cache",	     "/etc/nsswitch.conf",
-	    "/etc/passwd",	     "/etc/group",
-	    "/etc/inputrc",	     "/usr/lib/locale/locale-archive",
-	    "/usr/share/locale/locale.alias",
-	    "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache", NULL};
+	static const char *const fixed[] = {"/etc/ld.so.cache",
+					    "/etc/nsswitch.conf",
+					    "/etc/passwd",
+					    "/etc/group",
+					    "/etc/inputrc",
+					    "/usr/lib/locale/locale-archive",
+					    "/usr/share/locale/locale.alias",
+					    "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache",
+					    NULL};
 	char binary[PATH_MAX] = "";
 	int rc = 0;
 

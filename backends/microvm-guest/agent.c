@@ -469,7 +469,8 @@ static void build_root(const struct launch *l)
  * the launch that none of the files changed since (else the launch
  * boots a fresh VM), so the copies are what the host has.  Only content
  * is placed: which paths the shell may open is still decided by the
- * launch's masks, which go on top (the host lists no deny-read path).
+ * launch's masks, which go on top (a listed path the launch masks is
+ * masked over its copy, a masked directory hides the copies in it).
  * warm_dir: the tmpfs, mounted before the switch and reachable only
  * through this fd. */
 static void copy_ahead(const struct launch *l, int warm_dir)
