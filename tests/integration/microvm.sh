@@ -331,30 +331,6 @@ qemu_alive "$warm_pid" && kill -9 "$warm_pid"
 died() { field "$1" 'p.get("reason", "")' | grep -q 'qemu died of signal 9'; }
 check "qemu killed under a pane: the pane says so" wait_for 10 died "$warm"
 check "and its exit status is 137" [ "$(field "$warm" 'p.get("exit_status")')" = 137 ]
-# Those copies must be what the host has: once a file of the list
-# changed on the host, the next launch boots a fresh VM.  The shell is
-# a copy of bash outside the work tree, so the test may change it.
-cp /bin/bash "$SHELL_DIR/bash"
-# In a session of their own: window v is full.
-sm new -d -s c -x 200 -y 60 -- /bin/sh >/dev/null
-split_c() { sm split -t c -v --backend microvm "$@" | sed -n 's/.*%\([0-9]*\).*/\1/p'; }
-stale=$(split_c --remain -- "$SHELL_DIR/bash" --norc --noprofile -i)
-check "a pane with a copy of bash as its shell ($stale)" wait_for 60 is_ready "${stale:-0}"
-# Its confirmation prepares the next VM with $SHELL_DIR/bash's files.
-prepared_after() { # PANE: a VM booted after PANE was confirmed
-	awk -v c="pane %$1: microvm confirmed" 'index($0, c) { seen = 1 }
-		seen && /microvm: qemu pid/ { found = 1 } END { exit !found }' \
-		"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
-}
-wait_for 20 prepared_after "$stale"
-touch "$SHELL_DIR/bash"
-fresh=$(split_c --remain -- "$SHELL_DIR/bash" --norc --noprofile -i)
-wait_for 60 is_ready "${fresh:-0}"
-check "a shell file changed on the host since the prepared VM copied it: a fresh VM ($(field "$fresh" 'p["details"]["summary"]'))" \
-	sh -c "is=\"$(field "$fresh" 'p["details"]["summary"]')\"; [ -n \"\$is\" ] && ! echo \"\$is\" | grep -q 'prepared VM'"
-check "with its log line" grep -q "copies of the shell's files are out of date" \
-	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
-sm kill-session -t c >/dev/null
 
 # --- the end of a guest --------------------------------------------------------
 exit_pid=$(field "$exiting" 'p["pid"]')
@@ -488,6 +464,43 @@ p=$(env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -
 	--backend microvm -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
 check "control: a stand-in answering with this launch's nonce is labelled microvm" \
 	wait_for 20 is_ready "$p"
+sm kill-server >/dev/null 2>&1
+
+# The prepared VM's copies of the last shell's files must be what the
+# host has: once a listed file changed on the host, the next launch boots
+# a fresh VM.  Decided by the server alone, so the VMs are the stand-in
+# (a prepared one gets its launch at the split).  The shell is a copy of
+# bash outside the work tree, so the test may change it.
+cp /bin/bash "$SHELL_DIR/bash"
+T_NAME="t$$-stale"
+env PATH="$T_DIR/nonce-right:$PATH" SANDMUX_MICROVM_ACCEL=tcg \
+	"$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+split_standin() {
+	env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v \
+		--backend microvm -- "$SHELL_DIR/bash" --norc --noprofile -i |
+		sed -n 's/.*%\([0-9]*\).*/\1/p'
+}
+prepared_after() { # PANE: a VM booted after PANE was confirmed
+	awk -v c="pane %$1: microvm confirmed" 'index($0, c) { seen = 1 }
+		seen && /microvm: qemu pid/ { found = 1 } END { exit !found }' \
+		"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+}
+summary() { field "$1" 'p["details"]["summary"]'; }
+first=$(split_standin)
+wait_for 20 is_ready "${first:-0}"
+wait_for 20 prepared_after "${first:-0}"
+same=$(split_standin)
+wait_for 20 is_ready "${same:-0}"
+check "control: nothing changed, the next launch takes the prepared VM ($(summary "${same:-0}"))" \
+	sh -c "echo \"$(summary "${same:-0}")\" | grep -q 'prepared VM'"
+wait_for 20 prepared_after "${same:-0}"
+touch "$SHELL_DIR/bash"
+fresh=$(split_standin)
+wait_for 20 is_ready "${fresh:-0}"
+check "the shell's binary changed on the host since: a fresh VM ($(summary "${fresh:-0}"))" \
+	sh -c "is=\"$(summary "${fresh:-0}")\"; [ -n \"\$is\" ] && ! echo \"\$is\" | grep -q 'prepared VM'"
+check "with its log line" grep -q "copies of the shell's files are out of date" \
+	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
 sm kill-server >/dev/null 2>&1
 check "the stand-ins are gone with their servers" \
 	wait_for 10 sh -c "! pgrep -f '$T_DIR/nonce[-]' >/dev/null"
