@@ -10,9 +10,14 @@
 # --to-disk and resume (the shell's state kept, no qemu meanwhile), the
 # shell's exit status, the agent profile's network only through the
 # egress proxies, and no qemu left by kill-pane or kill-server.
-# Then the truth matrix on servers that cannot boot: no qemu on PATH, no
-# guest image, a qemu stand-in that exits at once or hangs, --sandbox
-# off; and an unspecified default of microvm stepping down to native.
+# The prepared VM: taken by a split like the last, with the last shell's
+# files copied in read-only.  Then the truth matrix on servers that
+# cannot boot: no qemu on PATH, no guest image, a qemu stand-in that
+# exits at once or hangs, --sandbox off; the nonce (stand-ins answering
+# with none, another launch's, this one's); a prepared VM not taken once
+# the shell's binary changed on the host; and an unspecified default of
+# microvm stepping down to native.  The sanitizer lane runs
+# tests/sanitizer/microvm-smoke.sh instead of this suite.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../microvm-lib.sh"
 # Outside /tmp, which is private in the guest, so the mask is what hides
