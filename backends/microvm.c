@@ -12,9 +12,13 @@
  * and the rest reach the guest's own line discipline and job control.
  *
  * A second virtio serial port, sandmux.ctl, is the control channel, a
- * socketpair with the server: the server writes the launch (nonce, argv,
- * environment, uid, working directory, size, the profile's deny-read and
- * read-only paths) and later "resize R C"; the agent answers "booted",
+ * socketpair with the server: as qemu starts the server writes the world
+ * message (the shares' user, the work tree, the network, and for a
+ * prepared VM the last shell's files to copy in: what the VM's key
+ * decides, so a prepared VM builds it before any launch), then the
+ * launch (nonce, argv, environment, uid, working directory, size, the
+ * profile's deny-read and read-only paths) and later "resize R C"; the
+ * agent answers "booted",
  * "ready NONCE PID" once the shell really exec'd in the guest, "fail
  * WHY", and "exit STATUS" when the shell ends.  The pane is labelled
  * microvm only on "ready" with this launch's nonce (invariant 1): output
