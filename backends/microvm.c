@@ -12,9 +12,13 @@
  * and the rest reach the guest's own line discipline and job control.
  *
  * A second virtio serial port, sandmux.ctl, is the control channel, a
- * socketpair with the server: the server writes the launch (nonce, argv,
- * environment, uid, working directory, size, the profile's deny-read and
- * read-only paths) and later "resize R C"; the agent answers "booted",
+ * socketpair with the server: as qemu starts the server writes the world
+ * message (the shares' user, the work tree, the network, and for a
+ * prepared VM the last shell's files to copy in: what the VM's key
+ * decides, so a prepared VM builds it before any launch), then the
+ * launch (nonce, argv, environment, uid, working directory, size, the
+ * profile's deny-read and read-only paths) and later "resize R C"; the
+ * agent answers "booted",
  * "ready NONCE PID" once the shell really exec'd in the guest, "fail
  * WHY", and "exit STATUS" when the shell ends.  The pane is labelled
  * microvm only on "ready" with this launch's nonce (invariant 1): output
@@ -71,6 +75,7 @@
 #include "error.h"
 #include "hostrun.h"
 #include "log.h"
+#include "microvm-warm.h"
 #include "microvm.h"
 #include "profile.h"
 #include "pty.h"
@@ -652,8 +657,50 @@ static int put_proxy_env(FILE *f)
 	return rc;
 }
 
+/* The world message, sent as qemu starts: what the guest builds before
+ * any launch (the shares mounted, the network up) depends on the VM's
+ * key alone, so a prepared VM has it ready; warm (a prepared VM's, else
+ * NULL) lists the files its agent copies in ahead (microvm-warm.h). */
+static char *world_message(const struct vm_key *key, const struct strvec *warm, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	/* The name the guest attaches to the shares as (diod looks the
+	 * attaching user up by name, and lets only this uid in). */
+	struct passwd *pw = getpwuid(getuid());
+	int rc = 0;
+
+	if (f == NULL)
+		return NULL;
+	rc |= pw != NULL && strspn(pw->pw_name, "abcdefghijklmnopqrstuvwxyz"
+					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+				  strlen(pw->pw_name)
+		  ? put_line(f, "user", pw->pw_name)
+		  : -1;
+	if (key->work[0] != '\0') {
+		/* "rw PATH": the host path is the share's 9p aname. */
+		char value[PATH_MAX + 8];
+
+		snprintf(value, sizeof value, "%s %s", key->work_ro ? "ro" : "rw", key->work);
+		rc |= put_line(f, "work", value);
+	}
+	if (key->egress_dir != NULL)
+		rc |= put_line(f, "net", "proxied");
+	else if (key->open_net)
+		rc |= put_line(f, "net", "open");
+	for (size_t i = 0; warm != NULL && i < warm->n; i++)
+		rc |= put_line(f, "warm", warm->v[i]);
+	fputs("world\n", f);
+	if (fclose(f) != 0 || rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The launch message: what depends on the pane. */
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, bool work_ro, const char *host_run,
+			    const char *home, const char *work, const char *host_run,
 			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
@@ -672,32 +719,10 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "uid", num);
 	snprintf(num, sizeof num, "%u", (unsigned)getgid());
 	rc |= put_line(f, "gid", num);
-	{
-		/* The name the guest attaches to the shares as (diod looks
-		 * the attaching user up by name, and lets only this uid in). */
-		struct passwd *pw = getpwuid(getuid());
-
-		rc |= pw != NULL && strspn(pw->pw_name, "abcdefghijklmnopqrstuvwxyz"
-						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-					  strlen(pw->pw_name)
-			  ? put_line(f, "user", pw->pw_name)
-			  : -1;
-	}
 	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
 	rc |= put_line(f, "size", num);
-	if (work != NULL) {
-		/* "rw PATH": the host path is the share's 9p aname. */
-		char value[PATH_MAX + 8];
-
-		snprintf(value, sizeof value, "%s %s", work_ro ? "ro" : "rw", work);
-		rc |= put_line(f, "work", value);
-	}
-	if (req->egress_dir != NULL) {
-		rc |= put_line(f, "net", "proxied");
+	if (req->egress_dir != NULL)
 		rc |= put_proxy_env(f);
-	} else if (!prof->proxied_network) {
-		rc |= put_line(f, "net", "open");
-	}
 	rc |= put_deny(f, req, prof, home);
 	rc |= put_read_only(f, prof, home, work, host_run);
 	fputs("go\n", f);
@@ -879,12 +904,16 @@ out:
 	return rc;
 }
 
-/* Boot a VM (its shares' servers, qemu on a new PTY) for key; the
+/* Boot a VM (its shares' servers, qemu on a new PTY) for key and queue
+ * its world message (warm: the files to copy in ahead, or NULL); the
  * launch is sent later. */
-static int vm_start(const struct probe_result *probe, const struct vm_key *key, int rows,
-		    int cols, struct launch_result *res, struct sm_error *err)
+static int vm_start(const struct probe_result *probe, const struct vm_key *key,
+		    const struct strvec *warm, int rows, int cols, struct launch_result *res,
+		    struct sm_error *err)
 {
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	char *world;
+	size_t world_len = 0;
 
 	if (vm == NULL) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
@@ -931,6 +960,23 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key, 
 	}
 	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
 		goto fail;
+	/* Far below a socket buffer, so this never blocks; the agent reads
+	 * it once booted.  EPIPE: qemu is already gone, which confirm
+	 * reports with what qemu said on the PTY, the better reason. */
+	world = world_message(key, warm, &world_len);
+	if (world == NULL || (write_all(vm->ctl, world, world_len) != 0 && errno != EPIPE)) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot send the world to the guest: %s",
+			     world == NULL ? "out of memory" : strerror(errno));
+		free(world);
+		backend_kill_tree(res->pid, 0);
+		while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(res->master);
+		res->master = -1;
+		res->pid = 0;
+		goto fail;
+	}
+	free(world);
 	res->backend = SANDBOX_MICROVM;
 	res->vm = vm;
 	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid, vm->accel,
@@ -955,6 +1001,54 @@ fail:
 static struct launch_result prepared;
 static struct vm_key prepared_key, last_key;
 static bool have_prepared, have_last;
+/* The last launch's shell and the variables that say what it reads at
+ * its start: the prepared VM reads those files ahead. */
+static char last_shell[PATH_MAX], last_path[4096], last_term[128], last_locale[3][128];
+/* What the prepared VM's copies were made of: one "path dev ino size
+ * mtime" line per file.  A launch finding it changed boots a fresh VM
+ * rather than run on copies the host no longer has. */
+static struct strvec prepared_warm;
+static char *prepared_warm_sig;
+
+static char *warm_signature(const struct strvec *warm)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	for (size_t i = 0; i < warm->n; i++) {
+		struct stat st;
+
+		if (stat(warm->v[i], &st) != 0)
+			memset(&st, 0, sizeof st);
+		fprintf(f, "%s %lu %lu %lld %lld.%09ld\n", warm->v[i], (unsigned long)st.st_dev,
+			(unsigned long)st.st_ino, (long long)st.st_size,
+			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void remember_shell(const struct launch_request *req)
+{
+	static const char *const names[] = {"PATH=", "TERM=", "LC_ALL=", "LC_CTYPE=", "LANG="};
+	char *const dst[] = {last_path, last_term, last_locale[0], last_locale[1], last_locale[2]};
+	const size_t size[] = {sizeof last_path, sizeof last_term, sizeof last_locale[0],
+			       sizeof last_locale[1], sizeof last_locale[2]};
+
+	snprintf(last_shell, sizeof last_shell, "%s", req->argv[0] != NULL ? req->argv[0] : "");
+	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+		dst[n][0] = '\0';
+		for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+			if (strncmp(req->envp[i], names[n], strlen(names[n])) == 0)
+				snprintf(dst[n], size[n], "%s", req->envp[i] + strlen(names[n]));
+	}
+}
 
 static bool prepare_enabled(void)
 {
@@ -973,6 +1067,9 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 
 void microvm_prepared_discard(void)
 {
+	strvec_free(&prepared_warm);
+	free(prepared_warm_sig);
+	prepared_warm_sig = NULL;
 	if (!have_prepared)
 		return;
 	have_prepared = false;
@@ -997,9 +1094,29 @@ void microvm_prepare_next(void)
 	microvm_prepared_discard();
 	memset(&prepared, 0, sizeof prepared);
 	prepared.master = -1;
-	if (vm_start(probe, &last_key, 24, 80, &prepared, &err) != 0) {
-		log_warn("microvm: cannot prepare the next VM: %s", err.message);
-		return;
+	{
+		const char *const locales[3] = {last_locale[0], last_locale[1], last_locale[2]};
+		struct strvec all = STRVEC_INIT, *warm = &prepared_warm;
+		int rc = microvm_warm_list(last_shell, last_path[0] != '\0' ? last_path : NULL,
+					   last_term, locales, &all);
+
+		/* Not a file of the work tree: the pane must write the
+		 * host's own, not a read-only copy; nor of /tmp, which is
+		 * the guest's own. */
+		for (size_t i = 0; rc == 0 && i < all.n; i++)
+			if (!(last_key.work[0] != '\0' && inside(all.v[i], last_key.work)) &&
+			    !inside(all.v[i], "/tmp"))
+				rc |= strvec_push(warm, all.v[i]);
+		free(prepared_warm_sig);
+		prepared_warm_sig = rc == 0 ? warm_signature(warm) : NULL;
+		rc = rc != 0 || prepared_warm_sig == NULL
+			 ? (sm_error_set(&err, SM_ERR_OUT_OF_MEMORY, "out of memory"), -1)
+			 : vm_start(probe, &last_key, warm, 24, 80, &prepared, &err);
+		strvec_free(&all);
+		if (rc != 0) {
+			log_warn("microvm: cannot prepare the next VM: %s", err.message);
+			return;
+		}
 	}
 	prepared_key = last_key;
 	have_prepared = true;
@@ -1010,6 +1127,21 @@ static bool take_prepared(const struct vm_key *key, struct launch_result *res)
 {
 	if (!have_prepared || !key_equal(&prepared_key, key))
 		return false;
+	{
+		/* Its copies of the shell's files (copy_ahead in the
+		 * agent) must still be what the host has. */
+		char *now = warm_signature(&prepared_warm);
+		bool same = now != NULL && prepared_warm_sig != NULL &&
+			    strcmp(now, prepared_warm_sig) == 0;
+
+		free(now);
+		if (!same) {
+			log_info("microvm: the prepared VM's copies of the shell's files are "
+				 "out of date: booting a new VM");
+			microvm_prepared_discard();
+			return false;
+		}
+	}
 	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
 		/* It died waiting (reaped just now): boot a new one. */
 		close(prepared.master);
@@ -1070,16 +1202,17 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		return -1;
 	}
 	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, req->rows, req->cols, res, err) != 0)
+	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0)
 		return -1;
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
 	if (req->egress_dir == NULL) {
 		last_key = key;
 		have_last = true;
+		remember_shell(req);
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 key.work_ro, key.host_run, res->vm->nonce, &message_len);
+				 key.host_run, res->vm->nonce, &message_len);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what

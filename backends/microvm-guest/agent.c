@@ -4,14 +4,18 @@
  *
  * It loads the modules the kernel needs (in the order the image listed
  * them), finds the control port (a virtserialport named sandmux.ctl), says
- * "booted", then waits for one launch message from the host: the nonce,
- * the shell's argv, environment, uid/gid, working directory, terminal
- * size, the deny-read paths and the paths kept read-only.  Then it builds
- * the pane's world and starts the shell:
+ * "booted", then reads the world message (the server's user name, the
+ * work tree, the network, and, for a prepared VM, the files to copy in
+ * ahead) and builds the world: all of it depends on the VM's key, none
+ * of it on the pane, so a prepared VM has it ready before any launch.
+ * Then it waits for one launch message: the nonce, the shell's argv,
+ * environment, uid/gid, working directory, terminal size, the deny-read
+ * paths and the paths kept read-only, which go on before the shell
+ * starts:
  *
  *   - the host's root (exported read-only by its 9p server on the host,
  *     port sandmux.root) becomes the guest's root; the work tree (port
- *     sandmux.work) is mounted over the working directory; fresh /proc,
+ *     sandmux.work) is mounted over its own path; fresh /proc,
  *     /dev, /dev/pts, /tmp.  Each share is 9p over a virtio serial port,
  *     not qemu's own virtio-9p, because qemu 7.2 refuses to save a VM
  *     while a virtio-9p export is mounted (suspend --to-disk): a port is
@@ -82,12 +86,14 @@ struct launch {
 	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
 	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
 	int nargv, nenvp, ndeny, nreadonly;
+	char *warm[MAX_ITEMS + 1]; /* files to copy in ahead (a prepared VM) */
+	int nwarm;
 	char cwd[4096];
 	unsigned uid, gid;
 	int rows, cols;
 	int work; /* a work tree is shared (port sandmux.work) */
 	int work_ro;
-	char work_path[4096]; /* the host's path of it: the 9p aname */
+	char work_path[4096]; /* the host's path of it: the 9p aname and the mount point */
 	char net[16]; /* "", "open", "proxied" */
 };
 
@@ -260,15 +266,16 @@ static void push(char **list, int *n, const char *value)
 	}
 }
 
-static void read_launch(struct launch *l)
+/* "key value" lines into l until the line end (the world message ends
+ * with "world", the launch with "go"). */
+static void read_message(struct launch *l, const char *end)
 {
 	char line[LINE_MAX_LEN];
 
-	memset(l, 0, sizeof *l);
 	while (read_line(line, sizeof line)) {
 		char *value = strchr(line, ' ');
 
-		if (strcmp(line, "go") == 0)
+		if (strcmp(line, end) == 0)
 			return;
 		if (value == NULL)
 			continue;
@@ -284,6 +291,8 @@ static void read_launch(struct launch *l)
 			push(l->deny, &l->ndeny, value);
 		else if (strcmp(line, "ro") == 0)
 			push(l->readonly, &l->nreadonly, value);
+		else if (strcmp(line, "warm") == 0)
+			push(l->warm, &l->nwarm, value);
 		else if (strcmp(line, "user") == 0)
 			snprintf(l->user, sizeof l->user, "%s", value);
 		else if (strcmp(line, "cwd") == 0)
@@ -304,7 +313,8 @@ static void read_launch(struct launch *l)
 			snprintf(l->net, sizeof l->net, "%s", value);
 	}
 	errno = EPIPE;
-	die("control channel closed before launch");
+	die(strcmp(end, "go") == 0 ? "control channel closed before launch"
+				   : "control channel closed before the world message");
 }
 
 
@@ -434,8 +444,11 @@ static void build_root(const struct launch *l)
 	/* After the private /tmp, so a work tree under /tmp stays visible:
 	 * its mount point is made in the new tmpfs. */
 	if (l->work) {
-		snprintf(dst, sizeof dst, "/newroot%s", l->cwd);
-		if (strncmp(l->cwd, "/tmp/", 5) == 0)
+		/* At the work tree's own (resolved) path: the host resolved
+		 * the working directory to it, and any spelling of the
+		 * working directory leads there through the host's root. */
+		snprintf(dst, sizeof dst, "/newroot%s", l->work_path);
+		if (strncmp(l->work_path, "/tmp/", 5) == 0)
 			make_dirs(dst);
 		mount_share("sandmux.work", l->work_path, dst, MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
 			    "mmap", l);
@@ -444,6 +457,84 @@ static void build_root(const struct launch *l)
 	if (chdir("/newroot") != 0 || mount(".", "/", NULL, MS_MOVE, NULL) != 0 ||
 	    chroot(".") != 0 || chdir("/") != 0)
 		die("switch to the host root");
+}
+
+/* A prepared VM copies what the last pane's shell needs (its binary,
+ * libraries, terminfo, locale; the host's list, microvm-warm.c) into a
+ * tmpfs of its own and binds each copy read-only over its path, so the
+ * next launch's exec and shell start open them without a round trip
+ * through the share: under TCG each 9p request costs milliseconds, and
+ * even a file in the page cache costs a walk, an open and a clunk.  A
+ * copy has the host file's mode, owner and times; the host checks at
+ * the launch that none of the files changed since (else the launch
+ * boots a fresh VM), so the copies are what the host has.  Only content
+ * is placed: which paths the shell may open is still decided by the
+ * launch's masks, which go on top (a listed path the launch masks is
+ * masked over its copy, a masked directory hides the copies in it).
+ * warm_dir: the tmpfs, mounted before the switch and reachable only
+ * through this fd. */
+static void copy_ahead(const struct launch *l, int warm_dir)
+{
+	/* The new mount API (linux/mount.h, not included: its MS_ names
+	 * clash with sys/mount.h): a clone of the copy, made read-only,
+	 * nosuid and nodev before it is attached, then attached on the very
+	 * file opened and checked below, not on a path looked up again. */
+	enum { OPEN_TREE_CLONE = 1, MOVE_MOUNT_F_EMPTY_PATH = 4, MOVE_MOUNT_T_EMPTY_PATH = 0x40 };
+	struct {
+		unsigned long long attr_set, attr_clr, propagation, userns_fd;
+	} attr = {.attr_set = 0x1 | 0x2 | 0x4}; /* MOUNT_ATTR_RDONLY | NOSUID | NODEV */
+	static char buf[1 << 16];
+	struct stat root;
+
+	if (stat("/", &root) != 0)
+		return;
+	for (int i = 0; i < l->nwarm; i++) {
+		int in = -1, out = -1, tree = -1;
+		char name[32] = "";
+		struct stat st;
+
+		in = open(l->warm[i], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		/* Decided on the final object: a regular file of the host
+		 * root's share itself, so never one of the work tree (its
+		 * own mount: the pane must write the host's file, not a
+		 * copy) nor of the guest's /tmp, whatever symlink led here. */
+		if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || st.st_dev != root.st_dev)
+			goto next;
+		snprintf(name, sizeof name, "%d", i);
+		out = openat(warm_dir, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (out < 0)
+			goto next;
+		for (;;) {
+			ssize_t n = read(in, buf, sizeof buf);
+
+			if (n == 0)
+				break;
+			if (n < 0 || write(out, buf, (size_t)n) != n)
+				goto next;
+		}
+		{
+			struct timespec times[2] = {st.st_atim, st.st_mtim};
+
+			if (fchown(out, st.st_uid, st.st_gid) != 0 ||
+			    fchmod(out, st.st_mode & 07777) != 0 || futimens(out, times) != 0)
+				goto next;
+		}
+		tree = (int)syscall(SYS_open_tree, out, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | O_CLOEXEC);
+		if (tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
+			goto next;
+		syscall(SYS_move_mount, tree, "", in, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	next:
+		/* A clone never attached goes with its fd; the tmpfs file
+		 * stays only as long as a mount holds it. */
+		if (tree >= 0)
+			close(tree);
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+		if (name[0] != '\0')
+			unlinkat(warm_dir, name, 0);
+	}
 }
 
 /* Masks and read-only binds, after the switch: paths resolve as the
@@ -732,7 +823,7 @@ int main(void)
 {
 	struct launch l;
 	char what[4200];
-	int mask_fd, resolv_fd = -1, status;
+	int mask_fd, resolv_fd = -1, warm_dir = -1, status;
 	pid_t shell;
 
 	/* Not dumpable, and so neither are the relays forked from here:
@@ -753,7 +844,8 @@ int main(void)
 		die("pipe");
 	signal(SIGCHLD, on_sigchld);
 	say("booted");
-	read_launch(&l);
+	memset(&l, 0, sizeof l);
+	read_message(&l, "world");
 	mask_fd = open("/mask", O_RDONLY | O_CLOEXEC | O_CREAT, 0);
 	if (mask_fd < 0 || fchmod(mask_fd, 0) != 0)
 		die("mask file");
@@ -765,7 +857,18 @@ int main(void)
 			die("resolv.conf");
 	}
 	network_up(&l);
+	/* The copies' tmpfs, before the switch makes the initramfs
+	 * unreachable: afterwards only this fd leads to it. */
+	if (l.nwarm > 0 &&
+	    (mkdir("/warm", 0700) != 0 || mount("tmpfs", "/warm", "tmpfs", MS_NOSUID | MS_NODEV,
+						"mode=0700,size=64m") != 0 ||
+	     (warm_dir = open("/warm", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0))
+		die("the tmpfs of the copies");
 	build_root(&l);
+	copy_ahead(&l, warm_dir);
+	if (warm_dir >= 0)
+		close(warm_dir);
+	read_message(&l, "go");
 	apply_policy(&l, mask_fd, resolv_fd);
 	if (l.nargv == 0) {
 		errno = EINVAL;

@@ -10,7 +10,9 @@
 # interactive bash showing its prompt (capture polled every 20 ms).
 # Reports medians of RUNS samples, the VmRSS of each pane's qemu and the
 # CPU time qemu spent until the prompt (on a busy host the wall time is
-# mostly waiting for a CPU; the CPU time is what the start costs).
+# mostly waiting for a CPU; the CPU time is what the start costs): in
+# all, and from the split on (for a prepared VM: what the launch itself
+# cost, its boot left out).
 #
 #   sh tests/bench/microvm.sh [BUILD_DIR]
 #   (targets under TCG: cold <= 4 s, warm <= 1 s, median of 5)
@@ -41,8 +43,17 @@ fi
 accel=$(sm probe | sed -n 's/^microvm: available (\(.*\))/\1/p')
 sm kill-server >/dev/null 2>&1
 
-# sample: one split; prints seconds to the prompt and the qemu's RSS (kB).
+cpu_of() { # PID: its CPU time so far, in seconds
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null |
+		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($12 + $13) / hz }'
+}
+# sample: one split; prints seconds to the prompt, the qemu's RSS (kB),
+# its CPU time in all and since the split.
 sample() {
+	# The newest VM the server booted: the prepared one, if any.
+	ready_vm=$(sed -n 's/.*microvm: qemu pid \([0-9]*\).*/\1/p' \
+		"$XDG_STATE_HOME/sandmux/server-$NAME.log" 2>/dev/null | tail -1)
+	cpu0=$(cpu_of "${ready_vm:-0}")
 	began=$(now)
 	sm split -t b -v --backend microvm -- /bin/bash --norc --noprofile -i >/dev/null 2>&1
 	p=$(newest)
@@ -55,10 +66,10 @@ sample() {
 	pid=$(sm ls --json | awk -v id="$p" '$1 == "\"id\":" { c = $2 + 0 } c == id && $1 == "\"pid\":" { print $2 + 0; exit }')
 	rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
 	# qemu's CPU time so far: what the start costs whatever the load.
-	cpu=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null |
-		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($12 + $13) / hz }')
+	cpu=$(cpu_of "$pid")
+	[ "$pid" = "$ready_vm" ] || cpu0=0
 	sm kill-pane -t "%$p" >/dev/null 2>&1
-	echo "$took ${rss:-0} ${cpu:-0}"
+	echo "$took ${rss:-0} ${cpu:-0} $(echo "${cpu:-0} - ${cpu0:-0}" | bc)"
 }
 
 run_series() { # LABEL GAP: RUNS samples on the current server
@@ -71,6 +82,8 @@ run_series() { # LABEL GAP: RUNS samples on the current server
 		"[$(cut -d' ' -f1 "$W/$1" | tr '\n' ' ')]" \
 		"qemu RSS median $(($(cut -d' ' -f2 "$W/$1" | median) / 1024)) MiB," \
 		"qemu CPU time at the prompt (a prepared VM's boot included) median $(cut -d' ' -f3 "$W/$1" | median) s," \
+		"of it since the split median $(cut -d' ' -f4 "$W/$1" | median) s" \
+		"[$(cut -d' ' -f4 "$W/$1" | tr '\n' ' ')]," \
 		"load average $(cut -d' ' -f1 /proc/loadavg)"
 }
 

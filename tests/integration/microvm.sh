@@ -10,27 +10,24 @@
 # --to-disk and resume (the shell's state kept, no qemu meanwhile), the
 # shell's exit status, the agent profile's network only through the
 # egress proxies, and no qemu left by kill-pane or kill-server.
-# Then the truth matrix on servers that cannot boot: no qemu on PATH, no
-# guest image, a qemu stand-in that exits at once or hangs, --sandbox
-# off; and an unspecified default of microvm stepping down to native.
+# The prepared VM: taken by a split like the last, with the last shell's
+# files copied in read-only.  Then the truth matrix on servers that
+# cannot boot: no qemu on PATH, no guest image, a qemu stand-in that
+# exits at once or hangs, --sandbox off; the nonce (stand-ins answering
+# with none, another launch's, this one's); a prepared VM not taken once
+# the shell's binary changed on the host; and an unspecified default of
+# microvm stepping down to native.  The sanitizer lane runs
+# tests/sanitizer/microvm-smoke.sh instead of this suite.
 . "$(dirname "$0")/../lib.sh"
-ROOT=${SANDMUX_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD_DIR=${SANDMUX_BUILD:-$ROOT/build}
-IMAGE=$BUILD_DIR/microvm
-[ -s "$IMAGE/vmlinux" ] || IMAGE=$ROOT/build/microvm
-if [ ! -s "$IMAGE/vmlinux" ] || [ ! -s "$IMAGE/initramfs.cpio" ]; then
-	not_ok "the guest image is built (make microvm-image)"
-	finish
-fi
-export SANDMUX_MICROVM_DIR="$IMAGE"
-GUEST_KERNEL=$(cat "$IMAGE/kernel-version")
+. "$(dirname "$0")/../microvm-lib.sh"
 # Outside /tmp, which is private in the guest, so the mask is what hides
 # the key; NOQEMU too: the native probe runs bwrap from it inside a
 # sandbox whose /tmp is private.
 HOME=$(mktemp -d /var/tmp/sandmux-microvm-home.XXXXXX)
 NOQEMU=$(mktemp -d /var/tmp/sandmux-noqemu.XXXXXX)
+SHELL_DIR=$(mktemp -d /var/tmp/sandmux-microvm-shell.XXXXXX)
 export HOME
-trap 'cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 mkdir -p "$HOME/.ssh" "$T_DIR/work"
 SECRET="sandmux-microvm-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_test"
@@ -42,44 +39,6 @@ echo "host-logout-$$" >"$HOME/.bash_logout"
 mkdir -p "$HOME/.config/autostart"
 WORK=$T_DIR/work
 cd "$WORK" || exit 1
-BASH_CMD="/bin/bash --norc --noprofile -i"
-
-# field PANE EXPR: a Python expression over pane p of `ls --json`.
-field() {
-	sm ls --json | python3 -c '
-import json, sys
-doc = json.load(sys.stdin)
-for s in doc.get("sessions", []):
-    for w in s["windows"]:
-        for p in w["panes"]:
-            if p["id"] == int(sys.argv[1]):
-                print(eval(sys.argv[2]))' "$1" "$2"
-}
-is_ready() { [ "$(field "$1" 'p["backend"]')" = microvm ]; }
-failed_with() { # PANE TEXT: state error, no label, no pid, reason has TEXT
-	[ "$(field "$1" 'p["state"], p["backend"], p["pid"]')" = "('error', None, 0)" ] &&
-		field "$1" 'p.get("reason", "")' | grep -qF -- "$2"
-}
-# run PANE TAG CMD: run CMD in the pane; its output is what the pane
-# shows between TAG< and >TAG, which only the answer holds (the typed
-# line reads printf '%s<%s>%s\n' TAG ... TAG).
-run() {
-	sm send-keys -t "$1" "printf '%s<%s>%s\\n' $2 \"\$($3 2>&1)\" $2" Enter
-	wait_for 20 capture_has "$1" ">$2" || return 1
-	sm capture -t "$1" -S - | tr -d '\n' | sed -n "s/.*$2<\(.*\)>$2.*/\1/p"
-}
-# newest: the newest pane's id (a split whose sandbox failed reports the
-# error, not the pane, which exists FAILED).
-newest() {
-	"$SANDMUX_BIN" -L "$T_NAME" ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' |
-		sort -n | tail -1
-}
-split_vm() { sm split -t v -v --backend microvm "$@" | sed -n 's/.*%\([0-9]*\).*/\1/p'; }
-# qemu_alive PID: PID (a pane's, from ls --json) is still a live qemu
-# booting this image (a zombie's or a reused pid's cmdline is not).
-qemu_alive() {
-	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q "qemu-system.*$IMAGE/vmlinux"
-}
 
 # --- the probe -------------------------------------------------------------
 began=$(date +%s.%N)
@@ -102,7 +61,7 @@ echo "origin-ok-$$" >"$T_DIR/www/ok.txt"
 (cd "$T_DIR/www" && exec python3 -m http.server "$ORIGIN_PORT" --bind "$ORIGIN_IP" \
 	>/dev/null 2>&1) &
 web=$!
-trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'kill $web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 export SANDMUX_EGRESS_ALLOW="$ORIGIN_IP"
 sm kill-server >/dev/null 2>&1
 sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
@@ -230,7 +189,7 @@ check "agent profile: no direct connection around the proxy" \
 LO_PORT=$((40000 + $$ % 20000))
 (cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
 lo_web=$!
-trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU"' EXIT
+trap 'kill $web $lo_web 2>/dev/null; cleanup; rm -rf "$HOME" "$NOQEMU" "$SHELL_DIR"' EXIT
 wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$LO_PORT/ok.txt"
 out=$(run "$main" N7 "curl -sS -m 10 http://10.0.2.2:$LO_PORT/ok.txt")
 check "control: the terminal pane's open network reaches the host's loopback at 10.0.2.2 ($out)" \
@@ -364,6 +323,11 @@ check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"
 	sh -c "[ \"\$(echo '$(field "$warm" 'p["details"]["summary"]')')\" != '' ] && echo '$(field "$warm" 'p["details"]["summary"]')' | grep -q 'prepared VM'"
 out=$(run "$warm" K2 'uname -r')
 check "and it is a guest like the others ($out)" [ "$out" = "$GUEST_KERNEL" ]
+# The prepared VM had the last shell's files copied in ahead, each bound
+# read-only over its own path (copy_ahead in the agent): bash and libc.
+out=$(run "$warm" C1 "awk '\$5 ~ /(bin\/bash|libc\.so\.6)\$/ { print \$5, substr(\$6, 1, 2) }' /proc/self/mountinfo | sort -u | tr '\n' ' '")
+check "and the last shell's files copied in, read-only ($out)" \
+	sh -c "echo '$out' | grep -q 'bin/bash ro' && echo '$out' | grep -q 'libc.so.6 ro'"
 out=$(run "$warm" S2 "cat $HOME/.ssh/id_test")
 check "with the same masks ($out)" sh -c "echo '$out' | grep -q 'Permission denied'"
 # qemu dying under the pane (our own qemu: the pid ls --json gives).
@@ -379,7 +343,6 @@ killed_pid=$(field "$killed" 'p["pid"]')
 main_pid=$(field "$main" 'p["pid"]')
 check "each pane's pid is its own qemu" qemu_alive "$main_pid"
 sm send-keys -t "$exiting" 'exit 7' Enter
-gone() { ! qemu_alive "$1"; }
 check "the shell's exit ends the VM (qemu gone)" wait_for 20 gone "$exit_pid"
 wait_for 10 capture_has "$exiting" 'exited with status'
 check "the pane shows the shell's exit status 7" capture_has "$exiting" '[exited with status 7]'
@@ -506,6 +469,43 @@ p=$(env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -
 	--backend microvm -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
 check "control: a stand-in answering with this launch's nonce is labelled microvm" \
 	wait_for 20 is_ready "$p"
+sm kill-server >/dev/null 2>&1
+
+# The prepared VM's copies of the last shell's files must be what the
+# host has: once a listed file changed on the host, the next launch boots
+# a fresh VM.  Decided by the server alone, so the VMs are the stand-in
+# (a prepared one gets its launch at the split).  The shell is a copy of
+# bash outside the work tree, so the test may change it.
+cp /bin/bash "$SHELL_DIR/bash"
+T_NAME="t$$-stale"
+env PATH="$T_DIR/nonce-right:$PATH" SANDMUX_MICROVM_ACCEL=tcg \
+	"$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+split_standin() {
+	env PATH="$T_DIR/nonce-right:$PATH" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v \
+		--backend microvm -- "$SHELL_DIR/bash" --norc --noprofile -i |
+		sed -n 's/.*%\([0-9]*\).*/\1/p'
+}
+prepared_after() { # PANE: a VM booted after PANE was confirmed
+	awk -v c="pane %$1: microvm confirmed" 'index($0, c) { seen = 1 }
+		seen && /microvm: qemu pid/ { found = 1 } END { exit !found }' \
+		"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+}
+summary() { field "$1" 'p["details"]["summary"]'; }
+first=$(split_standin)
+wait_for 20 is_ready "${first:-0}"
+wait_for 20 prepared_after "${first:-0}"
+same=$(split_standin)
+wait_for 20 is_ready "${same:-0}"
+check "control: nothing changed, the next launch takes the prepared VM ($(summary "${same:-0}"))" \
+	sh -c "echo \"$(summary "${same:-0}")\" | grep -q 'prepared VM'"
+wait_for 20 prepared_after "${same:-0}"
+touch "$SHELL_DIR/bash"
+fresh=$(split_standin)
+wait_for 20 is_ready "${fresh:-0}"
+check "the shell's binary changed on the host since: a fresh VM ($(summary "${fresh:-0}"))" \
+	sh -c "is=\"$(summary "${fresh:-0}")\"; [ -n \"\$is\" ] && ! echo \"\$is\" | grep -q 'prepared VM'"
+check "with its log line" grep -q "copies of the shell's files are out of date" \
+	"$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
 sm kill-server >/dev/null 2>&1
 check "the stand-ins are gone with their servers" \
 	wait_for 10 sh -c "! pgrep -f '$T_DIR/nonce[-]' >/dev/null"
