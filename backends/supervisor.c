@@ -72,6 +72,10 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
 #define MAX_SYMLINK_HOPS 40
 
 /* The final-object resolution: a symlink at the last component followed
@@ -102,6 +106,19 @@ struct sv_pane {
 	bool ids_known; /* fsuid, fsgid read (every process of the pane has them) */
 	uid_t fsuid;
 	gid_t fsgid;
+	/* Umasks read from /proc/PID/status, per thread (sv_umask_get). */
+	struct sv_umask {
+		pid_t tid; /* 0: unused */
+		int pidfd; /* PIDFD_THREAD: readable once the thread is gone */
+		unsigned epoch;
+		mode_t umask;
+	} umasks[16];
+	unsigned umask_next;  /* the entry replaced next */
+	unsigned umask_epoch; /* bumped by every umask(2) the pane makes */
+	pid_t umask_pending[8]; /* threads whose umask(2) was let through and
+				 * that have not made a call since */
+	unsigned umask_pending_n;
+	bool umask_uncached; /* more pending than that: never cache again */
 	struct sv_pane *next;
 };
 
@@ -144,6 +161,9 @@ static void sv_pane_free(struct sv_pane *p)
 {
 	if (p->root >= 0)
 		close(p->root);
+	for (size_t i = 0; i < sizeof p->umasks / sizeof p->umasks[0]; i++)
+		if (p->umasks[i].tid != 0)
+			close(p->umasks[i].pidfd);
 	strvec_free(&p->writable);
 	strvec_free(&p->private_roots);
 	strvec_free(&p->deny_read);
@@ -298,10 +318,31 @@ struct sv_call {
 	gid_t fsgid;
 };
 
+/* Empty strings, no fd.  Not a memset: the buffers are 12 KiB a path,
+ * and zeroing them (and the call's, 29 KiB in all) on every notification
+ * cost more than reading the path. */
 static void sv_path_init(struct sv_path *p)
 {
-	memset(p, 0, sizeof *p);
+	p->dirfd = AT_FDCWD;
+	p->raw[0] = p->abs[0] = p->canon[0] = p->name[0] = '\0';
 	p->parent = -1;
+}
+
+static void sv_call_init(struct sv_call *c, struct sv_pane *pane, struct seccomp_notif *req)
+{
+	c->pane = pane;
+	c->req = req;
+	c->syscall = "?";
+	c->root = -1;
+	sv_path_init(&c->a);
+	sv_path_init(&c->b);
+	c->flags = 0;
+	c->mode = 0;
+	c->dev = 0;
+	c->target[0] = '\0';
+	c->umask = 0;
+	c->fsuid = 0;
+	c->fsgid = 0;
 }
 
 /* Read a NUL-terminated string at addr in pid with one
@@ -510,6 +551,15 @@ static int make_absolute(pid_t pid, struct sv_path *p)
 	return 0;
 }
 
+/* Does path have a ".." component? */
+static bool has_dotdot(const char *path)
+{
+	for (const char *q = path; (q = strstr(q, "..")) != NULL; q += 2)
+		if ((q == path || q[-1] == '/') && (q[2] == '/' || q[2] == '\0'))
+			return true;
+	return false;
+}
+
 /* Split abs into its directory and last component; pin the directory
  * inside the child's root and spell it canonically. */
 static int pin_parent(struct sv_call *c, struct sv_path *p)
@@ -536,6 +586,22 @@ static int pin_parent(struct sv_call *c, struct sv_path *p)
 		snprintf(dir, sizeof dir, "/");
 	if (p->parent >= 0)
 		close(p->parent);
+	if (!has_dotdot(dir)) {
+		/* The common case in one call.  A walk that met no symlink
+		 * (RESOLVE_NO_SYMLINKS; magic links are symlinks too) and no
+		 * "..": the kernel went down exactly the components spelled,
+		 * so the spelling, collapsed, is the kernel's own name for
+		 * the directory and the readlink below would only repeat it.
+		 * Any symlink on the way fails here and takes the full road. */
+		struct open_how plain = how;
+
+		plain.resolve |= RESOLVE_NO_SYMLINKS;
+		p->parent = (int)syscall(SYS_openat2, c->root, dir, &plain, sizeof plain);
+		if (p->parent >= 0) {
+			normalize(dir, canon, sizeof canon);
+			goto pinned;
+		}
+	}
 	p->parent = (int)syscall(SYS_openat2, c->root, dir, &how, sizeof how);
 	if (p->parent < 0 && (errno == ENOENT || errno == ELOOP) && final_object) {
 		/* Through /proc/self, /proc/PID/cwd, /dev/fd/N, a symlink to
@@ -557,6 +623,7 @@ static int pin_parent(struct sv_call *c, struct sv_path *p)
 	if (n <= 0)
 		return -EACCES;
 	canon[n] = '\0';
+pinned:
 	if (snprintf(p->canon, sizeof p->canon, "%s/%s", strcmp(canon, "/") == 0 ? "" : canon,
 		     p->name) >= (int)sizeof p->canon)
 		return -ENAMETOOLONG;
@@ -607,21 +674,6 @@ static int child_ids(struct sv_call *c)
 	return 0;
 }
 
-/* The child's umask, for what it creates: read per call (a process
- * changes its own at will), and only by the calls that create with a
- * mode. */
-static int child_umask(struct sv_call *c)
-{
-	char buf[4096];
-	unsigned mask;
-	const char *p;
-
-	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
-	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1)
-		return -ESRCH;
-	c->umask = mask;
-	return 0;
-}
 
 /* Act as the child: its fsuid and fsgid on this thread.  Without
  * capabilities the kernel only lets us take our own ids, so a child
@@ -687,6 +739,108 @@ static int respond_result(struct sv_call *c, int rc)
 	return rc < 0 ? respond_errno(c, errno) : respond(c, 0, 0, false);
 }
 
+/* --- the child's umask ---------------------------------------------------- */
+
+/* What a create needs to apply the child's umask by hand.  The only
+ * place a process's umask can be read is /proc/PID/status, which the
+ * kernel formats whole on every read: 23 us here, more than all the rest
+ * of an emulated create.  So it is kept per thread, and kept true:
+ * - umask(2) is the only way a process changes it, and the filter sends
+ *   every umask(2) here (let through, CONTINUE).  Each one drops every
+ *   kept value of the pane (threads and CLONE_FS processes share one),
+ *   and its caller stays "pending" until its next call: until then its
+ *   change may not have landed, so nothing read meanwhile is kept;
+ * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
+ *   entry, so a reused id is read afresh; a new thread is read once.
+ * This is fidelity, not a rule: a process can fchmod whatever it makes
+ * (not intercepted), so a wrong umask could only hurt its own files. */
+static void umask_drop(struct sv_umask *e)
+{
+	if (e->tid != 0)
+		close(e->pidfd);
+	e->tid = 0;
+}
+
+static bool thread_gone(int pidfd)
+{
+	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/* Every notification: its thread is back from any umask(2) it made. */
+static void umask_settled(struct sv_pane *p, pid_t tid)
+{
+	for (unsigned i = 0; i < p->umask_pending_n; i++)
+		if (p->umask_pending[i] == tid) {
+			p->umask_pending[i] = p->umask_pending[--p->umask_pending_n];
+			return;
+		}
+}
+
+/* umask(2): forget every kept umask of the pane, and let it through.
+ * CONTINUE decides nothing: the call names no file. */
+static void umask_changing(struct sv_call *c)
+{
+	struct sv_pane *p = c->pane;
+
+	p->umask_epoch++;
+	if (p->umask_pending_n < sizeof p->umask_pending / sizeof p->umask_pending[0])
+		p->umask_pending[p->umask_pending_n++] = c->req->pid;
+	else
+		p->umask_uncached = true;
+	respond(c, 0, 0, true);
+}
+
+/* The child's umask, for what it creates, and only read by the calls
+ * that create with a mode. */
+static int child_umask(struct sv_call *c)
+{
+	struct sv_pane *pane = c->pane;
+	pid_t tid = c->req->pid;
+	bool keep = pane->umask_pending_n == 0 && !pane->umask_uncached;
+	char buf[4096];
+	unsigned mask;
+	const char *p;
+	struct sv_umask *e;
+	int pidfd = -1;
+
+	for (size_t i = 0; i < sizeof pane->umasks / sizeof pane->umasks[0]; i++) {
+		e = &pane->umasks[i];
+		if (e->tid != tid)
+			continue;
+		if (keep && e->epoch == pane->umask_epoch && !thread_gone(e->pidfd)) {
+			c->umask = e->umask;
+			return 0;
+		}
+		umask_drop(e);
+	}
+	/* The pidfd first, then the status: the call still being live
+	 * after both proves both name the calling thread. */
+	if (keep)
+		pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (proc_status_read(tid, buf, sizeof buf) != 0 ||
+	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return -ESRCH;
+	}
+	c->umask = mask;
+	if (pidfd >= 0 && !notif_valid(pane->listener, c->req->id)) {
+		close(pidfd);
+		return -ESRCH;
+	}
+	if (pidfd >= 0) {
+		e = &pane->umasks[pane->umask_next++ % (sizeof pane->umasks / sizeof pane->umasks[0])];
+		umask_drop(e);
+		*e = (struct sv_umask){.tid = tid, .pidfd = pidfd, .epoch = pane->umask_epoch,
+				       .umask = mask};
+	}
+	return 0;
+}
+
+/* --- violations ---------------------------------------------------------- */
+
 static void violation(struct sv_call *c, const char *action, const char *target, int err,
 		      const char *why)
 {
@@ -723,37 +877,58 @@ static int deny(struct sv_call *c, const char *action, const char *target, int e
 	return respond_errno(c, err);
 }
 
+/* A refusal: what check_mutation reports and answers. */
+struct sv_refusal {
+	const char *action;
+	int err;
+	const char *why;
+};
+
 /* The checks every name that is about to be made, replaced or removed
- * goes through.  Returns 1 when it answered (denied), 0 when allowed. */
-static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creates, bool above)
+ * goes through: true, with the refusal filled in, when one refuses. */
+static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool creates, bool above,
+			     struct sv_refusal *r)
 {
 	const char *rule;
 
 	/* Threat: planting or swapping files inside a secret store. */
 	if (subpath_of_any(p->canon, &c->pane->deny_read))
-		return deny(c, "file-write*", p->canon, EACCES, "deny-read root"), 1;
+		return *r = (struct sv_refusal){"file-write*", EACCES, "deny-read root"}, true;
 	if (!subpath_of_any(p->canon, &c->pane->writable)) {
 		/* The sandbox's own /tmp, /dev, /proc: nothing of the host. */
 		if (subpath_of_any(p->canon, &c->pane->private_roots))
-			return 0;
+			return false;
 		/* Threat: writing to the host outside the writable roots
 		 * (the read-only mounts refuse it too; this reports it). */
-		return deny(c, "file-write*", p->canon, EROFS, "outside the writable roots"), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS, "outside the writable roots"},
+		       true;
 	}
 	/* Threat: planting what the host later runs unsandboxed (shell rc
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
-		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
 	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
 	 * git at a directory the pane made, whose config is not named
 	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
 	if (creates && strcmp(p->name, ".git") == 0)
-		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS, "a .git that is not a directory"},
+		       true;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
-		return deny(c, "file-write-create", p->canon, EACCES, rule), 1;
-	return 0;
+		return *r = (struct sv_refusal){"file-write-create", EACCES, rule}, true;
+	return false;
+}
+
+/* mutation_refused, reported and answered.  Returns 1 when it answered
+ * (denied), 0 when allowed. */
+static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creates, bool above)
+{
+	struct sv_refusal r;
+
+	if (!mutation_refused(c, p, creates, above, &r))
+		return 0;
+	return deny(c, r.action, p->canon, r.err, r.why), 1;
 }
 
 /* A symlink at the last component: where it leads, as a new absolute
@@ -901,6 +1076,7 @@ static int emulate_open(struct sv_call *c)
 	char norm[PATH_MAX];
 
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		struct sv_refusal why;
 		struct stat st;
 		int open_flags = flags;
 
@@ -930,7 +1106,14 @@ static int emulate_open(struct sv_call *c)
 				    flags & O_CREAT ? "/proc is not written by creat"
 						    : "/proc is not written through the supervisor");
 		}
-		if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if ((flags & O_CREAT) && (flags & O_EXCL) && !mutation_refused(c, p, true, false, &why)) {
+			/* Nothing to look at first: O_EXCL makes nothing but a
+			 * new name (a name that is there, symlink or not, is
+			 * EEXIST from the openat below, as in the kernel), and
+			 * that name may be made.  What is there already could
+			 * only be refused by a rule that refuses the new name
+			 * too (a create is judged by every rule a write is). */
+		} else if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISLNK(st.st_mode) && final_object) {
 				if ((flags & O_CREAT) && (flags & O_EXCL))
 					return respond_errno(c, EEXIST);
@@ -1346,6 +1529,9 @@ static int decode(struct sv_call *c, int *kind)
 			return rc;
 		return read_path_arg(c, &c->b, plain ? AT_FDCWD : DIRFD(a[2]), plain ? a[1] : a[3]);
 	}
+	case SYS_umask:
+		c->syscall = "umask";
+		return 0;
 	case SYS_unlink:
 		c->syscall = "unlink";
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
@@ -1444,15 +1630,20 @@ static bool fast_read(struct sv_call *c, int kind)
 
 static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 {
-	struct sv_call c = {.pane = pane, .req = req, .root = -1};
+	struct sv_call c;
 	char root[64];
 	int kind, rc;
 
-	sv_path_init(&c.a);
-	sv_path_init(&c.b);
+	sv_call_init(&c, pane, req);
+	if (pane->umask_pending_n > 0)
+		umask_settled(pane, req->pid);
 	rc = decode(&c, &kind);
 	if (rc == 0 && fast_read(&c, kind))
 		return;
+	if (kind == SYS_umask) {
+		umask_changing(&c);
+		return;
+	}
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
 	if (!notif_valid(pane->listener, req->id))
