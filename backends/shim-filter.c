@@ -83,7 +83,8 @@ static int add_denials(scmp_filter_ctx ctx)
 }
 
 /* Calls the supervisor decides: everything that names a path to open,
- * create, link, rename or remove; and umask(2), which it only notes. */
+ * create, link, rename or remove; and umask, chdir and fchdir, which it
+ * only notes. */
 static int add_notifications(scmp_filter_ctx ctx)
 {
 	static const int supervised[] = {
@@ -92,10 +93,10 @@ static int add_notifications(scmp_filter_ctx ctx)
 	    SCMP_SYS(symlink),	SCMP_SYS(symlinkat), SCMP_SYS(link),	 SCMP_SYS(linkat),
 	    SCMP_SYS(rename),	SCMP_SYS(renameat),  SCMP_SYS(renameat2), SCMP_SYS(unlink),
 	    SCMP_SYS(unlinkat),
-	    /* Not a path: the supervisor keeps each thread's umask for the
-	     * creates it does on its behalf, and must hear of every change
-	     * (supervisor.c, child_umask).  Let through unchanged. */
-	    SCMP_SYS(umask),
+	    /* Not decided: the supervisor keeps each thread's umask and cwd
+	     * (supervisor.c, "the child's fs_struct") and must hear of every
+	     * change.  Let through unchanged. */
+	    SCMP_SYS(umask),	SCMP_SYS(chdir),     SCMP_SYS(fchdir),
 	};
 	int rc = 0;
 

@@ -106,19 +106,23 @@ struct sv_pane {
 	bool ids_known; /* fsuid, fsgid read (every process of the pane has them) */
 	uid_t fsuid;
 	gid_t fsgid;
-	/* Umasks read from /proc/PID/status, per thread (sv_umask_get). */
-	struct sv_umask {
+	/* Each thread's umask and cwd, kept (see "the child's fs_struct"). */
+	struct sv_thread {
 		pid_t tid; /* 0: unused */
 		int pidfd; /* PIDFD_THREAD: readable once the thread is gone */
 		unsigned epoch;
+		bool umask_known, cwd_known;
 		mode_t umask;
-	} umasks[16];
-	unsigned umask_next;  /* the entry replaced next */
-	unsigned umask_epoch; /* bumped by every umask(2) the pane makes */
-	pid_t umask_pending[8]; /* threads whose umask(2) was let through and
-				 * that have not made a call since */
-	unsigned umask_pending_n;
-	bool umask_uncached; /* more pending than that: never cache again */
+		char cwd[PATH_MAX];
+	} threads[16];
+	unsigned thread_next; /* the entry replaced next */
+	unsigned fs_epoch;    /* bumped by every umask, chdir, fchdir */
+	struct {
+		pid_t tid;
+		int nr;
+	} fs_pending[8]; /* those calls let through, maybe not landed yet */
+	unsigned fs_pending_n;
+	bool fs_uncached; /* more pending than that: keep nothing again */
 	struct sv_pane *next;
 };
 
@@ -161,9 +165,9 @@ static void sv_pane_free(struct sv_pane *p)
 {
 	if (p->root >= 0)
 		close(p->root);
-	for (size_t i = 0; i < sizeof p->umasks / sizeof p->umasks[0]; i++)
-		if (p->umasks[i].tid != 0)
-			close(p->umasks[i].pidfd);
+	for (size_t i = 0; i < sizeof p->threads / sizeof p->threads[0]; i++)
+		if (p->threads[i].tid != 0)
+			close(p->threads[i].pidfd);
 	strvec_free(&p->writable);
 	strvec_free(&p->private_roots);
 	strvec_free(&p->deny_read);
@@ -316,6 +320,7 @@ struct sv_call {
 	mode_t umask;
 	uid_t fsuid;
 	gid_t fsgid;
+	bool plain_read; /* an open that neither creates nor writes */
 };
 
 /* Empty strings, no fd.  Not a memset: the buffers are 12 KiB a path,
@@ -326,6 +331,12 @@ static void sv_path_init(struct sv_path *p)
 	p->dirfd = AT_FDCWD;
 	p->raw[0] = p->abs[0] = p->canon[0] = p->name[0] = '\0';
 	p->parent = -1;
+}
+
+/* An open that neither creates nor writes. */
+static bool plain_read_flags(uint64_t flags)
+{
+	return (flags & (O_CREAT | O_TRUNC | O_ACCMODE)) == 0 && (flags & O_TMPFILE) != O_TMPFILE;
 }
 
 static void sv_call_init(struct sv_call *c, struct sv_pane *pane, struct seccomp_notif *req)
@@ -343,33 +354,51 @@ static void sv_call_init(struct sv_call *c, struct sv_pane *pane, struct seccomp
 	c->umask = 0;
 	c->fsuid = 0;
 	c->fsgid = 0;
+	c->plain_read = false;
 }
 
-/* Read a NUL-terminated string at addr in pid with one
- * process_vm_readv: one remote piece per page, so a string that ends
- * just before an unmapped page is still read (the call stops at the
- * first piece it cannot read and returns what it got). */
+/* Read a NUL-terminated string at addr in pid with process_vm_readv:
+ * first to the end of its page (most paths end there: one page pinned
+ * instead of two), then the rest in one call, one remote piece per page,
+ * so a string that ends just before an unmapped page is still read (the
+ * call stops at the first piece it cannot read and returns what it
+ * got). */
 static int read_child_string(pid_t pid, uint64_t addr, char *out, size_t size)
 {
-	struct iovec local = {out, size}, remote[PATH_MAX / 4096 + 2];
-	size_t pieces = 0, got = 0;
+	struct iovec local, remote[PATH_MAX / 4096 + 2];
+	size_t pieces = 0, first = 4096 - (addr & 4095), got;
 	ssize_t n;
 
 	if (addr == 0)
 		return -EFAULT;
+	if (first > size)
+		first = size;
+	local = (struct iovec){out, first};
+	remote[0] = (struct iovec){(void *)(uintptr_t)addr, first};
+	n = process_vm_readv(pid, &local, 1, remote, 1, 0);
+	if (n <= 0)
+		return -EFAULT;
+	if (memchr(out, '\0', (size_t)n) != NULL)
+		return 0;
+	if ((size_t)n < first)
+		return -EFAULT;
+	got = first;
 	while (got < size && pieces < sizeof remote / sizeof remote[0]) {
-		size_t page_left = 4096 - ((addr + got) & 4095);
-		size_t want = page_left < size - got ? page_left : size - got;
+		size_t want = size - got < 4096 ? size - got : 4096;
 
 		remote[pieces].iov_base = (void *)(uintptr_t)(addr + got);
 		remote[pieces++].iov_len = want;
 		got += want;
 	}
-	local.iov_len = got;
+	if (pieces == 0)
+		return -ENAMETOOLONG;
+	local = (struct iovec){out + first, got - first};
 	n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
 	if (n <= 0)
 		return -EFAULT;
-	return memchr(out, '\0', (size_t)n) != NULL ? 0 : (size_t)n < got ? -EFAULT : -ENAMETOOLONG;
+	return memchr(out + first, '\0', (size_t)n) != NULL ? 0
+	       : (size_t)n < got - first			? -EFAULT
+								: -ENAMETOOLONG;
 }
 
 static bool notif_valid(int listener, uint64_t id)
@@ -534,7 +563,194 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
 	return 0;
 }
 
-static int make_absolute(pid_t pid, struct sv_path *p)
+/* --- the child's fs_struct: umask and cwd, kept per thread ------------- */
+
+/* Two things the supervisor needs from a calling thread cost more to read
+ * than the rest of an answer: its umask, for what it creates (only
+ * /proc/PID/status holds it, formatted whole on every read: 23 us here,
+ * more than all the rest of an emulated create), and its cwd, for every
+ * relative path (a readlink of /proc/PID/cwd, a fifth of a read's
+ * answer).  Both live in the thread's fs_struct, and only umask(2),
+ * chdir(2) and fchdir(2) change them (chroot needs a capability the pane
+ * does not have; setns, unshare of a mount namespace and pivot_root are
+ * denied), so they are kept per thread, and kept true:
+ * - the filter sends every umask, chdir and fchdir here, let through
+ *   (CONTINUE: they name no file a rule could refuse).  Each one drops
+ *   every kept value of the pane (threads and CLONE_FS processes share
+ *   one fs_struct), and leaves its thread "pending" until the change has
+ *   landed: the thread made another call, or /proc/TID/syscall shows it
+ *   asleep in another syscall, or gone.  While a thread is pending,
+ *   nothing is kept;
+ * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
+ *   entry, so a reused id is read afresh.
+ * A kept cwd serves plain reads only, which are decided by their spelling
+ * anyway (the masks judge them again in the kernel).  Creates, writes and
+ * every pin read the cwd afresh: the act must happen where the kernel
+ * would do it, and a directory renamed under a thread (no call of the
+ * thread tells) would otherwise move it.  A kept umask is fidelity, not a
+ * rule: a process can fchmod whatever it makes (not intercepted). */
+static void thread_drop(struct sv_thread *e)
+{
+	if (e->tid != 0)
+		close(e->pidfd);
+	e->tid = 0;
+}
+
+static bool thread_gone(int pidfd)
+{
+	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/* umask, chdir, fchdir: the pane's kept values are no longer true. */
+static void fs_changing(struct sv_pane *p, pid_t tid, int nr)
+{
+	p->fs_epoch++;
+	if (p->fs_pending_n < sizeof p->fs_pending / sizeof p->fs_pending[0]) {
+		p->fs_pending[p->fs_pending_n].tid = tid;
+		p->fs_pending[p->fs_pending_n++].nr = nr;
+	} else {
+		p->fs_uncached = true;
+	}
+}
+
+/* Every notification: its thread is back from any such call it made. */
+static void fs_settled(struct sv_pane *p, pid_t tid)
+{
+	for (unsigned i = 0; i < p->fs_pending_n; i++)
+		if (p->fs_pending[i].tid == tid)
+			p->fs_pending[i--] = p->fs_pending[--p->fs_pending_n];
+}
+
+/* Is tid still in (or about to enter, or running after) syscall nr?
+ * "running" says nothing, and neither does a file that cannot be read
+ * for another reason than the thread being gone: both count as still
+ * in. */
+static bool still_in(pid_t tid, int nr)
+{
+	char path[64], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/syscall", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT && errno != ESRCH;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 && errno != ESRCH && errno != ENOENT;
+	buf[n] = '\0';
+	return strncmp(buf, "running", 7) == 0 || atoi(buf) == nr;
+}
+
+/* May anything be kept (or used) now? */
+static bool fs_keepable(struct sv_pane *p)
+{
+	for (unsigned i = 0; i < p->fs_pending_n; i++)
+		if (!still_in(p->fs_pending[i].tid, p->fs_pending[i].nr))
+			p->fs_pending[i--] = p->fs_pending[--p->fs_pending_n];
+	return p->fs_pending_n == 0 && !p->fs_uncached;
+}
+
+/* The calling thread's entry, still true; or NULL. */
+static struct sv_thread *thread_find(struct sv_call *c)
+{
+	struct sv_pane *p = c->pane;
+
+	for (size_t i = 0; i < sizeof p->threads / sizeof p->threads[0]; i++) {
+		struct sv_thread *e = &p->threads[i];
+
+		if (e->tid != (pid_t)c->req->pid)
+			continue;
+		if (e->epoch == p->fs_epoch && !thread_gone(e->pidfd))
+			return e;
+		thread_drop(e);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A new, empty entry for the calling thread, or NULL.  The pidfd comes
+ * first: a value read after it, on a call still live after the read
+ * (thread_store), belongs to the thread the pidfd names. */
+static struct sv_thread *thread_add(struct sv_call *c)
+{
+	struct sv_pane *p = c->pane;
+	struct sv_thread *e;
+	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+
+	if (pidfd < 0)
+		return NULL;
+	e = &p->threads[p->thread_next++ % (sizeof p->threads / sizeof p->threads[0])];
+	thread_drop(e);
+	e->tid = c->req->pid;
+	e->pidfd = pidfd;
+	e->epoch = p->fs_epoch;
+	e->umask_known = e->cwd_known = false;
+	return e;
+}
+
+/* The entry to keep a value just read in: the call is still live. */
+static struct sv_thread *thread_store(struct sv_call *c, struct sv_thread *e)
+{
+	if (e != NULL && !notif_valid(c->pane->listener, c->req->id)) {
+		thread_drop(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The child's umask, for what it creates, and only read by the calls
+ * that create with a mode. */
+static int child_umask(struct sv_call *c)
+{
+	bool keep = fs_keepable(c->pane);
+	struct sv_thread *e = keep ? thread_find(c) : NULL;
+	char buf[4096];
+	unsigned mask;
+	const char *p;
+
+	if (e != NULL && e->umask_known) {
+		c->umask = e->umask;
+		return 0;
+	}
+	if (keep && e == NULL)
+		e = thread_add(c);
+	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
+	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1)
+		return -ESRCH;
+	c->umask = mask;
+	if ((e = thread_store(c, e)) != NULL) {
+		e->umask = mask;
+		e->umask_known = true;
+	}
+	return 0;
+}
+
+/* The cwd a plain read's relative path starts from. */
+static int read_cwd(struct sv_call *c, char *out, size_t size)
+{
+	bool keep = fs_keepable(c->pane);
+	struct sv_thread *e = keep ? thread_find(c) : NULL;
+	int rc;
+
+	if (e != NULL && e->cwd_known) {
+		snprintf(out, size, "%s", e->cwd);
+		return 0;
+	}
+	if (keep && e == NULL)
+		e = thread_add(c);
+	if ((rc = child_dir(c->req->pid, AT_FDCWD, out, size)) != 0)
+		return rc;
+	if ((e = thread_store(c, e)) != NULL) {
+		snprintf(e->cwd, sizeof e->cwd, "%s", out);
+		e->cwd_known = true;
+	}
+	return 0;
+}
+
+static int make_absolute(struct sv_call *c, struct sv_path *p)
 {
 	char dir[PATH_MAX];
 	int rc;
@@ -543,7 +759,11 @@ static int make_absolute(pid_t pid, struct sv_path *p)
 		snprintf(p->abs, sizeof p->abs, "%s", p->raw);
 		return 0;
 	}
-	if ((rc = child_dir(pid, p->dirfd, dir, sizeof dir)) != 0)
+	if (c->plain_read && p->dirfd == AT_FDCWD)
+		rc = read_cwd(c, dir, sizeof dir);
+	else
+		rc = child_dir(c->req->pid, p->dirfd, dir, sizeof dir);
+	if (rc != 0)
 		return rc;
 	if (snprintf(p->abs, sizeof p->abs, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, p->raw) >=
 	    (int)sizeof p->abs)
@@ -639,7 +859,7 @@ static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64
 		return rc;
 	if (p->raw[0] == '\0')
 		return -ENOENT;
-	return make_absolute(c->req->pid, p);
+	return make_absolute(c, p);
 }
 
 /* The pane's fsuid and fsgid, from the first call's /proc/PID/status.
@@ -737,106 +957,6 @@ static int respond_fd(struct sv_call *c, int fd, bool cloexec)
 static int respond_result(struct sv_call *c, int rc)
 {
 	return rc < 0 ? respond_errno(c, errno) : respond(c, 0, 0, false);
-}
-
-/* --- the child's umask ---------------------------------------------------- */
-
-/* What a create needs to apply the child's umask by hand.  The only
- * place a process's umask can be read is /proc/PID/status, which the
- * kernel formats whole on every read: 23 us here, more than all the rest
- * of an emulated create.  So it is kept per thread, and kept true:
- * - umask(2) is the only way a process changes it, and the filter sends
- *   every umask(2) here (let through, CONTINUE).  Each one drops every
- *   kept value of the pane (threads and CLONE_FS processes share one),
- *   and its caller stays "pending" until its next call: until then its
- *   change may not have landed, so nothing read meanwhile is kept;
- * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
- *   entry, so a reused id is read afresh; a new thread is read once.
- * This is fidelity, not a rule: a process can fchmod whatever it makes
- * (not intercepted), so a wrong umask could only hurt its own files. */
-static void umask_drop(struct sv_umask *e)
-{
-	if (e->tid != 0)
-		close(e->pidfd);
-	e->tid = 0;
-}
-
-static bool thread_gone(int pidfd)
-{
-	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
-
-	return poll(&pfd, 1, 0) != 0;
-}
-
-/* Every notification: its thread is back from any umask(2) it made. */
-static void umask_settled(struct sv_pane *p, pid_t tid)
-{
-	for (unsigned i = 0; i < p->umask_pending_n; i++)
-		if (p->umask_pending[i] == tid) {
-			p->umask_pending[i] = p->umask_pending[--p->umask_pending_n];
-			return;
-		}
-}
-
-/* umask(2): forget every kept umask of the pane, and let it through.
- * CONTINUE decides nothing: the call names no file. */
-static void umask_changing(struct sv_call *c)
-{
-	struct sv_pane *p = c->pane;
-
-	p->umask_epoch++;
-	if (p->umask_pending_n < sizeof p->umask_pending / sizeof p->umask_pending[0])
-		p->umask_pending[p->umask_pending_n++] = c->req->pid;
-	else
-		p->umask_uncached = true;
-	respond(c, 0, 0, true);
-}
-
-/* The child's umask, for what it creates, and only read by the calls
- * that create with a mode. */
-static int child_umask(struct sv_call *c)
-{
-	struct sv_pane *pane = c->pane;
-	pid_t tid = c->req->pid;
-	bool keep = pane->umask_pending_n == 0 && !pane->umask_uncached;
-	char buf[4096];
-	unsigned mask;
-	const char *p;
-	struct sv_umask *e;
-	int pidfd = -1;
-
-	for (size_t i = 0; i < sizeof pane->umasks / sizeof pane->umasks[0]; i++) {
-		e = &pane->umasks[i];
-		if (e->tid != tid)
-			continue;
-		if (keep && e->epoch == pane->umask_epoch && !thread_gone(e->pidfd)) {
-			c->umask = e->umask;
-			return 0;
-		}
-		umask_drop(e);
-	}
-	/* The pidfd first, then the status: the call still being live
-	 * after both proves both name the calling thread. */
-	if (keep)
-		pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	if (proc_status_read(tid, buf, sizeof buf) != 0 ||
-	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1) {
-		if (pidfd >= 0)
-			close(pidfd);
-		return -ESRCH;
-	}
-	c->umask = mask;
-	if (pidfd >= 0 && !notif_valid(pane->listener, c->req->id)) {
-		close(pidfd);
-		return -ESRCH;
-	}
-	if (pidfd >= 0) {
-		e = &pane->umasks[pane->umask_next++ % (sizeof pane->umasks / sizeof pane->umasks[0])];
-		umask_drop(e);
-		*e = (struct sv_umask){.tid = tid, .pidfd = pidfd, .epoch = pane->umask_epoch,
-				       .umask = mask};
-	}
-	return 0;
 }
 
 /* --- violations ---------------------------------------------------------- */
@@ -1458,12 +1578,14 @@ static int decode(struct sv_call *c, int *kind)
 	switch (nr) {
 	case SYS_open:
 		c->syscall = "open", c->flags = a[1], c->mode = (mode_t)a[2];
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	case SYS_creat:
 		c->syscall = "creat", c->flags = O_CREAT | O_WRONLY | O_TRUNC, c->mode = (mode_t)a[1];
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	case SYS_openat:
 		c->syscall = "openat", c->flags = a[2], c->mode = (mode_t)a[3];
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
 	case SYS_openat2: {
 		struct open_how how = {0};
@@ -1479,6 +1601,7 @@ static int decode(struct sv_call *c, int *kind)
 		if (how.resolve != 0 && (how.flags & (O_CREAT | O_ACCMODE | O_TRUNC)))
 			return -EOPNOTSUPP;
 		c->flags = how.flags, c->mode = (mode_t)how.mode;
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
 	}
 	case SYS_mkdir:
@@ -1530,7 +1653,10 @@ static int decode(struct sv_call *c, int *kind)
 		return read_path_arg(c, &c->b, plain ? AT_FDCWD : DIRFD(a[2]), plain ? a[1] : a[3]);
 	}
 	case SYS_umask:
-		c->syscall = "umask";
+	case SYS_chdir:
+	case SYS_fchdir:
+		/* Nothing to read: they only change what is kept. */
+		c->syscall = nr == SYS_umask ? "umask" : nr == SYS_chdir ? "chdir" : "fchdir";
 		return 0;
 	case SYS_unlink:
 		c->syscall = "unlink";
@@ -1618,8 +1744,7 @@ static bool fast_read(struct sv_call *c, int kind)
 	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
 	char norm[PATH_MAX];
 
-	if (!open_family || (c->flags & (O_CREAT | O_TRUNC | O_ACCMODE)) != 0 ||
-	    (c->flags & O_TMPFILE) == O_TMPFILE)
+	if (!open_family || !c->plain_read)
 		return false;
 	normalize(c->a.abs, norm, sizeof norm);
 	if (subpath_of_any(norm, &c->pane->deny_read))
@@ -1635,15 +1760,16 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 	int kind, rc;
 
 	sv_call_init(&c, pane, req);
-	if (pane->umask_pending_n > 0)
-		umask_settled(pane, req->pid);
+	if (pane->fs_pending_n > 0)
+		fs_settled(pane, req->pid);
 	rc = decode(&c, &kind);
-	if (rc == 0 && fast_read(&c, kind))
-		return;
-	if (kind == SYS_umask) {
-		umask_changing(&c);
+	if (kind == SYS_umask || kind == SYS_chdir || kind == SYS_fchdir) {
+		fs_changing(pane, req->pid, kind);
+		respond(&c, 0, 0, true);
 		return;
 	}
+	if (rc == 0 && fast_read(&c, kind))
+		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
 	if (!notif_valid(pane->listener, req->id))
