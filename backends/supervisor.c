@@ -396,9 +396,9 @@ static int read_child_string(pid_t pid, uint64_t addr, char *out, size_t size)
 	n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
 	if (n <= 0)
 		return -EFAULT;
-	return memchr(out + first, '\0', (size_t)n) != NULL ? 0
-	       : (size_t)n < got - first			? -EFAULT
-								: -ENAMETOOLONG;
+	if (memchr(out + first, '\0', (size_t)n) != NULL)
+		return 0;
+	return (size_t)n < got - first ? -EFAULT : -ENAMETOOLONG;
 }
 
 static bool notif_valid(int listener, uint64_t id)
@@ -1031,7 +1031,8 @@ static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool cr
 	 * git at a directory the pane made, whose config is not named
 	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
 	if (creates && strcmp(p->name, ".git") == 0)
-		return *r = (struct sv_refusal){"file-write*", EROFS, "a .git that is not a directory"},
+		return *r = (struct sv_refusal){"file-write*", EROFS,
+						"a .git that is not a directory"},
 		       true;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
