@@ -8,7 +8,8 @@
  *      child's memory (process_vm_readv) and make them absolute in the
  *      child's view (a relative path joins the child's cwd or dirfd,
  *      read from /proc/PID/cwd or /proc/PID/fd/N, which the kernel
- *      spells from the sandbox's own root);
+ *      spells from the sandbox's own root; a plain read may take the
+ *      thread's kept cwd, see "the child's fs_struct");
  *   2. check the notification is still live (SECCOMP_IOCTL_NOTIF_ID_VALID):
  *      only then do the strings belong to the call being decided;
  *   3. pin the parent directory: openat2(/proc/PID/root, dir,
