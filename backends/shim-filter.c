@@ -83,7 +83,8 @@ static int add_denials(scmp_filter_ctx ctx)
 }
 
 /* Calls the supervisor decides: everything that names a path to open,
- * create, link, rename or remove. */
+ * create, link, rename or remove; and umask, chdir and fchdir, which it
+ * only notes. */
 static int add_notifications(scmp_filter_ctx ctx)
 {
 	static const int supervised[] = {
@@ -93,10 +94,16 @@ static int add_notifications(scmp_filter_ctx ctx)
 	    SCMP_SYS(rename),	SCMP_SYS(renameat),  SCMP_SYS(renameat2), SCMP_SYS(unlink),
 	    SCMP_SYS(unlinkat),
 	};
+	/* Not decided: the supervisor keeps each thread's umask and cwd
+	 * (supervisor.c, "the child's fs_struct") and must hear of every
+	 * change.  It lets them through unchanged. */
+	static const int noted[] = {SCMP_SYS(umask), SCMP_SYS(chdir), SCMP_SYS(fchdir)};
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof supervised / sizeof supervised[0]; i++)
 		rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, supervised[i], 0);
+	for (size_t i = 0; i < sizeof noted / sizeof noted[0]; i++)
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, noted[i], 0);
 	return rc;
 }
 

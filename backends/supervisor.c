@@ -8,7 +8,8 @@
  *      child's memory (process_vm_readv) and make them absolute in the
  *      child's view (a relative path joins the child's cwd or dirfd,
  *      read from /proc/PID/cwd or /proc/PID/fd/N, which the kernel
- *      spells from the sandbox's own root);
+ *      spells from the sandbox's own root; a plain read may take the
+ *      thread's kept cwd, see "the child's fs_struct");
  *   2. check the notification is still live (SECCOMP_IOCTL_NOTIF_ID_VALID):
  *      only then do the strings belong to the call being decided;
  *   3. pin the parent directory: openat2(/proc/PID/root, dir,
@@ -72,6 +73,10 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
 #define MAX_SYMLINK_HOPS 40
 
 /* The final-object resolution: a symlink at the last component followed
@@ -102,6 +107,23 @@ struct sv_pane {
 	bool ids_known; /* fsuid, fsgid read (every process of the pane has them) */
 	uid_t fsuid;
 	gid_t fsgid;
+	/* Each thread's umask and cwd, kept (see "the child's fs_struct"). */
+	struct sv_thread {
+		pid_t tid; /* 0: unused */
+		int pidfd; /* PIDFD_THREAD: readable once the thread is gone */
+		unsigned epoch;
+		bool umask_known, cwd_known;
+		mode_t umask;
+		char cwd[PATH_MAX];
+	} threads[16];
+	unsigned thread_next; /* the entry replaced next */
+	unsigned fs_epoch;    /* bumped by every umask, chdir, fchdir */
+	struct {
+		pid_t tid;
+		int nr;
+	} fs_pending[8]; /* those calls let through, maybe not landed yet */
+	unsigned fs_pending_n;
+	bool fs_uncached; /* more pending than that: keep nothing again */
 	struct sv_pane *next;
 };
 
@@ -144,6 +166,9 @@ static void sv_pane_free(struct sv_pane *p)
 {
 	if (p->root >= 0)
 		close(p->root);
+	for (size_t i = 0; i < sizeof p->threads / sizeof p->threads[0]; i++)
+		if (p->threads[i].tid != 0)
+			close(p->threads[i].pidfd);
 	strvec_free(&p->writable);
 	strvec_free(&p->private_roots);
 	strvec_free(&p->deny_read);
@@ -296,39 +321,85 @@ struct sv_call {
 	mode_t umask;
 	uid_t fsuid;
 	gid_t fsgid;
+	bool plain_read; /* an open that neither creates nor writes */
 };
 
+/* Empty strings, no fd.  Not a memset: the buffers are 12 KiB a path,
+ * and zeroing them (and the call's, 29 KiB in all) on every notification
+ * cost more than reading the path. */
 static void sv_path_init(struct sv_path *p)
 {
-	memset(p, 0, sizeof *p);
+	p->dirfd = AT_FDCWD;
+	p->raw[0] = p->abs[0] = p->canon[0] = p->name[0] = '\0';
 	p->parent = -1;
 }
 
-/* Read a NUL-terminated string at addr in pid with one
- * process_vm_readv: one remote piece per page, so a string that ends
- * just before an unmapped page is still read (the call stops at the
- * first piece it cannot read and returns what it got). */
+/* An open that neither creates nor writes. */
+static bool plain_read_flags(uint64_t flags)
+{
+	return (flags & (O_CREAT | O_TRUNC | O_ACCMODE)) == 0 && (flags & O_TMPFILE) != O_TMPFILE;
+}
+
+static void sv_call_init(struct sv_call *c, struct sv_pane *pane, struct seccomp_notif *req)
+{
+	c->pane = pane;
+	c->req = req;
+	c->syscall = "?";
+	c->root = -1;
+	sv_path_init(&c->a);
+	sv_path_init(&c->b);
+	c->flags = 0;
+	c->mode = 0;
+	c->dev = 0;
+	c->target[0] = '\0';
+	c->umask = 0;
+	c->fsuid = 0;
+	c->fsgid = 0;
+	c->plain_read = false;
+}
+
+/* Read a NUL-terminated string at addr in pid with process_vm_readv:
+ * first to the end of its page (most paths end there: one page pinned
+ * instead of two), then the rest in one call, one remote piece per page,
+ * so a string that ends just before an unmapped page is still read (the
+ * call stops at the first piece it cannot read and returns what it
+ * got). */
 static int read_child_string(pid_t pid, uint64_t addr, char *out, size_t size)
 {
-	struct iovec local = {out, size}, remote[PATH_MAX / 4096 + 2];
-	size_t pieces = 0, got = 0;
+	struct iovec local, remote[PATH_MAX / 4096 + 2];
+	size_t pieces = 0, first = 4096 - (addr & 4095), got;
 	ssize_t n;
 
 	if (addr == 0)
 		return -EFAULT;
+	if (first > size)
+		first = size;
+	local = (struct iovec){out, first};
+	remote[0] = (struct iovec){(void *)(uintptr_t)addr, first};
+	n = process_vm_readv(pid, &local, 1, remote, 1, 0);
+	if (n <= 0)
+		return -EFAULT;
+	if (memchr(out, '\0', (size_t)n) != NULL)
+		return 0;
+	if ((size_t)n < first)
+		return -EFAULT;
+	got = first;
 	while (got < size && pieces < sizeof remote / sizeof remote[0]) {
-		size_t page_left = 4096 - ((addr + got) & 4095);
-		size_t want = page_left < size - got ? page_left : size - got;
+		size_t want = size - got < 4096 ? size - got : 4096;
 
 		remote[pieces].iov_base = (void *)(uintptr_t)(addr + got);
 		remote[pieces++].iov_len = want;
 		got += want;
 	}
-	local.iov_len = got;
+	if (pieces == 0)
+		return -ENAMETOOLONG;
+	local = (struct iovec){out + first, got - first};
 	n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
 	if (n <= 0)
 		return -EFAULT;
-	return memchr(out, '\0', (size_t)n) != NULL ? 0 : (size_t)n < got ? -EFAULT : -ENAMETOOLONG;
+	if (memchr(out + first, '\0', (size_t)n) != NULL)
+		return 0;
+	return (size_t)n < got - first ? -EFAULT : -ENAMETOOLONG;
 }
 
 static bool notif_valid(int listener, uint64_t id)
@@ -493,7 +564,194 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
 	return 0;
 }
 
-static int make_absolute(pid_t pid, struct sv_path *p)
+/* --- the child's fs_struct: umask and cwd, kept per thread ------------- */
+
+/* Two things the supervisor needs from a calling thread cost more to read
+ * than the rest of an answer: its umask, for what it creates (only
+ * /proc/PID/status holds it, formatted whole on every read: 23 us here,
+ * more than all the rest of an emulated create), and its cwd, for every
+ * relative path (a readlink of /proc/PID/cwd, a fifth of a read's
+ * answer).  Both live in the thread's fs_struct, and only umask(2),
+ * chdir(2) and fchdir(2) change them (chroot needs a capability the pane
+ * does not have; setns, unshare of a mount namespace and pivot_root are
+ * denied), so they are kept per thread, and kept true:
+ * - the filter sends every umask, chdir and fchdir here, let through
+ *   (CONTINUE: they name no file a rule could refuse).  Each one drops
+ *   every kept value of the pane (threads and CLONE_FS processes share
+ *   one fs_struct), and leaves its thread "pending" until the change has
+ *   landed: the thread made another call, or /proc/TID/syscall shows it
+ *   asleep in another syscall, or gone.  While a thread is pending,
+ *   nothing is kept;
+ * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
+ *   entry, so a reused id is read afresh.
+ * A kept cwd serves plain reads only, which are decided by their spelling
+ * anyway (the masks judge them again in the kernel).  Creates, writes and
+ * every pin read the cwd afresh: the act must happen where the kernel
+ * would do it, and a directory renamed under a thread (no call of the
+ * thread tells) would otherwise move it.  A kept umask is fidelity, not a
+ * rule: a process can fchmod whatever it makes (not intercepted). */
+static void thread_drop(struct sv_thread *e)
+{
+	if (e->tid != 0)
+		close(e->pidfd);
+	e->tid = 0;
+}
+
+static bool thread_gone(int pidfd)
+{
+	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/* umask, chdir, fchdir: the pane's kept values are no longer true. */
+static void fs_changing(struct sv_pane *p, pid_t tid, int nr)
+{
+	p->fs_epoch++;
+	if (p->fs_pending_n < sizeof p->fs_pending / sizeof p->fs_pending[0]) {
+		p->fs_pending[p->fs_pending_n].tid = tid;
+		p->fs_pending[p->fs_pending_n++].nr = nr;
+	} else {
+		p->fs_uncached = true;
+	}
+}
+
+/* Every notification: its thread is back from any such call it made. */
+static void fs_settled(struct sv_pane *p, pid_t tid)
+{
+	for (unsigned i = 0; i < p->fs_pending_n; i++)
+		if (p->fs_pending[i].tid == tid)
+			p->fs_pending[i--] = p->fs_pending[--p->fs_pending_n];
+}
+
+/* Is tid still in (or about to enter, or running after) syscall nr?
+ * "running" says nothing, and neither does a file that cannot be read
+ * for another reason than the thread being gone: both count as still
+ * in. */
+static bool still_in(pid_t tid, int nr)
+{
+	char path[64], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/syscall", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT && errno != ESRCH;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 && errno != ESRCH && errno != ENOENT;
+	buf[n] = '\0';
+	return strncmp(buf, "running", 7) == 0 || atoi(buf) == nr;
+}
+
+/* May anything be kept (or used) now? */
+static bool fs_keepable(struct sv_pane *p)
+{
+	for (unsigned i = 0; i < p->fs_pending_n; i++)
+		if (!still_in(p->fs_pending[i].tid, p->fs_pending[i].nr))
+			p->fs_pending[i--] = p->fs_pending[--p->fs_pending_n];
+	return p->fs_pending_n == 0 && !p->fs_uncached;
+}
+
+/* The calling thread's entry, still true; or NULL. */
+static struct sv_thread *thread_find(struct sv_call *c)
+{
+	struct sv_pane *p = c->pane;
+
+	for (size_t i = 0; i < sizeof p->threads / sizeof p->threads[0]; i++) {
+		struct sv_thread *e = &p->threads[i];
+
+		if (e->tid != (pid_t)c->req->pid)
+			continue;
+		if (e->epoch == p->fs_epoch && !thread_gone(e->pidfd))
+			return e;
+		thread_drop(e);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A new, empty entry for the calling thread, or NULL.  The pidfd comes
+ * first: a value read after it, on a call still live after the read
+ * (thread_store), belongs to the thread the pidfd names. */
+static struct sv_thread *thread_add(struct sv_call *c)
+{
+	struct sv_pane *p = c->pane;
+	struct sv_thread *e;
+	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+
+	if (pidfd < 0)
+		return NULL;
+	e = &p->threads[p->thread_next++ % (sizeof p->threads / sizeof p->threads[0])];
+	thread_drop(e);
+	e->tid = c->req->pid;
+	e->pidfd = pidfd;
+	e->epoch = p->fs_epoch;
+	e->umask_known = e->cwd_known = false;
+	return e;
+}
+
+/* The entry to keep a value just read in: the call is still live. */
+static struct sv_thread *thread_store(struct sv_call *c, struct sv_thread *e)
+{
+	if (e != NULL && !notif_valid(c->pane->listener, c->req->id)) {
+		thread_drop(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The child's umask, for what it creates, and only read by the calls
+ * that create with a mode. */
+static int child_umask(struct sv_call *c)
+{
+	bool keep = fs_keepable(c->pane);
+	struct sv_thread *e = keep ? thread_find(c) : NULL;
+	char buf[4096];
+	unsigned mask;
+	const char *p;
+
+	if (e != NULL && e->umask_known) {
+		c->umask = e->umask;
+		return 0;
+	}
+	if (keep && e == NULL)
+		e = thread_add(c);
+	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
+	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1)
+		return -ESRCH;
+	c->umask = mask;
+	if ((e = thread_store(c, e)) != NULL) {
+		e->umask = mask;
+		e->umask_known = true;
+	}
+	return 0;
+}
+
+/* The cwd a plain read's relative path starts from. */
+static int read_cwd(struct sv_call *c, char *out, size_t size)
+{
+	bool keep = fs_keepable(c->pane);
+	struct sv_thread *e = keep ? thread_find(c) : NULL;
+	int rc;
+
+	if (e != NULL && e->cwd_known) {
+		snprintf(out, size, "%s", e->cwd);
+		return 0;
+	}
+	if (keep && e == NULL)
+		e = thread_add(c);
+	if ((rc = child_dir(c->req->pid, AT_FDCWD, out, size)) != 0)
+		return rc;
+	if ((e = thread_store(c, e)) != NULL) {
+		snprintf(e->cwd, sizeof e->cwd, "%s", out);
+		e->cwd_known = true;
+	}
+	return 0;
+}
+
+static int make_absolute(struct sv_call *c, struct sv_path *p)
 {
 	char dir[PATH_MAX];
 	int rc;
@@ -502,12 +760,25 @@ static int make_absolute(pid_t pid, struct sv_path *p)
 		snprintf(p->abs, sizeof p->abs, "%s", p->raw);
 		return 0;
 	}
-	if ((rc = child_dir(pid, p->dirfd, dir, sizeof dir)) != 0)
+	if (c->plain_read && p->dirfd == AT_FDCWD)
+		rc = read_cwd(c, dir, sizeof dir);
+	else
+		rc = child_dir(c->req->pid, p->dirfd, dir, sizeof dir);
+	if (rc != 0)
 		return rc;
 	if (snprintf(p->abs, sizeof p->abs, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, p->raw) >=
 	    (int)sizeof p->abs)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/* Does path have a ".." component? */
+static bool has_dotdot(const char *path)
+{
+	for (const char *q = path; (q = strstr(q, "..")) != NULL; q += 2)
+		if ((q == path || q[-1] == '/') && (q[2] == '/' || q[2] == '\0'))
+			return true;
+	return false;
 }
 
 /* Split abs into its directory and last component; pin the directory
@@ -536,6 +807,22 @@ static int pin_parent(struct sv_call *c, struct sv_path *p)
 		snprintf(dir, sizeof dir, "/");
 	if (p->parent >= 0)
 		close(p->parent);
+	if (!has_dotdot(dir)) {
+		/* The common case in one call.  A walk that met no symlink
+		 * (RESOLVE_NO_SYMLINKS; magic links are symlinks too) and no
+		 * "..": the kernel went down exactly the components spelled,
+		 * so the spelling, collapsed, is the kernel's own name for
+		 * the directory and the readlink below would only repeat it.
+		 * Any symlink on the way fails here and takes the full road. */
+		struct open_how plain = how;
+
+		plain.resolve |= RESOLVE_NO_SYMLINKS;
+		p->parent = (int)syscall(SYS_openat2, c->root, dir, &plain, sizeof plain);
+		if (p->parent >= 0) {
+			normalize(dir, canon, sizeof canon);
+			goto pinned;
+		}
+	}
 	p->parent = (int)syscall(SYS_openat2, c->root, dir, &how, sizeof how);
 	if (p->parent < 0 && (errno == ENOENT || errno == ELOOP) && final_object) {
 		/* Through /proc/self, /proc/PID/cwd, /dev/fd/N, a symlink to
@@ -557,6 +844,7 @@ static int pin_parent(struct sv_call *c, struct sv_path *p)
 	if (n <= 0)
 		return -EACCES;
 	canon[n] = '\0';
+pinned:
 	if (snprintf(p->canon, sizeof p->canon, "%s/%s", strcmp(canon, "/") == 0 ? "" : canon,
 		     p->name) >= (int)sizeof p->canon)
 		return -ENAMETOOLONG;
@@ -572,7 +860,7 @@ static int read_path_arg(struct sv_call *c, struct sv_path *p, int dirfd, uint64
 		return rc;
 	if (p->raw[0] == '\0')
 		return -ENOENT;
-	return make_absolute(c->req->pid, p);
+	return make_absolute(c, p);
 }
 
 /* The pane's fsuid and fsgid, from the first call's /proc/PID/status.
@@ -607,21 +895,6 @@ static int child_ids(struct sv_call *c)
 	return 0;
 }
 
-/* The child's umask, for what it creates: read per call (a process
- * changes its own at will), and only by the calls that create with a
- * mode. */
-static int child_umask(struct sv_call *c)
-{
-	char buf[4096];
-	unsigned mask;
-	const char *p;
-
-	if (proc_status_read(c->req->pid, buf, sizeof buf) != 0 ||
-	    (p = strstr(buf, "\nUmask:")) == NULL || sscanf(p + 7, "%o", &mask) != 1)
-		return -ESRCH;
-	c->umask = mask;
-	return 0;
-}
 
 /* Act as the child: its fsuid and fsgid on this thread.  Without
  * capabilities the kernel only lets us take our own ids, so a child
@@ -687,6 +960,8 @@ static int respond_result(struct sv_call *c, int rc)
 	return rc < 0 ? respond_errno(c, errno) : respond(c, 0, 0, false);
 }
 
+/* --- violations ---------------------------------------------------------- */
+
 static void violation(struct sv_call *c, const char *action, const char *target, int err,
 		      const char *why)
 {
@@ -723,37 +998,59 @@ static int deny(struct sv_call *c, const char *action, const char *target, int e
 	return respond_errno(c, err);
 }
 
+/* A refusal: what check_mutation reports and answers. */
+struct sv_refusal {
+	const char *action;
+	int err;
+	const char *why;
+};
+
 /* The checks every name that is about to be made, replaced or removed
- * goes through.  Returns 1 when it answered (denied), 0 when allowed. */
-static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creates, bool above)
+ * goes through: true, with the refusal filled in, when one refuses. */
+static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool creates, bool above,
+			     struct sv_refusal *r)
 {
 	const char *rule;
 
 	/* Threat: planting or swapping files inside a secret store. */
 	if (subpath_of_any(p->canon, &c->pane->deny_read))
-		return deny(c, "file-write*", p->canon, EACCES, "deny-read root"), 1;
+		return *r = (struct sv_refusal){"file-write*", EACCES, "deny-read root"}, true;
 	if (!subpath_of_any(p->canon, &c->pane->writable)) {
 		/* The sandbox's own /tmp, /dev, /proc: nothing of the host. */
 		if (subpath_of_any(p->canon, &c->pane->private_roots))
-			return 0;
+			return false;
 		/* Threat: writing to the host outside the writable roots
 		 * (the read-only mounts refuse it too; this reports it). */
-		return deny(c, "file-write*", p->canon, EROFS, "outside the writable roots"), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS, "outside the writable roots"},
+		       true;
 	}
 	/* Threat: planting what the host later runs unsandboxed (shell rc
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
-		return deny(c, "file-write*", p->canon, EROFS, rule), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
 	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
 	 * git at a directory the pane made, whose config is not named
 	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
 	if (creates && strcmp(p->name, ".git") == 0)
-		return deny(c, "file-write*", p->canon, EROFS, "a .git that is not a directory"), 1;
+		return *r = (struct sv_refusal){"file-write*", EROFS,
+						"a .git that is not a directory"},
+		       true;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
-		return deny(c, "file-write-create", p->canon, EACCES, rule), 1;
-	return 0;
+		return *r = (struct sv_refusal){"file-write-create", EACCES, rule}, true;
+	return false;
+}
+
+/* mutation_refused, reported and answered.  Returns 1 when it answered
+ * (denied), 0 when allowed. */
+static int check_mutation(struct sv_call *c, const struct sv_path *p, bool creates, bool above)
+{
+	struct sv_refusal r;
+
+	if (!mutation_refused(c, p, creates, above, &r))
+		return 0;
+	return deny(c, r.action, p->canon, r.err, r.why), 1;
 }
 
 /* A symlink at the last component: where it leads, as a new absolute
@@ -901,6 +1198,7 @@ static int emulate_open(struct sv_call *c)
 	char norm[PATH_MAX];
 
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		struct sv_refusal why;
 		struct stat st;
 		int open_flags = flags;
 
@@ -930,7 +1228,14 @@ static int emulate_open(struct sv_call *c)
 				    flags & O_CREAT ? "/proc is not written by creat"
 						    : "/proc is not written through the supervisor");
 		}
-		if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if ((flags & O_CREAT) && (flags & O_EXCL) && !mutation_refused(c, p, true, false, &why)) {
+			/* Nothing to look at first: O_EXCL makes nothing but a
+			 * new name (a name that is there, symlink or not, is
+			 * EEXIST from the openat below, as in the kernel), and
+			 * that name may be made.  What is there already could
+			 * only be refused by a rule that refuses the new name
+			 * too (a create is judged by every rule a write is). */
+		} else if (fstatat(p->parent, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISLNK(st.st_mode) && final_object) {
 				if ((flags & O_CREAT) && (flags & O_EXCL))
 					return respond_errno(c, EEXIST);
@@ -1275,12 +1580,14 @@ static int decode(struct sv_call *c, int *kind)
 	switch (nr) {
 	case SYS_open:
 		c->syscall = "open", c->flags = a[1], c->mode = (mode_t)a[2];
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	case SYS_creat:
 		c->syscall = "creat", c->flags = O_CREAT | O_WRONLY | O_TRUNC, c->mode = (mode_t)a[1];
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	case SYS_openat:
 		c->syscall = "openat", c->flags = a[2], c->mode = (mode_t)a[3];
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
 	case SYS_openat2: {
 		struct open_how how = {0};
@@ -1296,6 +1603,7 @@ static int decode(struct sv_call *c, int *kind)
 		if (how.resolve != 0 && (how.flags & (O_CREAT | O_ACCMODE | O_TRUNC)))
 			return -EOPNOTSUPP;
 		c->flags = how.flags, c->mode = (mode_t)how.mode;
+		c->plain_read = plain_read_flags(c->flags);
 		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
 	}
 	case SYS_mkdir:
@@ -1346,6 +1654,12 @@ static int decode(struct sv_call *c, int *kind)
 			return rc;
 		return read_path_arg(c, &c->b, plain ? AT_FDCWD : DIRFD(a[2]), plain ? a[1] : a[3]);
 	}
+	case SYS_umask:
+	case SYS_chdir:
+	case SYS_fchdir:
+		/* Nothing to read: they only change what is kept. */
+		c->syscall = nr == SYS_umask ? "umask" : nr == SYS_chdir ? "chdir" : "fchdir";
+		return 0;
 	case SYS_unlink:
 		c->syscall = "unlink";
 		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
@@ -1432,8 +1746,7 @@ static bool fast_read(struct sv_call *c, int kind)
 	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
 	char norm[PATH_MAX];
 
-	if (!open_family || (c->flags & (O_CREAT | O_TRUNC | O_ACCMODE)) != 0 ||
-	    (c->flags & O_TMPFILE) == O_TMPFILE)
+	if (!open_family || !c->plain_read)
 		return false;
 	normalize(c->a.abs, norm, sizeof norm);
 	if (subpath_of_any(norm, &c->pane->deny_read))
@@ -1444,13 +1757,19 @@ static bool fast_read(struct sv_call *c, int kind)
 
 static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 {
-	struct sv_call c = {.pane = pane, .req = req, .root = -1};
+	struct sv_call c;
 	char root[64];
 	int kind, rc;
 
-	sv_path_init(&c.a);
-	sv_path_init(&c.b);
+	sv_call_init(&c, pane, req);
+	if (pane->fs_pending_n > 0)
+		fs_settled(pane, req->pid);
 	rc = decode(&c, &kind);
+	if (kind == SYS_umask || kind == SYS_chdir || kind == SYS_fchdir) {
+		fs_changing(pane, req->pid, kind);
+		respond(&c, 0, 0, true);
+		return;
+	}
 	if (rc == 0 && fast_read(&c, kind))
 		return;
 	/* The strings read above belong to this call only if it is still
@@ -1702,6 +2021,9 @@ int supervisor_start(const struct supervisor_sink *sink)
 		uv_close((uv_handle_t *)&sv.async, NULL);
 		goto fail;
 	}
+	/* Its name in /proc/PID/task/TID/comm: the supervisor bench reads
+	 * this thread's CPU time, perf and top tell it apart. */
+	pthread_setname_np(sv.thread, "sandmux-sv");
 	if (getenv("SANDMUX_SUPERVISOR_TEST") != NULL) {
 		uv_signal_init(sink->loop, &sv.test_signal);
 		uv_signal_start(&sv.test_signal, on_test_signal, SIGUSR2);

@@ -85,8 +85,30 @@ check "an allowed create has the child's umask (0644)" [ "$(stat -c %a "$W/creat
 mkdir -p "$W/modes"
 echo old >"$W/modes/kept.txt"
 chmod 666 "$W/modes/kept.txt"
+# The supervisor keeps each thread's umask (supervisor.c, child_umask):
+# one thread's umask(2) must reach the creates of the others, which
+# were read and kept before it.
+cat >"$W/modes/threads.py" <<'EOF'
+import os, threading
+def make(name):
+    os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+make("t0")
+read, changed = threading.Event(), threading.Event()
+def worker():
+    make("t1")
+    read.set()
+    changed.wait()
+    make("t2")
+    make("t3")
+t = threading.Thread(target=worker)
+t.start()
+read.wait()
+os.umask(0o077)
+changed.set()
+t.join()
+EOF
 modes=$(pane modes --backend native -c "$W/modes" -- sh -c \
-	"{ echo a >a.txt; umask 077; echo b >b.txt; mkdir d; umask 022; echo c >c.txt; \
+	"{ echo a >a.txt; umask 077; echo b >b.txt; mkdir d; umask 022; echo c >c.txt; python3 threads.py; \
 	   python3 -c 'import os; os.open(\"kept.txt\", os.O_WRONLY | os.O_CREAT | os.O_EXCL)'; \
 	   echo excl=\$?; echo new >kept.txt; echo kept=\$?; } \
 	 >out.txt 2>&1; echo ALL-DONE; sleep 600")
@@ -94,6 +116,8 @@ wait_done "%$modes"
 check "a create after umask 077 is 600, the one before 644, after umask 022 644 again" \
 	[ "$(stat -c %a "$W/modes/a.txt") $(stat -c %a "$W/modes/b.txt") $(stat -c %a "$W/modes/c.txt")" = "644 600 644" ]
 check "mkdir after umask 077 is 700" [ "$(stat -c %a "$W/modes/d")" = 700 ]
+check "another thread's umask 077 reaches the creates of a thread whose umask was kept (644 644 600 600)" \
+	[ "$(cd "$W/modes" && stat -c %a t0 t1 t2 t3 | tr '\n' ' ')" = "644 644 600 600 " ]
 check "O_CREAT|O_EXCL on an existing file: File exists" \
 	sh -c "grep -q 'excl=1' '$W/modes/out.txt' && grep -q 'FileExistsError' '$W/modes/out.txt'"
 check "a write to an existing file replaces its contents and keeps its mode" \
