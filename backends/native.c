@@ -528,13 +528,36 @@ static void standalone_shim(const char *self, char *out, size_t size)
 		out[0] = '\0';
 }
 
+/* Does the shim make the sandbox's read-only binds (bwrap.c, "Read-only
+ * binds in the shim")?  Only where it stays in the user namespace that
+ * owns the sandbox's mounts: bwrap run by root, not setuid (an
+ * unprivileged bwrap nests a second user namespace for the sandbox's
+ * uid; a setuid one makes its namespaces otherwise).  Decided once.
+ * SANDMUX_NATIVE_SHIM_BINDS=0 in the server's environment leaves them
+ * to bwrap (docs/backends.md, "Start-up"). */
+static bool shim_binds(void)
+{
+	static int decided = -1;
+
+	if (decided < 0) {
+		const char *v = getenv("SANDMUX_NATIVE_SHIM_BINDS");
+		struct stat st;
+
+		decided = getuid() == 0 && geteuid() == 0 && (v == NULL || strcmp(v, "0") != 0) &&
+			  stat(backend_probe_result()->native_bwrap_path, &st) == 0 &&
+			  (st.st_mode & S_ISUID) == 0;
+	}
+	return decided == 1;
+}
+
 /* [sandmux-shim, --fd, N, --, command...] (or [sandmux, shim, ...]
  * without the standalone shim): the filter is in place before anything
  * of the command runs.  Both are bound read-only at their own path
  * inside (bwrap.c).  argv NULL: [..., --wait], a prepared sandbox that
- * gets its command later. */
+ * gets its command later.  *sep is the index of the separator, where
+ * bwrap.c puts the shim's read-only binds. */
 static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, struct strvec *out,
-		     struct sm_error *err)
+		     size_t *sep, struct sm_error *err)
 {
 	char self[PATH_MAX], fd[16], nproc_text[24];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -564,6 +587,7 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 	snprintf(nproc_text, sizeof nproc_text, "%ld", nproc);
 	if (nproc > 0 && strvec_pushv(out, (const char *const[]){"--nproc", nproc_text}, 2) != 0)
 		goto nomem;
+	*sep = out->n;
 	if (strvec_push(out, separator) != 0)
 		goto nomem;
 	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
@@ -726,6 +750,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	struct native_paths paths;
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
+	size_t sep = 0;
 	int keep[2] = {status_write, -1};
 	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
@@ -767,9 +792,10 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	opts.child_arg = res->limits;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
-	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, err) != 0)
+	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
+	in.shim_binds_at = shim_binds() ? sep : 0;
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
@@ -942,6 +968,8 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.status_fd = -1;
 	in.argv = command;
 	in.shim_exe = "@shim";
+	/* The shim's binds are keyed like bwrap's: after "@command". */
+	in.shim_binds_at = shim_binds() ? 1 : 0;
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
 		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
