@@ -13,7 +13,9 @@
  * "the command has been exec'd": after child-pid (N is the namespace's
  * init, bwrap's own fork, which never execs) a child of N whose
  * executable is no longer bwrap's has passed execvp, and bwrap only gets
- * there after every mount and the capability drop succeeded.  A command
+ * there after every mount and the capability drop succeeded (and the
+ * shim, which makes the read-only binds for a root server, sends its
+ * listener only after its binds and its own capability drop).  A command
  * that exits before that is seen still proves it ran: bwrap reports
  * {"exit-code": C} only when its execvp succeeded (bubblewrap.c,
  * report_child_exit_status).  bwrap gone without either means it died
@@ -475,8 +477,10 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	struct native_shim *shim = calloc(1, sizeof *shim);
 	int pair[2];
 
-	if (shim == NULL)
-		goto nomem;
+	if (shim == NULL) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
 	res->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
@@ -500,17 +504,24 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	if (send_filter(shim->sock, err) != 0)
 		return -1;
 	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* The supervisor's policy for the pane, resolved.  Made once bwrap has
+ * been started, while it builds the sandbox on the other CPU: nothing
+ * needs it before the shim's handshake, which this same loop reads
+ * later, and until the supervisor holds the listener every supervised
+ * call of the sandbox waits in the kernel.  0, or -1 out of memory. */
+static int shim_policy(struct native_shim *shim, const struct native_paths *paths)
+{
 	if (shim_deny_read(shim, &paths->deny, paths->home) != 0 ||
 	    shim_writable(shim, &paths->writable) != 0 ||
 	    shim_protected(shim, &paths->protected_paths) != 0 ||
 	    shim_protected(shim, &paths->host_run) != 0 ||
 	    strvec_pushv(&shim->write_denies, (const char *const *)paths->write_denies.v,
 			 paths->write_denies.n) != 0)
-		goto nomem;
+		return -1;
 	return 0;
-nomem:
-	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-	return -1;
 }
 
 /* The standalone shim next to the server's binary (build/sandmux-shim,
@@ -809,6 +820,18 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	}
 	close(res->shim->child_sock);
 	res->shim->child_sock = -1;
+	if (shim_policy(res->shim, &paths) != 0) {
+		/* bwrap already runs, and --die-with-parent takes its
+		 * namespace along. */
+		kill(res->pid, SIGKILL);
+		while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(res->master);
+		res->master = -1;
+		res->pid = 0;
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		goto done;
+	}
 	rc = 0;
 done:
 	if (rc != 0) {
