@@ -260,17 +260,21 @@ EOF
 		absent "$H/gobin/go"
 }
 
-# mounts_and_caps: the existing host-run file is a read-only mount point
-# of its own in the pane (made by the shim for a root server, by bwrap
-# otherwise: backends/bwrap.c, "Read-only binds in the shim"), so is
-# /proc/sys, and the pane's command holds no capability in any set
-# (the shim drops the two bwrap left it for the binds).
+# mounts_and_caps: the existing host-run files inside a writable root
+# are read-only mount points of their own in the pane (made by the shim
+# for a root server, by bwrap otherwise: backends/bwrap.c, "Read-only
+# binds in the shim"): ~/.bashrc where $HOME is writable (terminal), the
+# work tree's .git/hooks in both profiles; so is /proc/sys; and the
+# pane's command holds no capability in any set (the shim drops the two
+# bwrap left it for the binds).
 mounts_and_caps() {
+	mounts="$WORK/.git/hooks /proc/sys"
+	[ "$PROF" = terminal ] && mounts="$H/.bashrc $mounts"
 	attempt mounts <<EOF
-awk '\$5 == "$H/.bashrc" || \$5 == "/proc/sys" { print "mount", \$5, \$6 }' /proc/self/mountinfo
+awk '{ print "mount", \$5, \$6 }' /proc/self/mountinfo
 grep '^Cap' /proc/self/status
 EOF
-	for m in "$H/.bashrc" /proc/sys; do
+	for m in $mounts; do
 		check "$TAG: $m is a read-only mount inside" \
 			sh -c 'printf "%s\n" "$1" | grep -q "^mount $2 ro,"' - "$OUT" "$m"
 	done
