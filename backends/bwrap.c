@@ -308,16 +308,21 @@ static bool inside_masked_dir(const struct strvec *points, const bool *is_dir, s
 	return false;
 }
 
+/* shim_ro: where the shim makes the read-only binds, it also makes a
+ * directory mask read-only (its --ro-mount: one mount_setattr, where
+ * bwrap's --remount-ro reads and parses the mount table once more); the
+ * path goes there instead. */
 static int push_mask(struct strvec *out, const char *path, bool is_dir, const char *mask_file,
-		     struct sm_error *err)
+		     struct strvec *shim_ro, struct sm_error *err)
 {
 	if (is_dir) {
 		/* Threat: reading a secret directory.  An empty tmpfs of mode
 		 * 0000 makes open/readdir/lookup fail with EACCES (not an
 		 * innocent-looking empty directory); read-only so its owner
 		 * cannot chmod it open. */
-		if (push_args(out, "--perms", "0000", "--tmpfs", path, "--remount-ro", path,
-			      NULL) != 0)
+		if (push_args(out, "--perms", "0000", "--tmpfs", path, NULL) != 0 ||
+		    (shim_ro != NULL ? strvec_push(shim_ro, path)
+				     : push_args(out, "--remount-ro", path, NULL)) != 0)
 			goto nomem;
 		return 0;
 	}
@@ -389,12 +394,12 @@ static void deny_masks_free(struct deny_masks *m)
 }
 
 static int push_deny_masks(const struct bwrap_input *in, const struct deny_masks *m,
-			   struct strvec *out, struct sm_error *err)
+			   struct strvec *out, struct strvec *shim_ro, struct sm_error *err)
 {
 	for (size_t i = 0; i < m->points.n; i++) {
 		if (inside_masked_dir(&m->points, m->is_dir, i))
 			continue;
-		if (push_mask(out, m->points.v[i], m->is_dir[i], in->mask_file, err) != 0)
+		if (push_mask(out, m->points.v[i], m->is_dir[i], in->mask_file, shim_ro, err) != 0)
 			return -1;
 	}
 	return 0;
@@ -417,7 +422,9 @@ static int push_deny_masks(const struct bwrap_input *in, const struct deny_masks
  * server: bwrap's second user namespace has no say over the mounts)
  * bwrap makes them as before.  Same paths, same order among themselves,
  * either way; in the shim they come after the deny masks, which is why
- * nothing masked is on the list (below).
+ * nothing masked is on the list (below).  The shim also makes each
+ * directory mask read-only in place (bwrap mounts the mode-0000 tmpfs,
+ * the shim's --ro-mount sets it read-only, last), for the same reason.
  */
 
 /* /proc's host-wide files, read-only over the sandbox's own procfs:
@@ -482,9 +489,10 @@ static int push_bwrap_binds(struct strvec *out, const char *const *pairs)
 }
 
 /* The command: in->argv, with the shim's --ro arguments (the self-binds,
- * then /proc's) at shim_binds_at when the shim makes them. */
+ * /proc's, then the directory masks) at shim_binds_at when the shim
+ * makes them. */
 static int push_command(struct strvec *out, const struct bwrap_input *in,
-			const struct strvec *binds)
+			const struct strvec *binds, const struct strvec *masks)
 {
 	for (size_t i = 0; in->argv[i] != NULL; i++) {
 		if (in->shim_binds_at > 0 && i == in->shim_binds_at) {
@@ -494,6 +502,9 @@ static int push_command(struct strvec *out, const struct bwrap_input *in,
 			if (strvec_pushv(out, proc_read_only,
 					 sizeof proc_read_only / sizeof proc_read_only[0] - 1) != 0)
 				return -1;
+			for (size_t j = 0; j < masks->n; j++)
+				if (push_args(out, "--ro-mount", masks->v[j], NULL) != 0)
+					return -1;
 		}
 		if (strvec_push(out, in->argv[i]) != 0)
 			return -1;
@@ -540,7 +551,7 @@ static int push_namespaces(struct strvec *out, const struct bwrap_input *in)
 int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 			struct sm_error *err)
 {
-	struct strvec roots = STRVEC_INIT, binds = STRVEC_INIT;
+	struct strvec roots = STRVEC_INIT, binds = STRVEC_INIT, shim_masks = STRVEC_INIT;
 	struct deny_masks masks = {STRVEC_INIT, NULL};
 	bool shim = in->shim_binds_at > 0;
 	char fdbuf[16];
@@ -597,10 +608,10 @@ int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 	}
 	if (push_args(out, "--chdir", in->cwd, NULL) != 0)
 		goto nomem;
-	if (push_deny_masks(in, &masks, out, err) != 0)
+	if (push_deny_masks(in, &masks, out, shim ? &shim_masks : NULL, err) != 0)
 		goto done;
 	/* "--" so a command starting with "-" is never read as an option. */
-	if (strvec_push(out, "--") != 0 || push_command(out, in, &binds) != 0)
+	if (strvec_push(out, "--") != 0 || push_command(out, in, &binds, &shim_masks) != 0)
 		goto nomem;
 	rc = 0;
 	goto done;
@@ -608,6 +619,7 @@ nomem:
 	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 done:
 	deny_masks_free(&masks);
+	strvec_free(&shim_masks);
 	strvec_free(&binds);
 	strvec_free(&roots);
 	return rc;

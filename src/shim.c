@@ -1,8 +1,9 @@
 /*
  * shim: the first process inside a native sandbox.  bwrap runs
  *
- *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH]... -- COMMAND...
- *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH]... --wait
+ *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
+ *                -- COMMAND...
+ *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | ...]... --wait
  *
  * (the static build/sandmux-shim next to the sandmux binary; `sandmux
  * shim`, the same code, where that is missing) and the shim, before the
@@ -12,7 +13,9 @@
  *      the filter may be installed without CAP_SYS_ADMIN;
  *   1b. with --ro (and --ro-try, which skips a path that does not
  *      exist), bind-mounts each PATH read-only over itself, submounts
- *      included, then drops the two capabilities bwrap left it for that
+ *      included; with --ro-mount, makes the mount at PATH (a deny mask's
+ *      tmpfs) read-only in place; then drops the two capabilities bwrap
+ *      left it for that
  *      (CAP_SYS_ADMIN, CAP_SETPCAP) from every set, bounding and
  *      ambient included, and checks that none is left.  These are the
  *      read-only binds bwrap would otherwise make one by one
@@ -234,6 +237,17 @@ static int bind_read_only(const char *path, bool may_miss)
 	return 1;
 }
 
+/* The mount at path (bwrap's mask tmpfs) read-only in place. */
+static int remount_read_only(const char *path)
+{
+	struct mount_attr attr = {
+	    .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	};
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &attr,
+			    sizeof attr);
+}
+
 /* Threat: the command keeping the mount capability the binds needed,
  * and with it unmounting a deny mask or a read-only bind.  Every
  * capability goes from the bounding set (CAP_SETPCAP is still there to
@@ -263,18 +277,20 @@ static void drop_capabilities(void)
 			shim_fail("capability %d left after dropping them", cap);
 }
 
-/* The --ro and --ro-try paths between first and sep, in order. */
+/* The --ro, --ro-try and --ro-mount paths between first and sep, in
+ * order. */
 static void make_read_only_binds(char **argv, int first, int sep)
 {
 	if (first == sep)
 		return;
 	for (int i = first; i < sep; i += 2)
-		if (bind_read_only(argv[i + 1], strcmp(argv[i], "--ro-try") == 0) < 0)
-			shim_fail("cannot bind %s read-only: %s", argv[i + 1], strerror(errno));
+		if (strcmp(argv[i], "--ro-mount") == 0 ? remount_read_only(argv[i + 1]) != 0
+		    : bind_read_only(argv[i + 1], strcmp(argv[i], "--ro-try") == 0) < 0)
+			shim_fail("cannot make %s read-only: %s", argv[i + 1], strerror(errno));
 	drop_capabilities();
 }
 
-/* argv: --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH]...
+/* argv: --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
  * (-- COMMAND... | --wait).  Returns the index of the separator, or -1;
  * *binds is the index of the first --ro or --ro-try (sep when none). */
 static int parse_args(int argc, char **argv, int *fd, long *nproc, int *binds)
@@ -295,7 +311,9 @@ static int parse_args(int argc, char **argv, int *fd, long *nproc, int *binds)
 		sep = 5;
 	}
 	*binds = sep;
-	while (sep + 1 < argc && (strcmp(argv[sep], "--ro") == 0 || strcmp(argv[sep], "--ro-try") == 0) &&
+	while (sep + 1 < argc &&
+	       (strcmp(argv[sep], "--ro") == 0 || strcmp(argv[sep], "--ro-try") == 0 ||
+		strcmp(argv[sep], "--ro-mount") == 0) &&
 	       argv[sep + 1][0] == '/')
 		sep += 2;
 	if (argc == sep + 1 && strcmp(argv[sep], "--wait") == 0)
@@ -329,7 +347,7 @@ int shim_main(int argc, char **argv)
 
 	if (sep < 0) {
 		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try "
-				"PATH]... (-- COMMAND... | --wait)\n");
+				"PATH | --ro-mount PATH]... (-- COMMAND... | --wait)\n");
 		return 2;
 	}
 	command = argv + sep + 1;

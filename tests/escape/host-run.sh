@@ -264,11 +264,12 @@ EOF
 # are read-only mount points of their own in the pane (made by the shim
 # for a root server, by bwrap otherwise: backends/bwrap.c, "Read-only
 # binds in the shim"): ~/.bashrc where $HOME is writable (terminal), the
-# work tree's .git/hooks in both profiles; so is /proc/sys; and the
-# pane's command holds no capability in any set (the shim drops the two
-# bwrap left it for the binds).
+# work tree's .git/hooks in both profiles; so are /proc/sys and the
+# runtime directory's deny mask (its tmpfs made read-only by the shim or
+# by bwrap); and the pane's command holds no capability in any set (the
+# shim drops the two bwrap left it for the binds).
 mounts_and_caps() {
-	mounts="$WORK/.git/hooks /proc/sys"
+	mounts="$WORK/.git/hooks /proc/sys $D/run"
 	[ "$PROF" = terminal ] && mounts="$H/.bashrc $mounts"
 	attempt mounts <<EOF
 awk '{ print "mount", \$5, \$6 }' /proc/self/mountinfo
