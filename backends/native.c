@@ -832,6 +832,8 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto done;
 	}
+	/* The next launch's groups, while bwrap works. */
+	limits_group_prepare();
 	rc = 0;
 done:
 	if (rc != 0) {
