@@ -250,18 +250,23 @@ static int remount_read_only(const char *path)
 
 /* Threat: the command keeping the mount capability the binds needed,
  * and with it unmounting a deny mask or a read-only bind.  Every
- * capability goes from the bounding set (CAP_SETPCAP is still there to
- * allow it), the ambient set and the process's own sets, and the
- * result is checked: any capability left fails the launch. */
+ * capability goes from the bounding set (CAP_SETPCAP last: it is what
+ * allows the others), the ambient set and the process's own sets, and
+ * the result is checked: any capability left fails the launch.  (No
+ * ambient capability can outlive an empty permitted or inheritable
+ * set: the kernel clears it with them.) */
 static void drop_capabilities(void)
 {
 	struct __user_cap_header_struct head = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct data[2] = {{0}};
-	int cap;
+	int cap, rc;
 
-	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+	/* Up to the kernel's last capability: past it the drop says EINVAL. */
+	for (cap = 0;; cap++)
 		if (cap != CAP_SETPCAP && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
-			shim_fail("cannot drop capability %d: %s", cap, strerror(errno));
+			break;
+	if (errno != EINVAL || cap <= CAP_SETPCAP)
+		shim_fail("cannot drop capability %d: %s", cap, strerror(errno));
 	if (prctl(PR_CAPBSET_DROP, CAP_SETPCAP, 0, 0, 0) != 0 ||
 	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 ||
 	    syscall(SYS_capset, &head, data) != 0)
@@ -271,10 +276,9 @@ static void drop_capabilities(void)
 	for (int i = 0; i < 2; i++)
 		if (data[i].effective != 0 || data[i].permitted != 0 || data[i].inheritable != 0)
 			shim_fail("capabilities left after dropping them");
-	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
-		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0 ||
-		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) != 0)
-			shim_fail("capability %d left after dropping them", cap);
+	for (cap = 0; (rc = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0; cap++)
+		if (rc != 0)
+			shim_fail("capability %d left in the bounding set after dropping it", cap);
 }
 
 /* The --ro, --ro-try and --ro-mount paths between first and sep, in
