@@ -488,27 +488,39 @@ static int push_bwrap_binds(struct strvec *out, const char *const *pairs)
 	return 0;
 }
 
-/* The command: in->argv, with the shim's --ro arguments (the self-binds,
- * /proc's, then the directory masks) at shim_binds_at when the shim
- * makes them. */
+/* The shim's --ro arguments: the self-binds, /proc's, then the
+ * directory masks. */
+static int push_shim_binds(struct strvec *out, const struct strvec *binds,
+			   const struct strvec *masks)
+{
+	for (size_t j = 0; j < binds->n; j++)
+		if (push_args(out, "--ro", binds->v[j], NULL) != 0)
+			return -1;
+	if (strvec_pushv(out, proc_read_only, sizeof proc_read_only / sizeof proc_read_only[0] - 1) !=
+	    0)
+		return -1;
+	for (size_t j = 0; j < masks->n; j++)
+		if (push_args(out, "--ro-mount", masks->v[j], NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* The command: in->argv, with the shim's --ro arguments at shim_binds_at
+ * (which may be its end) when the shim makes them. */
 static int push_command(struct strvec *out, const struct bwrap_input *in,
 			const struct strvec *binds, const struct strvec *masks)
 {
-	for (size_t i = 0; in->argv[i] != NULL; i++) {
-		if (in->shim_binds_at > 0 && i == in->shim_binds_at) {
-			for (size_t j = 0; j < binds->n; j++)
-				if (push_args(out, "--ro", binds->v[j], NULL) != 0)
-					return -1;
-			if (strvec_pushv(out, proc_read_only,
-					 sizeof proc_read_only / sizeof proc_read_only[0] - 1) != 0)
-				return -1;
-			for (size_t j = 0; j < masks->n; j++)
-				if (push_args(out, "--ro-mount", masks->v[j], NULL) != 0)
-					return -1;
-		}
+	size_t i;
+
+	for (i = 0; in->argv[i] != NULL; i++) {
+		if (in->shim_binds_at > 0 && i == in->shim_binds_at &&
+		    push_shim_binds(out, binds, masks) != 0)
+			return -1;
 		if (strvec_push(out, in->argv[i]) != 0)
 			return -1;
 	}
+	if (in->shim_binds_at > 0 && i == in->shim_binds_at && push_shim_binds(out, binds, masks) != 0)
+		return -1;
 	return 0;
 }
 
