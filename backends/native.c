@@ -545,7 +545,7 @@ static void standalone_shim(const char *self, char *out, size_t size)
  * unprivileged bwrap nests a second user namespace for the sandbox's
  * uid; a setuid one makes its namespaces otherwise).  Decided once.
  * SANDMUX_NATIVE_SHIM_BINDS=0 in the server's environment leaves them
- * to bwrap (docs/backends.md, "Start-up"). */
+ * to bwrap (docs/backends.md, "native (Linux)"). */
 static bool shim_binds(void)
 {
 	static int decided = -1;

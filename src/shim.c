@@ -296,7 +296,7 @@ static void make_read_only_binds(char **argv, int first, int sep)
 
 /* argv: --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
  * (-- COMMAND... | --wait).  Returns the index of the separator, or -1;
- * *binds is the index of the first --ro or --ro-try (sep when none). */
+ * *binds is the index of the first --ro argument (sep when none). */
 static int parse_args(int argc, char **argv, int *fd, long *nproc, int *binds)
 {
 	char *end;
