@@ -173,7 +173,8 @@ static int push_writable_binds(struct strvec *out, const struct strvec *roots, b
 /* Threat: planting what the host runs later (shell rc files, git hooks,
  * editor and agent config) inside a writable root.  What exists now is
  * bound read-only over itself; it must be the real path, not through a
- * symlink that could lead out of the root. */
+ * symlink that could lead out of the root.  (These three push the paths
+ * of read-only self-binds onto a list; see push_self_binds.) */
 static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 				 const char *const *names)
 {
@@ -186,7 +187,7 @@ static int push_read_only_inside(struct strvec *out, const struct strvec *roots,
 			if (lstat(path, &st) != 0 || realpath(path, resolved) == NULL ||
 			    strcmp(path, resolved) != 0)
 				continue;
-			if (push_args(out, "--ro-bind", path, path, NULL) != 0)
+			if (strvec_push(out, path) != 0)
 				return -1;
 		}
 	}
@@ -202,8 +203,7 @@ static int push_protected(struct strvec *out, const struct bwrap_input *in)
 
 	for (size_t i = 0; in->protected_paths != NULL && in->protected_paths[i] != NULL; i++)
 		if (realpath(in->protected_paths[i], resolved) != NULL &&
-		    strcmp(resolved, "/") != 0 &&
-		    push_args(out, "--ro-bind", resolved, resolved, NULL) != 0)
+		    strcmp(resolved, "/") != 0 && strvec_push(out, resolved) != 0)
 			return -1;
 	return 0;
 }
@@ -217,29 +217,22 @@ static int push_protected(struct strvec *out, const struct bwrap_input *in)
 static int push_host_run(struct strvec *out, const struct strvec *roots,
 			 const struct bwrap_input *in)
 {
-	struct strvec bound = STRVEC_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; in->host_run != NULL && in->host_run[i] != NULL && rc == 0; i++) {
+	for (size_t i = 0; in->host_run != NULL && in->host_run[i] != NULL; i++) {
 		char resolved[PATH_MAX];
 		bool inside = false;
-
 		struct stat st;
 
 		/* Most entries do not exist: one lstat says so, where realpath
 		 * would look at every component (this runs for every launch). */
-		if (lstat(in->host_run[i], &st) != 0 ||
-		    realpath(in->host_run[i], resolved) == NULL || strvec_contains(&bound, resolved))
+		if (lstat(in->host_run[i], &st) != 0 || realpath(in->host_run[i], resolved) == NULL)
 			continue;
 		for (size_t j = 0; j < roots->n && !inside; j++)
 			inside = subpath_of(resolved, roots->v[j]) &&
 				 strcmp(resolved, roots->v[j]) != 0;
-		if (inside && (strvec_push(&bound, resolved) != 0 ||
-			       push_args(out, "--ro-bind", resolved, resolved, NULL) != 0))
-			rc = -1;
+		if (inside && strvec_push(out, resolved) != 0)
+			return -1;
 	}
-	strvec_free(&bound);
-	return rc;
+	return 0;
 }
 
 /* A read-only working directory (modes other than chat) is still bound
@@ -315,16 +308,21 @@ static bool inside_masked_dir(const struct strvec *points, const bool *is_dir, s
 	return false;
 }
 
+/* shim_ro: where the shim makes the read-only binds, it also makes a
+ * directory mask read-only (its --ro-mount: one mount_setattr, where
+ * bwrap's --remount-ro reads and parses the mount table once more); the
+ * path goes there instead. */
 static int push_mask(struct strvec *out, const char *path, bool is_dir, const char *mask_file,
-		     struct sm_error *err)
+		     struct strvec *shim_ro, struct sm_error *err)
 {
 	if (is_dir) {
 		/* Threat: reading a secret directory.  An empty tmpfs of mode
 		 * 0000 makes open/readdir/lookup fail with EACCES (not an
 		 * innocent-looking empty directory); read-only so its owner
 		 * cannot chmod it open. */
-		if (push_args(out, "--perms", "0000", "--tmpfs", path, "--remount-ro", path,
-			      NULL) != 0)
+		if (push_args(out, "--perms", "0000", "--tmpfs", path, NULL) != 0 ||
+		    (shim_ro != NULL ? strvec_push(shim_ro, path)
+				     : push_args(out, "--remount-ro", path, NULL)) != 0)
 			goto nomem;
 		return 0;
 	}
@@ -364,38 +362,173 @@ static int mount_points(const struct strvec *spellings, struct strvec *points, b
 	return 0;
 }
 
-static int push_deny_masks(const struct bwrap_input *in, struct strvec *out,
+/* Where the masks go: every deny spelling's mount point, and which of
+ * them are directories. */
+struct deny_masks {
+	struct strvec points;
+	bool *is_dir;
+};
+
+static int deny_masks_find(const struct bwrap_input *in, struct deny_masks *m,
 			   struct sm_error *err)
 {
-	struct strvec spellings = STRVEC_INIT, points = STRVEC_INIT;
-	bool *is_dir = NULL;
+	struct strvec spellings = STRVEC_INIT;
 	int rc = -1;
 
 	if (deny_spellings(in, &spellings, err) != 0)
 		goto done;
-	if (mount_points(&spellings, &points, &is_dir) != 0) {
+	if (mount_points(&spellings, &m->points, &m->is_dir) != 0) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto done;
 	}
-	for (size_t i = 0; i < points.n; i++) {
-		if (inside_masked_dir(&points, is_dir, i))
-			continue;
-		if (push_mask(out, points.v[i], is_dir[i], in->mask_file, err) != 0)
-			goto done;
-	}
 	rc = 0;
 done:
-	free(is_dir);
 	strvec_free(&spellings);
-	strvec_free(&points);
 	return rc;
+}
+
+static void deny_masks_free(struct deny_masks *m)
+{
+	free(m->is_dir);
+	strvec_free(&m->points);
+}
+
+static int push_deny_masks(const struct bwrap_input *in, const struct deny_masks *m,
+			   struct strvec *out, struct strvec *shim_ro, struct sm_error *err)
+{
+	for (size_t i = 0; i < m->points.n; i++) {
+		if (inside_masked_dir(&m->points, m->is_dir, i))
+			continue;
+		if (push_mask(out, m->points.v[i], m->is_dir[i], in->mask_file, shim_ro, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- read-only self-binds ----------------------------------------------- */
+
+/*
+ * Read-only binds in the shim.  Each read-only bind costs bwrap 0.8.0
+ * a read and parse of the whole /proc/self/mountinfo (bind_mount: about
+ * 0.35 ms on this project's host, whose sandbox holds the host's mounts
+ * twice at that point), and a terminal pane has a dozen of them: the
+ * host-run files that exist, the profile's protected paths, /proc's
+ * host-wide files.  Where the shim stays in the user namespace that owns
+ * the sandbox's mount namespace (a server run as root: bwrap makes no
+ * second namespace), the shim makes them instead (src/shim.c, --ro):
+ * bwrap keeps CAP_SYS_ADMIN and CAP_SETPCAP for it (--cap-add), and the
+ * shim binds each path, then drops both from every set and checks,
+ * before anything of the command runs.  Elsewhere (an unprivileged
+ * server: bwrap's second user namespace has no say over the mounts)
+ * bwrap makes them as before.  Same paths, same order among themselves,
+ * either way; in the shim they come after the deny masks, which is why
+ * nothing masked is on the list (below).  The shim also makes each
+ * directory mask read-only in place (bwrap mounts the mode-0000 tmpfs,
+ * the shim's --ro-mount sets it read-only, last), for the same reason.
+ */
+
+/* /proc's host-wide files, read-only over the sandbox's own procfs:
+ * pairs of the shim's flag ("--ro" must exist, "--ro-try" may be
+ * missing) and path. */
+static const char *const proc_read_only[] = {
+    /* Threat: the fresh procfs is writable, and a server running as
+     * root maps uid 0 into the sandbox, so sysctls that are not
+     * namespaced (kernel.core_pattern, kernel.modprobe: both make the
+     * host kernel run a program as root) and sysrq-trigger would accept
+     * writes.  --cap-drop does not help: sysctl checks file modes.
+     * Found by the escape suite; read-only binds close it. */
+    "--ro", "/proc/sys", "--ro-try", "/proc/sysrq-trigger", "--ro-try", "/proc/irq",
+    "--ro-try", "/proc/bus", NULL,
+};
+
+/* Is path at or below another entry of the list (a recursive read-only
+ * bind already covers it), or masked?  A masked path is unreadable and
+ * unwritable already (a read-only mode-0000 tmpfs or file), and the
+ * shim, binding after the masks, could not even look it up. */
+static bool bind_covered(const struct strvec *paths, size_t i, const struct deny_masks *m)
+{
+	for (size_t j = 0; j < paths->n; j++)
+		if (j != i && subpath_of(paths->v[i], paths->v[j]) &&
+		    (strcmp(paths->v[i], paths->v[j]) != 0 || j < i))
+			return true;
+	for (size_t j = 0; j < m->points.n; j++)
+		if (strcmp(paths->v[i], m->points.v[j]) == 0 ||
+		    (m->is_dir[j] && subpath_of(paths->v[i], m->points.v[j])))
+			return true;
+	return false;
+}
+
+/* The read-only self-binds inside the writable roots, in order, none
+ * covered by another or by a mask. */
+static int self_binds(const struct bwrap_input *in, const struct strvec *roots,
+		      const struct deny_masks *m, struct strvec *out)
+{
+	struct strvec paths = STRVEC_INIT;
+	int rc = -1;
+
+	if (push_read_only_inside(&paths, roots, in->read_only_inside) != 0 ||
+	    push_protected(&paths, in) != 0 || push_host_run(&paths, roots, in) != 0)
+		goto done;
+	for (size_t i = 0; i < paths.n; i++)
+		if (!bind_covered(&paths, i, m) && strvec_push(out, paths.v[i]) != 0)
+			goto done;
+	rc = 0;
+done:
+	strvec_free(&paths);
+	return rc;
+}
+
+/* bwrap's own read-only binds of paths over themselves. */
+static int push_bwrap_binds(struct strvec *out, const char *const *pairs)
+{
+	for (size_t i = 0; pairs[i] != NULL; i += 2)
+		if (push_args(out, strcmp(pairs[i], "--ro") == 0 ? "--ro-bind" : "--ro-bind-try",
+			      pairs[i + 1], pairs[i + 1], NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* The shim's --ro arguments: the self-binds, /proc's, then the
+ * directory masks. */
+static int push_shim_binds(struct strvec *out, const struct strvec *binds,
+			   const struct strvec *masks)
+{
+	for (size_t j = 0; j < binds->n; j++)
+		if (push_args(out, "--ro", binds->v[j], NULL) != 0)
+			return -1;
+	if (strvec_pushv(out, proc_read_only, sizeof proc_read_only / sizeof proc_read_only[0] - 1) !=
+	    0)
+		return -1;
+	for (size_t j = 0; j < masks->n; j++)
+		if (push_args(out, "--ro-mount", masks->v[j], NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* The command: in->argv, with the shim's --ro arguments at shim_binds_at
+ * (which may be its end) when the shim makes them. */
+static int push_command(struct strvec *out, const struct bwrap_input *in,
+			const struct strvec *binds, const struct strvec *masks)
+{
+	size_t i;
+
+	for (i = 0; in->argv[i] != NULL; i++) {
+		if (in->shim_binds_at > 0 && i == in->shim_binds_at &&
+		    push_shim_binds(out, binds, masks) != 0)
+			return -1;
+		if (strvec_push(out, in->argv[i]) != 0)
+			return -1;
+	}
+	if (in->shim_binds_at > 0 && i == in->shim_binds_at && push_shim_binds(out, binds, masks) != 0)
+		return -1;
+	return 0;
 }
 
 /* --- the whole command line -------------------------------------------- */
 
-static int push_namespaces(struct strvec *out, const char *bwrap)
+static int push_namespaces(struct strvec *out, const struct bwrap_input *in)
 {
-	return push_args(out, bwrap,
+	if (push_args(out, in->bwrap,
 			 /* Threat: a sandbox outliving the server that
 			  * watches it. */
 			 "--die-with-parent",
@@ -416,14 +549,23 @@ static int push_namespaces(struct strvec *out, const char *bwrap)
 			  * CAP_DAC_OVERRIDE, or unmounting them with
 			  * CAP_SYS_ADMIN. */
 			 "--cap-drop", "ALL",
-			 /* Threat: writing anywhere on the host. */
-			 "--ro-bind", "/", "/", NULL);
+			 NULL) != 0)
+		return -1;
+	/* Only for the shim's read-only binds, and dropped by it before
+	 * the command runs (see "Read-only binds in the shim"). */
+	if (in->shim_binds_at > 0 &&
+	    push_args(out, "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", NULL) != 0)
+		return -1;
+	/* Threat: writing anywhere on the host. */
+	return push_args(out, "--ro-bind", "/", "/", NULL);
 }
 
 int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 			struct sm_error *err)
 {
-	struct strvec roots = STRVEC_INIT;
+	struct strvec roots = STRVEC_INIT, binds = STRVEC_INIT, shim_masks = STRVEC_INIT;
+	struct deny_masks masks = {STRVEC_INIT, NULL};
+	bool shim = in->shim_binds_at > 0;
 	char fdbuf[16];
 	int rc = -1;
 
@@ -431,30 +573,27 @@ int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no command to run in the sandbox");
 		return -1;
 	}
-	if (writable_roots(in, &roots, err) != 0)
+	if (writable_roots(in, &roots, err) != 0 || deny_masks_find(in, &masks, err) != 0)
 		goto done;
-	if (push_namespaces(out, in->bwrap) != 0 || push_writable_binds(out, &roots, false) != 0 ||
+	if (self_binds(in, &roots, &masks, &binds) != 0)
+		goto nomem;
+	if (push_namespaces(out, in) != 0 || push_writable_binds(out, &roots, false) != 0 ||
 	    /* Threat: reading other programs' temporary files and sockets
 	     * (X11, ssh-agent, the sandmux fallback socket dir) in /tmp. */
 	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 ||
 	    push_writable_binds(out, &roots, true) != 0 ||
-	    push_read_only_cwd(out, in) != 0 ||
-	    push_read_only_inside(out, &roots, in->read_only_inside) != 0 ||
-	    push_protected(out, in) != 0 || push_host_run(out, &roots, in) != 0 ||
-	    /* Threat: raw access to host devices; only the safe nodes. */
-	    push_args(out, "--dev", "/dev", NULL) != 0 ||
+	    push_read_only_cwd(out, in) != 0)
+		goto nomem;
+	/* Threat: changing what the host runs later, or what the profile
+	 * protects, inside a writable root (see self_binds). */
+	for (size_t i = 0; !shim && i < binds.n; i++)
+		if (push_args(out, "--ro-bind", binds.v[i], binds.v[i], NULL) != 0)
+			goto nomem;
+	/* Threat: raw access to host devices; only the safe nodes. */
+	if (push_args(out, "--dev", "/dev", NULL) != 0 ||
 	    /* Threat: host processes' /proc; this one shows the sandbox's. */
 	    push_args(out, "--proc", "/proc", NULL) != 0 ||
-	    /* Threat: the fresh procfs is writable, and a server running as
-	     * root maps uid 0 into the sandbox, so sysctls that are not
-	     * namespaced (kernel.core_pattern, kernel.modprobe: both make the
-	     * host kernel run a program as root) and sysrq-trigger would
-	     * accept writes.  --cap-drop does not help: sysctl checks file
-	     * modes.  Found by the escape suite; read-only binds close it. */
-	    push_args(out, "--ro-bind", "/proc/sys", "/proc/sys", NULL) != 0 ||
-	    push_args(out, "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", NULL) != 0 ||
-	    push_args(out, "--ro-bind-try", "/proc/irq", "/proc/irq", NULL) != 0 ||
-	    push_args(out, "--ro-bind-try", "/proc/bus", "/proc/bus", NULL) != 0)
+	    (!shim && push_bwrap_binds(out, proc_read_only) != 0))
 		goto nomem;
 	/* Threat: a restricted pane reaching the network (or abstract Unix
 	 * sockets) directly.  A new network namespace has only loopback;
@@ -481,19 +620,19 @@ int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 	}
 	if (push_args(out, "--chdir", in->cwd, NULL) != 0)
 		goto nomem;
-	if (push_deny_masks(in, out, err) != 0)
+	if (push_deny_masks(in, &masks, out, shim ? &shim_masks : NULL, err) != 0)
 		goto done;
 	/* "--" so a command starting with "-" is never read as an option. */
-	if (strvec_push(out, "--") != 0)
+	if (strvec_push(out, "--") != 0 || push_command(out, in, &binds, &shim_masks) != 0)
 		goto nomem;
-	for (size_t i = 0; in->argv[i] != NULL; i++)
-		if (strvec_push(out, in->argv[i]) != 0)
-			goto nomem;
 	rc = 0;
 	goto done;
 nomem:
 	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 done:
+	deny_masks_free(&masks);
+	strvec_free(&shim_masks);
+	strvec_free(&binds);
 	strvec_free(&roots);
 	return rc;
 }

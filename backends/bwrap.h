@@ -53,6 +53,13 @@ struct bwrap_input {
 	 * read-only at its own path; NULL: none. */
 	const char *shim_exe;
 	const char *self_exe;
+	/* 0: bwrap makes the read-only binds over paths inside the writable
+	 * roots and over /proc's host-wide files.  Else the shim does
+	 * (bwrap.c, "Read-only binds in the shim"): argv is the shim's, and
+	 * its --ro and --ro-try arguments (src/shim.c) go in at this index,
+	 * before the shim's separator; bwrap keeps the two capabilities
+	 * the shim needs for them and drops. */
+	size_t shim_binds_at;
 };
 
 /* Where a restricted sandbox finds its egress sockets, and the ports the

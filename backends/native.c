@@ -13,7 +13,9 @@
  * "the command has been exec'd": after child-pid (N is the namespace's
  * init, bwrap's own fork, which never execs) a child of N whose
  * executable is no longer bwrap's has passed execvp, and bwrap only gets
- * there after every mount and the capability drop succeeded.  A command
+ * there after every mount and the capability drop succeeded (and the
+ * shim, which makes the read-only binds for a root server, sends its
+ * listener only after its binds and its own capability drop).  A command
  * that exits before that is seen still proves it ran: bwrap reports
  * {"exit-code": C} only when its execvp succeeded (bubblewrap.c,
  * report_child_exit_status).  bwrap gone without either means it died
@@ -475,8 +477,10 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	struct native_shim *shim = calloc(1, sizeof *shim);
 	int pair[2];
 
-	if (shim == NULL)
-		goto nomem;
+	if (shim == NULL) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
 	res->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
@@ -500,17 +504,24 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	if (send_filter(shim->sock, err) != 0)
 		return -1;
 	fcntl(shim->sock, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* The supervisor's policy for the pane, resolved.  Made once bwrap has
+ * been started, while it builds the sandbox on the other CPU: nothing
+ * needs it before the shim's handshake, which this same loop reads
+ * later, and until the supervisor holds the listener every supervised
+ * call of the sandbox waits in the kernel.  0, or -1 out of memory. */
+static int shim_policy(struct native_shim *shim, const struct native_paths *paths)
+{
 	if (shim_deny_read(shim, &paths->deny, paths->home) != 0 ||
 	    shim_writable(shim, &paths->writable) != 0 ||
 	    shim_protected(shim, &paths->protected_paths) != 0 ||
 	    shim_protected(shim, &paths->host_run) != 0 ||
 	    strvec_pushv(&shim->write_denies, (const char *const *)paths->write_denies.v,
 			 paths->write_denies.n) != 0)
-		goto nomem;
+		return -1;
 	return 0;
-nomem:
-	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-	return -1;
 }
 
 /* The standalone shim next to the server's binary (build/sandmux-shim,
@@ -528,13 +539,36 @@ static void standalone_shim(const char *self, char *out, size_t size)
 		out[0] = '\0';
 }
 
+/* Does the shim make the sandbox's read-only binds (bwrap.c, "Read-only
+ * binds in the shim")?  Only where it stays in the user namespace that
+ * owns the sandbox's mounts: bwrap run by root, not setuid (an
+ * unprivileged bwrap nests a second user namespace for the sandbox's
+ * uid; a setuid one makes its namespaces otherwise).  Decided once.
+ * SANDMUX_NATIVE_SHIM_BINDS=0 in the server's environment leaves them
+ * to bwrap (docs/backends.md, "native (Linux)"). */
+static bool shim_binds(void)
+{
+	static int decided = -1;
+
+	if (decided < 0) {
+		const char *v = getenv("SANDMUX_NATIVE_SHIM_BINDS");
+		struct stat st;
+
+		decided = getuid() == 0 && geteuid() == 0 && (v == NULL || strcmp(v, "0") != 0) &&
+			  stat(backend_probe_result()->native_bwrap_path, &st) == 0 &&
+			  (st.st_mode & S_ISUID) == 0;
+	}
+	return decided == 1;
+}
+
 /* [sandmux-shim, --fd, N, --, command...] (or [sandmux, shim, ...]
  * without the standalone shim): the filter is in place before anything
  * of the command runs.  Both are bound read-only at their own path
  * inside (bwrap.c).  argv NULL: [..., --wait], a prepared sandbox that
- * gets its command later. */
+ * gets its command later.  *sep is the index of the separator, where
+ * bwrap.c puts the shim's read-only binds. */
 static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, struct strvec *out,
-		     struct sm_error *err)
+		     size_t *sep, struct sm_error *err)
 {
 	char self[PATH_MAX], fd[16], nproc_text[24];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -564,6 +598,7 @@ static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, st
 	snprintf(nproc_text, sizeof nproc_text, "%ld", nproc);
 	if (nproc > 0 && strvec_pushv(out, (const char *const[]){"--nproc", nproc_text}, 2) != 0)
 		goto nomem;
+	*sep = out->n;
 	if (strvec_push(out, separator) != 0)
 		goto nomem;
 	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
@@ -726,6 +761,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	struct native_paths paths;
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
 	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
+	size_t sep = 0;
 	int keep[2] = {status_write, -1};
 	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
@@ -767,9 +803,10 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	opts.child_arg = res->limits;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
-	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, err) != 0)
+	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
+	in.shim_binds_at = shim_binds() ? sep : 0;
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
@@ -783,6 +820,20 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	}
 	close(res->shim->child_sock);
 	res->shim->child_sock = -1;
+	if (shim_policy(res->shim, &paths) != 0) {
+		/* bwrap already runs, and --die-with-parent takes its
+		 * namespace along. */
+		kill(res->pid, SIGKILL);
+		while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(res->master);
+		res->master = -1;
+		res->pid = 0;
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		goto done;
+	}
+	/* The next launch's groups, while bwrap works. */
+	limits_group_prepare();
 	rc = 0;
 done:
 	if (rc != 0) {
@@ -942,6 +993,8 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.status_fd = -1;
 	in.argv = command;
 	in.shim_exe = "@shim";
+	/* The shim's binds are keyed like bwrap's: after "@command". */
+	in.shim_binds_at = shim_binds() ? 1 : 0;
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
 		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,

@@ -60,6 +60,9 @@ static struct {
 	char summary[PATH_MAX * 2]; /* limits_probe's line */
 	char delegated[PATH_MAX];   /* the delegated v2 group OWN, "" none */
 	char enabled[32];	    /* what the server enabled in it */
+	/* The next sandbox's groups, made ahead (limits_group_prepare):
+	 * directories and join fds, no limit written yet; or NULL. */
+	struct limits_group *spare;
 } host;
 
 struct limits_group {
@@ -408,6 +411,7 @@ void limits_probe(char *line, size_t size)
 	if (!host.probed && !probe_v2() && !probe_v2_delegated())
 		probe_v1();
 	host.probed = true;
+	limits_group_prepare();
 	describe(host.summary, sizeof host.summary);
 	snprintf(line, size, "%s", host.summary);
 }
@@ -482,7 +486,9 @@ static const char *join_file(void)
 	return host.v2 ? "cgroup.procs" : "tasks";
 }
 
-struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct sm_error *err)
+/* A sandbox's groups, empty: the directories and their join files open
+ * for the child, no limit written. */
+static struct limits_group *group_make(struct sm_error *err)
 {
 	struct limits_group *g = calloc(1, sizeof *g);
 	char name[32];
@@ -491,11 +497,8 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
-	g->pids_max = prof->pids_max;
-	g->memory_max = limits_memory_bytes(prof);
 	for (int h = 0; h < H_COUNT; h++)
 		g->join_fd[h] = -1;
-	limits_remove_pending();
 	snprintf(name, sizeof name, "sandbox-%u", ++host.serial);
 	for (int h = 0; h < H_COUNT; h++) {
 		char procs[PATH_MAX + 32];
@@ -518,6 +521,40 @@ struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct
 		for (int h = H_MEMORY; h < H_COUNT; h++)
 			if (host.dir[h][0] != '\0')
 				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
+	return g;
+}
+
+/* Making the groups is most of what a launch spends here (three mkdir
+ * in the kernel's cgroup file systems, a few tenths of a millisecond):
+ * the server makes the next sandbox's groups ahead, at start and after
+ * each launch, off the launch's path.  Empty groups hold nothing and
+ * limit nothing until a sandbox joins them with its limits written. */
+void limits_group_prepare(void)
+{
+	struct sm_error err = {0};
+
+	if (host.spare != NULL || (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0' &&
+				   host.dir[H_CPU][0] == '\0'))
+		return;
+	limits_remove_pending();
+	host.spare = group_make(&err);
+	if (host.spare == NULL)
+		log_debug("%s: %s", __func__, err.message);
+}
+
+struct limits_group *limits_group_new(const struct sandbox_profile *prof, struct sm_error *err)
+{
+	struct limits_group *g = host.spare;
+
+	host.spare = NULL;
+	if (g == NULL) {
+		limits_remove_pending();
+		g = group_make(err);
+	}
+	if (g == NULL)
+		return NULL;
+	g->pids_max = prof->pids_max;
+	g->memory_max = limits_memory_bytes(prof);
 	for (int h = 0; h < H_COUNT; h++)
 		if (g->dir[h][0] != '\0' && write_limits(g, h) != 0) {
 			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot set the %s limit of %s: %s",
@@ -642,6 +679,8 @@ void limits_shutdown(void)
 {
 	struct timespec tick = {0, 20 * 1000 * 1000};
 
+	limits_group_free(host.spare);
+	host.spare = NULL;
 	/* Killed processes leave their groups within moments. */
 	for (int i = 0; i < 100 && host.pending.n > 0; i++) {
 		limits_remove_pending();

@@ -43,6 +43,11 @@ void limits_shutdown(void);
  * dying (rmdir said EBUSY); the server calls it on its limits tick. */
 void limits_remove_pending(void);
 
+/* Make the next sandbox's groups ahead, empty, if none are waiting: at
+ * server start (limits_probe) and after each launch, so that a launch
+ * only writes its limits.  Failing here is silent: the launch then makes
+ * them itself and fails loudly if it cannot. */
+void limits_group_prepare(void);
 /* The group for one sandbox, limits from the profile; NULL with err set
  * when the host offers groups and this one cannot be made (the launch
  * fails: never a pane without the limits it was promised). */

@@ -425,8 +425,9 @@ const struct command_entry command_table[] = {
 	{ "egress-bridge", { 0 }, "SOCAT -- COMMAND...",
 	  "(inside a restricted sandbox) bridge to the egress proxies, run COMMAND", NULL,
 	  REST_RAW, .flags = CMD_CLI, .raw = verb_egress_bridge },
-	{ "shim", { 0 }, "--fd N [--wait] -- COMMAND...",
-	  "(inside a native sandbox) install the seccomp filter, run COMMAND", NULL, REST_RAW,
+	{ "shim", { 0 }, "--fd N [--nproc L] [--ro PATH | --ro-try PATH | --ro-mount PATH]... (-- COMMAND... | --wait)",
+	  "(inside a native sandbox) make the read-only binds it is given and drop its "
+	  "capabilities, install the seccomp filter, run COMMAND", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = shim_main },
 	{ "--check-config", { 0 }, "[FILE]", "validate the config file without starting", NULL,
 	  REST_RAW, .flags = CMD_CLI, .raw = verb_check_config },

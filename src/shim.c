@@ -1,8 +1,9 @@
 /*
  * shim: the first process inside a native sandbox.  bwrap runs
  *
- *   sandmux-shim --fd N [--nproc LIMIT] -- COMMAND...
- *   sandmux-shim --fd N [--nproc LIMIT] --wait
+ *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
+ *                -- COMMAND...
+ *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | ...]... --wait
  *
  * (the static build/sandmux-shim next to the sandmux binary; `sandmux
  * shim`, the same code, where that is missing) and the shim, before the
@@ -10,6 +11,17 @@
  *
  *   1. sets no_new_privs, so nothing exec'd later gains privileges and
  *      the filter may be installed without CAP_SYS_ADMIN;
+ *   1b. with --ro (and --ro-try, which skips a path that does not
+ *      exist), bind-mounts each PATH read-only over itself, submounts
+ *      included; with --ro-mount, makes the mount at PATH (a deny mask's
+ *      tmpfs) read-only in place; then drops the two capabilities bwrap
+ *      left it for that
+ *      (CAP_SYS_ADMIN, CAP_SETPCAP) from every set, bounding and
+ *      ambient included, and checks that none is left.  These are the
+ *      read-only binds bwrap would otherwise make one by one
+ *      (backends/bwrap.c, "Read-only binds in the shim"): one
+ *      open_tree/mount_setattr/move_mount each here, where bwrap reads
+ *      and parses the whole mount table for each;
  *   2. installs the seccomp filter the server sent (built there with
  *      libseccomp, backends/shim-filter.c): it denies a few syscalls
  *      outright and hands the path-taking calls (open family, mkdir,
@@ -42,9 +54,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/mount.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +213,91 @@ static void send_listener(int listener)
 	close(watch[0]);
 }
 
-/* argv: --fd N [--nproc LIMIT] (-- COMMAND... | --wait).  Returns the
- * index of the separator, or -1. */
-static int parse_args(int argc, char **argv, int *fd, long *nproc)
+/* One read-only bind of path over itself, submounts included (a deny
+ * mask below it stays a mask).  1 done, 0 skipped (missing, may_miss),
+ * -1 with errno.  The clone is made read-only before it is attached,
+ * so the path is never seen writable through it. */
+static int bind_read_only(const char *path, bool may_miss)
+{
+	struct mount_attr attr = {
+	    .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	};
+	int tree = (int)syscall(SYS_open_tree, AT_FDCWD, path,
+				OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE |
+				    AT_SYMLINK_NOFOLLOW);
+
+	if (tree < 0)
+		return may_miss && errno == ENOENT ? 0 : -1;
+	/* No close on failure: shim_fail ends the process, errno intact. */
+	if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
+		    sizeof attr) != 0 ||
+	    syscall(SYS_move_mount, tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) != 0)
+		return -1;
+	close(tree);
+	return 1;
+}
+
+/* The mount at path (bwrap's mask tmpfs) read-only in place. */
+static int remount_read_only(const char *path)
+{
+	struct mount_attr attr = {
+	    .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	};
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &attr,
+			    sizeof attr);
+}
+
+/* Threat: the command keeping the mount capability the binds needed,
+ * and with it unmounting a deny mask or a read-only bind.  Every
+ * capability goes from the bounding set (CAP_SETPCAP last: it is what
+ * allows the others), the ambient set and the process's own sets, and
+ * the result is checked: any capability left fails the launch.  (No
+ * ambient capability can outlive an empty permitted or inheritable
+ * set: the kernel clears it with them.) */
+static void drop_capabilities(void)
+{
+	struct __user_cap_header_struct head = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2] = {{0}};
+	int cap, rc;
+
+	/* Up to the kernel's last capability: past it the drop says EINVAL. */
+	for (cap = 0;; cap++)
+		if (cap != CAP_SETPCAP && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+			break;
+	if (errno != EINVAL || cap <= CAP_SETPCAP)
+		shim_fail("cannot drop capability %d: %s", cap, strerror(errno));
+	if (prctl(PR_CAPBSET_DROP, CAP_SETPCAP, 0, 0, 0) != 0 ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 ||
+	    syscall(SYS_capset, &head, data) != 0)
+		shim_fail("cannot drop the mount capabilities: %s", strerror(errno));
+	if (syscall(SYS_capget, &head, data) != 0)
+		shim_fail("cannot read the capabilities back: %s", strerror(errno));
+	for (int i = 0; i < 2; i++)
+		if (data[i].effective != 0 || data[i].permitted != 0 || data[i].inheritable != 0)
+			shim_fail("capabilities left after dropping them");
+	for (cap = 0; (rc = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0; cap++)
+		if (rc != 0)
+			shim_fail("capability %d left in the bounding set after dropping it", cap);
+}
+
+/* The --ro, --ro-try and --ro-mount paths between first and sep, in
+ * order. */
+static void make_read_only_binds(char **argv, int first, int sep)
+{
+	if (first == sep)
+		return;
+	for (int i = first; i < sep; i += 2)
+		if (strcmp(argv[i], "--ro-mount") == 0 ? remount_read_only(argv[i + 1]) != 0
+		    : bind_read_only(argv[i + 1], strcmp(argv[i], "--ro-try") == 0) < 0)
+			shim_fail("cannot make %s read-only: %s", argv[i + 1], strerror(errno));
+	drop_capabilities();
+}
+
+/* argv: --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
+ * (-- COMMAND... | --wait).  Returns the index of the separator, or -1;
+ * *binds is the index of the first --ro argument (sep when none). */
+static int parse_args(int argc, char **argv, int *fd, long *nproc, int *binds)
 {
 	char *end;
 	int sep = 3;
@@ -217,6 +314,12 @@ static int parse_args(int argc, char **argv, int *fd, long *nproc)
 			return -1;
 		sep = 5;
 	}
+	*binds = sep;
+	while (sep + 1 < argc &&
+	       (strcmp(argv[sep], "--ro") == 0 || strcmp(argv[sep], "--ro-try") == 0 ||
+		strcmp(argv[sep], "--ro-mount") == 0) &&
+	       argv[sep + 1][0] == '/')
+		sep += 2;
 	if (argc == sep + 1 && strcmp(argv[sep], "--wait") == 0)
 		return sep;
 	if (argc >= sep + 2 && strcmp(argv[sep], "--") == 0)
@@ -244,11 +347,11 @@ int shim_main(int argc, char **argv)
 	struct sock_fprog prog;
 	char **command;
 	long nproc;
-	int listener, sep = parse_args(argc, argv, &shim_sock, &nproc);
+	int binds, listener, sep = parse_args(argc, argv, &shim_sock, &nproc, &binds);
 
 	if (sep < 0) {
-		fprintf(stderr,
-			"usage: sandmux shim --fd N [--nproc LIMIT] (-- COMMAND... | --wait)\n");
+		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try "
+				"PATH | --ro-mount PATH]... (-- COMMAND... | --wait)\n");
 		return 2;
 	}
 	command = argv + sep + 1;
@@ -260,6 +363,9 @@ int shim_main(int argc, char **argv)
 	 * what lets an unprivileged process install a filter at all. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		shim_fail("cannot set no_new_privs: %s", strerror(errno));
+	/* Before the wait of a prepared sandbox: it holds no capability
+	 * either. */
+	make_read_only_binds(argv, binds, sep);
 	receive_program(&prog);
 	if (strcmp(argv[sep], "--wait") == 0)
 		receive_run(&command, &environ);

@@ -260,6 +260,33 @@ EOF
 		absent "$H/gobin/go"
 }
 
+# mounts_and_caps: the existing host-run files inside a writable root
+# are read-only mount points of their own in the pane (made by the shim
+# for a root server, by bwrap otherwise: backends/bwrap.c, "Read-only
+# binds in the shim"): ~/.bashrc where $HOME is writable (terminal), the
+# work tree's .git/hooks in both profiles; so are /proc/sys and the
+# runtime directory's deny mask (its tmpfs made read-only by the shim or
+# by bwrap); and the pane's command holds no capability in any set (the
+# shim drops the two bwrap left it for the binds).
+mounts_and_caps() {
+	mounts="$WORK/.git/hooks /proc/sys $D/run"
+	[ "$PROF" = terminal ] && mounts="$H/.bashrc $mounts"
+	attempt mounts <<EOF
+awk '{ print "mount", \$5, \$6 }' /proc/self/mountinfo
+grep '^Cap' /proc/self/status
+EOF
+	for m in $mounts; do
+		check "$TAG: $m is a read-only mount inside" \
+			sh -c 'printf "%s\n" "$1" | grep -q "^mount $2 ro,"' - "$OUT" "$m"
+	done
+	if [ "$(printf '%s\n' "$OUT" | grep -c '^Cap[A-Za-z]*:[[:space:]]*0*$')" -eq 5 ]; then
+		ok "$TAG: the command holds no capability (effective, permitted, inheritable, bounding, ambient)"
+	else
+		not_ok "$TAG: the command holds no capability (effective, permitted, inheritable, bounding, ambient)"
+		printf '%s\n' "$OUT" | sed 's/^/#   /'
+	fi
+}
+
 # The same secret made on the host while the pane runs, under a deny
 # root the pane could not create: still unreadable.
 late_secret() {
@@ -300,6 +327,7 @@ for who in root nobody; do
 		check "$NAME/$PROF: no file appeared in \$HOME when the pane started" \
 			[ "$(home_listing)" = "$GHOSTS" ]
 		attempts
+		mounts_and_caps
 		[ "$PROF" = terminal ] && late_secret
 	done
 	sm kill-server >/dev/null 2>&1

@@ -36,6 +36,11 @@ static char tmp_cwd[PATH_MAX]; /* @C@ */
 #define NAMESPACES                                                                                 \
 	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
 	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/", "/"
+/* The same when the shim makes the read-only binds. */
+#define NAMESPACES_SHIM                                                                            \
+	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
+	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add",             \
+	    "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--ro-bind", "/", "/"
 
 struct golden {
 	const char *name;
@@ -46,10 +51,145 @@ struct golden {
 	const char *argv[4];
 	const char *self_exe;
 	const char *host_run[6];
+	size_t shim_binds_at;
 	const char *want[80];
 };
 
 static const struct golden goldens[] = {
+    {
+	.name = "read-only binds in the shim: bwrap keeps the two capabilities, the shim gets "
+		"--ro for the host-run path, /proc's files and the directory mask (bwrap only "
+		"mounts its tmpfs) before its separator; a path inside another, a masked one, "
+		"one outside every root: not bound at all",
+	.home = "@T@/home",
+	.cwd = "@T@/work",
+	.deny = {"~/.aws"},
+	.status_fd = -1,
+	.argv = {"shim", "--", "sh"},
+	.host_run = {"@T@/home/.config", "@T@/home/.config/readme", "@T@/home/.aws",
+		     "@T@/home/secret.txt"},
+	.shim_binds_at = 1,
+	.want = {NAMESPACES_SHIM,
+		 "--bind",
+		 "@T@/home",
+		 "@T@/home",
+		 "--bind",
+		 "@T@/work",
+		 "@T@/work",
+		 "--tmpfs",
+		 "/tmp",
+		 "--dev",
+		 "/dev",
+		 "--proc",
+		 "/proc",
+		 "--chdir",
+		 "@T@/work",
+		 "--perms",
+		 "0000",
+		 "--tmpfs",
+		 "@T@/home/.aws",
+		 "--",
+		 "shim",
+		 "--ro",
+		 "@T@/home/.config",
+		 "--ro",
+		 "/proc/sys",
+		 "--ro-try",
+		 "/proc/sysrq-trigger",
+		 "--ro-try",
+		 "/proc/irq",
+		 "--ro-try",
+		 "/proc/bus",
+		 "--ro-mount",
+		 "@T@/home/.aws",
+		 "--",
+		 "sh"},
+    },
+    {
+	.name = "read-only binds in the shim at the end of the command (a prepared sandbox's "
+		"key is built so)",
+	.home = "@T@/home",
+	.cwd = "@T@/work",
+	.status_fd = -1,
+	.argv = {"@command"},
+	.host_run = {"@T@/home/.config"},
+	.shim_binds_at = 1,
+	.want = {NAMESPACES_SHIM,
+		 "--bind",
+		 "@T@/home",
+		 "@T@/home",
+		 "--bind",
+		 "@T@/work",
+		 "@T@/work",
+		 "--tmpfs",
+		 "/tmp",
+		 "--dev",
+		 "/dev",
+		 "--proc",
+		 "/proc",
+		 "--chdir",
+		 "@T@/work",
+		 "--",
+		 "@command",
+		 "--ro",
+		 "@T@/home/.config",
+		 "--ro",
+		 "/proc/sys",
+		 "--ro-try",
+		 "/proc/sysrq-trigger",
+		 "--ro-try",
+		 "/proc/irq",
+		 "--ro-try",
+		 "/proc/bus"},
+    },
+    {
+	.name = "bwrap's read-only binds: a path inside another bound one, or masked, is not "
+		"bound again",
+	.home = "@T@/home",
+	.cwd = "@T@/work",
+	.deny = {"~/.aws"},
+	.status_fd = -1,
+	.argv = {"sh"},
+	.host_run = {"@T@/home/.config/readme", "@T@/home/.config", "@T@/home/.aws"},
+	.want = {NAMESPACES,
+		 "--bind",
+		 "@T@/home",
+		 "@T@/home",
+		 "--bind",
+		 "@T@/work",
+		 "@T@/work",
+		 "--tmpfs",
+		 "/tmp",
+		 "--ro-bind",
+		 "@T@/home/.config",
+		 "@T@/home/.config",
+		 "--dev",
+		 "/dev",
+		 "--proc",
+		 "/proc",
+		 "--ro-bind",
+		 "/proc/sys",
+		 "/proc/sys",
+		 "--ro-bind-try",
+		 "/proc/sysrq-trigger",
+		 "/proc/sysrq-trigger",
+		 "--ro-bind-try",
+		 "/proc/irq",
+		 "/proc/irq",
+		 "--ro-bind-try",
+		 "/proc/bus",
+		 "/proc/bus",
+		 "--chdir",
+		 "@T@/work",
+		 "--perms",
+		 "0000",
+		 "--tmpfs",
+		 "@T@/home/.aws",
+		 "--remount-ro",
+		 "@T@/home/.aws",
+		 "--",
+		 "sh"},
+    },
     {
 	.name = "host-run paths: bound read-only where they exist inside a root, at their real "
 		"location; missing, outside every root, or a root itself: not bound",
@@ -384,6 +524,7 @@ static void test_goldens(void **state)
 		    .mask_file = expand("@T@/mask"),
 		    .status_fd = g->status_fd,
 		    .self_exe = g->self_exe,
+		    .shim_binds_at = g->shim_binds_at,
 		};
 		struct strvec out = STRVEC_INIT;
 		struct sm_error err = {{0}, {0}};
