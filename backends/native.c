@@ -82,14 +82,43 @@
 #define CONFIRM_FAST_TICK_MS 1
 #define CONFIRM_SLOW_TICK_MS 20
 
+/* Mask files a server that is gone left in /tmp (one killed with
+ * SIGKILL removes none): sandmux-mask-PID-*, ours, PID not alive.
+ * Once per server, at its first mask file. */
+static void remove_stale_masks(void)
+{
+	static bool swept;
+	DIR *dir;
+	struct dirent *de;
+
+	if (swept || (dir = opendir("/tmp")) == NULL)
+		return;
+	swept = true;
+	while ((de = readdir(dir)) != NULL) {
+		struct stat st;
+		int pid;
+
+		if (sscanf(de->d_name, "sandmux-mask-%d-", &pid) != 1 || pid <= 0 ||
+		    pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_uid == getuid() && st.st_size == 0)
+			unlinkat(dirfd(dir), de->d_name, 0);
+	}
+	closedir(dir);
+}
+
 /* An empty mode-000 file for bwrap to bind over denied files.  It lives
  * until the pane is destroyed: bwrap binds it after reporting the child
- * pid, so removing it at confirmation would race the setup. */
+ * pid, so removing it at confirmation would race the setup.  Its name
+ * holds the server's pid, so that the next server can remove it if this
+ * one dies without doing so. */
 static int make_mask_file(struct launch_result *res, struct sm_error *err)
 {
 	int fd;
 
-	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-XXXXXX");
+	remove_stale_masks();
+	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-%d-XXXXXX", (int)getpid());
 	fd = mkostemp(res->mask_file, O_CLOEXEC);
 	if (fd < 0 || fchmod(fd, 0) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the sandbox mask file: %s",
