@@ -23,8 +23,9 @@
  *      child's.  A racing thread in the child can change its strings
  *      after step 1; it cannot change what is done here.
  *
- * Reads are let through (CONTINUE): nothing is created or written, and
- * the sandbox's masks judge them again in the kernel.  Every write open
+ * Reads are let through (CONTINUE) once judged where they lead: nothing
+ * is created or written, and the sandbox's masks judge them again in the
+ * kernel (a deny-read root missing at launch has no mask: decide_open).  Every write open
  * is emulated like a create, decided on the final object (a symlink at
  * the last component followed, /proc links resolved): see emulate_open.
  *
@@ -584,8 +585,8 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
  *   nothing is kept;
  * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
  *   entry, so a reused id is read afresh.
- * A kept cwd serves plain reads only, which are decided by their spelling
- * anyway (the masks judge them again in the kernel).  Creates, writes and
+ * A kept cwd serves plain reads only, as the start of their path (the
+ * read is then judged where it leads: decide_open).  Creates, writes and
  * every pin read the cwd afresh: the act must happen where the kernel
  * would do it, and a directory renamed under a thread (no call of the
  * thread tells) would otherwise move it.  A kept umask is fidelity, not a
@@ -1318,11 +1319,31 @@ static int decide_open(struct sv_call *c)
 			return deny(c, "file-read*", norm, EACCES, "deny-read root");
 		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
 	}
-	/* Threat: reading a secret store.  The masks refuse it anyway; the
-	 * supervisor answers first so the user sees it. */
-	if (subpath_of_any(c->a.canon, &c->pane->deny_read) || subpath_of_any(c->a.abs, &c->pane->deny_read))
-		return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
-	return respond(c, 0, 0, true);
+	/* Threat: reading a secret store.  A root that existed at launch is
+	 * masked, and the kernel refuses the read whatever the spelling; the
+	 * supervisor answers first so the user sees it.  A root that did not
+	 * exist has no mask: what the host puts there later is refused here
+	 * alone, so the read is judged where it leads, through the parent's
+	 * symlinks (pinned) and the last component's, hop by hop. */
+	for (int hop = 0;; hop++) {
+		struct stat st;
+
+		if (subpath_of_any(c->a.canon, &c->pane->deny_read) ||
+		    subpath_of_any(c->a.abs, &c->pane->deny_read))
+			return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
+		if (hop == MAX_SYMLINK_HOPS || (c->flags & O_NOFOLLOW) ||
+		    fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISLNK(st.st_mode) || follow_link(&c->a) != 0)
+			return respond(c, 0, 0, true);
+		if (pin_parent(c, &c->a) != 0) {
+			char norm[PATH_MAX];
+
+			normalize(c->a.abs, norm, sizeof norm);
+			if (subpath_of_any(norm, &c->pane->deny_read))
+				return deny(c, "file-read*", norm, EACCES, "deny-read root");
+			return respond(c, 0, 0, true);
+		}
+	}
 }
 
 /* What every emulated call on path p does first: pin its parent, decide
@@ -1735,26 +1756,6 @@ static void normalize(const char *in, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
-/* A plain read (no create, no write): it proceeds unless its spelling
- * lies under a deny-read root (both spellings of each root are in the
- * list).  Deciding by spelling is enough here: the masks refuse the
- * read in the kernel whatever the spelling, this only decides whether
- * the supervisor answers first and reports it.  Returns true when it
- * answered. */
-static bool fast_read(struct sv_call *c, int kind)
-{
-	bool open_family = kind == SYS_open || kind == SYS_openat || kind == SYS_openat2;
-	char norm[PATH_MAX];
-
-	if (!open_family || !c->plain_read)
-		return false;
-	normalize(c->a.abs, norm, sizeof norm);
-	if (subpath_of_any(norm, &c->pane->deny_read))
-		return false;
-	respond(c, 0, 0, true);
-	return true;
-}
-
 static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 {
 	struct sv_call c;
@@ -1770,8 +1771,6 @@ static void handle_notification(struct sv_pane *pane, struct seccomp_notif *req)
 		respond(&c, 0, 0, true);
 		return;
 	}
-	if (rc == 0 && fast_read(&c, kind))
-		return;
 	/* The strings read above belong to this call only if it is still
 	 * waiting: a pid reused by another process would have other memory. */
 	if (!notif_valid(pane->listener, req->id))

@@ -288,7 +288,10 @@ EOF
 }
 
 # The same secret made on the host while the pane runs, under a deny
-# root the pane could not create: still unreadable.
+# root the pane could not create (so no mask covers it): still
+# unreadable, whatever leads there: the path, a relative read after a
+# cd, /proc/self/cwd, a symlink at the last component, a chain of them,
+# a symlinked directory, /proc/self/root.
 late_secret() {
 	mkdir -p "$H/.aws" && echo "late-secret-$$" >"$H/.aws/credentials"
 	[ "$WHO" = nobody ] && chown -R 65534:65534 "$H/.aws"
@@ -300,6 +303,13 @@ cat $H/.aws/credentials
 cd $H && : <.
 cd $H/.aws && cat <credentials
 cat credentials
+cat /proc/self/cwd/credentials
+cd $WORK
+ln -s $H/.aws/credentials late-link; cat late-link
+ln -s late-link late-chain; cat late-chain
+ln -s $H/.aws late-dir; cat late-dir/credentials
+cat /proc/self/root$H/.aws/credentials
+rm -f late-link late-chain late-dir
 EOF
 	if printf '%s\n' "$OUT" | grep -qF "late-secret-$$"; then
 		not_ok "$TAG: a secret made under a deny root after launch stays unreadable"
