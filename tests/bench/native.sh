@@ -40,17 +40,8 @@ BASE_SM=""
 trap '[ -n "$FOLLOWER" ] && kill "$FOLLOWER" 2>/dev/null; "$NEW_SM" -L bnative kill-server >/dev/null 2>&1; [ -n "$BASE_SM" ] && "$BASE_SM" -L bnative-base kill-server >/dev/null 2>&1; rm -rf "$W"' EXIT
 
 # The base build: a directory with a sandmux, or a commit built here.
-if [ -n "$BASE" ] && [ -x "$BASE/sandmux" ]; then
-	BASE_SM=$(cd "$BASE" && pwd)/sandmux
-elif [ -n "$BASE" ] && git -C "$ROOT" cat-file -e "$BASE^{commit}" 2>/dev/null; then
-	mkdir -p "$W/base"
-	if git -C "$ROOT" archive "$BASE" | tar -x -C "$W/base" &&
-		make -C "$W/base" -j2 all >"$W/base.log" 2>&1; then
-		BASE_SM="$W/base/build/sandmux"
-	else
-		echo "native: cannot build the base $BASE (see make's output), comparing nothing"
-	fi
-fi
+. "$ROOT/tests/bench/base.sh"
+BASE_SM=$(base_sandmux "$BASE" "$W")
 
 # sm: the CLI of the build being sampled (use_build new|base).
 use_build() {

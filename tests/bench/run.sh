@@ -174,18 +174,8 @@ fi
 # the host does meanwhile hits both alike (issue 14: no regression
 # against the previous build, measured in one run).
 BASE=${BENCH_BASE-b42b6d1}
-BASE_SM=""
-if [ -n "$BASE" ] && [ -x "$BASE/sandmux" ]; then
-	BASE_SM=$(cd "$BASE" && pwd)/sandmux
-elif [ -n "$BASE" ] && git -C "$ROOT" cat-file -e "$BASE^{commit}" 2>/dev/null; then
-	mkdir -p "$W/base"
-	if git -C "$ROOT" archive "$BASE" | tar -x -C "$W/base" &&
-		make -C "$W/base" -j2 all >"$W/base.log" 2>&1; then
-		BASE_SM="$W/base/build/sandmux"
-	else
-		echo "base: cannot build $BASE (see make's output), comparing nothing"
-	fi
-fi
+. "$ROOT/tests/bench/base.sh"
+BASE_SM=$(base_sandmux "$BASE" "$W")
 if [ -n "$BASE_SM" ]; then
 	echo "== this build vs the base build ($BASE), $RUNS runs each, interleaved, medians"
 	NEW_SM=$SM
