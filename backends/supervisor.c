@@ -703,6 +703,18 @@ static struct sv_thread *thread_store(struct sv_call *c, struct sv_thread *e)
 	return e;
 }
 
+/* A rename or rmdir done here may have moved (or removed) the directory
+ * a thread's kept cwd names, in any pane: a kept cwd is a spelling, and
+ * plain reads are opened here from it (emulate_read).  So every kept
+ * value goes, as after a chdir, and is read afresh. */
+static void dirs_moved(void)
+{
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
+		p->fs_epoch++;
+	pthread_mutex_unlock(&sv.lock);
+}
+
 /* The child's umask, for what it creates, and only read by the calls
  * that create with a mode. */
 static int child_umask(struct sv_call *c)
@@ -1137,50 +1149,81 @@ static int open_fifo(struct sv_call *c, struct sv_path *p, int flags)
 	return respond_fd(c, fd, flags & O_CLOEXEC);
 }
 
-/* The file behind the child's fd fdnum, judged as a write (reopened
- * for writing, or given a new name by linkat): 1 when it was refused
- * (and answered), 0 when allowed.  Threat: an O_PATH fd of a protected
- * file coming back writable through /proc/self/fd/N, or linked to an
- * unprotected name and written there.  Pipes, sockets and unnamed
- * files (O_TMPFILE, memfd, deleted) have no path a rule could cover. */
-static int fd_object_denied(struct sv_call *c, int fdnum)
+/* The file behind the child's fd fdnum, held here as an O_PATH fd
+ * (*obj) and judged: as a write (reopened for writing, or given a new
+ * name by linkat) or as a read.  1 when the call was refused (and
+ * answered), 0 when it may go on, on *obj and nothing else.  Threats: an
+ * O_PATH fd of a protected file coming back writable through
+ * /proc/self/fd/N, or linked to an unprotected name and written there;
+ * an O_PATH fd of a late secret read back through /proc/self/fd/N; and a
+ * second thread that dup2()s another file onto fd N between the check
+ * and the act (so the act is on the object held, never on the child's
+ * fd table again).  Pipes, sockets and unnamed files (O_TMPFILE, memfd,
+ * deleted) have no path a rule could cover. */
+static int child_fd_object(struct sv_call *c, int fdnum, bool writes, int *obj)
 {
-	struct sv_path obj;
+	struct sv_path at;
 	char link[64];
 	ssize_t n;
-	int rc;
+	int rc = 0;
 
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
+	if ((*obj = open(link, O_PATH | O_CLOEXEC)) < 0)
+		return respond_errno(c, errno == ENOENT ? EBADF : errno), 1;
 	if (!final_object)
 		return 0;
-	sv_path_init(&obj);
-	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
-	if ((n = readlink(link, obj.abs, sizeof obj.abs - 1)) <= 0)
-		return respond_errno(c, EBADF), 1;
-	obj.abs[n] = '\0';
-	if (obj.abs[0] != '/' || (n > 10 && strcmp(obj.abs + n - 10, " (deleted)") == 0))
-		return 0;
-	if ((rc = pin_parent(c, &obj)) != 0)
+	sv_path_init(&at);
+	snprintf(link, sizeof link, "/proc/self/fd/%d", *obj);
+	if ((n = readlink(link, at.abs, sizeof at.abs - 1)) <= 0)
+		rc = (respond_errno(c, EBADF), 1);
+	else if ((at.abs[n] = '\0', at.abs[0] != '/') ||
+		 (n > 10 && strcmp(at.abs + n - 10, " (deleted)") == 0))
+		rc = 0;
+	else if (!writes)
+		rc = subpath_of_any(at.abs, &c->pane->deny_read)
+			 ? (deny(c, "file-read*", at.abs, EACCES, "deny-read root"), 1)
+			 : 0;
+	else if ((rc = pin_parent(c, &at)) != 0)
 		rc = (respond_errno(c, -rc), 1);
 	else
-		rc = check_mutation(c, &obj, false, false);
-	close(obj.parent);
+		rc = check_mutation(c, &at, false, false);
+	if (at.parent >= 0)
+		close(at.parent);
+	if (rc != 0) {
+		close(*obj);
+		*obj = -1;
+	}
 	return rc;
 }
 
+static int read_opened(struct sv_call *c, int fd, bool added);
+
 /* Re-opening one of the child's own fds (">/dev/stdout",
  * "/proc/self/fd/N"): nothing is created, and only the child's fd table
- * knows the file.  The kernel re-checks permissions on the reopen; a
- * reopen for writing is judged on the file itself (fd_object_denied). */
+ * knows the file.  The kernel re-checks permissions on the reopen. */
 static int reopen_fd(struct sv_call *c, int fdnum, int flags)
 {
+	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC), added;
 	char link[64];
-	int fd;
+	int obj, fd;
 
-	if (((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) && fd_object_denied(c, fdnum))
+	if (child_fd_object(c, fdnum, writes, &obj))
 		return 0;
-	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
-	fd = open(link, (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC | O_NOCTTY);
-	return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, flags & O_CLOEXEC);
+	/* seccomp cannot inject an O_PATH fd (SECCOMP_IOCTL_NOTIF_ADDFD
+	 * takes no O_PATH source); it names no content, so the kernel
+	 * reopens it. */
+	if (flags & O_PATH) {
+		close(obj);
+		return respond(c, 0, 0, true);
+	}
+	/* A FIFO or pipe must not hold this thread in open(2) either: a
+	 * reader waits in fifo_wait, a writer with no reader gets ENXIO. */
+	added = !(flags & (O_NONBLOCK | O_DIRECTORY));
+	snprintf(link, sizeof link, "/proc/self/fd/%d", obj);
+	fd = open(link, (flags & ~(O_CREAT | O_EXCL | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY |
+			    (added ? O_NONBLOCK : 0));
+	close(obj);
+	return fd < 0 ? respond_errno(c, errno) : read_opened(c, fd, added);
 }
 
 /* The open family with O_CREAT (or creat), and every open that writes:
@@ -1282,6 +1325,259 @@ static int emulate_open(struct sv_call *c)
 	return respond_errno(c, ELOOP);
 }
 
+/* --- plain reads: opened here too -------------------------------------- */
+
+/* A plain read is not answered CONTINUE either: the kernel would walk
+ * the child's path again after the check, and a second thread that
+ * swaps a component in between (a symlink, a renamed directory) would
+ * lead that walk to a secret the host put under a deny-read root after
+ * launch, which no mask covers.  So the supervisor opens what it judged,
+ * as the child (its fsuid, no capabilities), and injects the fd.
+ *
+ * O_NONBLOCK is added to every such open the child did not ask it for
+ * (unless O_DIRECTORY or O_PATH rule a FIFO out) and taken off again
+ * after: a FIFO swapped in under a checked name would otherwise hold
+ * this thread, and every native pane with it, in open(2) until a writer
+ * came.  A FIFO the child wanted to wait on is handed to a waiter
+ * thread (fifo_wait). */
+
+/* What fcntl(F_SETFL) gives back of the child's own open flags
+ * (O_ASYNC is left out: open(2) ignores it, F_SETFL would arm it). */
+#define SV_SETFL_FLAGS (O_APPEND | O_DIRECT | O_NOATIME | O_NONBLOCK)
+
+/* Blocking FIFO opens waiting at once, across every pane.  Threat: a
+ * pane opening FIFOs from many threads to make the server start
+ * thread after thread. */
+#define SV_FIFO_WAITERS 32
+
+struct sv_fifo_wait {
+	int listener; /* a dup: the pane may be gone before the writer comes */
+	uint64_t id;
+	int fd;	   /* the FIFO, opened O_NONBLOCK */
+	int pidfd; /* the calling thread: readable once it is gone */
+	int flags; /* the child's */
+};
+
+static int fifo_waiting;
+static pthread_mutex_t fifo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Wait for the FIFO's first writer as the child's open(2) would, then
+ * answer with the fd.  Linux raises POLLIN on the first data and POLLHUP
+ * on a writer that came and went, not on a writer's open: the child's
+ * open returns at its writer's first write (or close) instead of at its
+ * open, the one difference.  The call dies with its thread (the pidfd),
+ * and the wait is given up when the notification is no longer live. */
+static void *fifo_waiter(void *arg)
+{
+	struct sv_fifo_wait *w = arg;
+	struct pollfd pfd[2] = {{.fd = w->fd, .events = POLLIN}, {.fd = w->pidfd, .events = POLLIN}};
+
+	for (;;) {
+		int n = poll(pfd, 2, 1000);
+
+		if ((n < 0 && errno != EINTR) || pfd[1].revents != 0)
+			break;
+		if (pfd[0].revents != 0) {
+			struct seccomp_notif_addfd addfd = {
+			    .id = w->id,
+			    .flags = SECCOMP_ADDFD_FLAG_SEND,
+			    .srcfd = (uint32_t)w->fd,
+			    .newfd_flags = (w->flags & O_CLOEXEC) ? O_CLOEXEC : 0,
+			};
+
+			fcntl(w->fd, F_SETFL, w->flags & SV_SETFL_FLAGS);
+			if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0 &&
+			    errno == EMFILE) {
+				struct seccomp_notif_resp resp = {.id = w->id, .error = -EMFILE};
+				ioctl(w->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+			}
+			break;
+		}
+		if (n == 0 && !notif_valid(w->listener, w->id))
+			break;
+	}
+	close(w->fd);
+	close(w->pidfd);
+	close(w->listener);
+	free(w);
+	pthread_mutex_lock(&fifo_lock);
+	fifo_waiting--;
+	pthread_mutex_unlock(&fifo_lock);
+	return NULL;
+}
+
+static int fifo_wait(struct sv_call *c, int fd)
+{
+	struct sv_fifo_wait *w = malloc(sizeof *w);
+	pthread_attr_t attr;
+	pthread_t thread;
+	bool started = false;
+
+	pthread_mutex_lock(&fifo_lock);
+	if (w != NULL && fifo_waiting < SV_FIFO_WAITERS) {
+		fifo_waiting++;
+		started = true;
+	}
+	pthread_mutex_unlock(&fifo_lock);
+	if (!started) {
+		free(w);
+		close(fd);
+		log_warn("supervisor: pane %d: too many FIFO opens waiting", c->pane->pane_id);
+		return respond_errno(c, EAGAIN);
+	}
+	*w = (struct sv_fifo_wait){.id = c->req->id, .fd = fd, .flags = (int)c->flags};
+	w->listener = fcntl(c->pane->listener, F_DUPFD_CLOEXEC, 0);
+	w->pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	/* The new thread has this one's credentials: no capabilities. */
+	if (w->listener < 0 || w->pidfd < 0 ||
+	    pthread_create(&thread, &attr, fifo_waiter, w) != 0) {
+		int err = w->listener < 0 || w->pidfd < 0 ? errno : EAGAIN;
+
+		if (w->listener >= 0)
+			close(w->listener);
+		if (w->pidfd >= 0)
+			close(w->pidfd);
+		free(w);
+		close(fd);
+		pthread_mutex_lock(&fifo_lock);
+		fifo_waiting--;
+		pthread_mutex_unlock(&fifo_lock);
+		pthread_attr_destroy(&attr);
+		return respond_errno(c, err == ESRCH ? ESRCH : EAGAIN);
+	}
+	pthread_attr_destroy(&attr);
+	return 0;
+}
+
+/* The flags a plain read is opened with here, and whether O_NONBLOCK
+ * was added to them. */
+static int read_open_flags(int flags, bool *added)
+{
+	/* openat2 refuses flags open(2) would ignore: an O_PATH open keeps
+	 * only what O_PATH allows, any other only the flags a read can
+	 * mean (a 64-bit kernel adds O_LARGEFILE by itself). */
+	if (flags & O_PATH) {
+		*added = false;
+		return (flags & (O_DIRECTORY | O_NOFOLLOW)) | O_PATH | O_CLOEXEC;
+	}
+	*added = !(flags & (O_NONBLOCK | O_DIRECTORY));
+	return (flags & (O_APPEND | O_NONBLOCK | O_DSYNC | O_SYNC | O_DIRECT | O_DIRECTORY |
+			 O_NOFOLLOW | O_NOATIME | O_ASYNC)) |
+	       O_CLOEXEC | O_NOCTTY | (*added ? O_NONBLOCK : 0);
+}
+
+/* fd, opened here for a plain read: the child's. */
+static int read_opened(struct sv_call *c, int fd, bool added)
+{
+	struct stat st;
+
+	if (added) {
+		if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+		    (c->flags & O_ACCMODE) == O_RDONLY)
+			return fifo_wait(c, fd);
+		fcntl(fd, F_SETFL, (int)c->flags & SV_SETFL_FLAGS);
+	}
+	return respond_fd(c, fd, c->flags & O_CLOEXEC);
+}
+
+/* Threat: reading a secret store.  A root that existed at launch is
+ * masked, and the kernel refuses the read whatever the spelling; the
+ * supervisor answers first so the user sees it.  A root that did not
+ * exist has no mask: what the host puts there later is refused here
+ * alone. */
+static bool read_denied(struct sv_call *c, const char *path)
+{
+	return subpath_of_any(path, &c->pane->deny_read);
+}
+
+/* A plain read, judged where it leads and opened here.  The common case
+ * is one openat2 of the whole path: with no ".." spelled and no symlink
+ * met (RESOLVE_NO_SYMLINKS; magic links are symlinks too), the kernel
+ * walks exactly the components spelled, so the spelling, collapsed, is
+ * the object's name, and that name was judged.  Any symlink on the way
+ * takes the long road: the parent pinned (its symlinks resolved by
+ * openat2, /proc links by the walk), the last component opened with
+ * O_NOFOLLOW, and a symlink there followed hop by hop, each hop judged. */
+static int emulate_read(struct sv_call *c)
+{
+	struct sv_path *p = &c->a;
+	char norm[PATH_MAX];
+	bool added;
+	int oflags = read_open_flags((int)c->flags, &added), fd, magic, rc;
+
+	normalize(p->abs, norm, sizeof norm);
+	if (is_magic_fd_path(norm, &magic))
+		return reopen_fd(c, magic, (int)c->flags);
+	if (strcmp(norm, "/dev/tty") == 0)
+		return reopen_ctty(c, (int)c->flags);
+	if (read_denied(c, norm))
+		return deny(c, "file-read*", norm, EACCES, "deny-read root");
+	/* An O_PATH open cannot be injected (SECCOMP_IOCTL_NOTIF_ADDFD
+	 * takes no O_PATH source), and it names no content: it is let
+	 * through.  Every way from such an fd to content is judged on the
+	 * fd's object: a reopen through /proc/self/fd/N (reopen_fd), a path
+	 * under it (the pin's walk), a dirfd (its link read). */
+	if (c->flags & O_PATH)
+		return respond(c, 0, 0, true);
+	if ((rc = become_child(c)) != 0)
+		return respond_errno(c, -rc);
+	if (!has_dotdot(p->abs) && final_object) {
+		struct open_how how = {
+		    .flags = (uint64_t)oflags,
+		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, c->root, norm, &how, sizeof how);
+		if (fd >= 0)
+			return read_opened(c, fd, added);
+		if (errno != ELOOP)
+			return respond_errno(c, errno);
+	}
+	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		const char *name;
+
+		if ((rc = pin_parent(c, p)) != 0) {
+			/* Inside a mask the lookup itself fails; still report it. */
+			normalize(p->abs, norm, sizeof norm);
+			if (read_denied(c, norm))
+				return deny(c, "file-read*", norm, EACCES, "deny-read root");
+			return respond_errno(c, -rc);
+		}
+		if (strcmp(p->name, "..") == 0) {
+			/* The parent's parent: pinned by openat2, never by an
+			 * openat("..") here, which could climb out of the
+			 * sandbox's root. */
+			if (strlen(p->abs) + 3 > sizeof p->abs)
+				return respond_errno(c, ENAMETOOLONG);
+			strcat(p->abs, "/.");
+			continue;
+		}
+		if (read_denied(c, p->canon) || read_denied(c, p->abs))
+			return deny(c, "file-read*", p->canon, EACCES, "deny-read root");
+		name = p->name[0] == '\0' ? "." : p->name;
+		/* (The spelling-only build lets the open follow it.) */
+		fd = openat(p->parent, name, oflags | (final_object ? O_NOFOLLOW : 0));
+		if (fd >= 0)
+			return read_opened(c, fd, added);
+		if (errno != ELOOP || !final_object)
+			return respond_errno(c, errno);
+		/* A symlink at the last component (or the kernel's own ELOOP). */
+		if (c->flags & O_NOFOLLOW)
+			return respond_errno(c, ELOOP);
+		if ((rc = follow_link(p)) != 0)
+			return respond_errno(c, rc == -EINVAL ? ELOOP : -rc);
+		normalize(p->abs, norm, sizeof norm);
+		if (is_magic_fd_path(norm, &magic))
+			return reopen_fd(c, magic, (int)c->flags);
+		if (strcmp(norm, "/dev/tty") == 0)
+			return reopen_ctty(c, (int)c->flags);
+	}
+	return respond_errno(c, ELOOP);
+}
+
 /* The open family: creates and every open that writes are emulated
  * (emulate_open); a read is reported when it reaches for a secret, and
  * otherwise proceeds in the kernel (nothing is created or written, the
@@ -1310,40 +1606,7 @@ static int decide_open(struct sv_call *c)
 	 * nested in the work tree, a host-run file made after launch). */
 	if ((c->flags & O_CREAT) || writes)
 		return emulate_open(c);
-	if (pin_parent(c, &c->a) != 0) {
-		char norm[PATH_MAX];
-
-		/* Inside a mask the lookup itself fails; still report it. */
-		normalize(c->a.abs, norm, sizeof norm);
-		if (subpath_of_any(norm, &c->pane->deny_read))
-			return deny(c, "file-read*", norm, EACCES, "deny-read root");
-		return respond(c, 0, 0, true); /* the kernel will fail it the same way */
-	}
-	/* Threat: reading a secret store.  A root that existed at launch is
-	 * masked, and the kernel refuses the read whatever the spelling; the
-	 * supervisor answers first so the user sees it.  A root that did not
-	 * exist has no mask: what the host puts there later is refused here
-	 * alone, so the read is judged where it leads, through the parent's
-	 * symlinks (pinned) and the last component's, hop by hop. */
-	for (int hop = 0;; hop++) {
-		struct stat st;
-
-		if (subpath_of_any(c->a.canon, &c->pane->deny_read) ||
-		    subpath_of_any(c->a.abs, &c->pane->deny_read))
-			return deny(c, "file-read*", c->a.canon, EACCES, "deny-read root");
-		if (hop == MAX_SYMLINK_HOPS || (c->flags & O_NOFOLLOW) ||
-		    fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-		    !S_ISLNK(st.st_mode) || follow_link(&c->a) != 0)
-			return respond(c, 0, 0, true);
-		if (pin_parent(c, &c->a) != 0) {
-			char norm[PATH_MAX];
-
-			normalize(c->a.abs, norm, sizeof norm);
-			if (subpath_of_any(norm, &c->pane->deny_read))
-				return deny(c, "file-read*", norm, EACCES, "deny-read root");
-			return respond(c, 0, 0, true);
-		}
-	}
+	return emulate_read(c);
 }
 
 /* What every emulated call on path p does first: pin its parent, decide
@@ -1419,9 +1682,14 @@ static int emulate_unlink(struct sv_call *c)
 {
 	/* Removing a protected path (or a directory holding one) and
 	 * putting something else there is the same as writing it. */
+	int rc;
+
 	if (!emulation_may_proceed(c, &c->a, false, true))
 		return 0;
-	return respond_result(c, unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR));
+	rc = unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR);
+	if (rc == 0 && (c->flags & AT_REMOVEDIR))
+		dirs_moved();
+	return respond_result(c, rc);
 }
 
 /* link: a is the existing file, b the new name.  Threat: a second name
@@ -1431,7 +1699,7 @@ static int emulate_unlink(struct sv_call *c)
  * AT_EMPTY_PATH fd. */
 static int emulate_link(struct sv_call *c, bool empty_path_fd)
 {
-	int rc, flags = (int)c->flags, magic;
+	int rc, flags = (int)c->flags, magic, obj;
 	bool follow = flags & AT_SYMLINK_FOLLOW;
 	char source[64];
 
@@ -1449,11 +1717,13 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 
 			if (!empty_path_fd && !follow && final_object)
 				return respond_errno(c, EXDEV);
-			if (fd_object_denied(c, fdnum))
+			if (child_fd_object(c, fdnum, true, &obj))
 				return 0;
-			snprintf(source, sizeof source, "/proc/%d/fd/%d", (int)c->req->pid, fdnum);
-			return respond_result(c, linkat(AT_FDCWD, source, c->b.parent, c->b.name,
-							AT_SYMLINK_FOLLOW));
+			snprintf(source, sizeof source, "/proc/self/fd/%d", obj);
+			rc = linkat(AT_FDCWD, source, c->b.parent, c->b.name, AT_SYMLINK_FOLLOW);
+			rc = rc < 0 ? -errno : 0;
+			close(obj);
+			return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
 		}
 		if ((rc = pin_parent(c, &c->a)) != 0)
 			return respond_errno(c, -rc);
@@ -1583,8 +1853,11 @@ static int emulate_rename(struct sv_call *c)
 		return 0;
 	if ((rc = become_child(c)) != 0)
 		return respond_errno(c, -rc);
-	return respond_result(c, (int)syscall(SYS_renameat2, c->a.parent, c->a.name, c->b.parent,
-					      c->b.name, (unsigned)c->flags));
+	rc = (int)syscall(SYS_renameat2, c->a.parent, c->a.name, c->b.parent, c->b.name,
+			  (unsigned)c->flags);
+	if (rc == 0)
+		dirs_moved();
+	return respond_result(c, rc);
 }
 
 /* Decode the call's arguments into c; -errno when they cannot be read. */

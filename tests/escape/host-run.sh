@@ -37,6 +37,8 @@ chmod 755 "$W"
 A="$W/attempts"
 mkdir -p "$A"
 chmod 755 "$A"
+# (Copied: a build under /tmp is out of the pane's sight.)
+cp "$SANDMUX_BUILD/helpers/sv-readracer" "$A/"
 trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 
 # The wrapper every attempt runs through: output and status into $R.
@@ -316,7 +318,22 @@ EOF
 	else
 		ok "$TAG: a secret made under a deny root after launch stays unreadable"
 	fi
-	rm -rf "$H/.aws"
+	# threat: a second thread swapping the checked path for the late
+	# secret between the supervisor's check and the open (the kernel's
+	# own walk, were the read answered CONTINUE).
+	echo "harmless" >"$WORK/allowed.txt"
+	[ "$WHO" = nobody ] && chown 65534:65534 "$WORK/allowed.txt"
+	attempt late-race <<EOF
+$A/sv-readracer 20000 $WORK/allowed.txt $H/.aws/credentials late-secret-$$
+EOF
+	if printf '%s\n' "$OUT" | grep -q 'read-allowed [1-9].* read-secret 0' &&
+		printf '%s\n' "$OUT" | grep -q ' rc=0'; then
+		ok "$TAG: a racing thread never reads the late secret ($(printf '%s' "$OUT" | head -1))"
+	else
+		not_ok "$TAG: a racing thread never reads the late secret"
+		printf "%s\n" "$OUT" | sed "s/^/#   /"
+	fi
+	rm -rf "$H/.aws" "$WORK/allowed.txt"
 }
 
 for who in root nobody; do
