@@ -123,6 +123,51 @@ check "O_CREAT|O_EXCL on an existing file: File exists" \
 check "a write to an existing file replaces its contents and keeps its mode" \
 	sh -c "grep -q 'kept=0' '$W/modes/out.txt' && [ \"\$(cat '$W/modes/kept.txt')\" = new ] && [ \"\$(stat -c %a '$W/modes/kept.txt')\" = 666 ]"
 
+# Plain reads are opened by the supervisor (supervisor.c, emulate_read)
+# and must keep the kernel's meaning: a FIFO's reader waits for its
+# writer (a waiter thread, not the supervisor's own); an O_NONBLOCK
+# reader of a FIFO with no writer does not wait; a shell whose cwd was
+# renamed under it (by another process) still reads relative names from
+# it; a directory opened as "." and ".."; O_PATH, and reopening it
+# through /proc/self/fd; a file read through /dev/stdin.
+mkdir -p "$W/reads/r/a"
+cat >"$W/reads/fifo.py" <<'EOF'
+import os, sys, time
+os.mkfifo("f")
+if os.fork() == 0:
+    time.sleep(1)
+    with open("f", "w") as w:
+        w.write("fifo-data\n")
+    os._exit(0)
+t = time.time()
+with open("f") as r:
+    print("fifo", r.read().strip(), "waited" if time.time() - t > 0.5 else "early")
+os.wait()
+fd = os.open("f", os.O_RDONLY | os.O_NONBLOCK)
+print("nonblock-open", "ok", os.read(fd, 10) == b"")
+os.close(fd)
+p = os.open("r", os.O_PATH)
+print("opath", sorted(os.listdir("/proc/self/fd/%d" % p)))
+print("reopen", os.open("/proc/self/fd/%d" % p, os.O_RDONLY | os.O_DIRECTORY) >= 0)
+print("flags", os.get_blocking(os.open("fifo.py", os.O_RDONLY)))
+EOF
+reads=$(pane reads --backend native -c "$W/reads" -- sh -c \
+	"{ python3 fifo.py; cd r/a && echo kept >f && read l <f && mv ../a ../b && read m <f && echo \"cwd \$l \$m\"; \
+	   ls . >/dev/null && ls .. && cat </dev/stdin <../b/f; } >out.txt 2>&1 </dev/null; echo ALL-DONE; sleep 600")
+wait_done "%$reads"
+check "read of a FIFO: waits for its writer, then reads what it wrote" \
+	grep -qx "fifo fifo-data waited" "$W/reads/out.txt"
+check "O_NONBLOCK read of a FIFO with no writer: opens at once, reads nothing" \
+	grep -qx "nonblock-open ok True" "$W/reads/out.txt"
+check "a renamed cwd: the same shell reads a relative name from it before and after the mv" \
+	grep -qx "cwd kept kept" "$W/reads/out.txt"
+check "ls .., cat </dev/stdin: read where the kernel would" \
+	sh -c "grep -qx b '$W/reads/out.txt' && grep -qx kept '$W/reads/out.txt'"
+check "O_PATH: listed through /proc/self/fd/N, and reopened" \
+	sh -c "grep -qx \"opath \\['a'\\]\" '$W/reads/out.txt' || grep -q \"opath \\['b'\\]\" '$W/reads/out.txt'; grep -qx 'reopen True' '$W/reads/out.txt'"
+check "a file opened for reading is blocking, as the child asked (O_NONBLOCK added for the open is taken off)" \
+	grep -qx "flags True" "$W/reads/out.txt"
+
 # Mandatory write-denies in the agent profile, even inside the work tree.
 mkdir -p "$W/repo/.git"
 prot=$(pane repo --backend native --profile agent -c "$W/repo" -- sh -c \
