@@ -23,11 +23,12 @@
  *      child's.  A racing thread in the child can change its strings
  *      after step 1; it cannot change what is done here.
  *
- * Reads are let through (CONTINUE) once judged where they lead: nothing
- * is created or written, and the sandbox's masks judge them again in the
- * kernel (a deny-read root missing at launch has no mask: decide_open).  Every write open
- * is emulated like a create, decided on the final object (a symlink at
- * the last component followed, /proc links resolved): see emulate_open.
+ * Every write open is emulated like a create, decided on the final
+ * object (a symlink at the last component followed, /proc links
+ * resolved): see emulate_open.  So is every plain read (emulate_read): a
+ * deny-read root missing at launch has no mask, and a read answered
+ * CONTINUE would be walked again by the kernel after the check.  Only
+ * O_PATH and O_TMPFILE opens are let through (CONTINUE).
  *
  * The thread holds no capabilities (dropped at start, for this thread
  * only): it must never be able to do more in the sandbox than the child
@@ -586,10 +587,11 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
  * - a thread that is gone (its PIDFD_THREAD pidfd is readable) loses its
  *   entry, so a reused id is read afresh.
  * A kept cwd serves plain reads only, as the start of their path (the
- * read is then judged where it leads: decide_open).  Creates, writes and
- * every pin read the cwd afresh: the act must happen where the kernel
- * would do it, and a directory renamed under a thread (no call of the
- * thread tells) would otherwise move it.  A kept umask is fidelity, not a
+ * read is then judged where it leads, and opened there: emulate_read).
+ * A rename or rmdir done here drops every kept value (dirs_moved), since
+ * it may move a thread's directory; one the host does is not seen, and a
+ * relative read then starts from the old spelling.  Creates, writes and
+ * every pin read the cwd afresh.  A kept umask is fidelity, not a
  * rule: a process can fchmod whatever it makes (not intercepted). */
 static void thread_drop(struct sv_thread *e)
 {
@@ -1579,9 +1581,7 @@ static int emulate_read(struct sv_call *c)
 }
 
 /* The open family: creates and every open that writes are emulated
- * (emulate_open); a read is reported when it reaches for a secret, and
- * otherwise proceeds in the kernel (nothing is created or written, the
- * masks judge it again). */
+ * (emulate_open), and so are plain reads (emulate_read). */
 static int decide_open(struct sv_call *c)
 {
 	int acc = (int)(c->flags & O_ACCMODE);
