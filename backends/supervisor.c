@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
@@ -139,6 +140,7 @@ static struct {
 	bool running;
 	pthread_t thread;
 	int wake_fd;
+	int threads_ep; /* epoll over every kept thread's pidfd: threads_gone */
 	pthread_mutex_t lock;	     /* panes, panes_changed */
 	pthread_mutex_t report_lock; /* reports; taken inside lock, never around it */
 	struct sv_pane *panes;
@@ -151,7 +153,7 @@ static struct {
 	uv_signal_t test_signal;
 	uid_t fsuid;
 	gid_t fsgid;
-} sv = {.wake_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
+} sv = {.wake_fd = -1, .threads_ep = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
       .report_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* --- policy helpers ------------------------------------------------------ */
@@ -600,11 +602,26 @@ static void thread_drop(struct sv_thread *e)
 	e->tid = 0;
 }
 
-static bool thread_gone(int pidfd)
+/* Every kept thread's pidfd is in one epoll set (sv.threads_ep), which
+ * sits in the thread's poll set: a thread that exits makes it readable,
+ * and threads_gone drops its entry before any notification of that
+ * round is served.  Threat: a thread id reused (pid_max may be 32768)
+ * by another thread of the pane, whose cwd and umask are not the kept
+ * ones.  That is airtight without a per-call check: a notification
+ * being served was queued by a thread that is alive (it waits for the
+ * answer), so a thread that had that id before it died before the
+ * notification was queued, and its pidfd was readable before poll(2)
+ * looked at any fd. */
+static void threads_gone(void)
 {
-	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+	struct epoll_event ev[32];
+	int n;
 
-	return poll(&pfd, 1, 0) != 0;
+	do {
+		n = epoll_wait(sv.threads_ep, ev, 32, 0);
+		for (int i = 0; i < n; i++)
+			thread_drop(ev[i].data.ptr);
+	} while (n == 32);
 }
 
 /* umask, chdir, fchdir: the pane's kept values are no longer true. */
@@ -667,7 +684,7 @@ static struct sv_thread *thread_find(struct sv_call *c)
 
 		if (e->tid != (pid_t)c->req->pid)
 			continue;
-		if (e->epoch == p->fs_epoch && !thread_gone(e->pidfd))
+		if (e->epoch == p->fs_epoch)
 			return e;
 		thread_drop(e);
 		return NULL;
@@ -683,11 +700,17 @@ static struct sv_thread *thread_add(struct sv_call *c)
 	struct sv_pane *p = c->pane;
 	struct sv_thread *e;
 	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+	struct epoll_event ev = {.events = EPOLLIN};
 
 	if (pidfd < 0)
 		return NULL;
 	e = &p->threads[p->thread_next++ % (sizeof p->threads / sizeof p->threads[0])];
 	thread_drop(e);
+	ev.data.ptr = e;
+	if (epoll_ctl(sv.threads_ep, EPOLL_CTL_ADD, pidfd, &ev) != 0) {
+		close(pidfd);
+		return NULL;
+	}
 	e->tid = c->req->pid;
 	e->pidfd = pidfd;
 	e->epoch = p->fs_epoch;
@@ -1228,6 +1251,50 @@ static int reopen_fd(struct sv_call *c, int fdnum, int flags)
 	return fd < 0 ? respond_errno(c, errno) : read_opened(c, fd, added);
 }
 
+/* O_CREAT | O_EXCL, the common case of a create (tar, compilers, git's
+ * objects), in one call: with no ".." spelled, openat2 with
+ * RESOLVE_NO_SYMLINKS makes the file exactly at the spelling, collapsed
+ * (no symlink on the way, and O_EXCL never follows one at the end), so
+ * the rules are judged on that name and the parent need not be pinned.
+ * A directory swapped under the spelling between the check and the call
+ * would have to be renamed there, and renames are judged here too (a
+ * directory holding a protected path, or inside a deny root, does not
+ * move).  0: answered; a negative errno to answer; 1: not this case
+ * (a refusal, /proc, a symlink met), for emulate_open's long road, which
+ * decides and reports it. */
+static int create_new(struct sv_call *c)
+{
+	struct sv_path *p = &c->a;
+	struct sv_refusal why;
+	struct open_how how;
+	int fd, rc, magic;
+	char *slash;
+
+	if (has_dotdot(p->abs) || is_magic_fd_path(p->abs, &magic))
+		return 1;
+	normalize(p->abs, p->canon, sizeof p->canon);
+	slash = strrchr(p->canon, '/');
+	if (slash[1] == '\0' || strlen(slash + 1) > NAME_MAX || subpath_of(p->canon, "/proc") ||
+	    strcmp(p->canon, "/dev/tty") == 0)
+		return 1;
+	snprintf(p->name, sizeof p->name, "%s", slash + 1);
+	if (mutation_refused(c, p, true, false, &why))
+		return 1;
+	if ((rc = become_child(c)) != 0 || (rc = child_umask(c)) != 0)
+		return rc;
+	how = (struct open_how){
+	    .flags = (c->flags & ~(uint64_t)O_CLOEXEC) | O_CLOEXEC | O_NOCTTY,
+	    .mode = c->mode & ~c->umask & 07777,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	fd = (int)syscall(SYS_openat2, c->root, p->canon, &how, sizeof how);
+	if (fd >= 0)
+		return respond_fd(c, fd, c->flags & O_CLOEXEC);
+	if (errno == ELOOP || errno == EINVAL)
+		return 1;
+	return -errno;
+}
+
 /* The open family with O_CREAT (or creat), and every open that writes:
  * the one place a file is made or opened for writing on the child's
  * behalf.  Decided on the final object: a symlink
@@ -1243,6 +1310,8 @@ static int emulate_open(struct sv_call *c)
 	bool cloexec = flags & O_CLOEXEC;
 	char norm[PATH_MAX];
 
+	if ((flags & O_CREAT) && (flags & O_EXCL) && final_object && (rc = create_new(c)) <= 0)
+		return rc == 0 ? 0 : respond_errno(c, -rc);
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct sv_refusal why;
 		struct stat st;
@@ -2140,7 +2209,7 @@ struct sv_pollset {
 
 static int pollset_rebuild(struct sv_pollset *set)
 {
-	size_t need = 1;
+	size_t need = 2;
 
 	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
 		need += p->listener >= 0;
@@ -2158,7 +2227,9 @@ static int pollset_rebuild(struct sv_pollset *set)
 	}
 	set->fds[0] = (struct pollfd){.fd = sv.wake_fd, .events = POLLIN};
 	set->panes[0] = NULL;
-	set->n = 1;
+	set->fds[1] = (struct pollfd){.fd = sv.threads_ep, .events = POLLIN};
+	set->panes[1] = NULL;
+	set->n = 2;
 	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next) {
 		if (p->listener < 0)
 			continue;
@@ -2224,7 +2295,10 @@ static void *supervisor_thread(void *arg)
 		n = poll(set.fds, set.n, -1);
 		if (n < 0 && errno != EINTR)
 			break;
-		for (size_t i = 1; n > 0 && i < set.n; i++)
+		/* Gone threads first (threads_gone says why). */
+		if (n > 0 && set.fds[1].revents != 0)
+			threads_gone();
+		for (size_t i = 2; n > 0 && i < set.n; i++)
 			if (set.fds[i].revents != 0)
 				serve(set.panes[i], set.fds[i].revents, req, req_size);
 		if (n > 0 && set.fds[0].revents != 0) {
@@ -2284,8 +2358,9 @@ int supervisor_start(const struct supervisor_sink *sink)
 	sv.sink = *sink;
 	sv.reports_tail = &sv.reports;
 	sv.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	sv.threads_ep = epoll_create1(EPOLL_CLOEXEC);
 	sv.panes_changed = true;
-	if (sv.wake_fd < 0)
+	if (sv.wake_fd < 0 || sv.threads_ep < 0)
 		goto fail;
 	uv_async_init(sink->loop, &sv.async, on_reports);
 	uv_unref((uv_handle_t *)&sv.async);
@@ -2309,7 +2384,9 @@ fail:
 	log_warn("supervisor: cannot start: %s", strerror(errno));
 	if (sv.wake_fd >= 0)
 		close(sv.wake_fd);
-	sv.wake_fd = -1;
+	if (sv.threads_ep >= 0)
+		close(sv.threads_ep);
+	sv.wake_fd = sv.threads_ep = -1;
 	return -1;
 }
 
@@ -2401,5 +2478,6 @@ void supervisor_stop(void)
 	}
 	sv.reports_tail = &sv.reports;
 	close(sv.wake_fd);
-	sv.wake_fd = -1;
+	close(sv.threads_ep);
+	sv.wake_fd = sv.threads_ep = -1;
 }
