@@ -489,10 +489,15 @@ static int push_bwrap_binds(struct strvec *out, const char *const *pairs)
 }
 
 /* The shim's --ro arguments: the self-binds, /proc's, then the
- * directory masks. */
-static int push_shim_binds(struct strvec *out, const struct strvec *binds,
-			   const struct strvec *masks)
+ * directory masks; and its --userns. */
+static int push_shim_binds(struct strvec *out, const struct bwrap_input *in,
+			   const struct strvec *binds, const struct strvec *masks)
 {
+	char ids[48];
+
+	snprintf(ids, sizeof ids, "%u:%u", (unsigned)getuid(), (unsigned)getgid());
+	if (in->shim_userns && push_args(out, "--userns", ids, NULL) != 0)
+		return -1;
 	for (size_t j = 0; j < binds->n; j++)
 		if (push_args(out, "--ro", binds->v[j], NULL) != 0)
 			return -1;
@@ -514,12 +519,13 @@ static int push_command(struct strvec *out, const struct bwrap_input *in,
 
 	for (i = 0; in->argv[i] != NULL; i++) {
 		if (in->shim_binds_at > 0 && i == in->shim_binds_at &&
-		    push_shim_binds(out, binds, masks) != 0)
+		    push_shim_binds(out, in, binds, masks) != 0)
 			return -1;
 		if (strvec_push(out, in->argv[i]) != 0)
 			return -1;
 	}
-	if (in->shim_binds_at > 0 && i == in->shim_binds_at && push_shim_binds(out, binds, masks) != 0)
+	if (in->shim_binds_at > 0 && i == in->shim_binds_at &&
+	    push_shim_binds(out, in, binds, masks) != 0)
 		return -1;
 	return 0;
 }
@@ -555,6 +561,12 @@ static int push_namespaces(struct strvec *out, const struct bwrap_input *in)
 	 * the command runs (see "Read-only binds in the shim"). */
 	if (in->shim_binds_at > 0 &&
 	    push_args(out, "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", NULL) != 0)
+		return -1;
+	/* For the shim's own user namespace (bwrap.h, shim_userns): uid 0
+	 * here, so that bwrap nests no second namespace, and CAP_SETFCAP,
+	 * which mapping this namespace's root into the next one needs. */
+	if (in->shim_binds_at > 0 && in->shim_userns &&
+	    push_args(out, "--uid", "0", "--gid", "0", "--cap-add", "CAP_SETFCAP", NULL) != 0)
 		return -1;
 	/* Threat: writing anywhere on the host. */
 	return push_args(out, "--ro-bind", "/", "/", NULL);

@@ -60,6 +60,13 @@ struct bwrap_input {
 	 * before the shim's separator; bwrap keeps the two capabilities
 	 * the shim needs for them and drops. */
 	size_t shim_binds_at;
+	/* With shim_binds_at, for a server not run as root: bwrap runs the
+	 * shim as uid 0 of its user namespace (an unprivileged bwrap would
+	 * otherwise nest a second namespace that has no say over the
+	 * mounts), and the shim, its binds made, moves into a namespace of
+	 * its own where the user is the server's uid and gid again
+	 * (src/shim.c, --userns). */
+	bool shim_userns;
 };
 
 /* Where a restricted sandbox finds its egress sockets, and the ports the

@@ -569,10 +569,12 @@ static void standalone_shim(const char *self, char *out, size_t size)
 }
 
 /* Does the shim make the sandbox's read-only binds (bwrap.c, "Read-only
- * binds in the shim")?  Only where it stays in the user namespace that
- * owns the sandbox's mounts: bwrap run by root, not setuid (an
- * unprivileged bwrap nests a second user namespace for the sandbox's
- * uid; a setuid one makes its namespaces otherwise).  Decided once.
+ * binds in the shim")?  Where it runs in the user namespace that owns
+ * the sandbox's mounts: bwrap not setuid (a setuid one makes its
+ * namespaces otherwise).  Run by root, bwrap makes one namespace; run by
+ * another user, it would nest a second one for the sandbox's uid, so it
+ * is told to run the shim as uid 0 instead, and the shim nests its own
+ * after the binds (bwrap.h, shim_userns).  Decided once.
  * SANDMUX_NATIVE_SHIM_BINDS=0 in the server's environment leaves them
  * to bwrap (docs/backends.md, "native (Linux)"). */
 static bool shim_binds(void)
@@ -583,7 +585,7 @@ static bool shim_binds(void)
 		const char *v = getenv("SANDMUX_NATIVE_SHIM_BINDS");
 		struct stat st;
 
-		decided = getuid() == 0 && geteuid() == 0 && (v == NULL || strcmp(v, "0") != 0) &&
+		decided = getuid() == geteuid() && (v == NULL || strcmp(v, "0") != 0) &&
 			  stat(backend_probe_result()->native_bwrap_path, &st) == 0 &&
 			  (st.st_mode & S_ISUID) == 0;
 	}
@@ -836,6 +838,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		goto done;
 	in.argv = shimmed.v;
 	in.shim_binds_at = shim_binds() ? sep : 0;
+	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
@@ -1024,6 +1027,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.shim_exe = "@shim";
 	/* The shim's binds are keyed like bwrap's: after "@command". */
 	in.shim_binds_at = shim_binds() ? 1 : 0;
+	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
 		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,

@@ -1,9 +1,9 @@
 /*
  * shim: the first process inside a native sandbox.  bwrap runs
  *
- *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try PATH | --ro-mount PATH]...
- *                -- COMMAND...
- *   sandmux-shim --fd N [--nproc LIMIT] [--ro PATH | ...]... --wait
+ *   sandmux-shim --fd N [--nproc LIMIT] [--userns UID:GID]
+ *                [--ro PATH | --ro-try PATH | --ro-mount PATH]... -- COMMAND...
+ *   sandmux-shim --fd N [--nproc LIMIT] [--userns UID:GID] [--ro PATH | ...]... --wait
  *
  * (the static build/sandmux-shim next to the sandmux binary; `sandmux
  * shim`, the same code, where that is missing) and the shim, before the
@@ -14,9 +14,14 @@
  *   1b. with --ro (and --ro-try, which skips a path that does not
  *      exist), bind-mounts each PATH read-only over itself, submounts
  *      included; with --ro-mount, makes the mount at PATH (a deny mask's
- *      tmpfs) read-only in place; then drops the two capabilities bwrap
- *      left it for that
- *      (CAP_SYS_ADMIN, CAP_SETPCAP) from every set, bounding and
+ *      tmpfs) read-only in place; with --userns (a server not run as
+ *      root: bwrap mapped the user to uid 0 so that the shim could
+ *      mount), then moves into a new user namespace of its own where the
+ *      user is UID:GID again (the mounts made above are locked there:
+ *      nothing inside can undo them); then drops every capability bwrap
+ *      left it for that (CAP_SYS_ADMIN, CAP_SETPCAP, and CAP_SETFCAP
+ *      for the new namespace's map), or the new namespace gave it, from
+ *      every set, bounding and
  *      ambient included, and checks that none is left.  These are the
  *      read-only binds bwrap would otherwise make one by one
  *      (backends/bwrap.c, "Read-only binds in the shim"): one
@@ -58,6 +63,7 @@
 #include <linux/filter.h>
 #include <linux/mount.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -281,16 +287,63 @@ static void drop_capabilities(void)
 			shim_fail("capability %d left in the bounding set after dropping it", cap);
 }
 
+/* One line into /proc/self/FILE. */
+static void write_proc_self(const char *file, const char *line)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/self/%s", file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		shim_fail("cannot write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* A user namespace of the shim's own, where the user is uid:gid again
+ * (bwrap made it uid 0 in its namespace, so that the shim could mount).
+ * The one id mapped is the shim's own euid and egid outside (0), which
+ * needs no privilege but the CAP_SETFCAP bwrap left for it (mapping an
+ * outer root: Linux 5.12's check).  The new namespace does not own the
+ * sandbox's mount namespace: the binds just made are locked, and no
+ * capability it holds reaches them.  Threat: the command running as
+ * root of the namespace that owns its mounts. */
+static void nest_user_namespace(const char *ids)
+{
+	char line[64];
+	unsigned long uid, gid;
+	char *end;
+
+	uid = strtoul(ids, &end, 10);
+	if (*end != ':' || (gid = strtoul(end + 1, &end, 10), *end != '\0'))
+		shim_fail("bad --userns %s", ids);
+	if (unshare(CLONE_NEWUSER) != 0)
+		shim_fail("cannot make the user namespace: %s", strerror(errno));
+	write_proc_self("setgroups", "deny");
+	snprintf(line, sizeof line, "%lu 0 1\n", uid);
+	write_proc_self("uid_map", line);
+	snprintf(line, sizeof line, "%lu 0 1\n", gid);
+	write_proc_self("gid_map", line);
+	if (getuid() != (uid_t)uid || getgid() != (gid_t)gid)
+		shim_fail("the user namespace does not map %s", ids);
+}
+
 /* The --ro, --ro-try and --ro-mount paths between first and sep, in
- * order. */
+ * order, then --userns (wherever it was given). */
 static void make_read_only_binds(char **argv, int first, int sep)
 {
+	const char *userns = NULL;
+
 	if (first == sep)
 		return;
 	for (int i = first; i < sep; i += 2)
-		if (strcmp(argv[i], "--ro-mount") == 0 ? remount_read_only(argv[i + 1]) != 0
-		    : bind_read_only(argv[i + 1], strcmp(argv[i], "--ro-try") == 0) < 0)
+		if (strcmp(argv[i], "--userns") == 0)
+			userns = argv[i + 1];
+		else if (strcmp(argv[i], "--ro-mount") == 0 ? remount_read_only(argv[i + 1]) != 0
+			 : bind_read_only(argv[i + 1], strcmp(argv[i], "--ro-try") == 0) < 0)
 			shim_fail("cannot make %s read-only: %s", argv[i + 1], strerror(errno));
+	if (userns != NULL)
+		nest_user_namespace(userns);
 	drop_capabilities();
 }
 
@@ -316,9 +369,11 @@ static int parse_args(int argc, char **argv, int *fd, long *nproc, int *binds)
 	}
 	*binds = sep;
 	while (sep + 1 < argc &&
-	       (strcmp(argv[sep], "--ro") == 0 || strcmp(argv[sep], "--ro-try") == 0 ||
-		strcmp(argv[sep], "--ro-mount") == 0) &&
-	       argv[sep + 1][0] == '/')
+	       (((strcmp(argv[sep], "--ro") == 0 || strcmp(argv[sep], "--ro-try") == 0 ||
+		  strcmp(argv[sep], "--ro-mount") == 0) &&
+		 argv[sep + 1][0] == '/') ||
+		(strcmp(argv[sep], "--userns") == 0 && argv[sep + 1][0] >= '0' &&
+		 argv[sep + 1][0] <= '9')))
 		sep += 2;
 	if (argc == sep + 1 && strcmp(argv[sep], "--wait") == 0)
 		return sep;
@@ -350,8 +405,9 @@ int shim_main(int argc, char **argv)
 	int binds, listener, sep = parse_args(argc, argv, &shim_sock, &nproc, &binds);
 
 	if (sep < 0) {
-		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] [--ro PATH | --ro-try "
-				"PATH | --ro-mount PATH]... (-- COMMAND... | --wait)\n");
+		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] [--userns UID:GID] "
+				"[--ro PATH | --ro-try PATH | --ro-mount PATH]... (-- COMMAND... | "
+				"--wait)\n");
 		return 2;
 	}
 	command = argv + sep + 1;

@@ -43,7 +43,7 @@ server_pid() { sm ctl '{"cmd":"hello","version":1}' | sed -n 's/.*"pid":\([0-9]*
 waiting_bwrap() {
 	srv=$SRV
 	[ -n "$srv" ] || return 1
-	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
+	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--userns [0-9]+:[0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
 		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
 		outer=$(ps -o ppid= -p "$init" 2>/dev/null | tr -d ' ')
 		[ -n "$outer" ] && [ "$(ps -o ppid= -p "$outer" | tr -d ' ')" = "$srv" ] && echo "$outer"

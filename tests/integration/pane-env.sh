@@ -41,7 +41,7 @@ if wait_for 5 env_is 2; then ok "a native pane (cold) has SANDMUX=socket,pid,%2"
 # The sandbox prepared after that launch: the next native pane is its
 # waiting bwrap (as tests/integration/native-prepared.sh checks).
 waiting_bwrap() {
-	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
+	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--userns [0-9]+:[0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
 		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
 		outer=$(ps -o ppid= -p "$init" 2>/dev/null | tr -d ' ')
 		[ -n "$outer" ] && [ "$(ps -o ppid= -p "$outer" | tr -d ' ')" = "$pid" ] && echo "$outer"

@@ -52,6 +52,7 @@ struct golden {
 	const char *self_exe;
 	const char *host_run[6];
 	size_t shim_binds_at;
+	bool shim_userns;
 	const char *want[80];
 };
 
@@ -102,6 +103,70 @@ static const struct golden goldens[] = {
 		 "/proc/bus",
 		 "--ro-mount",
 		 "@T@/home/.aws",
+		 "--",
+		 "sh"},
+    },
+    {
+	.name = "a server not run as root: bwrap runs the shim as uid 0 with CAP_SETFCAP too, "
+		"and the shim gets --userns with the server's ids first, to nest its own user "
+		"namespace after the binds",
+	.home = "@T@/home",
+	.cwd = "@T@/work",
+	.status_fd = -1,
+	.argv = {"shim", "--", "sh"},
+	.host_run = {"@T@/home/.config"},
+	.shim_binds_at = 1,
+	.shim_userns = true,
+	.want = {"bwrap",
+		 "--die-with-parent",
+		 "--unshare-user",
+		 "--unshare-pid",
+		 "--unshare-ipc",
+		 "--unshare-uts",
+		 "--unshare-cgroup-try",
+		 "--cap-drop",
+		 "ALL",
+		 "--cap-add",
+		 "CAP_SYS_ADMIN",
+		 "--cap-add",
+		 "CAP_SETPCAP",
+		 "--uid",
+		 "0",
+		 "--gid",
+		 "0",
+		 "--cap-add",
+		 "CAP_SETFCAP",
+		 "--ro-bind",
+		 "/",
+		 "/",
+		 "--bind",
+		 "@T@/home",
+		 "@T@/home",
+		 "--bind",
+		 "@T@/work",
+		 "@T@/work",
+		 "--tmpfs",
+		 "/tmp",
+		 "--dev",
+		 "/dev",
+		 "--proc",
+		 "/proc",
+		 "--chdir",
+		 "@T@/work",
+		 "--",
+		 "shim",
+		 "--userns",
+		 "@IDS@",
+		 "--ro",
+		 "@T@/home/.config",
+		 "--ro",
+		 "/proc/sys",
+		 "--ro-try",
+		 "/proc/sysrq-trigger",
+		 "--ro-try",
+		 "/proc/irq",
+		 "--ro-try",
+		 "/proc/bus",
 		 "--",
 		 "sh"},
     },
@@ -436,7 +501,12 @@ static const char *expand(const char *s)
 				   : strncmp(s, "@C@", 3) == 0 ? tmp_cwd
 							       : NULL;
 
-		if (with != NULL) {
+		if (strncmp(s, "@IDS@", 5) == 0) {
+			/* The server's ids, as bwrap.c gives them to --userns. */
+			len += (size_t)snprintf(out + len, PATH_MAX - len, "%u:%u",
+						(unsigned)getuid(), (unsigned)getgid());
+			s += 5;
+		} else if (with != NULL) {
 			len += (size_t)snprintf(out + len, PATH_MAX - len, "%s", with);
 			s += 3;
 		} else {
@@ -525,6 +595,7 @@ static void test_goldens(void **state)
 		    .status_fd = g->status_fd,
 		    .self_exe = g->self_exe,
 		    .shim_binds_at = g->shim_binds_at,
+		    .shim_userns = g->shim_userns,
 		};
 		struct strvec out = STRVEC_INIT;
 		struct sm_error err = {{0}, {0}};
