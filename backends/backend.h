@@ -137,6 +137,9 @@ const struct probe_result *backend_probe_result(void);
 /* Wait (bounded) for the background part of the microvm probe; every
  * reader of the microvm_* result calls it first. */
 void backend_probe_microvm_wait(void);
+/* Take that part's answer if its process has ended, without waiting:
+ * the server calls it at each SIGCHLD. */
+void backend_probe_microvm_reap(void);
 /* "microvm: available (tcg)", or unavailable with reason and hint. */
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);
 /* One-line summary for the server log ("sandbox: native ON (...)"). */

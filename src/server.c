@@ -778,6 +778,7 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 		while (server_reap_one_pane())
 			;
 		server_reap_orphans(0);
+		backend_probe_microvm_reap();
 		return;
 	}
 	server_shutdown(strsignal(signum));
@@ -1059,6 +1060,9 @@ int server_main(int argc, char **argv)
 	}
 	uv_signal_init(server.loop, &server.sigchld);
 	uv_signal_start(&server.sigchld, server_on_signal, SIGCHLD);
+	/* The microvm probe's process may have ended before SIGCHLD had a
+	 * handler. */
+	backend_probe_microvm_reap();
 	uv_signal_init(server.loop, &server.sigterm);
 	uv_signal_start(&server.sigterm, server_on_signal, SIGTERM);
 	uv_signal_init(server.loop, &server.sigint);
