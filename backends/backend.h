@@ -35,12 +35,14 @@ struct probe_result {
 	char microvm_tool[64];	  /* "qemu 7.2.22" */
 	char microvm_accel[8];	  /* "kvm" or "tcg" */
 	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
-	char microvm_qemu_path[4096];
-	char microvm_diod_path[4096]; /* the guest's 9p file server on the host */
-	char microvm_dir[4096]; /* vmlinux and initramfs.cpio */
+	/* The paths, "" when not found, kept by the probe (backend_probe)
+	 * until the next probe. */
+	const char *microvm_qemu_path;
+	const char *microvm_diod_path; /* the guest's 9p file server on the host */
+	const char *microvm_dir; /* vmlinux and initramfs.cpio */
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
-	char native_bwrap_path[4096]; /* absolute path of bwrap on PATH, or "" */
-	char native_socat_path[4096]; /* absolute path of socat on PATH, or "" */
+	const char *native_bwrap_path; /* absolute path of bwrap on PATH */
+	const char *native_socat_path; /* absolute path of socat on PATH */
 };
 
 struct launch_request {

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,6 +49,36 @@
 
 static struct probe_result probe_saved;
 static bool probe_done;
+
+/* The paths the probe found, one after another, the result's fields
+ * pointing into it: five PATH_MAX arrays in the result would be 20 KiB
+ * of the server's memory touched for some hundred bytes of text. */
+static char probe_paths[5 * PATH_MAX];
+static size_t probe_paths_used;
+
+static const char *keep_path(const char *path)
+{
+	size_t n = strlen(path) + 1;
+	char *at = probe_paths + probe_paths_used;
+
+	/* Five paths shorter than PATH_MAX each always fit. */
+	if (n > sizeof probe_paths - probe_paths_used)
+		return "";
+	memcpy(at, path, n);
+	probe_paths_used += n;
+	return at;
+}
+
+/* probe_find_on_path, the path found kept in *out ("" when none). */
+static int find_kept(const char *name, const char *path, const char **out)
+{
+	char found[PATH_MAX];
+
+	if (probe_find_on_path(name, path, found, sizeof found) != 0)
+		return -1;
+	*out = keep_path(found);
+	return 0;
+}
 
 int probe_find_on_path(const char *name, const char *path, char *out, size_t size)
 {
@@ -257,10 +288,8 @@ static void probe_native_linux(struct probe_result *out)
 	const char *path = getenv("PATH");
 	char output[512];
 
-	have_bwrap = probe_find_on_path("bwrap", path, out->native_bwrap_path,
-					sizeof out->native_bwrap_path) == 0;
-	have_socat = probe_find_on_path("socat", path, out->native_socat_path,
-					sizeof out->native_socat_path) == 0;
+	have_bwrap = find_kept("bwrap", path, &out->native_bwrap_path) == 0;
+	have_socat = find_kept("socat", path, &out->native_socat_path) == 0;
 	if (!have_bwrap || !have_socat) {
 		out->native_requires_install = true;
 		snprintf(out->native_hint, sizeof out->native_hint, "apt-get install%s%s",
@@ -481,17 +510,17 @@ static void microvm_answer_start(struct probe_result *r)
 
 static void probe_microvm(struct probe_result *r, bool sandbox_off)
 {
-	char kernel[4200], initrd[4200];
+	char dir[PATH_MAX], kernel[4200], initrd[4200];
 	struct stat st;
 
 	r->microvm_available = false;
-	microvm_image_dir(r->microvm_dir, sizeof r->microvm_dir);
+	microvm_image_dir(dir, sizeof dir);
+	r->microvm_dir = keep_path(dir);
 	if (sandbox_off) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason, "disabled by --sandbox off");
 		return;
 	}
-	if (probe_find_on_path("qemu-system-x86_64", getenv("PATH"), r->microvm_qemu_path,
-			       sizeof r->microvm_qemu_path) != 0) {
+	if (find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm_qemu_path) != 0) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
 			 "qemu-system-x86_64 not found on PATH");
 		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
@@ -499,10 +528,8 @@ static void probe_microvm(struct probe_result *r, bool sandbox_off)
 	}
 	/* diod serves the guest its files (microvm.c says why not qemu's
 	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
-	if (probe_find_on_path("diod", getenv("PATH"), r->microvm_diod_path,
-			       sizeof r->microvm_diod_path) != 0 &&
-	    probe_find_on_path("diod", "/usr/sbin:/sbin", r->microvm_diod_path,
-			       sizeof r->microvm_diod_path) != 0) {
+	if (find_kept("diod", getenv("PATH"), &r->microvm_diod_path) != 0 &&
+	    find_kept("diod", "/usr/sbin:/sbin", &r->microvm_diod_path) != 0) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
 			 "diod (the guest's file server) not found");
 		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install diod");
@@ -544,30 +571,40 @@ void backend_probe_microvm_line(const struct probe_result *probe, char *buf, siz
 
 void backend_probe(bool sandbox_off, struct probe_result *out)
 {
-	struct probe_result r;
+	/* Filled in place, never built on the stack and copied: the result
+	 * is some 20 KiB of paths, and every copy is that much more of the
+	 * server's memory touched for good. */
+	struct probe_result *r = &probe_saved;
 
-	memset(&r, 0, sizeof r);
-	host_platform(r.platform, sizeof r.platform);
-	if (strcmp(r.platform, "linux") == 0 || strcmp(r.platform, "wsl2") == 0)
-		probe_native_linux(&r);
+	/* A second probe (only tests make one) ends the first one's check
+	 * and starts from nothing. */
+	if (probe_done) {
+		microvm_answer_take(true);
+		memset(r, 0, sizeof *r);
+		probe_paths_used = 0;
+	}
+	r->native_bwrap_path = r->native_socat_path = "";
+	r->microvm_qemu_path = r->microvm_diod_path = r->microvm_dir = "";
+	host_platform(r->platform, sizeof r->platform);
+	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
+		probe_native_linux(r);
 	else
-		snprintf(r.native_reason, sizeof r.native_reason,
+		snprintf(r->native_reason, sizeof r->native_reason,
 			 "native sandbox is not offered on this platform");
 	if (sandbox_off) {
 		/* The host may be able to; this server will not. */
-		r.native_disabled = true;
-		r.native_available = false;
-		snprintf(r.native_reason, sizeof r.native_reason, "disabled by --sandbox off");
+		r->native_disabled = true;
+		r->native_available = false;
+		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
 	}
-	log_debug("%s: platform %s, native %s (%s)", __func__, r.platform,
-		  r.native_available ? "available" : "unavailable",
-		  r.native_available ? r.native_tool : r.native_reason);
-	/* The child's answer fills probe_saved's microvm fields later. */
-	probe_saved = r;
+	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
+		  r->native_available ? "available" : "unavailable",
+		  r->native_available ? r->native_tool : r->native_reason);
 	probe_done = true;
-	probe_microvm(&probe_saved, sandbox_off);
+	/* The child's answer fills the microvm fields later. */
+	probe_microvm(r, sandbox_off);
 	if (out != NULL)
-		*out = probe_saved;
+		*out = *r;
 }
 
 const struct probe_result *backend_probe_result(void)

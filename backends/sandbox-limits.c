@@ -47,6 +47,7 @@
 #include "log.h"
 #include "profile.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 enum { H_PIDS, H_MEMORY, H_CPU, H_COUNT };
 static const char *const controller_names[H_COUNT] = {"pids", "memory", "cpu"};
@@ -66,7 +67,10 @@ static struct {
 } host;
 
 struct limits_group {
-	char dir[H_COUNT][PATH_MAX]; /* this sandbox's groups, "" none */
+	/* This sandbox's groups, "" none; each its own string, not a
+	 * PATH_MAX array: the server keeps one group made ahead for its
+	 * whole life (limits_group_prepare). */
+	char *dir[H_COUNT];
 	int join_fd[H_COUNT];	     /* their join_file, open for the child */
 	long pids_max;
 	unsigned long long memory_max;
@@ -145,9 +149,12 @@ static bool has_token(const char *list, const char *word)
  * /proc/self/cgroup; out is MOUNT + OWN (want_own) or MOUNT. */
 static bool hierarchy_path(const char *controller, bool want_own, char *out, size_t size)
 {
-	char line[4096], mount[PATH_MAX] = "", root[PATH_MAX] = "", own[PATH_MAX] = "";
+	/* Emptied by hand: an initialiser would zero all 12 KiB of them,
+	 * stack the server then keeps resident for good. */
+	char line[4096], mount[PATH_MAX], root[PATH_MAX], own[PATH_MAX];
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
+	mount[0] = root[0] = own[0] = '\0';
 	while (f != NULL && mount[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
 		char r[PATH_MAX], m[PATH_MAX], fstype[64], super[1024];
 		char *dash = strstr(line, " - ");
@@ -406,14 +413,13 @@ static void describe(char *line, size_t size)
 		 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
 }
 
-void limits_probe(char *line, size_t size)
+void limits_probe(void)
 {
 	if (!host.probed && !probe_v2() && !probe_v2_delegated())
 		probe_v1();
 	host.probed = true;
 	limits_group_prepare();
 	describe(host.summary, sizeof host.summary);
-	snprintf(line, size, "%s", host.summary);
 }
 
 const char *limits_probe_summary(void)
@@ -497,15 +503,18 @@ static struct limits_group *group_make(struct sm_error *err)
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
-	for (int h = 0; h < H_COUNT; h++)
+	for (int h = 0; h < H_COUNT; h++) {
 		g->join_fd[h] = -1;
+		g->dir[h] = xstrdup("");
+	}
 	snprintf(name, sizeof name, "sandbox-%u", ++host.serial);
 	for (int h = 0; h < H_COUNT; h++) {
 		char procs[PATH_MAX + 32];
 
 		if (host.dir[h][0] == '\0' || (host.v2 && h != H_PIDS))
 			continue;
-		snprintf(g->dir[h], sizeof g->dir[h], "%s/%s", host.dir[h], name);
+		free(g->dir[h]);
+		g->dir[h] = xasprintf("%s/%s", host.dir[h], name);
 		snprintf(procs, sizeof procs, "%s/%s", g->dir[h], join_file());
 		if (mkdir(g->dir[h], 0755) != 0 ||
 		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
@@ -519,8 +528,10 @@ static struct limits_group *group_make(struct sm_error *err)
 	/* v2: one group holds all three. */
 	if (host.v2)
 		for (int h = H_MEMORY; h < H_COUNT; h++)
-			if (host.dir[h][0] != '\0')
-				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
+			if (host.dir[h][0] != '\0') {
+				free(g->dir[h]);
+				g->dir[h] = xstrdup(g->dir[H_PIDS]);
+			}
 	return g;
 }
 
@@ -652,6 +663,8 @@ void limits_group_free(struct limits_group *g)
 		kill_members(g->dir[h]);
 		remove_dir(g->dir[h]);
 	}
+	for (int h = 0; h < H_COUNT; h++)
+		free(g->dir[h]);
 	free(g);
 }
 
