@@ -52,19 +52,32 @@
 enum { H_PIDS, H_MEMORY, H_CPU, H_COUNT };
 static const char *const controller_names[H_COUNT] = {"pids", "memory", "cpu"};
 
+/* What host's strings are until the probe sets them: "". */
+static char none[1];
+
+/* The paths are strings set by host_set, not PATH_MAX arrays: those
+ * would be pages of the server's memory touched for good for a few
+ * short paths. */
 static struct {
 	bool probed;
-	bool v2;		     /* the dirs are one v2 group */
-	char dir[H_COUNT][PATH_MAX]; /* the server's sandmux-PID, "" none */
+	bool v2;	      /* the dirs are one v2 group */
+	char *dir[H_COUNT];   /* the server's sandmux-PID, "" none */
 	unsigned serial;
 	struct strvec pending; /* groups not yet removable (still dying) */
-	char summary[PATH_MAX * 2]; /* limits_probe's line */
-	char delegated[PATH_MAX];   /* the delegated v2 group OWN, "" none */
-	char enabled[32];	    /* what the server enabled in it */
+	char *summary;	       /* limits_probe's line */
+	char *delegated;       /* the delegated v2 group OWN, "" none */
+	char enabled[32];      /* what the server enabled in it */
 	/* The next sandbox's groups, made ahead (limits_group_prepare):
 	 * directories and join fds, no limit written yet; or NULL. */
 	struct limits_group *spare;
-} host;
+} host = {.dir = {none, none, none}, .summary = none, .delegated = none};
+
+static void host_set(char **field, const char *value)
+{
+	if (*field != none)
+		free(*field);
+	*field = value[0] != '\0' ? xstrdup(value) : none;
+}
 
 struct limits_group {
 	/* This sandbox's groups, "" none; each its own string, not a
@@ -259,6 +272,7 @@ static bool make_server_dir(const char *base, const char *enable, char *out, siz
 static bool probe_v2(void)
 {
 	char root[PATH_MAX], path[PATH_MAX + 32], controllers[512], enable[64] = "+pids +memory";
+	char dir[PATH_MAX];
 
 	if (!hierarchy_path(NULL, false, root, sizeof root))
 		return false;
@@ -272,17 +286,18 @@ static bool probe_v2(void)
 
 	if (cpu)
 		strcat(enable, " +cpu");
-	if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS])) {
+	if (!make_server_dir(root, enable, dir, sizeof dir)) {
 		if (!cpu)
 			return false;
 		cpu = false;
 		snprintf(enable, sizeof enable, "+pids +memory");
-		if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS]))
+		if (!make_server_dir(root, enable, dir, sizeof dir))
 			return false;
 	}
-	snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", host.dir[H_PIDS]);
+	host_set(&host.dir[H_PIDS], dir);
+	host_set(&host.dir[H_MEMORY], dir);
 	if (cpu)
-		snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", host.dir[H_PIDS]);
+		host_set(&host.dir[H_CPU], dir);
 	host.v2 = true;
 	return true;
 }
@@ -321,7 +336,7 @@ static bool move_processes(const char *from, const char *to)
 static bool probe_v2_delegated(void)
 {
 	char own[PATH_MAX], path[PATH_MAX + 32], controllers[512], leaf[PATH_MAX + 32];
-	char *dir = host.dir[H_PIDS];
+	char dir[PATH_MAX];
 	const char *enable[] = {"+pids +memory +cpu", "+pids +memory"};
 
 	if (!hierarchy_path(NULL, true, own, sizeof own))
@@ -351,11 +366,12 @@ static bool probe_v2_delegated(void)
 		if (write_file(own, "cgroup.subtree_control", enable[i]) != 0 ||
 		    write_file(dir, "cgroup.subtree_control", enable[i]) != 0)
 			continue;
-		snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", dir);
+		host_set(&host.dir[H_PIDS], dir);
+		host_set(&host.dir[H_MEMORY], dir);
 		if (cpu)
-			snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", dir);
+			host_set(&host.dir[H_CPU], dir);
 		host.v2 = true;
-		snprintf(host.delegated, sizeof host.delegated, "%s", own);
+		host_set(&host.delegated, own);
 		snprintf(host.enabled, sizeof host.enabled, "%s", enable[i]);
 		log_info("limits: cgroup v2 delegated at %s: the server moved into %s", own, leaf);
 		return true;
@@ -365,18 +381,17 @@ undo:
 	rmdir(leaf);
 	rmdir(dir);
 fail:
-	dir[0] = '\0';
 	return false;
 }
 
 static void probe_v1(void)
 {
 	for (int h = 0; h < H_COUNT; h++) {
-		char base[PATH_MAX];
+		char base[PATH_MAX], dir[PATH_MAX];
 
 		if (hierarchy_path(controller_names[h], true, base, sizeof base) &&
-		    access(base, W_OK) == 0)
-			make_server_dir(base, NULL, host.dir[h], sizeof host.dir[h]);
+		    access(base, W_OK) == 0 && make_server_dir(base, NULL, dir, sizeof dir))
+			host_set(&host.dir[h], dir);
 	}
 }
 
@@ -398,28 +413,29 @@ static const char *mechanism(int h)
 }
 
 /* What holds a pane's processes, memory and CPU on this host, in words. */
-static void describe(char *line, size_t size)
+static char *describe(void)
 {
-	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0') {
-		snprintf(line, size,
-			 "limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
-			 "RLIMIT_DATA)");
-		return;
-	}
-	snprintf(line, size, "limits: pids by %s%s%s, memory by %s%s%s, cpu shared by %s",
-		 mechanism(H_PIDS), host.dir[H_PIDS][0] ? " in " : "", host.dir[H_PIDS],
-		 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
-		 host.v2 ? "" : host.dir[H_MEMORY],
-		 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
+	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0')
+		return xstrdup("limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
+			       "RLIMIT_DATA)");
+	return xasprintf("limits: pids by %s%s%s, memory by %s%s%s, cpu shared by %s",
+			 mechanism(H_PIDS), host.dir[H_PIDS][0] ? " in " : "", host.dir[H_PIDS],
+			 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
+			 host.v2 ? "" : host.dir[H_MEMORY],
+			 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
 }
 
 void limits_probe(void)
 {
+	char *line;
+
 	if (!host.probed && !probe_v2() && !probe_v2_delegated())
 		probe_v1();
 	host.probed = true;
 	limits_group_prepare();
-	describe(host.summary, sizeof host.summary);
+	line = describe();
+	host_set(&host.summary, line);
+	free(line);
 }
 
 const char *limits_probe_summary(void)
@@ -685,7 +701,7 @@ static void restore_delegated(const char *dir)
 	    write_file(host.delegated, "cgroup.subtree_control", off) != 0 ||
 	    !move_processes(leaf, host.delegated) || rmdir(leaf) != 0)
 		log_warn("limits: cannot give %s back as it was: %s", host.delegated, strerror(errno));
-	host.delegated[0] = '\0';
+	host_set(&host.delegated, "");
 }
 
 void limits_shutdown(void)
@@ -705,7 +721,7 @@ void limits_shutdown(void)
 	for (int h = 0; h < H_COUNT; h++) {
 		if (host.dir[h][0] != '\0' && (!host.v2 || h == H_PIDS))
 			rmdir(host.dir[h]);
-		host.dir[h][0] = '\0';
+		host_set(&host.dir[h], "");
 	}
 	strvec_free(&host.pending);
 }
