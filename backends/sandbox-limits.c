@@ -162,55 +162,78 @@ static bool has_token(const char *list, const char *word)
  * /proc/self/cgroup; out is MOUNT + OWN (want_own) or MOUNT. */
 static bool hierarchy_path(const char *controller, bool want_own, char *out, size_t size)
 {
-	/* Emptied by hand: an initialiser would zero all 12 KiB of them,
-	 * stack the server then keeps resident for good. */
-	char line[4096], mount[PATH_MAX], root[PATH_MAX], own[PATH_MAX];
+	/* Fields are taken from line where they lie, and the mount point is
+	 * written straight into out: this runs under the start's deepest
+	 * frames, and each 4 KiB buffer more here was a page of stack the
+	 * server keeps resident for good. */
+	char line[4096], root[PATH_MAX];
+	const char *own = NULL;
+	size_t mount_len;
+	bool found = false;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
-	mount[0] = root[0] = own[0] = '\0';
-	while (f != NULL && mount[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
-		char r[PATH_MAX], m[PATH_MAX], fstype[64], super[1024];
-		char *dash = strstr(line, " - ");
+	/* ID PARENT MAJ:MIN ROOT MOUNT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+	while (f != NULL && !found && fgets(line, sizeof line, f) != NULL) {
+		/* field: the first five; after: TYPE SOURCE SUPER, the three
+		 * past the lone "-" (m of them so far, -1 before it). */
+		char *field[5], *after[3], *fstype, *super, *save = NULL, *tok;
+		int n = 0, m = -1;
 
-		if (dash == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2 ||
-		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+		for (tok = strtok_r(line, " \n", &save); tok != NULL && m < 3;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			if (n < 5)
+				field[n++] = tok;
+			else if (m < 0)
+				m = strcmp(tok, "-") == 0 ? 0 : -1;
+			else
+				after[m++] = tok;
+		}
+		if (m < 3)
 			continue;
+		fstype = after[0];
+		super = after[2];
 		if ((controller == NULL && strcmp(fstype, "cgroup2") == 0) ||
 		    (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
 		     has_token(super, controller))) {
-			snprintf(mount, sizeof mount, "%s", m);
-			snprintf(root, sizeof root, "%s", r);
+			found = snprintf(out, size, "%s", field[4]) < (int)size &&
+				snprintf(root, sizeof root, "%s", field[3]) < (int)sizeof root;
+			if (!found)
+				break;
 		}
 	}
 	if (f != NULL)
 		fclose(f);
-	if (mount[0] == '\0')
+	if (!found)
 		return false;
+	mount_len = strlen(out);
 	f = fopen("/proc/self/cgroup", "re");
-	while (f != NULL && own[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
+	while (f != NULL && own == NULL && fgets(line, sizeof line, f) != NULL) {
 		char *c1 = strchr(line, ':'), *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
 
 		if (c2 == NULL)
 			continue;
 		*c2 = '\0';
 		line[strcspn(c2 + 1, "\n") + (size_t)(c2 + 1 - line)] = '\0';
+		/* line is read no further once own points into it. */
 		if ((controller == NULL && c2 == c1 + 1) ||
 		    (controller != NULL && has_token(c1 + 1, controller)))
-			snprintf(own, sizeof own, "%s", c2 + 1);
+			own = c2 + 1;
 	}
 	if (f != NULL)
 		fclose(f);
+	if (own == NULL)
+		own = "";
 	/* The mount shows the hierarchy from root on: OWN is below it. */
 	if (want_own && strcmp(root, "/") != 0) {
 		size_t n = strlen(root);
 
 		if (strncmp(own, root, n) != 0 || (own[n] != '/' && own[n] != '\0'))
 			return false;
-		memmove(own, own + n, strlen(own + n) + 1);
+		own += n;
 	}
 	if (!want_own || strcmp(own, "/") == 0)
-		own[0] = '\0';
-	return snprintf(out, size, "%s%s", mount, own) < (int)size;
+		own = "";
+	return snprintf(out + mount_len, size - mount_len, "%s", own) < (int)(size - mount_len);
 }
 
 /* A delegated v2 group's leaf for the server's own processes (see
