@@ -444,9 +444,15 @@ static void microvm_answer_take(bool block)
 	struct probe_result *r = &probe_saved;
 	struct microvm_answer a;
 	ssize_t n;
+	pid_t done;
 	int status;
 
-	if (microvm_child < 0 || waitpid(microvm_child, &status, block ? 0 : WNOHANG) == 0)
+	if (microvm_child < 0)
+		return;
+	do
+		done = waitpid(microvm_child, &status, block ? 0 : WNOHANG);
+	while (done < 0 && errno == EINTR);
+	if (done == 0)
 		return;
 	/* The child has exited, so its one write is in the pipe or never
 	 * happened: this read does not block. */
@@ -571,9 +577,8 @@ void backend_probe_microvm_line(const struct probe_result *probe, char *buf, siz
 
 void backend_probe(bool sandbox_off, struct probe_result *out)
 {
-	/* Filled in place, never built on the stack and copied: the result
-	 * is some 20 KiB of paths, and every copy is that much more of the
-	 * server's memory touched for good. */
+	/* Filled in place, not built on the stack and copied: every copy
+	 * is more of the server's memory touched for good. */
 	struct probe_result *r = &probe_saved;
 
 	/* A second probe (only tests make one) ends the first one's check
