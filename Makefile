@@ -19,7 +19,12 @@ BUILD ?= build
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-OPT ?= -O2 -g
+# No .eh_frame: C without exceptions or thread cancellation never unwinds
+# at run time, and the 50 KiB of tables sat beside the read-only data the
+# server reads, where the kernel's fault-around mapped them in with it.
+# gdb and perf unwind from .debug_frame, which -g keeps.  The sanitizer
+# build (make check) passes its own OPT: ASan's reports unwind.
+OPT ?= -O2 -g -fno-asynchronous-unwind-tables
 CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
 	-Isrc -Iterm -Ibackends $(PKG_CFLAGS) -MMD -MP
 LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
@@ -42,8 +47,40 @@ $(BUILD)/libsandmux.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/sandmux: $(BUILD)/src/main.o $(BUILD)/libsandmux.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The server's resident code.  The kernel maps a program's pages 64 KiB
+# at a time around each one it runs (fault-around), so where a function
+# lies decides what a process keeps resident.  These files hold what every
+# server runs from its start and for each pane's output (measured: the
+# functions a server had run at make bench's memory point, with gcov):
+# linked first, in this order, their code, read-only data and static
+# data share a few such windows, and the client's, the other commands'
+# and the sandboxes' (the rest of the archive, linked after them) stay
+# unmapped in a server that does not run them.  A file left off this
+# list still works, only further away.
+SERVER_CORE := src/server.c src/cmd.c src/cmd-session.c src/session.c src/layout.c \
+	src/pane.c src/pane-cwd.c src/server-echo.c src/record.c src/events.c src/jsonl.c \
+	src/log.c src/paths.c src/xalloc.c src/config.c src/grant.c src/command.c src/command-table.c \
+	src/cli-verbs.c term/term.c term/grid.c term/pty.c backends/probe.c backends/backend.c \
+	backends/none.c backends/sandbox.c backends/sandbox-limits.c backends/profile.c \
+	backends/strvec.c
+SERVER_CORE_OBJS := $(SERVER_CORE:%.c=$(BUILD)/%.o)
+# Within them, function by function: each in a section of its own, and
+# src/server-hot.ld (written by tests/bench/hot-functions.sh) places the
+# functions the server runs ahead of everything else in .text.
+$(SERVER_CORE_OBJS): CFLAGS += -ffunction-sections
+SERVER_ORDER := src/server-hot.ld
+
+# Relative relocations packed (DT_RELR, glibc 2.36): a PIE's table of
+# them is then a few hundred bytes instead of 24 bytes per pointer in
+# the command table and every other table of pointers, and that table is
+# read by every sandmux process at start.  Where the linker or libc does
+# not know it, the link goes on without.
+LINK_FLAGS := $(shell printf 'int main(void) { return 0; }' | \
+	$(CC) -x c - -Wl,-z,pack-relative-relocs -o /dev/null 2>/dev/null && \
+	echo -Wl,-z,pack-relative-relocs)
+
+$(BUILD)/sandmux: $(BUILD)/src/main.o $(SERVER_CORE_OBJS) $(BUILD)/libsandmux.a $(SERVER_ORDER)
+	$(CC) $(LDFLAGS) $(LINK_FLAGS) -Wl,-T,$(SERVER_ORDER) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 
 # The shim every native pane runs first (src/shim.c): static and libc
 # only, whatever the build's flags, so its exec inside each new sandbox

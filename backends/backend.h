@@ -35,12 +35,14 @@ struct probe_result {
 	char microvm_tool[64];	  /* "qemu 7.2.22" */
 	char microvm_accel[8];	  /* "kvm" or "tcg" */
 	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
-	char microvm_qemu_path[4096];
-	char microvm_diod_path[4096]; /* the guest's 9p file server on the host */
-	char microvm_dir[4096]; /* vmlinux and initramfs.cpio */
+	/* The paths, "" when not found, kept by the probe (backend_probe)
+	 * until the next probe. */
+	const char *microvm_qemu_path;
+	const char *microvm_diod_path; /* the guest's 9p file server on the host */
+	const char *microvm_dir; /* vmlinux and initramfs.cpio */
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
-	char native_bwrap_path[4096]; /* absolute path of bwrap on PATH, or "" */
-	char native_socat_path[4096]; /* absolute path of socat on PATH, or "" */
+	const char *native_bwrap_path; /* absolute path of bwrap on PATH */
+	const char *native_socat_path; /* absolute path of socat on PATH */
 };
 
 struct launch_request {
@@ -137,6 +139,9 @@ const struct probe_result *backend_probe_result(void);
 /* Wait (bounded) for the background part of the microvm probe; every
  * reader of the microvm_* result calls it first. */
 void backend_probe_microvm_wait(void);
+/* Take that part's answer if its process has ended, without waiting:
+ * the server calls it at each SIGCHLD. */
+void backend_probe_microvm_reap(void);
 /* "microvm: available (tcg)", or unavailable with reason and hint. */
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);
 /* One-line summary for the server log ("sandbox: native ON (...)"). */

@@ -10,20 +10,20 @@
  *
  * microvm is probed in two parts so that it never delays the start: what
  * costs nothing (qemu on PATH, the guest image on disk) at once, and what
- * runs programs in a thread afterwards: qemu's version, and which
+ * runs programs in a child process afterwards: qemu's version, and which
  * accelerator really boots the guest.  A readable /dev/kvm is not enough
  * (on this project's host a stock kernel dies under KVM with "KVM
  * internal error"), so the check boots the guest image under KVM with
  * the agent's probe mode and waits, bounded, for its "sandmux-probe-ok";
  * anything else means TCG.  Whoever reads the microvm result waits for
- * that thread first (backend_probe_microvm_wait).
+ * that child's answer first (backend_probe_microvm_wait).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +49,36 @@
 
 static struct probe_result probe_saved;
 static bool probe_done;
+
+/* The paths the probe found, one after another, the result's fields
+ * pointing into it: five PATH_MAX arrays in the result would be 20 KiB
+ * of the server's memory touched for some hundred bytes of text. */
+static char probe_paths[5 * PATH_MAX];
+static size_t probe_paths_used;
+
+static const char *keep_path(const char *path)
+{
+	size_t n = strlen(path) + 1;
+	char *at = probe_paths + probe_paths_used;
+
+	/* Five paths shorter than PATH_MAX each always fit. */
+	if (n > sizeof probe_paths - probe_paths_used)
+		return "";
+	memcpy(at, path, n);
+	probe_paths_used += n;
+	return at;
+}
+
+/* probe_find_on_path, the path found kept in *out ("" when none). */
+static int find_kept(const char *name, const char *path, const char **out)
+{
+	char found[PATH_MAX];
+
+	if (probe_find_on_path(name, path, found, sizeof found) != 0)
+		return -1;
+	*out = keep_path(found);
+	return 0;
+}
 
 int probe_find_on_path(const char *name, const char *path, char *out, size_t size)
 {
@@ -258,10 +288,8 @@ static void probe_native_linux(struct probe_result *out)
 	const char *path = getenv("PATH");
 	char output[512];
 
-	have_bwrap = probe_find_on_path("bwrap", path, out->native_bwrap_path,
-					sizeof out->native_bwrap_path) == 0;
-	have_socat = probe_find_on_path("socat", path, out->native_socat_path,
-					sizeof out->native_socat_path) == 0;
+	have_bwrap = find_kept("bwrap", path, &out->native_bwrap_path) == 0;
+	have_socat = find_kept("socat", path, &out->native_socat_path) == 0;
 	if (!have_bwrap || !have_socat) {
 		out->native_requires_install = true;
 		snprintf(out->native_hint, sizeof out->native_hint, "apt-get install%s%s",
@@ -292,9 +320,21 @@ static void probe_native_linux(struct probe_result *out)
 
 /* --- microvm ------------------------------------------------------------ */
 
-static pthread_mutex_t microvm_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t microvm_done = PTHREAD_COND_INITIALIZER;
-static bool microvm_pending;
+/* The slow part runs in a child process, not a thread of the server:
+ * what it touches (qemu's output, scanf, a thread's stack and malloc
+ * arena, the libc code of all that) is then the child's memory, gone
+ * when it exits, and the server keeps only the answer.  The child
+ * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
+ * the server takes it at its SIGCHLD (backend_probe_microvm_reap) or,
+ * when a request needs it first, waits for it.  The server's loop is
+ * one thread, and so are the readers of the answer. */
+struct microvm_answer {
+	bool available;
+	char reason[160], hint[160], tool[64], accel[8], kvm_reason[160];
+};
+
+static pid_t microvm_child = -1; /* the slow part, until its answer is taken */
+static int microvm_answer_fd = -1;
 
 /* Where the guest image is: $SANDMUX_MICROVM_DIR, else microvm/ beside
  * the binary (the build tree), else ../share/sandmux/microvm (make
@@ -376,57 +416,117 @@ static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
 	return -1;
 }
 
-/* The slow part, in its own thread: only microvm_* fields are written,
- * and nobody reads them before microvm_pending is false. */
-static void *microvm_probe_thread(void *unused)
+/* The slow part, in the child: qemu's version, then the accelerator. */
+static void microvm_answer_find(const struct probe_result *r, struct microvm_answer *a)
+{
+	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
+	bool kvm = false;
+
+	if (qemu_version(r->microvm_qemu_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.120s --version failed",
+			 r->microvm_qemu_path);
+		snprintf(a->hint, sizeof a->hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	a->available = true;
+	if (accel != NULL && strcmp(accel, "tcg") == 0)
+		snprintf(a->kvm_reason, sizeof a->kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
+	else
+		kvm = kvm_boots(r, a->kvm_reason, sizeof a->kvm_reason) == 0;
+	snprintf(a->accel, sizeof a->accel, "%s", kvm ? "kvm" : "tcg");
+}
+
+/* The child's answer into probe_saved, once; block: wait for the child,
+ * else only take an answer that is already there.  A child that died
+ * without answering leaves microvm unavailable, saying so. */
+static void microvm_answer_take(bool block)
 {
 	struct probe_result *r = &probe_saved;
-	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
-	char tool[64], kvm_reason[160] = "";
-	bool available = false, kvm = false;
+	struct microvm_answer a;
+	ssize_t n;
+	pid_t done;
+	int status;
 
-	if (qemu_version(r->microvm_qemu_path, tool, sizeof tool) != 0) {
+	if (microvm_child < 0)
+		return;
+	do
+		done = waitpid(microvm_child, &status, block ? 0 : WNOHANG);
+	while (done < 0 && errno == EINTR);
+	if (done == 0)
+		return;
+	/* The child has exited, so its one write is in the pipe or never
+	 * happened: this read does not block. */
+	do
+		n = read(microvm_answer_fd, &a, sizeof a);
+	while (n < 0 && errno == EINTR);
+	close(microvm_answer_fd);
+	microvm_answer_fd = -1;
+	microvm_child = -1;
+	if (n != (ssize_t)sizeof a) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
-			 "%.120s --version failed", r->microvm_qemu_path);
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
-	} else if (accel != NULL && strcmp(accel, "tcg") == 0) {
-		available = true;
-		snprintf(kvm_reason, sizeof kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
+			 "the qemu check ended without an answer");
+	} else if (a.available) {
+		snprintf(r->microvm_tool, sizeof r->microvm_tool, "%s", a.tool);
+		snprintf(r->microvm_accel, sizeof r->microvm_accel, "%s", a.accel);
+		snprintf(r->microvm_kvm_reason, sizeof r->microvm_kvm_reason, "%s", a.kvm_reason);
+		r->microvm_available = true;
 	} else {
-		available = true;
-		kvm = kvm_boots(r, kvm_reason, sizeof kvm_reason) == 0;
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "%s", a.reason);
+		snprintf(r->microvm_hint, sizeof r->microvm_hint, "%s", a.hint);
 	}
-	pthread_mutex_lock(&microvm_lock);
-	if (available) {
-		snprintf(r->microvm_tool, sizeof r->microvm_tool, "%s", tool);
-		snprintf(r->microvm_accel, sizeof r->microvm_accel, "%s", kvm ? "kvm" : "tcg");
-		snprintf(r->microvm_kvm_reason, sizeof r->microvm_kvm_reason, "%s", kvm_reason);
+	log_info("microvm: %s%s%s%s", r->microvm_available ? "available, " : "unavailable: ",
+		 r->microvm_available ? r->microvm_accel : r->microvm_reason,
+		 r->microvm_kvm_reason[0] ? "; kvm: " : "", r->microvm_kvm_reason);
+}
+
+/* Start the slow part in a child that keeps only its answer's pipe:
+ * the server's sockets, logs and its starter's pipe are none of its
+ * business, and holding them would keep them open past their owner. */
+static void microvm_answer_start(struct probe_result *r)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
+		return;
 	}
-	r->microvm_available = available;
-	microvm_pending = false;
-	pthread_cond_broadcast(&microvm_done);
-	pthread_mutex_unlock(&microvm_lock);
-	log_info("microvm: %s%s%s%s", available ? "available, " : "unavailable: ",
-		 available ? r->microvm_accel : r->microvm_reason, kvm_reason[0] ? "; kvm: " : "",
-		 kvm_reason);
-	return NULL;
+	pid = fork();
+	if (pid == 0) {
+		struct microvm_answer a;
+
+		memset(&a, 0, sizeof a);
+		/* Close-on-exec stays: qemu, run from here, must not hold
+		 * the answer's pipe open after this child has gone. */
+		if (fds[1] != 3 && dup3(fds[1], 3, O_CLOEXEC) < 0)
+			_exit(1);
+		close_range(4, ~0U, 0);
+		microvm_answer_find(r, &a);
+		_exit(write(3, &a, sizeof a) == (ssize_t)sizeof a ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
+		return;
+	}
+	microvm_child = pid;
+	microvm_answer_fd = fds[0];
 }
 
 static void probe_microvm(struct probe_result *r, bool sandbox_off)
 {
-	char kernel[4200], initrd[4200];
+	char dir[PATH_MAX], kernel[4200], initrd[4200];
 	struct stat st;
-	pthread_t thread;
-	pthread_attr_t attr;
 
 	r->microvm_available = false;
-	microvm_image_dir(r->microvm_dir, sizeof r->microvm_dir);
+	microvm_image_dir(dir, sizeof dir);
+	r->microvm_dir = keep_path(dir);
 	if (sandbox_off) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason, "disabled by --sandbox off");
 		return;
 	}
-	if (probe_find_on_path("qemu-system-x86_64", getenv("PATH"), r->microvm_qemu_path,
-			       sizeof r->microvm_qemu_path) != 0) {
+	if (find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm_qemu_path) != 0) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
 			 "qemu-system-x86_64 not found on PATH");
 		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
@@ -434,10 +534,8 @@ static void probe_microvm(struct probe_result *r, bool sandbox_off)
 	}
 	/* diod serves the guest its files (microvm.c says why not qemu's
 	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
-	if (probe_find_on_path("diod", getenv("PATH"), r->microvm_diod_path,
-			       sizeof r->microvm_diod_path) != 0 &&
-	    probe_find_on_path("diod", "/usr/sbin:/sbin", r->microvm_diod_path,
-			       sizeof r->microvm_diod_path) != 0) {
+	if (find_kept("diod", getenv("PATH"), &r->microvm_diod_path) != 0 &&
+	    find_kept("diod", "/usr/sbin:/sbin", &r->microvm_diod_path) != 0) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
 			 "diod (the guest's file server) not found");
 		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install diod");
@@ -452,22 +550,17 @@ static void probe_microvm(struct probe_result *r, bool sandbox_off)
 		return;
 	}
 	snprintf(r->microvm_reason, sizeof r->microvm_reason, "qemu not checked");
-	microvm_pending = true;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&thread, &attr, microvm_probe_thread, NULL) != 0) {
-		microvm_pending = false;
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
-	}
-	pthread_attr_destroy(&attr);
+	microvm_answer_start(r);
 }
 
 void backend_probe_microvm_wait(void)
 {
-	pthread_mutex_lock(&microvm_lock);
-	while (microvm_pending)
-		pthread_cond_wait(&microvm_done, &microvm_lock);
-	pthread_mutex_unlock(&microvm_lock);
+	microvm_answer_take(true);
+}
+
+void backend_probe_microvm_reap(void)
+{
+	microvm_answer_take(false);
 }
 
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
@@ -484,30 +577,39 @@ void backend_probe_microvm_line(const struct probe_result *probe, char *buf, siz
 
 void backend_probe(bool sandbox_off, struct probe_result *out)
 {
-	struct probe_result r;
+	/* Filled in place, not built on the stack and copied: every copy
+	 * is more of the server's memory touched for good. */
+	struct probe_result *r = &probe_saved;
 
-	memset(&r, 0, sizeof r);
-	host_platform(r.platform, sizeof r.platform);
-	if (strcmp(r.platform, "linux") == 0 || strcmp(r.platform, "wsl2") == 0)
-		probe_native_linux(&r);
+	/* A second probe (only tests make one) ends the first one's check
+	 * and starts from nothing. */
+	if (probe_done) {
+		microvm_answer_take(true);
+		memset(r, 0, sizeof *r);
+		probe_paths_used = 0;
+	}
+	r->native_bwrap_path = r->native_socat_path = "";
+	r->microvm_qemu_path = r->microvm_diod_path = r->microvm_dir = "";
+	host_platform(r->platform, sizeof r->platform);
+	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
+		probe_native_linux(r);
 	else
-		snprintf(r.native_reason, sizeof r.native_reason,
+		snprintf(r->native_reason, sizeof r->native_reason,
 			 "native sandbox is not offered on this platform");
 	if (sandbox_off) {
 		/* The host may be able to; this server will not. */
-		r.native_disabled = true;
-		r.native_available = false;
-		snprintf(r.native_reason, sizeof r.native_reason, "disabled by --sandbox off");
+		r->native_disabled = true;
+		r->native_available = false;
+		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
 	}
-	log_debug("%s: platform %s, native %s (%s)", __func__, r.platform,
-		  r.native_available ? "available" : "unavailable",
-		  r.native_available ? r.native_tool : r.native_reason);
-	/* The thread fills probe_saved's microvm fields itself. */
-	probe_saved = r;
+	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
+		  r->native_available ? "available" : "unavailable",
+		  r->native_available ? r->native_tool : r->native_reason);
 	probe_done = true;
-	probe_microvm(&probe_saved, sandbox_off);
+	/* The child's answer fills the microvm fields later. */
+	probe_microvm(r, sandbox_off);
 	if (out != NULL)
-		*out = probe_saved;
+		*out = *r;
 }
 
 const struct probe_result *backend_probe_result(void)

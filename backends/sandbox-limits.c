@@ -47,26 +47,43 @@
 #include "log.h"
 #include "profile.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 enum { H_PIDS, H_MEMORY, H_CPU, H_COUNT };
 static const char *const controller_names[H_COUNT] = {"pids", "memory", "cpu"};
 
+/* What host's strings are until the probe sets them: "". */
+static char none[1];
+
+/* The paths are strings set by host_set, not PATH_MAX arrays: those
+ * would be pages of the server's memory touched for good for a few
+ * short paths. */
 static struct {
 	bool probed;
-	bool v2;		     /* the dirs are one v2 group */
-	char dir[H_COUNT][PATH_MAX]; /* the server's sandmux-PID, "" none */
+	bool v2;	      /* the dirs are one v2 group */
+	char *dir[H_COUNT];   /* the server's sandmux-PID, "" none */
 	unsigned serial;
 	struct strvec pending; /* groups not yet removable (still dying) */
-	char summary[PATH_MAX * 2]; /* limits_probe's line */
-	char delegated[PATH_MAX];   /* the delegated v2 group OWN, "" none */
-	char enabled[32];	    /* what the server enabled in it */
+	char *summary;	       /* limits_probe's line */
+	char *delegated;       /* the delegated v2 group OWN, "" none */
+	char enabled[32];      /* what the server enabled in it */
 	/* The next sandbox's groups, made ahead (limits_group_prepare):
 	 * directories and join fds, no limit written yet; or NULL. */
 	struct limits_group *spare;
-} host;
+} host = {.dir = {none, none, none}, .summary = none, .delegated = none};
+
+static void host_set(char **field, const char *value)
+{
+	if (*field != none)
+		free(*field);
+	*field = value[0] != '\0' ? xstrdup(value) : none;
+}
 
 struct limits_group {
-	char dir[H_COUNT][PATH_MAX]; /* this sandbox's groups, "" none */
+	/* This sandbox's groups, "" none; each its own string, not a
+	 * PATH_MAX array: the server keeps one group made ahead for its
+	 * whole life (limits_group_prepare). */
+	char *dir[H_COUNT];
 	int join_fd[H_COUNT];	     /* their join_file, open for the child */
 	long pids_max;
 	unsigned long long memory_max;
@@ -145,52 +162,78 @@ static bool has_token(const char *list, const char *word)
  * /proc/self/cgroup; out is MOUNT + OWN (want_own) or MOUNT. */
 static bool hierarchy_path(const char *controller, bool want_own, char *out, size_t size)
 {
-	char line[4096], mount[PATH_MAX] = "", root[PATH_MAX] = "", own[PATH_MAX] = "";
+	/* Fields are taken from line where they lie, and the mount point is
+	 * written straight into out: this runs under the start's deepest
+	 * frames, and each 4 KiB buffer more here was a page of stack the
+	 * server keeps resident for good. */
+	char line[4096], root[PATH_MAX];
+	const char *own = NULL;
+	size_t mount_len;
+	bool found = false;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
-	while (f != NULL && mount[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
-		char r[PATH_MAX], m[PATH_MAX], fstype[64], super[1024];
-		char *dash = strstr(line, " - ");
+	/* ID PARENT MAJ:MIN ROOT MOUNT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+	while (f != NULL && !found && fgets(line, sizeof line, f) != NULL) {
+		/* field: the first five; after: TYPE SOURCE SUPER, the three
+		 * past the lone "-" (m of them so far, -1 before it). */
+		char *field[5], *after[3], *fstype, *super, *save = NULL, *tok;
+		int n = 0, m = -1;
 
-		if (dash == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2 ||
-		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+		for (tok = strtok_r(line, " \n", &save); tok != NULL && m < 3;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			if (n < 5)
+				field[n++] = tok;
+			else if (m < 0)
+				m = strcmp(tok, "-") == 0 ? 0 : -1;
+			else
+				after[m++] = tok;
+		}
+		if (m < 3)
 			continue;
+		fstype = after[0];
+		super = after[2];
 		if ((controller == NULL && strcmp(fstype, "cgroup2") == 0) ||
 		    (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
 		     has_token(super, controller))) {
-			snprintf(mount, sizeof mount, "%s", m);
-			snprintf(root, sizeof root, "%s", r);
+			found = snprintf(out, size, "%s", field[4]) < (int)size &&
+				snprintf(root, sizeof root, "%s", field[3]) < (int)sizeof root;
+			if (!found)
+				break;
 		}
 	}
 	if (f != NULL)
 		fclose(f);
-	if (mount[0] == '\0')
+	if (!found)
 		return false;
+	mount_len = strlen(out);
 	f = fopen("/proc/self/cgroup", "re");
-	while (f != NULL && own[0] == '\0' && fgets(line, sizeof line, f) != NULL) {
+	while (f != NULL && own == NULL && fgets(line, sizeof line, f) != NULL) {
 		char *c1 = strchr(line, ':'), *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
 
 		if (c2 == NULL)
 			continue;
 		*c2 = '\0';
 		line[strcspn(c2 + 1, "\n") + (size_t)(c2 + 1 - line)] = '\0';
+		/* line is read no further once own points into it. */
 		if ((controller == NULL && c2 == c1 + 1) ||
 		    (controller != NULL && has_token(c1 + 1, controller)))
-			snprintf(own, sizeof own, "%s", c2 + 1);
+			own = c2 + 1;
 	}
 	if (f != NULL)
 		fclose(f);
+	if (own == NULL)
+		own = "";
 	/* The mount shows the hierarchy from root on: OWN is below it. */
 	if (want_own && strcmp(root, "/") != 0) {
 		size_t n = strlen(root);
 
 		if (strncmp(own, root, n) != 0 || (own[n] != '/' && own[n] != '\0'))
 			return false;
-		memmove(own, own + n, strlen(own + n) + 1);
+		own += n;
 	}
 	if (!want_own || strcmp(own, "/") == 0)
-		own[0] = '\0';
-	return snprintf(out, size, "%s%s", mount, own) < (int)size;
+		own = "";
+	return snprintf(out + mount_len, size - mount_len, "%s", own) < (int)(size - mount_len);
 }
 
 /* A delegated v2 group's leaf for the server's own processes (see
@@ -252,6 +295,7 @@ static bool make_server_dir(const char *base, const char *enable, char *out, siz
 static bool probe_v2(void)
 {
 	char root[PATH_MAX], path[PATH_MAX + 32], controllers[512], enable[64] = "+pids +memory";
+	char dir[PATH_MAX];
 
 	if (!hierarchy_path(NULL, false, root, sizeof root))
 		return false;
@@ -265,17 +309,18 @@ static bool probe_v2(void)
 
 	if (cpu)
 		strcat(enable, " +cpu");
-	if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS])) {
+	if (!make_server_dir(root, enable, dir, sizeof dir)) {
 		if (!cpu)
 			return false;
 		cpu = false;
 		snprintf(enable, sizeof enable, "+pids +memory");
-		if (!make_server_dir(root, enable, host.dir[H_PIDS], sizeof host.dir[H_PIDS]))
+		if (!make_server_dir(root, enable, dir, sizeof dir))
 			return false;
 	}
-	snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", host.dir[H_PIDS]);
+	host_set(&host.dir[H_PIDS], dir);
+	host_set(&host.dir[H_MEMORY], dir);
 	if (cpu)
-		snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", host.dir[H_PIDS]);
+		host_set(&host.dir[H_CPU], dir);
 	host.v2 = true;
 	return true;
 }
@@ -314,7 +359,7 @@ static bool move_processes(const char *from, const char *to)
 static bool probe_v2_delegated(void)
 {
 	char own[PATH_MAX], path[PATH_MAX + 32], controllers[512], leaf[PATH_MAX + 32];
-	char *dir = host.dir[H_PIDS];
+	char dir[PATH_MAX];
 	const char *enable[] = {"+pids +memory +cpu", "+pids +memory"};
 
 	if (!hierarchy_path(NULL, true, own, sizeof own))
@@ -344,11 +389,12 @@ static bool probe_v2_delegated(void)
 		if (write_file(own, "cgroup.subtree_control", enable[i]) != 0 ||
 		    write_file(dir, "cgroup.subtree_control", enable[i]) != 0)
 			continue;
-		snprintf(host.dir[H_MEMORY], sizeof host.dir[H_MEMORY], "%s", dir);
+		host_set(&host.dir[H_PIDS], dir);
+		host_set(&host.dir[H_MEMORY], dir);
 		if (cpu)
-			snprintf(host.dir[H_CPU], sizeof host.dir[H_CPU], "%s", dir);
+			host_set(&host.dir[H_CPU], dir);
 		host.v2 = true;
-		snprintf(host.delegated, sizeof host.delegated, "%s", own);
+		host_set(&host.delegated, own);
 		snprintf(host.enabled, sizeof host.enabled, "%s", enable[i]);
 		log_info("limits: cgroup v2 delegated at %s: the server moved into %s", own, leaf);
 		return true;
@@ -358,18 +404,17 @@ undo:
 	rmdir(leaf);
 	rmdir(dir);
 fail:
-	dir[0] = '\0';
 	return false;
 }
 
 static void probe_v1(void)
 {
 	for (int h = 0; h < H_COUNT; h++) {
-		char base[PATH_MAX];
+		char base[PATH_MAX], dir[PATH_MAX];
 
 		if (hierarchy_path(controller_names[h], true, base, sizeof base) &&
-		    access(base, W_OK) == 0)
-			make_server_dir(base, NULL, host.dir[h], sizeof host.dir[h]);
+		    access(base, W_OK) == 0 && make_server_dir(base, NULL, dir, sizeof dir))
+			host_set(&host.dir[h], dir);
 	}
 }
 
@@ -391,29 +436,29 @@ static const char *mechanism(int h)
 }
 
 /* What holds a pane's processes, memory and CPU on this host, in words. */
-static void describe(char *line, size_t size)
+static char *describe(void)
 {
-	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0') {
-		snprintf(line, size,
-			 "limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
-			 "RLIMIT_DATA)");
-		return;
-	}
-	snprintf(line, size, "limits: pids by %s%s%s, memory by %s%s%s, cpu shared by %s",
-		 mechanism(H_PIDS), host.dir[H_PIDS][0] ? " in " : "", host.dir[H_PIDS],
-		 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
-		 host.v2 ? "" : host.dir[H_MEMORY],
-		 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
+	if (host.dir[H_PIDS][0] == '\0' && host.dir[H_MEMORY][0] == '\0')
+		return xstrdup("limits: no control group to be had, rlimits per pane (RLIMIT_NPROC, "
+			       "RLIMIT_DATA)");
+	return xasprintf("limits: pids by %s%s%s, memory by %s%s%s, cpu shared by %s",
+			 mechanism(H_PIDS), host.dir[H_PIDS][0] ? " in " : "", host.dir[H_PIDS],
+			 mechanism(H_MEMORY), host.dir[H_MEMORY][0] && !host.v2 ? " in " : "",
+			 host.v2 ? "" : host.dir[H_MEMORY],
+			 host.dir[H_CPU][0] ? "group" : "process (no cpu controller)");
 }
 
-void limits_probe(char *line, size_t size)
+void limits_probe(void)
 {
+	char *line;
+
 	if (!host.probed && !probe_v2() && !probe_v2_delegated())
 		probe_v1();
 	host.probed = true;
 	limits_group_prepare();
-	describe(host.summary, sizeof host.summary);
-	snprintf(line, size, "%s", host.summary);
+	line = describe();
+	host_set(&host.summary, line);
+	free(line);
 }
 
 const char *limits_probe_summary(void)
@@ -497,15 +542,18 @@ static struct limits_group *group_make(struct sm_error *err)
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return NULL;
 	}
-	for (int h = 0; h < H_COUNT; h++)
+	for (int h = 0; h < H_COUNT; h++) {
 		g->join_fd[h] = -1;
+		g->dir[h] = xstrdup("");
+	}
 	snprintf(name, sizeof name, "sandbox-%u", ++host.serial);
 	for (int h = 0; h < H_COUNT; h++) {
 		char procs[PATH_MAX + 32];
 
 		if (host.dir[h][0] == '\0' || (host.v2 && h != H_PIDS))
 			continue;
-		snprintf(g->dir[h], sizeof g->dir[h], "%s/%s", host.dir[h], name);
+		free(g->dir[h]);
+		g->dir[h] = xasprintf("%s/%s", host.dir[h], name);
 		snprintf(procs, sizeof procs, "%s/%s", g->dir[h], join_file());
 		if (mkdir(g->dir[h], 0755) != 0 ||
 		    (g->join_fd[h] = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
@@ -519,8 +567,10 @@ static struct limits_group *group_make(struct sm_error *err)
 	/* v2: one group holds all three. */
 	if (host.v2)
 		for (int h = H_MEMORY; h < H_COUNT; h++)
-			if (host.dir[h][0] != '\0')
-				memcpy(g->dir[h], g->dir[H_PIDS], sizeof g->dir[h]);
+			if (host.dir[h][0] != '\0') {
+				free(g->dir[h]);
+				g->dir[h] = xstrdup(g->dir[H_PIDS]);
+			}
 	return g;
 }
 
@@ -652,6 +702,8 @@ void limits_group_free(struct limits_group *g)
 		kill_members(g->dir[h]);
 		remove_dir(g->dir[h]);
 	}
+	for (int h = 0; h < H_COUNT; h++)
+		free(g->dir[h]);
 	free(g);
 }
 
@@ -672,7 +724,7 @@ static void restore_delegated(const char *dir)
 	    write_file(host.delegated, "cgroup.subtree_control", off) != 0 ||
 	    !move_processes(leaf, host.delegated) || rmdir(leaf) != 0)
 		log_warn("limits: cannot give %s back as it was: %s", host.delegated, strerror(errno));
-	host.delegated[0] = '\0';
+	host_set(&host.delegated, "");
 }
 
 void limits_shutdown(void)
@@ -692,7 +744,7 @@ void limits_shutdown(void)
 	for (int h = 0; h < H_COUNT; h++) {
 		if (host.dir[h][0] != '\0' && (!host.v2 || h == H_PIDS))
 			rmdir(host.dir[h]);
-		host.dir[h][0] = '\0';
+		host_set(&host.dir[h], "");
 	}
 	strvec_free(&host.pending);
 }

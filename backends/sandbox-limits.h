@@ -32,10 +32,11 @@ struct sandbox_profile;
 struct limits_group;
 
 /* Once at server start: find where groups can be made, remove what a
- * server that died left behind; a line for the log in line. */
-void limits_probe(char *line, size_t size);
+ * server that died left behind. */
+void limits_probe(void);
 
-/* That line again, for `sandmux probe`; NULL before limits_probe. */
+/* What it found, as a line for the log and `sandmux probe`; NULL before
+ * limits_probe. */
 const char *limits_probe_summary(void);
 /* At server exit, after every pane: remove the server's directories. */
 void limits_shutdown(void);

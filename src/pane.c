@@ -593,7 +593,13 @@ static void pane_check_properties(struct pane *p)
 /* Read what the program wrote.  Returns false at EOF/EIO. */
 static bool pane_drain(struct pane *p)
 {
-	char buf[READ_CHUNK];
+	/* One buffer for every pane (the loop reads one pane at a time),
+	 * and not on the stack: there its 64 KiB would put every call
+	 * under it (the emulator, the echo patches) that much deeper, and
+	 * each stack page a call touches stays resident for the server's
+	 * life; here only what reads fill is (a PTY read is at most a few
+	 * KiB). */
+	static char buf[READ_CHUNK];
 	size_t total = 0;
 
 	p->last_read = 0;

@@ -778,6 +778,7 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 		while (server_reap_one_pane())
 			;
 		server_reap_orphans(0);
+		backend_probe_microvm_reap();
 		return;
 	}
 	server_shutdown(strsignal(signum));
@@ -996,14 +997,46 @@ static void server_ready(int ready_fd, const struct sm_error *err)
 	close(ready_fd);
 }
 
+/* The log, the config, the events log and the host's probe (once: the
+ * result is fixed for the server's life); line gets the probe's line.
+ * Never inlined into server_main: its path buffers are then gone from
+ * the stack before the loop runs, where every frame under the loop's
+ * would otherwise sit deeper for the server's whole life, and stack a
+ * process has touched stays resident. */
+__attribute__((noinline)) static void server_open_state(const struct server_opts *opts,
+							  char *line, size_t size)
+{
+	char state_dir[PATH_MAX], log_path[PATH_MAX + 128];
+	extern char **environ;
+
+	paths_state_dir(state_dir, sizeof state_dir);
+	snprintf(log_path, sizeof log_path, "%s/server-%s.log", state_dir, server.name);
+	log_open(opts->foreground ? NULL : log_path, opts->verbose);
+	log_info("sandmux server %s starting, pid %d, socket %s", server.name, (int)getpid(),
+		 server.socket_path);
+	signal(SIGPIPE, SIG_IGN);
+	server.environ = environ;
+	server.next_pane_id = 1;
+	server.sandbox_off = opts->sandbox != NULL && strcmp(opts->sandbox, "off") == 0;
+	server_load_config(opts->config_path);
+	raise_fd_limit();
+	events_open(state_dir);
+
+	backend_probe(server.sandbox_off, NULL);
+	backend_probe_line(backend_probe_result(), line, size);
+	log_info("%s", line);
+	if (backend_probe_result()->native_available) {
+		limits_probe();
+		log_info("%s", limits_probe_summary());
+	}
+}
+
 int server_main(int argc, char **argv)
 {
 	struct server_opts opts = { 0 };
 	struct sm_error err = { 0 };
-	struct probe_result probe;
-	char state_dir[PATH_MAX], log_path[PATH_MAX + 128], line[256];
+	char line[256];
 	int ready_fd = -1, rc;
-	extern char **environ;
 
 	rc = server_parse_args(argc, argv, &opts);
 	if (rc != 0)
@@ -1027,29 +1060,7 @@ int server_main(int argc, char **argv)
 		perror("sandmux: fork");
 		return 1;
 	}
-	paths_state_dir(state_dir, sizeof state_dir);
-	snprintf(log_path, sizeof log_path, "%s/server-%s.log", state_dir, server.name);
-	log_open(opts.foreground ? NULL : log_path, opts.verbose);
-	log_info("sandmux server %s starting, pid %d, socket %s", server.name, (int)getpid(),
-		 server.socket_path);
-	signal(SIGPIPE, SIG_IGN);
-	server.environ = environ;
-	server.next_pane_id = 1;
-	server.sandbox_off = opts.sandbox != NULL && strcmp(opts.sandbox, "off") == 0;
-	server_load_config(opts.config_path);
-	raise_fd_limit();
-	events_open(state_dir);
-
-	/* Probe once; the result is fixed for the server's life. */
-	backend_probe(server.sandbox_off, &probe);
-	backend_probe_line(&probe, line, sizeof line);
-	log_info("%s", line);
-	if (probe.native_available) {
-		char limits_line[PATH_MAX * 2];
-
-		limits_probe(limits_line, sizeof limits_line);
-		log_info("%s", limits_line);
-	}
+	server_open_state(&opts, line, sizeof line);
 
 	server.loop = uv_default_loop();
 	if (server_listen(&err) < 0) {
@@ -1059,6 +1070,9 @@ int server_main(int argc, char **argv)
 	}
 	uv_signal_init(server.loop, &server.sigchld);
 	uv_signal_start(&server.sigchld, server_on_signal, SIGCHLD);
+	/* The microvm probe's process may have ended before SIGCHLD had a
+	 * handler. */
+	backend_probe_microvm_reap();
 	uv_signal_init(server.loop, &server.sigterm);
 	uv_signal_start(&server.sigterm, server_on_signal, SIGTERM);
 	uv_signal_init(server.loop, &server.sigint);
