@@ -2314,6 +2314,8 @@ static void *supervisor_thread(void *arg)
 	return NULL;
 }
 
+static void supervisor_stop(void);
+
 static void wake(void)
 {
 	uint64_t one = 1;
@@ -2452,7 +2454,8 @@ bool supervisor_gone(int pane_id)
 	return gone;
 }
 
-void supervisor_stop(void)
+/* Stop the thread, close every listener, free everything. */
+static void supervisor_stop(void)
 {
 	struct sv_report *r;
 

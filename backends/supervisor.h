@@ -62,7 +62,5 @@ bool supervisor_gone(int pane_id);
  * keeps it; *pane_id (may be NULL) then names that pane.  What the
  * server writes for itself, such as a recording, must not be there. */
 bool supervisor_path_writable(const char *path, int *pane_id);
-/* Stop the thread, close every listener, free everything. */
-void supervisor_stop(void);
 
 #endif

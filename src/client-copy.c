@@ -419,7 +419,7 @@ static char *base64_encode(const unsigned char *data, size_t len)
 	return out;
 }
 
-void client_copy_to_clipboard(struct client *c, const char *text, size_t len)
+static void client_copy_to_clipboard(struct client *c, const char *text, size_t len)
 {
 	char *encoded, *copy = xstrndup(text, len);
 	cJSON *request = cJSON_CreateObject();

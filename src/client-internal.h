@@ -291,9 +291,6 @@ void client_model_free(struct client *c);
  * invalid bytes become U+FFFD, bidirectional overrides are dropped.
  * Returns the number of characters written (out is 0-terminated). */
 size_t sanitize_text(const char *utf8, wchar_t *out, size_t max);
-/* The same, for one code point: the character to draw in its place, or 0
- * to drop it. */
-wchar_t sanitize_char(uint32_t cp);
 /* UTF-8 of a row of cells [from, to), trailing blanks trimmed. */
 size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
 
@@ -351,6 +348,5 @@ void copy_mode_draw_line(const struct client *c, int screen_row, struct cell *ou
 			 bool *selected, bool *matched);
 void copy_mode_position(const struct client *c, char *buf, size_t size);
 void copy_mode_cursor(const struct client *c, int *x, int *y);
-void client_copy_to_clipboard(struct client *c, const char *text, size_t len);
 
 #endif

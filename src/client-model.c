@@ -30,7 +30,9 @@ static bool is_bidi_or_invisible_format(uint32_t cp)
 	       cp == 0x200b;
 }
 
-wchar_t sanitize_char(uint32_t cp)
+/* sanitize_text for one code point: the character to draw in its place,
+ * or 0 to drop it. */
+static wchar_t sanitize_char(uint32_t cp)
 {
 	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
 		return REPLACEMENT_CHAR;

@@ -700,7 +700,7 @@ void pane_reap(pid_t pid, int status)
 	}
 }
 
-void pane_update_state(struct pane *p)
+static void pane_update_state(struct pane *p)
 {
 	pid_t fg, shell;
 

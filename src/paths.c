@@ -15,7 +15,7 @@
 
 #include "server.h"
 
-int mkdir_p(const char *path, mode_t mode)
+static int mkdir_p(const char *path, mode_t mode)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);

@@ -281,7 +281,6 @@ void pane_resize(struct pane *p, int cols, int rows);
 void pane_kill(struct pane *p, const char *reason);
 void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);
-void pane_update_state(struct pane *p);
 const char *pane_backend_label(const struct pane *p);
 
 /* pane-cwd.c: the pane's current directory (OSC 7, else /proc). */
@@ -330,6 +329,5 @@ void cmd_dispatch(struct conn *c, struct cJSON *req);
 /* paths.c */
 int paths_socket(const char *name, char *out, size_t size, struct sm_error *err);
 int paths_state_dir(char *out, size_t size);
-int mkdir_p(const char *path, mode_t mode);
 
 #endif

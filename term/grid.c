@@ -60,7 +60,9 @@ bool grid_cell_is_blank(const struct grid_cell *cell)
 	return (cell->ch == 0 || cell->ch == ' ') && cell->attr == 0 && cell->flags == 0;
 }
 
-void grid_line_release(struct grid_line *line, int col)
+/* Release whatever the cell at col refers to before it is overwritten
+ * (its extended entry; the other half of a wide character). */
+static void grid_line_release(struct grid_line *line, int col)
 {
 	struct grid_cell *cell = &line->cells[col];
 

@@ -105,9 +105,6 @@ static inline uint32_t grid_cell_ext_index(const struct grid_cell *cell)
 void grid_line_get(const struct grid_line *line, int col, struct term_cell *out);
 /* Store a decoded cell (width 2 also writes the padding cell at col+1). */
 void grid_line_set(struct grid_line *line, int col, const struct term_cell *cell);
-/* Release whatever the cell at col refers to before it is overwritten
- * (its extended entry; the other half of a wide character). */
-void grid_line_release(struct grid_line *line, int col);
 /* Blank [start, end) with the background of `bg` (NULL: default). */
 void grid_line_erase(struct grid_line *line, int start, int end, const struct term_style *bg);
 /* Whether a cell is a default-styled blank (nothing to draw or keep). */
