@@ -311,11 +311,13 @@ static void write_proc_self(const char *file, const char *line)
 static void nest_user_namespace(const char *ids)
 {
 	char line[64];
-	unsigned long uid, gid;
+	unsigned long uid = 0, gid = 0;
 	char *end;
 
 	uid = strtoul(ids, &end, 10);
-	if (*end != ':' || (gid = strtoul(end + 1, &end, 10), *end != '\0'))
+	if (*end == ':')
+		gid = strtoul(end + 1, &end, 10);
+	if (*end != '\0' || end == ids)
 		shim_fail("bad --userns %s", ids);
 	if (unshare(CLONE_NEWUSER) != 0)
 		shim_fail("cannot make the user namespace: %s", strerror(errno));

@@ -12,10 +12,13 @@
 ROOT=${SANDMUX_ROOT:-$(pwd)}
 B=${SANDMUX_BUILD:-$ROOT/build}
 
+# The globals an object defines: code and data, not what a sanitizer
+# adds by itself (ASan's __odr_asan.* indicators, one per global).
+GLOBALS='$2 ~ /^[TDBRG]$/ && $3 !~ /^__(odr_)?asan/ { print $3 }'
 ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o >"$T_DIR/objects" 2>/dev/null
 check "the program's objects are there ($(wc -l <"$T_DIR/objects"))" [ "$(wc -l <"$T_DIR/objects")" -gt 40 ]
 while read -r o; do
-	nm -g --defined-only "$o" | awk '$2 ~ /^[TDBRG]$/ { print $3 }'
+	nm -g --defined-only "$o" | awk "$GLOBALS"
 done <"$T_DIR/objects" | sort -u >"$T_DIR/defined"
 # Every symbol a relocation names in an object that does not define it:
 # calls, addresses taken, tables of function pointers.  A reference
@@ -23,7 +26,7 @@ done <"$T_DIR/objects" | sort -u >"$T_DIR/defined"
 # assembler happened to emit: with one section per function (the
 # Makefile's SERVER_CORE) a call inside a file is a relocation too.
 while read -r o; do
-	nm -g --defined-only "$o" | awk '$2 ~ /^[TDBRG]$/ { print $3 }' | sort -u >"$T_DIR/own"
+	nm -g --defined-only "$o" | awk "$GLOBALS" | sort -u >"$T_DIR/own"
 	objdump -r "$o" | awk 'NF == 3 && $1 ~ /^[0-9a-f]+$/ { print $3 }' |
 		sed 's/[-+]0x[0-9a-f]*$//' | sort -u | comm -23 - "$T_DIR/own"
 done <"$T_DIR/objects" | sort -u >"$T_DIR/referenced"
