@@ -13,6 +13,11 @@
 
 CC ?= cc
 PREFIX ?= /usr/local
+# The builds that check, bench and run start (sub-makes) use every CPU,
+# unless the caller gave its own -j.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 PKGS := vterm ncursesw libuv libcjson libseccomp
 BUILD ?= build
 
