@@ -38,7 +38,7 @@ A="$W/attempts"
 mkdir -p "$A"
 chmod 755 "$A"
 # (Copied: a build under /tmp is out of the pane's sight.)
-cp "$SANDMUX_BUILD/helpers/sv-readracer" "$A/"
+cp "${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}/helpers/sv-readracer" "$A/"
 trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 
 # The wrapper every attempt runs through: output and status into $R.
@@ -276,6 +276,7 @@ mounts_and_caps() {
 	attempt mounts <<EOF
 awk '{ print "mount", \$5, \$6 }' /proc/self/mountinfo
 grep '^Cap' /proc/self/status
+echo "ids \$(id -u):\$(id -g)"
 EOF
 	for m in $mounts; do
 		check "$TAG: $m is a read-only mount inside" \
@@ -287,6 +288,11 @@ EOF
 		not_ok "$TAG: the command holds no capability (effective, permitted, inheritable, bounding, ambient)"
 		printf '%s\n' "$OUT" | sed 's/^/#   /'
 	fi
+	# The server's own ids inside, not the uid 0 bwrap gives the shim
+	# of a server not run as root for its binds (src/shim.c, --userns).
+	if [ "$WHO" = nobody ]; then want_ids=65534:65534; else want_ids=0:0; fi
+	check "$TAG: the command runs as the server's user ($want_ids)" \
+		sh -c 'printf "%s\n" "$1" | grep -qx "ids $2"' - "$OUT" "$want_ids"
 }
 
 # The same secret made on the host while the pane runs, under a deny
