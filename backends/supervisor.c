@@ -1505,7 +1505,8 @@ static int fifo_wait(struct sv_call *c, int fd)
 	/* The new thread has this one's credentials: no capabilities. */
 	if (w->listener < 0 || w->pidfd < 0 ||
 	    pthread_create(&thread, &attr, fifo_waiter, w) != 0) {
-		int err = w->listener < 0 || w->pidfd < 0 ? errno : EAGAIN;
+		/* The caller gone already (no pidfd for it), or no room. */
+		int err = w->pidfd < 0 && errno == ESRCH ? ESRCH : EAGAIN;
 
 		if (w->listener >= 0)
 			close(w->listener);
@@ -1517,7 +1518,7 @@ static int fifo_wait(struct sv_call *c, int fd)
 		fifo_waiting--;
 		pthread_mutex_unlock(&fifo_lock);
 		pthread_attr_destroy(&attr);
-		return respond_errno(c, err == ESRCH ? ESRCH : EAGAIN);
+		return respond_errno(c, err);
 	}
 	pthread_attr_destroy(&attr);
 	return 0;

@@ -37,10 +37,12 @@ static char tmp_cwd[PATH_MAX]; /* @C@ */
 	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
 	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/", "/"
 /* The same when the shim makes the read-only binds. */
-#define NAMESPACES_SHIM                                                                            \
+/* The namespaces with the two capabilities the shim's binds need. */
+#define NAMESPACES_SHIM_CAPS                                                                       \
 	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
 	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add",             \
-	    "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--ro-bind", "/", "/"
+	    "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"
+#define NAMESPACES_SHIM NAMESPACES_SHIM_CAPS, "--ro-bind", "/", "/"
 
 struct golden {
 	const char *name;
@@ -117,19 +119,7 @@ static const struct golden goldens[] = {
 	.host_run = {"@T@/home/.config"},
 	.shim_binds_at = 1,
 	.shim_userns = true,
-	.want = {"bwrap",
-		 "--die-with-parent",
-		 "--unshare-user",
-		 "--unshare-pid",
-		 "--unshare-ipc",
-		 "--unshare-uts",
-		 "--unshare-cgroup-try",
-		 "--cap-drop",
-		 "ALL",
-		 "--cap-add",
-		 "CAP_SYS_ADMIN",
-		 "--cap-add",
-		 "CAP_SETPCAP",
+	.want = {NAMESPACES_SHIM_CAPS,
 		 "--uid",
 		 "0",
 		 "--gid",
