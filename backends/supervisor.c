@@ -1221,7 +1221,7 @@ static int child_fd_object(struct sv_call *c, int fdnum, bool writes, int *obj)
 	return rc;
 }
 
-static int read_opened(struct sv_call *c, int fd, bool added);
+static int hand_over(struct sv_call *c, int fd, bool added);
 
 /* Re-opening one of the child's own fds (">/dev/stdout",
  * "/proc/self/fd/N"): nothing is created, and only the child's fd table
@@ -1248,7 +1248,7 @@ static int reopen_fd(struct sv_call *c, int fdnum, int flags)
 	fd = open(link, (flags & ~(O_CREAT | O_EXCL | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY |
 			    (added ? O_NONBLOCK : 0));
 	close(obj);
-	return fd < 0 ? respond_errno(c, errno) : read_opened(c, fd, added);
+	return fd < 0 ? respond_errno(c, errno) : hand_over(c, fd, added);
 }
 
 /* O_CREAT | O_EXCL, the common case of a create (tar, compilers, git's
@@ -1307,7 +1307,7 @@ static int emulate_open(struct sv_call *c)
 	struct sv_path *p = &c->a;
 	int flags = (int)c->flags, fd, rc, magic;
 	int nofollow = final_object ? O_NOFOLLOW : 0;
-	bool cloexec = flags & O_CLOEXEC;
+	bool added;
 	char norm[PATH_MAX];
 
 	if ((flags & O_CREAT) && (flags & O_EXCL) && final_object && (rc = create_new(c)) <= 0)
@@ -1385,13 +1385,19 @@ static int emulate_open(struct sv_call *c)
 		if ((rc = become_child(c)) != 0 ||
 		    ((open_flags & O_CREAT) && (rc = child_umask(c)) != 0))
 			return respond_errno(c, -rc);
-		fd = openat(p->parent, p->name, open_flags | nofollow | O_CLOEXEC | O_NOCTTY,
+		/* A FIFO swapped in under the checked name must not hold
+		 * this thread in open(2) (see "plain reads"): O_NONBLOCK for
+		 * the open, unless only a new file can come of it. */
+		added = !(flags & (O_NONBLOCK | O_DIRECTORY)) &&
+			!((open_flags & O_CREAT) && (open_flags & O_EXCL));
+		fd = openat(p->parent, p->name,
+			    open_flags | nofollow | O_CLOEXEC | O_NOCTTY | (added ? O_NONBLOCK : 0),
 			    c->mode & ~c->umask & 07777);
 		if (fd < 0 && errno == ELOOP && !(flags & O_NOFOLLOW))
 			continue;
 		if (fd < 0 && errno == ENOENT && open_flags != flags)
 			continue;
-		return fd < 0 ? respond_errno(c, errno) : respond_fd(c, fd, cloexec);
+		return fd < 0 ? respond_errno(c, errno) : hand_over(c, fd, added);
 	}
 	return respond_errno(c, ELOOP);
 }
@@ -1541,8 +1547,9 @@ static int read_open_flags(int flags, bool *added)
 	       O_CLOEXEC | O_NOCTTY | (*added ? O_NONBLOCK : 0);
 }
 
-/* fd, opened here for a plain read: the child's. */
-static int read_opened(struct sv_call *c, int fd, bool added)
+/* fd, opened here (a read, a write, a reopen), with O_NONBLOCK added
+ * for the open when added: the child's, with its own flags again. */
+static int hand_over(struct sv_call *c, int fd, bool added)
 {
 	struct stat st;
 
@@ -1604,7 +1611,7 @@ static int emulate_read(struct sv_call *c)
 
 		fd = (int)syscall(SYS_openat2, c->root, norm, &how, sizeof how);
 		if (fd >= 0)
-			return read_opened(c, fd, added);
+			return hand_over(c, fd, added);
 		if (errno != ELOOP)
 			return respond_errno(c, errno);
 	}
@@ -1633,7 +1640,7 @@ static int emulate_read(struct sv_call *c)
 		/* (The spelling-only build lets the open follow it.) */
 		fd = openat(p->parent, name, oflags | (final_object ? O_NOFOLLOW : 0));
 		if (fd >= 0)
-			return read_opened(c, fd, added);
+			return hand_over(c, fd, added);
 		if (errno != ELOOP || !final_object)
 			return respond_errno(c, errno);
 		/* A symlink at the last component (or the kernel's own ELOOP). */
