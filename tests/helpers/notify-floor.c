@@ -3,7 +3,7 @@
  * alone: the floor under every supervised call (docs/supervisor.md,
  * Costs).
  *
- *   notify-floor [CALLS [WORK_US [SPIN_US]]]
+ *   notify-floor [CALLS [WORK_US [SPIN_US [continue|addfd]]]]
  *
  * A child opens /dev/null CALLS times (default 20,000) bare, then again
  * under a filter that sends openat to a listener.  The parent answers
@@ -12,7 +12,12 @@
  * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP where the kernel has it).  WORK_US
  * makes the child compute that long between calls, as a real workload
  * does (a cat reading the file it opened); SPIN_US makes the parent poll
- * without sleeping that long after each answer before it sleeps.  Prints
+ * without sleeping that long after each answer before it sleeps.  With
+ * addfd the parent answers as an emulated open does (supervisor.c,
+ * respond_fd): it opens /dev/null itself and hands the fd over with
+ * SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND, which returns
+ * only once the child has installed the fd (kernel/seccomp.c waits for
+ * it): one more sleep and wake-up of the parent per call.  Prints
  * one JSON line: {"calls":N,"bare_us":B,"notified_us":T,"added_us":T-B}
  * (microseconds per call).
  */
@@ -136,6 +141,7 @@ int main(int argc, char **argv)
 {
 	long calls = argc > 1 ? atol(argv[1]) : 20000;
 	double spin_us = argc > 3 ? atof(argv[3]) : 0;
+	int addfd = argc > 4 && strcmp(argv[4], "addfd") == 0;
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
 	int pair[2], listener, status;
@@ -173,6 +179,21 @@ int main(int argc, char **argv)
 		memset(&req, 0, sizeof req);
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0)
 			continue;
+		if (addfd) {
+			int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			struct seccomp_notif_addfd add = {
+			    .id = req.id,
+			    .flags = SECCOMP_ADDFD_FLAG_SEND,
+			    .srcfd = (__u32)fd,
+			};
+
+			if (fd >= 0 && ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add) >= 0) {
+				close(fd);
+				continue;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
 		memset(&resp, 0, sizeof resp);
 		resp.id = req.id;
 		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
