@@ -238,25 +238,28 @@ static int push_new(struct strvec *out, const char *path)
 	return strvec_contains(out, path) ? 0 : strvec_push(out, path);
 }
 
-static int push_joined(struct strvec *out, const char *base, const char *rest)
+/* BASE/REST onto out; searched for first unless it is known to be new. */
+static int push_joined_as(struct strvec *out, const char *base, const char *rest, bool known_new)
 {
 	char path[PATH_MAX];
 
 	if (snprintf(path, sizeof path, "%s/%s", base, rest) >= (int)sizeof path)
 		return 0; /* longer than any path the pane could use */
-	return push_new(out, path);
+	return known_new ? strvec_push(out, path) : push_new(out, path);
+}
+
+static int push_joined(struct strvec *out, const char *base, const char *rest)
+{
+	return push_joined_as(out, base, rest, false);
 }
 
 /* ~/REST, and $XDG/REST where the server's environment moves it. */
 static int push_entry(struct strvec *out, const char *entry, const char *home)
 {
-	char path[PATH_MAX];
-
 	/* The fixed entries differ from each other (test_hostrun checks),
 	 * so their $HOME spelling needs no search of the list; the XDG one
 	 * may be the same path (XDG_CONFIG_HOME=$HOME/.config). */
-	if (snprintf(path, sizeof path, "%s/%s", home, entry + 2) < (int)sizeof path &&
-	    strvec_push(out, path) != 0)
+	if (push_joined_as(out, home, entry + 2, true) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof xdg_bases / sizeof xdg_bases[0]; i++) {
 		size_t n = strlen(xdg_bases[i].prefix);
