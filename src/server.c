@@ -375,8 +375,8 @@ static cJSON *server_frame_json(struct pane *p, bool full)
  * that keeps up, or to `only`.  Damage is cleared once sent to all. */
 static void server_send_pane_frame(struct session *s, struct pane *p, struct conn *only, bool full)
 {
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	cJSON *frame;
 	bool held = false;
 
@@ -404,11 +404,13 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 			p->patched_since_frame = true;
 			server_echo_hold_frames(s);
 		}
-	frame = server_frame_json(p, full);
-	if (p->patched_since_frame)
-		cJSON_AddBoolToObject(frame, "patched", true);
-	text = jsonl_line(frame, &len);
-	cJSON_Delete(frame);
+	/* The frame is built when the first client that gets it now is
+	 * found.  Building it is most of what a keystroke costs the server
+	 * (the JSON of its rows): when every client of the session holds it
+	 * back or is behind, it is not built at all, and the server is back
+	 * in its loop at once, its CPU free for the typist's terminal that
+	 * the patch just woke.  A held frame is built from the damage when
+	 * it goes (server_echo_flush). */
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only))
@@ -424,6 +426,13 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		if (conn_behind(c)) {
 			c->needs_full = true;
 			continue;
+		}
+		if (text == NULL) {
+			frame = server_frame_json(p, full);
+			if (p->patched_since_frame)
+				cJSON_AddBoolToObject(frame, "patched", true);
+			text = jsonl_line(frame, &len);
+			cJSON_Delete(frame);
 		}
 		copy = xmalloc(len);
 		memcpy(copy, text, len);

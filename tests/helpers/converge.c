@@ -635,6 +635,61 @@ static void grid_help_mask(struct grid *g)
 			g->masked[y][x] = true;
 }
 
+static bool pane_rows_match(const struct grid *g, const struct spane *p, wchar_t outer[][MAXW])
+{
+	for (int y = p->y; y < p->y + p->rows && y < g->rows - 1; y++)
+		for (int x = p->x; x < p->x + p->cols && x < g->cols; x++)
+			if (g->cell[y][x] != outer[y][x])
+				return false;
+	return true;
+}
+
+/*
+ * A pane too narrow for its position indicator at some offsets: the
+ * client draws none there (as tmux does), so the view's offset is the
+ * first of those offsets whose window of the server's history and screen
+ * is what the outer screen shows.  An offset whose indicator would fit
+ * is never taken (its indicator is missing: the view is wrong), and when
+ * no window matches, the bottom is expected and the row comparison
+ * fails.
+ */
+static int copy_view_hidden_offset(struct grid *g, const struct spane *p, wchar_t outer[][MAXW])
+{
+	int history = 0, nlines = 0, found = 0;
+	char *all, *line, indicator[64];
+
+	free(capture(p->id, 0, -1, &history));
+	all = capture(p->id, -history, p->rows - 1, NULL);
+	for (const char *c = all; *c != 0; c++)
+		nlines += *c == '\n';
+	if (all[0] != 0 && all[strlen(all) - 1] != '\n')
+		nlines++;
+	for (int above = 0; above <= history; above++) {
+		int first = nlines - p->rows - above;
+
+		snprintf(indicator, sizeof indicator, "[%d/%d]", above, history);
+		if (text_columns(indicator) <= p->cols || first < 0)
+			continue;
+		line = all;
+		for (int k = 0; k < first && line != NULL; k++) {
+			line = strchr(line, '\n');
+			line = line != NULL ? line + 1 : NULL;
+		}
+		if (line == NULL)
+			continue;
+		for (int y = p->y; y < p->y + p->rows && y < g->rows; y++)
+			for (int x = p->x; x < p->x + p->cols && x < g->cols; x++)
+				g->cell[y][x] = L' ';
+		grid_pane_text(g, p, line, g->rows - 1);
+		if (pane_rows_match(g, p, outer)) {
+			found = above;
+			break;
+		}
+	}
+	free(all);
+	return found;
+}
+
 /*
  * The screen as the server's data says the client must show it.  In
  * copy mode the pane's view is history, read from the outer screen's
@@ -675,7 +730,7 @@ static void expected_screen(struct grid *g, struct server *s, wchar_t outer[][MA
 						break;
 					}
 				if (above < 0)
-					above = 0;
+					above = copy_view_hidden_offset(g, p, outer);
 				p->capture = capture(p->id, -above, p->rows - 1 - above, &s->history);
 				grid_pane_text(g, p, p->capture, g->rows - 1);
 				snprintf(indicator, sizeof indicator, "[%d/%d]", above, s->history);
