@@ -954,16 +954,28 @@ static size_t fast_text(struct term *term, const char *bytes, size_t n)
 
 	struct grid_line *line = term->row_lines[pos.row];
 	int col = pos.col;
-	for (size_t k = 0; k + 1 < n; k++, col++) {
-		struct grid_cell *cell = &line->cells[col];
-		if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) {
-			struct term_cell wide = {.width = 1, .style = term->pen};
-			wide.chars[0] = (unsigned char)bytes[k];
-			grid_line_set(line, col, &wide);
-			continue;
+	if (line->ext_used == 0) {
+		/* No extended cell in the line, so no wide character and no
+		 * padding to release (grid.c keeps that): each cell is the
+		 * pen with the byte, the loop most of a flood's text runs. */
+		struct grid_cell pen = term->pen_cell, *cells = line->cells + col;
+		for (size_t k = 0; k + 1 < n; k++) {
+			pen.ch = (uint8_t)bytes[k];
+			cells[k] = pen;
 		}
-		*cell = term->pen_cell;
-		cell->ch = (uint8_t)bytes[k];
+		col += (int)n - 1;
+	} else {
+		for (size_t k = 0; k + 1 < n; k++, col++) {
+			struct grid_cell *cell = &line->cells[col];
+			if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) {
+				struct term_cell wide = {.width = 1, .style = term->pen};
+				wide.chars[0] = (unsigned char)bytes[k];
+				grid_line_set(line, col, &wide);
+				continue;
+			}
+			*cell = term->pen_cell;
+			cell->ch = (uint8_t)bytes[k];
+		}
 	}
 	if (col > line->used)
 		line->used = (uint16_t)col;
