@@ -576,17 +576,15 @@ static void pane_finish(struct pane *p)
  * new one when the program changed any.  A bell goes out at once. */
 static void pane_check_properties(struct pane *p)
 {
-	struct term_modes modes;
 	const char *title = term_title(p->term);
-	bool moved = pane_cwd_output(p);
+	bool moved = pane_cwd_output(p), mouse = term_mouse_mode(p->term) != 0;
 
 	if (term_take_bell(p->term))
 		server_pane_bell(p);
-	term_get_modes(p->term, &modes);
-	if (!moved && strcmp(title, p->sent_title) == 0 && (modes.mouse != 0) == p->sent_mouse)
+	if (!moved && strcmp(title, p->sent_title) == 0 && mouse == p->sent_mouse)
 		return;
 	snprintf(p->sent_title, sizeof p->sent_title, "%s", title);
-	p->sent_mouse = modes.mouse != 0;
+	p->sent_mouse = mouse;
 	server_broadcast_layout(p->window->session);
 }
 

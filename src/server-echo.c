@@ -333,13 +333,11 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 static bool cursor_plan(const struct echo_share *share, const struct echo_region *r,
 			struct pane *p, bool *move_cursor)
 {
-	struct term_modes modes;
 	int cy, cx;
 	bool visible;
 
-	term_get_modes(p->term, &modes);
 	term_cursor(p->term, &cy, &cx);
-	visible = modes.cursor_visible && cy >= 0 && cx >= 0 && cy < r->rows && cx < r->cols;
+	visible = term_cursor_visible(p->term) && cy >= 0 && cx >= 0 && cy < r->rows && cx < r->cols;
 	*move_cursor = false;
 	if (share->focus_pane != p->id)
 		return true;

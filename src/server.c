@@ -352,10 +352,8 @@ cJSON *server_row_json(struct term *t, int row)
 static cJSON *server_frame_json(struct pane *p, bool full)
 {
 	cJSON *ev = cJSON_CreateObject(), *cursor, *rows;
-	struct term_modes modes;
 	int cy, cx;
 
-	term_get_modes(p->term, &modes);
 	term_cursor(p->term, &cy, &cx);
 	cJSON_AddStringToObject(ev, "event", "frame");
 	cJSON_AddNumberToObject(ev, "pane", p->id);
@@ -363,7 +361,7 @@ static cJSON *server_frame_json(struct pane *p, bool full)
 	cursor = cJSON_AddObjectToObject(ev, "cursor");
 	cJSON_AddNumberToObject(cursor, "x", cx);
 	cJSON_AddNumberToObject(cursor, "y", cy);
-	cJSON_AddBoolToObject(cursor, "visible", modes.cursor_visible);
+	cJSON_AddBoolToObject(cursor, "visible", term_cursor_visible(p->term));
 	rows = cJSON_AddArrayToObject(ev, "rows");
 	for (int r = 0; r < term_rows(p->term); r++)
 		if (full || term_row_damaged(p->term, r))

@@ -1470,6 +1470,16 @@ static void probe_mouse_click(VTerm *vt)
 	vterm_mouse_button(vt, 1, false, VTERM_MOD_NONE);
 }
 
+bool term_cursor_visible(const struct term *term)
+{
+	return term->cursor_visible;
+}
+
+int term_mouse_mode(const struct term *term)
+{
+	return term->mouse;
+}
+
 void term_get_modes(const struct term *term, struct term_modes *out)
 {
 	struct term *probing = (struct term *)term; /* probes leave no trace */

@@ -111,7 +111,12 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 char *term_capture(const struct term *term, int start, int end, bool ansi, size_t *len_out);
 
 void term_cursor(const struct term *term, int *row, int *col);
+/* Every mode; the keyboard ones are found by asking libvterm to encode
+ * a key (thousands of instructions).  The two below are read directly:
+ * the echo patch and the frame need only the cursor's visibility. */
 void term_get_modes(const struct term *term, struct term_modes *out);
+bool term_cursor_visible(const struct term *term);
+int term_mouse_mode(const struct term *term); /* as term_modes.mouse */
 /* Window title from OSC 0/2, "" if none.  Valid until the next write. */
 const char *term_title(const struct term *term);
 
