@@ -10,8 +10,16 @@ server_cursor_is() { [ "$(server_cursor)" = "$1" ]; }
 sm new -d -s c -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t c
 wait_screen '$ '
+# The attach resizes the pane (37 rows to the client's 38), and bash
+# redraws its line on the SIGWINCH ("\r\e[K\r$ ", then the text): typed
+# before that, the text is erased and drawn again, the cursor passing
+# column 2 on the way, where screen and server agree too.  So the keys
+# wait for the client's size, and the first check for the line's end.
+check "the attach gave the pane the client's rows" \
+	wait_for 5 eval '[ "$(panes | awk "{ print \$5 }")" = 38 ]'
 keys abcdef
 wait_screen '$ abcdef'
+check "the pane's cursor ends the typed text" wait_for 2 eval 'server_cursor | grep -q "^8,"'
 check_cursor "after typing"
 before=$(outer_cursor)
 keys Left Left
