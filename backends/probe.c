@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -502,15 +501,6 @@ static void microvm_answer_start(struct probe_result *r)
 		if (fds[1] != 3 && dup3(fds[1], 3, O_CLOEXEC) < 0)
 			_exit(1);
 		close_range(4, ~0U, 0);
-		/* A check in the background yields to the foreground: at
-		 * nice 10 (inherited by the qemu it runs) it takes what the
-		 * panes leave of the CPUs, instead of a fair share beside a
-		 * pane that floods or a shell that starts.  Under a working
-		 * KVM the boot takes a fraction of its bound even at a tenth
-		 * of a CPU; a check that misses the bound says tcg, which is
-		 * then what the panes get: slower, never mislabelled.  If
-		 * it cannot be lowered, it runs at the server's priority. */
-		(void)setpriority(PRIO_PROCESS, 0, 10);
 		microvm_answer_find(r, &a);
 		_exit(write(3, &a, sizeof a) == (ssize_t)sizeof a ? 0 : 1);
 	}
