@@ -113,7 +113,8 @@ char *term_capture(const struct term *term, int start, int end, bool ansi, size_
 void term_cursor(const struct term *term, int *row, int *col);
 /* Every mode; the keyboard ones are found by asking libvterm to encode
  * a key (thousands of instructions).  The two below are read directly:
- * the echo patch and the frame need only the cursor's visibility. */
+ * the echo patch and the frame need only the cursor's visibility, the
+ * pane's property check only the mouse mode. */
 void term_get_modes(const struct term *term, struct term_modes *out);
 bool term_cursor_visible(const struct term *term);
 int term_mouse_mode(const struct term *term); /* as term_modes.mouse */

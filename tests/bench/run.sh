@@ -30,6 +30,8 @@ trap 'tmux -L smbench kill-server 2>/dev/null; "$SM" -L bench kill-server 2>/dev
 
 now() { date +%s.%N; }
 elapsed() { echo "$2 - $1" | bc -l; }
+# server_pid: the pid of the running -L bench server (its hello reply).
+server_pid() { "$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/'; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 
@@ -136,7 +138,7 @@ echo "== memory: one pane, 10,000 lines of 200 columns in scrollback"
 head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
 "$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
 sleep 2
-SPID=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+SPID=$(server_pid)
 SRSS=$(awk '/VmRSS/ {print $2}' /proc/$SPID/status)
 HIST=$("$SM" -L bench ctl '{"cmd":"capture","pane":'"$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)"',"start":0,"end":0}' | grep -o '"history":[0-9]*')
 "$SM" -L bench kill-server
@@ -199,7 +201,7 @@ if [ -n "$BASE_SM" ]; then
 		"$SM" -L bench new -d -s b -x 200 -y 51 -- sh -c "cat '$W/bench.txt'; : >'$W/done'; exec sleep 600" >/dev/null
 		wait_done
 		t1=$(now)
-		pid=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+		pid=$(server_pid)
 		ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 		"$SM" -L bench kill-server >/dev/null 2>&1
 		elapsed "$t0" "$t1" >>"$1"
@@ -209,7 +211,7 @@ if [ -n "$BASE_SM" ]; then
 	rss() {
 		"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
 		sleep 2
-		pid=$("$SM" -L bench ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+		pid=$(server_pid)
 		awk '/VmRSS/ {print $2}' "/proc/$pid/status"
 		"$SM" -L bench kill-server >/dev/null 2>&1
 	}
