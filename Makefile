@@ -105,15 +105,15 @@ $(BUILD)/sandmux-diod-guard.so: backends/microvm-host/diod-guard.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -o $@ $<
 
-$(BUILD)/sandmux-shim: src/shim.c backends/shim-filter.h backends/seccomp-compat.h
+$(BUILD)/sandmux-shim: src/shim.c src/shim-home.c src/shim-home.h backends/shim-filter.h backends/seccomp-compat.h
 	@mkdir -p $(BUILD)/shim-include
 ifneq ($(MUSL_GCC),)
 	ln -sfn /usr/include/linux $(BUILD)/shim-include/linux
 	ln -sfn /usr/include/asm-generic $(BUILD)/shim-include/asm-generic
 	ln -sfn $(ARCH_INC)/asm $(BUILD)/shim-include/asm
-	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ src/shim.c
+	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ src/shim.c src/shim-home.c
 else
-	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c
+	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c src/shim-home.c
 endif
 
 # The microvm guest image (backends/microvm-image.sh): Debian's kernel,

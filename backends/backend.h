@@ -78,6 +78,7 @@ struct launch_result {
 	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
 	/* Backend-private state; zero it before launch. */
 	char mask_file[64]; /* native: the empty mode-000 file masks bind */
+	char *layer_work;   /* native: the home layer's work directory, or NULL */
 	char status_buf[512]; /* native: a partial line read from status_file */
 	size_t status_len;
 	int status_file; /* native: memfd bwrap writes --json-status-fd to */

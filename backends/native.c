@@ -63,6 +63,7 @@
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
+#include "home-layer.h"
 #include "hostrun.h"
 #include "sandbox-limits.h"
 #include "log.h"
@@ -139,6 +140,11 @@ static void remove_mask_file(struct launch_result *res)
 	if (res->mask_file[0] != '\0')
 		unlink(res->mask_file);
 	res->mask_file[0] = '\0';
+	/* The home layer's work directory goes with the sandbox too. */
+	if (res->layer_work != NULL)
+		home_layer_work_remove(res->layer_work);
+	free(res->layer_work);
+	res->layer_work = NULL;
 }
 
 /* The deny list every profile starts from, the profile's own, and what
@@ -178,6 +184,12 @@ struct native_paths {
 	struct strvec host_run;	       /* never writable, every profile (hostrun.h) */
 	struct strvec write_denies;    /* the profile's and hostrun_components */
 	struct strvec bound_inside;    /* of those, bound read-only where they exist */
+	/* The copy-on-write home (home-layer.h), when $HOME is writable:
+	 * home resolved, the profile's layer, and the real roots in it. */
+	bool layer;
+	char home_real[PATH_MAX];
+	char layer_dir[PATH_MAX];
+	struct strvec real;
 };
 
 static void native_paths_free(struct native_paths *np)
@@ -189,6 +201,7 @@ static void native_paths_free(struct native_paths *np)
 	strvec_free(&np->host_run);
 	strvec_free(&np->write_denies);
 	strvec_free(&np->bound_inside);
+	strvec_free(&np->real);
 }
 
 /* The profile's write-denies and the host-run component runs.  All are
@@ -230,6 +243,48 @@ static int push_expanded(struct strvec *out, const struct strvec *paths, const c
 	return 0;
 }
 
+/* Threat: the pane changing what the host runs later, through any file
+ * under $HOME, named in a list or not.  A writable $HOME is the
+ * profile's copy-on-write layer (home-layer.h): only the real roots
+ * (the working directory, the profile's writable roots, or with the
+ * working directory at $HOME every entry of it but the dot-entries)
+ * are written in place.  The host-run paths that lie in the layer need
+ * no read-only bind and no refusal any more: a write there reaches the
+ * layer, never the host, and the pane keeps working as it would on a
+ * writable home.  Those in a real root stay protected as before. */
+static int home_layout(const struct launch_request *req, const struct sandbox_profile *prof,
+		       struct native_paths *np, struct sm_error *err)
+{
+	struct strvec kept = STRVEC_INIT;
+
+	if (realpath(np->home, np->home_real) == NULL) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "$HOME %s: %s", np->home, strerror(errno));
+		return -1;
+	}
+	if (home_layer_dir(prof->name, true, np->layer_dir, sizeof np->layer_dir, err) != 0)
+		return -1;
+	np->layer = true;
+	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->cwd,
+				  &np->extra_writable, &np->real) != 0)
+		goto nomem;
+	for (size_t i = 0; i < np->host_run.n; i++) {
+		const char *path = np->host_run.v[i];
+
+		if (home_layer_holds(np->home_real, &np->real, path) ||
+		    home_layer_holds(np->home, &np->real, path))
+			continue;
+		if (strvec_push(&kept, path) != 0)
+			goto nomem;
+	}
+	strvec_free(&np->host_run);
+	np->host_run = kept;
+	return 0;
+nomem:
+	strvec_free(&kept);
+	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+	return -1;
+}
+
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
@@ -254,6 +309,10 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	for (size_t i = 0; i < np->extra_writable.n; i++)
 		if (strvec_push(&np->writable, np->extra_writable.v[i]) != 0)
 			goto nomem;
+	if (!np->no_home && home_layout(req, prof, np, err) != 0) {
+		native_paths_free(np);
+		return -1;
+	}
 	return 0;
 nomem:
 	sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
@@ -791,7 +850,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 {
 	struct native_paths paths;
 	struct strvec argv = STRVEC_INIT, command = STRVEC_INIT;
-	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT;
+	struct strvec shimmed = STRVEC_INIT, envp = STRVEC_INIT, layered = STRVEC_INIT;
 	size_t sep = 0;
 	int keep[2] = {status_write, -1};
 	struct bwrap_input in = {0};
@@ -846,6 +905,21 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	if (bwrap_build_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
+	if (paths.layer) {
+		/* bwrap runs inside the layer's mount namespace (src/shim-home.c):
+		 * the same shim binary, [sandmux-shim] or [sandmux, shim]. */
+		size_t nprefix = strcmp(shimmed.v[1], "shim") == 0 ? 2 : 1;
+
+		if (home_layer_work_new(paths.layer_dir, &res->layer_work, err) != 0)
+			goto done;
+		if (home_layer_argv((const char *const *)shimmed.v, nprefix, paths.home_real,
+				    paths.layer_dir, res->layer_work, &paths.real, argv.v,
+				    &layered) != 0) {
+			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+			goto done;
+		}
+		opts.argv = layered.v;
+	}
 	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) < 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start bubblewrap: %s", msg);
 		goto done;
@@ -874,6 +948,7 @@ done:
 	}
 	native_paths_free(&paths);
 	strvec_free(&shimmed);
+	strvec_free(&layered);
 	strvec_free(&argv);
 	strvec_free(&command);
 	strvec_free(&envp);

@@ -38,6 +38,7 @@
 #define SM_ERR_ALREADY_RECORDING "already_recording" /* record: the pane has one */
 #define SM_ERR_NOT_RECORDING "not_recording"	/* record --stop: it has none */
 #define SM_ERR_UNSAFE_PATH "unsafe_path" /* record: a sandbox could write there, or it exists */
+#define SM_ERR_NOT_IN_LAYER "not_in_layer" /* keep: the home layer holds no change there */
 #define SM_ERR_FAILED "failed"			  /* an operation that has no finer code */
 
 /* Backends and sandboxes. */

@@ -90,3 +90,12 @@ int paths_state_dir(char *out, size_t size)
 		snprintf(out, size, "%s/.local/state/sandmux", home ? home : "/tmp");
 	return mkdir_p(out, 0700);
 }
+
+int paths_home_layer_root(char *out, size_t size)
+{
+	char state[PATH_MAX];
+	int rc = paths_state_dir(state, sizeof state);
+
+	snprintf(out, size, "%s/home-layer", state);
+	return rc;
+}

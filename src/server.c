@@ -29,6 +29,7 @@
 #include "config.h"
 #include "sandbox-limits.h"
 #include "grant.h"
+#include "home-layer.h"
 #include "log.h"
 #include "profile.h"
 #include "server.h"
@@ -1013,11 +1014,13 @@ static void server_ready(int ready_fd, const struct sm_error *err)
 __attribute__((noinline)) static void server_open_state(const struct server_opts *opts,
 							  char *line, size_t size)
 {
-	char state_dir[PATH_MAX], log_path[PATH_MAX + 128];
+	char state_dir[PATH_MAX], log_path[PATH_MAX + 128], layer_root[PATH_MAX];
 	extern char **environ;
 
 	paths_state_dir(state_dir, sizeof state_dir);
 	snprintf(log_path, sizeof log_path, "%s/server-%s.log", state_dir, server.name);
+	paths_home_layer_root(layer_root, sizeof layer_root);
+	home_layer_set_root(layer_root);
 	log_open(opts->foreground ? NULL : log_path, opts->verbose);
 	log_info("sandmux server %s starting, pid %d, socket %s", server.name, (int)getpid(),
 		 server.socket_path);

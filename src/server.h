@@ -329,5 +329,7 @@ void cmd_dispatch(struct conn *c, struct cJSON *req);
 /* paths.c */
 int paths_socket(const char *name, char *out, size_t size, struct sm_error *err);
 int paths_state_dir(char *out, size_t size);
+/* STATE/home-layer: where the copy-on-write homes live (home-layer.h). */
+int paths_home_layer_root(char *out, size_t size);
 
 #endif

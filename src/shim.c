@@ -77,6 +77,7 @@
 
 #include "seccomp-compat.h"
 #include "shim-filter.h"
+#include "shim-home.h"
 
 #define SHIM_EXIT_FAILED 126
 
@@ -404,8 +405,13 @@ int shim_main(int argc, char **argv)
 	struct sock_fprog prog;
 	char **command;
 	long nproc;
-	int binds, listener, sep = parse_args(argc, argv, &shim_sock, &nproc, &binds);
+	int binds, listener, sep;
 
+	/* The copy-on-write home is mounted before bwrap, by the same
+	 * binary (src/shim-home.c). */
+	if (argc > 1 && strcmp(argv[1], "--home-layer") == 0)
+		return shim_home_main(argc, argv);
+	sep = parse_args(argc, argv, &shim_sock, &nproc, &binds);
 	if (sep < 0) {
 		fprintf(stderr, "usage: sandmux shim --fd N [--nproc LIMIT] [--userns UID:GID] "
 				"[--ro PATH | --ro-try PATH | --ro-mount PATH]... (-- COMMAND... | "
