@@ -515,6 +515,27 @@ static int copy_regular(const char *from, const char *to, mode_t mode, struct sm
 	return 0;
 }
 
+/* The host directories above rel that only the layer has, made with
+ * the layer's modes (a kept ~/.local/bin/tool needs ~/.local/bin). */
+static int make_host_parents(const char *layer, const char *home, const char *rel,
+			     struct sm_error *err)
+{
+	for (const char *slash = strchr(rel, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+		char host[PATH_MAX], up[PATH_MAX];
+		struct stat st;
+
+		snprintf(host, sizeof host, "%s/%.*s", home, (int)(slash - rel), rel);
+		snprintf(up, sizeof up, "%s/upper/%.*s", layer, (int)(slash - rel), rel);
+		if (lstat(host, &st) == 0)
+			continue;
+		if (lstat(up, &st) != 0 || !S_ISDIR(st.st_mode) || mkdir(host, st.st_mode & 07777) != 0) {
+			sm_error_set(err, SM_ERR_FAILED, "cannot make %s: %s", host, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int home_layer_keep(const char *layer, const char *home, const char *rel, struct sm_error *err)
 {
 	char up[PATH_MAX], host[PATH_MAX], target[PATH_MAX];
@@ -527,6 +548,8 @@ int home_layer_keep(const char *layer, const char *home, const char *rel, struct
 	}
 	snprintf(up, sizeof up, "%s/upper/%s", layer, rel);
 	snprintf(host, sizeof host, "%s/%s", home, rel);
+	if (make_host_parents(layer, home, rel, err) != 0)
+		return -1;
 	if (lstat(up, &st) != 0) {
 		sm_error_set(err, SM_ERR_NOT_IN_LAYER, "the layer holds no change at ~/%s", rel);
 		return -1;

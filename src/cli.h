@@ -48,6 +48,8 @@ int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
 int verb_demo(int argc, char **argv);
+int verb_changes(int argc, char **argv); /* cli-changes.c */
+int verb_keep(int argc, char **argv);
 int verb_server(int argc, char **argv);
 int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
