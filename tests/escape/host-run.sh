@@ -270,11 +270,17 @@ echo '{"forged":1}' >$WORK/f; mv -f $WORK/f \$L; mv \$L $WORK/moved; rm -f \$L
 mv $XDG/state/sandmux $XDG/state/gone; mv $XDG/state $XDG/gone
 echo '{"forged":1}' >>$H/.local/state/sandmux/events.jsonl
 EOF
+	# Moved out of the layer, the log is a copy (mv across mounts copies
+	# and removes): the pane could make one with cat too, and the
+	# host's log stays whole.
+	moved=$WORK/moved
+	layered "$XDG/state/sandmux/events.jsonl" && moved=$WORK/no-such-file
 	verdict "empty, forge, replace, rename, delete the events log" \
 		"$XDG/state/sandmux/events.jsonl" sh -c "
 		! grep -q forged '$XDG/state/sandmux/events.jsonl' &&
 		grep -q '\"kind\":\"violation\"' '$XDG/state/sandmux/events.jsonl' &&
-		[ ! -e '$WORK/moved' ] && [ ! -e '$XDG/gone' ] && [ ! -e '$XDG/state/gone' ]"
+		[ ! -e '$moved' ] && [ ! -e '$XDG/gone' ] && [ ! -e '$XDG/state/gone' ]"
+	rm -f "$WORK/moved"
 	attempt ssh <<EOF
 mkdir $H/.ssh; echo 'ssh-ed25519 KEY' >>$H/.ssh/authorized_keys
 mkdir $WORK/s; mv $WORK/s $H/.aws; ln -s $WORK $H/.gnupg; mkdir -p $H/.config/gh
