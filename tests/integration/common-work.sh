@@ -52,6 +52,7 @@ for who in root nobody; do
 	ctx "$who" "$who" "$HOST_PATH"
 	H="$D/home"
 	WORK="$D/work"
+	LAYER="$D/state/sandmux/home-layer"
 	mkdir -p "$WORK/.r" "$WORK/src"
 	# The local things to install: a repository with a commit, an npm
 	# package's tarball, a Python package, a crate with no dependencies.
@@ -129,8 +130,11 @@ vim -N -u NONE -i $H/.viminfo -c 'normal ihello from vim' -c 'wq' edited.txt </d
 grep -q 'hello from vim' edited.txt
 mkdir -p $H/.cache/editor && echo state >$H/.cache/editor/state
 EOF
-	check "$NAME: the editor's files are on the host" \
-		sh -c "[ -s '$H/.viminfo' ] && [ -s '$H/.cache/editor/state' ] && [ -s '$WORK/edited.txt' ]"
+	# The work tree is real; $HOME is the copy-on-write layer: the
+	# editor's state is there for the next pane, the host's is left.
+	check "$NAME: the editor's file is on the host, its state in the home layer" \
+		sh -c "[ -s '$WORK/edited.txt' ] && [ ! -e '$H/.viminfo' ] && [ ! -e '$H/.cache/editor/state' ] &&
+			ls '$LAYER'/*/upper/.viminfo '$LAYER'/*/upper/.cache/editor/state >/dev/null"
 	ghosts=""
 	for g in $GHOSTS; do
 		[ -e "$H/$g" ] || [ -L "$H/$g" ] && ghosts="$ghosts $g"

@@ -125,9 +125,11 @@ isolation_checks() {
 	check "[$who] native: ... as a failed write (rc=1)" has "$out" "rc=1"
 	probe "$nat" WR 'echo x >/etc/sandmux-native-test' >/dev/null
 	check "[$who] native: a write to /etc fails" [ ! -e /etc/sandmux-native-test ]
-	probe "$nat" WR "echo x >~/in-home && echo x >$D/work/in-work" >/dev/null
+	out=$(probe "$nat" WR "echo x >~/in-home && echo x >$D/work/in-work && cat ~/in-home")
+	# $HOME is the copy-on-write layer (docs/security.md): the write
+	# succeeds inside, lands in the layer, and the host's home is left.
 	check "[$who] native: HOME and the working directory are writable" \
-		sh -c "[ -f '$D/home/in-home' ] && [ -f '$D/work/in-work' ]"
+		sh -c "[ -f '$D/work/in-work' ] && [ ! -e '$D/home/in-home' ]" && check "[$who] native: ... \$HOME through its layer (the pane reads back its write)" has "$out" "x  rc=0"
 
 	out=$(probe "$nat" TMP "ls $HOST_MARK; echo inner >/tmp/sandmux-inner-$$")
 	check "[$who] native: /tmp is private (the host's file is not there)" has "$out" "No such file"

@@ -63,7 +63,9 @@ check "ci: the protected path is not, inside the work tree" \
 check "ci: ... and the refusal is reported" [ "$(violations "$W/locked/f")" -ge 1 ]
 check "ci: the added deny-read path is unreadable" sh -c "grep -qx 'private=1' '$W/ci.out' && ! grep -q 'top secret' '$W/ci.out'"
 check "ci: ... as a file-read* violation" [ "$(violations "$HOME/private/p.txt")" -ge 1 ]
-check "ci: \$HOME stays writable (the terminal base)" [ -e "$HOME/h.txt" ]
+# The terminal base's $HOME is its copy-on-write layer (one per profile).
+check "ci: \$HOME stays writable (the terminal base), through the profile's layer" \
+	sh -c "grep -qx 'home=0' '$W/ci.out' && [ ! -e '$HOME/h.txt' ] && [ -e '$XDG_STATE_HOME/sandmux/home-layer/ci/upper/h.txt' ]"
 
 # --- mode review: the working directory and \$HOME read-only ------------------
 # The output goes to the extra root of nothing: review has no writable
