@@ -142,16 +142,17 @@ cpu_part() {
 }
 
 # --- build: make -j2 of sandmux itself, native against none ----------------
-# One clean copy per build, each timed inside its pane.
+# One clean copy per build, each timed inside its pane; the result goes
+# in the copy (the native pane may write only there).
 build_run() { # BACKEND TAG
 	dir="$W/src-$2"
 	mkdir -p "$dir"
 	git -C "$ROOT" archive HEAD | tar -x -C "$dir"
 	sm new -d -s "$2" --backend "$1" -c "$dir" -- sh -c \
 		"t0=\$(date +%s%N); make -j2 >make.log 2>&1; rc=\$?; t1=\$(date +%s%N); \
-		 echo \"\$rc \$(((t1 - t0) / 1000000))\" >'$W/built-$2'; exec sleep 600" >/dev/null
-	wait_file "$W/built-$2" || { echo "bench: the $1 build did not finish" >&2; exit 1; }
-	read -r rc ms <"$W/built-$2"
+		 echo \"\$rc \$(((t1 - t0) / 1000000))\" >built.tmp && mv built.tmp built; exec sleep 600" >/dev/null
+	wait_file "$dir/built" || { echo "bench: the $1 build did not finish" >&2; exit 1; }
+	read -r rc ms <"$dir/built"
 	[ "$rc" = 0 ] || { echo "bench: the $1 build failed ($dir/make.log):"; tail -5 "$dir/make.log"; exit 1; }
 	echo "$ms" >>"$W/build-$1.ms"
 	sm kill-session -t "$2" >/dev/null 2>&1
