@@ -25,7 +25,7 @@
 #          terminal profile) and in a `none` pane, interleaved, each
 #          timed inside the pane.  Target: native at most 1.15x none.
 #
-# ROUNDS (default 5 for cpu, 2 for build) alternate the kinds so that
+# ROUNDS (default 5 for cpu, 3 for build) alternate the kinds so that
 # drift hits all alike; medians are reported.
 #
 #   sh tests/bench/supervisor.sh [BUILD_DIR]
@@ -37,7 +37,7 @@ FLOOR="$ROOT/$BUILD/helpers/notify-floor"
 PARTS=${BENCH_SUPERVISOR_PARTS:-cpu build}
 CALLS=${BENCH_SUPERVISOR_CALLS:-50000}
 CPU_ROUNDS=${BENCH_SUPERVISOR_ROUNDS:-5}
-BUILD_ROUNDS=${BENCH_BUILD_ROUNDS:-2}
+BUILD_ROUNDS=${BENCH_BUILD_ROUNDS:-3}
 # Not under /tmp: the sandbox has a private /tmp.
 W=$(mktemp -d /var/tmp/sandmux-bench-sv.XXXXXX) || exit 1
 W=$(cd "$W" && pwd -P)

@@ -5,7 +5,9 @@
 # flooding pane's own first 100 in the events log; the pane is marked as
 # flooding in `ls` and `ls --json` while it floods, and in the feed; identical
 # violations fold into one line with a count (the log, `events`, the
-# feed); a target longer than 1 KiB is cut and the event says so.
+# feed); a target longer than 1 KiB is cut and the event says so; what
+# rotation keeps of a log two days old: a pane's first 100 violations,
+# but not a refused connection or a lifecycle event older than a day.
 . "$(dirname "$0")/../lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # The helper from the plain build: inside the sandbox the filter denies
@@ -47,8 +49,23 @@ folded() {
 		{ n = 1; if (match($0, /"count":[0-9]+/)) n = substr($0, RSTART + 8, RLENGTH - 8); s += n }
 		END { print s + 0, NR }'
 }
+not_logged() { ! logged "$@"; }
 flooding() { [ "$(pane_field "$1" flooding)" = true ]; }
 not_flooding() { [ "$(pane_field "$1" flooding)" = false ]; }
+
+# --- a log from two days ago -------------------------------------------------
+# Pane 901's first 100 violations stay for ever; its refused connection
+# after them and pane 902's lifecycle are older than a day: they go.
+mkdir -p -m 700 "$XDG_STATE_HOME/sandmux"
+old=$(($(date +%s) - 2 * 24 * 3600))
+i=0
+while [ $i -lt 100 ]; do
+	echo "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"file-read*\",\"target\":\"/old/first-$i\",\"pane\":901,\"time\":$old}"
+	i=$((i + 1))
+done >"$LOG"
+echo "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"network-outbound\",\"target\":\"old.test:80\",\"pane\":901,\"time\":$old}" >>"$LOG"
+echo "{\"event\":\"sandbox\",\"kind\":\"ready\",\"pane\":902,\"time\":$old}" >>"$LOG"
+chmod 600 "$LOG"
 
 # --- earlier evidence: a secret read and a refused connection --------------
 witness=$(pane witness --backend native --profile agent -c "$W" -- sh -c \
@@ -119,6 +136,10 @@ check "after the flood: the witness's refused connection is still in the log" \
 	logged '"action":"network-outbound"' '"target":"denied.test:80"' "\"pane\":$witness,"
 check "after the flood: the witness pane's lifecycle is still in the log" \
 	logged '"kind":"starting"' "\"pane\":$witness,"
+check "after the flood: a pane's first 100 violations of two days ago are still in the log" \
+	sh -c "cat '$LOG'.[1-5] '$LOG' | grep -F '\"pane\":901,' | grep -c '\"target\":\"/old/first-' | grep -qx 100"
+check "after the flood: a refused connection of two days ago, after them, is not" not_logged old.test:80
+check "after the flood: a lifecycle event of two days ago is not" sh -c "! cat '$LOG'.[1-5] '$LOG' | grep -q '\"pane\":902,'"
 first=0
 for i in 00000000 00000050 00000099; do
 	logged "\"pane\":$flood," "\"target\":\"$HOME/.ssh/flood/$i-" || first=$((first + 1))
