@@ -43,9 +43,9 @@ struct fold {
 	uint32_t hash;
 	int pane;
 	char *action, *target;
-	double logged;	/* when the one logged at once came (monotonic) */
-	int count;	/* repeats since */
-	cJSON *latest;	/* the latest repeat, owned */
+	double logged; /* when the one logged at once came (monotonic) */
+	int count;     /* repeats since */
+	cJSON *latest; /* the latest repeat, owned */
 };
 
 static struct fold *buckets[FOLD_BUCKETS];
@@ -108,7 +108,8 @@ void events_flood_count(struct pane *p)
 
 	if (second != p->flood_second) {
 		/* The second before this one was not a flood's. */
-		if (p->flooding && (second > p->flood_second + 1 || p->flood_count <= EVENTS_FLOOD_RATE))
+		if (p->flooding &&
+		    (second > p->flood_second + 1 || p->flood_count <= EVENTS_FLOOD_RATE))
 			flood_end(p);
 		p->flood_second = second;
 		p->flood_count = 0;
@@ -191,8 +192,12 @@ bool events_fold(cJSON *ev)
 	if (nfolds >= FOLD_MAX)
 		return false;
 	f = xcalloc(1, sizeof *f);
-	*f = (struct fold){ .next = buckets[hash % FOLD_BUCKETS], .hash = hash, .pane = pane,
-			    .action = xstrdup(action), .target = xstrdup(target), .logged = now };
+	*f = (struct fold){.next = buckets[hash % FOLD_BUCKETS],
+			   .hash = hash,
+			   .pane = pane,
+			   .action = xstrdup(action),
+			   .target = xstrdup(target),
+			   .logged = now};
 	buckets[hash % FOLD_BUCKETS] = f;
 	nfolds++;
 	start_tick();

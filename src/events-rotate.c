@@ -39,10 +39,12 @@
 #define KEEP_SECONDS (24 * 60 * 60)
 
 /* How many violations of each pane the scan has passed. */
+struct pane_count {
+	int pane, seen;
+};
+
 struct pane_counts {
-	struct pane_count {
-		int pane, seen;
-	} *v;
+	struct pane_count *v;
 	size_t n, cap;
 };
 
@@ -55,7 +57,7 @@ static struct pane_count *pane_count(struct pane_counts *pc, int pane)
 		pc->cap = pc->cap ? pc->cap * 2 : 32;
 		pc->v = xrealloc(pc->v, pc->cap * sizeof *pc->v);
 	}
-	pc->v[pc->n] = (struct pane_count){ .pane = pane, .seen = 0 };
+	pc->v[pc->n] = (struct pane_count){.pane = pane, .seen = 0};
 	return &pc->v[pc->n++];
 }
 
@@ -107,7 +109,7 @@ static int write_all(int fd, const char *buf, size_t len)
 /* The kept lines of oldest, to out. */
 static int carry_kept(FILE *oldest, int out)
 {
-	struct pane_counts pc = { 0 };
+	struct pane_counts pc = {0};
 	char *line = NULL;
 	size_t cap = 0;
 	double now = (double)time(NULL);
@@ -188,8 +190,8 @@ void events_rotate_files(const char *path, int keep)
 	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 
 	if (carry_oldest(path, keep) != 0)
-		log_warn("events: rotation could not carry the kept lines of %s.%d: %s", path,
-			 keep, strerror(errno));
+		log_warn("events: rotation could not carry the kept lines of %s.%d: %s", path, keep,
+			 strerror(errno));
 	for (int i = keep - 1; i >= 1; i--) {
 		snprintf(from, sizeof from, "%s.%d", path, i);
 		snprintf(to, sizeof to, "%s.%d", path, i + 1);
