@@ -414,20 +414,20 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	const cJSON *t = cJSON_GetObjectItem(ev, "time"), *pane = cJSON_GetObjectItem(ev, "pane");
 	const char *kind = json_string(ev, "kind"), *action = json_string(ev, "action");
 	const char *reason = json_string(ev, "reason"), *raw = json_string(ev, "raw");
+	const cJSON *count = cJSON_GetObjectItem(ev, "count");
+	const char *name;
 	struct feed_line l = { 0 };
 
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
-	const cJSON *count = cJSON_GetObjectItem(ev, "count");
-
 	l.grant = kind != NULL && (strcmp(kind, "policy-grant") == 0 || strcmp(kind, "policy-ask") == 0);
 	l.flood = kind != NULL && strcmp(kind, "flood") == 0;
 	l.lifecycle = !l.grant && !l.flood && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
 	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
-	snprintf(l.action, sizeof l.action, "%s",
-		 l.flood ? "FLOODING" : l.lifecycle || l.grant ? (kind ? kind : "?") : action ? action : "?");
+	name = l.flood ? "FLOODING" : l.lifecycle || l.grant ? kind : action;
+	snprintf(l.action, sizeof l.action, "%s", name ? name : "?");
 	if (l.flood) {
 		/* A flood reads as what it is: more than 1,000 denials a
 		 * second, and at its end how many it made. */
@@ -436,7 +436,8 @@ static void feed_add(struct feed *f, const cJSON *ev)
 		char text[96];
 
 		if (state != NULL && strcmp(state, "end") == 0)
-			snprintf(text, sizeof text, "flood over: %d violations", cJSON_IsNumber(n) ? n->valueint : 0);
+			snprintf(text, sizeof text, "flood over: %d violations",
+				 cJSON_IsNumber(n) ? n->valueint : 0);
 		else
 			snprintf(text, sizeof text, "more than 1000 violations a second");
 		l.target = sanitise(text);
@@ -461,8 +462,9 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	if (!l.lifecycle && !l.grant && !l.flood)
 		for (size_t i = 0; i < f->nlines; i++) {
 			struct feed_line *o = &f->lines[i];
-			if (!o->lifecycle && !o->flood && o->pane == l.pane && o->earlier == l.earlier &&
-			    strcmp(o->action, l.action) == 0 && strcmp(o->target, l.target) == 0) {
+			if (!o->lifecycle && !o->flood && o->pane == l.pane &&
+			    o->earlier == l.earlier && strcmp(o->action, l.action) == 0 &&
+			    strcmp(o->target, l.target) == 0) {
 				o->count += l.count;
 				o->time = l.time;
 				free(l.target);
@@ -551,7 +553,8 @@ static void explain(struct feed *f, const struct feed_line *l)
 		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
 	else if (l->flood)
 		how = "not a violation: the pane made more than 1000 violations a second; repeats\n"
-		      "fold into counted lines, and the log keeps every pane's first 100 (docs/feed.md).";
+		      "fold into counted lines, and the log keeps every pane's first 100\n"
+		      "(docs/security.md, \"Evidence a flood cannot erase\").";
 	else if (l->grant)
 		how = "not a violation: a grant (sandmux allow, a in the feed) or a connection held\n"
 		      "for an answer (a profile's \"network\": \"ask\"), in the durable log.";
