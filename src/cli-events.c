@@ -49,7 +49,8 @@ static void print_event(const cJSON *ev, bool json)
 	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
 	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
 	const char *reason = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "reason"));
-	char stamp[32] = "-";
+	const cJSON *count = cJSON_GetObjectItem(ev, "count");
+	char stamp[32] = "-", times[24] = "";
 
 	if (json) {
 		char *text = cJSON_PrintUnformatted(ev);
@@ -64,12 +65,15 @@ static void print_event(const cJSON *ev, bool json)
 		localtime_r(&secs, &tm);
 		strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	}
+	/* A line the server folded stands for that many violations. */
+	if (cJSON_IsNumber(count) && count->valueint > 1)
+		snprintf(times, sizeof times, " ×%d", count->valueint);
 	if (pretty)
 		fputs(action_colour(kind, action), stdout);
-	printf("%s %%%d %s %s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
+	printf("%s %%%d %s %s%s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
 	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
-	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "",
-	       pretty ? "\033[0m" : "");
+	       action ? " " : "", action ? action : "", times, target ? " " : "",
+	       target ? target : "", pretty ? "\033[0m" : "");
 	if (reason != NULL)
 		printf("    reason: %s\n", reason);
 	fflush(stdout);

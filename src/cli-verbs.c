@@ -285,7 +285,8 @@ static void print_list_plain(const cJSON *result)
 		{
 			const cJSON *backend = cJSON_GetObjectItem(p, "backend");
 			const cJSON *reason = cJSON_GetObjectItem(p, "reason");
-			printf("  %%%d [%dx%d] %s %s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
+			printf("  %%%d [%dx%d] %s %s%s%s%s\n",
+			       cJSON_GetObjectItem(p, "id")->valueint,
 			       cJSON_GetObjectItem(p, "cols")->valueint,
 			       cJSON_GetObjectItem(p, "rows")->valueint,
 			       cJSON_IsString(backend) ? backend->valuestring
@@ -293,6 +294,7 @@ static void print_list_plain(const cJSON *result)
 				       ? "FAILED"
 				       : "pending",
 			       cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")),
+			       cJSON_IsTrue(cJSON_GetObjectItem(p, "flooding")) ? " FLOODING" : "",
 			       reason ? ": " : "", reason ? reason->valuestring : "");
 		}
 	}

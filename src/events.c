@@ -3,8 +3,11 @@
  * proxies emit lifecycle events (starting, ready, exit, killed, error,
  * downgrade) and violations.  Every event is first appended to a durable
  * JSON-lines log, $XDG_STATE_HOME/sandmux/events.jsonl (rotated at 10 MiB,
- * five old files kept), and only then fanned out to subscribers whose
- * filters match (docs/design.md invariant 6: nothing lost).  A ring of recent
+ * five old files kept, the evidence a flood would push out carried:
+ * events-rotate.c), and only then fanned out to subscribers whose
+ * filters match (docs/design.md invariant 6: nothing lost).  A violation
+ * first passes events-fold.c: long fields cut, repeats folded into a
+ * count, a flooding pane marked.  A ring of recent
  * events, seeded from the log's tail at start, is the backlog a new
  * subscriber receives first.
  */
@@ -19,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "events-internal.h"
 #include "log.h"
 #include "record.h"
 #include "server.h"
@@ -98,6 +102,7 @@ int events_open(const char *state_dir)
 
 void events_close(void)
 {
+	events_fold_flush();
 	if (events_fd >= 0)
 		close(events_fd);
 	events_fd = -1;
@@ -108,16 +113,8 @@ void events_close(void)
 
 static void events_rotate(void)
 {
-	char from[PATH_MAX + 16], to[PATH_MAX + 16];
-
-	for (int i = EVENTS_KEEP - 1; i >= 1; i--) {
-		snprintf(from, sizeof from, "%s.%d", events_path, i);
-		snprintf(to, sizeof to, "%s.%d", events_path, i + 1);
-		rename(from, to);
-	}
-	snprintf(to, sizeof to, "%s.1", events_path);
 	close(events_fd);
-	rename(events_path, to);
+	events_rotate_files(events_path, EVENTS_KEEP);
 	events_fd = open(events_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	events_size = 0;
 }
@@ -229,28 +226,48 @@ void events_send_backlog(struct conn *c)
 	}
 }
 
-void events_emit(cJSON *ev)
+static bool is_violation(const cJSON *ev)
+{
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
+
+	return kind != NULL && strcmp(kind, "violation") == 0;
+}
+
+void events_write(cJSON *ev)
 {
 	size_t len;
 	char *line = jsonl_line(ev, &len);
 	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
-	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
 
 	/* Durable first, then live. */
 	events_append(line, len);
 	line[len - 1] = '\0';
 	backlog_push(line);
-	if (kind != NULL && strcmp(kind, "violation") == 0 && cJSON_IsNumber(pane)) {
+	if (is_violation(ev) && cJSON_IsNumber(pane)) {
 		struct pane *p = pane_find(pane->valueint);
-		if (p != NULL) {
-			p->violations++;
-			if (p->window != NULL)
-				server_broadcast_layout(p->window->session);
-		}
+		if (p != NULL && p->window != NULL)
+			server_broadcast_layout(p->window->session);
 	}
 	record_event(ev);
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->subscribed && !c->closing && events_match(c, ev))
 			server_send(c, cJSON_Duplicate(ev, true));
 	cJSON_Delete(ev);
+}
+
+void events_emit(cJSON *ev)
+{
+	if (is_violation(ev)) {
+		const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
+		struct pane *p = cJSON_IsNumber(pane) ? pane_find(pane->valueint) : NULL;
+
+		events_cut_fields(ev);
+		if (p != NULL) {
+			p->violations++;
+			events_flood_count(p);
+		}
+		if (events_fold(ev))
+			return;
+	}
+	events_write(ev);
 }

@@ -53,6 +53,7 @@ struct feed_line {
 	int count;
 	bool lifecycle, error, earlier;
 	bool grant; /* a policy-grant or policy-ask: with the violations, never hidden */
+	bool flood; /* a pane's flood began or ended: never hidden, never dimmed */
 };
 
 /* Where an `a` stands: choosing a scope (for a refusal, or for a
@@ -198,7 +199,7 @@ static const char *action_sgr(const struct feed_line *l)
 		{ "policy-ask", "\033[1;7;33m" },
 	};
 
-	if (l->error)
+	if (l->error || l->flood)
 		return "\033[41;97m";
 	for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
 		if (strcmp(colours[i].action, l->action) == 0)
@@ -413,18 +414,34 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	const cJSON *t = cJSON_GetObjectItem(ev, "time"), *pane = cJSON_GetObjectItem(ev, "pane");
 	const char *kind = json_string(ev, "kind"), *action = json_string(ev, "action");
 	const char *reason = json_string(ev, "reason"), *raw = json_string(ev, "raw");
+	const cJSON *count = cJSON_GetObjectItem(ev, "count");
+	const char *name;
 	struct feed_line l = { 0 };
 
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
 	l.grant = kind != NULL && (strcmp(kind, "policy-grant") == 0 || strcmp(kind, "policy-ask") == 0);
-	l.lifecycle = !l.grant && (kind == NULL || strcmp(kind, "violation") != 0);
+	l.flood = kind != NULL && strcmp(kind, "flood") == 0;
+	l.lifecycle = !l.grant && !l.flood && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
 	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
-	snprintf(l.action, sizeof l.action, "%s",
-		 l.lifecycle || l.grant ? (kind ? kind : "?") : action ? action : "?");
-	if (l.grant) {
+	name = l.flood ? "FLOODING" : l.lifecycle || l.grant ? kind : action;
+	snprintf(l.action, sizeof l.action, "%s", name ? name : "?");
+	if (l.flood) {
+		/* A flood reads as what it is: more than 1,000 denials a
+		 * second, and at its end how many it made. */
+		const cJSON *n = cJSON_GetObjectItem(ev, "violations");
+		const char *state = json_string(ev, "state");
+		char text[96];
+
+		if (state != NULL && strcmp(state, "end") == 0)
+			snprintf(text, sizeof text, "flood over: %d violations",
+				 cJSON_IsNumber(n) ? n->valueint : 0);
+		else
+			snprintf(text, sizeof text, "more than 1000 violations a second");
+		l.target = sanitise(text);
+	} else if (l.grant) {
 		/* A grant reads as what was allowed, and for how long; a
 		 * question as what waits for the answer. */
 		const cJSON *what = cJSON_GetObjectItem(ev, "what");
@@ -440,13 +457,15 @@ static void feed_add(struct feed *f, const cJSON *ev)
 		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
 	}
 	l.reason = sanitise(reason ? reason : raw);
-	l.count = 1;
-	if (!l.lifecycle && !l.grant)
+	/* A line the server folded stands for "count" violations. */
+	l.count = cJSON_IsNumber(count) && count->valueint > 1 ? count->valueint : 1;
+	if (!l.lifecycle && !l.grant && !l.flood)
 		for (size_t i = 0; i < f->nlines; i++) {
 			struct feed_line *o = &f->lines[i];
-			if (!o->lifecycle && o->pane == l.pane && o->earlier == l.earlier &&
-			    strcmp(o->action, l.action) == 0 && strcmp(o->target, l.target) == 0) {
-				o->count++;
+			if (!o->lifecycle && !o->flood && o->pane == l.pane &&
+			    o->earlier == l.earlier && strcmp(o->action, l.action) == 0 &&
+			    strcmp(o->target, l.target) == 0) {
+				o->count += l.count;
 				o->time = l.time;
 				free(l.target);
 				free(l.reason);
@@ -532,6 +551,10 @@ static void explain(struct feed *f, const struct feed_line *l)
 	else if (strcmp(l->action, "network-outbound") == 0)
 		how = "the session's egress allowlist (docs/network.md): deny list first, then the\n"
 		      "baseline, GitHub, the spec's and the profile's \"egress_allowlist\". Press a to allow it.";
+	else if (l->flood)
+		how = "not a violation: the pane made more than 1000 violations a second; repeats\n"
+		      "fold into counted lines, and the log keeps every pane's first 100\n"
+		      "(docs/security.md, \"Evidence a flood cannot erase\").";
 	else if (l->grant)
 		how = "not a violation: a grant (sandmux allow, a in the feed) or a connection held\n"
 		      "for an answer (a profile's \"network\": \"ask\"), in the durable log.";
@@ -539,7 +562,7 @@ static void explain(struct feed *f, const struct feed_line *l)
 		how = "not a violation: a pane's lifecycle event.";
 	snprintf(f->message, sizeof f->message, "%%%d %s, profile %s: %s\n%s\nrule: %s", l->pane,
 		 l->backend, profile, l->action, l->target, how);
-	if (!l->lifecycle && !l->grant) {
+	if (!l->lifecycle && !l->grant && !l->flood) {
 		size_t used = strlen(f->message);
 		snprintf(f->message + used, sizeof f->message - used, "\nwhy: %s", l->reason);
 	}
@@ -630,9 +653,10 @@ static void allow_file_hint(struct feed *f, const struct feed_line *l)
 
 static void allow_start(struct feed *f, const struct feed_line *l)
 {
-	if (l->lifecycle || l->grant)
+	if (l->lifecycle || l->grant || l->flood)
 		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
-			 l->grant ? "this line is a grant or a question" : "a lifecycle event");
+			 l->grant ? "this line is a grant or a question"
+			 : l->flood ? "a flood mark" : "a lifecycle event");
 	else if (strcmp(l->action, "network-outbound") == 0)
 		allow_choices(f, l);
 	else

@@ -781,6 +781,7 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddStringToObject(o, "cwd", p->cwd);
 	cJSON_AddStringToObject(o, "current_path", pane_current_path((struct pane *)p));
 	cJSON_AddNumberToObject(o, "violations", p->violations);
+	cJSON_AddBoolToObject(o, "flooding", p->flooding);
 	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");

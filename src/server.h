@@ -68,6 +68,12 @@ struct pane {
 	int exit_status; /* shell-style: signal n is 128+n */
 	bool remain_on_exit;
 	int violations;
+	/* The second its last violation came in (monotonic), how many came
+	 * in it, and whether the pane makes more than 1,000 a second
+	 * (events-fold.c); flood_total counts the flood's violations. */
+	long flood_second;
+	int flood_count, flood_total;
+	bool flooding;
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;

@@ -3,7 +3,7 @@
  * alone: the floor under every supervised call (docs/supervisor.md,
  * Costs).
  *
- *   notify-floor [CALLS [WORK_US [SPIN_US [continue|addfd]]]]
+ *   notify-floor [CALLS [WORK_US [SPIN_US [continue|addfd|create DIR]]]]
  *
  * A child opens /dev/null CALLS times (default 20,000) bare, then again
  * under a filter that sends openat to a listener.  The parent answers
@@ -17,9 +17,15 @@
  * respond_fd): it opens /dev/null itself and hands the fd over with
  * SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND, which returns
  * only once the child has installed the fd (kernel/seccomp.c waits for
- * it): one more sleep and wake-up of the parent per call.  Prints
+ * it): one more sleep and wake-up of the parent per call.  With create
+ * the calls are creates of new files in DIR (O_CREAT|O_EXCL, bare and
+ * notified alike), and the parent makes each file itself and hands it
+ * over as addfd does: the floor under an emulated create, the file
+ * system's work included.  Prints
  * one JSON line: {"calls":N,"bare_us":B,"notified_us":T,"added_us":T-B}
- * (microseconds per call).
+ * (microseconds per call), then the listener's own CPU (user + system)
+ * per notification: {"listener_cpu_us":C}, the least a supervisor
+ * answering that way spends per call.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +39,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -51,8 +58,18 @@ static double now_us(void)
 }
 
 static double work_us;
+static const char *create_dir; /* create mode: new files here */
 
-static double open_loop(long calls)
+/* The i-th file of a loop (phase 'b' bare, 'n' notified) in create mode. */
+static int create_file(char phase, long i)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/%c%ld", create_dir, phase, i);
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+static double open_loop(long calls, char phase)
 {
 	double t0 = now_us();
 
@@ -61,7 +78,7 @@ static double open_loop(long calls)
 
 		while (work_us > 0 && now_us() < until)
 			;
-		int fd = open("/dev/null", O_RDONLY);
+		int fd = create_dir ? create_file(phase, i) : open("/dev/null", O_RDONLY);
 
 		if (fd < 0) {
 			perror("notify-floor: open");
@@ -119,7 +136,7 @@ static void child(int sock, int out, long calls)
 	char line[128];
 	int listener, n;
 
-	bare = open_loop(calls);
+	bare = open_loop(calls, 'b');
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 	    (listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog)) < 0 ||
@@ -128,7 +145,7 @@ static void child(int sock, int out, long calls)
 		_exit(1);
 	}
 	close(listener);
-	notified = open_loop(calls);
+	notified = open_loop(calls, 'n');
 	n = snprintf(line, sizeof line,
 		     "{\"calls\":%ld,\"bare_us\":%.2f,\"notified_us\":%.2f,\"added_us\":%.2f}\n",
 		     calls, bare, notified, notified - bare);
@@ -141,13 +158,17 @@ int main(int argc, char **argv)
 {
 	long calls = argc > 1 ? atol(argv[1]) : 20000;
 	double spin_us = argc > 3 ? atof(argv[3]) : 0;
-	int addfd = argc > 4 && strcmp(argv[4], "addfd") == 0;
+	int addfd = argc > 4 && (strcmp(argv[4], "addfd") == 0 || strcmp(argv[4], "create") == 0);
+	long answered = 0;
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
+	struct rusage usage;
 	int pair[2], listener, status;
 	pid_t pid;
 
 	work_us = argc > 2 ? atof(argv[2]) : 0;
+	if (argc > 4 && strcmp(argv[4], "create") == 0)
+		create_dir = argc > 5 ? argv[5] : ".";
 	if (calls <= 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0)
 		return 2;
 	pid = fork();
@@ -180,7 +201,7 @@ int main(int argc, char **argv)
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0)
 			continue;
 		if (addfd) {
-			int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			int fd = create_dir ? create_file('n', answered++) : open("/dev/null", O_RDONLY | O_CLOEXEC);
 			struct seccomp_notif_addfd add = {
 			    .id = req.id,
 			    .flags = SECCOMP_ADDFD_FLAG_SEND,
@@ -201,5 +222,12 @@ int main(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return 1;
+	/* The listener slept through the bare loop: its CPU is the
+	 * answering.  RUSAGE_SELF leaves the child out. */
+	if (getrusage(RUSAGE_SELF, &usage) != 0)
+		return 1;
+	printf("{\"listener_cpu_us\":%.2f}\n",
+	       (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 / calls +
+		       (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / (double)calls);
 	return 0;
 }
