@@ -33,11 +33,6 @@ void home_layer_set_root(const char *dir)
 	snprintf(layer_root, sizeof layer_root, "%s", dir != NULL ? dir : "");
 }
 
-const char *home_layer_root(void)
-{
-	return layer_root;
-}
-
 /* A profile's name becomes a directory name: nothing that could climb
  * out of the root or need escaping in the overlay's options. */
 static bool plain_name(const char *name)

@@ -31,7 +31,6 @@ struct sm_error;
 /* Where the layers live (STATE/home-layer); set once by the server or
  * the CLI.  Until it is set, a layer cannot be had. */
 void home_layer_set_root(const char *dir);
-const char *home_layer_root(void);
 
 /* The layer directory of a profile (ROOT/PROFILE), made with its upper
  * directory (mode 0700) when mkdirs.  0, or -1 with err
@@ -58,7 +57,8 @@ bool home_layer_holds(const char *home, const struct strvec *real, const char *p
 int home_layer_work_new(const char *layer, char **out, struct sm_error *err);
 void home_layer_work_remove(const char *work);
 
-/* How many sandboxes of a live server may have the layer mounted. */
+/* How many sandboxes of a live server may have the layer mounted
+ * (home_layer_discard asks; exported for tests). */
 int home_layer_in_use(const char *layer);
 
 /* out = prefix + [--home-layer, home, layer, work, --real R..., --] + command.
