@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -262,6 +263,54 @@ int home_layer_in_use(const char *layer)
 			n++;
 	closedir(d);
 	return n;
+}
+
+/* --- what a pane changed -------------------------------------------------- */
+
+/* Every name a copy-up, a create or a deletion puts in the upper
+ * directory gets a new ctime; a directory only holds the others. */
+static int count_since(int dirfd, time_t since, int depth)
+{
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL) {
+		close(dirfd);
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = depth < 64 ? openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY |
+									  O_NOFOLLOW | O_CLOEXEC)
+					     : -1;
+
+			if (sub >= 0)
+				n += count_since(sub, since, depth + 1);
+		} else if (st.st_ctime >= since) {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+int home_layer_changed_since(const char *profile, time_t since)
+{
+	char layer[PATH_MAX], upper[PATH_MAX + 8];
+	struct sm_error err = {0};
+	int fd;
+
+	if (home_layer_dir(profile, false, layer, sizeof layer, &err) != 0)
+		return -1;
+	snprintf(upper, sizeof upper, "%s/upper", layer);
+	fd = open(upper, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -1 : count_since(fd, since, 0);
 }
 
 /* --- reading a layer against the host ----------------------------------- */

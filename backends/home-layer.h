@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "strvec.h"
 
@@ -60,6 +61,12 @@ void home_layer_work_remove(const char *work);
 /* How many sandboxes of a live server may have the layer mounted
  * (home_layer_discard asks; exported for tests). */
 int home_layer_in_use(const char *layer);
+
+/* How many files, links and deletions the profile's layer got since
+ * `since` (their ctime): what a pane of the profile changed in its home
+ * while it ran (panes of the profile side by side count together).
+ * -1 when the layer cannot be read. */
+int home_layer_changed_since(const char *profile, time_t since);
 
 /* out = prefix + [--home-layer, home, layer, work, --real R..., --] + command.
  * 0, or -1 out of memory. */

@@ -76,6 +76,9 @@ static void print_event(const cJSON *ev, bool json)
 	       target ? target : "", pretty ? "\033[0m" : "");
 	if (reason != NULL)
 		printf("    reason: %s\n", reason);
+	if (cJSON_IsNumber(cJSON_GetObjectItem(ev, "home_changed")))
+		printf("    home layer: %d files changed, not on the host (sandmux changes)\n",
+		       cJSON_GetObjectItem(ev, "home_changed")->valueint);
 	fflush(stdout);
 }
 

@@ -453,6 +453,14 @@ static void feed_add(struct feed *f, const cJSON *ev)
 						 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
 		l.target = sanitise(text);
 		free(text);
+	} else if (l.lifecycle && cJSON_IsNumber(cJSON_GetObjectItem(ev, "home_changed"))) {
+		/* A pane with a copy-on-write home ends: what it changed there
+		 * waits in its profile's layer (sandmux changes). */
+		int n = cJSON_GetObjectItem(ev, "home_changed")->valueint;
+		char text[160];
+
+		snprintf(text, sizeof text, "%s; %d file%s changed in its home layer", json_string(ev, "requested") ? json_string(ev, "requested") : "?", n, n == 1 ? "" : "s");
+		l.target = sanitise(text);
 	} else {
 		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
 	}

@@ -21,6 +21,7 @@
 
 #include "layout.h"
 #include "sandbox-limits.h"
+#include "home-layer.h"
 #include "log.h"
 #include "profile.h"
 #include "pty.h"
@@ -541,6 +542,20 @@ static void pane_write(struct pane *p, const char *bytes, size_t len)
 	pane_flush_input(p);
 }
 
+/* A native pane with a copy-on-write home says, when it ends, how many
+ * files its profile's layer got while it ran (home-layer.h): what it
+ * changed in its home, which the host has only once the user keeps it. */
+static void pane_add_home_changes(const struct pane *p, cJSON *ev)
+{
+	int n;
+
+	if (p->launch.layer_work == NULL)
+		return;
+	n = home_layer_changed_since(p->profile, (time_t)p->started_at);
+	if (n >= 0)
+		cJSON_AddNumberToObject(ev, "home_changed", n);
+}
+
 static void pane_finish(struct pane *p)
 {
 	cJSON *ev;
@@ -549,6 +564,7 @@ static void pane_finish(struct pane *p)
 	pane_check_limits(p);
 	ev = events_lifecycle("exit", p);
 	cJSON_AddNumberToObject(ev, "exitCode", p->exit_status);
+	pane_add_home_changes(p, ev);
 	events_emit(ev);
 	log_info("pane %%%d exited with status %d", p->id, p->exit_status);
 	if (p->poll_active)
@@ -718,6 +734,7 @@ void pane_kill(struct pane *p, const char *reason)
 	pane_check_limits(p);
 	ev = events_lifecycle("killed", p);
 	cJSON_AddStringToObject(ev, "reason", reason);
+	pane_add_home_changes(p, ev);
 	events_emit(ev);
 	if (p->ops != NULL && p->state != SANDBOX_ERROR && !p->exited) {
 		p->ops->destroy(&p->launch);

@@ -59,6 +59,7 @@ absent() { for f in "$@"; do [ ! -e "$f" ] && [ ! -L "$f" ] || return 1; done; }
 listed() { sm changes --json | grep -qF "\"path\":\"$1\""; }
 json_has() { sm changes --json | grep -qF "$1"; }
 not_listed() { ! listed "$1"; }
+home_reported() { sm events --json 2>/dev/null | grep "\"pane\":$1," | grep -q '"home_changed":[1-9]'; }
 diff_has() { sm changes --diff "$1" | grep -q "$2"; }
 
 for who in root nobody; do
@@ -133,6 +134,8 @@ EOF
 	check "$NAME: pip install --user works in the pane" shows installed
 	check "$NAME: ... and the tool is not on the host" absent "$H/.local/bin/smtool"
 	sm kill-pane -t "%$P" >/dev/null 2>&1
+	check "$NAME: the pane's end says how many files it changed in its home" \
+		wait_for 5 home_reported "$P"
 	P=$(pane_in "$WORK")
 	run next <<EOF
 $H/.local/bin/smtool; cat $H/.bashrc
