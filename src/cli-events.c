@@ -151,7 +151,9 @@ int verb_demo(int argc, char **argv)
 	snprintf(script, sizeof script, "%s/../examples/demo-isolation.sh", dir);
 	if (access(script, R_OK) != 0)
 		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh", dir);
-	setenv("SANDMUX", exe, 1);
+	/* Not $SANDMUX: that says "inside a pane", and the script's attach
+	 * would refuse as nested. */
+	setenv("SANDMUX_BIN", exe, 1);
 	args = xcalloc(argc + 3, sizeof *args);
 	args[0] = "sh";
 	args[1] = script;

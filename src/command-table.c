@@ -54,6 +54,7 @@ static const struct command_option split_options[] = {
 	PANE_TARGET("the pane to split"),
 	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
 	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
+	{ 'f', "full", CV_FLAG, "full", .help = "the window's full width (-v) or height (-h)" },
 	{ 'l', "size", CV_PERCENT, "size", .meta = "PERCENT", .help = "the new pane's share" },
 	{ 'p', NULL, CV_PERCENT, "size", .meta = "PERCENT", .help = "the same as -l" },
 	SPAWN_OPTIONS,
@@ -412,7 +413,9 @@ const struct command_entry command_table[] = {
 	  .flags = CMD_CLI, .raw = verb_ctl },
 	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_layout },
-	{ "demo", { 0 }, "", "open the isolation demo session", NULL, REST_RAW, .flags = CMD_CLI,
+	{ "demo", { 0 }, "[--no-attach]",
+	  "the isolation demo: none, native and microvm side by side, the feed below; "
+	  "--no-attach (or no terminal) prints the panes and the verdict instead", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
 	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
 	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,
