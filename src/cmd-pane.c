@@ -376,7 +376,7 @@ CMD_HANDLER(cmd_feed)
 			pane_kill(feed, "feed closed");
 			return 0;
 		}
-		s->active->active = feed;
+		window_focus_pane(s->active, feed);
 		server_broadcast_layout(s);
 		return 0;
 	}
