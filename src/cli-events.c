@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "sanitise.h"
 #include "xalloc.h"
 
 
@@ -66,12 +67,26 @@ static void print_event(const cJSON *ev, bool json)
 	}
 	if (pretty)
 		fputs(action_colour(kind, action), stdout);
-	printf("%s %%%d %s %s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
-	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
-	       action ? " " : "", action ? action : "", target ? " " : "", target ? target : "",
-	       pretty ? "\033[0m" : "");
-	if (reason != NULL)
-		printf("    reason: %s\n", reason);
+	/* Every string may be a pane's choice (sanitise.c): one line per
+	 * event, and nothing in it the terminal would obey. */
+	printf("%s %%%d ", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0);
+	sanitise_fputs(cJSON_IsString(backend) ? backend->valuestring : "-", stdout);
+	putchar(' ');
+	sanitise_fputs(kind ? kind : "?", stdout);
+	if (action != NULL) {
+		putchar(' ');
+		sanitise_fputs(action, stdout);
+	}
+	if (target != NULL) {
+		putchar(' ');
+		sanitise_fputs(target, stdout);
+	}
+	fputs(pretty ? "\033[0m\n" : "\n", stdout);
+	if (reason != NULL) {
+		fputs("    reason: ", stdout);
+		sanitise_fputs(reason, stdout);
+		putchar('\n');
+	}
 	fflush(stdout);
 }
 

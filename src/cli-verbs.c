@@ -20,6 +20,7 @@
 #include "command.h"
 #include "config.h"
 #include "error.h"
+#include "sanitise.h"
 #include "server.h"
 
 static const char *error_message(const cJSON *reply)
@@ -275,8 +276,8 @@ static void print_list_plain(const cJSON *result)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(result, "sessions"))
 	{
 		int nwin = cJSON_GetArraySize(cJSON_GetObjectItem(s, "windows"));
-		printf("%s: %d windows (%dx%d)%s\n",
-		       cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), nwin,
+		sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), stdout);
+		printf(": %d windows (%dx%d)%s\n", nwin,
 		       cJSON_GetObjectItem(s, "cols")->valueint,
 		       cJSON_GetObjectItem(s, "rows")->valueint,
 		       cJSON_GetObjectItem(s, "attached")->valueint ? " (attached)" : "");
@@ -285,6 +286,8 @@ static void print_list_plain(const cJSON *result)
 		{
 			const cJSON *backend = cJSON_GetObjectItem(p, "backend");
 			const cJSON *reason = cJSON_GetObjectItem(p, "reason");
+			char *why = sanitise_text(reason ? reason->valuestring : "");
+
 			printf("  %%%d [%dx%d] %s %s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
 			       cJSON_GetObjectItem(p, "cols")->valueint,
 			       cJSON_GetObjectItem(p, "rows")->valueint,
@@ -293,7 +296,8 @@ static void print_list_plain(const cJSON *result)
 				       ? "FAILED"
 				       : "pending",
 			       cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")),
-			       reason ? ": " : "", reason ? reason->valuestring : "");
+			       reason ? ": " : "", why);
+			free(why);
 		}
 	}
 }

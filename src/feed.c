@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "config.h"
 #include "error.h"
+#include "sanitise.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -76,22 +77,6 @@ struct feed {
 	char ask_target[4096]; /* the host, or the path */
 	int cols, rows;
 };
-
-/* Text from a sandboxed process (a file name) reaches the feed pane's
- * terminal: control characters, C0 and C1, become '?', so a crafted name
- * cannot move the cursor, retitle the pane or forge lines. */
-static char *sanitise(const char *text)
-{
-	char *out = xstrdup(text ? text : "");
-
-	for (unsigned char *s = (unsigned char *)out; *s; s++) {
-		if (*s < 0x20 || *s == 0x7f)
-			*s = '?';
-		else if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0)
-			s[0] = '?', s[1] = '?';
-	}
-	return out;
-}
 
 /* Characters, counting UTF-8 sequences as one cell each. */
 static size_t text_cells(const char *s)
@@ -434,12 +419,12 @@ static void feed_add(struct feed *f, const cJSON *ev)
 				     ? xasprintf("%s (held)", json_string(ev, "target") ? json_string(ev, "target") : "?")
 				     : xasprintf("%s (%s)", allowed ? allowed : "?",
 						 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
-		l.target = sanitise(text);
+		l.target = sanitise_text(text);
 		free(text);
 	} else {
-		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+		l.target = sanitise_text(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
 	}
-	l.reason = sanitise(reason ? reason : raw);
+	l.reason = sanitise_text(reason ? reason : raw);
 	l.count = 1;
 	if (!l.lifecycle && !l.grant)
 		for (size_t i = 0; i < f->nlines; i++) {
@@ -702,8 +687,8 @@ static void ask_held(struct feed *f, const cJSON *ev)
 	    !cJSON_IsNumber(pane) || f->typing || f->ask != FEED_ASK_NONE)
 		return;
 	pane_profile(pane->valueint, profile, sizeof profile);
-	safe_host = sanitise(host);
-	safe_target = sanitise(target);
+	safe_host = sanitise_text(host);
+	safe_target = sanitise_text(target);
 	f->ask = FEED_ASK_HELD;
 	f->ask_pane = pane->valueint;
 	f->ask_path = false;

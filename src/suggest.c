@@ -44,6 +44,7 @@
 #include "error.h"
 #include "hostrun.h"
 #include "sandbox.h"
+#include "sanitise.h"
 #include "server.h"
 #include "strvec.h"
 #include "xalloc.h"
@@ -635,8 +636,14 @@ static void print_refusals(const struct suggestion *s)
 
 		if (r->count > 1)
 			snprintf(count, sizeof count, " (x%d)", r->count);
-		fprintf(stderr, "not allowed: %s %s%s: %s\n", r->action, r->target, count,
-			r->reason);
+		/* The target is a pane's choice (sanitise.c). */
+		fputs("not allowed: ", stderr);
+		sanitise_fputs(r->action, stderr);
+		fputc(' ', stderr);
+		sanitise_fputs(r->target, stderr);
+		fprintf(stderr, "%s: ", count);
+		sanitise_fputs(r->reason, stderr);
+		fputc('\n', stderr);
 	}
 }
 
