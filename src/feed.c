@@ -42,8 +42,14 @@
 /* Column widths, from the lines on screen, so a narrow pane gives its
  * room to the target. */
 struct feed_columns {
-	int pane, action, count, target, reason;
+	int pane, pane_id, action, count, target, reason;
 };
+
+/* The target is what a line is about: a narrow feed gives up the
+ * backend label, then the action's end, before its target column falls
+ * under this (a ×N count never takes it away). */
+#define FEED_TARGET_MIN 16
+#define FEED_ACTION_MIN 5
 
 struct feed_line {
 	double time;
@@ -225,7 +231,20 @@ static int count_text(const struct feed_line *l, char *buf, size_t size)
 static void columns_fit(struct feed_columns *c, int cols)
 {
 	int rest = cols - FEED_TIME_W - c->pane - c->action - (c->count ? c->count + 1 : 0) - 3;
+	int label = c->pane - c->pane_id - 1, give;
 
+	if (rest < FEED_TARGET_MIN && label > 0) {
+		give = FEED_TARGET_MIN - rest < label ? FEED_TARGET_MIN - rest : label;
+		c->pane -= give;
+		rest += give;
+	}
+	if (rest < FEED_TARGET_MIN && c->action > FEED_ACTION_MIN) {
+		give = FEED_TARGET_MIN - rest < c->action - FEED_ACTION_MIN
+			   ? FEED_TARGET_MIN - rest
+			   : c->action - FEED_ACTION_MIN;
+		c->action -= give;
+		rest += give;
+	}
 	/* The reason gets a column only when the target keeps two thirds
 	 * of a fair width; the whole reason is always one `?` away. */
 	c->target = rest > 0 ? rest : 0;
@@ -239,11 +258,13 @@ static void columns_fit(struct feed_columns *c, int cols)
 static void columns_widen(struct feed_columns *c, const struct feed_line *l)
 {
 	char text[32];
-	int pane = snprintf(text, sizeof text, "%%%d", l->pane) + 1 + (int)strlen(l->backend);
+	int pane_id = snprintf(text, sizeof text, "%%%d", l->pane);
+	int pane = pane_id + 1 + (int)strlen(l->backend);
 	int count = count_text(l, text, sizeof text);
 	int action = (int)text_cells(l->action);
 
 	c->pane = pane > c->pane ? pane : c->pane;
+	c->pane_id = pane_id > c->pane_id ? pane_id : c->pane_id;
 	c->action = action > c->action ? action : c->action;
 	c->count = count > c->count ? count : c->count;
 }
