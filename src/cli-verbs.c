@@ -111,7 +111,7 @@ static int cli_usage_error(const char *verb)
 
 int cli_run(const struct command_entry *e, int argc, char **argv)
 {
-	struct command_context ctx = { .flags = CMD_CLI, .active_pane = -1 };
+	struct command_context ctx = { .flags = CMD_CLI, .active_pane = cli_env_pane() };
 	struct command_parsed parsed;
 	struct sm_error err = { 0 };
 	cJSON *reply, *result;

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {
 			snprintf(cli_server_name, sizeof cli_server_name, "%s", argv[i + 1]);
+			cli_server_named = true;
 			i += 2;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			cli_verbose++;
