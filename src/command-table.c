@@ -115,6 +115,12 @@ static const struct command_option session_options[] = {
 	END,
 };
 
+static const struct command_option optional_session_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION",
+	  .help = "the session (the attached one, else the first)" },
+	END,
+};
+
 static const struct command_option feed_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
 	{ 0, "toggle", CV_FLAG, "toggle", .help = "close the feed if it has the focus" },
@@ -350,8 +356,8 @@ const struct command_entry command_table[] = {
 	{ "select-window", { "selectw" }, "-t INDEX | INDEX | -n | -p", "switch window",
 	  select_window_options, REST_WINDOW, "index", "tnp@", .request = "select-window",
 	  .flags = CMD_PROMPT, .exec = cmd_select_window },
-	{ "last-window", { "last" }, "", "switch to the window used before", NULL,
-	  .request = "last-window", .flags = CMD_PROMPT, .exec = cmd_last_window },
+	{ "last-window", { "last" }, "[-t SESSION]", "switch to the window used before",
+	  optional_session_options, .request = "last-window", .flags = BOTH, .exec = cmd_last_window },
 	{ "rename-window", { "renamew" }, "[-t PANE] NAME",
 	  "name a window (an empty name: follow the program again)", window_target_options,
 	  REST_STRING, "name", .request = "rename-window", .flags = BOTH,
