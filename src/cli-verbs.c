@@ -238,8 +238,10 @@ int cli_attach(struct command_parsed *parsed)
 
 	if (!may_attach())
 		return 1;
-	/* No session at all: make one, as `tmux` with no arguments does. */
-	if (cli_connect(&conn, true) < 0)
+	/* `sandmux` alone makes a session when there is none, as `tmux`
+	 * alone does; `sandmux attach` says there is none, as `tmux attach`
+	 * does ("no server running on PATH", "no sessions"). */
+	if (cli_connect(&conn, cli_attach_may_create) < 0)
 		return 1;
 	reply = cli_request(&conn, new_request("list"));
 	any = cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"),
@@ -253,6 +255,11 @@ int cli_attach(struct command_parsed *parsed)
 		return 1;
 	}
 	cJSON_Delete(reply);
+	if (!any && target == NULL && !cli_attach_may_create) {
+		fprintf(stderr, "sandmux: no sessions\n");
+		cli_close(&conn);
+		return 1;
+	}
 	if (!any && target == NULL) {
 		cJSON *req = new_request("new-session");
 		char cwd[PATH_MAX];

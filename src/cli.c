@@ -25,6 +25,7 @@
 
 char cli_server_name[64] = "default";
 bool cli_server_named;
+bool cli_attach_may_create;
 int cli_verbose;
 static char cli_socket[PATH_MAX];
 static bool cli_socket_from_env;

@@ -23,6 +23,8 @@ struct command_parsed;
 extern char cli_server_name[64];
 /* -L was given: $SANDMUX does not choose the server. */
 extern bool cli_server_named;
+/* sandmux with no verb: attach, making a server and session if none. */
+extern bool cli_attach_may_create;
 extern int cli_verbose;
 
 /* The command line's commands are command_table[]'s entries marked

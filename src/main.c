@@ -52,8 +52,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i == argc)
+	if (i == argc) {
+		cli_attach_may_create = true;
 		return cli_run(cli_find_verb("attach"), 1, (char *[]){ "attach", NULL });
+	}
 	verb = cli_find_verb(argv[i]);
 	if (verb == NULL) {
 		fprintf(stderr, "sandmux: unknown verb '%s'\n", argv[i]);
