@@ -82,6 +82,7 @@ struct feed {
 	bool ask_path;	      /* ask_target is a refused write's path, not a host */
 	char ask_target[4096]; /* the host, or the path */
 	int cols, rows;
+	int self; /* the feed's own pane ($SANDMUX_PANE), 0: not known */
 };
 
 /* Characters, counting UTF-8 sequences as one cell each. */
@@ -210,7 +211,9 @@ static bool line_visible(const struct feed *f, const struct feed_line *l)
 {
 	char pane[16];
 
-	if (l->lifecycle && f->hide_lifecycle)
+	/* An earlier server's starts and kills are of panes that are gone;
+	 * the feed's own start is not news to someone reading it. */
+	if (l->lifecycle && (f->hide_lifecycle || l->earlier || (f->self > 0 && l->pane == f->self)))
 		return false;
 	if (f->filter[0] == 0)
 		return true;
@@ -639,6 +642,10 @@ static void allow_start(struct feed *f, const struct feed_line *l)
 	if (l->lifecycle || l->grant)
 		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
 			 l->grant ? "this line is a grant or a question" : "a lifecycle event");
+	else if (l->earlier) /* its pane, and that pane's profile, are gone */
+		snprintf(f->message, sizeof f->message,
+			 "an earlier server's line: %%%d now is another pane; allow it from a "
+			 "line of a pane running now", l->pane);
 	else if (strcmp(l->action, "network-outbound") == 0)
 		allow_choices(f, l);
 	else
@@ -781,8 +788,17 @@ static void on_key_asking(struct feed *f, unsigned char c)
 
 static void focus_pane(struct feed *f, const struct feed_line *l)
 {
-	cJSON *req = cJSON_CreateObject(), *reply;
+	cJSON *req, *reply;
 
+	/* Pane ids start again at %1 with each server: an earlier line's
+	 * pane is gone, and today's pane of that id is another one. */
+	if (l->earlier) {
+		snprintf(f->message, sizeof f->message,
+			 "an earlier server's line: its %%%d is gone (%%%d now is another pane)",
+			 l->pane, l->pane);
+		return;
+	}
+	req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "cmd", "select-pane");
 	cJSON_AddNumberToObject(req, "pane", l->pane);
 	reply = feed_request(req);
@@ -878,6 +894,8 @@ int feed_run(struct cli_conn *events, const char *session, double server_started
 	struct config cfg;
 	struct sm_error err = { 0 };
 
+	if (getenv("SANDMUX_PANE") != NULL && getenv("SANDMUX_PANE")[0] == '%')
+		f.self = atoi(getenv("SANDMUX_PANE") + 1);
 	theme_builtin_default(&f.theme);
 	config_defaults(&cfg);
 	if (config_load(NULL, &cfg, &err) == 0)
