@@ -1,66 +1,66 @@
 /*
  * sanitise: text from a sandboxed process reaches people's terminals
- * through every text output (sandmux events, events --pretty and
- * --follow, profile suggest, ls, the feed).  A file name is whatever
- * bytes the pane chose: ESC ] 52 would write the reader's clipboard,
- * ESC [ 2J clear their screen, a newline forge a whole event line, a
- * lone 0x9b be a CSI to a terminal in 8-bit mode.  Here each of those
- * becomes '?', once, for every output; JSON output is left exact (its
- * encoder escapes control characters).
+ * through every text output: the CLI (`sandmux events`, `--pretty`,
+ * `--follow`, `profile suggest`, `ls`), the feed, and the client's
+ * status line, titles and messages.  A file name or a program's name is
+ * whatever bytes the pane chose: ESC ] 52 would write the reader's
+ * clipboard, ESC [ 2J clear their screen, a newline forge a whole event
+ * line, a lone 0x9b be a CSI to a terminal in 8-bit mode, a
+ * right-to-left override make "gnp.exe" read as "exe.png".  This file
+ * is the one rule for all of them: controls become '?', format
+ * characters that reorder or hide text are dropped.  JSON output is left
+ * exact (its encoder escapes control characters).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sanitise.h"
+#include "term.h"
 #include "xalloc.h"
 
-/* The length of the valid UTF-8 sequence at s that is not a control
- * character, or 0. */
-static size_t printable_length(const unsigned char *s)
+/* Format characters that reorder or hide text.  They cannot move the
+ * cursor, but they could make a name read as something else. */
+static bool is_bidi_or_invisible_format(uint32_t cp)
 {
-	size_t n;
-	unsigned int cp;
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
+	       cp == 0x200f || cp == 0x061c || cp == 0xfeff || (cp >= 0x2060 && cp <= 0x2064) ||
+	       cp == 0x200b;
+}
 
-	if (s[0] >= 0x20 && s[0] < 0x7f)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0; /* C0, DEL, a lone continuation byte, 0xc0/0xc1, 0xf5.. */
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, past U+10FFFF, and the C1 controls. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+uint32_t sanitise_codepoint(uint32_t cp)
+{
+	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		return '?';
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return '?';
+	if (is_bidi_or_invisible_format(cp))
 		return 0;
-	return n;
+	return cp;
 }
 
 char *sanitise_text(const char *text)
 {
-	const unsigned char *s = (const unsigned char *)(text ? text : "");
-	char *out = xmalloc(strlen((const char *)s) + 1), *o = out;
+	const char *s = text ? text : "";
+	size_t len = strlen(s), n = 0;
+	/* '?' for a byte is never longer than the byte; a character is
+	 * never longer than its valid encoding. */
+	char *out = xmalloc(len + 1);
 
-	while (*s != '\0') {
-		size_t n = printable_length(s);
+	while (len > 0) {
+		uint32_t cp;
+		size_t used = term_utf8_decode(s, len, &cp);
 
-		if (n == 0) {
-			*o++ = '?';
-			s++;
-			continue;
+		if (used == 0) { /* not UTF-8: this byte alone */
+			used = 1;
+			cp = '?';
 		}
-		memcpy(o, s, n);
-		o += n;
-		s += n;
+		cp = sanitise_codepoint(cp);
+		if (cp != 0)
+			n += term_utf8_encode(cp, out + n);
+		s += used;
+		len -= used;
 	}
-	*o = '\0';
+	out[n] = '\0';
 	return out;
 }
 

@@ -22,11 +22,12 @@ static const struct {
 	{ "a\033[2Jb", "a?[2Jb" },				/* the screen cleared */
 	{ "a\nFORGED line\r", "a?FORGED line?" },		/* a line forged */
 	{ "tab\there\x7f", "tab?here?" },
-	{ "c1 \xc2\x9b" "2J", "c1 ??2J" }, /* C1 CSI, UTF-8 encoded: a ? a byte */
+	{ "c1 \xc2\x9b" "2J", "c1 ?2J" },			/* C1 CSI, UTF-8 encoded */
 	{ "8bit \x9b" "2J", "8bit ?2J" },			/* C1 CSI, one byte */
 	{ "cut \xe2\x80", "cut ??" },				/* a sequence cut short */
 	{ "overlong \xc0\xaf \xe0\x80\xaf", "overlong ?? ???" },
-	{ "surrogate \xed\xa0\x80", "surrogate ???" },
+	{ "surrogate \xed\xa0\x80", "surrogate ?" },
+	{ "rlo \xe2\x80\xaegnp.exe", "rlo gnp.exe" }, /* a right-to-left override */
 	{ "", "" },
 };
 
