@@ -211,9 +211,11 @@ static bool line_visible(const struct feed *f, const struct feed_line *l)
 {
 	char pane[16];
 
-	/* An earlier server's starts and kills are of panes that are gone;
-	 * the feed's own start is not news to someone reading it. */
-	if (l->lifecycle && (f->hide_lifecycle || l->earlier || (f->self > 0 && l->pane == f->self)))
+	/* An earlier server's starts, exits and kills are of panes that are
+	 * gone (its errors, a sandbox that could not start, stay); the
+	 * feed's own start is not news to someone reading it. */
+	if (l->lifecycle && (f->hide_lifecycle || (l->earlier && !l->error) ||
+			     (!l->earlier && f->self > 0 && l->pane == f->self)))
 		return false;
 	if (f->filter[0] == 0)
 		return true;
