@@ -190,9 +190,9 @@ judge() {
 		expect "microvm is started without \$GITHUB_TOKEN" result 3 token WITHHELD
 	fi
 	if [ "$verdict" -eq 0 ]; then
-		echo "==== as expected: the host pane read the key, saw the token and changed ~/.bashrc;"
-		echo "     the contained panes could not read the key, see the token or write /etc,"
-		echo "     and the native pane was refused ~/.bashrc"
+		echo "==== as expected: the host pane read the key, saw the token and changed"
+		echo "     ~/.bashrc; the contained panes could not read the key, see the token"
+		echo "     or write /etc, and the native pane was refused ~/.bashrc"
 	else
 		echo "==== NOT as expected (see above)"
 	fi
@@ -202,7 +202,9 @@ summary() {
 	echo "sandmux demo: the same attempt in each pane"
 	for p in $PANES; do
 		if failed "$p"; then
-			echo "  $(field "$p" requested): FAILED: $(field "$p" reason) ($(field "$p" hint))"
+			reason=$(field "$p" reason) hint=$(field "$p" hint)
+			case "$reason" in *"$hint"*) hint="" ;; esac
+			echo "  $(field "$p" requested): FAILED: $reason${hint:+ (install: $hint)}"
 			continue
 		fi
 		printf '  %-8s %s\n' "$(field "$p" backend)" \
