@@ -21,6 +21,7 @@
  * A draw is one doupdate().  Rows that frames did not touch are not
  * repainted unless the layout changed.
  */
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,12 +309,44 @@ static struct shadow_cell *shadow_at(int y, int x)
 	return &shadow[y * shadow_cols + x];
 }
 
+/* The terminal's character set is UTF-8 (LANG=C is not: ncursesw then
+ * draws nothing for a character it cannot encode). */
+static bool locale_utf8(void)
+{
+	static int utf8 = -1;
+
+	if (utf8 < 0)
+		utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	return utf8;
+}
+
+/* Outside UTF-8, a border glyph in ASCII, as tmux draws borders where
+ * the terminal has no line-drawing set; '?' for any other character the
+ * locale cannot encode. */
+static wchar_t ascii_glyph(wchar_t wc)
+{
+	switch (wc) {
+	case L'│': return L'|';
+	case L'─': return L'-';
+	case L'┌': case L'┐': case L'└': case L'┘':
+	case L'┬': case L'┴': case L'├': case L'┤': case L'┼': return L'+';
+	default: return L'?';
+	}
+}
+
 static void put_wide(int y, int x, const wchar_t *chars, struct look look)
 {
 	cchar_t cc;
 
 	if (shadow_same(y, x, chars, look))
 		return;
+	if (!locale_utf8() && chars[0] > 0x7f) {
+		wchar_t ascii[2] = { ascii_glyph(chars[0]), 0 };
+
+		setcchar(&cc, ascii, look.attr, 0, &look.pair);
+		mvadd_wch(y, x, &cc);
+		return;
+	}
 	setcchar(&cc, chars, look.attr, 0, &look.pair);
 	mvadd_wch(y, x, &cc);
 }
