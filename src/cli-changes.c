@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "error.h"
 #include "home-layer.h"
+#include "sanitise.h"
 #include "server.h"
 
 struct changes_args {
@@ -45,17 +46,6 @@ static int fail(const char *code, const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (%s)\n", code);
 	return 1;
-}
-
-/* A name from the layer is the pane's choice: control bytes are shown
- * as \xNN, so that it can neither move the cursor nor forge a line. */
-static void print_path(FILE *out, const char *path)
-{
-	for (const unsigned char *c = (const unsigned char *)path; *c != '\0'; c++)
-		if (*c < 0x20 || *c == 0x7f || *c == '\\')
-			fprintf(out, "\\x%02x", *c);
-		else
-			fputc(*c, out);
 }
 
 static int parse_args(int argc, char **argv, bool keep, struct changes_args *a)
@@ -212,7 +202,7 @@ static int list_changes(const struct changes_args *a, const char *layer, const c
 		       a->profile, c.n, c.n == 1 ? "" : "s");
 		for (size_t i = 0; i < c.n; i++) {
 			printf("  %-8s ~/", home_change_kind_name(c.v[i].kind));
-			print_path(stdout, c.v[i].path);
+			sanitise_fputs(c.v[i].path, stdout);
 			printf("%s%s\n", c.v[i].is_dir ? "/" : "",
 			       c.v[i].host_run ? "   [host-run: the host runs or reads it]" : "");
 		}
@@ -313,20 +303,24 @@ static int keep(const struct changes_args *a, const char *layer, const char *hom
 			rc = fail(SM_ERR_NOT_IN_LAYER, "the layer holds no change at ~/%s", rel);
 			break;
 		}
-		snprintf(question, sizeof question, "copy ~/%s from the layer to the host?%s", rel,
+		char *shown = sanitise_text(rel);
+
+		snprintf(question, sizeof question, "copy ~/%s from the layer to the host?%s", shown,
 			 host_run ? " The host runs this file: what the sandboxed pane wrote "
 				    "will run outside any sandbox."
 				  : "");
 		if (!a->yes && !ask(question)) {
-			printf("kept nothing at ~/%s\n", rel);
+			printf("kept nothing at ~/%s\n", shown);
+			free(shown);
 			continue;
 		}
+		free(shown);
 		if (home_layer_keep(layer, home, rel, &err) != 0) {
 			rc = fail(err.code, "%s", err.message);
 			break;
 		}
 		printf("kept ~/");
-		print_path(stdout, rel);
+		sanitise_fputs(rel, stdout);
 		printf(" on the host%s\n", host_run ? " (the host runs it from now on)" : "");
 	}
 	home_changes_free(&c);

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "sanitise.h"
 #include "xalloc.h"
 
 
@@ -70,12 +71,27 @@ static void print_event(const cJSON *ev, bool json)
 		snprintf(times, sizeof times, " ×%d", count->valueint);
 	if (pretty)
 		fputs(action_colour(kind, action), stdout);
-	printf("%s %%%d %s %s%s%s%s%s%s%s\n", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0,
-	       cJSON_IsString(backend) ? backend->valuestring : "-", kind ? kind : "?",
-	       action ? " " : "", action ? action : "", times, target ? " " : "",
-	       target ? target : "", pretty ? "\033[0m" : "");
-	if (reason != NULL)
-		printf("    reason: %s\n", reason);
+	/* Every string may be a pane's choice (sanitise.c): one line per
+	 * event, and nothing in it the terminal would obey. */
+	printf("%s %%%d ", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0);
+	sanitise_fputs(cJSON_IsString(backend) ? backend->valuestring : "-", stdout);
+	putchar(' ');
+	sanitise_fputs(kind ? kind : "?", stdout);
+	if (action != NULL) {
+		putchar(' ');
+		sanitise_fputs(action, stdout);
+	}
+	fputs(times, stdout);
+	if (target != NULL) {
+		putchar(' ');
+		sanitise_fputs(target, stdout);
+	}
+	fputs(pretty ? "\033[0m\n" : "\n", stdout);
+	if (reason != NULL) {
+		fputs("    reason: ", stdout);
+		sanitise_fputs(reason, stdout);
+		putchar('\n');
+	}
 	if (cJSON_IsNumber(cJSON_GetObjectItem(ev, "home_changed")))
 		printf("    home layer: %d files changed, not on the host (sandmux changes)\n",
 		       cJSON_GetObjectItem(ev, "home_changed")->valueint);
@@ -158,7 +174,9 @@ int verb_demo(int argc, char **argv)
 	snprintf(script, sizeof script, "%s/../examples/demo-isolation.sh", dir);
 	if (access(script, R_OK) != 0)
 		snprintf(script, sizeof script, "%s/../share/sandmux/examples/demo-isolation.sh", dir);
-	setenv("SANDMUX", exe, 1);
+	/* Not $SANDMUX: that says "inside a pane", and the script's attach
+	 * would refuse as nested. */
+	setenv("SANDMUX_BIN", exe, 1);
 	args = xcalloc(argc + 3, sizeof *args);
 	args[0] = "sh";
 	args[1] = script;

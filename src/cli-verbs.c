@@ -20,6 +20,7 @@
 #include "command.h"
 #include "config.h"
 #include "error.h"
+#include "sanitise.h"
 #include "server.h"
 
 static const char *error_message(const cJSON *reply)
@@ -110,7 +111,7 @@ static int cli_usage_error(const char *verb)
 
 int cli_run(const struct command_entry *e, int argc, char **argv)
 {
-	struct command_context ctx = { .flags = CMD_CLI, .active_pane = -1 };
+	struct command_context ctx = { .flags = CMD_CLI, .active_pane = cli_env_pane() };
 	struct command_parsed parsed;
 	struct sm_error err = { 0 };
 	cJSON *reply, *result;
@@ -237,8 +238,10 @@ int cli_attach(struct command_parsed *parsed)
 
 	if (!may_attach())
 		return 1;
-	/* No session at all: make one, as `tmux` with no arguments does. */
-	if (cli_connect(&conn, true) < 0)
+	/* `sandmux` alone makes a session when there is none, as `tmux`
+	 * alone does; `sandmux attach` says there is none, as `tmux attach`
+	 * does ("no server running on PATH", "no sessions"). */
+	if (cli_connect(&conn, cli_attach_may_create) < 0)
 		return 1;
 	reply = cli_request(&conn, new_request("list"));
 	any = cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"),
@@ -252,6 +255,11 @@ int cli_attach(struct command_parsed *parsed)
 		return 1;
 	}
 	cJSON_Delete(reply);
+	if (!any && target == NULL && !cli_attach_may_create) {
+		fprintf(stderr, "sandmux: no sessions\n");
+		cli_close(&conn);
+		return 1;
+	}
 	if (!any && target == NULL) {
 		cJSON *req = new_request("new-session");
 		char cwd[PATH_MAX];
@@ -275,8 +283,8 @@ static void print_list_plain(const cJSON *result)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(result, "sessions"))
 	{
 		int nwin = cJSON_GetArraySize(cJSON_GetObjectItem(s, "windows"));
-		printf("%s: %d windows (%dx%d)%s\n",
-		       cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), nwin,
+		sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), stdout);
+		printf(": %d windows (%dx%d)%s\n", nwin,
 		       cJSON_GetObjectItem(s, "cols")->valueint,
 		       cJSON_GetObjectItem(s, "rows")->valueint,
 		       cJSON_GetObjectItem(s, "attached")->valueint ? " (attached)" : "");
@@ -285,8 +293,9 @@ static void print_list_plain(const cJSON *result)
 		{
 			const cJSON *backend = cJSON_GetObjectItem(p, "backend");
 			const cJSON *reason = cJSON_GetObjectItem(p, "reason");
-			printf("  %%%d [%dx%d] %s %s%s%s%s\n",
-			       cJSON_GetObjectItem(p, "id")->valueint,
+			char *why = sanitise_text(reason ? reason->valuestring : "");
+
+			printf("  %%%d [%dx%d] %s %s%s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
 			       cJSON_GetObjectItem(p, "cols")->valueint,
 			       cJSON_GetObjectItem(p, "rows")->valueint,
 			       cJSON_IsString(backend) ? backend->valuestring
@@ -295,7 +304,8 @@ static void print_list_plain(const cJSON *result)
 				       : "pending",
 			       cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")),
 			       cJSON_IsTrue(cJSON_GetObjectItem(p, "flooding")) ? " FLOODING" : "",
-			       reason ? ": " : "", reason ? reason->valuestring : "");
+			       reason ? ": " : "", why);
+			free(why);
 		}
 	}
 }

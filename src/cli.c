@@ -4,6 +4,7 @@
  * one thing and exits.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +24,56 @@
 #include "xalloc.h"
 
 char cli_server_name[64] = "default";
+bool cli_server_named;
+bool cli_attach_may_create;
 int cli_verbose;
 static char cli_socket[PATH_MAX];
+static bool cli_socket_from_env;
+
+/*
+ * Inside a pane, $SANDMUX names its server as tmux's $TMUX does
+ * ("SOCKET,PID,%PANE", set by pane.c) and $SANDMUX_PANE its pane: a
+ * command without -L goes to that server, not to "default", and one
+ * without -t acts on that pane (cli_env_pane).  The socket is the text
+ * before the last two commas (a path may hold commas itself).
+ */
+static bool env_socket(char *out, size_t size)
+{
+	const char *env = getenv("SANDMUX");
+	const char *pid, *pane;
+
+	if (cli_server_named || env == NULL || env[0] != '/' ||
+	    (pane = strrchr(env, ',')) == NULL)
+		return false;
+	for (pid = pane - 1; pid > env && *pid != ','; pid--)
+		;
+	if (pid == env || (size_t)(pid - env) >= size)
+		return false;
+	memcpy(out, env, (size_t)(pid - env));
+	out[pid - env] = '\0';
+	return true;
+}
+
+int cli_env_pane(void)
+{
+	const char *pane = getenv("SANDMUX_PANE");
+	char socket[PATH_MAX], *end;
+	long id;
+
+	if (pane == NULL || pane[0] != '%' || !env_socket(socket, sizeof socket))
+		return -1;
+	id = strtol(pane + 1, &end, 10);
+	return *end == '\0' && id > 0 && id <= 1000000 ? (int)id : -1;
+}
 
 const char *cli_socket_path(void)
 {
 	struct sm_error err = { 0 };
 
+	if (cli_socket[0] == '\0' && env_socket(cli_socket, sizeof cli_socket)) {
+		cli_socket_from_env = true;
+		return cli_socket;
+	}
 	if (cli_socket[0] == '\0' &&
 	    paths_socket(cli_server_name, cli_socket, sizeof cli_socket, &err) < 0) {
 		fprintf(stderr, "sandmux: %s\n", err.message);
@@ -101,7 +145,9 @@ int cli_connect(struct cli_conn *conn, bool start)
 	memset(conn, 0, sizeof *conn);
 	conn->next_id = 1;
 	conn->fd = cli_try_connect(path);
-	if (conn->fd < 0 && start) {
+	/* The server of $SANDMUX is the pane's own: never another in its
+	 * place. */
+	if (conn->fd < 0 && start && !cli_socket_from_env) {
 		if (cli_start_server() < 0) {
 			fprintf(stderr, "sandmux: cannot start the server on %s\n", path);
 			return -1;

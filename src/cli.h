@@ -21,6 +21,10 @@ struct command_entry;
 struct command_parsed;
 
 extern char cli_server_name[64];
+/* -L was given: $SANDMUX does not choose the server. */
+extern bool cli_server_named;
+/* sandmux with no verb: attach, making a server and session if none. */
+extern bool cli_attach_may_create;
 extern int cli_verbose;
 
 /* The command line's commands are command_table[]'s entries marked
@@ -72,6 +76,9 @@ struct cJSON *cli_run_request(struct cJSON *req, bool start, struct cJSON **repl
  * forever).  NULL on timeout or EOF (*eof set). */
 struct cJSON *cli_read_message(struct cli_conn *conn, int timeout_ms, bool *eof);
 const char *cli_socket_path(void);
+/* Inside a pane of the server this command goes to: that pane's id
+ * ($SANDMUX_PANE, a command's default target), else -1. */
+int cli_env_pane(void);
 /* The feed pane's program (src/feed.c): runs on a subscribed connection
  * until the server goes away. */
 int feed_run(struct cli_conn *events, const char *session, double server_started);

@@ -235,10 +235,15 @@ static void on_format_reply(struct client *c, const cJSON *result, const cJSON *
  * or the active one) already in it, gets the words as its text. */
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed)
 {
-	char text[512];
+	char text[512] = "";
 	cJSON *request = take_request(parsed);
+	size_t used = 0;
 
-	join_words(parsed->words, parsed->nwords, text, sizeof text);
+	/* The words are text, not a command line: joined by spaces, with
+	 * no quotes put back (tmux's display-message). */
+	for (int i = 0; i < parsed->nwords && used < sizeof text; i++)
+		used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? " " : "",
+					 parsed->words[i]);
 	cJSON_AddStringToObject(request, "text", text);
 	return client_request(c, request, on_format_reply, 0) < 0 ? -1 : 0;
 }

@@ -21,6 +21,7 @@
  * A draw is one doupdate().  Rows that frames did not touch are not
  * repainted unless the layout changed.
  */
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,12 +309,44 @@ static struct shadow_cell *shadow_at(int y, int x)
 	return &shadow[y * shadow_cols + x];
 }
 
+/* The terminal's character set is UTF-8 (LANG=C is not: ncursesw then
+ * draws nothing for a character it cannot encode). */
+static bool locale_utf8(void)
+{
+	static int utf8 = -1;
+
+	if (utf8 < 0)
+		utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	return utf8;
+}
+
+/* Outside UTF-8, a border glyph in ASCII, as tmux draws borders where
+ * the terminal has no line-drawing set; '?' for any other character the
+ * locale cannot encode. */
+static wchar_t ascii_glyph(wchar_t wc)
+{
+	switch (wc) {
+	case L'│': return L'|';
+	case L'─': return L'-';
+	case L'┌': case L'┐': case L'└': case L'┘':
+	case L'┬': case L'┴': case L'├': case L'┤': case L'┼': return L'+';
+	default: return L'?';
+	}
+}
+
 static void put_wide(int y, int x, const wchar_t *chars, struct look look)
 {
 	cchar_t cc;
 
 	if (shadow_same(y, x, chars, look))
 		return;
+	if (!locale_utf8() && chars[0] > 0x7f) {
+		wchar_t ascii[2] = { ascii_glyph(chars[0]), 0 };
+
+		setcchar(&cc, ascii, look.attr, 0, &look.pair);
+		mvadd_wch(y, x, &cc);
+		return;
+	}
 	setcchar(&cc, chars, look.attr, 0, &look.pair);
 	mvadd_wch(y, x, &cc);
 }
@@ -690,20 +723,77 @@ static void draw_borders(struct client *c)
 	free(mask);
 }
 
+static void status_window_entry(const struct client *c, size_t i, char *entry, size_t size)
+{
+	const struct window_view *w = &c->windows[i];
+
+	snprintf(entry, size, "%d:%s%s%s", w->index, w->name,
+		 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
+}
+
+/* Which windows the list shows, [*first, *last): all that fit in room;
+ * when they do not, a run around the current window, as tmux scrolls
+ * its list, with a column kept on each cut side for the < or > mark. */
+static void status_window_range(const struct client *c, const int *widths, int room,
+				size_t *first, size_t *last)
+{
+	size_t n = c->nwindows, active = 0;
+	int used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		used += widths[i];
+		if (c->windows[i].active)
+			active = i;
+	}
+	*first = 0;
+	*last = n;
+	if (used <= room)
+		return;
+	*first = active;
+	*last = active + 1;
+	used = widths[active];
+	for (bool grew = true; grew;) {
+		grew = false;
+		/* Each side still cut costs its mark's column. */
+		int marks = (*first > 0) + (*last < n);
+
+		if (*last < n && used + widths[*last] + marks - (*last + 1 == n) <= room) {
+			used += widths[(*last)++];
+			grew = true;
+		}
+		marks = (*first > 0) + (*last < n);
+		if (*first > 0 && used + widths[*first - 1] + marks - (*first == 1) <= room) {
+			used += widths[--(*first)];
+			grew = true;
+		}
+	}
+}
+
 static void draw_status_windows(struct client *c, int y, int *x, int limit)
 {
-	for (size_t i = 0; i < c->nwindows && *x < limit; i++) {
-		const struct window_view *w = &c->windows[i];
-		char entry[128];
+	struct look bar = slot_look(c, THEME_STATUS_BAR);
+	int *widths = xcalloc(c->nwindows + 1, sizeof *widths);
+	size_t first, last;
+	char entry[128];
 
-		snprintf(entry, sizeof entry, "%d:%s%s%s", w->index, w->name,
-			 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
-		*x +=
-		    put_utf8(y, *x, limit - *x, entry,
-			     slot_look(c, w->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW));
-		if (*x < limit)
-			*x += put_utf8(y, *x, limit - *x, " ", slot_look(c, THEME_STATUS_BAR));
+	for (size_t i = 0; i < c->nwindows; i++) {
+		status_window_entry(c, i, entry, sizeof entry);
+		widths[i] = text_columns(entry) + 1;
 	}
+	status_window_range(c, widths, limit - *x, &first, &last);
+	if (first > 0 && *x < limit)
+		*x += put_utf8(y, *x, limit - *x, "<", bar);
+	for (size_t i = first; i < last && *x < limit; i++) {
+		status_window_entry(c, i, entry, sizeof entry);
+		*x += put_utf8(y, *x, limit - *x, entry,
+			       slot_look(c, c->windows[i].active ? THEME_STATUS_CURRENT
+								 : THEME_STATUS_WINDOW));
+		if (*x < limit)
+			*x += put_utf8(y, *x, limit - *x, " ", bar);
+	}
+	if (last < c->nwindows && *x < limit)
+		*x += put_utf8(y, *x, limit - *x, ">", bar);
+	free(widths);
 }
 
 static void draw_prompt(struct client *c, int y)
@@ -784,7 +874,8 @@ static void draw_status(struct client *c)
 	if (c->prefix_pending && x < limit)
 		x += put_utf8(y, x, limit - x, "^ ", slot_look(c, THEME_STATUS_CURRENT));
 	draw_status_windows(c, y, &x, limit);
-	if (right_width > 0 && limit > x)
+	/* status_right keeps its room: a long window list scrolls instead. */
+	if (right_width > 0)
 		put_utf8(y, limit, right_width, right, slot_look(c, THEME_STATUS_CLOCK));
 }
 

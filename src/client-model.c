@@ -15,32 +15,18 @@
 #include <string.h>
 
 #include "client-internal.h"
+#include "sanitise.h"
 #include "term.h"
 #include "xalloc.h"
 
 #define REPLACEMENT_CHAR 0xfffd
 #define PANE_SIZE_MAX 4096
 
-/* Format characters that reorder or hide text.  They cannot move the
- * cursor, but they could make a title read as something else. */
-static bool is_bidi_or_invisible_format(uint32_t cp)
-{
-	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
-	       cp == 0x200f || cp == 0x061c || cp == 0xfeff || (cp >= 0x2060 && cp <= 0x2064) ||
-	       cp == 0x200b;
-}
-
-/* sanitize_text for one code point: the character to draw in its place,
- * or 0 to drop it. */
+/* The one rule (sanitise.c), as a wide character: '?' for a control,
+ * 0 to drop. */
 static wchar_t sanitize_char(uint32_t cp)
 {
-	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
-		return REPLACEMENT_CHAR;
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return REPLACEMENT_CHAR;
-	if (is_bidi_or_invisible_format(cp))
-		return 0;
-	return (wchar_t)cp;
+	return (wchar_t)sanitise_codepoint(cp);
 }
 
 /* Decode one UTF-8 character at s (len bytes available) with the one
@@ -60,21 +46,26 @@ static uint32_t utf8_decode(const unsigned char *s, size_t len, size_t *used)
 
 size_t sanitize_text(const char *utf8, wchar_t *out, size_t max)
 {
-	const unsigned char *s = (const unsigned char *)(utf8 ? utf8 : "");
-	size_t len = strlen((const char *)s), n = 0;
+	/* The one sanitiser (sanitise.c), then wide characters: titles,
+	 * names and messages read as they do in the CLI's outputs. */
+	char *safe = sanitise_text(utf8);
+	const unsigned char *s = (const unsigned char *)safe;
+	size_t len = strlen(safe), n = 0;
 
-	if (max == 0)
+	if (max == 0) {
+		free(safe);
 		return 0;
+	}
 	while (len > 0 && n + 1 < max) {
 		size_t used;
-		wchar_t wc = sanitize_char(utf8_decode(s, len, &used));
+		uint32_t cp = utf8_decode(s, len, &used);
 
 		s += used;
 		len -= used;
-		if (wc != 0)
-			out[n++] = wc;
+		out[n++] = (wchar_t)cp;
 	}
 	out[n] = 0;
+	free(safe);
 	return n;
 }
 

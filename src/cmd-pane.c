@@ -29,6 +29,9 @@ CMD_HANDLER(cmd_split)
 	struct pane *zoomed;
 	int percent = 50;
 
+	bool full = cmd_get_bool(req, "full", false);
+	struct layout_cell *cell;
+
 	if (target == NULL || cmd_get_string(req, "direction", false, &direction, err) < 0 ||
 	    cmd_get_int(req, "size", false, &percent, err) < 0)
 		return -1;
@@ -45,7 +48,9 @@ CMD_HANDLER(cmd_split)
 		w->zoomed = NULL;
 		window_relayout(w);
 	}
-	if (!layout_can_split(target->cell, type)) {
+	/* -f, as tmux: the new pane spans the window's full width or height. */
+	cell = full ? w->root : target->cell;
+	if (!layout_can_split(cell, type)) {
 		if (zoomed != NULL) {
 			w->zoomed = zoomed;
 			window_relayout(w);
@@ -59,13 +64,16 @@ CMD_HANDLER(cmd_split)
 		spawn.cwd = pane_cwd_for_new_pane(target, here, sizeof here);
 	cmd_spawn_inherit(&spawn, target);
 	spawn.session = w->session->name;
-	spawn.cols = type == LAYOUT_LEFTRIGHT ? (target->cols - 1) / 2 : target->cols;
-	spawn.rows = type == LAYOUT_LEFTRIGHT ? target->rows : (target->rows - 1) / 2;
+	/* A first size; the layout gives the real one at once. */
+	spawn.cols = type == LAYOUT_LEFTRIGHT ? (cell->w - 1) / 2 : cell->w;
+	spawn.rows = type == LAYOUT_LEFTRIGHT ? cell->h - 1 : (cell->h - 2) / 2;
 	p = pane_new(&spawn, &launch_err);
 	cmd_free_spawn(&spawn);
-	p->cell = layout_split(target->cell, type, percent, p);
-	target->cell = target->cell->first;
+	p->cell = layout_split_whole(cell, type, percent, p);
 	p->window = w;
+	if (full) /* last in the window's order, as it is last on screen */
+		while (target->next != NULL)
+			target = target->next;
 	p->next = target->next;
 	target->next = p;
 	window_focus_pane(w, p);
@@ -312,6 +320,34 @@ static struct pane *window_feed_pane(struct window *w)
  * events --feed`, src/feed.c) for the session, so it scrolls, searches
  * and copies like any pane.  One per window: asked again, the open one
  * gets the focus; with toggle (C-b v), a focused feed closes. */
+/* How wide the feed is readable: time, pane and label, action, a count,
+ * and 60 columns for the target and the reason (docs/feed.md). */
+#define FEED_READABLE_COLS 100
+/* What the pane beside a feed keeps, at the least. */
+#define FEED_BESIDE_MIN_COLS 40
+/* The feed's rows when it spans the window below its panes. */
+#define FEED_BELOW_MIN_ROWS 8
+
+/* Beside the pane when both stay readable (at least 40% of the pane,
+ * and FEED_READABLE_COLS); else full-width below every pane of the
+ * window, as tmux's split-window -fv, a third of its height. */
+static void feed_placement(const struct window *w, const struct pane *from, cJSON *split)
+{
+	int percent;
+
+	if (from->cols >= FEED_READABLE_COLS + 1 + FEED_BESIDE_MIN_COLS) {
+		percent = (FEED_READABLE_COLS * 100 + from->cols - 1) / from->cols;
+		cJSON_AddStringToObject(split, "direction", "h");
+		cJSON_AddNumberToObject(split, "size", percent > 40 ? percent : 40);
+		return;
+	}
+	percent = w->root->h > 0 ? ((FEED_BELOW_MIN_ROWS + 1) * 100 + w->root->h - 1) / w->root->h
+				 : 33;
+	cJSON_AddStringToObject(split, "direction", "v");
+	cJSON_AddBoolToObject(split, "full", true);
+	cJSON_AddNumberToObject(split, "size", percent < 33 ? 33 : percent > 50 ? 50 : percent);
+}
+
 CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;
@@ -340,7 +376,7 @@ CMD_HANDLER(cmd_feed)
 			pane_kill(feed, "feed closed");
 			return 0;
 		}
-		s->active->active = feed;
+		window_focus_pane(s->active, feed);
 		server_broadcast_layout(s);
 		return 0;
 	}
@@ -351,8 +387,7 @@ CMD_HANDLER(cmd_feed)
 	exe[n] = '\0';
 	split = cJSON_CreateObject();
 	cJSON_AddNumberToObject(split, "pane", from->id);
-	cJSON_AddStringToObject(split, "direction", "h");
-	cJSON_AddNumberToObject(split, "size", 40);
+	feed_placement(s->active, from, split);
 	/* The feed reads events on the host: never inherited into a sandbox. */
 	cJSON_AddStringToObject(split, "backend", "none");
 	cJSON_AddItemToObject(split, "argv",

@@ -13,10 +13,18 @@
 CMD_HANDLER(cmd_last_window)
 {
 	struct session *s = c->attached;
+	const char *name = NULL;
 
-	(void)req;
+	/* From the command line, as tmux's last-window -t: the session
+	 * named, else the first. */
+	if (cmd_get_string(req, "session", false, &name, err) < 0)
+		return -1;
+	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
+		return -1;
+	if (s == NULL)
+		s = server.sessions;
 	if (s == NULL) {
-		sm_error_set(err, SM_ERR_NOT_ATTACHED, "last-window needs an attached client");
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session");
 		return -1;
 	}
 	if (s->last == NULL) {

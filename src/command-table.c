@@ -54,6 +54,7 @@ static const struct command_option split_options[] = {
 	PANE_TARGET("the pane to split"),
 	{ 'h', NULL, CV_FLAG, "direction", "h", .help = "side by side" },
 	{ 'v', NULL, CV_FLAG, "direction", "v", .help = "stacked (the default)" },
+	{ 'f', "full", CV_FLAG, "full", .help = "the window's full width (-v) or height (-h)" },
 	{ 'l', "size", CV_PERCENT, "size", .meta = "PERCENT", .help = "the new pane's share" },
 	{ 'p', NULL, CV_PERCENT, "size", .meta = "PERCENT", .help = "the same as -l" },
 	SPAWN_OPTIONS,
@@ -111,6 +112,12 @@ static const struct command_option optional_pane_options[] = {
 static const struct command_option session_options[] = {
 	{ 't', "target", CV_SESSION, "session", .required = true, .meta = "SESSION",
 	  .help = "the session" },
+	END,
+};
+
+static const struct command_option optional_session_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION",
+	  .help = "the session (the attached one, else the first)" },
 	END,
 };
 
@@ -349,8 +356,8 @@ const struct command_entry command_table[] = {
 	{ "select-window", { "selectw" }, "-t INDEX | INDEX | -n | -p", "switch window",
 	  select_window_options, REST_WINDOW, "index", "tnp@", .request = "select-window",
 	  .flags = CMD_PROMPT, .exec = cmd_select_window },
-	{ "last-window", { "last" }, "", "switch to the window used before", NULL,
-	  .request = "last-window", .flags = CMD_PROMPT, .exec = cmd_last_window },
+	{ "last-window", { "last" }, "[-t SESSION]", "switch to the window used before",
+	  optional_session_options, .request = "last-window", .flags = BOTH, .exec = cmd_last_window },
 	{ "rename-window", { "renamew" }, "[-t PANE] NAME",
 	  "name a window (an empty name: follow the program again)", window_target_options,
 	  REST_STRING, "name", .request = "rename-window", .flags = BOTH,
@@ -412,7 +419,9 @@ const struct command_entry command_table[] = {
 	  .flags = CMD_CLI, .raw = verb_ctl },
 	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_layout },
-	{ "demo", { 0 }, "", "open the isolation demo session", NULL, REST_RAW, .flags = CMD_CLI,
+	{ "demo", { 0 }, "[--no-attach]",
+	  "the isolation demo: none, native and microvm side by side, the feed below; "
+	  "--no-attach (or no terminal) prints the panes and the verdict instead", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
 	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
 	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,

@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "config.h"
 #include "error.h"
+#include "sanitise.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -41,8 +42,14 @@
 /* Column widths, from the lines on screen, so a narrow pane gives its
  * room to the target. */
 struct feed_columns {
-	int pane, action, count, target, reason;
+	int pane, pane_id, action, count, target, reason;
 };
+
+/* The target is what a line is about: a narrow feed gives up the
+ * backend label, then the action's end, before its target column falls
+ * under this (a ×N count never takes it away). */
+#define FEED_TARGET_MIN 16
+#define FEED_ACTION_MIN 5
 
 struct feed_line {
 	double time;
@@ -76,23 +83,8 @@ struct feed {
 	bool ask_path;	      /* ask_target is a refused write's path, not a host */
 	char ask_target[4096]; /* the host, or the path */
 	int cols, rows;
+	int self; /* the feed's own pane ($SANDMUX_PANE), 0: not known */
 };
-
-/* Text from a sandboxed process (a file name) reaches the feed pane's
- * terminal: control characters, C0 and C1, become '?', so a crafted name
- * cannot move the cursor, retitle the pane or forge lines. */
-static char *sanitise(const char *text)
-{
-	char *out = xstrdup(text ? text : "");
-
-	for (unsigned char *s = (unsigned char *)out; *s; s++) {
-		if (*s < 0x20 || *s == 0x7f)
-			*s = '?';
-		else if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0)
-			s[0] = '?', s[1] = '?';
-	}
-	return out;
-}
 
 /* Characters, counting UTF-8 sequences as one cell each. */
 static size_t text_cells(const char *s)
@@ -220,7 +212,11 @@ static bool line_visible(const struct feed *f, const struct feed_line *l)
 {
 	char pane[16];
 
-	if (l->lifecycle && f->hide_lifecycle)
+	/* An earlier server's starts, exits and kills are of panes that are
+	 * gone (its errors, a sandbox that could not start, stay); the
+	 * feed's own start is not news to someone reading it. */
+	if (l->lifecycle && (f->hide_lifecycle || (l->earlier && !l->error) ||
+			     (!l->earlier && f->self > 0 && l->pane == f->self)))
 		return false;
 	if (f->filter[0] == 0)
 		return true;
@@ -241,7 +237,20 @@ static int count_text(const struct feed_line *l, char *buf, size_t size)
 static void columns_fit(struct feed_columns *c, int cols)
 {
 	int rest = cols - FEED_TIME_W - c->pane - c->action - (c->count ? c->count + 1 : 0) - 3;
+	int label = c->pane - c->pane_id - 1, give;
 
+	if (rest < FEED_TARGET_MIN && label > 0) {
+		give = FEED_TARGET_MIN - rest < label ? FEED_TARGET_MIN - rest : label;
+		c->pane -= give;
+		rest += give;
+	}
+	if (rest < FEED_TARGET_MIN && c->action > FEED_ACTION_MIN) {
+		give = FEED_TARGET_MIN - rest < c->action - FEED_ACTION_MIN
+			   ? FEED_TARGET_MIN - rest
+			   : c->action - FEED_ACTION_MIN;
+		c->action -= give;
+		rest += give;
+	}
 	/* The reason gets a column only when the target keeps two thirds
 	 * of a fair width; the whole reason is always one `?` away. */
 	c->target = rest > 0 ? rest : 0;
@@ -255,11 +264,13 @@ static void columns_fit(struct feed_columns *c, int cols)
 static void columns_widen(struct feed_columns *c, const struct feed_line *l)
 {
 	char text[32];
-	int pane = snprintf(text, sizeof text, "%%%d", l->pane) + 1 + (int)strlen(l->backend);
+	int pane_id = snprintf(text, sizeof text, "%%%d", l->pane);
+	int pane = pane_id + 1 + (int)strlen(l->backend);
 	int count = count_text(l, text, sizeof text);
 	int action = (int)text_cells(l->action);
 
 	c->pane = pane > c->pane ? pane : c->pane;
+	c->pane_id = pane_id > c->pane_id ? pane_id : c->pane_id;
 	c->action = action > c->action ? action : c->action;
 	c->count = count > c->count ? count : c->count;
 }
@@ -440,7 +451,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 				 cJSON_IsNumber(n) ? n->valueint : 0);
 		else
 			snprintf(text, sizeof text, "more than 1000 violations a second");
-		l.target = sanitise(text);
+		l.target = sanitise_text(text);
 	} else if (l.grant) {
 		/* A grant reads as what was allowed, and for how long; a
 		 * question as what waits for the answer. */
@@ -451,7 +462,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 				     ? xasprintf("%s (held)", json_string(ev, "target") ? json_string(ev, "target") : "?")
 				     : xasprintf("%s (%s)", allowed ? allowed : "?",
 						 json_string(ev, "scope") ? json_string(ev, "scope") : "?");
-		l.target = sanitise(text);
+		l.target = sanitise_text(text);
 		free(text);
 	} else if (l.lifecycle && cJSON_IsNumber(cJSON_GetObjectItem(ev, "home_changed"))) {
 		/* A pane with a copy-on-write home ends: what it changed there
@@ -459,12 +470,14 @@ static void feed_add(struct feed *f, const cJSON *ev)
 		int n = cJSON_GetObjectItem(ev, "home_changed")->valueint;
 		char text[160];
 
-		snprintf(text, sizeof text, "%s; %d file%s changed in its home layer", json_string(ev, "requested") ? json_string(ev, "requested") : "?", n, n == 1 ? "" : "s");
-		l.target = sanitise(text);
+		snprintf(text, sizeof text, "%s; %d file%s changed in its home layer",
+			 json_string(ev, "requested") ? json_string(ev, "requested") : "?", n,
+			 n == 1 ? "" : "s");
+		l.target = sanitise_text(text);
 	} else {
-		l.target = sanitise(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+		l.target = sanitise_text(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
 	}
-	l.reason = sanitise(reason ? reason : raw);
+	l.reason = sanitise_text(reason ? reason : raw);
 	/* A line the server folded stands for "count" violations. */
 	l.count = cJSON_IsNumber(count) && count->valueint > 1 ? count->valueint : 1;
 	if (!l.lifecycle && !l.grant && !l.flood)
@@ -665,6 +678,10 @@ static void allow_start(struct feed *f, const struct feed_line *l)
 		snprintf(f->message, sizeof f->message, "nothing to allow: %s",
 			 l->grant ? "this line is a grant or a question"
 			 : l->flood ? "a flood mark" : "a lifecycle event");
+	else if (l->earlier) /* its pane, and that pane's profile, are gone */
+		snprintf(f->message, sizeof f->message,
+			 "an earlier server's line: %%%d now is another pane; allow it from a "
+			 "line of a pane running now", l->pane);
 	else if (strcmp(l->action, "network-outbound") == 0)
 		allow_choices(f, l);
 	else
@@ -734,8 +751,8 @@ static void ask_held(struct feed *f, const cJSON *ev)
 	    !cJSON_IsNumber(pane) || f->typing || f->ask != FEED_ASK_NONE)
 		return;
 	pane_profile(pane->valueint, profile, sizeof profile);
-	safe_host = sanitise(host);
-	safe_target = sanitise(target);
+	safe_host = sanitise_text(host);
+	safe_target = sanitise_text(target);
 	f->ask = FEED_ASK_HELD;
 	f->ask_pane = pane->valueint;
 	f->ask_path = false;
@@ -807,8 +824,17 @@ static void on_key_asking(struct feed *f, unsigned char c)
 
 static void focus_pane(struct feed *f, const struct feed_line *l)
 {
-	cJSON *req = cJSON_CreateObject(), *reply;
+	cJSON *req, *reply;
 
+	/* Pane ids start again at %1 with each server: an earlier line's
+	 * pane is gone, and today's pane of that id is another one. */
+	if (l->earlier) {
+		snprintf(f->message, sizeof f->message,
+			 "an earlier server's line: its %%%d is gone (%%%d now is another pane)",
+			 l->pane, l->pane);
+		return;
+	}
+	req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "cmd", "select-pane");
 	cJSON_AddNumberToObject(req, "pane", l->pane);
 	reply = feed_request(req);
@@ -904,6 +930,8 @@ int feed_run(struct cli_conn *events, const char *session, double server_started
 	struct config cfg;
 	struct sm_error err = { 0 };
 
+	if (getenv("SANDMUX_PANE") != NULL && getenv("SANDMUX_PANE")[0] == '%')
+		f.self = atoi(getenv("SANDMUX_PANE") + 1);
 	theme_builtin_default(&f.theme);
 	config_defaults(&cfg);
 	if (config_load(NULL, &cfg, &err) == 0)

@@ -63,6 +63,38 @@ struct layout_cell *layout_split(struct layout_cell *leaf, enum layout_type type
 
 static void layout_reparent_panes(struct layout_cell *cell);
 
+struct layout_cell *layout_split_whole(struct layout_cell *cell, enum layout_type type,
+				       int percent, struct pane *p)
+{
+	struct layout_cell *old, *added;
+
+	if (cell->type == LAYOUT_PANE) {
+		added = layout_split(cell, type, percent, p);
+		if (added != NULL)
+			layout_reparent_panes(cell->first);
+		return added;
+	}
+	if (!layout_can_split(cell, type))
+		return NULL;
+	if (percent <= 0 || percent >= 100)
+		percent = 50;
+	/* As layout_split: the cell keeps its place (the window's root
+	 * pointer stays valid) and its old contents move one level down. */
+	old = layout_new_leaf(NULL);
+	*old = *cell;
+	old->parent = cell;
+	old->first->parent = old;
+	old->second->parent = old;
+	added = layout_new_leaf(p);
+	added->parent = cell;
+	cell->type = type;
+	cell->first = old;
+	cell->second = added;
+	cell->permille = 1000 - percent * 10;
+	layout_reparent_panes(old);
+	return added;
+}
+
 struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *leaf)
 {
 	struct layout_cell *parent = leaf->parent, *sibling;

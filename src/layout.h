@@ -36,6 +36,11 @@ void layout_free(struct layout_cell *cell);
  * or NULL if there is no room for it. */
 struct layout_cell *layout_split(struct layout_cell *leaf, enum layout_type type, int percent,
 				 struct pane *p);
+/* Split a whole subtree (tmux's split-window -f on the window's root):
+ * the new pane takes the full width or height of cell.  Pane cells are
+ * updated; returns the new leaf, or NULL if there is no room. */
+struct layout_cell *layout_split_whole(struct layout_cell *cell, enum layout_type type,
+				       int percent, struct pane *p);
 /* Remove a leaf; its sibling takes the parent's place.  Returns the new
  * root (NULL when the tree is empty). */
 struct layout_cell *layout_remove(struct layout_cell *root, struct layout_cell *leaf);

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) {
 			snprintf(cli_server_name, sizeof cli_server_name, "%s", argv[i + 1]);
+			cli_server_named = true;
 			i += 2;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			cli_verbose++;
@@ -51,8 +52,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i == argc)
+	if (i == argc) {
+		cli_attach_may_create = true;
 		return cli_run(cli_find_verb("attach"), 1, (char *[]){ "attach", NULL });
+	}
 	verb = cli_find_verb(argv[i]);
 	if (verb == NULL) {
 		fprintf(stderr, "sandmux: unknown verb '%s'\n", argv[i]);

@@ -165,6 +165,12 @@ void window_destroy(struct window *w)
 
 void window_focus_pane(struct window *w, struct pane *p)
 {
+	/* Another pane gets the focus: the zoom ends, as in tmux, or the
+	 * screen would show the zoomed pane while keys went to a hidden one. */
+	if (w->zoomed != NULL && w->zoomed != p) {
+		w->zoomed = NULL;
+		window_relayout(w);
+	}
 	if (w->active == p)
 		return;
 	w->last_active = w->active;

@@ -44,6 +44,7 @@
 #include "error.h"
 #include "hostrun.h"
 #include "sandbox.h"
+#include "sanitise.h"
 #include "server.h"
 #include "strvec.h"
 #include "xalloc.h"
@@ -635,8 +636,14 @@ static void print_refusals(const struct suggestion *s)
 
 		if (r->count > 1)
 			snprintf(count, sizeof count, " (x%d)", r->count);
-		fprintf(stderr, "not allowed: %s %s%s: %s\n", r->action, r->target, count,
-			r->reason);
+		/* The target is a pane's choice (sanitise.c). */
+		fputs("not allowed: ", stderr);
+		sanitise_fputs(r->action, stderr);
+		fputc(' ', stderr);
+		sanitise_fputs(r->target, stderr);
+		fprintf(stderr, "%s: ", count);
+		sanitise_fputs(r->reason, stderr);
+		fputc('\n', stderr);
 	}
 }
 
@@ -680,6 +687,29 @@ static int usage(const char *why)
 		"[--apply NAME [--yes]]\n",
 		why);
 	return 2;
+}
+
+/* --help anywhere: what each option does, on stdout, exit 0. */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	return false;
+}
+
+static void print_help(void)
+{
+	printf("usage: sandmux profile suggest -t PANE | --session SESSION [--since TIME] "
+	       "[--apply NAME [--yes]]\n"
+	       "  propose a profile from the violation log (learn mode)\n"
+	       "  -t, --target       PANE       the pane whose violations are read (%%3)\n"
+	       "  -s, --session      SESSION    every pane of a session instead\n"
+	       "  --since            TIME       seconds since 1970, 30m / 2h / 1d ago, or "
+	       "YYYY-MM-DDTHH:MM[:SS]\n"
+	       "  --apply            NAME       write the profile into the config, the diff "
+	       "shown first\n"
+	       "  -y, --yes                     confirm --apply without a question\n");
 }
 
 struct suggest_args {
@@ -761,6 +791,10 @@ int verb_profile(int argc, char **argv)
 	char *text;
 	int rc;
 
+	if (wants_help(argc, argv)) {
+		print_help();
+		return 0;
+	}
 	if ((rc = parse_args(argc, argv, &a)) != 0)
 		return rc;
 	if (a.apply != NULL && config_edit_name_check(a.apply, &err) != 0) {

@@ -116,4 +116,23 @@ sm resize-pane -t "%$right" -x 30 >/dev/null
 check "resize-pane -x on the right pane gives it that width" [ "$(pane_field "$right" cols)" = 30 ]
 sm resize-pane -t "%$bottom" -x 40 >/dev/null
 check "resize-pane -x on the left pane gives it that width" [ "$(pane_field "$bottom" cols)" = 40 ]
+
+# last-window from the command line (once a prompt-only command, "unknown
+# verb"), as tmux's last-window -t SESSION.
+sm new -d -s lastwin -- /bin/sh >/dev/null
+sm new-window -t lastwin -- /bin/sh >/dev/null
+active_window() { sm ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["sessions"]:
+    if s["name"] == sys.argv[1]:
+        print([w["index"] for w in s["windows"] if w["active"]][0])' "$1"; }
+before=$(active_window lastwin)
+sm last-window -t lastwin >/dev/null
+check "last-window -t SESSION on the command line goes to the window before" \
+	[ "$(active_window lastwin)" != "$before" ]
+sm last-window -t nosuch >/dev/null 2>&1
+check "... and a session that is not there is an error (exit 1)" [ $? -eq 1 ]
+help=$(sm profile suggest --help)
+check "profile suggest --help exits 0" [ $? -eq 0 ]
+check "... and says what --since takes" sh -c 'printf "%s" "$1" | grep -q -- "--since.*30m"' - "$help"
 finish

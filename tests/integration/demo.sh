@@ -10,7 +10,7 @@
 ROOT=${SANDMUX_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 DEMO="$ROOT/examples/demo-isolation.sh"
 
-out=$(SANDMUX="$SANDMUX_BIN" sh "$DEMO" --no-attach </dev/null 2>&1)
+out=$(SANDMUX_BIN="$SANDMUX_BIN" sh "$DEMO" --no-attach </dev/null 2>&1)
 rc=$?
 has() { printf '%s\n' "$out" | grep -qF -- "$1"; }
 check "the demo exits 0 when isolation holds" [ "$rc" -eq 0 ]
@@ -19,6 +19,9 @@ check "it shows the native pane with its label" has "requested native, label nat
 check "the none pane read the key" has "sandmux demo key, not a real one"
 check "the native pane got EACCES on the key" has "id_demo: Permission denied"
 check "the native pane could not write /etc" has "Read-only file system"
+if ! "$SANDMUX_BIN" -L "$T_NAME-probe" probe | grep -q '^microvm: available'; then
+	check "the microvm column is there, FAILED with its hint" has "requested microvm, label null, state error"
+fi
 if "$SANDMUX_BIN" -L "$T_NAME-probe" probe | grep -q '^microvm: available'; then
 	check "it shows the microvm pane with its label" has "requested microvm, label microvm"
 	check "and the microvm pane is denied the key" sh -c "printf '%s' \"\$1\" | sed -n '/^---- pane %3/,\$p' | grep -q 'RESULT read: DENIED'" - "$out"
@@ -34,15 +37,22 @@ check "the native pane could not append to ~/.bashrc" native_says "RESULT bashrc
 check "the none pane could" has "RESULT bashrc: ALLOWED"
 feed_has() { printf '%s\n' "$out" | sed -n '/^---- the violation feed/,$p' | grep -q -- "$1"; }
 check "the feed shows the refused ~/.bashrc write" feed_has '%2 native violation file-write\* /.*/home/\.bashrc$'
+check "... and the denied read of the secret, what the demo is about" feed_has '%2 native violation file-read\* /.*/home/\.ssh/id_demo$'
 check "it says the result was as expected" has "==== as expected"
 check "it cleaned up /etc" [ ! -e /etc/sandmux-demo ]
 
-out=$(SANDMUX="$SANDMUX_BIN" SANDMUX_SANDBOX=off sh "$DEMO" --no-attach </dev/null 2>&1)
+out=$(SANDMUX_BIN="$SANDMUX_BIN" SANDMUX_SANDBOX=off sh "$DEMO" --no-attach </dev/null 2>&1)
 rc=$?
 check "with --sandbox off the demo fails (exit 1)" [ "$rc" -eq 1 ]
 check "and says the native pane FAILED and why" has "FAILED: native sandbox disabled by --sandbox off"
 check "and never claims success" sh -c "! printf '%s' \"\$1\" | grep -q '==== as expected'" - "$out"
 
+check "demo --help names --no-attach" sh -c '"$1" demo --help | grep -q -- --no-attach' - "$SANDMUX_BIN"
+"$SANDMUX_BIN" demo --bogus </dev/null >/dev/null 2>&1
+check "an unknown demo option is a usage error (exit 2)" [ $? -eq 2 ]
+# Inside a pane ($SANDMUX set) it says it will not nest, and still runs.
+out=$(SANDMUX=/nowhere,1,%1 "$SANDMUX_BIN" demo </dev/null 2>&1)
+check "sandmux demo inside a pane still runs the script" sh -c "printf '%s' \"\$1\" | grep -q '==== as expected'" - "$out"
 out=$("$SANDMUX_BIN" demo </dev/null 2>&1)
 check "sandmux demo runs the same script" sh -c "printf '%s' \"\$1\" | grep -q '==== as expected'" - "$out"
 finish

@@ -52,8 +52,10 @@ check "after a restart the feed marks the earlier events" \
 	wait_for 5 capture_has "$feed" '── earlier ──'
 sm capture -t "$feed" >"$T_DIR/feed.txt"
 mark=$(grep -n '── earlier ──' "$T_DIR/feed.txt" | cut -d: -f1)
-exit7=$(grep -n ' exit ' "$T_DIR/feed.txt" | head -1 | cut -d: -f1)
+# (of an earlier server's lifecycle, only its errors: its panes are gone)
+error=$(grep -n ' error ' "$T_DIR/feed.txt" | head -1 | cut -d: -f1)
 ready=$(grep -n ' ready ' "$T_DIR/feed.txt" | tail -1 | cut -d: -f1)
-check "the earlier events are below the mark" [ "${exit7:-0}" -gt "${mark:-99}" ]
-check "this server's events come after them" [ "${ready:-0}" -gt "${exit7:-99}" ]
+check "the earlier events are below the mark" [ "${error:-0}" -gt "${mark:-99}" ]
+check "... without the exits and starts of its panes, gone with it" sh -c "! sed -n '1,${ready:-1}p' '$T_DIR/feed.txt' | grep -q ' exit '"
+check "this server's events come after them" [ "${ready:-0}" -gt "${error:-99}" ]
 finish

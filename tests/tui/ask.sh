@@ -68,11 +68,14 @@ check "the agent pane is labelled native" wait_for 10 backend_is "$agent" native
 prefix v
 check "prefix v opens the feed" wait_for 5 has_feed
 feed=$(feed_pane)
-# Room for whole lines: the feed 90 columns wide.
+# Room for whole lines and the diffs: at 120 columns the feed opens
+# full-width below (docs/feed.md), made 26 rows tall here.
 feed_cols() { panes | awk -v id="$feed" '$1 == id { print $4 }'; }
-sm resize-pane -t "%$feed" -L $((90 - $(feed_cols))) >/dev/null
-feed_cols_is() { [ "$(feed_cols)" -eq "$1" ]; }
-check "the feed is 90 columns wide ($(feed_cols))" wait_for 3 feed_cols_is 90
+feed_rows() { panes | awk -v id="$feed" '$1 == id { print $5 }'; }
+check "the feed is full-width ($(feed_cols))" [ "$(feed_cols)" -eq 120 ]
+sm resize-pane -t "%$feed" -y 26 >/dev/null
+feed_rows_is() { [ "$(feed_rows)" -eq "$1" ]; }
+check "the feed is 26 rows tall ($(feed_rows))" wait_for 3 feed_rows_is 26
 keys l
 check "l hides the lifecycle lines" wait_for 3 sh -c "! $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q ' ready '"
 

@@ -46,7 +46,7 @@ check "the feed is titled feed · SESSION" wait_for 5 has_feed
 feed=$(feed_pane)
 check "the feed has the focus" wait_for 3 active_pane_is "$feed"
 check "the feed draws its title" wait_screen "feed · "
-prefix Left
+prefix Up
 wait_for 3 active_pane_is "$first"
 prefix v
 check "prefix v again focuses the open feed" wait_for 3 active_pane_is "$feed"
@@ -67,14 +67,19 @@ backend_is() { [ "$(pane_field "$1" backend)" = "$2" ]; }
 check "the new pane is labelled native" wait_for 10 backend_is "$native" native
 check "and drawn so" wait_screen " native "
 
-# The feed beside the native pane alone, made 60 columns wide.
+# The feed beside the native pane alone, made 60 columns wide: in a
+# terminal of 200 columns, where it opens beside the pane (at 120 it
+# opens full-width below, docs/feed.md).
 sm kill-pane -t "%$first"
 wait_for 5 pane_count_is 1
+tm resize-window -t main -x 200 -y 40
+native_cols_is() { [ "$(panes | awk -v id="$native" '$1 == id { print $4 }')" = "$1" ]; }
+check "the window is 200 columns wide" wait_for 5 native_cols_is 200
 prefix v
 wait_for 5 has_feed
 feed=$(feed_pane)
 feed_cols() { panes | awk -v id="$feed" '$1 == id { print $4 }'; }
-sm resize-pane -t "%$feed" -L $((60 - $(feed_cols))) >/dev/null
+sm resize-pane -t "%$feed" -R $(($(feed_cols) - 60)) >/dev/null
 feed_cols_is() { [ "$(feed_cols)" -eq "$1" ]; }
 check "the feed is 60 columns wide" wait_for 3 feed_cols_is 60
 sm select-pane -t "%$native"

@@ -41,6 +41,13 @@ keys "display-message open #{session_name and #{?pane_active,#{" Enter
 check "an unterminated #{ is shown as text" \
 	wait_for 5 status_matches "open #{session_name and #{?pane_active,#{"
 
+# Quotes group the words and are not shown (tmux): once the words were
+# joined back as a command line, and "'#{pane_id} x'" showed "%1 x".
+prefix :
+keys "display-message '#{pane_id} quoted' \"and #{pane_backend}\"" Enter
+check "display-message shows quoted text without its quotes" \
+	wait_for 5 status_matches "%$pane quoted and none *\$"
+
 keys "echo still-alive" Enter
 check "the client and server survive hostile formats" wait_screen "still-alive"
 check "the server answers" eval 'sm ls >/dev/null'

@@ -7,7 +7,9 @@
 #     care, unset $SANDMUX to force", exit 1, for attach and for new
 #     (which then makes no session); with the variable unset it attaches;
 #   - attach -t to a session that does not exist: the error, and not one
-#     byte of screen drawn before it (no alternate screen, no clearing).
+#     byte of screen drawn before it (no alternate screen, no clearing);
+#   - attach with no server: "no server running on SOCKET", exit 1, and
+#     no server started for it.
 . "$(dirname "$0")/tui-lib"
 
 sessions() { sm ls --json | grep -c '"name"'; }
@@ -79,4 +81,12 @@ wait_for 5 bytes_have NOSUCH-RC
 tm pipe-pane -t main:plain
 no_screen_drawn() { grep -q "no session nosuch" "$T_DIR/nosuch.bytes" && ! grep -q "$(printf '\033')\[?1049h\|$(printf '\033')\[H\|$(printf '\033')\[2J" "$T_DIR/nosuch.bytes"; }
 check "... without drawing a screen first (no alternate screen, no clear)" no_screen_drawn
+
+# --- no server: attach says so, as tmux attach does ----------------------
+# (sandmux alone still makes a server and a session, as tmux alone does)
+tm send-keys -t main:plain "clear; $SANDMUX_BIN -L nosrv-$$ attach; echo NOSRV-RC=\$?" Enter
+check "attach with no server exits 1" wait_for 10 plain_has '^NOSRV-RC=1'
+check "... saying: sandmux: no server running on SOCKET" \
+	plain_line "sandmux: no server running on $XDG_RUNTIME_DIR/sandmux/nosrv-$$"
+check "... and starting none" [ ! -e "$XDG_RUNTIME_DIR/sandmux/nosrv-$$" ]
 finish
