@@ -14,6 +14,8 @@
  * (postgres://user:pw@host: DATABASE_URL, PIP_INDEX_URL, a proxy's).
  * A false positive costs a variable the profile can pass back
  * ("pass_env"), a false negative a credential: the rules lean wide.
+ * They judge what a request names itself (-e); what a pane inherits
+ * from the server's environment is an allowlist (inherited_names).
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -125,21 +127,53 @@ bool secret_env_is_secret(const char *entry)
 	return secret_name(name) || secret_value(strchr(entry, '=') + 1);
 }
 
-bool secret_env_withheld(const char *entry, const struct strvec *pass_env)
+/* Does the profile's pass_env name the entry's variable? */
+static bool passed_by_profile(const char *entry, const struct strvec *pass_env)
 {
 	const char *eq = strchr(entry, '=');
 	char name[NAME_MAX_LEN];
 
-	if (!secret_env_is_secret(entry))
-		return false;
 	if (eq == NULL || (size_t)(eq - entry) >= sizeof name)
-		return true;
+		return false;
 	memcpy(name, entry, (size_t)(eq - entry));
 	name[eq - entry] = '\0';
 	for (size_t i = 0; i < pass_env->n; i++)
 		if (fnmatch(pass_env->v[i], name, 0) == 0)
-			return false;
-	return true;
+			return true;
+	return false;
+}
+
+bool secret_env_withheld(const char *entry, const struct strvec *pass_env)
+{
+	return secret_env_is_secret(entry) && !passed_by_profile(entry, pass_env);
+}
+
+/* What a shell and the tools in it need to run, find their files, speak
+ * the user's language and reach the network, none of it a credential:
+ * the only variables of the server's environment a sandboxed pane gets
+ * without its profile naming them.  Threat: a secret under a name that
+ * no list of secret-looking names foresees (DATABASE_CONNECTION_STRING,
+ * SESSION_JWT, SLACK_WEBHOOK_URL, FOO=ghp_...), which such a list passes
+ * and an allowlist does not.  The proxy variables are the user's way
+ * out of the network (a password in one is still withheld, by its
+ * value). */
+static const char *const inherited_names[] = {
+    "PATH",	  "HOME",	 "TERM",	"COLORTERM",   "LANG",	      "LANGUAGE",
+    "SHELL",	  "USER",	 "LOGNAME",	"TZ",	       "http_proxy",  "https_proxy",
+    "ftp_proxy",  "all_proxy",	 "no_proxy",	"HTTP_PROXY",  "HTTPS_PROXY", "FTP_PROXY",
+    "ALL_PROXY",  "NO_PROXY",	 NULL,
+};
+
+bool secret_env_inherited(const char *entry, const struct strvec *pass_env)
+{
+	const char *eq = strchr(entry, '=');
+	size_t n = eq != NULL ? (size_t)(eq - entry) : 0;
+
+	if (passed_by_profile(entry, pass_env))
+		return true;
+	if (eq == NULL || !(in_list(entry, n, inherited_names) || (n > 3 && strncmp(entry, "LC_", 3) == 0)))
+		return false;
+	return !secret_env_is_secret(entry);
 }
 
 bool secret_env_pattern_ok(const char *pattern)

@@ -19,6 +19,12 @@
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
 #endif
+/* Calls newer than libseccomp 2.5 knows, by the number every
+ * architecture shares since 424 (the unified table). */
+#define SYS_fchmodat2_nr 452
+#define SYS_setxattrat_nr 463
+#define SYS_removexattrat_nr 466
+#define SYS_file_setattr_nr 469
 
 /* Outright denials.  Each names the threat it stops. */
 static int add_denials(scmp_filter_ctx ctx)
@@ -76,6 +82,21 @@ static int add_denials(scmp_filter_ctx ctx)
 	/* Threat: clone3 keeps its flags in memory, where a filter cannot
 	 * look.  ENOSYS makes libc fall back to clone, which is checked. */
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	/* Threat: the *at forms of the xattr calls (Linux 6.13) and
+	 * file_setattr (6.17) change a file's attributes by a path the
+	 * supervisor would not see.  ENOSYS: libc and tools fall back to
+	 * setxattr, removexattr and the ioctl, which are judged. */
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SYS_setxattrat_nr, 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SYS_removexattrat_nr, 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SYS_file_setattr_nr, 0);
+	/* Threat: the pane reading or changing the keys of the session
+	 * keyring it was started in (the server's: tokens, Kerberos and
+	 * ecryptfs keys), or of the user's keyring.  The shim joins a new,
+	 * empty session keyring before the filter; nothing inside needs
+	 * another. */
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(keyctl), 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(add_key), 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(request_key), 0);
 	/* Threat: remounting or unmounting the masks and read-only binds. */
 	for (size_t i = 0; i < sizeof mount_family / sizeof mount_family[0]; i++)
 		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), mount_family[i], 0);
@@ -83,8 +104,13 @@ static int add_denials(scmp_filter_ctx ctx)
 }
 
 /* Calls the supervisor decides: everything that names a path to open,
- * create, link, rename or remove; and umask, chdir and fchdir, which it
- * only notes. */
+ * create, link, rename or remove, or whose attributes to change (mode,
+ * owner, times, extended attributes, size), bind (a Unix socket's
+ * name); the fd forms of the attribute calls, which need no write
+ * access to the fd (fchmod on a read-only fd disarms a hook); and umask,
+ * chdir and fchdir, which it only notes.  ftruncate and fallocate are
+ * not here: they need an fd opened for writing, and that open was
+ * judged. */
 static int add_notifications(scmp_filter_ctx ctx)
 {
 	static const int supervised[] = {
@@ -92,7 +118,12 @@ static int add_notifications(scmp_filter_ctx ctx)
 	    SCMP_SYS(mkdir),	SCMP_SYS(mkdirat),   SCMP_SYS(mknod),	 SCMP_SYS(mknodat),
 	    SCMP_SYS(symlink),	SCMP_SYS(symlinkat), SCMP_SYS(link),	 SCMP_SYS(linkat),
 	    SCMP_SYS(rename),	SCMP_SYS(renameat),  SCMP_SYS(renameat2), SCMP_SYS(unlink),
-	    SCMP_SYS(unlinkat),
+	    SCMP_SYS(unlinkat), SCMP_SYS(rmdir),     SCMP_SYS(truncate), SCMP_SYS(chmod),
+	    SCMP_SYS(fchmod),	SCMP_SYS(fchmodat),  SYS_fchmodat2_nr, SCMP_SYS(chown),
+	    SCMP_SYS(lchown),	SCMP_SYS(fchown),    SCMP_SYS(fchownat), SCMP_SYS(utime),
+	    SCMP_SYS(utimes),	SCMP_SYS(futimesat), SCMP_SYS(utimensat), SCMP_SYS(setxattr),
+	    SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr),
+	    SCMP_SYS(lremovexattr), SCMP_SYS(fremovexattr), SCMP_SYS(bind),
 	};
 	/* Not decided: the supervisor keeps each thread's umask and cwd
 	 * (supervisor.c, "the child's fs_struct") and must hear of every

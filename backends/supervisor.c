@@ -52,9 +52,12 @@
 #include <sys/eventfd.h>
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,6 +81,10 @@
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
+#endif
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
 #endif
 
 #define MAX_SYMLINK_HOPS 40
@@ -232,10 +239,15 @@ static const char *write_denied_except(const struct sv_pane *p, const char *path
 	return NULL;
 }
 
+/* The new-file name pattern a name matches, ignoring case.  Threat: a
+ * secret that the rule means to keep out made under another spelling
+ * (server.PEM, id.Key, .ENV): tools that read or publish secrets by
+ * name (dotenv loaders on case-insensitive file systems, editors,
+ * scanners, a sync to macOS or Windows) do not care about case. */
 static const char *create_pattern_hit(const struct sv_pane *p, const char *name)
 {
 	for (size_t i = 0; i < p->patterns.n; i++)
-		if (fnmatch(p->patterns.v[i], name, FNM_PERIOD) == 0)
+		if (fnmatch(p->patterns.v[i], name, FNM_PERIOD | FNM_CASEFOLD) == 0)
 			return p->patterns.v[i];
 	return NULL;
 }
@@ -326,7 +338,25 @@ struct sv_call {
 	uid_t fsuid;
 	gid_t fsgid;
 	bool plain_read; /* an open that neither creates nor writes */
+	/* The attribute calls (chmod, chown, utimensat, setxattr, truncate)
+	 * and bind. */
+	bool fd_form;	 /* the call names the child's fd a.dirfd, not a path */
+	bool nofollow;	 /* a symlink at the last component is changed itself */
+	uid_t owner;	 /* chown's */
+	gid_t group;
+	off_t length;	 /* truncate's */
+	bool times_now;	 /* utimensat's NULL: both times now */
+	struct timespec times[2];
+	char xname[XATTR_NAME_MAX + 1];
+	size_t xsize; /* the value, in xattr_value */
+	int xflags;
+	int sockfd; /* bind's socket (the child's fd) and address */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
 };
+
+/* A setxattr's value, read from the child (one call at a time). */
+static char xattr_value[XATTR_SIZE_MAX];
 
 /* Empty strings, no fd.  Not a memset: the buffers are 12 KiB a path,
  * and zeroing them (and the call's, 29 KiB in all) on every notification
@@ -360,6 +390,10 @@ static void sv_call_init(struct sv_call *c, struct sv_pane *pane, struct seccomp
 	c->fsuid = 0;
 	c->fsgid = 0;
 	c->plain_read = false;
+	c->fd_form = c->nofollow = c->times_now = false;
+	c->xname[0] = '\0';
+	c->xsize = 0;
+	c->addrlen = 0;
 }
 
 /* Read a NUL-terminated string at addr in pid with process_vm_readv:
@@ -1572,6 +1606,15 @@ static bool read_denied(struct sv_call *c, const char *path)
 	return subpath_of_any(path, &c->pane->deny_read);
 }
 
+/* /proc/keys lists the keys its opener may view, possessed ones by its
+ * keyrings: opened here, that is the server's session keyring, not the
+ * pane's own (the shim joins a new one).  Threat: the names of the keys
+ * the user's login or tools put there. */
+static bool opener_keys(const char *path)
+{
+	return strcmp(path, "/proc/keys") == 0;
+}
+
 /* A plain read, judged where it leads and opened here.  The common case
  * is one openat2 of the whole path: with no ".." spelled and no symlink
  * met (RESOLVE_NO_SYMLINKS; magic links are symlinks too), the kernel
@@ -1594,6 +1637,8 @@ static int emulate_read(struct sv_call *c)
 		return reopen_ctty(c, (int)c->flags);
 	if (read_denied(c, norm))
 		return deny(c, "file-read*", norm, EACCES, "deny-read root");
+	if (opener_keys(norm))
+		return deny(c, "file-read*", norm, EACCES, "it would list the server's keys");
 	/* An O_PATH open cannot be injected (SECCOMP_IOCTL_NOTIF_ADDFD
 	 * takes no O_PATH source), and it names no content: it is let
 	 * through.  Every way from such an fd to content is judged on the
@@ -1636,6 +1681,8 @@ static int emulate_read(struct sv_call *c)
 		}
 		if (read_denied(c, p->canon) || read_denied(c, p->abs))
 			return deny(c, "file-read*", p->canon, EACCES, "deny-read root");
+		if (opener_keys(p->canon))
+			return deny(c, "file-read*", p->canon, EACCES, "it would list the server's keys");
 		name = p->name[0] == '\0' ? "." : p->name;
 		/* (The spelling-only build lets the open follow it.) */
 		fd = openat(p->parent, name, oflags | (final_object ? O_NOFOLLOW : 0));
@@ -1739,7 +1786,7 @@ static int emulate_mknod(struct sv_call *c)
 {
 	int rc;
 
-	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, true))
 		return 0;
 	if ((rc = child_umask(c)) != 0)
 		return respond_errno(c, -rc);
@@ -1748,9 +1795,14 @@ static int emulate_mknod(struct sv_call *c)
 					 c->dev));
 }
 
+/* mknod, symlink and link's new name are judged as a rename's
+ * destination: a protected path below the new name counts.  Threat: a
+ * symlink made where a protected path's missing ancestor would be
+ * (~/.emacs.d -> ~/work/x), after which the protected path is a file
+ * of the work tree. */
 static int emulate_symlink(struct sv_call *c)
 {
-	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, false))
+	if (!name_is_free(c, &c->a) || !emulation_may_proceed(c, &c->a, true, true))
 		return 0;
 	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
 }
@@ -1780,7 +1832,7 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 	bool follow = flags & AT_SYMLINK_FOLLOW;
 	char source[64];
 
-	if (!name_is_free(c, &c->b) || !emulation_may_proceed(c, &c->b, true, false))
+	if (!name_is_free(c, &c->b) || !emulation_may_proceed(c, &c->b, true, true))
 		return 0;
 	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
 		struct stat st;
@@ -1937,6 +1989,411 @@ static int emulate_rename(struct sv_call *c)
 	return respond_result(c, rc);
 }
 
+/* --- attributes: mode, owner, times, extended attributes, size --------- */
+
+/* chmod, chown, utimensat, setxattr, removexattr and truncate change a
+ * file without a write open, and their fd forms (fchmod, fchown,
+ * futimens, fsetxattr, fremovexattr) need no write access to the fd.
+ * Threat: a hook that no mount protects (a repository nested in the
+ * work tree) emptied by truncate(2) or disarmed by chmod -x, through a
+ * read-only fd as well as by name; a protected file's owner, times or
+ * xattrs changed.  So each is judged as a write on its final object
+ * (the fd's file; or the path's, a symlink at the last component
+ * followed unless the call says not to) and done here, on that object
+ * held as an O_PATH fd: a component swapped after the check changes
+ * nothing.  ftruncate needs an fd opened for writing, and that open was
+ * judged. */
+
+/* A path whose last component is "", "." or "..": the directory it
+ * names, pinned whole, its canonical name judged.  1 when answered. */
+static int attr_directory(struct sv_call *c, int *obj)
+{
+	struct sv_path *p = &c->a;
+	struct open_how how = {
+	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char link[64];
+	const char *slash;
+	ssize_t n;
+
+	*obj = (int)syscall(SYS_openat2, c->root, p->abs, &how, sizeof how);
+	if (*obj < 0)
+		return respond_errno(c, errno), 1;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", *obj);
+	if ((n = readlink(link, p->canon, sizeof p->canon - 1)) <= 0) {
+		close(*obj);
+		return respond_errno(c, EACCES), 1;
+	}
+	p->canon[n] = '\0';
+	slash = strrchr(p->canon, '/');
+	snprintf(p->name, sizeof p->name, "%s", slash + 1);
+	if (check_mutation(c, p, false, false)) {
+		close(*obj);
+		return 1;
+	}
+	return 0;
+}
+
+/* The object an attribute call changes, held in *obj and judged as a
+ * write.  1 when the call was answered (refused, or not resolved). */
+static int attr_object(struct sv_call *c, int *obj)
+{
+	struct sv_path *p = &c->a;
+	bool follow = !c->nofollow && final_object;
+	int magic, rc;
+
+	if (c->fd_form)
+		return child_fd_object(c, p->dirfd, true, obj);
+	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		char norm[PATH_MAX];
+		struct stat st;
+
+		normalize(p->abs, norm, sizeof norm);
+		if (is_magic_fd_path(norm, &magic))
+			return child_fd_object(c, magic, true, obj);
+		if ((rc = pin_parent(c, p)) != 0) {
+			if (subpath_of_any(norm, &c->pane->deny_read))
+				return deny(c, "file-write*", norm, EACCES, "deny-read root"), 1;
+			return respond_errno(c, -rc), 1;
+		}
+		if (p->name[0] == '\0' || strcmp(p->name, ".") == 0 || strcmp(p->name, "..") == 0)
+			return attr_directory(c, obj);
+		/* Threat: as for writes, files under /proc mean what they mean
+		 * to their opener; nothing there is changed from here. */
+		if (subpath_of(p->canon, "/proc"))
+			return deny(c, "file-write*", p->canon, EPERM,
+				    "/proc is not changed through the supervisor"),
+			       1;
+		/* (The spelling-only build lets the open follow it.) */
+		*obj = openat(p->parent, p->name,
+			      O_PATH | O_CLOEXEC | (follow || c->nofollow ? O_NOFOLLOW : 0));
+		if (*obj < 0)
+			return respond_errno(c, errno), 1;
+		if (follow && fstat(*obj, &st) == 0 && S_ISLNK(st.st_mode)) {
+			close(*obj);
+			if ((rc = follow_link(p)) != 0)
+				return respond_errno(c, -rc), 1;
+			continue;
+		}
+		if (check_mutation(c, p, false, false)) {
+			close(*obj);
+			return 1;
+		}
+		return 0;
+	}
+	return respond_errno(c, ELOOP), 1;
+}
+
+/* The call itself on obj, as the child: 0 or -errno.  Through
+ * /proc/self/fd/N or AT_EMPTY_PATH, never by a name again. */
+static int attr_act(struct sv_call *c, int kind, int obj)
+{
+	char self[64];
+	struct stat st;
+	int fd, rc;
+
+	if ((rc = become_child(c)) != 0)
+		return rc;
+	if (fstat(obj, &st) != 0)
+		return -errno;
+	snprintf(self, sizeof self, "/proc/self/fd/%d", obj);
+	switch (kind) {
+	case SYS_chmod:
+	case SYS_fchmod:
+	case SYS_fchmodat:
+	case SYS_fchmodat2:
+		/* A symlink's own mode cannot be changed (the kernel's answer
+		 * to fchmodat2's AT_SYMLINK_NOFOLLOW on one). */
+		if (S_ISLNK(st.st_mode))
+			return -EOPNOTSUPP;
+		rc = chmod(self, c->mode & 07777);
+		break;
+	case SYS_chown:
+	case SYS_lchown:
+	case SYS_fchown:
+	case SYS_fchownat:
+		rc = fchownat(obj, "", c->owner, c->group, AT_EMPTY_PATH);
+		break;
+	case SYS_utime:
+	case SYS_utimes:
+	case SYS_futimesat:
+	case SYS_utimensat:
+		rc = utimensat(obj, "", c->times_now ? NULL : c->times, AT_EMPTY_PATH);
+		break;
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		/* No user xattrs on symlinks, and no capability here for
+		 * the other namespaces: the kernel's answer. */
+		if (S_ISLNK(st.st_mode))
+			return -EPERM;
+		rc = kind == SYS_setxattr || kind == SYS_lsetxattr || kind == SYS_fsetxattr
+			 ? setxattr(self, c->xname, xattr_value, c->xsize, c->xflags)
+			 : removexattr(self, c->xname);
+		break;
+	case SYS_truncate:
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return -EINVAL;
+		if ((fd = open(self, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0)
+			return -errno;
+		rc = ftruncate(fd, c->length);
+		if (rc != 0)
+			rc = -errno;
+		close(fd);
+		return rc;
+	default:
+		return -ENOSYS;
+	}
+	return rc != 0 ? -errno : 0;
+}
+
+static int emulate_attr(struct sv_call *c, int kind)
+{
+	int obj, rc;
+
+	if (attr_object(c, &obj))
+		return 0;
+	rc = attr_act(c, kind, obj);
+	close(obj);
+	return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
+}
+
+/* --- bind: a Unix socket's name ---------------------------------------- */
+
+/* bind(2) of a Unix socket to a path makes a name in the filesystem.
+ * Threat: a socket at a protected name, or where a protected path's
+ * ancestor would be (the agent socket a host tool connects to, a
+ * directory's place taken); and a racing thread flipping the address
+ * after the check, were the call answered CONTINUE.  So the child's
+ * socket is taken here (pidfd_getfd) and bound by the supervisor to the
+ * address it checked: a path is judged as a rename's destination and
+ * bound in the pinned directory; any other address (another family, an
+ * abstract or unnamed Unix one) is bound as read, so that no flip can
+ * turn it into a path afterwards. */
+static int emulate_bind(struct sv_call *c)
+{
+	struct sockaddr_un *un = (struct sockaddr_un *)&c->addr, at = {.sun_family = AF_UNIX};
+	size_t off = offsetof(struct sockaddr_un, sun_path), n;
+	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD), sock, rc;
+	struct stat st;
+
+	if (pidfd < 0 || !notif_valid(c->pane->listener, c->req->id)) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return respond_errno(c, ESRCH);
+	}
+	sock = (int)syscall(SYS_pidfd_getfd, pidfd, c->sockfd, 0);
+	close(pidfd);
+	if (sock < 0)
+		return respond_errno(c, errno == EBADF ? EBADF : EPERM);
+	if (un->sun_family != AF_UNIX || c->addrlen <= off || un->sun_path[0] == '\0') {
+		rc = bind(sock, (struct sockaddr *)&c->addr, c->addrlen);
+		rc = rc != 0 ? -errno : 0;
+		close(sock);
+		return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
+	}
+	n = strnlen(un->sun_path, c->addrlen - off);
+	snprintf(c->a.raw, sizeof c->a.raw, "%.*s", (int)n, un->sun_path);
+	rc = make_absolute(c, &c->a);
+	if (rc == 0 && (rc = pin_parent(c, &c->a)) == 0 &&
+	    fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		rc = -EADDRINUSE; /* nothing would be made: no violation */
+	if (rc != 0) {
+		close(sock);
+		return respond_errno(c, -rc);
+	}
+	if (!emulation_may_proceed(c, &c->a, true, true) || (rc = child_umask(c)) != 0) {
+		close(sock);
+		return rc != 0 ? respond_errno(c, -rc) : 0;
+	}
+	/* The name, relative to the pinned directory, as this thread's own
+	 * cwd (its fs_struct is its own: drop_privileges), with the child's
+	 * umask for the socket's mode. */
+	snprintf(at.sun_path, sizeof at.sun_path, "%s", c->a.name);
+	if (fchdir(c->a.parent) != 0) {
+		rc = -errno;
+	} else {
+		umask(c->umask);
+		rc = bind(sock, (struct sockaddr *)&at,
+			  (socklen_t)(off + strlen(at.sun_path) + 1)) != 0 ? -errno : 0;
+		umask(0);
+		if (chdir("/") != 0)
+			log_warn("supervisor: cannot leave the bound directory");
+	}
+	close(sock);
+	return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
+}
+
+/* n bytes at addr in the child. */
+static int read_child(struct sv_call *c, uint64_t addr, void *out, size_t n)
+{
+	struct iovec local = {out, n}, remote = {(void *)(uintptr_t)addr, n};
+
+	return process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -EFAULT;
+}
+
+/* The call names the child's fd, not a path. */
+static int fd_arg(struct sv_call *c, int fd)
+{
+	if (fd == AT_FDCWD) {
+		/* AT_EMPTY_PATH on AT_FDCWD: the cwd itself. */
+		snprintf(c->a.raw, sizeof c->a.raw, ".");
+		return make_absolute(c, &c->a);
+	}
+	c->fd_form = true;
+	c->a.dirfd = fd;
+	snprintf(c->a.raw, sizeof c->a.raw, "fd %d", fd);
+	return 0;
+}
+
+/* A path, or with AT_EMPTY_PATH and "" the fd; AT_SYMLINK_NOFOLLOW
+ * read.  Other flags are refused as the kernel would. */
+static int at_arg(struct sv_call *c, int dirfd, uint64_t addr, uint64_t flags)
+{
+	int rc;
+
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	c->nofollow = (flags & AT_SYMLINK_NOFOLLOW) != 0;
+	if (flags & AT_EMPTY_PATH) {
+		if ((rc = read_child_string(c->req->pid, addr, c->a.raw, sizeof c->a.raw)) != 0)
+			return rc;
+		if (c->a.raw[0] == '\0')
+			return fd_arg(c, dirfd);
+	}
+	return read_path_arg(c, &c->a, dirfd, addr);
+}
+
+/* utime's, utimes' and futimesat's times as utimensat's. */
+static int read_times(struct sv_call *c, uint64_t addr, int nr)
+{
+	struct timeval tv[2];
+	time_t tb[2];
+
+	if (addr == 0) {
+		c->times_now = true;
+		return 0;
+	}
+	if (nr == SYS_utimensat)
+		return read_child(c, addr, c->times, sizeof c->times);
+	if (nr == SYS_utime) {
+		if (read_child(c, addr, tb, sizeof tb) != 0)
+			return -EFAULT;
+		c->times[0] = (struct timespec){tb[0], 0};
+		c->times[1] = (struct timespec){tb[1], 0};
+		return 0;
+	}
+	if (read_child(c, addr, tv, sizeof tv) != 0)
+		return -EFAULT;
+	for (int i = 0; i < 2; i++) {
+		if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+			return -EINVAL;
+		c->times[i] = (struct timespec){tv[i].tv_sec, tv[i].tv_usec * 1000};
+	}
+	return 0;
+}
+
+/* An xattr call's name and (for a set) value. */
+static int read_xattr(struct sv_call *c, uint64_t name, uint64_t value, uint64_t size)
+{
+	int rc = read_child_string(c->req->pid, name, c->xname, sizeof c->xname);
+
+	if (rc != 0)
+		return rc == -ENAMETOOLONG ? -ERANGE : rc;
+	if (c->xname[0] == '\0')
+		return -ERANGE;
+	if (size > XATTR_SIZE_MAX)
+		return -E2BIG;
+	c->xsize = (size_t)size;
+	return size > 0 ? read_child(c, value, xattr_value, (size_t)size) : 0;
+}
+
+/* The attribute calls and bind (see "attributes"). */
+static int decode_attr(struct sv_call *c, int nr)
+{
+	const __u64 *a = c->req->data.args;
+	int rc;
+
+#define DIRFD(x) ((int)(int32_t)(x))
+	switch (nr) {
+	case SYS_truncate:
+		c->syscall = "truncate", c->length = (off_t)a[1];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_chmod:
+		c->syscall = "chmod", c->mode = (mode_t)a[1];
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_fchmod:
+		c->syscall = "fchmod", c->mode = (mode_t)a[1];
+		return fd_arg(c, DIRFD(a[0]));
+	case SYS_fchmodat:
+		c->syscall = "fchmodat", c->mode = (mode_t)a[2];
+		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	case SYS_fchmodat2:
+		c->syscall = "fchmodat2", c->mode = (mode_t)a[2];
+		return at_arg(c, DIRFD(a[0]), a[1], a[3]);
+	case SYS_chown:
+	case SYS_lchown:
+		c->syscall = nr == SYS_chown ? "chown" : "lchown";
+		c->owner = (uid_t)a[1], c->group = (gid_t)a[2], c->nofollow = nr == SYS_lchown;
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_fchown:
+		c->syscall = "fchown", c->owner = (uid_t)a[1], c->group = (gid_t)a[2];
+		return fd_arg(c, DIRFD(a[0]));
+	case SYS_fchownat:
+		c->syscall = "fchownat", c->owner = (uid_t)a[2], c->group = (gid_t)a[3];
+		return at_arg(c, DIRFD(a[0]), a[1], a[4]);
+	case SYS_utime:
+	case SYS_utimes:
+		c->syscall = nr == SYS_utime ? "utime" : "utimes";
+		if ((rc = read_times(c, a[1], nr)) != 0)
+			return rc;
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_futimesat:
+	case SYS_utimensat:
+		c->syscall = nr == SYS_futimesat ? "futimesat" : "utimensat";
+		if ((rc = read_times(c, a[2], nr)) != 0)
+			return rc;
+		/* A NULL path: the fd itself (futimens). */
+		if (a[1] == 0)
+			return DIRFD(a[0]) == AT_FDCWD ? -EFAULT : fd_arg(c, DIRFD(a[0]));
+		return at_arg(c, DIRFD(a[0]), a[1], nr == SYS_utimensat ? a[3] : 0);
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+		c->syscall = nr == SYS_setxattr ? "setxattr" : nr == SYS_lsetxattr ? "lsetxattr" : "fsetxattr";
+		c->xflags = (int)a[4], c->nofollow = nr == SYS_lsetxattr;
+		if ((rc = read_xattr(c, a[1], a[2], a[3])) != 0)
+			return rc;
+		return nr == SYS_fsetxattr ? fd_arg(c, DIRFD(a[0]))
+					   : read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		c->syscall = nr == SYS_removexattr    ? "removexattr"
+			     : nr == SYS_lremovexattr ? "lremovexattr"
+						      : "fremovexattr";
+		c->nofollow = nr == SYS_lremovexattr;
+		if ((rc = read_xattr(c, a[1], 0, 0)) != 0)
+			return rc;
+		return nr == SYS_fremovexattr ? fd_arg(c, DIRFD(a[0]))
+					      : read_path_arg(c, &c->a, AT_FDCWD, a[0]);
+	case SYS_bind:
+		c->syscall = "bind", c->sockfd = DIRFD(a[0]);
+		if (a[2] > sizeof c->addr)
+			return -EINVAL;
+		c->addrlen = (socklen_t)a[2];
+		return c->addrlen > 0 ? read_child(c, a[1], &c->addr, c->addrlen) : 0;
+	}
+#undef DIRFD
+	return -ENOSYS;
+}
+
 /* Decode the call's arguments into c; -errno when they cannot be read. */
 static int decode(struct sv_call *c, int *kind)
 {
@@ -2037,9 +2494,12 @@ static int decode(struct sv_call *c, int *kind)
 	case SYS_unlinkat:
 		c->syscall = "unlinkat", c->flags = a[2];
 		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
+	case SYS_rmdir:
+		c->syscall = "rmdir", c->flags = AT_REMOVEDIR;
+		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	}
 #undef DIRFD
-	return -ENOSYS;
+	return decode_attr(c, nr);
 }
 
 static int dispatch(struct sv_call *c, int kind)
@@ -2069,9 +2529,12 @@ static int dispatch(struct sv_call *c, int kind)
 		return emulate_rename(c);
 	case SYS_unlink:
 	case SYS_unlinkat:
+	case SYS_rmdir:
 		return emulate_unlink(c);
+	case SYS_bind:
+		return emulate_bind(c);
 	}
-	return respond_errno(c, ENOSYS);
+	return emulate_attr(c, kind);
 }
 
 /* Collapse "//", "." and ".." by spelling alone (no symlinks read). */

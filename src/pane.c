@@ -71,11 +71,13 @@ static void pane_term_output(const char *bytes, size_t len, void *user)
 /* Should this variable stay out of the pane?  Threat: a sandboxed pane
  * reading the tokens and agent sockets the user exported (GITHUB_TOKEN,
  * AWS_SECRET_ACCESS_KEY, SSH_AUTH_SOCK) while the files holding the
- * same secrets are denied.  Every source is filtered alike (the
- * server's environment and the request's variables), and before the
- * sandbox starts: bwrap's own environment is what /proc/1/environ
- * shows inside.  A `none` pane is the host and keeps everything. */
-static bool pane_withholds(struct pane *p, const char *entry)
+ * same secrets are denied.  What the pane inherits from the server's
+ * environment is an allowlist; the request's own variables (-e) lose
+ * only what looks like a secret (secret-env.h).  Both are filtered
+ * before the sandbox starts: bwrap's own environment is what
+ * /proc/1/environ shows inside.  A `none` pane is the host and keeps
+ * everything. */
+static bool pane_withholds(struct pane *p, const char *entry, bool inherited)
 {
 	const struct sandbox_profile *prof;
 	const char *eq;
@@ -83,7 +85,8 @@ static bool pane_withholds(struct pane *p, const char *entry)
 	if (p->requested == SANDBOX_NONE)
 		return false;
 	prof = profile_find(p->profile);
-	if (prof != NULL && !secret_env_withheld(entry, &prof->pass_env))
+	if (prof != NULL && (inherited ? secret_env_inherited(entry, &prof->pass_env)
+				       : !secret_env_withheld(entry, &prof->pass_env)))
 		return false;
 	eq = strchr(entry, '=');
 	if (eq != NULL) {
@@ -120,7 +123,7 @@ static char **pane_environment(struct pane *p, const cJSON *extra)
 		if (strncmp(server.environ[k], "TERM=", 5) == 0 ||
 		    strncmp(server.environ[k], "SANDMUX_PANE=", 13) == 0 ||
 		    strncmp(server.environ[k], "SANDMUX=", 8) == 0 ||
-		    pane_withholds(p, server.environ[k]))
+		    pane_withholds(p, server.environ[k], true))
 			continue;
 		envp[i++] = xstrdup(server.environ[k]);
 	}
@@ -132,7 +135,7 @@ static char **pane_environment(struct pane *p, const cJSON *extra)
 		if (!cJSON_IsString(item))
 			continue;
 		envp[i] = xasprintf("%s=%s", item->string, item->valuestring);
-		if (pane_withholds(p, envp[i]))
+		if (pane_withholds(p, envp[i], false))
 			free(envp[i]);
 		else
 			i++;

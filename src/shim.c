@@ -400,6 +400,18 @@ static void set_nproc(long nproc)
 		shim_fail("cannot set the process limit: %s", strerror(errno));
 }
 
+/* Threat: the server's session keyring (inherited through bwrap) holds
+ * what the user's login or tools put there (tokens, Kerberos tickets,
+ * ecryptfs keys); a process that possesses it may read them.  A new,
+ * empty anonymous session keyring replaces it before the command runs,
+ * and the filter refuses keyctl, add_key and request_key from then on.
+ * A kernel without keyrings (ENOSYS) has nothing to hide. */
+static void join_new_session_keyring(void)
+{
+	if (syscall(SYS_keyctl, 1 /* KEYCTL_JOIN_SESSION_KEYRING */, NULL) < 0 && errno != ENOSYS)
+		shim_fail("cannot join a new session keyring: %s", strerror(errno));
+}
+
 int shim_main(int argc, char **argv)
 {
 	struct sock_fprog prog;
@@ -434,6 +446,7 @@ int shim_main(int argc, char **argv)
 	if (strcmp(argv[sep], "--wait") == 0)
 		receive_run(&command, &environ);
 	set_nproc(nproc);
+	join_new_session_keyring();
 	listener = load_program(&prog);
 	free(prog.filter);
 	send_listener(listener);

@@ -106,6 +106,51 @@ static void test_pass_env(void **state)
 	assert_true(secret_env_withheld("gh_token=x", &pass));
 }
 
+/* What a pane inherits from the server's environment: the allowlist,
+ * what pass_env names, and nothing else, whatever its name looks like. */
+static const struct {
+	const char *entry;
+	bool inherited;
+} inherited_cases[] = {
+    {"PATH=/usr/bin:/bin", true},
+    {"HOME=/home/u", true},
+    {"TERM=xterm", true},
+    {"LANG=C.UTF-8", true},
+    {"LC_ALL=C", true},
+    {"LC_=x", false},
+    {"SHELL=/bin/bash", true},
+    {"USER=u", true},
+    {"https_proxy=http://proxy:3128", true},
+    {"NO_PROXY=localhost", true},
+    /* a password in an allowlisted variable's value */
+    {"HTTPS_PROXY=http://u:pw@proxy:3128", false},
+    /* secrets under names no list of secret-looking names foresees */
+    {"DATABASE_CONNECTION_STRING=Server=db;Password=x", false},
+    {"SESSION_JWT=eyJhbGciOi", false},
+    {"SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T/B/x", false},
+    {"FOO=ghp_abcdef", false},
+    {"EDITOR=vi", false},
+    {"LC=x", false},
+    {"PATHX=/bin", false},
+    {"path=/bin", false},
+    {"AWS_REGION=eu-west-1", true}, /* pass_env "AWS_*" below */
+    {"GH_TOKEN=x", true},
+    {"GITHUB_TOKEN=x", false},
+    {"PATH", false},
+};
+
+static void test_inherited(void **state)
+{
+	char *patterns[] = {"GH_TOKEN", "AWS_*", NULL};
+	struct strvec pass = {patterns, 2, 2};
+
+	for (size_t i = 0; i < sizeof inherited_cases / sizeof inherited_cases[0]; i++)
+		if (secret_env_inherited(inherited_cases[i].entry, &pass) !=
+		    inherited_cases[i].inherited)
+			fail_msg("%s: expected %s", inherited_cases[i].entry,
+				 inherited_cases[i].inherited ? "inherited" : "withheld");
+}
+
 static void test_patterns(void **state)
 {
 	assert_true(secret_env_pattern_ok("GITHUB_TOKEN"));
@@ -122,6 +167,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cases),
 	    cmocka_unit_test(test_pass_env),
+	    cmocka_unit_test(test_inherited),
 	    cmocka_unit_test(test_patterns),
 	};
 
