@@ -34,10 +34,12 @@
  * suspend --to-disk.  A serial port is bytes to qemu, and migrates; the
  * 9p session (fids, open files) lives in diod, whose socket the server
  * keeps while no qemu holds it, so a restored guest finds its mounts as
- * it left them.  diod enforces read-only itself (-o ro) for the root; the
- * work tree's diod runs in bubblewrap with only the work tree writable,
- * because diod does not stop a walk to ".." out of its export, which a
- * compromised guest kernel could send.
+ * it left them.  The guest kernel is the attacker: each diod runs in
+ * bubblewrap (every mount read-only but a writable work tree, because
+ * diod does not stop a walk to ".." out of its export) with the guard
+ * preloaded (microvm-host/diod-guard.c), which applies the deny-read
+ * roots and refuses device nodes and setuid bits on the host's side;
+ * its refusals come back on a pipe as violations.
  *
  * Confirmation never blocks the server: status_fd is an epoll set of the
  * control socket and a deadline timer, so "ready" is seen the moment it
@@ -108,6 +110,9 @@ struct vm_key {
 	 * far as it exists: what its diod refuses to create (diod-guard.c). */
 	char host_run_guard[16384];
 	char guard_lib[PATH_MAX]; /* sandmux-diod-guard.so */
+	/* The deny-read roots, resolved, one per line: what every share's
+	 * diod refuses to open (diod-guard.c). */
+	char deny[16384];
 };
 
 /* The shares: the host's root, the work tree. */
@@ -117,6 +122,11 @@ struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
 	int qmp;     /* the server's end of qemu's QMP monitor */
 	int timer;   /* the boot deadline */
+	/* The shares' servers' refusals (diod-guard.c), one line each:
+	 * the read end of a pipe both diods write to. */
+	int report;
+	char report_line[PATH_MAX + 64];
+	size_t report_len;
 	struct vm_key key;
 	char egress_dir[PATH_MAX]; /* key.egress_dir points here */
 	/* Each share's diod (or the bwrap around it) and qemu's end of its
@@ -301,59 +311,69 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
  * none of /etc/diod.conf (-c /dev/null). */
 
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
-		      struct strvec *a)
+		      int report_fd, struct strvec *a)
 {
-	char uid[32];
+	char uid[32], report[16];
 	bool ro = which == SHARE_ROOT || key->work_ro;
 	const char *path = which == SHARE_ROOT ? "/" : key->work;
+	/* Threat: a compromised guest kernel walking ".." out of the work
+	 * tree, which diod would follow, or writing through the host-root
+	 * share: in this sandbox every mount is read-only but the work
+	 * tree.  A fresh /proc: the host's would show every process of the
+	 * user (their environments) to a guest reading the root share.  No
+	 * --unshare-user as root: diod as root sets its groups, which a
+	 * user namespace refuses (unprivileged, bwrap makes one itself);
+	 * --dev: device nodes of a bind are unusable in a namespace. */
+	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
+				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
+				       "--ro-bind",	    "/",	     "/",
+				       "--dev",		    "/dev",	     "--proc",
+				       "/proc"};
 	int rc = 0;
 
-	if (which == SHARE_WORK) {
-		/* Threat: a compromised guest kernel walking ".." out of the
-		 * work tree, which diod would follow: in this sandbox only
-		 * the work tree is writable at all.  No --unshare-user as
-		 * root: diod as root sets its groups, which a user namespace
-		 * refuses (unprivileged, bwrap makes one itself); --dev:
-		 * device nodes of a bind are unusable in a namespace. */
-		const char *const confine[] = {"--die-with-parent", "--unshare-pid",
-					       "--unshare-ipc",	    "--unshare-uts",
-					       "--unshare-net",	    "--unshare-cgroup-try",
-					       "--ro-bind",	    "/",
-					       "/",		    "--dev",
-					       "/dev"};
-
-		rc |= strvec_push(a, probe->native_bwrap_path);
-		rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
-		if (!key->work_ro) {
-			rc |= strvec_push(a, "--bind");
-			rc |= strvec_push(a, key->work);
-			rc |= strvec_push(a, key->work);
-		}
-		/* Threat: planting what the host runs later (invariant 7)
-		 * through the writable work tree, by the guest's shell or a
-		 * compromised guest kernel: the host kernel refuses it. */
-		for (const char *p = key->host_run; *p != '\0';) {
-			const char *nl = strchr(p, '\n');
-			char path[PATH_MAX];
-
-			snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
-			rc |= strvec_push(a, "--ro-bind");
-			rc |= strvec_push(a, path);
-			rc |= strvec_push(a, path);
-			p = nl + 1;
-		}
-		/* Threat: the same through a host-run file that does not
-		 * exist yet, which no bind can cover: diod alone gets the
-		 * preload that refuses to create one. */
-		if (!key->work_ro) {
-			const char *const guard[] = {"--setenv", "LD_PRELOAD", key->guard_lib,
-						     "--setenv", "SANDMUX_GUARD_PATHS",
-						     key->host_run_guard};
-
-			rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
-		}
-		rc |= strvec_push(a, "--");
+	rc |= strvec_push(a, probe->native_bwrap_path);
+	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
+	if (which == SHARE_WORK && !key->work_ro) {
+		rc |= strvec_push(a, "--bind");
+		rc |= strvec_push(a, key->work);
+		rc |= strvec_push(a, key->work);
 	}
+	/* Threat: planting what the host runs later (invariant 7)
+	 * through the writable work tree, by the guest's shell or a
+	 * compromised guest kernel: the host kernel refuses it. */
+	for (const char *p = which == SHARE_WORK ? key->host_run : ""; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		rc |= strvec_push(a, "--ro-bind");
+		rc |= strvec_push(a, path);
+		rc |= strvec_push(a, path);
+		p = nl + 1;
+	}
+	/* Threat: a guest root reading a deny-read root through either
+	 * share, making a device node or a setuid file, or a host-run file
+	 * that does not exist yet, which no bind can cover: diod alone gets
+	 * the preload that refuses each (diod-guard.c) and reports it on
+	 * report_fd. */
+	snprintf(report, sizeof report, "%d", report_fd);
+	{
+		const char *const guard[] = {"--setenv", "LD_PRELOAD",	   key->guard_lib,
+					     "--setenv", "SANDMUX_GUARD_DENY", key->deny};
+
+		rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
+	}
+	if (report_fd >= 0) {
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_REPORT_FD");
+		rc |= strvec_push(a, report);
+	}
+	if (which == SHARE_WORK && !key->work_ro) {
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_PATHS");
+		rc |= strvec_push(a, key->host_run_guard);
+	}
+	rc |= strvec_push(a, "--");
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
 	{
 		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
@@ -372,7 +392,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 /* Start one share's server on server_end (as its fd 3), in its own
  * process group, with nothing else of the server's. */
 static int share_start(const struct probe_result *probe, const struct vm_key *key, int which,
-		       int server_end, pid_t *pid, struct sm_error *err)
+		       int server_end, int report_fd, pid_t *pid, struct sm_error *err)
 {
 	struct strvec argv = STRVEC_INIT;
 	posix_spawn_file_actions_t fa;
@@ -381,13 +401,13 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	char *const envp[] = {"PATH=/usr/bin:/bin:/usr/sbin:/sbin", NULL};
 	int rc;
 
-	if (which == SHARE_WORK && probe->native_bwrap_path[0] == '\0') {
+	if (probe->native_bwrap_path[0] == '\0') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "microvm needs bubblewrap to confine the work tree's file server "
+			     "microvm needs bubblewrap to confine its file servers "
 			     "(install: apt-get install bubblewrap)");
 		return -1;
 	}
-	if (share_argv(probe, key, which, &argv) != 0) {
+	if (share_argv(probe, key, which, report_fd >= 0 ? 4 : -1, &argv) != 0) {
 		strvec_free(&argv);
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -399,7 +419,9 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDWR, 0);
 	posix_spawn_file_actions_adddup2(&fa, 0, 1);
 	posix_spawn_file_actions_adddup2(&fa, 0, 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+	if (report_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, report_fd, 4);
+	posix_spawn_file_actions_addclosefrom_np(&fa, report_fd >= 0 ? 5 : 4);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
 					    POSIX_SPAWN_SETSIGDEF);
@@ -548,9 +570,9 @@ static int put_line(FILE *f, const char *key, const char *value)
 
 /* The deny-read paths native masks for this profile (native.c's
  * deny_list: the terminal list, the profile's, the runtime directory,
- * the caller's), each in every spelling, globs expanded. */
-static int put_deny(FILE *f, const struct launch_request *req,
-		    const struct sandbox_profile *prof, const char *home)
+ * the caller's), each in every spelling, globs expanded, into out. */
+static int deny_paths(const struct launch_request *req, const struct sandbox_profile *prof,
+		      const char *home, struct strvec *out)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 	struct strvec all = STRVEC_INIT;
@@ -566,7 +588,6 @@ static int put_deny(FILE *f, const struct launch_request *req,
 		rc |= strvec_push(&all, req->deny_paths[i]);
 	for (size_t i = 0; rc == 0 && i < all.n; i++) {
 		char *path = sandbox_expand_home(all.v[i], home);
-		struct strvec spellings = STRVEC_INIT;
 
 		if (path == NULL) {
 			rc = -1;
@@ -577,18 +598,43 @@ static int put_deny(FILE *f, const struct launch_request *req,
 
 			if (glob(path, GLOB_NOSORT, NULL, &g) == 0)
 				for (size_t k = 0; k < g.gl_pathc; k++)
-					rc |= put_line(f, "deny", g.gl_pathv[k]);
+					rc |= strvec_push(out, g.gl_pathv[k]);
 			globfree(&g);
-		} else if (sandbox_deny_spellings(path, &spellings) == 0) {
-			for (size_t k = 0; k < spellings.n; k++)
-				rc |= put_line(f, "deny", spellings.v[k]);
 		} else {
-			rc = -1;
+			rc |= sandbox_deny_spellings(path, out);
 		}
-		strvec_free(&spellings);
 		free(path);
 	}
 	strvec_free(&all);
+	return rc;
+}
+
+/* The guest's masks: a second line, which a guest root removes. */
+static int put_deny(FILE *f, const struct strvec *deny)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < deny->n; i++)
+		rc |= put_line(f, "deny", deny->v[i]);
+	return rc;
+}
+
+/* What the shares' servers refuse to read (diod-guard.c): every
+ * spelling, and each resolved as far as it exists, so a root made after
+ * launch (~/.aws the day the user configures it) is caught where its
+ * file will really be.  -1: out of memory or too many. */
+static int guard_deny_list(const struct strvec *deny, struct vm_key *key)
+{
+	int rc = 0;
+
+	key->deny[0] = '\0';
+	for (size_t i = 0; rc == 0 && i < deny->n; i++) {
+		char real[PATH_MAX];
+
+		rc |= add_line(key->deny, sizeof key->deny, deny->v[i]);
+		if (resolve_as_far(deny->v[i], real) == 0)
+			rc |= add_line(key->deny, sizeof key->deny, real);
+	}
 	return rc;
 }
 
@@ -700,8 +746,8 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 
 /* The launch message: what depends on the pane. */
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, const char *host_run,
-			    const char *nonce, size_t *len)
+			    const char *home, const struct strvec *deny, const char *work,
+			    const char *host_run, const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
 	FILE *f = open_memstream(&buf, len);
@@ -723,7 +769,13 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "size", num);
 	if (req->egress_dir != NULL)
 		rc |= put_proxy_env(f);
-	rc |= put_deny(f, req, prof, home);
+	/* Tests only: a guest root in the pane (agent.c, guest_root), to
+	 * show that the host's side of each share holds without the
+	 * guest's own masks; by design it weakens nothing that matters. */
+	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
+	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
+		rc |= put_line(f, "guest-root", "1");
+	rc |= put_deny(f, deny);
 	rc |= put_read_only(f, prof, home, work, host_run);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
@@ -756,6 +808,8 @@ static void vm_free(struct microvm_vm *vm)
 		close(vm->qmp);
 	if (vm->timer >= 0)
 		close(vm->timer);
+	if (vm->report >= 0)
+		close(vm->report);
 	for (int i = 0; i < SHARES; i++) {
 		if (vm->share_qemu_end[i] >= 0)
 			close(vm->share_qemu_end[i]);
@@ -912,6 +966,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		    struct sm_error *err)
 {
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	int report[2] = {-1, -1};
 	char *world;
 	size_t world_len = 0;
 
@@ -919,7 +974,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = -1;
+	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;
 	if (key->egress_dir != NULL) {
@@ -941,6 +996,14 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 			     "a microvm work tree cannot have a comma in its path: %s", key->work);
 		goto fail;
 	}
+	/* Non-blocking both ends: a diod never waits on the server to
+	 * report (a line that does not fit is lost, the refusal is not). */
+	if (pipe2(report, O_CLOEXEC | O_NONBLOCK) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make the shares' report pipe: %s",
+			     strerror(errno));
+		goto fail;
+	}
+	vm->report = report[0];
 	for (int i = 0; i < SHARES; i++) {
 		int pair[2];
 
@@ -952,12 +1015,15 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 			goto fail;
 		}
 		vm->share_qemu_end[i] = pair[1];
-		if (share_start(probe, key, i, pair[0], &vm->share_server[i], err) != 0) {
+		if (share_start(probe, key, i, pair[0], report[1], &vm->share_server[i], err) !=
+		    0) {
 			close(pair[0]);
 			goto fail;
 		}
 		close(pair[0]);
 	}
+	close(report[1]);
+	report[1] = -1;
 	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
 		goto fail;
 	/* Far below a socket buffer, so this never blocks; the agent reads
@@ -984,6 +1050,8 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
 	return 0;
 fail:
+	if (report[1] >= 0)
+		close(report[1]);
 	vm_free(vm);
 	return -1;
 }
@@ -1061,7 +1129,7 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 {
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
-	       strcmp(a->host_run_guard, b->host_run_guard) == 0 &&
+	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
@@ -1164,6 +1232,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	const struct sandbox_profile *prof = profile_find(req->profile);
 	const char *home = req->home != NULL ? req->home : getenv("HOME");
 	struct vm_key key = {.egress_dir = req->egress_dir};
+	struct strvec deny = STRVEC_INIT;
 	char *message = NULL;
 	size_t message_len = 0;
 	bool warm;
@@ -1195,15 +1264,23 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 			     "cannot list the host-run files in the work tree %s", key.work);
 		return -1;
 	}
-	if (key.work[0] != '\0' && !key.work_ro && find_guard(key.guard_lib) != 0) {
+	if (deny_paths(req, prof, home, &deny) != 0 || guard_deny_list(&deny, &key) != 0) {
+		strvec_free(&deny);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot list the deny-read paths");
+		return -1;
+	}
+	if (find_guard(key.guard_lib) != 0) {
+		strvec_free(&deny);
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "the work tree's file server guard sandmux-diod-guard.so is missing "
+			     "the file servers' guard sandmux-diod-guard.so is missing "
 			     "beside the sandmux binary (make)");
 		return -1;
 	}
 	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0)
+	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
+		strvec_free(&deny);
 		return -1;
+	}
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
 	if (req->egress_dir == NULL) {
@@ -1211,8 +1288,9 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		have_last = true;
 		remember_shell(req);
 	}
-	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
+	message = launch_message(req, prof, home, &deny, key.work[0] != '\0' ? key.work : NULL,
 				 key.host_run, res->vm->nonce, &message_len);
+	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what

@@ -95,6 +95,10 @@ struct launch {
 	int work_ro;
 	char work_path[4096]; /* the host's path of it: the 9p aname and the mount point */
 	char net[16]; /* "", "open", "proxied" */
+	/* Tests only (SANDMUX_TEST_GUEST_ROOT on the host): the shell keeps
+	 * uid 0 and every capability, the attacker the host's side of each
+	 * share must stop on its own. */
+	int guest_root;
 };
 
 static int ctl = -1;
@@ -311,6 +315,8 @@ static void read_message(struct launch *l, const char *end)
 				 strlen(value) > 3 ? value + 3 : "/");
 		} else if (strcmp(line, "net") == 0)
 			snprintf(l->net, sizeof l->net, "%s", value);
+		else if (strcmp(line, "guest-root") == 0)
+			l->guest_root = strcmp(value, "1") == 0;
 	}
 	errno = EPIPE;
 	die(strcmp(end, "go") == 0 ? "control channel closed before launch"
@@ -696,7 +702,7 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 			close(tty);
 		set_size(0, l->rows, l->cols);
 		failed.step = 2;
-		if (drop_privileges(l) != 0)
+		if (!l->guest_root && drop_privileges(l) != 0)
 			goto fail;
 		failed.step = 3;
 		if (chdir(l->cwd[0] ? l->cwd : "/") != 0)

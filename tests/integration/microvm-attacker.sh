@@ -1,0 +1,80 @@
+#!/bin/sh
+# The microvm guest as the attacker (design invariant 7: the guest
+# kernel and root inside it are never trusted).  The pane's shell is made
+# guest root with every capability in a test-only way
+# (SANDMUX_TEST_GUEST_ROOT: the core_pattern route of a real attack,
+# without depending on it), so the guest's own masks and read-only binds
+# can be removed; every check then looks at the host: what the shares'
+# file servers on the host refuse (diod-guard.c) holds on its own.
+# The pane's work tree is $HOME, so both shares are attacked: the work
+# tree's (writable, ~/.ssh inside it) and, once the work tree's mount is
+# gone too, the host-root share underneath.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../microvm-lib.sh"
+# Outside /tmp, which is private in the guest.
+HOME=$(mktemp -d /var/tmp/sandmux-attacker-home.XXXXXX)
+export HOME
+trap 'cleanup; rm -rf "$HOME"' EXIT
+mkdir -p "$HOME/.ssh"
+SECRET="sandmux-attacker-secret-$$"
+echo "$SECRET" >"$HOME/.ssh/id_demo"
+export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
+cd "$HOME" || exit 1
+
+sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+vm=$(split_vm -c "$HOME" -- $BASH_CMD)
+wait_for 60 is_ready "$vm"
+if ! is_ready "$vm"; then
+	not_ok "the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
+	sm kill-server >/dev/null 2>&1
+	finish
+fi
+ok "the pane runs in a microvm"
+out=$(run "$vm" U 'id -u; grep CapEff /proc/self/status')
+check "test-only: the guest's shell is root with every capability ($out)" \
+	sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
+
+# A secret made on the host after the launch, in a deny-read root that
+# did not exist then: no guest mask can cover it.
+mkdir -p "$HOME/.aws"
+echo "late-$SECRET" >"$HOME/.aws/credentials"
+
+# --- deny-read through the work tree's share ---------------------------------
+out=$(run "$vm" D1 "umount -l $HOME/.ssh; cat $HOME/.ssh/id_demo")
+check "guest root, the guest's mask removed: ~/.ssh/id_demo unreadable through the work share ($out)" \
+	sh -c "! echo '$out' | grep -q '$SECRET' && echo '$out' | grep -q 'Permission denied'"
+out=$(run "$vm" D2 "ls $HOME/.ssh")
+check "and ~/.ssh cannot be listed ($out)" \
+	sh -c "! echo '$out' | grep -q id_demo && echo '$out' | grep -q 'Permission denied'"
+out=$(run "$vm" D3 "cat $HOME/.aws/credentials")
+check "a secret created after launch is unreadable ($out)" \
+	sh -c "! echo '$out' | grep -q 'late-$SECRET' && echo '$out' | grep -q 'Permission denied'"
+out=$(run "$vm" D4 "mv $HOME/.ssh/id_demo $HOME/stolen; ln $HOME/.ssh/id_demo $HOME/linked; cat $HOME/stolen $HOME/linked")
+check "nor moved or linked out of its root ($out)" \
+	sh -c "! echo '$out' | grep -q '$SECRET' && [ -f '$HOME/.ssh/id_demo' ] && [ ! -e '$HOME/stolen' ] && [ ! -e '$HOME/linked' ]"
+
+# --- device nodes and set-user-ID bits in the writable work tree ---------------
+out=$(run "$vm" M "mknod $HOME/evil-null c 1 3 && echo made")
+check "mknod of a character device in the work tree fails on the host ($out)" \
+	sh -c "! echo '$out' | grep -q made && [ ! -e '$HOME/evil-null' ]"
+out=$(run "$vm" B "mknod $HOME/evil-disk b 8 0 && echo made")
+check "and of a block device ($out)" sh -c "! echo '$out' | grep -q made && [ ! -e '$HOME/evil-disk' ]"
+out=$(run "$vm" X "cp /bin/true $HOME/suid && chmod 4755 $HOME/suid; chmod 2755 $HOME/suid; stat -c %a $HOME/suid")
+check "a set-user-ID or set-group-ID bit is refused on the host ($out)" \
+	sh -c "[ -f '$HOME/suid' ] && [ ! -u '$HOME/suid' ] && [ ! -g '$HOME/suid' ]"
+
+# --- the host-root share, with the work tree's mount gone too -------------------
+out=$(run "$vm" R1 "umount -l $HOME; cat $HOME/.ssh/id_demo $HOME/.aws/credentials")
+check "through the host-root share: ~/.ssh and the late secret unreadable ($out)" \
+	sh -c "! echo '$out' | grep -q '$SECRET' && echo '$out' | grep -q 'Permission denied'"
+out=$(run "$vm" R2 "mount -o remount,rw / ; echo x >/var/tmp/sandmux-attacker-$$ && echo written")
+check "no write on the host-root share, even remounted read-write in the guest ($out)" \
+	sh -c "! echo '$out' | grep -q written && [ ! -e /var/tmp/sandmux-attacker-$$ ]"
+# The host's /proc under the guest's own: diod's is a fresh one of its
+# sandbox, so no host process (nor its environment) is there to read.
+out=$(run "$vm" R3 "umount -l /proc; ls /proc | grep -c '^[0-9]'; [ -e /proc/$$ ] && echo host-visible")
+check "the host-root share's /proc shows no host process ($out)" \
+	sh -c "! echo '$out' | grep -q host-visible"
+
+sm kill-server >/dev/null 2>&1
+finish
