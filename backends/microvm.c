@@ -109,7 +109,8 @@ struct vm_key {
 	/* Every host-run path in the work tree, there or not, resolved as
 	 * far as it exists: what its diod refuses to create (diod-guard.c). */
 	char host_run_guard[16384];
-	char guard_lib[PATH_MAX]; /* sandmux-diod-guard.so */
+	char guard_lib[PATH_MAX];     /* sandmux-diod-guard.so */
+	char net_guard_lib[PATH_MAX]; /* sandmux-qemu-net-guard.so */
 	/* The deny-read roots, resolved, one per line: what every share's
 	 * diod refuses to open (diod-guard.c). */
 	char deny[16384];
@@ -124,7 +125,7 @@ struct microvm_vm {
 	int timer;   /* the boot deadline */
 	/* The shares' servers' refusals (diod-guard.c), one line each:
 	 * the read end of a pipe both diods write to. */
-	int report;
+	int report, report_write; /* report_write: for each qemu */
 	char report_line[PATH_MAX + 64];
 	size_t report_len;
 	struct vm_key key;
@@ -473,18 +474,43 @@ static bool inside(const char *path, const char *root)
 	return strcmp(path, root) == 0 || (strncmp(path, root, n) == 0 && path[n] == '/');
 }
 
-/* Append line to buf (size) unless it is there already; -1 when full. */
-static int add_line(char *buf, size_t size, const char *line)
+/* Is path at or under one of the lines of list? */
+static bool inside_any(const char *path, const char *list)
 {
-	size_t len = strlen(buf), n = strlen(line);
+	for (const char *p = list; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char root[PATH_MAX];
+
+		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
+		if (root[0] != '\0' && inside(path, root))
+			return true;
+		p = nl + 1;
+	}
+	return false;
+}
+
+/* Is line one of buf's lines? */
+static bool has_line(const char *buf, const char *line)
+{
+	size_t n = strlen(line);
 
 	for (const char *p = buf; *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 
 		if ((size_t)(nl - p) == n && strncmp(p, line, n) == 0)
-			return 0;
+			return true;
 		p = nl + 1;
 	}
+	return false;
+}
+
+/* Append line to buf (size) unless it is there already; -1 when full. */
+static int add_line(char *buf, size_t size, const char *line)
+{
+	size_t len = strlen(buf), n = strlen(line);
+
+	if (has_line(buf, line))
+		return 0;
 	if (len + n + 2 > size)
 		return -1;
 	memcpy(buf + len, line, n);
@@ -493,9 +519,10 @@ static int add_line(char *buf, size_t size, const char *line)
 	return 0;
 }
 
-/* sandmux-diod-guard.so beside the binary (the build tree), else in
- * ../lib/sandmux (make install). */
-static int find_guard(char out[PATH_MAX])
+/* A preload (name: sandmux-diod-guard.so, sandmux-qemu-net-guard.so)
+ * beside the binary (the build tree), else in ../lib/sandmux (make
+ * install). */
+static int find_guard(const char *name, char out[PATH_MAX])
 {
 	char self[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -508,10 +535,10 @@ static int find_guard(char out[PATH_MAX])
 	if (slash == NULL)
 		return -1;
 	*slash = '\0';
-	snprintf(out, PATH_MAX, "%s/sandmux-diod-guard.so", self);
+	snprintf(out, PATH_MAX, "%s/%s", self, name);
 	if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
 		return 0;
-	snprintf(out, PATH_MAX, "%s/../lib/sandmux/sandmux-diod-guard.so", self);
+	snprintf(out, PATH_MAX, "%s/../lib/sandmux/%s", self, name);
 	return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 }
 
@@ -609,16 +636,6 @@ static int deny_paths(const struct launch_request *req, const struct sandbox_pro
 	return rc;
 }
 
-/* The guest's masks: a second line, which a guest root removes. */
-static int put_deny(FILE *f, const struct strvec *deny)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < deny->n; i++)
-		rc |= put_line(f, "deny", deny->v[i]);
-	return rc;
-}
-
 /* What the shares' servers refuse to read (diod-guard.c): every
  * spelling, and each resolved as far as it exists, so a root made after
  * launch (~/.aws the day the user configures it) is caught where its
@@ -646,7 +663,7 @@ static int guard_deny_list(const struct strvec *deny, struct vm_key *key)
  * planted there (invariant 7).  Only what exists at launch: a later new
  * file is not caught (docs/backends.md). */
 static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
-			 const char *work, const char *host_run)
+			 const char *work, const char *host_run_guard)
 {
 	const struct sandbox_profile *agent = profile_find("agent");
 	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
@@ -658,24 +675,18 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 		rc |= path != NULL ? put_line(f, "ro", path) : -1;
 		free(path);
 	}
+	/* Not the host-run paths: the work tree's diod refuses to write or
+	 * make them (share_argv, diod-guard.c) and reports each refusal,
+	 * which a guest mount in front would hide from the feed. */
 	for (size_t l = 0; work != NULL && l < 2; l++)
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			char path[PATH_MAX * 2];
 
 			snprintf(path, sizeof path, "%s/%s", strcmp(work, "/") == 0 ? "" : work,
 				 lists[l]->v[i]);
-			rc |= put_line(f, "ro", path);
+			if (!has_line(host_run_guard, path))
+				rc |= put_line(f, "ro", path);
 		}
-	/* Bound read-only on the host too (share_argv); here as well so
-	 * the shell gets EROFS at once, from the guest's own mount. */
-	for (const char *p = host_run; *p != '\0';) {
-		const char *nl = strchr(p, '\n');
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
-		rc |= put_line(f, "ro", path);
-		p = nl + 1;
-	}
 	return rc;
 }
 
@@ -746,8 +757,8 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 
 /* The launch message: what depends on the pane. */
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const struct strvec *deny, const char *work,
-			    const char *host_run, const char *nonce, size_t *len)
+			    const char *home, const char *work, const char *host_run_guard,
+			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
 	FILE *f = open_memstream(&buf, len);
@@ -775,8 +786,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
 	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
 		rc |= put_line(f, "guest-root", "1");
-	rc |= put_deny(f, deny);
-	rc |= put_read_only(f, prof, home, work, host_run);
+	rc |= put_read_only(f, prof, home, work, host_run_guard);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -810,6 +820,8 @@ static void vm_free(struct microvm_vm *vm)
 		close(vm->timer);
 	if (vm->report >= 0)
 		close(vm->report);
+	if (vm->report_write >= 0)
+		close(vm->report_write);
 	for (int i = 0; i < SHARES; i++) {
 		if (vm->share_qemu_end[i] >= 0)
 			close(vm->share_qemu_end[i]);
@@ -886,9 +898,13 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		    struct sm_error *err)
 {
 	/* qemu needs nothing of the pane's environment (the guest gets it
-	 * through the launch), and a prepared VM has no pane yet. */
-	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
-	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[3 + SHARES], nkeep = 0;
+	 * through the launch), and a prepared VM has no pane yet.  Threat:
+	 * the guest reaching the host's loopback (10.0.2.2) or its own and
+	 * private addresses through qemu's user network: qemu's sockets
+	 * refuse them (qemu-net-guard.c) and report on the VM's pipe. */
+	char preload[PATH_MAX + 16], report[48];
+	char *const envp[] = {"PATH=/usr/bin:/bin", preload, report, NULL};
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[4 + SHARES], nkeep = 0;
 	struct strvec argv = STRVEC_INIT;
 	char msg[256];
 	int rc = -1;
@@ -912,8 +928,11 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
+	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", vm->key.net_guard_lib);
+	snprintf(report, sizeof report, "SANDMUX_GUARD_REPORT_FD=%d", vm->report_write);
 	keep[nkeep++] = ctl[1];
 	keep[nkeep++] = qmp[1];
+	keep[nkeep++] = vm->report_write;
 	for (int i = 0; i < SHARES; i++)
 		if (vm->share_qemu_end[i] >= 0)
 			keep[nkeep++] = vm->share_qemu_end[i];
@@ -974,7 +993,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = -1;
+	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;
 	if (key->egress_dir != NULL) {
@@ -1022,7 +1041,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		}
 		close(pair[0]);
 	}
-	close(report[1]);
+	vm->report_write = report[1];
 	report[1] = -1;
 	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
 		goto fail;
@@ -1170,10 +1189,11 @@ void microvm_prepare_next(void)
 
 		/* Not a file of the work tree: the pane must write the
 		 * host's own, not a read-only copy; nor of /tmp, which is
-		 * the guest's own. */
+		 * the guest's own; nor one the diods refuse to read (the
+		 * guest has no masks of its own over the copies). */
 		for (size_t i = 0; rc == 0 && i < all.n; i++)
 			if (!(last_key.work[0] != '\0' && inside(all.v[i], last_key.work)) &&
-			    !inside(all.v[i], "/tmp"))
+			    !inside(all.v[i], "/tmp") && !inside_any(all.v[i], last_key.deny))
 				rc |= strvec_push(warm, all.v[i]);
 		free(prepared_warm_sig);
 		prepared_warm_sig = rc == 0 ? warm_signature(warm) : NULL;
@@ -1269,10 +1289,11 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot list the deny-read paths");
 		return -1;
 	}
-	if (find_guard(key.guard_lib) != 0) {
+	if (find_guard("sandmux-diod-guard.so", key.guard_lib) != 0 ||
+	    find_guard("sandmux-qemu-net-guard.so", key.net_guard_lib) != 0) {
 		strvec_free(&deny);
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "the file servers' guard sandmux-diod-guard.so is missing "
+			     "the guards sandmux-diod-guard.so and sandmux-qemu-net-guard.so must be "
 			     "beside the sandmux binary (make)");
 		return -1;
 	}
@@ -1288,8 +1309,8 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		have_last = true;
 		remember_shell(req);
 	}
-	message = launch_message(req, prof, home, &deny, key.work[0] != '\0' ? key.work : NULL,
-				 key.host_run, res->vm->nonce, &message_len);
+	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
+				 key.host_run_guard, res->vm->nonce, &message_len);
 	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
@@ -1451,6 +1472,51 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
 	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
+}
+
+/* One line of the guards' pipe ("ACTION<TAB>TARGET"), or 0.  A line
+ * comes from a diod or qemu the guest may have driven, so it is only
+ * ever data: an action not of the four the guards write is dropped. */
+static int microvm_next_violation(struct launch_result *res, char *action, size_t action_size,
+				  char *target, size_t target_size)
+{
+	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
+					      "network-outbound"};
+	struct microvm_vm *vm = res->vm;
+
+	while (vm != NULL && vm->report >= 0) {
+		char *nl = memchr(vm->report_line, '\n', vm->report_len);
+		ssize_t n;
+
+		if (nl != NULL) {
+			char *tab;
+			size_t line = (size_t)(nl - vm->report_line);
+			int found = 0;
+
+			*nl = '\0';
+			tab = strchr(vm->report_line, '\t');
+			for (size_t i = 0; tab != NULL && i < sizeof actions / sizeof actions[0]; i++)
+				if ((size_t)(tab - vm->report_line) == strlen(actions[i]) &&
+				    strncmp(vm->report_line, actions[i], strlen(actions[i])) == 0) {
+					snprintf(action, action_size, "%s", actions[i]);
+					snprintf(target, target_size, "%s", tab + 1);
+					found = 1;
+				}
+			vm->report_len -= line + 1;
+			memmove(vm->report_line, nl + 1, vm->report_len);
+			if (found)
+				return 1;
+			continue;
+		}
+		if (vm->report_len == sizeof vm->report_line)
+			vm->report_len = 0; /* an overlong line is dropped */
+		n = read(vm->report, vm->report_line + vm->report_len,
+			 sizeof vm->report_line - vm->report_len);
+		if (n <= 0)
+			return 0;
+		vm->report_len += (size_t)n;
+	}
+	return 0;
 }
 
 /* --- QMP ------------------------------------------------------------------ */
@@ -1787,4 +1853,5 @@ const struct backend_ops backend_microvm_ops = {
     .destroy = microvm_destroy,
     .resize = microvm_resize,
     .exit_code = microvm_exit_code,
+    .next_violation = microvm_next_violation,
 };

@@ -24,10 +24,12 @@
  *     transport cannot write to a virtio port (no write_iter), so a relay
  *     of the agent's copies between the port and a socket the kernel
  *     mounts;
- *   - every deny-read path is masked: a directory by an empty read-only
- *     tmpfs of mode 0000, anything else by an empty mode-0000 file bound
- *     read-only over it (as native does).  Threat: the shell reading the
- *     user's keys through the host-root share;
+ *   - a deny-read path the launch names is masked: a directory by an
+ *     empty read-only tmpfs of mode 0000, anything else by an empty
+ *     mode-0000 file bound read-only over it.  The host names none
+ *     today: the shares' servers refuse those paths themselves
+ *     (microvm-host/diod-guard.c) and report it, which a mask would
+ *     hide;
  *   - paths kept read-only (host-run files inside the work tree) are
  *     bound read-only over themselves.  Threat: planting what the host
  *     runs later (invariant 7);

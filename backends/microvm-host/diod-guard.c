@@ -23,7 +23,8 @@
  *   - Host-run paths of the launch that do not exist yet
  *     (SANDMUX_GUARD_PATHS, hostrun.h): never created, by open O_CREAT,
  *     mkdir, mknod, link, symlink or rename; rename and symlink onto an
- *     ancestor of one neither.  The ones that existed are bound
+ *     ancestor of one neither; and one that exists is not opened for
+ *     writing.  The ones that existed at launch are also bound
  *     read-only around diod (microvm.c, share_argv).  Threat: planting
  *     what the host runs later through the work tree, say ~/.profile
  *     when the work tree is $HOME.
@@ -218,6 +219,15 @@ static int object_open(const char *path, int flags)
 		errno = EACCES;
 		return -1;
 	}
+	/* A host-run file there at launch is also a read-only mount around
+	 * diod; refused here first so that the refusal is reported. */
+	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) &&
+	    listed_in(create_list, real, false)) {
+		report("file-write*", real);
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
 	if (S_ISLNK(st.st_mode)) {
 		close(obj);
 		errno = ELOOP;
@@ -341,8 +351,8 @@ int chmod(const char *path, mode_t mode)
 		return fchmodat(AT_FDCWD, path, mode & ~(mode_t)(S_ISUID | S_ISGID), 0);
 	if (denied(t.full))
 		return refuse(&t, "file-write*", EACCES);
-	if (fstatat(t.dirfd, t.base, &st, 0) == 0 && (mode & S_ISUID ||
-						      (mode & S_ISGID && !S_ISDIR(st.st_mode))))
+	if (fstatat(t.dirfd, t.base, &st, 0) == 0 &&
+	    (mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))))
 		return refuse(&t, "file-write*", EPERM);
 	rc = fchmodat(t.dirfd, t.base, mode, 0);
 	close(t.dirfd);
@@ -453,8 +463,8 @@ int remove(const char *path)
 {
 	struct stat st;
 
-	return guarded_remove(path, lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? AT_REMOVEDIR
-										    : 0);
+	return guarded_remove(path,
+			      lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
 }
 
 int truncate(const char *path, off_t length)

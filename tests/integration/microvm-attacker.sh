@@ -16,6 +16,7 @@ HOME=$(mktemp -d /var/tmp/sandmux-attacker-home.XXXXXX)
 export HOME
 trap 'cleanup; rm -rf "$HOME"' EXIT
 mkdir -p "$HOME/.ssh"
+echo "host-bashrc-$$" >"$HOME/.bashrc"
 SECRET="sandmux-attacker-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_demo"
 export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
@@ -33,6 +34,24 @@ ok "the pane runs in a microvm"
 out=$(run "$vm" U 'id -u; grep CapEff /proc/self/status')
 check "test-only: the guest's shell is root with every capability ($out)" \
 	sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
+
+# --- violations: the host's refusals in the events log, the feed, the title ----
+violation() { # ACTION TARGET
+	grep '"kind":"violation"' "$XDG_STATE_HOME/sandmux/events.jsonl" 2>/dev/null |
+		grep "\"pane\":$vm," | grep '"backend":"microvm"' | grep -F "\"action\":\"$1\"" |
+		grep -qF "\"target\":\"$2\""
+}
+out=$(run "$vm" V1 "cat $HOME/.ssh/id_demo")
+check "a denied secret read is a violation event within 1 s ($out)" \
+	wait_for 1 violation 'file-read*' "$HOME/.ssh/id_demo"
+out=$(run "$vm" V2 "echo evil >>$HOME/.bashrc && echo written")
+check "the work tree's diod refuses a ~/.bashrc write ($out)" \
+	sh -c "! echo '$out' | grep -q written && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
+check "and it is a violation event within 1 s" wait_for 1 violation 'file-write*' "$HOME/.bashrc"
+counted() { [ "$(field "$vm" 'p["violations"]')" -ge 2 ]; }
+check "the pane's count has both ($(field "$vm" 'p["violations"]'))" wait_for 1 counted
+sm events --json 2>/dev/null | grep '"kind":"violation"' | grep -q "\"pane\":$vm," &&
+	ok "sandmux events shows them" || not_ok "sandmux events shows them"
 
 # A secret made on the host after the launch, in a deny-read root that
 # did not exist then: no guest mask can cover it.
@@ -62,6 +81,31 @@ check "and of a block device ($out)" sh -c "! echo '$out' | grep -q made && [ ! 
 out=$(run "$vm" X "cp /bin/true $HOME/suid && chmod 4755 $HOME/suid; chmod 2755 $HOME/suid; stat -c %a $HOME/suid")
 check "a set-user-ID or set-group-ID bit is refused on the host ($out)" \
 	sh -c "[ -f '$HOME/suid' ] && [ ! -u '$HOME/suid' ] && [ ! -g '$HOME/suid' ]"
+
+# --- the network: neither the host's loopback nor its own addresses ---------------
+# The terminal profile's open network: qemu's user network would turn
+# 10.0.2.2 into the host's 127.0.0.1 and connect to the host's own
+# address as the user; qemu's sockets refuse both (qemu-net-guard.c).
+mkdir -p "$T_DIR/www"
+echo "host-only-$$" >"$T_DIR/www/ok.txt"
+LO_PORT=$((40000 + $$ % 20000))
+OWN_IP=$(ip -4 -o addr show scope global | awk '{sub(/\/.*/, "", $4); print $4; exit}')
+(cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
+lo_web=$!
+(cd "$T_DIR/www" && exec python3 -m http.server "$LO_PORT" --bind "$OWN_IP" >/dev/null 2>&1) &
+own_web=$!
+trap 'kill $lo_web $own_web 2>/dev/null; cleanup; rm -rf "$HOME"' EXIT
+wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$LO_PORT/ok.txt"
+wait_for 10 curl -s -o /dev/null "http://$OWN_IP:$LO_PORT/ok.txt"
+out=$(run "$vm" N1 "curl -sS -m 10 http://10.0.2.2:$LO_PORT/ok.txt || echo refused")
+check "a service on the host's 127.0.0.1 is not reached at 10.0.2.2 ($out)" \
+	sh -c "! echo '$out' | grep -q host-only && echo '$out' | grep -q refused"
+check "and the refusal is a network-outbound violation" \
+	wait_for 1 violation network-outbound "127.0.0.1:$LO_PORT"
+out=$(run "$vm" N2 "curl -sS -m 10 http://$OWN_IP:$LO_PORT/ok.txt || echo refused")
+check "nor one on the host's own address $OWN_IP ($out)" \
+	sh -c "! echo '$out' | grep -q host-only && echo '$out' | grep -q refused"
+kill $lo_web $own_web 2>/dev/null
 
 # --- the host-root share, with the work tree's mount gone too -------------------
 out=$(run "$vm" R1 "umount -l $HOME; cat $HOME/.ssh/id_demo $HOME/.aws/credentials")
