@@ -129,6 +129,39 @@ static void report(const struct addr *a, uint16_t port)
 		errno = 0;
 }
 
+/* The loopback addresses qemu itself listens on: libslirp joins a
+ * guestfwd command to the guest through a TCP pair it makes on
+ * 127.0.0.1 (socketpair with out-of-band data), and that connect is
+ * qemu's own, not the guest's. */
+static struct {
+	struct addr a;
+	uint16_t port;
+} listening[MAX_ADDRS];
+static int nlistening;
+
+int listen(int fd, int backlog)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	int rc = (int)syscall(SYS_listen, fd, backlog);
+	int n = __atomic_load_n(&nlistening, __ATOMIC_ACQUIRE);
+
+	if (rc == 0 && n < MAX_ADDRS && getsockname(fd, (struct sockaddr *)&ss, &len) == 0 &&
+	    to_addr((struct sockaddr *)&ss, &listening[n].a, &listening[n].port) == 0)
+		__atomic_store_n(&nlistening, n + 1, __ATOMIC_RELEASE);
+	return rc;
+}
+
+static bool own_listener(const struct addr *a, uint16_t port)
+{
+	int n = __atomic_load_n(&nlistening, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++)
+		if (listening[i].port == port && same(a, &listening[i].a))
+			return true;
+	return false;
+}
+
 /* May qemu send to sa?  Anything but an IP address passes. */
 static bool allowed(const struct sockaddr *sa, socklen_t len)
 {
@@ -138,6 +171,8 @@ static bool allowed(const struct sockaddr *sa, socklen_t len)
 	if (sa == NULL || len < sizeof(sa_family_t) || to_addr(sa, &a, &port) != 0)
 		return true;
 	if (port == 53 && in_list(&a, resolvers, nresolvers))
+		return true;
+	if (own_listener(&a, port))
 		return true;
 	if (!local_class(&a) && !in_list(&a, own, nown))
 		return true;
