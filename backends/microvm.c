@@ -81,6 +81,7 @@
 #include "microvm.h"
 #include "profile.h"
 #include "pty.h"
+#include "sandbox-limits.h"
 #include "sandbox.h"
 #include "strvec.h"
 
@@ -91,6 +92,8 @@
 #define BOOT_TIMEOUT_TCG_MS 30000
 #define BOOT_TIMEOUT_KVM_MS 10000
 #define GUEST_MEMORY "256M"
+/* TCG's translation cache, MiB (docs/backends.md has the RSS it gives). */
+#define TCG_TB_SIZE_MB "64"
 #define CTL_PORT "sandmux.ctl"
 /* Where the guest finds the egress proxies (qemu's guestfwd address). */
 #define MICROVM_PROXY_ADDR "10.0.2.100"
@@ -111,6 +114,8 @@ struct vm_key {
 	char host_run_guard[16384];
 	char guard_lib[PATH_MAX];     /* sandmux-diod-guard.so */
 	char net_guard_lib[PATH_MAX]; /* sandmux-qemu-net-guard.so */
+	/* The profile, whose limits the VM's group has. */
+	char profile[64];
 	/* The deny-read roots, resolved, one per line: what every share's
 	 * diod refuses to open (diod-guard.c). */
 	char deny[16384];
@@ -198,7 +203,11 @@ static int push_machine(struct strvec *a, const char *qemu, const char *dir, boo
 	if (kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "kvm") != 0 ||
 		    strvec_push(a, "-cpu") != 0 || strvec_push(a, "host") != 0))
 		return -1;
-	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg") != 0))
+	/* Threat: a guest that keeps writing new code (a fork loop, a JIT)
+	 * growing TCG's translation cache, 1 GiB by default, which took
+	 * qemu to 1.5 GB: bounded, so qemu's RSS stays near the guest's
+	 * memory plus this. */
+	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg,tb-size=" TCG_TB_SIZE_MB) != 0))
 		return -1;
 	if (strvec_push(a, "-kernel") != 0 || strvec_push(a, kernel) != 0 ||
 	    strvec_push(a, "-initrd") != 0 || strvec_push(a, initrd) != 0 ||
@@ -947,6 +956,8 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		    .cols = cols,
 		    .keep_fds = keep,
 		    .nkeep_fds = nkeep,
+		    .child_setup = res->limits != NULL ? limits_child_apply : NULL,
+		    .child_arg = res->limits,
 		};
 		int spawned = master >= 0 ? pty_spawn_on(&opts, master, &res->pid, msg, sizeof msg)
 					  : pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg);
@@ -1043,6 +1054,12 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 	}
 	vm->report_write = report[1];
 	report[1] = -1;
+	/* Threat: a runaway guest taking the host's memory: qemu (the
+	 * guest's RAM, TCG's cache, its threads) is in a group with the
+	 * profile's limits, like a native pane's processes. */
+	res->limits = limits_group_new(profile_find(key->profile), err);
+	if (res->limits == NULL)
+		goto fail;
 	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
 		goto fail;
 	/* Far below a socket buffer, so this never blocks; the agent reads
@@ -1069,6 +1086,8 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
 	return 0;
 fail:
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	if (report[1] >= 0)
 		close(report[1]);
 	vm_free(vm);
@@ -1149,6 +1168,7 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
 	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
+	       strcmp(a->profile, b->profile) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
@@ -1165,6 +1185,7 @@ void microvm_prepared_discard(void)
 		;
 	close(prepared.master);
 	vm_free(prepared.vm);
+	limits_group_free(prepared.limits);
 	memset(&prepared, 0, sizeof prepared);
 }
 
@@ -1234,6 +1255,7 @@ static bool take_prepared(const struct vm_key *key, struct launch_result *res)
 		/* It died waiting (reaped just now): boot a new one. */
 		close(prepared.master);
 		vm_free(prepared.vm);
+		limits_group_free(prepared.limits);
 		have_prepared = false;
 		return false;
 	}
@@ -1278,6 +1300,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	if (strcmp(key.work, "/") == 0)
 		key.work[0] = '\0';
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
+	snprintf(key.profile, sizeof key.profile, "%s", prof->name);
 	key.open_net = !prof->proxied_network;
 	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
@@ -1342,6 +1365,8 @@ fail:
 	res->master = -1;
 	vm_free(res->vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	res->pid = 0;
 	return -1;
 }
@@ -1816,6 +1841,8 @@ static void microvm_destroy(struct launch_result *res)
 		backend_kill_tree(res->pid, 0);
 	vm_free(res->vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 }
 
 static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
@@ -1839,6 +1866,8 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 	}
 	vm_free(vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	return code;
 }
 

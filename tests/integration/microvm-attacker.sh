@@ -114,11 +114,47 @@ check "through the host-root share: ~/.ssh and the late secret unreadable ($out)
 out=$(run "$vm" R2 "mount -o remount,rw / ; echo x >/var/tmp/sandmux-attacker-$$ && echo written")
 check "no write on the host-root share, even remounted read-write in the guest ($out)" \
 	sh -c "! echo '$out' | grep -q written && [ ! -e /var/tmp/sandmux-attacker-$$ ]"
+# --- the guest's second line (guest root with every capability here, so
+# only what holds without a remount is checked) -------------------------------
+out=$(run "$vm" K1 "echo '|/bin/sh -c id' >/proc/sys/kernel/core_pattern && echo set; cat /proc/sys/kernel/core_pattern")
+check "/proc/sys is read-only in the guest: core_pattern not a pipe ($out)" \
+	sh -c "! echo '$out' | grep -q set && ! echo '$out' | grep -q '|'"
+out=$(run "$vm" K2 "echo b >/proc/sysrq-trigger && echo triggered")
+check "and /proc/sysrq-trigger ($out)" sh -c "! echo '$out' | grep -q triggered"
+out=$(run "$vm" K3 "cat /proc/sys/kernel/modules_disabled /proc/sys/kernel/kexec_load_disabled | tr '\\n' ' '")
+check "module loading and kexec are switched off ($out)" [ "$out" = "1 1 " ]
+
+# --- bounds: a fork loop stays in the shell's group; kill-pane still ends it ----
+qemu_pid=$(field "$vm" 'p["pid"]')
+out=$(run "$vm" F1 "cat /proc/self/cgroup")
+check "the shell is in its own control group in the guest ($out)" [ "$out" = "0::/shell" ]
 # The host's /proc under the guest's own: diod's is a fresh one of its
 # sandbox, so no host process (nor its environment) is there to read.
 out=$(run "$vm" R3 "umount -l /proc; ls /proc | grep -c '^[0-9]'; [ -e /proc/$$ ] && echo host-visible")
 check "the host-root share's /proc shows no host process ($out)" \
 	sh -c "! echo '$out' | grep -q host-visible"
+
+tb_bounded() { tr '\0' ' ' <"/proc/$qemu_pid/cmdline" | grep -q -- '-accel tcg,tb-size=64 '; }
+if [ "$(field "$vm" 'p["details"]["accelerator"]')" = kvm ]; then
+	ok "# skip: KVM has no translation cache"
+else
+	check "TCG's translation cache is bounded (tb-size=64)" tb_bounded
+fi
+rss_mib() { echo $(($(awk '/^VmRSS:/ { print $2 }' "/proc/$qemu_pid/status") / 1024)); }
+idle=$(rss_mib)
+sm send-keys -t "$vm" "dash -c 'f() { f | f & }; f' 2>/dev/null" Enter
+sleep 5
+busy=$(rss_mib)
+echo "# qemu's RSS: ${idle} MiB idle, ${busy} MiB after 5 s of a fork loop"
+check "qemu's RSS stays under 512 MiB under the fork loop (${busy} MiB)" [ "$busy" -lt 512 ]
+out=$(run "$vm" A1 "echo alive")
+check "the console still answers while the loop runs ($out)" [ "$out" = alive ]
+began=$(date +%s.%N)
+sm kill-pane -t "$vm"
+wait_for 2 gone "$qemu_pid"
+took=$(echo "$(date +%s.%N) - $began" | bc)
+check "kill-pane ends the fork-looping guest within 2 s (${took}s)" \
+	[ "$(echo "$took < 2" | bc)" = 1 ] && gone "$qemu_pid"
 
 sm kill-server >/dev/null 2>&1
 finish
