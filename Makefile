@@ -41,7 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-all: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so
+all: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -105,6 +105,11 @@ $(BUILD)/sandmux-diod-guard.so: backends/microvm-host/diod-guard.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -o $@ $<
 
+# The preload of a microvm pane's qemu (qemu-net-guard.c): likewise.
+$(BUILD)/sandmux-qemu-net-guard.so: backends/microvm-host/qemu-net-guard.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -o $@ $<
+
 $(BUILD)/sandmux-shim: src/shim.c src/shim-home.c src/shim-home.h backends/shim-filter.h backends/seccomp-compat.h
 	@mkdir -p $(BUILD)/shim-include
 ifneq ($(MUSL_GCC),)
@@ -160,7 +165,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
 deps:
 	@sh tests/deps.sh
 
-build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
+build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
 	$(HELPER_BINS)
 
 run: deps
@@ -202,12 +207,13 @@ docs: $(BUILD)/sandmux
 	./$(BUILD)/sandmux list-commands --markdown >>docs/commands.md.new
 	mv docs/commands.md.new docs/commands.md
 
-install: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so
+install: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/sandmux $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/sandmux/themes
 	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
 	install -m 0755 $(BUILD)/sandmux-shim $(DESTDIR)$(PREFIX)/bin/sandmux-shim
 	install -m 0644 $(BUILD)/sandmux-diod-guard.so $(DESTDIR)$(PREFIX)/lib/sandmux/sandmux-diod-guard.so
+	install -m 0644 $(BUILD)/sandmux-qemu-net-guard.so $(DESTDIR)$(PREFIX)/lib/sandmux/sandmux-qemu-net-guard.so
 	install -m 0644 docs/sandmux.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandmux.1
 	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/sandmux/themes/
 	install -d $(DESTDIR)$(PREFIX)/share/sandmux/examples

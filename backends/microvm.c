@@ -34,10 +34,12 @@
  * suspend --to-disk.  A serial port is bytes to qemu, and migrates; the
  * 9p session (fids, open files) lives in diod, whose socket the server
  * keeps while no qemu holds it, so a restored guest finds its mounts as
- * it left them.  diod enforces read-only itself (-o ro) for the root; the
- * work tree's diod runs in bubblewrap with only the work tree writable,
- * because diod does not stop a walk to ".." out of its export, which a
- * compromised guest kernel could send.
+ * it left them.  The guest kernel is the attacker: each diod runs in
+ * bubblewrap (every mount read-only but a writable work tree, because
+ * diod does not stop a walk to ".." out of its export) with the guard
+ * preloaded (microvm-host/diod-guard.c), which applies the deny-read
+ * roots and refuses device nodes and setuid bits on the host's side;
+ * its refusals come back on a pipe as violations.
  *
  * Confirmation never blocks the server: status_fd is an epoll set of the
  * control socket and a deadline timer, so "ready" is seen the moment it
@@ -79,6 +81,7 @@
 #include "microvm.h"
 #include "profile.h"
 #include "pty.h"
+#include "sandbox-limits.h"
 #include "sandbox.h"
 #include "strvec.h"
 
@@ -89,6 +92,8 @@
 #define BOOT_TIMEOUT_TCG_MS 30000
 #define BOOT_TIMEOUT_KVM_MS 10000
 #define GUEST_MEMORY "256M"
+/* TCG's translation cache, MiB (docs/backends.md has the RSS it gives). */
+#define TCG_TB_SIZE_MB "64"
 #define CTL_PORT "sandmux.ctl"
 /* Where the guest finds the egress proxies (qemu's guestfwd address). */
 #define MICROVM_PROXY_ADDR "10.0.2.100"
@@ -107,7 +112,13 @@ struct vm_key {
 	/* Every host-run path in the work tree, there or not, resolved as
 	 * far as it exists: what its diod refuses to create (diod-guard.c). */
 	char host_run_guard[16384];
-	char guard_lib[PATH_MAX]; /* sandmux-diod-guard.so */
+	char guard_lib[PATH_MAX];     /* sandmux-diod-guard.so */
+	char net_guard_lib[PATH_MAX]; /* sandmux-qemu-net-guard.so */
+	/* The profile, whose limits the VM's group has. */
+	char profile[64];
+	/* The deny-read roots, resolved, one per line: what every share's
+	 * diod refuses to open (diod-guard.c). */
+	char deny[16384];
 };
 
 /* The shares: the host's root, the work tree. */
@@ -117,6 +128,11 @@ struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
 	int qmp;     /* the server's end of qemu's QMP monitor */
 	int timer;   /* the boot deadline */
+	/* The shares' servers' refusals (diod-guard.c), one line each:
+	 * the read end of a pipe both diods write to. */
+	int report, report_write; /* report_write: for each qemu */
+	char report_line[PATH_MAX + 64];
+	size_t report_len;
 	struct vm_key key;
 	char egress_dir[PATH_MAX]; /* key.egress_dir points here */
 	/* Each share's diod (or the bwrap around it) and qemu's end of its
@@ -187,7 +203,11 @@ static int push_machine(struct strvec *a, const char *qemu, const char *dir, boo
 	if (kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "kvm") != 0 ||
 		    strvec_push(a, "-cpu") != 0 || strvec_push(a, "host") != 0))
 		return -1;
-	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg") != 0))
+	/* Threat: a guest that keeps writing new code (a fork loop, a JIT)
+	 * growing TCG's translation cache, 1 GiB by default, which took
+	 * qemu to 1.5 GB: bounded, so qemu's RSS stays near the guest's
+	 * memory plus this. */
+	if (!kvm && (strvec_push(a, "-accel") != 0 || strvec_push(a, "tcg,tb-size=" TCG_TB_SIZE_MB) != 0))
 		return -1;
 	if (strvec_push(a, "-kernel") != 0 || strvec_push(a, kernel) != 0 ||
 	    strvec_push(a, "-initrd") != 0 || strvec_push(a, initrd) != 0 ||
@@ -301,59 +321,69 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
  * none of /etc/diod.conf (-c /dev/null). */
 
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
-		      struct strvec *a)
+		      int report_fd, struct strvec *a)
 {
-	char uid[32];
+	char uid[32], report[16];
 	bool ro = which == SHARE_ROOT || key->work_ro;
 	const char *path = which == SHARE_ROOT ? "/" : key->work;
+	/* Threat: a compromised guest kernel walking ".." out of the work
+	 * tree, which diod would follow, or writing through the host-root
+	 * share: in this sandbox every mount is read-only but the work
+	 * tree.  A fresh /proc: the host's would show every process of the
+	 * user (their environments) to a guest reading the root share.  No
+	 * --unshare-user as root: diod as root sets its groups, which a
+	 * user namespace refuses (unprivileged, bwrap makes one itself);
+	 * --dev: device nodes of a bind are unusable in a namespace. */
+	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
+				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
+				       "--ro-bind",	    "/",	     "/",
+				       "--dev",		    "/dev",	     "--proc",
+				       "/proc"};
 	int rc = 0;
 
-	if (which == SHARE_WORK) {
-		/* Threat: a compromised guest kernel walking ".." out of the
-		 * work tree, which diod would follow: in this sandbox only
-		 * the work tree is writable at all.  No --unshare-user as
-		 * root: diod as root sets its groups, which a user namespace
-		 * refuses (unprivileged, bwrap makes one itself); --dev:
-		 * device nodes of a bind are unusable in a namespace. */
-		const char *const confine[] = {"--die-with-parent", "--unshare-pid",
-					       "--unshare-ipc",	    "--unshare-uts",
-					       "--unshare-net",	    "--unshare-cgroup-try",
-					       "--ro-bind",	    "/",
-					       "/",		    "--dev",
-					       "/dev"};
-
-		rc |= strvec_push(a, probe->native_bwrap_path);
-		rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
-		if (!key->work_ro) {
-			rc |= strvec_push(a, "--bind");
-			rc |= strvec_push(a, key->work);
-			rc |= strvec_push(a, key->work);
-		}
-		/* Threat: planting what the host runs later (invariant 7)
-		 * through the writable work tree, by the guest's shell or a
-		 * compromised guest kernel: the host kernel refuses it. */
-		for (const char *p = key->host_run; *p != '\0';) {
-			const char *nl = strchr(p, '\n');
-			char path[PATH_MAX];
-
-			snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
-			rc |= strvec_push(a, "--ro-bind");
-			rc |= strvec_push(a, path);
-			rc |= strvec_push(a, path);
-			p = nl + 1;
-		}
-		/* Threat: the same through a host-run file that does not
-		 * exist yet, which no bind can cover: diod alone gets the
-		 * preload that refuses to create one. */
-		if (!key->work_ro) {
-			const char *const guard[] = {"--setenv", "LD_PRELOAD", key->guard_lib,
-						     "--setenv", "SANDMUX_GUARD_PATHS",
-						     key->host_run_guard};
-
-			rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
-		}
-		rc |= strvec_push(a, "--");
+	rc |= strvec_push(a, probe->native_bwrap_path);
+	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
+	if (which == SHARE_WORK && !key->work_ro) {
+		rc |= strvec_push(a, "--bind");
+		rc |= strvec_push(a, key->work);
+		rc |= strvec_push(a, key->work);
 	}
+	/* Threat: planting what the host runs later (invariant 7)
+	 * through the writable work tree, by the guest's shell or a
+	 * compromised guest kernel: the host kernel refuses it. */
+	for (const char *p = which == SHARE_WORK ? key->host_run : ""; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		rc |= strvec_push(a, "--ro-bind");
+		rc |= strvec_push(a, path);
+		rc |= strvec_push(a, path);
+		p = nl + 1;
+	}
+	/* Threat: a guest root reading a deny-read root through either
+	 * share, making a device node or a setuid file, or a host-run file
+	 * that does not exist yet, which no bind can cover: diod alone gets
+	 * the preload that refuses each (diod-guard.c) and reports it on
+	 * report_fd. */
+	snprintf(report, sizeof report, "%d", report_fd);
+	{
+		const char *const guard[] = {"--setenv", "LD_PRELOAD",	   key->guard_lib,
+					     "--setenv", "SANDMUX_GUARD_DENY", key->deny};
+
+		rc |= strvec_pushv(a, guard, sizeof guard / sizeof guard[0]);
+	}
+	if (report_fd >= 0) {
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_REPORT_FD");
+		rc |= strvec_push(a, report);
+	}
+	if (which == SHARE_WORK && !key->work_ro) {
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_PATHS");
+		rc |= strvec_push(a, key->host_run_guard);
+	}
+	rc |= strvec_push(a, "--");
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
 	{
 		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
@@ -372,7 +402,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 /* Start one share's server on server_end (as its fd 3), in its own
  * process group, with nothing else of the server's. */
 static int share_start(const struct probe_result *probe, const struct vm_key *key, int which,
-		       int server_end, pid_t *pid, struct sm_error *err)
+		       int server_end, int report_fd, pid_t *pid, struct sm_error *err)
 {
 	struct strvec argv = STRVEC_INIT;
 	posix_spawn_file_actions_t fa;
@@ -381,13 +411,13 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	char *const envp[] = {"PATH=/usr/bin:/bin:/usr/sbin:/sbin", NULL};
 	int rc;
 
-	if (which == SHARE_WORK && probe->native_bwrap_path[0] == '\0') {
+	if (probe->native_bwrap_path[0] == '\0') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "microvm needs bubblewrap to confine the work tree's file server "
+			     "microvm needs bubblewrap to confine its file servers "
 			     "(install: apt-get install bubblewrap)");
 		return -1;
 	}
-	if (share_argv(probe, key, which, &argv) != 0) {
+	if (share_argv(probe, key, which, report_fd >= 0 ? 4 : -1, &argv) != 0) {
 		strvec_free(&argv);
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -399,7 +429,9 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDWR, 0);
 	posix_spawn_file_actions_adddup2(&fa, 0, 1);
 	posix_spawn_file_actions_adddup2(&fa, 0, 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+	if (report_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, report_fd, 4);
+	posix_spawn_file_actions_addclosefrom_np(&fa, report_fd >= 0 ? 5 : 4);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
 					    POSIX_SPAWN_SETSIGDEF);
@@ -451,18 +483,43 @@ static bool inside(const char *path, const char *root)
 	return strcmp(path, root) == 0 || (strncmp(path, root, n) == 0 && path[n] == '/');
 }
 
-/* Append line to buf (size) unless it is there already; -1 when full. */
-static int add_line(char *buf, size_t size, const char *line)
+/* Is path at or under one of the lines of list? */
+static bool inside_any(const char *path, const char *list)
 {
-	size_t len = strlen(buf), n = strlen(line);
+	for (const char *p = list; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char root[PATH_MAX];
+
+		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
+		if (root[0] != '\0' && inside(path, root))
+			return true;
+		p = nl + 1;
+	}
+	return false;
+}
+
+/* Is line one of buf's lines? */
+static bool has_line(const char *buf, const char *line)
+{
+	size_t n = strlen(line);
 
 	for (const char *p = buf; *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 
 		if ((size_t)(nl - p) == n && strncmp(p, line, n) == 0)
-			return 0;
+			return true;
 		p = nl + 1;
 	}
+	return false;
+}
+
+/* Append line to buf (size) unless it is there already; -1 when full. */
+static int add_line(char *buf, size_t size, const char *line)
+{
+	size_t len = strlen(buf), n = strlen(line);
+
+	if (has_line(buf, line))
+		return 0;
 	if (len + n + 2 > size)
 		return -1;
 	memcpy(buf + len, line, n);
@@ -471,9 +528,10 @@ static int add_line(char *buf, size_t size, const char *line)
 	return 0;
 }
 
-/* sandmux-diod-guard.so beside the binary (the build tree), else in
- * ../lib/sandmux (make install). */
-static int find_guard(char out[PATH_MAX])
+/* A preload (name: sandmux-diod-guard.so, sandmux-qemu-net-guard.so)
+ * beside the binary (the build tree), else in ../lib/sandmux (make
+ * install). */
+static int find_guard(const char *name, char out[PATH_MAX])
 {
 	char self[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -486,10 +544,10 @@ static int find_guard(char out[PATH_MAX])
 	if (slash == NULL)
 		return -1;
 	*slash = '\0';
-	snprintf(out, PATH_MAX, "%s/sandmux-diod-guard.so", self);
+	snprintf(out, PATH_MAX, "%s/%s", self, name);
 	if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
 		return 0;
-	snprintf(out, PATH_MAX, "%s/../lib/sandmux/sandmux-diod-guard.so", self);
+	snprintf(out, PATH_MAX, "%s/../lib/sandmux/%s", self, name);
 	return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 }
 
@@ -548,9 +606,9 @@ static int put_line(FILE *f, const char *key, const char *value)
 
 /* The deny-read paths native masks for this profile (native.c's
  * deny_list: the terminal list, the profile's, the runtime directory,
- * the caller's), each in every spelling, globs expanded. */
-static int put_deny(FILE *f, const struct launch_request *req,
-		    const struct sandbox_profile *prof, const char *home)
+ * the caller's), each in every spelling, globs expanded, into out. */
+static int deny_paths(const struct launch_request *req, const struct sandbox_profile *prof,
+		      const char *home, struct strvec *out)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 	struct strvec all = STRVEC_INIT;
@@ -566,7 +624,6 @@ static int put_deny(FILE *f, const struct launch_request *req,
 		rc |= strvec_push(&all, req->deny_paths[i]);
 	for (size_t i = 0; rc == 0 && i < all.n; i++) {
 		char *path = sandbox_expand_home(all.v[i], home);
-		struct strvec spellings = STRVEC_INIT;
 
 		if (path == NULL) {
 			rc = -1;
@@ -577,18 +634,33 @@ static int put_deny(FILE *f, const struct launch_request *req,
 
 			if (glob(path, GLOB_NOSORT, NULL, &g) == 0)
 				for (size_t k = 0; k < g.gl_pathc; k++)
-					rc |= put_line(f, "deny", g.gl_pathv[k]);
+					rc |= strvec_push(out, g.gl_pathv[k]);
 			globfree(&g);
-		} else if (sandbox_deny_spellings(path, &spellings) == 0) {
-			for (size_t k = 0; k < spellings.n; k++)
-				rc |= put_line(f, "deny", spellings.v[k]);
 		} else {
-			rc = -1;
+			rc |= sandbox_deny_spellings(path, out);
 		}
-		strvec_free(&spellings);
 		free(path);
 	}
 	strvec_free(&all);
+	return rc;
+}
+
+/* What the shares' servers refuse to read (diod-guard.c): every
+ * spelling, and each resolved as far as it exists, so a root made after
+ * launch (~/.aws the day the user configures it) is caught where its
+ * file will really be.  -1: out of memory or too many. */
+static int guard_deny_list(const struct strvec *deny, struct vm_key *key)
+{
+	int rc = 0;
+
+	key->deny[0] = '\0';
+	for (size_t i = 0; rc == 0 && i < deny->n; i++) {
+		char real[PATH_MAX];
+
+		rc |= add_line(key->deny, sizeof key->deny, deny->v[i]);
+		if (resolve_as_far(deny->v[i], real) == 0)
+			rc |= add_line(key->deny, sizeof key->deny, real);
+	}
 	return rc;
 }
 
@@ -600,7 +672,7 @@ static int put_deny(FILE *f, const struct launch_request *req,
  * planted there (invariant 7).  Only what exists at launch: a later new
  * file is not caught (docs/backends.md). */
 static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
-			 const char *work, const char *host_run)
+			 const char *work, const char *host_run_guard)
 {
 	const struct sandbox_profile *agent = profile_find("agent");
 	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
@@ -612,24 +684,18 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 		rc |= path != NULL ? put_line(f, "ro", path) : -1;
 		free(path);
 	}
+	/* Not the host-run paths: the work tree's diod refuses to write or
+	 * make them (share_argv, diod-guard.c) and reports each refusal,
+	 * which a guest mount in front would hide from the feed. */
 	for (size_t l = 0; work != NULL && l < 2; l++)
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			char path[PATH_MAX * 2];
 
 			snprintf(path, sizeof path, "%s/%s", strcmp(work, "/") == 0 ? "" : work,
 				 lists[l]->v[i]);
-			rc |= put_line(f, "ro", path);
+			if (!has_line(host_run_guard, path))
+				rc |= put_line(f, "ro", path);
 		}
-	/* Bound read-only on the host too (share_argv); here as well so
-	 * the shell gets EROFS at once, from the guest's own mount. */
-	for (const char *p = host_run; *p != '\0';) {
-		const char *nl = strchr(p, '\n');
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
-		rc |= put_line(f, "ro", path);
-		p = nl + 1;
-	}
 	return rc;
 }
 
@@ -700,7 +766,7 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 
 /* The launch message: what depends on the pane. */
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, const char *host_run,
+			    const char *home, const char *work, const char *host_run_guard,
 			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
@@ -723,8 +789,13 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "size", num);
 	if (req->egress_dir != NULL)
 		rc |= put_proxy_env(f);
-	rc |= put_deny(f, req, prof, home);
-	rc |= put_read_only(f, prof, home, work, host_run);
+	/* Tests only: a guest root in the pane (agent.c, guest_root), to
+	 * show that the host's side of each share holds without the
+	 * guest's own masks; by design it weakens nothing that matters. */
+	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
+	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
+		rc |= put_line(f, "guest-root", "1");
+	rc |= put_read_only(f, prof, home, work, host_run_guard);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -756,6 +827,10 @@ static void vm_free(struct microvm_vm *vm)
 		close(vm->qmp);
 	if (vm->timer >= 0)
 		close(vm->timer);
+	if (vm->report >= 0)
+		close(vm->report);
+	if (vm->report_write >= 0)
+		close(vm->report_write);
 	for (int i = 0; i < SHARES; i++) {
 		if (vm->share_qemu_end[i] >= 0)
 			close(vm->share_qemu_end[i]);
@@ -832,9 +907,13 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		    struct sm_error *err)
 {
 	/* qemu needs nothing of the pane's environment (the guest gets it
-	 * through the launch), and a prepared VM has no pane yet. */
-	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
-	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[3 + SHARES], nkeep = 0;
+	 * through the launch), and a prepared VM has no pane yet.  Threat:
+	 * the guest reaching the host's loopback (10.0.2.2) or its own and
+	 * private addresses through qemu's user network: qemu's sockets
+	 * refuse them (qemu-net-guard.c) and report on the VM's pipe. */
+	char preload[PATH_MAX + 16], report[48];
+	char *const envp[] = {"PATH=/usr/bin:/bin", preload, report, NULL};
+	int ctl[2] = {-1, -1}, qmp[2] = {-1, -1}, keep[4 + SHARES], nkeep = 0;
 	struct strvec argv = STRVEC_INIT;
 	char msg[256];
 	int rc = -1;
@@ -858,8 +937,11 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
+	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", vm->key.net_guard_lib);
+	snprintf(report, sizeof report, "SANDMUX_GUARD_REPORT_FD=%d", vm->report_write);
 	keep[nkeep++] = ctl[1];
 	keep[nkeep++] = qmp[1];
+	keep[nkeep++] = vm->report_write;
 	for (int i = 0; i < SHARES; i++)
 		if (vm->share_qemu_end[i] >= 0)
 			keep[nkeep++] = vm->share_qemu_end[i];
@@ -874,6 +956,8 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 		    .cols = cols,
 		    .keep_fds = keep,
 		    .nkeep_fds = nkeep,
+		    .child_setup = res->limits != NULL ? limits_child_apply : NULL,
+		    .child_arg = res->limits,
 		};
 		int spawned = master >= 0 ? pty_spawn_on(&opts, master, &res->pid, msg, sizeof msg)
 					  : pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg);
@@ -912,6 +996,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		    struct sm_error *err)
 {
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	int report[2] = {-1, -1};
 	char *world;
 	size_t world_len = 0;
 
@@ -919,7 +1004,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = -1;
+	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;
 	if (key->egress_dir != NULL) {
@@ -941,6 +1026,14 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 			     "a microvm work tree cannot have a comma in its path: %s", key->work);
 		goto fail;
 	}
+	/* Non-blocking both ends: a diod never waits on the server to
+	 * report (a line that does not fit is lost, the refusal is not). */
+	if (pipe2(report, O_CLOEXEC | O_NONBLOCK) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make the shares' report pipe: %s",
+			     strerror(errno));
+		goto fail;
+	}
+	vm->report = report[0];
 	for (int i = 0; i < SHARES; i++) {
 		int pair[2];
 
@@ -952,12 +1045,21 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 			goto fail;
 		}
 		vm->share_qemu_end[i] = pair[1];
-		if (share_start(probe, key, i, pair[0], &vm->share_server[i], err) != 0) {
+		if (share_start(probe, key, i, pair[0], report[1], &vm->share_server[i], err) !=
+		    0) {
 			close(pair[0]);
 			goto fail;
 		}
 		close(pair[0]);
 	}
+	vm->report_write = report[1];
+	report[1] = -1;
+	/* Threat: a runaway guest taking the host's memory: qemu (the
+	 * guest's RAM, TCG's cache, its threads) is in a group with the
+	 * profile's limits, like a native pane's processes. */
+	res->limits = limits_group_new(profile_find(key->profile), err);
+	if (res->limits == NULL)
+		goto fail;
 	if (vm_spawn(probe, vm, -1, -1, rows, cols, res, err) != 0)
 		goto fail;
 	/* Far below a socket buffer, so this never blocks; the agent reads
@@ -984,6 +1086,10 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
 	return 0;
 fail:
+	limits_group_free(res->limits);
+	res->limits = NULL;
+	if (report[1] >= 0)
+		close(report[1]);
 	vm_free(vm);
 	return -1;
 }
@@ -1061,7 +1167,8 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 {
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
-	       strcmp(a->host_run_guard, b->host_run_guard) == 0 &&
+	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
+	       strcmp(a->profile, b->profile) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
@@ -1078,6 +1185,7 @@ void microvm_prepared_discard(void)
 		;
 	close(prepared.master);
 	vm_free(prepared.vm);
+	limits_group_free(prepared.limits);
 	memset(&prepared, 0, sizeof prepared);
 }
 
@@ -1102,10 +1210,11 @@ void microvm_prepare_next(void)
 
 		/* Not a file of the work tree: the pane must write the
 		 * host's own, not a read-only copy; nor of /tmp, which is
-		 * the guest's own. */
+		 * the guest's own; nor one the diods refuse to read (the
+		 * guest has no masks of its own over the copies). */
 		for (size_t i = 0; rc == 0 && i < all.n; i++)
 			if (!(last_key.work[0] != '\0' && inside(all.v[i], last_key.work)) &&
-			    !inside(all.v[i], "/tmp"))
+			    !inside(all.v[i], "/tmp") && !inside_any(all.v[i], last_key.deny))
 				rc |= strvec_push(warm, all.v[i]);
 		free(prepared_warm_sig);
 		prepared_warm_sig = rc == 0 ? warm_signature(warm) : NULL;
@@ -1146,6 +1255,7 @@ static bool take_prepared(const struct vm_key *key, struct launch_result *res)
 		/* It died waiting (reaped just now): boot a new one. */
 		close(prepared.master);
 		vm_free(prepared.vm);
+		limits_group_free(prepared.limits);
 		have_prepared = false;
 		return false;
 	}
@@ -1164,6 +1274,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	const struct sandbox_profile *prof = profile_find(req->profile);
 	const char *home = req->home != NULL ? req->home : getenv("HOME");
 	struct vm_key key = {.egress_dir = req->egress_dir};
+	struct strvec deny = STRVEC_INIT;
 	char *message = NULL;
 	size_t message_len = 0;
 	bool warm;
@@ -1189,21 +1300,31 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	if (strcmp(key.work, "/") == 0)
 		key.work[0] = '\0';
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
+	snprintf(key.profile, sizeof key.profile, "%s", prof->name);
 	key.open_net = !prof->proxied_network;
 	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "cannot list the host-run files in the work tree %s", key.work);
 		return -1;
 	}
-	if (key.work[0] != '\0' && !key.work_ro && find_guard(key.guard_lib) != 0) {
+	if (deny_paths(req, prof, home, &deny) != 0 || guard_deny_list(&deny, &key) != 0) {
+		strvec_free(&deny);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot list the deny-read paths");
+		return -1;
+	}
+	if (find_guard("sandmux-diod-guard.so", key.guard_lib) != 0 ||
+	    find_guard("sandmux-qemu-net-guard.so", key.net_guard_lib) != 0) {
+		strvec_free(&deny);
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "the work tree's file server guard sandmux-diod-guard.so is missing "
+			     "the guards sandmux-diod-guard.so and sandmux-qemu-net-guard.so must be "
 			     "beside the sandmux binary (make)");
 		return -1;
 	}
 	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0)
+	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
+		strvec_free(&deny);
 		return -1;
+	}
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
 	if (req->egress_dir == NULL) {
@@ -1212,7 +1333,8 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		remember_shell(req);
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 key.host_run, res->vm->nonce, &message_len);
+				 key.host_run_guard, res->vm->nonce, &message_len);
+	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what
@@ -1243,6 +1365,8 @@ fail:
 	res->master = -1;
 	vm_free(res->vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	res->pid = 0;
 	return -1;
 }
@@ -1373,6 +1497,51 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
 	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
+}
+
+/* One line of the guards' pipe ("ACTION<TAB>TARGET"), or 0.  A line
+ * comes from a diod or qemu the guest may have driven, so it is only
+ * ever data: an action not of the four the guards write is dropped. */
+static int microvm_next_violation(struct launch_result *res, char *action, size_t action_size,
+				  char *target, size_t target_size)
+{
+	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
+					      "network-outbound"};
+	struct microvm_vm *vm = res->vm;
+
+	while (vm != NULL && vm->report >= 0) {
+		char *nl = memchr(vm->report_line, '\n', vm->report_len);
+		ssize_t n;
+
+		if (nl != NULL) {
+			char *tab;
+			size_t line = (size_t)(nl - vm->report_line);
+			int found = 0;
+
+			*nl = '\0';
+			tab = strchr(vm->report_line, '\t');
+			for (size_t i = 0; tab != NULL && i < sizeof actions / sizeof actions[0]; i++)
+				if ((size_t)(tab - vm->report_line) == strlen(actions[i]) &&
+				    strncmp(vm->report_line, actions[i], strlen(actions[i])) == 0) {
+					snprintf(action, action_size, "%s", actions[i]);
+					snprintf(target, target_size, "%s", tab + 1);
+					found = 1;
+				}
+			vm->report_len -= line + 1;
+			memmove(vm->report_line, nl + 1, vm->report_len);
+			if (found)
+				return 1;
+			continue;
+		}
+		if (vm->report_len == sizeof vm->report_line)
+			vm->report_len = 0; /* an overlong line is dropped */
+		n = read(vm->report, vm->report_line + vm->report_len,
+			 sizeof vm->report_line - vm->report_len);
+		if (n <= 0)
+			return 0;
+		vm->report_len += (size_t)n;
+	}
+	return 0;
 }
 
 /* --- QMP ------------------------------------------------------------------ */
@@ -1672,6 +1841,8 @@ static void microvm_destroy(struct launch_result *res)
 		backend_kill_tree(res->pid, 0);
 	vm_free(res->vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 }
 
 static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
@@ -1695,6 +1866,8 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 	}
 	vm_free(vm);
 	res->vm = NULL;
+	limits_group_free(res->limits);
+	res->limits = NULL;
 	return code;
 }
 
@@ -1709,4 +1882,5 @@ const struct backend_ops backend_microvm_ops = {
     .destroy = microvm_destroy,
     .resize = microvm_resize,
     .exit_code = microvm_exit_code,
+    .next_violation = microvm_next_violation,
 };

@@ -325,13 +325,34 @@ static void pane_check_limits(struct pane *p)
 		server_broadcast_layout(p->window->session);
 }
 
+/* Refusals the backend made on the host's side without the supervisor
+ * (a microvm's file servers and qemu): violation events like native's,
+ * in the same log, feed and counter. */
+static void pane_check_violations(struct pane *p)
+{
+	char action[32], target[PATH_MAX];
+
+	if (p->ops == NULL || p->ops->next_violation == NULL)
+		return;
+	while (p->ops->next_violation(&p->launch, action, sizeof action, target, sizeof target) ==
+	       1) {
+		cJSON *ev = events_lifecycle("violation", p);
+
+		cJSON_AddStringToObject(ev, "action", action);
+		cJSON_AddStringToObject(ev, "target", target);
+		events_emit(ev);
+	}
+}
+
 static void pane_on_limits_timer(uv_timer_t *timer)
 {
 	limits_remove_pending();
 	for (struct session *s = server.sessions; s != NULL; s = s->next)
 		for (struct window *w = s->windows; w != NULL; w = w->next)
-			for (struct pane *p = w->panes; p != NULL; p = p->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next) {
 				pane_check_limits(p);
+				pane_check_violations(p);
+			}
 }
 
 static void pane_watch_limits(void)
@@ -386,7 +407,7 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	strv_free(envp);
 	if (rc < 0)
 		return -1;
-	if (p->launch.limits != NULL)
+	if (p->launch.limits != NULL || p->ops->next_violation != NULL)
 		pane_watch_limits();
 	p->master = p->launch.master;
 	uv_poll_init(server.loop, &p->poll, p->master);

@@ -48,6 +48,6 @@ split_vm() { sm split -t v -v --backend microvm "$@" | sed -n 's/.*%\([0-9]*\).*
 # qemu_alive PID: PID (a pane's, from ls --json) is still a live qemu
 # booting this image (a zombie's or a reused pid's cmdline is not).
 qemu_alive() {
-	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q "qemu-system.*$IMAGE/vmlinux"
+	{ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null | grep -q "qemu-system.*$IMAGE/vmlinux"
 }
 gone() { ! qemu_alive "$1"; }

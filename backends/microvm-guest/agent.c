@@ -24,13 +24,18 @@
  *     transport cannot write to a virtio port (no write_iter), so a relay
  *     of the agent's copies between the port and a socket the kernel
  *     mounts;
- *   - every deny-read path is masked: a directory by an empty read-only
- *     tmpfs of mode 0000, anything else by an empty mode-0000 file bound
- *     read-only over it (as native does).  Threat: the shell reading the
- *     user's keys through the host-root share;
+ *   - a deny-read path the launch names is masked: a directory by an
+ *     empty read-only tmpfs of mode 0000, anything else by an empty
+ *     mode-0000 file bound read-only over it.  The host names none
+ *     today: the shares' servers refuse those paths themselves
+ *     (microvm-host/diod-guard.c) and report it, which a mask would
+ *     hide;
  *   - paths kept read-only (host-run files inside the work tree) are
  *     bound read-only over themselves.  Threat: planting what the host
  *     runs later (invariant 7);
+ *   - /proc/sys and /proc/sysrq-trigger are read-only, module loading
+ *     and kexec switched off, and the shell in a control group of its
+ *     own with a process limit (lock_kernel, make_shell_group);
  *   - the shell runs on /dev/hvc0 (the pane's PTY on the host) as its
  *     session leader with hvc0 as controlling terminal, so job control is
  *     the guest kernel's own; as the user's uid with every capability
@@ -95,9 +100,14 @@ struct launch {
 	int work_ro;
 	char work_path[4096]; /* the host's path of it: the 9p aname and the mount point */
 	char net[16]; /* "", "open", "proxied" */
+	/* Tests only (SANDMUX_TEST_GUEST_ROOT on the host): the shell keeps
+	 * uid 0 and every capability, the attacker the host's side of each
+	 * share must stop on its own. */
+	int guest_root;
 };
 
 static int ctl = -1;
+static int shell_group = -1; /* the shell's control group (make_shell_group) */
 
 static void say(const char *fmt, ...)
 {
@@ -311,6 +321,8 @@ static void read_message(struct launch *l, const char *end)
 				 strlen(value) > 3 ? value + 3 : "/");
 		} else if (strcmp(line, "net") == 0)
 			snprintf(l->net, sizeof l->net, "%s", value);
+		else if (strcmp(line, "guest-root") == 0)
+			l->guest_root = strcmp(value, "1") == 0;
 	}
 	errno = EPIPE;
 	die(strcmp(end, "go") == 0 ? "control channel closed before launch"
@@ -422,6 +434,9 @@ static void mount_share(const char *port_name, const char *aname, const char *ds
 	close(fd);
 }
 
+/* The host-wide writers of /proc, read-only for the shell. */
+static const char *const proc_read_only[] = {"sys", "sysrq-trigger"};
+
 /* The pane's world: host root, work tree, fresh kernel file systems. */
 static void build_root(const struct launch *l)
 {
@@ -429,6 +444,22 @@ static void build_root(const struct launch *l)
 
 	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV, "loose", l);
 	mount_or_die("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	/* Threat: uid 0 in the guest (the server's uid when it is root)
+	 * writing the kernel's settings, which /proc checks by owner alone
+	 * (kernel.core_pattern = |helper runs the helper with every
+	 * capability), or the sysrq trigger.  Read-only binds, which the
+	 * shell without CAP_SYS_ADMIN cannot remount.  A second line: the
+	 * host's side of the shares and network holds without it. */
+	for (size_t i = 0; i < sizeof proc_read_only / sizeof proc_read_only[0]; i++) {
+		char path[64];
+
+		snprintf(path, sizeof path, "/newroot/proc/%s", proc_read_only[i]);
+		if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0 ||
+		    mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV |
+						  MS_NOEXEC,
+			  NULL) != 0)
+			die(path);
+	}
 	mount_or_die("devtmpfs", "/newroot/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL);
 	mkdir("/newroot/dev/pts", 0755);
 	mount_or_die("devpts", "/newroot/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
@@ -695,8 +726,16 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 		if (tty > 2)
 			close(tty);
 		set_size(0, l->rows, l->cols);
+		failed.step = 5;
+		{
+			int procs = openat(shell_group, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+
+			if (procs < 0 || write(procs, "0", 1) != 1)
+				goto fail;
+			close(procs);
+		}
 		failed.step = 2;
-		if (drop_privileges(l) != 0)
+		if (!l->guest_root && drop_privileges(l) != 0)
 			goto fail;
 		failed.step = 3;
 		if (chdir(l->cwd[0] ? l->cwd : "/") != 0)
@@ -718,7 +757,7 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 	if (n > 0) {
 		static const char *const steps[] = {"setsid", "open /dev/hvc0 as the terminal",
 						    "drop privileges", "chdir to the working directory",
-						    "exec"};
+						    "exec", "join the shell's control group"};
 
 		waitpid(pid, NULL, 0);
 		snprintf(what, what_size, "%s%s%s", steps[failed.step], failed.step == 4 ? " " : "",
@@ -730,6 +769,59 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 }
 
 static int signal_pipe[2] = {-1, -1};
+
+/* One-way switches, once every module this guest needs is loaded.
+ * Threat: guest root loading a module or a new kernel (kexec) to get
+ * around what the guest itself holds (a second line: nothing on the
+ * host depends on the guest kernel).  The core pattern is a plain file
+ * name, never a pipe to a helper. */
+static void lock_kernel(void)
+{
+	static const char *const settings[][2] = {
+	    {"/proc/sys/kernel/core_pattern", "core"},
+	    {"/proc/sys/kernel/kexec_load_disabled", "1"},
+	    {"/proc/sys/kernel/modules_disabled", "1"},
+	};
+
+	for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+		int fd = open(settings[i][0], O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0 || write(fd, settings[i][1], strlen(settings[i][1])) < 0)
+			die(settings[i][0]);
+		close(fd);
+	}
+}
+
+/* The shell's control group: at most SHELL_PIDS_MAX processes.  Threat:
+ * a fork loop filling the guest's process table and memory, which froze
+ * a 256 MiB guest for minutes; the agent and the shares' relays stay
+ * outside it, so the console, resize and exit still work.  Returns the
+ * group's directory (the shell joins it before exec), -1 if the kernel
+ * has no cgroup2 (the launch then fails: no unbounded shell). */
+#define SHELL_PIDS_MAX "512"
+static int make_shell_group(void)
+{
+	int fd;
+
+	if ((mkdir("/cgroup", 0700) != 0 && errno != EEXIST) ||
+	    mount("cgroup2", "/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		die("mount cgroup2");
+	fd = open("/cgroup/cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "+pids", 5) != 5)
+		die("the pids controller");
+	close(fd);
+	if (mkdir("/cgroup/shell", 0700) != 0 && errno != EEXIST)
+		die("mkdir /cgroup/shell");
+	fd = open("/cgroup/shell/pids.max", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, SHELL_PIDS_MAX, strlen(SHELL_PIDS_MAX)) < 0)
+		die("pids.max");
+	close(fd);
+	fd = open("/cgroup/shell", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		die("/cgroup/shell");
+	return fd;
+}
+
 
 static void on_sigchld(int sig __attribute__((unused)))
 {
@@ -864,6 +956,8 @@ int main(void)
 						"mode=0700,size=64m") != 0 ||
 	     (warm_dir = open("/warm", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0))
 		die("the tmpfs of the copies");
+	lock_kernel();
+	shell_group = make_shell_group();
 	build_root(&l);
 	copy_ahead(&l, warm_dir);
 	if (warm_dir >= 0)

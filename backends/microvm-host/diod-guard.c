@@ -1,34 +1,57 @@
 /*
- * diod-guard: a preload library for the 9p server (diod) of a microvm
- * pane's writable work tree, which refuses to create the host-run paths
- * of the launch (hostrun.h) that did not exist when the pane started.
+ * diod-guard: a preload library for the 9p servers (diod) of a microvm
+ * pane, the host's side of every rule a guest could otherwise get past.
+ * The guest kernel, and root inside it, is the attacker (design
+ * invariant 7): its own masks and read-only binds are a second line a
+ * guest root removes, so what the profile promises is decided here, in
+ * the host process that touches the files, on the final object.
  *
- * The ones that existed are bound read-only around diod (microvm.c,
- * share_argv).  A missing one has nothing to mount over, and making a
- * stub to mount over would litter the user's $HOME; native refuses it
- * by name in its seccomp supervisor, and this is the same refusal for a
- * process that has no supervisor: diod creates files with open(O_CREAT),
- * mkdir, mknod, link, symlink and rename (what its binary imports), and
- * each of those is answered here.  Threat: the guest (its shell, or a
- * compromised guest kernel sending its own 9p requests) planting what the
- * host runs later through the work tree, say ~/.profile when the work
- * tree is $HOME (design invariant 7).
+ *   - Deny-read roots (SANDMUX_GUARD_DENY: ~/.ssh, ~/.aws, ... and the
+ *     profile's own, resolved): opening anything at or below one fails
+ *     with EACCES, for files that exist at launch and ones made later,
+ *     and nothing is created, renamed or linked into or out of one, nor
+ *     removed or truncated there.  Threat: a guest root unmounting the
+ *     guest's masks (or mounting the share afresh) and reading the
+ *     user's keys through the host-root share.
+ *   - Device nodes: never created (mknod of a character or block
+ *     device) and never opened.  Threat: a guest root making a device
+ *     node in the host's work tree (through a diod that runs as root,
+ *     that is a host device) or opening one of the host's.
+ *   - Set-user-ID and set-group-ID bits: stripped from new files and
+ *     refused by chmod.  Threat: a guest root leaving a setuid program
+ *     in the host's work tree.
+ *   - Host-run paths of the launch that do not exist yet
+ *     (SANDMUX_GUARD_PATHS, hostrun.h): never created, by open O_CREAT,
+ *     mkdir, mknod, link, symlink or rename; rename and symlink onto an
+ *     ancestor of one neither; and one that exists is not opened for
+ *     writing.  The ones that existed at launch are also bound
+ *     read-only around diod (microvm.c, share_argv).  Threat: planting
+ *     what the host runs later through the work tree, say ~/.profile
+ *     when the work tree is $HOME.
  *
- * Decided on the final object, race-free: the parent directory is opened
- * (O_PATH) and its real path read back from the open file, the name is
- * checked against the list under that real path, and the call is made
- * relative to that same open directory (openat, mkdirat, ...), so a
- * parent swapped for a symlink after the check changes nothing.  An
- * O_CREAT open whose last component is a symlink to nothing is refused
- * (it would create the symlink's target, wherever that is); one that is
- * not a symlink gets O_NOFOLLOW, so it cannot become one in between.
- * rename and symlink are refused onto an ancestor of a listed path too
- * (a directory moved or linked into place would bring the path along).
+ * Writes to the host-root share are refused by the host kernel: that
+ * diod runs in a bubblewrap whose every mount is read-only.
  *
- * The list is SANDMUX_GUARD_PATHS (resolved absolute paths, one per
- * line), set for diod alone with bwrap's --setenv.  Built as
- * build/sandmux-diod-guard.so, beside the sandmux binary.
+ * Decided on the final object, race-free: an existing object is opened
+ * O_PATH first, its real path read back from the open file and checked,
+ * and the object opened again through that same open file
+ * (/proc/self/fd/N), so a path swapped for a symlink after the check
+ * changes nothing.  A name to create is decided by its parent, opened
+ * O_PATH the same way, and the call is made relative to that open
+ * directory (openat, mkdirat, ...).  An O_CREAT open whose last
+ * component is a symlink to nothing is refused (it would create the
+ * symlink's target, wherever that is).
+ *
+ * Each refusal is reported as one line "ACTION<TAB>PATH" on the file
+ * descriptor SANDMUX_GUARD_REPORT_FD (a pipe to the sandmux server),
+ * which makes it a violation event of the pane (microvm.c).
+ *
+ * The lists are resolved absolute paths, one per line, set for diod
+ * alone with bwrap's --setenv.  Built as build/sandmux-diod-guard.so,
+ * beside the sandmux binary.  diod imports the path forms (open,
+ * opendir, mkdir, __xmknod, ...), which are what is answered here.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,28 +63,48 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The listed paths, read once at load (before diod's threads exist). */
-static char *guard_list;
+/* Read once at load (before diod's threads exist). */
+static char *create_list; /* host-run paths never created */
+static char *deny_list;	  /* deny-read roots */
+static int report_fd = -1;
 
 __attribute__((constructor)) static void guard_load(void)
 {
-	const char *env = getenv("SANDMUX_GUARD_PATHS");
+	const char *paths = getenv("SANDMUX_GUARD_PATHS");
+	const char *deny = getenv("SANDMUX_GUARD_DENY");
+	const char *fd = getenv("SANDMUX_GUARD_REPORT_FD");
 
-	guard_list = env != NULL ? strdup(env) : NULL;
+	create_list = paths != NULL ? strdup(paths) : NULL;
+	deny_list = deny != NULL ? strdup(deny) : NULL;
+	report_fd = fd != NULL ? atoi(fd) : -1;
 }
 
-/* Is full (an absolute real path) a listed path or inside one; with
+/* One line to the server; a pipe write of less than PIPE_BUF is whole.
+ * Never blocks diod for long: the server reads the pipe as it comes. */
+static void report(const char *action, const char *path)
+{
+	char line[PATH_MAX * 2 + 64];
+	int n;
+
+	if (report_fd < 0)
+		return;
+	n = snprintf(line, sizeof line, "%s\t%s\n", action, path);
+	if (n > 0 && n < PIPE_BUF && write(report_fd, line, (size_t)n) < 0)
+		errno = 0;
+}
+
+/* Is full (an absolute real path) a path of list or inside one; with
  * ancestors, also a directory above one? */
-static bool listed(const char *full, bool ancestors)
+static bool listed_in(const char *list, const char *full, bool ancestors)
 {
 	size_t flen = strlen(full);
 
-	for (const char *p = guard_list; p != NULL && *p != '\0';) {
+	for (const char *p = list; p != NULL && *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
 
 		if (len > 0 && flen >= len && strncmp(full, p, len) == 0 &&
-		    (full[len] == '\0' || full[len] == '/'))
+		    (full[len] == '\0' || full[len] == '/' || (len == 1 && p[0] == '/')))
 			return true;
 		if (ancestors && len > flen && strncmp(full, p, flen) == 0 && p[flen] == '/')
 			return true;
@@ -70,9 +113,28 @@ static bool listed(const char *full, bool ancestors)
 	return false;
 }
 
-/* A name to create: its parent opened (dirfd, the caller closes it) and
- * its last component (base); -1 when the parent cannot be opened, which
- * the real call then reports itself. */
+static bool denied(const char *full)
+{
+	return listed_in(deny_list, full, false);
+}
+
+/* The real path of an open file; -1 if it cannot be read. */
+static int fd_path(int fd, char out[PATH_MAX])
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, out, PATH_MAX - 1);
+	if (n <= 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+/* A name to create or remove: its parent opened (dirfd, the caller
+ * closes it) and its last component (base); -1 when the parent cannot
+ * be opened, which the real call then reports itself. */
 struct target {
 	int dirfd;
 	char base[NAME_MAX + 1];
@@ -81,10 +143,9 @@ struct target {
 
 static int target_open(const char *path, struct target *t)
 {
-	char parent[PATH_MAX], link[64], real[PATH_MAX];
+	char parent[PATH_MAX], real[PATH_MAX];
 	const char *slash;
 	size_t len = strlen(path);
-	ssize_t n;
 
 	/* A trailing slash ("dir/") names the same entry. */
 	while (len > 1 && path[len - 1] == '/')
@@ -107,30 +168,76 @@ static int target_open(const char *path, struct target *t)
 		parent[slash == parent ? 1 : (size_t)(slash - parent)] = '\0';
 	if (t->base[0] == '\0' || strcmp(t->base, ".") == 0 || strcmp(t->base, "..") == 0)
 		return -1;
-	t->dirfd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->dirfd = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (t->dirfd < 0)
 		return -1;
-	snprintf(link, sizeof link, "/proc/self/fd/%d", t->dirfd);
-	n = readlink(link, real, sizeof real - 1);
-	if (n <= 0) {
+	if (fd_path(t->dirfd, real) != 0) {
 		close(t->dirfd);
 		return -1;
 	}
-	real[n] = '\0';
 	snprintf(t->full, sizeof t->full, "%s/%s", strcmp(real, "/") == 0 ? "" : real, t->base);
 	return 0;
 }
 
-static int refuse(struct target *t)
+static int refuse(struct target *t, const char *action, int err)
 {
+	if (action != NULL)
+		report(action, t->full);
 	close(t->dirfd);
-	errno = EACCES;
+	errno = err;
 	return -1;
 }
 
-/* Every call is made with the *at() form (AT_FDCWD when nothing is
- * checked), so no real function has to be looked up. */
-int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev);
+/* May a name be made at t (a new entry of any kind)?  Not in a deny-read
+ * root, not a host-run path (with ancestors: a directory moved or
+ * linked into place would bring the path along). */
+static bool may_create(const struct target *t, bool ancestors)
+{
+	return !denied(t->full) && !listed_in(create_list, t->full, ancestors);
+}
+
+/* An existing object, decided on what path leads to now: opened O_PATH
+ * (following symlinks unless O_NOFOLLOW, as the call would), checked,
+ * then opened for real through that open file. */
+static int object_open(const char *path, int flags)
+{
+	char real[PATH_MAX], again[64];
+	struct stat st;
+	int obj = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC | (flags & (O_NOFOLLOW | O_DIRECTORY)));
+	int fd;
+
+	if (obj < 0)
+		return -1;
+	if (fd_path(obj, real) != 0 || fstat(obj, &st) != 0) {
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	if (denied(real) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		report("file-read*", real);
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	/* A host-run file there at launch is also a read-only mount around
+	 * diod; refused here first so that the refusal is reported. */
+	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) &&
+	    listed_in(create_list, real, false)) {
+		report("file-write*", real);
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		close(obj);
+		errno = ELOOP;
+		return -1;
+	}
+	snprintf(again, sizeof again, "/proc/self/fd/%d", obj);
+	fd = openat(AT_FDCWD, again, flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW));
+	close(obj);
+	return fd;
+}
 
 static int guarded_open(const char *path, int flags, mode_t mode)
 {
@@ -138,20 +245,23 @@ static int guarded_open(const char *path, int flags, mode_t mode)
 	struct stat st;
 	int fd;
 
-	if (!(flags & O_CREAT) || target_open(path, &t) != 0)
-		return openat(AT_FDCWD, path, flags, mode);
-	if (fstatat(t.dirfd, t.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-		/* Through a symlink: only to something that exists, which
-		 * is then opened, not created. */
-		if (fstatat(t.dirfd, t.base, &st, 0) != 0)
-			return refuse(&t);
-		flags &= ~(O_CREAT | O_EXCL);
-	} else {
-		if (listed(t.full, false))
-			return refuse(&t);
-		flags |= O_NOFOLLOW;
+	if (!(flags & O_CREAT))
+		return object_open(path, flags);
+	if (target_open(path, &t) != 0)
+		return openat(AT_FDCWD, path, flags, mode & ~(mode_t)(S_ISUID | S_ISGID));
+	if (fstatat(t.dirfd, t.base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* It exists: no creation, the object decides.  Through a
+		 * symlink only to something that exists. */
+		if (S_ISLNK(st.st_mode) && fstatat(t.dirfd, t.base, &st, 0) != 0)
+			return refuse(&t, "file-write-create", EACCES);
+		if (flags & O_EXCL)
+			return refuse(&t, NULL, EEXIST);
+		close(t.dirfd);
+		return object_open(path, flags & ~O_CREAT);
 	}
-	fd = openat(t.dirfd, t.base, flags, mode);
+	if (!may_create(&t, false))
+		return refuse(&t, "file-write-create", EACCES);
+	fd = openat(t.dirfd, t.base, flags | O_NOFOLLOW, mode & ~(mode_t)(S_ISUID | S_ISGID));
 	close(t.dirfd);
 	return fd;
 }
@@ -184,46 +294,97 @@ int open64(const char *path, int flags, ...)
 	return guarded_open(path, flags, mode);
 }
 
+DIR *opendir(const char *path)
+{
+	int fd = object_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir;
+
+	if (fd < 0)
+		return NULL;
+	dir = fdopendir(fd);
+	if (dir == NULL)
+		close(fd);
+	return dir;
+}
+
 int mkdir(const char *path, mode_t mode)
 {
 	struct target t;
 	int rc;
 
 	if (target_open(path, &t) != 0)
-		return mkdirat(AT_FDCWD, path, mode);
-	if (listed(t.full, false))
-		return refuse(&t);
-	rc = mkdirat(t.dirfd, t.base, mode);
+		return mkdirat(AT_FDCWD, path, mode & ~(mode_t)S_ISUID);
+	if (!may_create(&t, false))
+		return refuse(&t, "file-write-create", EACCES);
+	rc = mkdirat(t.dirfd, t.base, mode & ~(mode_t)S_ISUID);
 	close(t.dirfd);
 	return rc;
 }
 
+/* diod links against glibc's old stat-versioned mknod. */
+int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev);
+
 int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 {
 	struct target t;
+	int rc;
 
 	(void)ver;
+	if (target_open(path, &t) != 0) {
+		errno = EACCES;
+		return -1;
+	}
+	if (S_ISCHR(mode) || S_ISBLK(mode) || !may_create(&t, false))
+		return refuse(&t, "file-write-create", EACCES);
+	rc = mknodat(t.dirfd, t.base, mode & ~(mode_t)(S_ISUID | S_ISGID), *dev);
+	close(t.dirfd);
+	return rc;
+}
+
+int chmod(const char *path, mode_t mode)
+{
+	struct target t;
+	struct stat st;
 	int rc;
 
 	if (target_open(path, &t) != 0)
-		return mknodat(AT_FDCWD, path, mode, *dev);
-	if (listed(t.full, false))
-		return refuse(&t);
-	rc = mknodat(t.dirfd, t.base, mode, *dev);
+		return fchmodat(AT_FDCWD, path, mode & ~(mode_t)(S_ISUID | S_ISGID), 0);
+	if (denied(t.full))
+		return refuse(&t, "file-write*", EACCES);
+	if (fstatat(t.dirfd, t.base, &st, 0) == 0 &&
+	    (mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))))
+		return refuse(&t, "file-write*", EPERM);
+	rc = fchmodat(t.dirfd, t.base, mode, 0);
 	close(t.dirfd);
 	return rc;
 }
 
 int link(const char *old, const char *new)
 {
-	struct target t;
+	struct target from, t;
 	int rc;
 
-	if (target_open(new, &t) != 0)
-		return linkat(AT_FDCWD, old, AT_FDCWD, new, 0);
-	if (listed(t.full, false))
-		return refuse(&t);
-	rc = linkat(AT_FDCWD, old, t.dirfd, t.base, 0);
+	if (target_open(old, &from) != 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (denied(from.full)) {
+		close(from.dirfd);
+		report("file-read*", from.full);
+		errno = EACCES;
+		return -1;
+	}
+	if (target_open(new, &t) != 0) {
+		close(from.dirfd);
+		errno = ENOENT;
+		return -1;
+	}
+	if (!may_create(&t, false)) {
+		close(from.dirfd);
+		return refuse(&t, "file-write-create", EACCES);
+	}
+	rc = linkat(from.dirfd, from.base, t.dirfd, t.base, 0);
+	close(from.dirfd);
 	close(t.dirfd);
 	return rc;
 }
@@ -235,8 +396,8 @@ int symlink(const char *target, const char *path)
 
 	if (target_open(path, &t) != 0)
 		return symlinkat(target, AT_FDCWD, path);
-	if (listed(t.full, true))
-		return refuse(&t);
+	if (!may_create(&t, true))
+		return refuse(&t, "file-write-create", EACCES);
 	rc = symlinkat(target, t.dirfd, t.base);
 	close(t.dirfd);
 	return rc;
@@ -244,14 +405,76 @@ int symlink(const char *target, const char *path)
 
 int rename(const char *old, const char *new)
 {
+	struct target from, t;
+	int rc;
+
+	if (target_open(old, &from) != 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	/* Moving a denied file out of its root would make it readable. */
+	if (denied(from.full)) {
+		close(from.dirfd);
+		report("file-write*", from.full);
+		errno = EACCES;
+		return -1;
+	}
+	if (target_open(new, &t) != 0) {
+		close(from.dirfd);
+		errno = ENOENT;
+		return -1;
+	}
+	if (!may_create(&t, true)) {
+		close(from.dirfd);
+		return refuse(&t, "file-write-create", EACCES);
+	}
+	rc = renameat(from.dirfd, from.base, t.dirfd, t.base);
+	close(from.dirfd);
+	close(t.dirfd);
+	return rc;
+}
+
+/* Removing or emptying what lies in a deny-read root. */
+static int guarded_remove(const char *path, int flags)
+{
 	struct target t;
 	int rc;
 
-	if (target_open(new, &t) != 0)
-		return renameat(AT_FDCWD, old, AT_FDCWD, new);
-	if (listed(t.full, true))
-		return refuse(&t);
-	rc = renameat(AT_FDCWD, old, t.dirfd, t.base);
+	if (target_open(path, &t) != 0)
+		return unlinkat(AT_FDCWD, path, flags);
+	if (denied(t.full))
+		return refuse(&t, "file-write*", EACCES);
+	rc = unlinkat(t.dirfd, t.base, flags);
 	close(t.dirfd);
+	return rc;
+}
+
+int unlink(const char *path)
+{
+	return guarded_remove(path, 0);
+}
+
+int rmdir(const char *path)
+{
+	return guarded_remove(path, AT_REMOVEDIR);
+}
+
+int remove(const char *path)
+{
+	struct stat st;
+
+	return guarded_remove(path,
+			      lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+}
+
+int truncate(const char *path, off_t length)
+{
+	int fd = object_open(path, O_WRONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return -1;
+	rc = ftruncate(fd, length);
+	close(fd);
 	return rc;
 }
