@@ -246,8 +246,8 @@ static char *expand(struct sb *sb, const char *what, const char *path)
 	if (out[0] != '/' || strlen(out) >= PATH_MAX) {
 		if (!sb->failed)
 			sm_error_set(sb->err, SM_ERR_LAUNCH_FAILED,
-				     "seatbelt: %s \"%s\" is not an absolute path of at most %d bytes",
-				     what, path, PATH_MAX - 1);
+				     "seatbelt: a %s must be an absolute path of at most %d bytes: \"%s\"",
+				     what, PATH_MAX - 1, path);
 		sb->failed = true;
 		free(out);
 		return NULL;
