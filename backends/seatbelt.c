@@ -115,10 +115,10 @@ struct sb {
 	const struct seatbelt_input *in;
 	struct sm_error *err;
 	bool failed;
-	char tag[32];		/* "sandmux:PANE" */
-	struct dstr text;	/* the profile */
-	struct strvec lines;	/* emitted rules, so none is written twice */
-	struct strvec roots;	/* writable roots, every spelling */
+	char tag[32];		 /* "sandmux:PANE" */
+	struct dstr text;	 /* the profile */
+	struct strvec lines;	 /* emitted rules, so none is written twice */
+	struct strvec roots;	 /* writable roots, every spelling */
 	struct strvec ancestors; /* unlink-denied ancestors, in order */
 	struct strvec unlink_regexes;
 };
@@ -245,9 +245,10 @@ static char *expand(struct sb *sb, const char *what, const char *path)
 	}
 	if (out[0] != '/' || strlen(out) >= PATH_MAX) {
 		if (!sb->failed)
-			sm_error_set(sb->err, SM_ERR_LAUNCH_FAILED,
-				     "seatbelt: a %s must be an absolute path of at most %d bytes: \"%s\"",
-				     what, PATH_MAX - 1, path);
+			sm_error_set(
+			    sb->err, SM_ERR_LAUNCH_FAILED,
+			    "seatbelt: a %s must be an absolute path of at most %d bytes: \"%s\"",
+			    what, PATH_MAX - 1, path);
 		sb->failed = true;
 		free(out);
 		return NULL;
@@ -339,7 +340,8 @@ static void push_ancestors(struct sb *sb, const char *path)
 	if (strcmp(dir, path) == 0)
 		return; /* "/" has none */
 	for (;;) {
-		if (!strvec_contains(&sb->ancestors, dir) && strvec_push(&sb->ancestors, dir) != 0) {
+		if (!strvec_contains(&sb->ancestors, dir) &&
+		    strvec_push(&sb->ancestors, dir) != 0) {
 			sb_nomem(sb);
 			return;
 		}
@@ -505,12 +507,14 @@ static void section_mandatory(struct sb *sb)
 		   (const char *const *)prof->protected_paths.v, prof->protected_paths.n, true);
 	if (spec != NULL)
 		rule_paths(sb, true, "file-write*", F_AUTO, "protected path",
-			   (const char *const *)spec->protected_paths, spec->nprotected_paths, true);
+			   (const char *const *)spec->protected_paths, spec->nprotected_paths,
+			   true);
 	/* Threat: changing what the host runs later (shell rc files, PATH
 	 * directories, agent and tool config) or sandmux's own config,
 	 * state and binaries: hostrun.c says why for each entry. */
 	if (sb->in->host_run != NULL)
-		rule_paths(sb, true, "file-write*", F_AUTO, "host-run path", sb->in->host_run, ALL, true);
+		rule_paths(sb, true, "file-write*", F_AUTO, "host-run path", sb->in->host_run, ALL,
+			   true);
 	/* Threat: git hooks and config, editor and agent project config in
 	 * any repository of a writable root, existing or made later. */
 	for (size_t r = 0; r < sb->roots.n && !sb->failed; r++) {
@@ -552,13 +556,14 @@ static void section_exec(struct sb *sb)
 		emit_rule(sb, true, "process-exec", F_SUBPATH, sb->roots.v[i]);
 	if (spec != NULL)
 		rule_paths(sb, false, "process-exec", F_SUBPATH, "exec grant root",
-			   (const char *const *)spec->exec_grant_roots, spec->nexec_grant_roots, true);
+			   (const char *const *)spec->exec_grant_roots, spec->nexec_grant_roots,
+			   true);
 	if (sb->in->interpreters != NULL)
 		rule_paths(sb, false, "process-exec", F_LITERAL, "interpreter",
 			   sb->in->interpreters, ALL, true);
 	/* Last, so no grant reaches them (seatbelt_exec_denied says why). */
-	rule_paths(sb, true, "process-exec", F_LITERAL, "denied binary", seatbelt_exec_denied,
-		   ALL, false);
+	rule_paths(sb, true, "process-exec", F_LITERAL, "denied binary", seatbelt_exec_denied, ALL,
+		   false);
 }
 
 /* 7. Network. */
@@ -585,8 +590,8 @@ static void section_network(struct sb *sb)
 		struct dstr line = {0};
 
 		if (in->proxy_ports[i] < 1 || in->proxy_ports[i] > 65535) {
-			sm_error_set(sb->err, SM_ERR_LAUNCH_FAILED, "seatbelt: proxy port %d out of range",
-				     in->proxy_ports[i]);
+			sm_error_set(sb->err, SM_ERR_LAUNCH_FAILED,
+				     "seatbelt: proxy port %d out of range", in->proxy_ports[i]);
 			sb->failed = true;
 			return;
 		}

@@ -88,7 +88,8 @@ static struct sbpl_node *sbpl_string_node(struct sbpl_reader *r)
 			return NULL;
 		}
 		if ((unsigned char)c < 0x20 || c == 0x7f) {
-			snprintf(r->why, sizeof r->why, "raw control character 0x%02x in a string", c);
+			snprintf(r->why, sizeof r->why, "raw control character 0x%02x in a string",
+				 c);
 			return NULL;
 		}
 		if (c == '\\') {
@@ -103,7 +104,8 @@ static struct sbpl_node *sbpl_string_node(struct sbpl_reader *r)
 				c = (char)(hexval(r->p[1]) * 16 + hexval(r->p[2]));
 				r->p += 2;
 			} else if (c != '"' && c != '\\') {
-				snprintf(r->why, sizeof r->why, "unknown escape \\%c in a string", c);
+				snprintf(r->why, sizeof r->why, "unknown escape \\%c in a string",
+					 c);
 				return NULL;
 			}
 		}
@@ -133,7 +135,8 @@ static struct sbpl_node *sbpl_read(struct sbpl_reader *r)
 
 		if ((node = sbpl_new(r, SX_ATOM)) == NULL)
 			return NULL;
-		while (*r->p != '\0' && strchr(" \n\t()\";", *r->p) == NULL && n + 1 < sizeof node->text)
+		while (*r->p != '\0' && strchr(" \n\t()\";", *r->p) == NULL &&
+		       n + 1 < sizeof node->text)
 			node->text[n++] = *r->p++;
 		return node;
 	}
@@ -149,7 +152,8 @@ static struct sbpl_node *sbpl_read(struct sbpl_reader *r)
 			return node;
 		}
 		if (*r->p == '\0') {
-			snprintf(r->why, sizeof r->why, "unbalanced '(': the text ends inside a list");
+			snprintf(r->why, sizeof r->why,
+				 "unbalanced '(': the text ends inside a list");
 			return NULL;
 		}
 		if ((kid = sbpl_read(r)) == NULL)
@@ -167,8 +171,8 @@ struct sbpl_rule {
 	bool deny;
 	char op[32];
 	enum { P_NONE, P_LITERAL, P_SUBPATH, P_REGEX, P_IP } filter;
-	char arg[4200];      /* the filter's string */
-	char anchor[4200];   /* the path it concerns: a regex's literal directory */
+	char arg[4200];	   /* the filter's string */
+	char anchor[4200]; /* the path it concerns: a regex's literal directory */
 	bool tagged;
 };
 
@@ -196,8 +200,9 @@ static void regex_anchor(const char *re, char *out, size_t size)
 		slash[slash == out ? 1 : 0] = '\0';
 }
 
-static const char *const sbpl_ops[] = {"file-read*",   "file-write*",	   "file-write-unlink",
-				       "process-exec", "network*", "network-outbound", NULL};
+static const char *const sbpl_ops[] = {
+    "file-read*",	"file-write*", "file-write-unlink", "process-exec", "network*",
+    "network-outbound", NULL};
 
 /* A rule's filter or modifier; NULL, or what is wrong. */
 static const char *sbpl_filter(const struct sbpl_node *f, struct sbpl_rule *rule, char *why,
@@ -301,8 +306,8 @@ static bool sbpl_unlink_denied(const struct sbpl_rule *rules, size_t n, const ch
 	for (size_t i = 0; i < n; i++) {
 		const struct sbpl_rule *r = &rules[i];
 
-		if (!r->deny || (strcmp(r->op, "file-write-unlink") != 0 &&
-				 strcmp(r->op, "file-write*") != 0))
+		if (!r->deny ||
+		    (strcmp(r->op, "file-write-unlink") != 0 && strcmp(r->op, "file-write*") != 0))
 			continue;
 		if ((r->filter == P_LITERAL && strcmp(r->arg, path) == 0) ||
 		    (r->filter == P_SUBPATH && sbpl_under(path, r->arg)))
@@ -311,8 +316,7 @@ static bool sbpl_unlink_denied(const struct sbpl_rule *rules, size_t n, const ch
 	return false;
 }
 
-static const char *sbpl_check_rules(const struct sbpl_rule *rules, size_t n, char *why,
-				    size_t size)
+static const char *sbpl_check_rules(const struct sbpl_rule *rules, size_t n, char *why, size_t size)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct sbpl_rule *d = &rules[i];
@@ -329,10 +333,11 @@ static const char *sbpl_check_rules(const struct sbpl_rule *rules, size_t n, cha
 			/* Exec grants override the writable roots' exec deny. */
 			if (strcmp(d->op, "process-exec") == 0 && d->filter == P_SUBPATH)
 				continue;
-			snprintf(why, size,
-				 "rule %zu (deny %s %s) comes before rule %zu (allow %s %s), "
-				 "which overrides it: a deny must come after every allow it overrides",
-				 i, d->op, d->arg, j, a->op, a->arg);
+			snprintf(
+			    why, size,
+			    "rule %zu (deny %s %s) comes before rule %zu (allow %s %s), "
+			    "which overrides it: a deny must come after every allow it overrides",
+			    i, d->op, d->arg, j, a->op, a->arg);
 			return why;
 		}
 		if (strncmp(d->op, "file-", 5) != 0)
@@ -341,19 +346,21 @@ static const char *sbpl_check_rules(const struct sbpl_rule *rules, size_t n, cha
 		 * out), then each ancestor. */
 		if (strcmp(d->op, "file-read*") == 0 && d->filter != P_REGEX &&
 		    !sbpl_unlink_denied(rules, n, d->anchor)) {
-			snprintf(why, size, "read-denied %s can be renamed away: no unlink deny", d->anchor);
+			snprintf(why, size, "read-denied %s can be renamed away: no unlink deny",
+				 d->anchor);
 			return why;
 		}
 		snprintf(dir, sizeof dir, "%s", d->anchor);
 		if (d->filter == P_REGEX && !sbpl_unlink_denied(rules, n, dir)) {
-			snprintf(why, size, "%s (the directory of regex %s) has no unlink deny", dir,
-				 d->arg);
+			snprintf(why, size, "%s (the directory of regex %s) has no unlink deny",
+				 dir, d->arg);
 			return why;
 		}
 		while (strcmp(dir, "/") != 0 && (slash = strrchr(dir, '/')) != NULL) {
 			slash[slash == dir ? 1 : 0] = '\0';
 			if (!sbpl_unlink_denied(rules, n, dir)) {
-				snprintf(why, size, "%s, an ancestor of denied %s, has no unlink deny", dir,
+				snprintf(why, size,
+					 "%s, an ancestor of denied %s, has no unlink deny", dir,
 					 d->anchor);
 				return why;
 			}

@@ -113,7 +113,8 @@ struct golden {
 	"(deny file-read* (with message \"sandmux:7\") (subpath \"@T@/home/.aws\"))\n"             \
 	"(deny file-read* (with message \"sandmux:7\") (subpath \"@T@/home/.gnupg\"))\n"           \
 	"(deny file-read* (with message \"sandmux:7\") (subpath \"@T@/home/.config/gh\"))\n"       \
-	"(deny file-read* (with message \"sandmux:7\") (subpath \"@T@/home/Library/Keychains\"))\n" \
+	"(deny file-read* (with message \"sandmux:7\") (subpath "                                  \
+	"\"@T@/home/Library/Keychains\"))\n"                                                       \
 	"(deny file-read* (with message \"sandmux:7\") (subpath "                                  \
 	"\"/run/dbus/system_bus_socket\"))\n"                                                      \
 	"(deny file-read* (with message \"sandmux:7\") (subpath \"/run/systemd/private\"))\n"      \
@@ -294,9 +295,10 @@ static void test_hostrun(void **state)
 		 "\n(deny file-write* (with message \"sandmux:7\") (literal \"%s/.bashrc\"))\n",
 		 expand("@T@/home"));
 	assert_non_null(strstr(text, rule));
-	snprintf(rule, sizeof rule,
-		 "\n(deny file-write* (with message \"sandmux:7\") (subpath \"%s/.config/fish\"))\n",
-		 expand("@T@/home"));
+	snprintf(
+	    rule, sizeof rule,
+	    "\n(deny file-write* (with message \"sandmux:7\") (subpath \"%s/.config/fish\"))\n",
+	    expand("@T@/home"));
 	assert_non_null(strstr(text, rule));
 	snprintf(rule, sizeof rule,
 		 "\n(deny file-write* (with message \"sandmux:7\") (subpath "
@@ -318,7 +320,8 @@ static void test_refusals(void **state)
 		const char *name, *writable, *cwd, *message;
 		int port;
 	} cases[] = {
-	    {"a relative writable root", "work/sub", NULL, "writable root must be an absolute path", 0},
+	    {"a relative writable root", "work/sub", NULL, "writable root must be an absolute path",
+	     0},
 	    {"a relative working directory", NULL, "work", "must be absolute", 0},
 	    {"a proxy port out of range", NULL, NULL, "proxy port 70000", 70000},
 	};
@@ -350,7 +353,8 @@ static void test_refusals(void **state)
 		assert_string_equal(err.code, "launch_failed");
 		if (strstr(err.message, message) == NULL)
 			fail_msg("%s: message \"%s\" lacks \"%s\"",
-				 too_long ? "a path too long" : cases[i].name, err.message, message);
+				 too_long ? "a path too long" : cases[i].name, err.message,
+				 message);
 		unbuild(&b);
 	}
 }
@@ -371,7 +375,8 @@ static __attribute__((noinline)) char *golden_text(size_t index)
 
 /* Move the line starting with `line` to just before the line starting
  * with `before`. */
-static __attribute__((noinline)) char *move_line(const char *text, const char *line, const char *before)
+static __attribute__((noinline)) char *move_line(const char *text, const char *line,
+						 const char *before)
 {
 	const char *from = strstr(text, line), *to = strstr(text, before), *end;
 	char *out = malloc(strlen(text) + 1), *o = out;
@@ -487,11 +492,13 @@ static int setup(void **state)
 	tree[0] = '\0';
 	for (size_t i = 0; i < sizeof bases / sizeof bases[0] && tree[0] == '\0'; i++) {
 		if (bases[i] == NULL ||
-		    snprintf(dir, sizeof dir, "%s/sandmux-seatbelt-XXXXXX", bases[i]) >= (int)sizeof dir ||
+		    snprintf(dir, sizeof dir, "%s/sandmux-seatbelt-XXXXXX", bases[i]) >=
+			(int)sizeof dir ||
 		    mkdtemp(dir) == NULL)
 			continue;
 		if (realpath(dir, tree) == NULL ||
-		    strspn(tree, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_-") !=
+		    strspn(tree,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_-") !=
 			strlen(tree) ||
 		    strncmp(tree, "/tmp/", 5) == 0 || strncmp(tree, "/var/", 5) == 0 ||
 		    strncmp(tree, "/etc/", 5) == 0 || strncmp(tree, "/private/", 9) == 0) {

@@ -1,3 +1,9 @@
+/*
+ * The goldens of test_seatbelt.c: one input and its whole SBPL text per
+ * case, one rule per line as the generator writes them (clang-format
+ * would split them mid-rule).
+ */
+/* clang-format off */
 static const struct golden goldens[] = {
     {
 	.name = "terminal, mode chat: $HOME and the working directory writable; host-run "
@@ -861,3 +867,4 @@ static const struct golden goldens[] = {
 		"; network: open\n",
     },
 };
+/* clang-format on */
