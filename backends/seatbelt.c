@@ -59,7 +59,8 @@ static const struct {
     {"/etc", "/private/etc"},
 };
 
-const char *const seatbelt_exec_denied[] = {
+/* The binaries no pane may run, whatever its profile. */
+static const char *const seatbelt_exec_denied[] = {
     /* Threat: AppleScript drives other applications (Terminal, Finder)
      * through Apple Events, which run outside the sandbox. */
     "/usr/bin/osascript",

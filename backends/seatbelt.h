@@ -43,10 +43,6 @@ struct seatbelt_input {
 	const char *const *unix_sockets;
 };
 
-/* The binaries no pane may run, whatever its profile (seatbelt.c says
- * why for each), NULL-terminated. */
-extern const char *const seatbelt_exec_denied[];
-
 /* Set *out to the SBPL text (malloc'd, the caller frees it).  Returns 0,
  * or -1 with err: launch_failed for a path that is not absolute or too
  * long to represent, out_of_memory. */
