@@ -10,7 +10,8 @@
  *     profile's own, resolved): opening anything at or below one fails
  *     with EACCES, for files that exist at launch and ones made later,
  *     and nothing is created, renamed or linked into or out of one, nor
- *     removed or truncated there.  Threat: a guest root unmounting the
+ *     removed, truncated, made readable (chmod) or given away (lchown)
+ *     there.  Threat: a guest root unmounting the
  *     guest's masks (or mounting the share afresh) and reading the
  *     user's keys through the host-root share.
  *   - Device nodes: never created (mknod of a character or block
@@ -341,20 +342,47 @@ int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 	return rc;
 }
 
+/* chmod follows a symlink: decided on the object it leads to, through
+ * the open file, so a link in the work tree to ~/.ssh/id changes
+ * nothing there. */
 int chmod(const char *path, mode_t mode)
 {
-	struct target t;
+	char real[PATH_MAX], again[64];
 	struct stat st;
+	int obj = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	int rc;
+
+	if (obj < 0)
+		return -1;
+	if (fd_path(obj, real) != 0 || fstat(obj, &st) != 0) {
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	if (denied(real) || mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))) {
+		report("file-write*", real);
+		close(obj);
+		errno = denied(real) ? EACCES : EPERM;
+		return -1;
+	}
+	snprintf(again, sizeof again, "/proc/self/fd/%d", obj);
+	rc = fchmodat(AT_FDCWD, again, mode, 0);
+	close(obj);
+	return rc;
+}
+
+/* lchown does not follow: the entry itself.  Threat: a guest root
+ * giving the user's key to another host user. */
+int lchown(const char *path, uid_t owner, gid_t group)
+{
+	struct target t;
 	int rc;
 
 	if (target_open(path, &t) != 0)
-		return fchmodat(AT_FDCWD, path, mode & ~(mode_t)(S_ISUID | S_ISGID), 0);
+		return fchownat(AT_FDCWD, path, owner, group, AT_SYMLINK_NOFOLLOW);
 	if (denied(t.full))
 		return refuse(&t, "file-write*", EACCES);
-	if (fstatat(t.dirfd, t.base, &st, 0) == 0 &&
-	    (mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))))
-		return refuse(&t, "file-write*", EPERM);
-	rc = fchmodat(t.dirfd, t.base, mode, 0);
+	rc = fchownat(t.dirfd, t.base, owner, group, AT_SYMLINK_NOFOLLOW);
 	close(t.dirfd);
 	return rc;
 }

@@ -19,6 +19,7 @@ mkdir -p "$HOME/.ssh"
 echo "host-bashrc-$$" >"$HOME/.bashrc"
 SECRET="sandmux-attacker-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_demo"
+chmod 600 "$HOME/.ssh/id_demo"
 export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
 cd "$HOME" || exit 1
 
@@ -106,6 +107,10 @@ out=$(run "$vm" N2 "curl -sS -m 10 http://$OWN_IP:$LO_PORT/ok.txt || echo refuse
 check "nor one on the host's own address $OWN_IP ($out)" \
 	sh -c "! echo '$out' | grep -q host-only && echo '$out' | grep -q refused"
 kill $lo_web $own_web 2>/dev/null
+
+out=$(run "$vm" C1 "ln -s $HOME/.ssh/id_demo $HOME/keylink; chmod 644 $HOME/keylink; chown 65534 $HOME/.ssh/id_demo; stat -c '%a %u' $HOME/.ssh/id_demo")
+check "a deny-read file keeps its mode and owner, through a symlink too ($(stat -c '%a %u' "$HOME/.ssh/id_demo"))" \
+	[ "$(stat -c '%a %u' "$HOME/.ssh/id_demo")" = "600 $(id -u)" ]
 
 # --- the host-root share, with the work tree's mount gone too -------------------
 out=$(run "$vm" R1 "umount -l $HOME; cat $HOME/.ssh/id_demo $HOME/.aws/credentials")
