@@ -25,7 +25,7 @@
  *     (SANDMUX_GUARD_PATHS, hostrun.h): never created, by open O_CREAT,
  *     mkdir, mknod, link, symlink or rename; rename and symlink onto an
  *     ancestor of one neither; and one that exists is not opened for
- *     writing.  The ones that existed at launch are also bound
+ *     writing, chmod'ed, renamed or removed.  The ones that existed at launch are also bound
  *     read-only around diod (microvm.c, share_argv).  Threat: planting
  *     what the host runs later through the work tree, say ~/.profile
  *     when the work tree is $HOME.
@@ -117,6 +117,12 @@ static bool listed_in(const char *list, const char *full, bool ancestors)
 static bool denied(const char *full)
 {
 	return listed_in(deny_list, full, false);
+}
+
+/* A host-run path (or inside one): never written, moved or removed. */
+static bool host_run(const char *full)
+{
+	return listed_in(create_list, full, false);
 }
 
 /* The real path of an open file; -1 if it cannot be read. */
@@ -222,8 +228,7 @@ static int object_open(const char *path, int flags)
 	}
 	/* A host-run file there at launch is also a read-only mount around
 	 * diod; refused here first so that the refusal is reported. */
-	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) &&
-	    listed_in(create_list, real, false)) {
+	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) && host_run(real)) {
 		report("file-write*", real);
 		close(obj);
 		errno = EACCES;
@@ -359,10 +364,11 @@ int chmod(const char *path, mode_t mode)
 		errno = EACCES;
 		return -1;
 	}
-	if (denied(real) || mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))) {
+	if (denied(real) || host_run(real) || mode & S_ISUID ||
+	    (mode & S_ISGID && !S_ISDIR(st.st_mode))) {
 		report("file-write*", real);
 		close(obj);
-		errno = denied(real) ? EACCES : EPERM;
+		errno = denied(real) || host_run(real) ? EACCES : EPERM;
 		return -1;
 	}
 	snprintf(again, sizeof again, "/proc/self/fd/%d", obj);
@@ -440,8 +446,9 @@ int rename(const char *old, const char *new)
 		errno = ENOENT;
 		return -1;
 	}
-	/* Moving a denied file out of its root would make it readable. */
-	if (denied(from.full)) {
+	/* Moving a denied file out of its root would make it readable; a
+	 * host-run file moved away would let a new one take its place. */
+	if (denied(from.full) || host_run(from.full)) {
 		close(from.dirfd);
 		report("file-write*", from.full);
 		errno = EACCES;
@@ -470,7 +477,7 @@ static int guarded_remove(const char *path, int flags)
 
 	if (target_open(path, &t) != 0)
 		return unlinkat(AT_FDCWD, path, flags);
-	if (denied(t.full))
+	if (denied(t.full) || host_run(t.full))
 		return refuse(&t, "file-write*", EACCES);
 	rc = unlinkat(t.dirfd, t.base, flags);
 	close(t.dirfd);

@@ -17,6 +17,7 @@ export HOME
 trap 'cleanup; rm -rf "$HOME"' EXIT
 mkdir -p "$HOME/.ssh"
 echo "host-bashrc-$$" >"$HOME/.bashrc"
+chmod 644 "$HOME/.bashrc"
 SECRET="sandmux-attacker-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_demo"
 chmod 600 "$HOME/.ssh/id_demo"
@@ -49,6 +50,9 @@ out=$(run "$vm" V2 "echo evil >>$HOME/.bashrc && echo written")
 check "the work tree's diod refuses a ~/.bashrc write ($out)" \
 	sh -c "! echo '$out' | grep -q written && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
 check "and it is a violation event within 1 s" wait_for 1 violation 'file-write*' "$HOME/.bashrc"
+out=$(run "$vm" V3 "rm -f $HOME/.bashrc; mv $HOME/.bashrc $HOME/old-bashrc; chmod 777 $HOME/.bashrc; cat $HOME/.bashrc")
+check "nor removes, moves or chmods it ($out)" \
+	sh -c "[ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ] && [ \"\$(stat -c %a '$HOME/.bashrc')\" = 644 ] && [ ! -e '$HOME/old-bashrc' ]"
 counted() { [ "$(field "$vm" 'p["violations"]')" -ge 2 ]; }
 check "the pane's count has both ($(field "$vm" 'p["violations"]'))" wait_for 1 counted
 sm events --json 2>/dev/null | grep '"kind":"violation"' | grep -q "\"pane\":$vm," &&
