@@ -343,6 +343,21 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
+	/* Threat: a bug in diod driven by the guest's requests, as root
+	 * (the server's uid): diod keeps only what switching to the
+	 * attaching user and giving new files their owner need.  No
+	 * CAP_MKNOD (no device node, whatever the guard says), no
+	 * CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH (only what root owns or
+	 * may read by its mode), no CAP_SYS_ADMIN (no remount).
+	 * Unprivileged, bwrap's user namespace leaves diod none at all. */
+	if (getuid() == 0) {
+		const char *const caps[] = {"--cap-drop", "ALL",	      "--cap-add",
+					    "CAP_SETUID", "--cap-add",	      "CAP_SETGID",
+					    "--cap-add",  "CAP_CHOWN",	      "--cap-add",
+					    "CAP_FOWNER"};
+
+		rc |= strvec_pushv(a, caps, sizeof caps / sizeof caps[0]);
+	}
 	if (which == SHARE_WORK && !key->work_ro) {
 		rc |= strvec_push(a, "--bind");
 		rc |= strvec_push(a, key->work);

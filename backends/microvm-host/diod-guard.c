@@ -10,7 +10,8 @@
  *     profile's own, resolved): opening anything at or below one fails
  *     with EACCES, for files that exist at launch and ones made later,
  *     and nothing is created, renamed or linked into or out of one, nor
- *     removed or truncated there.  Threat: a guest root unmounting the
+ *     removed, truncated, made readable (chmod) or given away (lchown)
+ *     there.  Threat: a guest root unmounting the
  *     guest's masks (or mounting the share afresh) and reading the
  *     user's keys through the host-root share.
  *   - Device nodes: never created (mknod of a character or block
@@ -24,7 +25,7 @@
  *     (SANDMUX_GUARD_PATHS, hostrun.h): never created, by open O_CREAT,
  *     mkdir, mknod, link, symlink or rename; rename and symlink onto an
  *     ancestor of one neither; and one that exists is not opened for
- *     writing.  The ones that existed at launch are also bound
+ *     writing, chmod'ed, renamed or removed.  The ones that existed at launch are also bound
  *     read-only around diod (microvm.c, share_argv).  Threat: planting
  *     what the host runs later through the work tree, say ~/.profile
  *     when the work tree is $HOME.
@@ -116,6 +117,12 @@ static bool listed_in(const char *list, const char *full, bool ancestors)
 static bool denied(const char *full)
 {
 	return listed_in(deny_list, full, false);
+}
+
+/* A host-run path (or inside one): never written, moved or removed. */
+static bool host_run(const char *full)
+{
+	return listed_in(create_list, full, false);
 }
 
 /* The real path of an open file; -1 if it cannot be read. */
@@ -221,8 +228,7 @@ static int object_open(const char *path, int flags)
 	}
 	/* A host-run file there at launch is also a read-only mount around
 	 * diod; refused here first so that the refusal is reported. */
-	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) &&
-	    listed_in(create_list, real, false)) {
+	if ((flags & (O_WRONLY | O_RDWR | O_TRUNC | O_APPEND)) && host_run(real)) {
 		report("file-write*", real);
 		close(obj);
 		errno = EACCES;
@@ -341,20 +347,48 @@ int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 	return rc;
 }
 
+/* chmod follows a symlink: decided on the object it leads to, through
+ * the open file, so a link in the work tree to ~/.ssh/id changes
+ * nothing there. */
 int chmod(const char *path, mode_t mode)
 {
-	struct target t;
+	char real[PATH_MAX], again[64];
 	struct stat st;
+	int obj = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	int rc;
+
+	if (obj < 0)
+		return -1;
+	if (fd_path(obj, real) != 0 || fstat(obj, &st) != 0) {
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	if (denied(real) || host_run(real) || mode & S_ISUID ||
+	    (mode & S_ISGID && !S_ISDIR(st.st_mode))) {
+		report("file-write*", real);
+		close(obj);
+		errno = denied(real) || host_run(real) ? EACCES : EPERM;
+		return -1;
+	}
+	snprintf(again, sizeof again, "/proc/self/fd/%d", obj);
+	rc = fchmodat(AT_FDCWD, again, mode, 0);
+	close(obj);
+	return rc;
+}
+
+/* lchown does not follow: the entry itself.  Threat: a guest root
+ * giving the user's key to another host user. */
+int lchown(const char *path, uid_t owner, gid_t group)
+{
+	struct target t;
 	int rc;
 
 	if (target_open(path, &t) != 0)
-		return fchmodat(AT_FDCWD, path, mode & ~(mode_t)(S_ISUID | S_ISGID), 0);
+		return fchownat(AT_FDCWD, path, owner, group, AT_SYMLINK_NOFOLLOW);
 	if (denied(t.full))
 		return refuse(&t, "file-write*", EACCES);
-	if (fstatat(t.dirfd, t.base, &st, 0) == 0 &&
-	    (mode & S_ISUID || (mode & S_ISGID && !S_ISDIR(st.st_mode))))
-		return refuse(&t, "file-write*", EPERM);
-	rc = fchmodat(t.dirfd, t.base, mode, 0);
+	rc = fchownat(t.dirfd, t.base, owner, group, AT_SYMLINK_NOFOLLOW);
 	close(t.dirfd);
 	return rc;
 }
@@ -412,8 +446,9 @@ int rename(const char *old, const char *new)
 		errno = ENOENT;
 		return -1;
 	}
-	/* Moving a denied file out of its root would make it readable. */
-	if (denied(from.full)) {
+	/* Moving a denied file out of its root would make it readable; a
+	 * host-run file moved away would let a new one take its place. */
+	if (denied(from.full) || host_run(from.full)) {
 		close(from.dirfd);
 		report("file-write*", from.full);
 		errno = EACCES;
@@ -442,7 +477,7 @@ static int guarded_remove(const char *path, int flags)
 
 	if (target_open(path, &t) != 0)
 		return unlinkat(AT_FDCWD, path, flags);
-	if (denied(t.full))
+	if (denied(t.full) || host_run(t.full))
 		return refuse(&t, "file-write*", EACCES);
 	rc = unlinkat(t.dirfd, t.base, flags);
 	close(t.dirfd);

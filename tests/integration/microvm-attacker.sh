@@ -17,8 +17,10 @@ export HOME
 trap 'cleanup; rm -rf "$HOME"' EXIT
 mkdir -p "$HOME/.ssh"
 echo "host-bashrc-$$" >"$HOME/.bashrc"
+chmod 644 "$HOME/.bashrc"
 SECRET="sandmux-attacker-secret-$$"
 echo "$SECRET" >"$HOME/.ssh/id_demo"
+chmod 600 "$HOME/.ssh/id_demo"
 export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
 cd "$HOME" || exit 1
 
@@ -48,6 +50,9 @@ out=$(run "$vm" V2 "echo evil >>$HOME/.bashrc && echo written")
 check "the work tree's diod refuses a ~/.bashrc write ($out)" \
 	sh -c "! echo '$out' | grep -q written && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
 check "and it is a violation event within 1 s" wait_for 1 violation 'file-write*' "$HOME/.bashrc"
+out=$(run "$vm" V3 "rm -f $HOME/.bashrc; mv $HOME/.bashrc $HOME/old-bashrc; chmod 777 $HOME/.bashrc; cat $HOME/.bashrc")
+check "nor removes, moves or chmods it ($out)" \
+	sh -c "[ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ] && [ \"\$(stat -c %a '$HOME/.bashrc')\" = 644 ] && [ ! -e '$HOME/old-bashrc' ]"
 counted() { [ "$(field "$vm" 'p["violations"]')" -ge 2 ]; }
 check "the pane's count has both ($(field "$vm" 'p["violations"]'))" wait_for 1 counted
 sm events --json 2>/dev/null | grep '"kind":"violation"' | grep -q "\"pane\":$vm," &&
@@ -106,6 +111,10 @@ out=$(run "$vm" N2 "curl -sS -m 10 http://$OWN_IP:$LO_PORT/ok.txt || echo refuse
 check "nor one on the host's own address $OWN_IP ($out)" \
 	sh -c "! echo '$out' | grep -q host-only && echo '$out' | grep -q refused"
 kill $lo_web $own_web 2>/dev/null
+
+out=$(run "$vm" C1 "ln -s $HOME/.ssh/id_demo $HOME/keylink; chmod 644 $HOME/keylink; chown 65534 $HOME/.ssh/id_demo; stat -c '%a %u' $HOME/.ssh/id_demo")
+check "a deny-read file keeps its mode and owner, through a symlink too ($(stat -c '%a %u' "$HOME/.ssh/id_demo"))" \
+	[ "$(stat -c '%a %u' "$HOME/.ssh/id_demo")" = "600 $(id -u)" ]
 
 # --- the host-root share, with the work tree's mount gone too -------------------
 out=$(run "$vm" R1 "umount -l $HOME; cat $HOME/.ssh/id_demo $HOME/.aws/credentials")
