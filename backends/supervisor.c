@@ -629,7 +629,7 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
  * it may move a thread's directory; one the host does is not seen, and a
  * relative read then starts from the old spelling.  Creates, writes and
  * every pin read the cwd afresh.  A kept umask is fidelity, not a
- * rule: a process can fchmod whatever it makes (not intercepted). */
+ * rule: a process can fchmod whatever it makes (allowed there). */
 static void thread_drop(struct sv_thread *e)
 {
 	if (e->tid != 0)
