@@ -65,6 +65,7 @@
 
 #include "backend.h"
 #include "gitconfig.h"
+#include "gitdir.h"
 #include "log.h"
 #include "seccomp-compat.h"
 #include "strvec.h"
@@ -628,7 +629,7 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
  * it may move a thread's directory; one the host does is not seen, and a
  * relative read then starts from the old spelling.  Creates, writes and
  * every pin read the cwd afresh.  A kept umask is fidelity, not a
- * rule: a process can fchmod whatever it makes (not intercepted). */
+ * rule: a process can fchmod whatever it makes (allowed there). */
 static void thread_drop(struct sv_thread *e)
 {
 	if (e->tid != 0)
@@ -1099,6 +1100,12 @@ static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool cr
 	/* Threat: planting what the host later runs unsandboxed (shell rc
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
+		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
+	/* Threat: the same through any other file of a repository's git
+	 * directory, at any depth, made before launch or after: a
+	 * commondir, an info/ or worktrees/ entry, a submodule's config
+	 * (gitdir.h). */
+	if ((rule = gitdir_write_refused(p->canon)) != NULL)
 		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
 	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
 	 * git at a directory the pane made, whose config is not named
@@ -2035,6 +2042,24 @@ static int attr_directory(struct sv_call *c, int *obj)
 	return 0;
 }
 
+/* git init and clone probe whether the file system keeps modes by
+ * flipping the owner's x bit of the new .git/config and back; refused,
+ * git would set core.filemode=false and drop the x bit of every file
+ * committed from that repository.  That flip alone is let through: a
+ * config's mode runs nothing, and its content is still only replaced
+ * through gitconfig.c. */
+static bool git_config_mode_probe(struct sv_call *c, const struct sv_path *p, int obj)
+{
+	struct stat st;
+
+	return (c->req->data.nr == SYS_chmod || c->req->data.nr == SYS_fchmodat) &&
+	       is_git_config(p) && fstat(obj, &st) == 0 && S_ISREG(st.st_mode) &&
+	       ((st.st_mode ^ c->mode) & 07777) == S_IXUSR &&
+	       write_denied_except(c->pane, p->canon, ".git/config") == NULL &&
+	       subpath_of_any(p->canon, &c->pane->writable) &&
+	       !subpath_of_any(p->canon, &c->pane->deny_read);
+}
+
 /* The object an attribute call changes, held in *obj and judged as a
  * write.  1 when the call was answered (refused, or not resolved). */
 static int attr_object(struct sv_call *c, int *obj)
@@ -2076,6 +2101,8 @@ static int attr_object(struct sv_call *c, int *obj)
 				return respond_errno(c, -rc), 1;
 			continue;
 		}
+		if (git_config_mode_probe(c, p, *obj))
+			return 0;
 		if (check_mutation(c, p, false, false)) {
 			close(*obj);
 			return 1;
@@ -2816,7 +2843,7 @@ bool supervisor_path_writable(const char *path, int *pane_id)
 		if (p->detached || p->listener < 0)
 			continue;
 		writable = subpath_of_any(path, &p->writable) && !subpath_of_any(path, &p->deny_read) &&
-			   write_denied(p, path, false) == NULL;
+			   write_denied(p, path, false) == NULL && gitdir_write_refused(path) == NULL;
 		if (writable && pane_id != NULL)
 			*pane_id = p->pane_id;
 	}

@@ -27,11 +27,13 @@
  *      (backends/bwrap.c, "Read-only binds in the shim"): one
  *      open_tree/mount_setattr/move_mount each here, where bwrap reads
  *      and parses the whole mount table for each;
- *   2. installs the seccomp filter the server sent (built there with
- *      libseccomp, backends/shim-filter.c): it denies a few syscalls
- *      outright and hands the path-taking calls (open family, mkdir,
- *      mknod, symlink, link, rename, unlink) to a user-notification
- *      listener;
+ *   2. joins a new, empty session keyring (the server's holds the
+ *      user's keys), then installs the seccomp filter the server sent
+ *      (built there with libseccomp, backends/shim-filter.c): it denies
+ *      a few syscalls outright (keyctl among them) and hands the
+ *      path-taking calls (open family, mkdir, mknod, symlink, link,
+ *      rename, unlink, rmdir, the attribute calls, bind) to a
+ *      user-notification listener;
  *   3. sends the listener to the server's supervisor over fd N (a
  *      socketpair end bwrap passed in) with SCM_RIGHTS, and closes its
  *      own copy: nothing inside the sandbox may answer for itself;

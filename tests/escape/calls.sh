@@ -11,13 +11,18 @@
 # truncate(2); chmod, fchmodat2, and fchmod on a read-only fd; chown and
 # fchown on a read-only fd; utimensat and futimens on a read-only fd;
 # setxattr, fsetxattr on a read-only fd, removexattr; bind(2) of a Unix
-# socket at a hook's name.  Then rmdir(2) of an empty .git (its hooks
+# socket at a hook's name.  The same calls on an ordinary file of the
+# work tree, a Unix socket bound there and a TCP port bound, all done by
+# the supervisor, still work.  Then rmdir(2) of an empty .git (its hooks
 # and config lie below it), and a symlink, a FIFO and a hard link made
 # where a protected path's missing ancestor would be (`.claude`, above
 # `.claude/commands`).  The host then judges from outside: the hook's
 # content, mode, owner, times (ctime included) and xattrs are what they
 # were, or the name still does not exist, and the supervisor reported a
 # file-write* violation naming it.
+#
+# In `agent` panes, new files named server.PEM, id.Key, .ENV, prod.Env
+# are refused by the name rule (it ignores case).
 #
 # The keyring: the server is started in a session keyring holding a
 # user key that only a possessor may see; the pane can neither read it
@@ -226,6 +231,29 @@ EOF
 	check "$TAG: ... server.PEM reported as file-write-create" wait_for 3 create_reported "$C/server.PEM"
 }
 
+# What the rules allow still works, done by the supervisor: the same
+# calls on an ordinary file of the work tree take effect on the host,
+# and binds (a Unix socket in the work tree, a TCP port) succeed.
+allowed() {
+	F="$WORK/plain-$PROF"
+	printf 'some text\n' >"$F"
+	chmod 644 "$F"
+	[ "$WHO" = nobody ] && chown 65534:65534 "$F"
+	rm -f "$WORK/ok-$PROF.sock"
+	attempt allowed <<EOF
+$CALLS chmod $F 750 && $CALLS fchmod $F 751 && $CALLS setxattr $F && $CALLS chown $F &&
+	$CALLS truncate $F && $CALLS utimes $F && $CALLS bind $WORK/ok-$PROF.sock && $CALLS bindtcp -
+EOF
+	if printf '%s\n' "$OUT" | grep -q " rc=0" && [ "$(stat -c '%a %s %Y' "$F")" = "751 0 0" ] &&
+		"$CALLS" getxattr "$F" user.evil >/dev/null && [ -S "$WORK/ok-$PROF.sock" ]; then
+		ok "$TAG: allowed chmod, fchmod, utimensat, setxattr, chown, truncate, bind (Unix, TCP) take effect"
+	else
+		not_ok "$TAG: allowed chmod, fchmod, utimensat, setxattr, chown, truncate, bind (Unix, TCP) take effect"
+		printf '%s\n' "$OUT" | sed 's/^/#   /'
+		stat -c '#   %a %s %Y' "$F"
+	fi
+}
+
 keyring() {
 	attempt keyring <<EOF
 $CALLS keyread $(cat "$D/keyid")
@@ -255,6 +283,7 @@ for who in root nobody; do
 			continue
 		fi
 		attempts
+		allowed
 		keyring
 		[ "$PROF" = agent ] && case_names
 	done

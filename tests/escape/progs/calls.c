@@ -17,6 +17,7 @@
  *   calls removexattr PATH NAME    removexattr
  *   calls getxattr PATH NAME       print the value
  *   calls bind PATH                a Unix socket bound to PATH
+ *   calls bindtcp -                a TCP socket bound to 127.0.0.1, any port
  *   calls keyread ID               keyctl(KEYCTL_READ) of key ID
  *   calls keyrun DESC VALUE FILE CMD...
  *                                  a new session keyring holding the user key
@@ -29,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -112,6 +115,17 @@ int main(int argc, char **argv)
 
 		snprintf(un.sun_path, sizeof un.sun_path, "%s", path);
 		return report(cmd, bind(s, (struct sockaddr *)&un, sizeof un));
+	}
+	if (strcmp(cmd, "bindtcp") == 0) {
+		struct sockaddr_in in = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		socklen_t len = sizeof in;
+		int s = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (bind(s, (struct sockaddr *)&in, sizeof in) != 0)
+			return report(cmd, -1);
+		getsockname(s, (struct sockaddr *)&in, &len);
+		printf("port %d\n", ntohs(in.sin_port));
+		return report(cmd, ntohs(in.sin_port) > 0 ? 0 : -1);
 	}
 	if (strcmp(cmd, "keyread") == 0) {
 		char buf[256] = "";
