@@ -75,6 +75,7 @@
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
+#include "home-layer.h"
 #include "hostrun.h"
 #include "log.h"
 #include "microvm-warm.h"
@@ -119,6 +120,12 @@ struct vm_key {
 	/* The deny-read roots, resolved, one per line: what every share's
 	 * diod refuses to open (diod-guard.c). */
 	char deny[16384];
+	/* The copy-on-write home (home-layer.h), when the writable work
+	 * tree holds $HOME: $HOME resolved ("" : none), the profile's
+	 * layer, the real roots inside $HOME one per line. */
+	char layer_home[PATH_MAX];
+	char layer_dir[PATH_MAX];
+	char layer_real[16384];
 };
 
 /* The shares: the host's root, the work tree. */
@@ -139,6 +146,7 @@ struct microvm_vm {
 	 * socket, kept here too: the 9p session outlives a saved qemu. */
 	pid_t share_server[SHARES];
 	int share_qemu_end[SHARES];
+	char *layer_work; /* the home layer's work directory, or NULL */
 	/* Suspended to disk: no qemu; the state file to restore, and an
 	 * open of the PTY's slave so the pane's terminal stays. */
 	bool on_disk;
@@ -320,8 +328,55 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
  * to attach), no authentication (-n: the socket is the only way in),
  * none of /etc/diod.conf (-c /dev/null). */
 
+static int find_guard(const char *name, char out[PATH_MAX]);
+
+/* Threat: the guest (its shell or a compromised guest kernel)
+ * changing what the host runs later through a work tree that holds
+ * $HOME: the work tree's diod serves $HOME through the profile's
+ * copy-on-write layer (home-layer.h), mounted by the shim's --home-layer
+ * step around its bwrap, the same layer a native pane of the profile
+ * has.  What the guest writes under $HOME but the real roots lands in
+ * the layer, whatever the guest kernel does. */
+static int layer_prefix(const struct vm_key *key, const char *work, struct strvec *a)
+{
+	char shim[PATH_MAX], self[PATH_MAX];
+	struct strvec real = STRVEC_INIT;
+	ssize_t n;
+	int rc = 0;
+
+	if (find_guard("sandmux-shim", shim) == 0) {
+		rc |= strvec_push(a, shim);
+	} else {
+		n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n <= 0)
+			return -1;
+		self[n] = '\0';
+		rc |= strvec_pushv(a, (const char *const[]){self, "shim"}, 2);
+	}
+	for (const char *p = key->layer_real; *p != '\0' && rc == 0;) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		rc |= strvec_push(&real, path);
+		p = nl + 1;
+	}
+	if (rc == 0) {
+		struct strvec argv = STRVEC_INIT;
+		char *const none[] = {NULL};
+
+		rc |= home_layer_argv((const char *const *)a->v, a->n, key->layer_home,
+				      key->layer_dir, work, &real, none, &argv);
+		/* home_layer_argv ends with "--": the bwrap argv follows. */
+		strvec_free(a);
+		*a = argv;
+	}
+	strvec_free(&real);
+	return rc;
+}
+
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
-		      int report_fd, struct strvec *a)
+		      int report_fd, const char *layer_work, struct strvec *a)
 {
 	char uid[32], report[16];
 	bool ro = which == SHARE_ROOT || key->work_ro;
@@ -341,6 +396,8 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 				       "/proc"};
 	int rc = 0;
 
+	if (which == SHARE_WORK && layer_work != NULL && layer_prefix(key, layer_work, a) != 0)
+		return -1;
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
 	/* Threat: a bug in diod driven by the guest's requests, as root
@@ -417,7 +474,8 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 /* Start one share's server on server_end (as its fd 3), in its own
  * process group, with nothing else of the server's. */
 static int share_start(const struct probe_result *probe, const struct vm_key *key, int which,
-		       int server_end, int report_fd, pid_t *pid, struct sm_error *err)
+		       int server_end, int report_fd, const char *layer_work, pid_t *pid,
+		       struct sm_error *err)
 {
 	struct strvec argv = STRVEC_INIT;
 	posix_spawn_file_actions_t fa;
@@ -432,7 +490,7 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 			     "(install: apt-get install bubblewrap)");
 		return -1;
 	}
-	if (share_argv(probe, key, which, report_fd >= 0 ? 4 : -1, &argv) != 0) {
+	if (share_argv(probe, key, which, report_fd >= 0 ? 4 : -1, layer_work, &argv) != 0) {
 		strvec_free(&argv);
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -575,6 +633,44 @@ static int find_guard(const char *name, char out[PATH_MAX])
  * on the host to mount over); all of them, resolved as far as they
  * exist, to host_run_guard (diod refuses to create them).  -1: out of
  * memory or too many. */
+/* Does the work tree hold $HOME?  Then its share stands on the
+ * profile's copy-on-write home (layer_prefix), all of $HOME: a native
+ * pane keeps $HOME's plain entries real when it starts there, but diod
+ * never crosses a mount (docs/backends.md, "microvm"), so a real root
+ * bound inside the overlay could not be served.  key.layer_real stays
+ * empty; a work tree inside $HOME, not $HOME itself, is real as it is.
+ * 0, or -1 with err. */
+static int key_layer(const char *home, const struct sandbox_profile *prof, struct vm_key *key,
+		     struct sm_error *err)
+{
+	key->layer_home[0] = key->layer_real[0] = '\0';
+	if (realpath(home, key->layer_home) == NULL || !inside(key->layer_home, key->work)) {
+		key->layer_home[0] = '\0';
+		return 0;
+	}
+	return home_layer_dir(prof->name, true, key->layer_dir, sizeof key->layer_dir, err);
+}
+
+/* A path in the copy-on-write home: neither bound read-only nor
+ * refused, since a write there reaches the layer, never the host. */
+static bool in_layer(const struct vm_key *key, const char *path)
+{
+	const char *p = key->layer_real;
+
+	if (key->layer_home[0] == '\0' || !inside(path, key->layer_home))
+		return false;
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		char root[PATH_MAX];
+
+		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
+		if (inside(path, root))
+			return false;
+		p = nl + 1;
+	}
+	return true;
+}
+
 static int host_run_in_work(const char *home, char *const *envp, struct vm_key *key)
 {
 	struct strvec list = STRVEC_INIT;
@@ -591,9 +687,11 @@ static int host_run_in_work(const char *home, char *const *envp, struct vm_key *
 		char real[PATH_MAX];
 
 		if (realpath(list.v[i], real) != NULL) {
+			if (in_layer(key, real))
+				continue;
 			if (inside(real, key->work))
 				rc |= add_line(key->host_run, sizeof key->host_run, real);
-		} else if (resolve_as_far(list.v[i], real) != 0) {
+		} else if (resolve_as_far(list.v[i], real) != 0 || in_layer(key, real)) {
 			continue;
 		}
 		if (rc == 0 && inside(real, key->work))
@@ -687,7 +785,7 @@ static int guard_deny_list(const struct strvec *deny, struct vm_key *key)
  * planted there (invariant 7).  Only what exists at launch: a later new
  * file is not caught (docs/backends.md). */
 static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char *home,
-			 const char *work, const char *host_run_guard)
+			 const char *work, const struct vm_key *key)
 {
 	const struct sandbox_profile *agent = profile_find("agent");
 	const struct strvec *lists[] = {&prof->write_denies, &agent->write_denies};
@@ -708,7 +806,9 @@ static int put_read_only(FILE *f, const struct sandbox_profile *prof, const char
 
 			snprintf(path, sizeof path, "%s/%s", strcmp(work, "/") == 0 ? "" : work,
 				 lists[l]->v[i]);
-			if (!has_line(host_run_guard, path))
+			/* Nor in the home layer: written there, it never
+			 * reaches the host (key_layer). */
+			if (!has_line(key->host_run_guard, path) && !in_layer(key, path))
 				rc |= put_line(f, "ro", path);
 		}
 	return rc;
@@ -781,7 +881,7 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 
 /* The launch message: what depends on the pane. */
 static char *launch_message(const struct launch_request *req, const struct sandbox_profile *prof,
-			    const char *home, const char *work, const char *host_run_guard,
+			    const char *home, const char *work, const struct vm_key *key,
 			    const char *nonce, size_t *len)
 {
 	char *buf = NULL, num[64];
@@ -810,7 +910,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
 	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
 		rc |= put_line(f, "guest-root", "1");
-	rc |= put_read_only(f, prof, home, work, host_run_guard);
+	rc |= put_read_only(f, prof, home, work, key);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -855,6 +955,10 @@ static void vm_free(struct microvm_vm *vm)
 		close(vm->slave_hold);
 	if (vm->state_path[0] != '\0')
 		unlink(vm->state_path);
+	/* After the shares' servers: no mount of the layer is left. */
+	if (vm->layer_work != NULL)
+		home_layer_work_remove(vm->layer_work);
+	free(vm->layer_work);
 	free(vm);
 }
 
@@ -1060,8 +1164,14 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 			goto fail;
 		}
 		vm->share_qemu_end[i] = pair[1];
-		if (share_start(probe, key, i, pair[0], report[1], &vm->share_server[i], err) !=
-		    0) {
+		if (i == SHARE_WORK && key->layer_home[0] != '\0' &&
+		    home_layer_work_new(key->layer_dir, &vm->layer_work, err) != 0) {
+			close(pair[0]);
+			goto fail;
+		}
+		if (share_start(probe, key, i, pair[0], report[1],
+				i == SHARE_WORK ? vm->layer_work : NULL, &vm->share_server[i],
+				err) != 0) {
 			close(pair[0]);
 			goto fail;
 		}
@@ -1183,7 +1293,8 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
 	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
-	       strcmp(a->profile, b->profile) == 0 &&
+	       strcmp(a->profile, b->profile) == 0 && strcmp(a->layer_home, b->layer_home) == 0 &&
+	       strcmp(a->layer_real, b->layer_real) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
@@ -1317,6 +1428,8 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	key.work_ro = prof->mode != SANDBOX_MODE_CHAT;
 	snprintf(key.profile, sizeof key.profile, "%s", prof->name);
 	key.open_net = !prof->proxied_network;
+	if (key.work[0] != '\0' && !key.work_ro && key_layer(home, prof, &key, err) != 0)
+		return -1;
 	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "cannot list the host-run files in the work tree %s", key.work);
@@ -1348,7 +1461,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		remember_shell(req);
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 key.host_run_guard, res->vm->nonce, &message_len);
+				 &key, res->vm->nonce, &message_len);
 	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */

@@ -46,10 +46,19 @@ violation() { # ACTION TARGET
 out=$(run "$vm" V1 "cat $HOME/.ssh/id_demo")
 check "a denied secret read is a violation event within 1 s ($out)" \
 	wait_for 1 violation 'file-read*' "$HOME/.ssh/id_demo"
+# The work tree is $HOME: the work share stands on the profile's
+# copy-on-write home (docs/security.md), so a ~/.bashrc write succeeds
+# in the guest and lands in the layer, never in the host's file.
+LAYER="$XDG_STATE_HOME/sandmux/home-layer/terminal/upper"
 out=$(run "$vm" V2 "echo evil >>$HOME/.bashrc && echo written")
-check "the work tree's diod refuses a ~/.bashrc write ($out)" \
-	sh -c "! echo '$out' | grep -q written && [ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ]"
-check "and it is a violation event within 1 s" wait_for 1 violation 'file-write*' "$HOME/.bashrc"
+check "a guest root's ~/.bashrc write lands in the home layer, the host's file unchanged ($out)" \
+	sh -c "[ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ] && grep -q evil '$LAYER/.bashrc'"
+check "and sandmux changes lists it as host-run" \
+	sh -c '"$1" -L "$2" changes --json | grep -qF "\"path\":\".bashrc\",\"change\":\"changed\",\"directory\":false,\"host_run\":true"' - "$SANDMUX_BIN" "$T_NAME"
+out=$(run "$vm" V4 "echo evil >$HOME/.ssh/planted && echo written")
+check "a write into a deny-read root is refused ($out)" \
+	sh -c "! echo '$out' | grep -q written && [ ! -e '$HOME/.ssh/planted' ] && [ ! -e '$LAYER/.ssh/planted' ]"
+check "and it is a violation event within 1 s" wait_for 1 violation 'file-write-create' "$HOME/.ssh/planted"
 out=$(run "$vm" V3 "rm -f $HOME/.bashrc; mv $HOME/.bashrc $HOME/old-bashrc; chmod 777 $HOME/.bashrc; cat $HOME/.bashrc")
 check "nor removes, moves or chmods it ($out)" \
 	sh -c "[ \"\$(cat '$HOME/.bashrc')\" = host-bashrc-$$ ] && [ \"\$(stat -c %a '$HOME/.bashrc')\" = 644 ] && [ ! -e '$HOME/old-bashrc' ]"
@@ -80,12 +89,12 @@ check "nor moved or linked out of its root ($out)" \
 # --- device nodes and set-user-ID bits in the writable work tree ---------------
 out=$(run "$vm" M "mknod $HOME/evil-null c 1 3 && echo made")
 check "mknod of a character device in the work tree fails on the host ($out)" \
-	sh -c "! echo '$out' | grep -q made && [ ! -e '$HOME/evil-null' ]"
+	sh -c "! echo '$out' | grep -q made && [ ! -e '$HOME/evil-null' ] && [ ! -e '$LAYER/evil-null' ]"
 out=$(run "$vm" B "mknod $HOME/evil-disk b 8 0 && echo made")
 check "and of a block device ($out)" sh -c "! echo '$out' | grep -q made && [ ! -e '$HOME/evil-disk' ]"
 out=$(run "$vm" X "cp /bin/true $HOME/suid && chmod 4755 $HOME/suid; chmod 2755 $HOME/suid; stat -c %a $HOME/suid")
-check "a set-user-ID or set-group-ID bit is refused on the host ($out)" \
-	sh -c "[ -f '$HOME/suid' ] && [ ! -u '$HOME/suid' ] && [ ! -g '$HOME/suid' ]"
+check "a set-user-ID or set-group-ID bit is refused on the host, in the home layer ($out)" \
+	sh -c "[ ! -e '$HOME/suid' ] && [ -f '$LAYER/suid' ] && [ ! -u '$LAYER/suid' ] && [ ! -g '$LAYER/suid' ]"
 
 # --- the network: neither the host's loopback nor its own addresses ---------------
 # The terminal profile's open network: qemu's user network would turn
