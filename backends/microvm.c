@@ -894,7 +894,16 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	for (size_t i = 0; req->argv[i] != NULL; i++)
 		rc |= put_line(f, "arg", req->argv[i]);
 	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		rc |= put_line(f, "env", req->envp[i]);
+		if (strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0)
+			rc |= put_line(f, "env", req->envp[i]);
+	/* Where the shell's writes to $HOME go, said by the server only
+	 * where a layer stands (key_layer), as a native pane's. */
+	if (key->layer_home[0] != '\0') {
+		char var[128];
+
+		snprintf(var, sizeof var, "SANDMUX_HOME_LAYER=%s", prof->name);
+		rc |= put_line(f, "env", var);
+	}
 	rc |= put_line(f, "cwd", req->cwd);
 	snprintf(num, sizeof num, "%u", (unsigned)getuid());
 	rc |= put_line(f, "uid", num);

@@ -817,12 +817,27 @@ static void shim_watch_poll(struct native_shim *shim)
  * clone then copy no template, so they never need .git/hooks, which is
  * read-only in every native pane (hostrun.h).  Set whatever the caller
  * had: a template with hooks would make every git init fail. */
-static int pane_envp(const struct launch_request *req, struct strvec *out)
+static int pane_envp(const struct launch_request *req, const struct sandbox_profile *prof,
+		     struct strvec *out)
 {
 	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
 		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
 		    strvec_push(out, req->envp[i]) != 0)
 			return -1;
+	/* The shell may say where its writes to $HOME go (the demo does):
+	 * set by the server, and only where a layer stands (home_layout). */
+	if (prof->mode == SANDBOX_MODE_CHAT && prof->home_writable) {
+		char *var = NULL;
+		int rc;
+
+		if (asprintf(&var, "SANDMUX_HOME_LAYER=%s", prof->name) < 0)
+			return -1;
+		rc = strvec_push(out, var);
+		free(var);
+		if (rc != 0)
+			return -1;
+	}
 	return strvec_push(out, "GIT_TEMPLATE_DIR=");
 }
 
@@ -864,7 +879,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	char msg[256];
 	int rc = -1;
 
-	if (pane_envp(req, &envp) != 0) {
+	if (pane_envp(req, prof, &envp) != 0) {
 		strvec_free(&envp);
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -1166,7 +1181,8 @@ static void ahead_discard(void)
 
 /* The command and environment for a prepared shim: "sandmux-shim 2
  * run", NUL, argv NUL-separated, an empty string, the environment. */
-static int ahead_send_run(int sock, const struct launch_request *req)
+static int ahead_send_run(int sock, const struct launch_request *req,
+			  const struct sandbox_profile *prof)
 {
 	static const char hello[] = SHIM_HELLO " run";
 	struct strvec envp = STRVEC_INIT;
@@ -1175,7 +1191,7 @@ static int ahead_send_run(int sock, const struct launch_request *req)
 	FILE *f;
 	int rc = -1;
 
-	if (pane_envp(req, &envp) != 0 || (f = open_memstream(&msg, &len)) == NULL) {
+	if (pane_envp(req, prof, &envp) != 0 || (f = open_memstream(&msg, &len)) == NULL) {
 		strvec_free(&envp);
 		return -1;
 	}
@@ -1223,7 +1239,7 @@ static int ahead_take(const struct launch_request *req, const struct sandbox_pro
 		return -1;
 	}
 	pty_resize(ahead.res.master, req->rows, req->cols);
-	if (ahead_send_run(ahead.res.shim->sock, req) != 0) {
+	if (ahead_send_run(ahead.res.shim->sock, req, prof) != 0) {
 		ahead_discard();
 		return -1;
 	}

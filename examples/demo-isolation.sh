@@ -8,9 +8,10 @@
 # token, to append to ~/.bashrc (what the host's next shell would run)
 # and to write /etc/sandmux-demo.  Expected: the none pane does all but
 # the /etc write, the native pane none of it (the token withheld, the
-# .bashrc write refused and reported in the violation feed), the microvm
-# pane neither reads the key nor sees the token nor writes /etc, and the
-# pane labels say which is which.
+# .bashrc write landing in its copy-on-write home layer, the host's file
+# unchanged), the microvm pane neither reads the key nor sees the token
+# nor writes /etc nor the host's ~/.bashrc, and the pane labels say
+# which is which.
 #
 #   sandmux demo [--no-attach]      (or: SANDMUX_BIN=path/to/sandmux sh demo-isolation.sh)
 #
@@ -88,7 +89,14 @@ else
 	echo "(empty)"
 	echo "RESULT token: WITHHELD"
 fi
-if out=$({ echo "echo evil from the $1 pane" >>~/.bashrc; } 2>&1); then r=ALLOWED; else r=DENIED; fi
+# Where a write to $HOME lands: the server sets SANDMUX_HOME_LAYER only
+# where the pane's $HOME is a copy-on-write layer (docs/security.md).
+if out=$({ echo "echo evil from the $1 pane" >>~/.bashrc; } 2>&1); then
+	r=ALLOWED
+	[ -n "${SANDMUX_HOME_LAYER:-}" ] && r=LAYER && echo "(written to its home layer)"
+else
+	r=DENIED
+fi
 [ -n "$out" ] && printf '%s\n' "$out" | short
 echo "RESULT bashrc: $r"
 set -C
@@ -165,7 +173,7 @@ token_hidden() { ! sm capture -t "%$1" -S - | grep -q 'ghp_sandmux_demo'; }
 bashrc_only_none() {
 	grep -q 'evil from the none pane' "$HOME/.bashrc" && ! grep -q 'evil from the native pane' "$HOME/.bashrc"
 }
-in_feed() { sm events --json -t "%2" --action 'file-write*' | grep -qF "\"target\":\"$HOME/.bashrc\""; }
+in_layer() { sm changes --json | grep -qF '"path":".bashrc","change":"changed"'; }
 read_in_feed() { sm events --json -t "%2" --action 'file-read*' | grep -qF "\"target\":\"$HOME/.ssh/id_demo\""; }
 judge() {
 	expect "the left pane is labelled none" [ "$(field 1 backend)" = none ]
@@ -178,21 +186,23 @@ judge() {
 	expect "native is started without \$GITHUB_TOKEN" result 2 token WITHHELD
 	expect "native never shows the token" token_hidden 2
 	expect "none appends to ~/.bashrc" result 1 bashrc ALLOWED
-	expect "native is refused ~/.bashrc" result 2 bashrc DENIED
+	expect "native's ~/.bashrc write lands in its home layer" result 2 bashrc LAYER
 	expect "the host's ~/.bashrc holds the none pane's line only" bashrc_only_none
+	expect "sandmux changes shows the layer's ~/.bashrc" in_layer
 	expect "the refused read of ~/.ssh/id_demo is in the violation feed" read_in_feed
-	expect "the refused ~/.bashrc write is in the violation feed" in_feed
 	if ! failed 3; then
 		expect "the third pane is labelled microvm" [ "$(field 3 backend)" = microvm ]
 		expect "microvm is denied ~/.ssh/id_demo" result 3 read DENIED
 		expect "microvm is denied /etc/sandmux-demo" result 3 write DENIED
+		expect "microvm's ~/.bashrc write lands in its home layer" result 3 bashrc LAYER
 		expect "microvm never shows the key" key_hidden 3
 		expect "microvm is started without \$GITHUB_TOKEN" result 3 token WITHHELD
 	fi
 	if [ "$verdict" -eq 0 ]; then
 		echo "==== as expected: the host pane read the key, saw the token and changed"
 		echo "     ~/.bashrc; the contained panes could not read the key, see the token"
-		echo "     or write /etc, and the native pane was refused ~/.bashrc"
+		echo "     or write /etc, and their ~/.bashrc writes went to the home layer, not"
+		echo "     the host (sandmux changes lists them, sandmux keep would copy one)"
 	else
 		echo "==== NOT as expected (see above)"
 	fi
