@@ -727,8 +727,8 @@ static void status_window_entry(const struct client *c, size_t i, char *entry, s
 {
 	const struct window_view *w = &c->windows[i];
 
-	snprintf(entry, size, "%d:%s%s%s", w->index, w->name,
-		 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
+	snprintf(entry, size, "%d:%s%s%s%s", w->index, w->name,
+		 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "", w->denied ? "D" : "");
 }
 
 /* Which windows the list shows, [*first, *last): all that fit in room;
@@ -842,6 +842,8 @@ static void draw_status(struct client *c)
 						c->windows[i].active),
 				       c->windows[i].bell),
 			      c->windows[i].name);
+	for (size_t i = 0; i < c->nwindows; i++)
+		h = hash_int(h, c->windows[i].denied);
 	if (h == status_drawn)
 		return;
 	status_drawn = h;

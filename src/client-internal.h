@@ -72,6 +72,7 @@ struct window_view {
 	char name[64];
 	bool active;
 	bool bell; /* a pane in it rang */
+	bool denied; /* a pane in it was denied something since it was shown */
 };
 
 enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE, MODE_DISPLAY_PANES };

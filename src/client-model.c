@@ -369,6 +369,7 @@ static void apply_windows(struct client *c, const cJSON *windows)
 		copy_json_string(window, "name", c->windows[n].name, sizeof c->windows[n].name);
 		c->windows[n].active = json_bool(window, "active");
 		c->windows[n].bell = json_bool(window, "bell");
+		c->windows[n].denied = json_bool(window, "denied");
 		n++;
 	}
 	c->nwindows = n;

@@ -68,6 +68,7 @@ struct pane {
 	int exit_status; /* shell-style: signal n is 128+n */
 	bool remain_on_exit;
 	int violations;
+	int violations_seen; /* as many as when its window was last shown */
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;
