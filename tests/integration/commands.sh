@@ -132,6 +132,9 @@ check "last-window -t SESSION on the command line goes to the window before" \
 	[ "$(active_window lastwin)" != "$before" ]
 sm last-window -t nosuch >/dev/null 2>&1
 check "... and a session that is not there is an error (exit 1)" [ $? -eq 1 ]
+err=$(sm no-such-verb 2>&1 >/dev/null)
+check "an unknown verb is a usage error (exit 2)" [ $? -eq 2 ]
+check "... said in one line, not the whole usage" [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 help=$(sm profile suggest --help)
 check "profile suggest --help exits 0" [ $? -eq 0 ]
 check "... and says what --since takes" sh -c 'printf "%s" "$1" | grep -q -- "--since.*30m"' - "$help"
