@@ -139,6 +139,7 @@ struct copy_mode {
 	int history_loaded;
 	bool fetching;
 	int top;    /* first line shown */
+	bool exit_at_bottom; /* entered by the wheel: scrolled back to the bottom, it ends (tmux) */
 	int cy, cx; /* cursor, in line/column */
 	bool selecting;
 	int sel_y, sel_x; /* selection anchor */
@@ -343,6 +344,8 @@ void copy_mode_enter(struct client *c, int pane, bool page_up);
 void copy_mode_leave(struct client *c);
 void copy_mode_key(struct client *c, const char *name);
 void copy_mode_scroll(struct client *c, int lines);
+/* The view shows the pane's last line (no scroll still waiting). */
+bool copy_mode_at_bottom(const struct client *c);
 void copy_mode_search(struct client *c, const char *text, bool backward);
 void copy_mode_pane_gone(struct client *c);
 void copy_mode_draw_line(const struct client *c, int screen_row, struct cell *out, int cols,
