@@ -901,12 +901,19 @@ static void draw_help(struct client *c)
 {
 	struct look text = slot_look(c, THEME_HELP_TEXT);
 	struct look key = slot_look(c, THEME_HELP_KEY);
-	int width = c->cols - 4 > 100 ? 100 : c->cols - 4;
+	/* The whole width, less a margin: descriptions are read whole on a
+	 * wide terminal (tmux's list-keys fills the pane). */
+	int width = c->cols - 4;
 	int height = c->rows - 3;
 	int top = 1, left = (c->cols - width) / 2;
 	int lines = (int)c->bindings.count;
 	int command_width = help_command_width(c);
 	char header[128];
+
+	/* A narrow terminal shares the line between the command and its
+	 * description rather than cut the description to nothing. */
+	if (command_width > (width - 12) / 2)
+		command_width = (width - 12) / 2 > 8 ? (width - 12) / 2 : 8;
 
 	if (width < 20 || height < 3)
 		return;
