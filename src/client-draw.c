@@ -616,6 +616,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
 	h = hash_int(hash_text(hash_text(h, pane->cwd), pane->accelerator), pane->bell);
+	h = hash_text(h, pane->profile);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
@@ -623,6 +624,17 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	client_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
 	snprintf(label, sizeof label, " %s ", name);
 	used += put_utf8(y, x, width, label, slot_look(c, label_slot(pane->state, pane->backend)));
+	/* Beside the label, in its colours: a sandbox's profile (an agent
+	 * pane does not look like a terminal pane) and a stopped pane. */
+	if (pane->backend[0] != 0 && strcmp(pane->backend, "none") != 0 && pane->profile[0] != 0 &&
+	    used < width) {
+		snprintf(label, sizeof label, "%s ", pane->profile);
+		used += put_utf8(y, x + used, width - used, label,
+				 slot_look(c, label_slot(pane->state, pane->backend)));
+	}
+	if (strcmp(pane->state, "suspended") == 0 && used < width)
+		used += put_utf8(y, x + used, width - used, "suspended ",
+				 slot_look(c, label_slot(pane->state, pane->backend)));
 	if (pane->violations > 0)
 		snprintf(right, sizeof right, " %d denied ", pane->violations);
 	right_width = text_columns(right);

@@ -52,6 +52,7 @@ struct pane_view {
 	bool mouse;	  /* the program asked for mouse reports */
 	char backend[16]; /* what really wraps it; "" while unconfirmed */
 	char accelerator[8]; /* microvm: "kvm" or "tcg", from the details */
+	char profile[32]; /* the sandbox profile (terminal, agent, the config's) */
 	char requested[16];
 	char state[16];
 	char reason[512];

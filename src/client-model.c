@@ -334,6 +334,7 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 		copy_json_string(cJSON_GetObjectItemCaseSensitive(json, "details"), "accelerator",
 				 pane->accelerator, sizeof pane->accelerator);
 	copy_json_string(json, "requested", pane->requested, sizeof pane->requested);
+	copy_json_string(json, "profile", pane->profile, sizeof pane->profile);
 	copy_json_string(json, "state", pane->state, sizeof pane->state);
 	copy_json_string(json, "reason", pane->reason, sizeof pane->reason);
 	copy_json_string(json, "hint", pane->hint, sizeof pane->hint);
