@@ -613,7 +613,8 @@ static void grid_status(struct grid *g, const struct server *s)
 		if (x < limit)
 			x += grid_text(g, y, x, limit - x, " ");
 	}
-	if (limit > x)
+	/* status_right keeps its room (the client's draw_status). */
+	if (clock_width > 0)
 		for (int i = limit; i < g->cols; i++)
 			g->masked[y][i] = true;
 }
@@ -622,7 +623,7 @@ static struct binding_table bindings;
 
 static void grid_help_mask(struct grid *g)
 {
-	int width = g->cols - 4 > 100 ? 100 : g->cols - 4;
+	int width = g->cols - 4;
 	int height = g->rows - 3, left = (g->cols - width) / 2;
 	int lines = (int)bindings.count;
 
