@@ -65,7 +65,14 @@ WAITER=""
 cleanup() {
 	[ -n "$WAITER" ] && kill "$WAITER" 2>/dev/null
 	sm kill-server >/dev/null 2>&1
-	rm -rf "$DEMO"
+	# The server may write its last lines as it goes: try again until
+	# nothing is left (at most 5 s).
+	i=0
+	until rm -rf "$DEMO" 2>/dev/null && [ ! -e "$DEMO" ]; do
+		[ "$i" -ge 50 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM

@@ -86,18 +86,24 @@ int cli_allow(struct command_parsed *parsed)
 	if (persist && !yes) {
 		cJSON *preview_req = cJSON_Duplicate(req, true);
 
+		/* The dry run first: what cannot be allowed at all (a host
+		 * pane: invalid_state) is said as that, before any question. */
+		cJSON_AddBoolToObject(preview_req, "dry_run", true);
+		if ((result = allow_request(preview_req, &reply)) == NULL) {
+			cJSON_Delete(reply);
+			cJSON_Delete(req);
+			return 1;
+		}
 		if (!isatty(STDIN_FILENO)) {
 			fprintf(stderr, "sandmux: --persist changes the config: confirm at a terminal, "
 					"or add --yes (%s)\n",
 				SM_ERR_CONFIRM_NEEDED);
-			cJSON_Delete(preview_req);
+			cJSON_Delete(reply);
 			cJSON_Delete(req);
 			return 1;
 		}
-		cJSON_AddBoolToObject(preview_req, "dry_run", true);
-		if ((result = allow_request(preview_req, &reply)) == NULL || !confirmed(result)) {
-			if (result != NULL)
-				fprintf(stderr, "sandmux: nothing written (%s)\n", SM_ERR_CONFIRM_NEEDED);
+		if (!confirmed(result)) {
+			fprintf(stderr, "sandmux: nothing written (%s)\n", SM_ERR_CONFIRM_NEEDED);
 			cJSON_Delete(reply);
 			cJSON_Delete(req);
 			return 1;

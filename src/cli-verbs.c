@@ -293,6 +293,16 @@ static void print_list_plain(const cJSON *result)
 		{
 			const cJSON *backend = cJSON_GetObjectItem(p, "backend");
 			const cJSON *reason = cJSON_GetObjectItem(p, "reason");
+			const cJSON *status = cJSON_GetObjectItem(p, "exit_status");
+			char state[64];
+
+			/* A --remain pane whose program ended is dead, as tmux says,
+			 * with its status; its sandbox's "destroyed" is not news. */
+			if (cJSON_IsNumber(status))
+				snprintf(state, sizeof state, "dead (status %d)", status->valueint);
+			else
+				snprintf(state, sizeof state, "%s",
+					 cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")));
 			char *why = sanitise_text(reason ? reason->valuestring : "");
 
 			printf("  %%%d [%dx%d] %s %s%s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
@@ -302,7 +312,7 @@ static void print_list_plain(const cJSON *result)
 			       : strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")), "error") == 0
 				       ? "FAILED"
 				       : "pending",
-			       cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")),
+			       state,
 			       cJSON_IsTrue(cJSON_GetObjectItem(p, "flooding")) ? " FLOODING" : "",
 			       reason ? ": " : "", why);
 			free(why);

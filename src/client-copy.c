@@ -235,6 +235,14 @@ void copy_mode_pane_gone(struct client *c)
 	copy_mode_leave(c);
 }
 
+bool copy_mode_at_bottom(const struct client *c)
+{
+	const struct copy_mode *copy = &c->copy;
+	int rows = view_rows(c);
+
+	return copy->lines != NULL && copy->pending_scroll == 0 && copy->top + rows >= copy->nlines;
+}
+
 void copy_mode_scroll(struct client *c, int lines)
 {
 	struct copy_mode *copy = &c->copy;

@@ -616,6 +616,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	h = hash_int(hash_int(hash_int(h, pane->active), c->zoomed), pane->violations);
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
 	h = hash_int(hash_text(hash_text(h, pane->cwd), pane->accelerator), pane->bell);
+	h = hash_text(h, pane->profile);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
@@ -623,6 +624,17 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	client_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
 	snprintf(label, sizeof label, " %s ", name);
 	used += put_utf8(y, x, width, label, slot_look(c, label_slot(pane->state, pane->backend)));
+	/* Beside the label, in its colours: a sandbox's profile (an agent
+	 * pane does not look like a terminal pane) and a stopped pane. */
+	if (pane->backend[0] != 0 && strcmp(pane->backend, "none") != 0 && pane->profile[0] != 0 &&
+	    used < width) {
+		snprintf(label, sizeof label, "%s ", pane->profile);
+		used += put_utf8(y, x + used, width - used, label,
+				 slot_look(c, label_slot(pane->state, pane->backend)));
+	}
+	if (strcmp(pane->state, "suspended") == 0 && used < width)
+		used += put_utf8(y, x + used, width - used, "suspended ",
+				 slot_look(c, label_slot(pane->state, pane->backend)));
 	if (pane->violations > 0)
 		snprintf(right, sizeof right, " %d denied ", pane->violations);
 	right_width = text_columns(right);
@@ -727,8 +739,8 @@ static void status_window_entry(const struct client *c, size_t i, char *entry, s
 {
 	const struct window_view *w = &c->windows[i];
 
-	snprintf(entry, size, "%d:%s%s%s", w->index, w->name,
-		 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "");
+	snprintf(entry, size, "%d:%s%s%s%s", w->index, w->name,
+		 w->active ? (c->zoomed ? "*Z" : "*") : "", w->bell ? "!" : "", w->denied ? "D" : "");
 }
 
 /* Which windows the list shows, [*first, *last): all that fit in room;
@@ -842,6 +854,8 @@ static void draw_status(struct client *c)
 						c->windows[i].active),
 				       c->windows[i].bell),
 			      c->windows[i].name);
+	for (size_t i = 0; i < c->nwindows; i++)
+		h = hash_int(h, c->windows[i].denied);
 	if (h == status_drawn)
 		return;
 	status_drawn = h;
@@ -899,12 +913,19 @@ static void draw_help(struct client *c)
 {
 	struct look text = slot_look(c, THEME_HELP_TEXT);
 	struct look key = slot_look(c, THEME_HELP_KEY);
-	int width = c->cols - 4 > 100 ? 100 : c->cols - 4;
+	/* The whole width, less a margin: descriptions are read whole on a
+	 * wide terminal (tmux's list-keys fills the pane). */
+	int width = c->cols - 4;
 	int height = c->rows - 3;
 	int top = 1, left = (c->cols - width) / 2;
 	int lines = (int)c->bindings.count;
 	int command_width = help_command_width(c);
 	char header[128];
+
+	/* A narrow terminal shares the line between the command and its
+	 * description rather than cut the description to nothing. */
+	if (command_width > (width - 12) / 2)
+		command_width = (width - 12) / 2 > 8 ? (width - 12) / 2 : 8;
 
 	if (width < 20 || height < 3)
 		return;

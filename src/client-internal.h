@@ -52,6 +52,7 @@ struct pane_view {
 	bool mouse;	  /* the program asked for mouse reports */
 	char backend[16]; /* what really wraps it; "" while unconfirmed */
 	char accelerator[8]; /* microvm: "kvm" or "tcg", from the details */
+	char profile[32]; /* the sandbox profile (terminal, agent, the config's) */
 	char requested[16];
 	char state[16];
 	char reason[512];
@@ -72,6 +73,7 @@ struct window_view {
 	char name[64];
 	bool active;
 	bool bell; /* a pane in it rang */
+	bool denied; /* a pane in it was denied something since it was shown */
 };
 
 enum client_mode { MODE_NORMAL, MODE_PROMPT, MODE_COPY, MODE_HELP, MODE_CHOOSE, MODE_DISPLAY_PANES };
@@ -138,6 +140,7 @@ struct copy_mode {
 	int history_loaded;
 	bool fetching;
 	int top;    /* first line shown */
+	bool exit_at_bottom; /* entered by the wheel: scrolled back to the bottom, it ends (tmux) */
 	int cy, cx; /* cursor, in line/column */
 	bool selecting;
 	int sel_y, sel_x; /* selection anchor */
@@ -342,6 +345,8 @@ void copy_mode_enter(struct client *c, int pane, bool page_up);
 void copy_mode_leave(struct client *c);
 void copy_mode_key(struct client *c, const char *name);
 void copy_mode_scroll(struct client *c, int lines);
+/* The view shows the pane's last line (no scroll still waiting). */
+bool copy_mode_at_bottom(const struct client *c);
 void copy_mode_search(struct client *c, const char *text, bool backward);
 void copy_mode_pane_gone(struct client *c);
 void copy_mode_draw_line(const struct client *c, int screen_row, struct cell *out, int cols,

@@ -618,8 +618,13 @@ static void wheel(struct client *c, struct pane_view *pane, int x, int y, bool u
 		if (c->mode == MODE_COPY)
 			copy_mode_leave(c);
 		copy_mode_enter(c, pane->id, false);
+		c->copy.exit_at_bottom = true;
 	}
 	copy_mode_scroll(c, up ? -3 : 3);
+	/* As tmux's copy mode entered by the wheel: back at the bottom, the
+	 * pane is live again. */
+	if (!up && c->copy.exit_at_bottom && copy_mode_at_bottom(c))
+		copy_mode_leave(c);
 }
 
 static void press(struct client *c, struct pane_view *pane, int x, int y, int button)

@@ -334,6 +334,7 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 		copy_json_string(cJSON_GetObjectItemCaseSensitive(json, "details"), "accelerator",
 				 pane->accelerator, sizeof pane->accelerator);
 	copy_json_string(json, "requested", pane->requested, sizeof pane->requested);
+	copy_json_string(json, "profile", pane->profile, sizeof pane->profile);
 	copy_json_string(json, "state", pane->state, sizeof pane->state);
 	copy_json_string(json, "reason", pane->reason, sizeof pane->reason);
 	copy_json_string(json, "hint", pane->hint, sizeof pane->hint);
@@ -369,6 +370,7 @@ static void apply_windows(struct client *c, const cJSON *windows)
 		copy_json_string(window, "name", c->windows[n].name, sizeof c->windows[n].name);
 		c->windows[n].active = json_bool(window, "active");
 		c->windows[n].bell = json_bool(window, "bell");
+		c->windows[n].denied = json_bool(window, "denied");
 		n++;
 	}
 	c->nwindows = n;

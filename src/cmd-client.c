@@ -191,7 +191,9 @@ CMD_HANDLER(cmd_select_pane)
 			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up, down, next or prev");
 			return -1;
 		}
-		next = layout_neighbour(p->window->root, p->cell, dir);
+		next = layout_neighbour(p->window->root, p->cell, dir,
+					p->window->last_active != NULL ? p->window->last_active->cell
+									: NULL);
 		if (next == NULL)
 			return 0;
 		p = next->pane;

@@ -28,7 +28,6 @@ CMD_HANDLER(cmd_split)
 	struct window *w;
 	struct pane *zoomed;
 	int percent = 50;
-
 	bool full = cmd_get_bool(req, "full", false);
 	struct layout_cell *cell;
 
@@ -316,10 +315,6 @@ static struct pane *window_feed_pane(struct window *w)
 	return NULL;
 }
 
-/* The feed pane: a side pane running the interactive feed (`sandmux
- * events --feed`, src/feed.c) for the session, so it scrolls, searches
- * and copies like any pane.  One per window: asked again, the open one
- * gets the focus; with toggle (C-b v), a focused feed closes. */
 /* How wide the feed is readable: time, pane and label, action, a count,
  * and 60 columns for the target and the reason (docs/feed.md). */
 #define FEED_READABLE_COLS 100
@@ -348,6 +343,11 @@ static void feed_placement(const struct window *w, const struct pane *from, cJSO
 	cJSON_AddNumberToObject(split, "size", percent < 33 ? 33 : percent > 50 ? 50 : percent);
 }
 
+/* The feed pane: a pane running the interactive feed (`sandmux events
+ * --feed`, src/feed.c) for the session, beside the active pane or below
+ * the window's (feed_placement), so it scrolls, searches and copies like
+ * any pane.  One per window: asked again, the open one
+ * gets the focus; with toggle (C-b v), a focused feed closes. */
 CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;

@@ -291,7 +291,7 @@ const struct command_entry command_table[] = {
 	  .print = cli_print_probe },
 
 	/* Panes. */
-	{ "split", { "split-window", "splitw" }, "[-t PANE] [-h|-v] [-l|-p PERCENT] [-c DIR] "
+	{ "split", { "split-window", "splitw" }, "[-t PANE] [-h|-v] [-f] [-l|-p PERCENT] [-c DIR] "
 	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "split a pane (-h side by side, -v stacked)", split_options, REST_ARGV, "argv",
 	  .request = "split", .flags = BOTH, .exec = cmd_split, .print = cli_print_pane_created },

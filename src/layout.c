@@ -233,7 +233,7 @@ static bool horizontal(enum layout_direction dir)
 }
 
 struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from,
-				     enum layout_direction dir)
+				     enum layout_direction dir, const struct layout_cell *prefer)
 {
 	struct layout_cell *leaves[256], *best = NULL;
 	int n = 0, best_overlap = 0;
@@ -254,6 +254,8 @@ struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cel
 			adjacent = dir == LAYOUT_UP ? c->y + c->h == from->y : from->y + from->h == c->y;
 			ov = overlap(c->x, c->x + c->w, from->x, from->x + from->w);
 		}
+		if (adjacent && ov > 0 && c == prefer)
+			return c;
 		if (adjacent && ov > best_overlap) {
 			best = c;
 			best_overlap = ov;

@@ -51,9 +51,11 @@ enum layout_direction { LAYOUT_LEFT, LAYOUT_RIGHT, LAYOUT_UP, LAYOUT_DOWN };
 
 /* The direction called name ("left", "right", "up", "down"); false if none. */
 bool layout_direction_from_name(const char *name, enum layout_direction *out);
-/* Leaf adjacent to `from` in a direction. */
+/* Leaf adjacent to `from` in a direction: `prefer` when it is one of
+ * the adjacent leaves (the pane used last, as tmux goes back to it),
+ * else the one sharing the longest edge. */
 struct layout_cell *layout_neighbour(struct layout_cell *root, struct layout_cell *from,
-				     enum layout_direction dir);
+				     enum layout_direction dir, const struct layout_cell *prefer);
 /* Move the border on the leaf's right (left/right) or bottom (up/down)
  * edge, or its left/top one if it has none there, amount cells in dir
  * (tmux's resize-pane: right/down moves it right/down). */

@@ -58,8 +58,8 @@ int main(int argc, char **argv)
 	}
 	verb = cli_find_verb(argv[i]);
 	if (verb == NULL) {
-		fprintf(stderr, "sandmux: unknown verb '%s'\n", argv[i]);
-		main_usage(stderr);
+		/* One line, as tmux's "unknown command", not the whole usage. */
+		fprintf(stderr, "sandmux: unknown verb '%s' (sandmux --help lists them)\n", argv[i]);
 		return 2;
 	}
 	return cli_run(verb, argc - i, argv + i);

@@ -178,6 +178,16 @@ static bool window_rang(const struct window *w)
 	return false;
 }
 
+/* A window not on screen where a pane was denied something since the
+ * window was last shown: the status line marks it (docs/keys.md). */
+static bool window_denied(const struct window *w)
+{
+	for (const struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->violations > p->violations_seen)
+			return true;
+	return false;
+}
+
 static cJSON *server_layout_json(struct session *s, const struct conn *c)
 {
 	cJSON *ev = cJSON_CreateObject(), *windows, *panes;
@@ -195,6 +205,7 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 		cJSON_AddStringToObject(wo, "name", w->shown);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
 		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
+		cJSON_AddBoolToObject(wo, "denied", w != aw && window_denied(w));
 		cJSON_AddItemToArray(windows, wo);
 	}
 	cJSON_AddBoolToObject(ev, "zoomed", aw != NULL && aw->zoomed != NULL);
@@ -294,6 +305,9 @@ void server_broadcast_layout(struct session *s)
 	/* Every focus change sends a layout: a focused pane's mark goes. */
 	if (s->active != NULL && s->active->active != NULL)
 		s->active->active->bell = false;
+	/* The window on screen shows its panes' denials itself. */
+	for (struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL; p = p->next)
+		p->violations_seen = p->violations;
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
 			server_send_layout(c, s);

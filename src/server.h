@@ -74,6 +74,7 @@ struct pane {
 	long flood_second;
 	int flood_count, flood_total;
 	bool flooding;
+	int violations_seen; /* as many as when its window was last shown */
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;

@@ -603,17 +603,51 @@ static void grid_status(struct grid *g, const struct server *s)
 
 	snprintf(left, sizeof left, "[%s] ", session_name);
 	x += grid_text(g, y, x, limit > 0 ? limit : 0, left);
-	for (int i = 0; i < s->nwindows && x < limit; i++) {
-		char entry[128];
+	/* The list scrolls around the current window, < and > where it is
+	 * cut (the client's status_window_range). */
+	char entries[16][128];
+	int widths[16], used = 0, room = limit - x, first = 0, last = s->nwindows, active = 0;
 
-		snprintf(entry, sizeof entry, "%d:%s%s%s", s->windows[i].index, s->windows[i].name,
-			 s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "",
+	for (int i = 0; i < s->nwindows; i++) {
+		snprintf(entries[i], sizeof entries[i], "%d:%s%s%s", s->windows[i].index,
+			 s->windows[i].name, s->windows[i].active ? (s->zoomed ? "*Z" : "*") : "",
 			 s->windows[i].bell ? "!" : "");
-		x += grid_text(g, y, x, limit - x, entry);
+		widths[i] = text_columns(entries[i]) + 1;
+		used += widths[i];
+		if (s->windows[i].active)
+			active = i;
+	}
+	if (used > room && s->nwindows > 0) {
+		first = active;
+		last = active + 1;
+		used = widths[active];
+		for (bool grew = true; grew;) {
+			grew = false;
+			int marks = (first > 0) + (last < s->nwindows);
+
+			if (last < s->nwindows &&
+			    used + widths[last] + marks - (last + 1 == s->nwindows) <= room) {
+				used += widths[last++];
+				grew = true;
+			}
+			marks = (first > 0) + (last < s->nwindows);
+			if (first > 0 && used + widths[first - 1] + marks - (first == 1) <= room) {
+				used += widths[--first];
+				grew = true;
+			}
+		}
+	}
+	if (first > 0 && x < limit)
+		x += grid_text(g, y, x, limit - x, "<");
+	for (int i = first; i < last && x < limit; i++) {
+		x += grid_text(g, y, x, limit - x, entries[i]);
 		if (x < limit)
 			x += grid_text(g, y, x, limit - x, " ");
 	}
-	if (limit > x)
+	if (last < s->nwindows && x < limit)
+		x += grid_text(g, y, x, limit - x, ">");
+	/* status_right keeps its room (the client's draw_status). */
+	if (clock_width > 0)
 		for (int i = limit; i < g->cols; i++)
 			g->masked[y][i] = true;
 }
@@ -622,7 +656,7 @@ static struct binding_table bindings;
 
 static void grid_help_mask(struct grid *g)
 {
-	int width = g->cols - 4 > 100 ? 100 : g->cols - 4;
+	int width = g->cols - 4;
 	int height = g->rows - 3, left = (g->cols - width) / 2;
 	int lines = (int)bindings.count;
 

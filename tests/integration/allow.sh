@@ -101,6 +101,8 @@ check "an invalid name is refused (invalid_allowlist_entry)" expect_code invalid
 host=$(sm split -t "%$id" -h 2>&1 | awk '{ print substr($1, 2) }')
 check "a host pane has nothing to allow (invalid_state)" expect_code invalid_state sm allow -t "%$host" grant.test
 check "no such pane (no_such_pane)" expect_code no_such_pane sm allow -t %999 grant.test
+check "--persist on a host pane is invalid_state too, not a question (confirm_needed)" \
+	expect_code invalid_state sm allow -t "%$host" --persist grant.test </dev/null
 check "no deny-listed grant was logged" sh -c "! grep '\"kind\":\"policy-grant\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep -q -e metadata -e 169.254 -e sentry -e 127.0.0.1"
 
 # --persist: the profile route.

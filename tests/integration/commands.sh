@@ -132,6 +132,15 @@ check "last-window -t SESSION on the command line goes to the window before" \
 	[ "$(active_window lastwin)" != "$before" ]
 sm last-window -t nosuch >/dev/null 2>&1
 check "... and a session that is not there is an error (exit 1)" [ $? -eq 1 ]
+# A --remain pane whose program ended: ls says dead and its status, as
+# tmux, not its sandbox's "destroyed".
+sm new -d -s remain -- /bin/sh >/dev/null
+dead=$(sm split -t remain --remain -- sh -c 'exit 3' | sed -n 's/^%\([0-9]*\) .*/\1/p')
+said_dead() { sm ls | grep -q "^  %$dead .* dead (status 3)\$"; }
+check "ls says a --remain pane whose program exited is dead, with its status" wait_for 5 said_dead
+err=$(sm no-such-verb 2>&1 >/dev/null)
+check "an unknown verb is a usage error (exit 2)" [ $? -eq 2 ]
+check "... said in one line, not the whole usage" [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 help=$(sm profile suggest --help)
 check "profile suggest --help exits 0" [ $? -eq 0 ]
 check "... and says what --since takes" sh -c 'printf "%s" "$1" | grep -q -- "--since.*30m"' - "$help"

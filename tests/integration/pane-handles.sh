@@ -96,7 +96,7 @@ for round in 1 2 3; do
 	sm split -t %1 -v -l 5 --remain --backend native -c "$W" -- /bin/sh -c 'exit 3' >/dev/null
 	p=$(sm ls | sed -n 's/^ *%\([0-9]*\) .*/\1/p' | sort -n | tail -1)
 	check "round $round: %$p exited and stays" wait_for 10 sh -c \
-		"'$SANDMUX_BIN' -L $T_NAME ls | grep -q '%$p .* destroyed'"
+		"'$SANDMUX_BIN' -L $T_NAME ls | grep -q '%$p .* dead (status 3)'"
 	sm kill-pane -t "%$p" >/dev/null 2>&1
 done
 check "after 12 native panes came and went: every handle they opened is closed ($BASE)" \

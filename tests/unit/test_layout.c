@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "layout.h"
+#include "server.h"
 
 /* Panes are only names to the layout. */
 static struct pane *pane_named(int n)
@@ -130,11 +131,41 @@ static void test_shrink_keeps_every_pane_inside(void **state)
 	layout_free(root);
 }
 
+/* split -f (tmux's split-window -f), as the feed opens below A|B: the
+ * new pane spans the window's whole width under both, and A and B keep
+ * their leaves (their panes' cells follow them). */
+static void test_split_whole_spans_the_window(void **state)
+{
+	static struct pane a, b, c;
+	struct layout_cell *root = layout_new_leaf(&a), *added;
+
+	(void)state;
+	a.cell = root;
+	layout_apply(root, 0, 0, 80, 24);
+	b.cell = layout_split(root, LAYOUT_LEFTRIGHT, 50, &b);
+	a.cell = root->first;
+	layout_apply(root, 0, 0, 80, 24);
+	added = layout_split_whole(root, LAYOUT_TOPBOTTOM, 33, &c);
+	assert_non_null(added);
+	layout_apply(root, 0, 0, 80, 24);
+	assert_int_equal(added->x, 0);
+	assert_int_equal(added->w, 80);
+	assert_int_equal(added->y + added->h, 24);
+	assert_ptr_equal(a.cell->pane, &a);
+	assert_ptr_equal(b.cell->pane, &b);
+	assert_int_equal(a.cell->y, 0);
+	assert_int_equal(b.cell->y, 0);
+	assert_int_equal(a.cell->y + a.cell->h, added->y);
+	assert_int_equal(a.cell->w + 1 + b.cell->w, 80);
+	layout_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_resize_moves_the_pane_own_border),
 	    cmocka_unit_test(test_shrink_keeps_every_pane_inside),
+	    cmocka_unit_test(test_split_whole_spans_the_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
