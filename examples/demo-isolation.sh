@@ -100,7 +100,7 @@ fi
 # where the pane's $HOME is a copy-on-write layer (docs/security.md).
 if out=$({ echo "echo evil from the $1 pane" >>~/.bashrc; } 2>&1); then
 	r=ALLOWED
-	[ -n "${SANDMUX_HOME_LAYER:-}" ] && r=LAYER && echo "(written to its home layer)"
+	[ -n "${SANDMUX_HOME_LAYER:-}" ] && r=LAYER && echo "(to its home layer)"
 else
 	r=DENIED
 fi
