@@ -9,11 +9,12 @@
  *   - Identical violations (pane, action, target) fold: the first is
  *     logged at once; the repeats within the second after it are
  *     counted, and logged as one event, the latest of them, with
- *     "count" (how many it stands for) when that second is over.  A
- *     repeat after it logs at once again.  Threat: the same denied call
- *     in a loop, a line each time.  Nothing is dropped: every repeat is
- *     in some line's count, and the pending ones are written at
- *     shutdown.
+ *     "count" (how many it stands for) when that second is over, or
+ *     before the pane's next violation of another kind, so that a
+ *     pane's lines stay in the order its calls were refused.  A repeat
+ *     after it logs at once again.  Threat: the same denied call in a
+ *     loop, a line each time.  Nothing is dropped: every repeat is in
+ *     some line's count, and the pending ones are written at shutdown.
  *   - A pane making more than 1,000 violations in a second is flooding:
  *     a "flood" event (state "start") goes to the log and the feed, the
  *     pane's listing says "flooding": true, until a second passes with
@@ -49,6 +50,9 @@ struct fold {
 };
 
 static struct fold *buckets[FOLD_BUCKETS];
+/* Each pane's fold with repeats not yet written (by pane id; two panes
+ * sharing a slot only write theirs sooner). */
+static struct fold *pending[FOLD_BUCKETS];
 static size_t nfolds;
 static uv_timer_t tick;
 static bool tick_ready;
@@ -171,6 +175,8 @@ bool events_fold(cJSON *ev)
 	uint32_t hash;
 	struct fold *f;
 
+	struct fold **slot = &pending[(unsigned)pane % FOLD_BUCKETS];
+
 	if (action == NULL || target == NULL)
 		return false;
 	hash = fold_hash(pane, action, target);
@@ -178,11 +184,17 @@ bool events_fold(cJSON *ev)
 		if (f->hash == hash && f->pane == pane && strcmp(f->action, action) == 0 &&
 		    strcmp(f->target, target) == 0)
 			break;
+	/* Another kind of violation of the pane: its pending repeats
+	 * first, in the order they came. */
+	if (*slot != NULL && *slot != f)
+		fold_write(*slot);
+	*slot = NULL;
 	if (f != NULL) {
 		if (now - f->logged < FOLD_SECONDS) {
 			cJSON_Delete(f->latest);
 			f->latest = ev;
 			f->count++;
+			*slot = f;
 			return true;
 		}
 		fold_write(f);
@@ -221,6 +233,8 @@ static void fold_expire(bool force)
 			}
 			fold_write(f);
 			*link = f->next;
+			if (pending[(unsigned)f->pane % FOLD_BUCKETS] == f)
+				pending[(unsigned)f->pane % FOLD_BUCKETS] = NULL;
 			fold_free(f);
 			nfolds--;
 		}
