@@ -15,6 +15,14 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECONDS_EACH=${1:-60}
 cd "$ROOT" || exit 1
 targets=$(sh tests/fuzz/build-targets) || { echo "not ok - fuzz targets build"; exit 1; }
+# ASan's printf checker off: Debian's libvterm 0.1.4 answers a DECRQSS it
+# does not know (ESC P $ q XXXX ESC \) with "0$r%.s" and the arguments
+# (int, char *): glibc prints nothing at precision 0 and reads neither
+# (the server survives it: checked by hand), but the checker calls
+# strlen on the int and reports a SEGV inside libvterm.  Our own format
+# strings are checked by -Wformat at compile time.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}check_printf=0"
+export ASAN_OPTIONS
 failed=0
 for t in $targets; do
 	mkdir -p "build-fuzz/corpus/$t" build-fuzz/artifacts
