@@ -737,14 +737,21 @@ int lremovexattr(const char *path, const char *name)
 	return rc;
 }
 
+/* Not inlined: the caller's path is declared nonnull, yet futimens'
+ * form passes NULL. */
+__attribute__((noinline)) static bool by_path(int dirfd, const char *path)
+{
+	return path != NULL && (dirfd == AT_FDCWD || path[0] == '/');
+}
+
 int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
 {
 	char again[64];
 	int obj, rc;
 
-	/* diod's calls are by path from its cwd; anything else is not
-	 * diod's and goes through as it is. */
-	if (dirfd != AT_FDCWD)
+	/* diod's calls name a path (from its cwd, or absolute); one by an
+	 * open file (futimens' form) goes through as it is. */
+	if (!by_path(dirfd, path))
 		return (int)syscall(SYS_utimensat, dirfd, path, times, flags);
 	if ((obj = entry_open(path, !(flags & AT_SYMLINK_NOFOLLOW), again)) < 0)
 		return -1;
