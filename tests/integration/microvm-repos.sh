@@ -47,6 +47,7 @@ truncate -s 0 \$h/pre-commit
 chmod 777 \$h/pre-commit
 touch -d 2020-02-02 \$h/pre-commit
 python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.evil", b"1")' \$h/pre-commit
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.evil", b"1")' $I/.git/info/exclude
 echo evil >$P/evil
 mv \$h/pre-commit $P/moved-hook
 mv $P/evil \$h/pre-commit
@@ -80,14 +81,14 @@ EOS
 cat >"$BASE/bin/new.sh" <<EOS
 git init -q $N && echo initialised
 mkdir -p $N/.git/hooks
-printf '#!/bin/sh\necho pwned\n' >$N/.git/hooks/pre-commit
+printf '#!/bin/sh\ntouch $BASE/pwned\n' >$N/.git/hooks/pre-commit && chmod 755 $N/.git/hooks/pre-commit
 git -C $N config core.hooksPath $BASE/bin
 printf '[core]\n\tfsmonitor = touch $BASE/pwned\n' >$N/.git/config.lock && mv $N/.git/config.lock $N/.git/config
 rm -f $N/.git/config.lock
 echo 'gitdir: $BASE/bin' >$P/sub/.git
 mkdir -p $P/fake/hooks && echo evil >$P/fake/hooks/pre-commit && mv $P/fake $P/sub/.git
 mv $I/.git $P/stolen-gitdir
-echo '[x]' >$N/.git/commondir
+git init -q $P/third && echo '[x]' >$P/third/.git/commondir
 EOS
 cat >"$BASE/bin/vscode.sh" <<EOS
 echo evil >>$P/deep/er/.vscode/tasks.json
@@ -141,8 +142,9 @@ hook_kept() {
 out=$(run "$vm" H "sh $BASE/bin/hook.sh 2>&1 | tr '\\n' '|'")
 echo "# hook attempts: $out" | sed "s#$P#P#g"
 check "a nested repository's hook survives write, truncate, chmod, touch, rename, unlink, /proc/self/cwd" hook_kept
-check "no extended attribute on it" \
-	python3 -c 'import os, sys; sys.exit(1 if os.listxattr(sys.argv[1]) else 0)' "$I/.git/hooks/pre-commit"
+check "no extended attribute on it, nor on its info/exclude" \
+	python3 -c 'import os, sys; sys.exit(1 if any(os.listxattr(f) for f in sys.argv[1:]) else 0)' \
+	"$I/.git/hooks/pre-commit" "$I/.git/info/exclude"
 check "nothing made in its hooks/ by rename, link, symlink or mkfifo ($(ls "$I/.git/hooks" | grep -v sample | tr '\n' ' '))" \
 	sh -c "[ \"\$(ls '$I/.git/hooks' | grep -v sample)\" = pre-commit ]"
 check "nor a second name for it outside" sh -c "[ ! -e '$P/hook-link' ] && [ ! -e '$P/moved-hook' ]"
@@ -173,7 +175,7 @@ check "git init of a new repository works in the guest" \
 check "its hooks cannot be made" sh -c "[ ! -e '$N/.git/hooks' ]"
 check "nor its config given a hooksPath or an fsmonitor" \
 	sh -c "! grep -qi -e hookspath -e fsmonitor '$N/.git/config'"
-check "nor a commondir" [ ! -e "$N/.git/commondir" ]
+check "nor a commondir in a third one" sh -c "[ -d '$P/third/.git' ] && [ ! -e '$P/third/.git/commondir' ]"
 check "no .git file, no directory moved in as .git, no .git moved away" \
 	sh -c "[ ! -e '$P/sub/.git' ] && [ -d '$P/fake' ] && [ -d '$I/.git' ] && [ ! -e '$P/stolen-gitdir' ]"
 
@@ -194,7 +196,13 @@ check "everyday git in the guest: checkout -b, add, commit, and init + commit of
 check "and the host's git sees them" \
 	sh -c "[ \"\$(git -C '$P' log -1 --format=%s guest-branch)\" = 'from the guest' ] &&
 		[ \"\$(git -C '$P/fresh' log -1 --format=%s)\" = fresh ] && git -C '$P' fsck --connectivity-only 2>/dev/null && git -C '$P/fresh' fsck --connectivity-only 2>/dev/null"
-check "no attack ran anything on the host" [ ! -e "$BASE/pwned" ]
+# The host's own git in each repository: a planted hook or
+# core.fsmonitor would run now.
+for repo in "$I" "$N"; do
+	git -C "$repo" status >/dev/null 2>&1
+	hgit -C "$repo" commit -q --allow-empty -m host >/dev/null 2>&1
+done
+check "the host's git status and commit in both run nothing the guest planted" [ ! -e "$BASE/pwned" ]
 
 sm kill-server >/dev/null 2>&1
 finish
