@@ -39,6 +39,9 @@ cd "$P" || exit 1
 # The guest's attacks, as scripts outside the work tree (the guest reads
 # them through the host-root share): no quoting through send-keys.
 mkdir -p "$BASE/bin"
+# The guest's root is not the files' owner when the server is not root:
+# git's ownership check, not the guard, would stop it then.
+SAFE="export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'"
 cat >"$BASE/bin/hook.sh" <<EOS
 h=$I/.git/hooks
 echo evil >>\$h/pre-commit
@@ -61,6 +64,7 @@ cd \$h && echo evil >/proc/self/cwd/pre-push
 ls \$h
 EOS
 cat >"$BASE/bin/config.sh" <<EOS
+$SAFE
 c=$I/.git/config
 echo '[core] fsmonitor = touch $BASE/pwned' >>\$c
 truncate -s 0 \$c
@@ -79,6 +83,7 @@ EOP
 git -C $I config user.email guest@example.com && echo plain-key-set
 EOS
 cat >"$BASE/bin/new.sh" <<EOS
+$SAFE
 git init -q $N && echo initialised
 mkdir -p $N/.git/hooks
 printf '#!/bin/sh\ntouch $BASE/pwned\n' >$N/.git/hooks/pre-commit && chmod 755 $N/.git/hooks/pre-commit
@@ -109,6 +114,7 @@ wait
 echo raced
 EOS
 cat >"$BASE/bin/git.sh" <<EOS
+$SAFE
 set -e
 cd $P
 git checkout -q -b guest-branch
