@@ -560,7 +560,9 @@ static int replace_git_config(struct target *from, struct target *t)
 	struct stat st;
 	int fd, old_fd, rc;
 
-	fd = openat(from->dirfd, from->base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named config.lock must not hold diod's
+	 * thread; only a regular file is read. */
+	fd = openat(from->dirfd, from->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    (new_len = read(fd, new_text, sizeof new_text)) < 0 || new_len > GITCONFIG_MAX) {
 		if (fd >= 0)
@@ -570,9 +572,13 @@ static int replace_git_config(struct target *from, struct target *t)
 		return -1;
 	}
 	close(fd);
-	old_fd = openat(t->dirfd, t->base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	old_fd = openat(t->dirfd, t->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (old_fd >= 0) {
-		old_len = read(old_fd, old_text, sizeof old_text);
+		struct stat old_st;
+
+		old_len = fstat(old_fd, &old_st) == 0 && S_ISREG(old_st.st_mode)
+				  ? read(old_fd, old_text, sizeof old_text)
+				  : -1;
 		close(old_fd);
 		if (old_len < 0 || old_len > GITCONFIG_MAX) {
 			report("file-write*", t->full);
@@ -628,7 +634,10 @@ int rename(const char *old, const char *new)
 		errno = ENOENT;
 		return -1;
 	}
-	if (git_config(&t) && !denied(from.full) && !listed_in(create_list, t.full, false)) {
+	/* A protected file (a hook) renamed onto it would be removed
+	 * after the copy: that one is judged below, and refused. */
+	if (git_config(&t) && !denied(from.full) && !host_run_above(from.full) &&
+	    !listed_in(create_list, t.full, false)) {
 		rc = replace_git_config(&from, &t);
 		close(from.dirfd);
 		close(t.dirfd);

