@@ -329,6 +329,7 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
  * none of /etc/diod.conf (-c /dev/null). */
 
 static int find_guard(const char *name, char out[PATH_MAX]);
+static int add_line(char *buf, size_t size, const char *line);
 
 /* Threat: the guest (its shell or a compromised guest kernel)
  * changing what the host runs later through a work tree that holds
@@ -451,9 +452,21 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		rc |= strvec_push(a, report);
 	}
 	if (which == SHARE_WORK && !key->work_ro) {
+		char components[1024] = "";
+
 		rc |= strvec_push(a, "--setenv");
 		rc |= strvec_push(a, "SANDMUX_GUARD_PATHS");
 		rc |= strvec_push(a, key->host_run_guard);
+		/* Threat: a hook, a config or a .vscode/ planted in a
+		 * repository at any depth, there at launch or made later,
+		 * which no bind of the launch covers: the guard refuses each
+		 * component run (hostrun.h) and, in every `.git`, all but
+		 * what everyday git writes (gitdir.h). */
+		for (size_t i = 0; hostrun_components[i] != NULL; i++)
+			rc |= add_line(components, sizeof components, hostrun_components[i]);
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_COMPONENTS");
+		rc |= strvec_push(a, components);
 	}
 	rc |= strvec_push(a, "--");
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
@@ -893,9 +906,14 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	rc |= put_line(f, "nonce", nonce);
 	for (size_t i = 0; req->argv[i] != NULL; i++)
 		rc |= put_line(f, "arg", req->argv[i]);
+	/* GIT_TEMPLATE_DIR empty, as in a native pane: git init and clone
+	 * copy no template, so they never need .git/hooks, which the work
+	 * tree's diod refuses to write (diod-guard.c). */
 	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0)
+		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0)
 			rc |= put_line(f, "env", req->envp[i]);
+	rc |= put_line(f, "env", "GIT_TEMPLATE_DIR=");
 	/* Where the shell's writes to $HOME go, said by the server only
 	 * where a layer stands (key_layer), as a native pane's. */
 	if (key->layer_home[0] != '\0') {

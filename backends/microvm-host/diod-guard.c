@@ -29,6 +29,25 @@
  *     read-only around diod (microvm.c, share_argv).  Threat: planting
  *     what the host runs later through the work tree, say ~/.profile
  *     when the work tree is $HOME.
+ *   - Host-run components at any depth (SANDMUX_GUARD_COMPONENTS,
+ *     hostrun.h's hostrun_components: .git/hooks, .git/config,
+ *     .gitmodules, .vscode, .claude/commands, ...) and everything in a
+ *     `.git` directory but what everyday git writes (gitdir.h), in
+ *     repositories there at launch and ones made later: not opened for
+ *     writing or truncated, chmod'ed, chown'ed, given new times or
+ *     extended attributes, renamed, removed, linked out of or
+ *     created (open, mkdir, mknod, link, symlink, rename); a directory
+ *     is neither renamed onto a name that leads to one (".git",
+ *     ".claude") nor renamed away from it, and a `.git` is made only by
+ *     mkdir (a `.git` file would point git at a directory the guest
+ *     filled).  A repository's .git/config changes only by git's own
+ *     rename of config.lock onto it, and only when gitconfig.h accepts
+ *     the change (plain keys); what lands is the guard's copy of the
+ *     checked bytes.  Threat: a guest root planting a hook, a
+ *     core.fsmonitor, a commondir or a .vscode/tasks.json in a nested
+ *     or new repository, which the host's next git or editor runs;
+ *     with the guest's own mounts removed, nothing else stands in the
+ *     way.
  *
  * Writes to the host-root share are refused by the host kernel: that
  * diod runs in a bubblewrap whose every mount is read-only.
@@ -62,11 +81,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <pthread.h>
 #include <unistd.h>
+
+#include "gitconfig.h"
+#include "gitdir.h"
+
+/* Built with -fvisibility=hidden: the rules compiled in (gitdir.c,
+ * gitconfig.c, xalloc.c) stay the guard's own, and only the calls it
+ * answers for diod are exported. */
+#pragma GCC visibility push(default)
 
 /* Read once at load (before diod's threads exist). */
 static char *create_list; /* host-run paths never created */
 static char *deny_list;	  /* deny-read roots */
+static char *component_list; /* host-run components (".git/hooks") */
 static int report_fd = -1;
 
 __attribute__((constructor)) static void guard_load(void)
@@ -74,9 +105,11 @@ __attribute__((constructor)) static void guard_load(void)
 	const char *paths = getenv("SANDMUX_GUARD_PATHS");
 	const char *deny = getenv("SANDMUX_GUARD_DENY");
 	const char *fd = getenv("SANDMUX_GUARD_REPORT_FD");
+	const char *comps = getenv("SANDMUX_GUARD_COMPONENTS");
 
 	create_list = paths != NULL ? strdup(paths) : NULL;
 	deny_list = deny != NULL ? strdup(deny) : NULL;
+	component_list = comps != NULL ? strdup(comps) : NULL;
 	report_fd = fd != NULL ? atoi(fd) : -1;
 }
 
@@ -119,10 +152,56 @@ static bool denied(const char *full)
 	return listed_in(deny_list, full, false);
 }
 
-/* A host-run path (or inside one): never written, moved or removed. */
+/* Is comp (".git/hooks") a run of components of full, at any depth:
+ * "/.git/hooks" ending full or followed by '/'?  With ancestors, also
+ * when full ends in a leading part of it ("/.git"): a directory of that
+ * name brings the component along. */
+static bool component_in(const char *full, const char *comp, size_t len, bool ancestors)
+{
+	size_t flen = strlen(full);
+
+	for (const char *at = strstr(full, "/"); at != NULL; at = strstr(at + 1, "/"))
+		if (strncmp(at + 1, comp, len) == 0 && (at[1 + len] == '\0' || at[1 + len] == '/'))
+			return true;
+	for (size_t k = 0; ancestors && k < len; k++)
+		if (comp[k] == '/' && flen > k && full[flen - k - 1] == '/' &&
+		    strncmp(full + flen - k, comp, k) == 0)
+			return true;
+	return false;
+}
+
+/* In a host-run component of the list, at any depth. */
+static bool component_hit(const char *full, bool ancestors)
+{
+	for (const char *p = component_list; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 0 && component_in(full, p, len, ancestors))
+			return true;
+		p = nl != NULL ? nl + 1 : p + len;
+	}
+	return false;
+}
+
+/* A host-run path (or inside one), a host-run component at any depth,
+ * or a file of a `.git` directory that everyday git does not write:
+ * never written, moved or removed.  The components and the `.git` rule
+ * hold where SANDMUX_GUARD_COMPONENTS is set (the writable work tree's
+ * diod). */
 static bool host_run(const char *full)
 {
-	return listed_in(create_list, full, false);
+	return listed_in(create_list, full, false) ||
+	       (component_list != NULL &&
+		(component_hit(full, false) || gitdir_write_refused(full) != NULL));
+}
+
+/* Moved, linked or made as a symlink: also a name leading to a
+ * host-run path or component ("x/.git" brings .git/hooks along). */
+static bool host_run_above(const char *full)
+{
+	return host_run(full) || listed_in(create_list, full, true) ||
+	       (component_list != NULL && component_hit(full, true));
 }
 
 /* The real path of an open file; -1 if it cannot be read. */
@@ -200,7 +279,15 @@ static int refuse(struct target *t, const char *action, int err)
  * linked into place would bring the path along). */
 static bool may_create(const struct target *t, bool ancestors)
 {
-	return !denied(t->full) && !listed_in(create_list, t->full, ancestors);
+	return !denied(t->full) && !(ancestors ? host_run_above(t->full) : host_run(t->full));
+}
+
+/* A `.git` made by anything but mkdir: a file ("gitdir: elsewhere")
+ * or a symlink would point the host's git at a directory the guest
+ * filled, whose config is not at .git/config. */
+static bool git_not_dir(const struct target *t)
+{
+	return component_list != NULL && strcmp(t->base, ".git") == 0;
 }
 
 /* An existing object, decided on what path leads to now: opened O_PATH
@@ -265,7 +352,7 @@ static int guarded_open(const char *path, int flags, mode_t mode)
 		close(t.dirfd);
 		return object_open(path, flags & ~O_CREAT);
 	}
-	if (!may_create(&t, false))
+	if (!may_create(&t, false) || git_not_dir(&t))
 		return refuse(&t, "file-write-create", EACCES);
 	fd = openat(t.dirfd, t.base, flags | O_NOFOLLOW, mode & ~(mode_t)(S_ISUID | S_ISGID));
 	close(t.dirfd);
@@ -340,7 +427,7 @@ int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 		errno = EACCES;
 		return -1;
 	}
-	if (S_ISCHR(mode) || S_ISBLK(mode) || !may_create(&t, false))
+	if (S_ISCHR(mode) || S_ISBLK(mode) || !may_create(&t, false) || git_not_dir(&t))
 		return refuse(&t, "file-write-create", EACCES);
 	rc = mknodat(t.dirfd, t.base, mode & ~(mode_t)(S_ISUID | S_ISGID), *dev);
 	close(t.dirfd);
@@ -386,7 +473,7 @@ int lchown(const char *path, uid_t owner, gid_t group)
 
 	if (target_open(path, &t) != 0)
 		return fchownat(AT_FDCWD, path, owner, group, AT_SYMLINK_NOFOLLOW);
-	if (denied(t.full))
+	if (denied(t.full) || host_run(t.full))
 		return refuse(&t, "file-write*", EACCES);
 	rc = fchownat(t.dirfd, t.base, owner, group, AT_SYMLINK_NOFOLLOW);
 	close(t.dirfd);
@@ -408,12 +495,19 @@ int link(const char *old, const char *new)
 		errno = EACCES;
 		return -1;
 	}
+	/* A second name for a hook or a config is a way to write it. */
+	if (host_run(from.full)) {
+		close(from.dirfd);
+		report("file-write*", from.full);
+		errno = EACCES;
+		return -1;
+	}
 	if (target_open(new, &t) != 0) {
 		close(from.dirfd);
 		errno = ENOENT;
 		return -1;
 	}
-	if (!may_create(&t, false)) {
+	if (!may_create(&t, true) || git_not_dir(&t)) {
 		close(from.dirfd);
 		return refuse(&t, "file-write-create", EACCES);
 	}
@@ -430,11 +524,98 @@ int symlink(const char *target, const char *path)
 
 	if (target_open(path, &t) != 0)
 		return symlinkat(target, AT_FDCWD, path);
-	if (!may_create(&t, true))
+	if (!may_create(&t, true) || git_not_dir(&t))
 		return refuse(&t, "file-write-create", EACCES);
 	rc = symlinkat(target, t.dirfd, t.base);
 	close(t.dirfd);
 	return rc;
+}
+
+/* Is t a repository's own config, "<...>/.git/config", its `.git` the
+ * first of the path (as gitdir.h judges)? */
+static bool git_config(const struct target *t)
+{
+	const char *first = strstr(t->full, "/.git/");
+
+	return component_list != NULL && first != NULL && strcmp(first, "/.git/config") == 0;
+}
+
+/*
+ * git writes a repository's config by renaming config.lock onto it
+ * (init, clone, `git config`).  Threat: a config that makes the host's
+ * next git run a program (core.fsmonitor, core.hooksPath, ...).  So the
+ * rename is let through only when gitconfig_change_ok accepts the
+ * change, and what lands is a copy the guard made of the checked bytes,
+ * never the guest's own file, which the guest may still hold open and
+ * write after the check.  The copy is made with mode 0 (diod has no
+ * CAP_DAC_OVERRIDE to open it, and its name in the `.git` is not one
+ * the guest may open for writing) and given the lock file's mode once
+ * in place, where opening it for writing is refused.
+ */
+static int replace_git_config(struct target *from, struct target *t)
+{
+	static char new_text[GITCONFIG_MAX + 1], old_text[GITCONFIG_MAX + 1];
+	char tmp[64], why[160];
+	ssize_t new_len, old_len = -1;
+	struct stat st;
+	int fd, old_fd, rc;
+
+	/* O_NONBLOCK: a FIFO named config.lock must not hold diod's
+	 * thread; only a regular file is read. */
+	fd = openat(from->dirfd, from->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (new_len = read(fd, new_text, sizeof new_text)) < 0 || new_len > GITCONFIG_MAX) {
+		if (fd >= 0)
+			close(fd);
+		report("file-write*", t->full);
+		errno = EACCES;
+		return -1;
+	}
+	close(fd);
+	old_fd = openat(t->dirfd, t->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (old_fd >= 0) {
+		struct stat old_st;
+
+		old_len = fstat(old_fd, &old_st) == 0 && S_ISREG(old_st.st_mode)
+				  ? read(old_fd, old_text, sizeof old_text)
+				  : -1;
+		close(old_fd);
+		if (old_len < 0 || old_len > GITCONFIG_MAX) {
+			report("file-write*", t->full);
+			errno = EACCES;
+			return -1;
+		}
+	} else if (errno != ENOENT) {
+		report("file-write*", t->full);
+		errno = EACCES;
+		return -1;
+	}
+	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
+				 new_text, (size_t)new_len, why, sizeof why)) {
+		report("file-write*", t->full);
+		errno = EACCES;
+		return -1;
+	}
+	snprintf(tmp, sizeof tmp, ".config.sandmux-%ld-%lx", (long)getpid(),
+		 (unsigned long)pthread_self());
+	fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	rc = write(fd, new_text, (size_t)new_len) == new_len ? 0 : -1;
+	if (rc == 0)
+		rc = renameat(t->dirfd, tmp, t->dirfd, t->base);
+	if (rc != 0) {
+		int err = errno;
+
+		unlinkat(t->dirfd, tmp, 0);
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	fchmod(fd, st.st_mode & 0777 & ~(mode_t)0022);
+	close(fd);
+	unlinkat(from->dirfd, from->base, 0);
+	return 0;
 }
 
 int rename(const char *old, const char *new)
@@ -448,15 +629,25 @@ int rename(const char *old, const char *new)
 	}
 	/* Moving a denied file out of its root would make it readable; a
 	 * host-run file moved away would let a new one take its place. */
-	if (denied(from.full) || host_run(from.full)) {
-		close(from.dirfd);
-		report("file-write*", from.full);
-		errno = EACCES;
-		return -1;
-	}
 	if (target_open(new, &t) != 0) {
 		close(from.dirfd);
 		errno = ENOENT;
+		return -1;
+	}
+	/* A protected file (a hook) renamed onto it would be removed
+	 * after the copy: that one is judged below, and refused. */
+	if (git_config(&t) && !denied(from.full) && !host_run_above(from.full) &&
+	    !listed_in(create_list, t.full, false)) {
+		rc = replace_git_config(&from, &t);
+		close(from.dirfd);
+		close(t.dirfd);
+		return rc;
+	}
+	if (denied(from.full) || host_run_above(from.full)) {
+		close(from.dirfd);
+		close(t.dirfd);
+		report("file-write*", from.full);
+		errno = EACCES;
 		return -1;
 	}
 	if (!may_create(&t, true)) {
@@ -500,6 +691,82 @@ int remove(const char *path)
 
 	return guarded_remove(path,
 			      lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+}
+
+/* An entry's attributes (not following a symlink, as diod's l*
+ * calls do): opened O_PATH, its real path checked, then changed
+ * through the open file.  Threat: an attribute of a hook or config
+ * (its times, a security.* or user.* extended attribute) changed by a
+ * guest root; a deny-read file's likewise. */
+static int entry_open(const char *path, bool follow, char again[64])
+{
+	char real[PATH_MAX];
+	int obj = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+
+	if (obj < 0)
+		return -1;
+	if (fd_path(obj, real) != 0) {
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	if (denied(real) || host_run(real)) {
+		report("file-write*", real);
+		close(obj);
+		errno = EACCES;
+		return -1;
+	}
+	snprintf(again, 64, "/proc/self/fd/%d", obj);
+	return obj;
+}
+
+int lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags)
+{
+	char again[64];
+	int obj = entry_open(path, false, again);
+	int rc;
+
+	if (obj < 0)
+		return -1;
+	rc = setxattr(again, name, value, size, flags);
+	close(obj);
+	return rc;
+}
+
+int lremovexattr(const char *path, const char *name)
+{
+	char again[64];
+	int obj = entry_open(path, false, again);
+	int rc;
+
+	if (obj < 0)
+		return -1;
+	rc = removexattr(again, name);
+	close(obj);
+	return rc;
+}
+
+/* Not inlined: the caller's path is declared nonnull, yet futimens'
+ * form passes NULL. */
+__attribute__((noinline)) static bool by_path(int dirfd, const char *path)
+{
+	return path != NULL && (dirfd == AT_FDCWD || path[0] == '/');
+}
+
+int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
+{
+	char again[64];
+	int obj, rc;
+
+	/* diod's calls name a path (from its cwd, or absolute); one by an
+	 * open file (futimens' form) goes through as it is. */
+	if (!by_path(dirfd, path))
+		return (int)syscall(SYS_utimensat, dirfd, path, times, flags);
+	if ((obj = entry_open(path, !(flags & AT_SYMLINK_NOFOLLOW), again)) < 0)
+		return -1;
+	rc = (int)syscall(SYS_utimensat, AT_FDCWD, again, times, 0);
+	close(obj);
+	return rc;
 }
 
 int truncate(const char *path, off_t length)
