@@ -377,20 +377,6 @@ struct walk {
 	struct home_changes *out;
 };
 
-static bool is_host_run(const struct walk *w, const char *abs)
-{
-	if (subpath_of_any(abs, &w->host_run))
-		return true;
-	for (size_t i = 0; hostrun_components[i] != NULL; i++) {
-		size_t n = strlen(hostrun_components[i]);
-		const char *at = strstr(abs, hostrun_components[i]);
-
-		if (at != NULL && at[-1] == '/' && (at[n] == '/' || at[n] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 static int add_change(struct walk *w, const char *rel, enum home_change_kind kind, bool is_dir)
 {
 	char abs[PATH_MAX];
@@ -412,7 +398,7 @@ static int add_change(struct walk *w, const char *rel, enum home_change_kind kin
 	snprintf(abs, sizeof abs, "%s/%s", w->home, rel);
 	c->kind = kind;
 	c->is_dir = is_dir;
-	c->host_run = is_host_run(w, abs);
+	c->host_run = hostrun_covers(&w->host_run, abs);
 	w->out->n++;
 	return 0;
 }

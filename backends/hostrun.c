@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hostrun.h"
+#include "subpath.h"
 
 /* Anywhere inside a writable root, at any depth. */
 const char *const hostrun_components[] = {
@@ -666,4 +667,19 @@ int hostrun_paths(const char *home, char *const *envp, struct strvec *out)
 	    push_path_dirs(out, getenv("PATH"), home) != 0 || push_sourced(out, home) != 0)
 		return -1;
 	return push_binaries(out);
+}
+
+bool hostrun_covers(const struct strvec *paths, const char *path)
+{
+	if (subpath_of_any(path, paths))
+		return true;
+	for (size_t i = 0; hostrun_components[i] != NULL; i++) {
+		size_t n = strlen(hostrun_components[i]);
+
+		for (const char *at = strstr(path, hostrun_components[i]); at != NULL;
+		     at = strstr(at + 1, hostrun_components[i]))
+			if (at > path && at[-1] == '/' && (at[n] == '/' || at[n] == '\0'))
+				return true;
+	}
+	return false;
 }

@@ -39,4 +39,9 @@ extern const char *const hostrun_components[];
  * state directories and binaries.  0, or -1 when out of memory. */
 int hostrun_paths(const char *home, char *const *envp, struct strvec *out);
 
+/* Is path (absolute) one the host runs or reads as config: at or under
+ * one of paths (what hostrun_paths gave), or holding one of the
+ * component runs ("/.git/hooks/", a trailing "/.vscode")? */
+bool hostrun_covers(const struct strvec *paths, const char *path);
+
 #endif

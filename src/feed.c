@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "config.h"
 #include "error.h"
+#include "hostrun.h"
 #include "sanitise.h"
 #include "theme.h"
 #include "xalloc.h"
@@ -544,6 +545,22 @@ static void pane_profile(int id, char *out, size_t size)
 	cJSON_Delete(reply);
 }
 
+/* A refused write to what the host runs or reads as config later
+ * (hostrun.h): no profile makes it writable, so neither `?` nor `a`
+ * points at "writable".  The list is this client's $HOME's, read once. */
+static bool host_run_target(const char *target)
+{
+	static struct strvec paths = STRVEC_INIT;
+	static bool loaded;
+	extern char **environ;
+	const char *home = getenv("HOME");
+
+	if (!loaded && home != NULL && home[0] == '/' && hostrun_paths(home, environ, &paths) != 0)
+		strvec_free(&paths);
+	loaded = true;
+	return target[0] == '/' && hostrun_covers(&paths, target);
+}
+
 static const struct feed_line *selected_line(const struct feed *f)
 {
 	return f->selected >= 0 && (size_t)f->selected < f->nlines ? &f->lines[f->selected] : NULL;
@@ -565,6 +582,11 @@ static void explain(struct feed *f, const struct feed_line *l)
 	else if (strcmp(l->action, "file-write-create") == 0)
 		how = "the profile's \"deny_create_patterns\" (a name matched a pattern).\n"
 		      "Change the list in a config profile (docs/config.md); new panes get it.";
+	else if (strcmp(l->action, "file-write*") == 0 && host_run_target(l->target))
+		how = "a host-run file (docs/security.md, \"Host-run files\"): the host runs it or\n"
+		      "reads it as config later, so no profile makes it writable in a real root.\n"
+		      "Under the terminal profile's $HOME, writes land in the copy-on-write layer\n"
+		      "instead (sandmux changes, sandmux keep).";
 	else if (strcmp(l->action, "file-write*") == 0)
 		how = "outside the writable roots, a \"write_denies\" name or a protected path.\n"
 		      "Add a root to the profile's \"writable\" or \"state_dirs\" (docs/config.md);\n"
@@ -641,7 +663,12 @@ static void allow_file_hint(struct feed *f, const struct feed_line *l)
 	char profile[64];
 
 	pane_profile(l->pane, profile, sizeof profile);
-	if (strcmp(l->action, "file-write*") == 0 && profile[0] && l->target[0] == '/') {
+	if (strcmp(l->action, "file-write*") == 0 && host_run_target(l->target)) {
+		snprintf(f->message, sizeof f->message,
+			 "a host-run file: the host would run or read what the pane wrote, so no\n"
+			 "profile makes it writable. Change it from the host if you mean to (a native\n"
+			 "pane's $HOME writes wait in its layer: sandmux changes, sandmux keep).");
+	} else if (strcmp(l->action, "file-write*") == 0 && profile[0] && l->target[0] == '/') {
 		/* The profile route alone: the server names the directory and
 		 * shows the diff after p. */
 		f->ask = FEED_ASK_SCOPE;
