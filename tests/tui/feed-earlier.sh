@@ -44,11 +44,12 @@ for size in 80x24 160x45; do
 	# Select the earlier line (the first one): Up until the reverse-video
 	# line names old_key.
 	selected_old() { tm capture-pane -p -e -t main | grep -q "7m[0-9:]* %2 .*old_key"; }
-	i=0
-	while [ "$i" -lt 20 ] && ! selected_old; do
+	tries=0
+	while [ "$tries" -lt 20 ] && ! selected_old; do
 		keys Up
-		sleep 0.1
-		i=$((i + 1))
+		# the selection moves, or the top is reached: wait for it
+		wait_for 1 selected_old
+		tries=$((tries + 1))
 	done
 	check "$size: the earlier line can be selected" selected_old
 	keys Enter

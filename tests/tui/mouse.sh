@@ -37,19 +37,21 @@ check "the wheel scrolls back into history" wait_for 3 screen_matches '\[[1-9][0
 # Back down to the bottom, copy mode ends by itself, as tmux's does when
 # the wheel started it.
 in_copy() { screen_matches '\[[0-9]*/[0-9]*\]'; }
-i=0
-while [ "$i" -lt 20 ] && in_copy; do
+out_of_copy() { ! in_copy; }
+stays_in_copy() { ! wait_for 1 out_of_copy; }
+tries=0
+while [ "$tries" -lt 20 ] && in_copy; do
 	mouse 65 5 10
-	sleep 0.1
-	i=$((i + 1))
+	wait_for 1 out_of_copy
+	tries=$((tries + 1))
 done
 check "the wheel back to the bottom leaves copy mode" wait_for 3 sh -c '! tmux -u -L "$1" -f "$2" capture-pane -p -t main | grep -q "\[[0-9]*/[0-9]*\]"' - "$TMUX_NAME" "$T_DIR/tmux.conf"
 # Copy mode entered with keys stays at the bottom, as tmux's.
 prefix [
 check "prefix [ enters copy mode" wait_for 3 in_copy
 mouse 65 5 10
-sleep 0.3
-check "... and the wheel down at the bottom leaves it on" in_copy
+# What must not happen is waited for: copy mode ending within 1 s.
+check "... and the wheel down at the bottom leaves it on" stays_in_copy
 keys q
 
 # A program that asked for mouse reports (X10 mode 1000) gets the click.

@@ -52,11 +52,11 @@ for size in 80x24 160x45; do
 	# Select the right pane's newest line: Up until the selected line
 	# (reverse video in the feed) names it.
 	selected_is_right() { tm capture-pane -p -e -t main | grep -q "7m[0-9:]* %$right "; }
-	i=0
-	while [ "$i" -lt 8 ] && ! selected_is_right; do
+	tries=0
+	while [ "$tries" -lt 8 ] && ! selected_is_right; do
 		keys Up
-		sleep 0.2
-		i=$((i + 1))
+		wait_for 1 selected_is_right
+		tries=$((tries + 1))
 	done
 	keys Enter
 	check "$size: Enter on the zoomed feed's line focuses its pane" wait_for 3 active_pane_is "$right"
