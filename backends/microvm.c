@@ -122,10 +122,9 @@ struct vm_key {
 	char deny[16384];
 	/* The copy-on-write home (home-layer.h), when the writable work
 	 * tree holds $HOME: $HOME resolved ("" : none), the profile's
-	 * layer, the real roots inside $HOME one per line. */
+	 * layer. */
 	char layer_home[PATH_MAX];
 	char layer_dir[PATH_MAX];
-	char layer_real[16384];
 };
 
 /* The shares: the host's root, the work tree. */
@@ -336,12 +335,13 @@ static int add_line(char *buf, size_t size, const char *line);
  * $HOME: the work tree's diod serves $HOME through the profile's
  * copy-on-write layer (home-layer.h), mounted by the shim's --home-layer
  * step around its bwrap, the same layer a native pane of the profile
- * has.  What the guest writes under $HOME but the real roots lands in
- * the layer, whatever the guest kernel does. */
+ * has.  What the guest writes under $HOME lands in the layer, whatever
+ * the guest kernel does.  No real roots (key_layer says why). */
 static int layer_prefix(const struct vm_key *key, const char *work, struct strvec *a)
 {
 	char shim[PATH_MAX], self[PATH_MAX];
-	struct strvec real = STRVEC_INIT;
+	struct strvec none_real = STRVEC_INIT, argv = STRVEC_INIT;
+	char *const no_command[] = {NULL};
 	ssize_t n;
 	int rc = 0;
 
@@ -354,25 +354,11 @@ static int layer_prefix(const struct vm_key *key, const char *work, struct strve
 		self[n] = '\0';
 		rc |= strvec_pushv(a, (const char *const[]){self, "shim"}, 2);
 	}
-	for (const char *p = key->layer_real; *p != '\0' && rc == 0;) {
-		const char *nl = strchr(p, '\n');
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
-		rc |= strvec_push(&real, path);
-		p = nl + 1;
-	}
-	if (rc == 0) {
-		struct strvec argv = STRVEC_INIT;
-		char *const none[] = {NULL};
-
-		rc |= home_layer_argv((const char *const *)a->v, a->n, key->layer_home,
-				      key->layer_dir, work, &real, none, &argv);
-		/* home_layer_argv ends with "--": the bwrap argv follows. */
-		strvec_free(a);
-		*a = argv;
-	}
-	strvec_free(&real);
+	/* home_layer_argv ends with "--": the bwrap argv follows. */
+	rc |= home_layer_argv((const char *const *)a->v, a->n, key->layer_home, key->layer_dir,
+			      work, &none_real, no_command, &argv);
+	strvec_free(a);
+	*a = argv;
 	return rc;
 }
 
@@ -637,26 +623,17 @@ static int find_guard(const char *name, char out[PATH_MAX])
 	return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 }
 
-/* The host-run files (hostrun.h: shell startup, git config and hooks,
- * PATH directories, services, editor and agent config, sandmux's own)
- * that lie in the work tree: decided on the final object, so a symlink
- * in the work tree to one elsewhere is followed (that one is read-only
- * already), and one elsewhere pointing into the work tree is caught.
- * Those that exist go to host_run (bound read-only: nothing is created
- * on the host to mount over); all of them, resolved as far as they
- * exist, to host_run_guard (diod refuses to create them).  -1: out of
- * memory or too many. */
 /* Does the work tree hold $HOME?  Then its share stands on the
  * profile's copy-on-write home (layer_prefix), all of $HOME: a native
  * pane keeps $HOME's plain entries real when it starts there, but diod
  * never crosses a mount (docs/backends.md, "microvm"), so a real root
- * bound inside the overlay could not be served.  key.layer_real stays
- * empty; a work tree inside $HOME, not $HOME itself, is real as it is.
+ * bound inside the overlay could not be served.  A work tree inside
+ * $HOME, not $HOME itself, is real as it is.
  * 0, or -1 with err. */
 static int key_layer(const char *home, const struct sandbox_profile *prof, struct vm_key *key,
 		     struct sm_error *err)
 {
-	key->layer_home[0] = key->layer_real[0] = '\0';
+	key->layer_home[0] = '\0';
 	if (realpath(home, key->layer_home) == NULL || !inside(key->layer_home, key->work)) {
 		key->layer_home[0] = '\0';
 		return 0;
@@ -668,22 +645,18 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
  * refused, since a write there reaches the layer, never the host. */
 static bool in_layer(const struct vm_key *key, const char *path)
 {
-	const char *p = key->layer_real;
-
-	if (key->layer_home[0] == '\0' || !inside(path, key->layer_home))
-		return false;
-	while (*p != '\0') {
-		const char *nl = strchr(p, '\n');
-		char root[PATH_MAX];
-
-		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
-		if (inside(path, root))
-			return false;
-		p = nl + 1;
-	}
-	return true;
+	return key->layer_home[0] != '\0' && inside(path, key->layer_home);
 }
 
+/* The host-run files (hostrun.h: shell startup, git config and hooks,
+ * PATH directories, services, editor and agent config, sandmux's own)
+ * that lie in the work tree: decided on the final object, so a symlink
+ * in the work tree to one elsewhere is followed (that one is read-only
+ * already), and one elsewhere pointing into the work tree is caught.
+ * Those that exist go to host_run (bound read-only: nothing is created
+ * on the host to mount over); all of them, resolved as far as they
+ * exist, to host_run_guard (diod refuses to create them).  -1: out of
+ * memory or too many. */
 static int host_run_in_work(const char *home, char *const *envp, struct vm_key *key)
 {
 	struct strvec list = STRVEC_INIT;
@@ -1321,7 +1294,6 @@ static bool key_equal(const struct vm_key *a, const struct vm_key *b)
 	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
 	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
 	       strcmp(a->profile, b->profile) == 0 && strcmp(a->layer_home, b->layer_home) == 0 &&
-	       strcmp(a->layer_real, b->layer_real) == 0 &&
 	       a->egress_dir == NULL && b->egress_dir == NULL;
 }
 
