@@ -230,4 +230,23 @@ EOF
 		sh -c '[ "$(cksum "$1/.bashrc")" = "$2" ] && [ "$(cksum "$1/.docker/config.json")" = "$3" ]' - "$H" "$BASHRC" "$DOCKER"
 	sm kill-server >/dev/null 2>&1
 done
+
+# Fail, don't mislabel: a layer that cannot be mounted (its upper
+# directory is a file) gives a FAILED pane with the reason, never a
+# native pane writing the host's $HOME in place.
+ctx hl-broken root
+H="$D/home"
+LAYERDIR="$D/state/sandmux/home-layer/terminal"
+mkdir -p "$LAYERDIR" "$D/work"
+: >"$LAYERDIR/upper"
+sm new -d -s hl -x 200 -y 60 -c "$D/work" -- /bin/sh >/dev/null
+sm split -t %1 -v --backend native -c "$D/work" -- /bin/sh -c "echo evil >>$H/.bashrc" >/dev/null 2>&1
+P=$(newest_pane)
+check "$NAME: a layer that cannot be mounted: the pane is FAILED (state error, no label)" \
+	wait_for 10 field_is "$P" state error
+check "$NAME: ... labelled nothing, its reason naming the home layer" \
+	sh -c '[ "$1" = null ] && printf "%s" "$2" | grep -q "home layer"' - \
+	"$(pane_field "$P" backend)" "$(pane_field "$P" reason)"
+check "$NAME: ... and nothing reached the host's \$HOME" absent "$H/.bashrc"
+sm kill-server >/dev/null 2>&1
 finish
