@@ -221,8 +221,11 @@ static int show_diff(const char *layer, const char *home, const char *path)
 	char buf[PATH_MAX], host[PATH_MAX * 2], up[PATH_MAX * 2];
 	const char *rel = relative_to_home(path, home, buf, sizeof buf);
 	struct stat st;
+	FILE *diff;
+	char *line = NULL;
+	size_t cap = 0;
 	pid_t pid;
-	int status;
+	int status, out[2];
 
 	if (rel == NULL)
 		return fail(SM_ERR_INVALID_ARGUMENT, "%s is not under $HOME", path);
@@ -235,12 +238,32 @@ static int show_diff(const char *layer, const char *home, const char *path)
 	if (lstat(host, &st) != 0)
 		snprintf(host, sizeof host, "/dev/null");
 	fflush(stdout);
+	if (pipe(out) != 0)
+		return fail(SM_ERR_FAILED, "cannot run diff: %s", strerror(errno));
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = {"diff", "-u", "--label", "host", "--label", "layer", host, up, NULL};
 
+		dup2(out[1], STDOUT_FILENO);
+		close(out[0]);
+		close(out[1]);
 		execvp(argv[0], argv);
 		_exit(127);
+	}
+	close(out[1]);
+	/* The layer's bytes are the pane's choice: each line goes through
+	 * the one sanitiser, so a file holding escape sequences shows them
+	 * as ?, never drives the reader's terminal. */
+	if (pid > 0 && (diff = fdopen(out[0], "r")) != NULL) {
+		while (getline(&line, &cap, diff) > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			sanitise_fputs(line, stdout);
+			putchar('\n');
+		}
+		free(line);
+		fclose(diff);
+	} else {
+		close(out[0]);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return fail(SM_ERR_FAILED, "cannot run diff: %s", strerror(errno));

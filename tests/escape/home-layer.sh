@@ -112,6 +112,7 @@ mkdir -p $H/.zdot && echo evil >$H/.zdot/.zshrc; mkdir -p $H/.bashrc.d && echo e
 mkdir -p $H/.pyenv/versions/3/lib/python3/site-packages && echo 'import os' >$H/.pyenv/versions/3/lib/python3/site-packages/evil.pth
 mkdir -p $H/.rustup/toolchains/x/bin && echo evil >$H/.rustup/toolchains/x/bin/cargo
 mkdir -p $H/.local/pipx/venvs/t/bin && echo evil >$H/.local/pipx/venvs/t/bin/tool
+printf '\033]52;c;aGk=\007\033[2J\n' >$H/.esc
 cat $H/.bashrc
 EOF
 )
@@ -185,6 +186,11 @@ EOF
 	check "$NAME: ... and the host's ~/.bashrc is unchanged" [ "$(cksum "$H/.bashrc")" = "$BASHRC" ]
 	check "$NAME: changes --diff shows the layer's line" \
 		diff_has "$H/.pdbrc" "^+import os"
+	# The layer's bytes are the pane's: --diff shows no raw ESC.
+	check "$NAME: changes --diff turns a written escape sequence into ?" \
+		sh -c '"$@" | grep -q "^+?\]52;c;" && ! "$@" | grep -q "$(printf "\033")"' - \
+		env HOME="$D/home" XDG_RUNTIME_DIR="$D/run" XDG_STATE_HOME="$D/state" \
+		XDG_CONFIG_HOME="$D/config" "$SANDMUX_BIN" -L "$NAME" changes --diff "$H/.esc"
 	sm keep --yes "$H/.local/bin/smtool" >/dev/null 2>&1
 	check "$NAME: keep --yes copies a file (and its missing directories) to the host" \
 		test -x "$H/.local/bin/smtool"
