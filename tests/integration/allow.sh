@@ -50,7 +50,9 @@ import json, sys
 for s in json.load(sys.stdin)["sessions"]:
     if s["name"] == "one":
         print(s["windows"][0]["panes"][0]["id"])')
-if [ -z "$id" ] || [ "$(pane_field "$id" backend)" != native ]; then
+# The label comes once the sandbox is confirmed, not with the reply.
+is_native() { [ "$(pane_field "$id" backend)" = native ]; }
+if [ -z "$id" ] || ! wait_for 15 is_native; then
 	not_ok "a native pane with profile web: $pane"
 	finish
 fi
