@@ -405,6 +405,7 @@ struct native_shim {
 	int pane_id;
 	char session[64];
 	struct strvec writable, deny_read, protected_paths, write_denies;
+	bool egress; /* the pane's network is the egress proxies' sockets */
 	const struct sandbox_profile *prof;
 };
 
@@ -573,6 +574,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
 	shim->prof = paths->prof;
+	shim->egress = req->egress_dir != NULL;
 	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
@@ -702,6 +704,8 @@ nomem:
 
 static void shim_attach(struct native_shim *shim, int listener)
 {
+	static const char *const egress_sockets[] = {BWRAP_EGRESS_DIR "/http.sock",
+						     BWRAP_EGRESS_DIR "/socks.sock", NULL};
 	struct supervisor_policy policy = {
 	    .session = shim->session,
 	    .writable_roots = (const char *const *)shim->writable.v,
@@ -710,6 +714,8 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
 	    .write_denies = (const char *const *)shim->write_denies.v,
 	    .protected_paths = (const char *const *)shim->protected_paths.v,
+	    /* The egress bridges' way out: the server's proxies. */
+	    .connect_sockets = shim->egress ? egress_sockets : NULL,
 	};
 
 	if (supervisor_attach(shim->pane_id, listener, &policy) != 0) {

@@ -106,7 +106,7 @@ static int add_denials(scmp_filter_ctx ctx)
 /* Calls the supervisor decides: everything that names a path to open,
  * create, link, rename or remove, or whose attributes to change (mode,
  * owner, times, extended attributes, size), bind (a Unix socket's
- * name); the fd forms of the attribute calls, which need no write
+ * name) and connect (which socket it reaches); the fd forms of the attribute calls, which need no write
  * access to the fd (fchmod on a read-only fd disarms a hook); and umask,
  * chdir and fchdir, which it only notes.  ftruncate and fallocate are
  * not here: they need an fd opened for writing, and that open was
@@ -124,6 +124,7 @@ static int add_notifications(scmp_filter_ctx ctx)
 	    SCMP_SYS(utimes),	SCMP_SYS(futimesat), SCMP_SYS(utimensat), SCMP_SYS(setxattr),
 	    SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr),
 	    SCMP_SYS(lremovexattr), SCMP_SYS(fremovexattr), SCMP_SYS(bind),
+	    SCMP_SYS(connect),
 	};
 	/* Not decided: the supervisor keeps each thread's umask and cwd
 	 * (supervisor.c, "the child's fs_struct") and must hear of every

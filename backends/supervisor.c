@@ -66,6 +66,7 @@
 #include "backend.h"
 #include "gitconfig.h"
 #include "gitdir.h"
+#include "linked-secret.h"
 #include "log.h"
 #include "seccomp-compat.h"
 #include "strvec.h"
@@ -107,12 +108,28 @@ static const bool final_object = true;
 
 /* --- the panes ----------------------------------------------------------- */
 
+/* Unix sockets remembered per pane as its own (sv_pane.bound). */
+#define SV_BOUND 256
+
 struct sv_pane {
 	int pane_id;
 	int listener;
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
+	struct linked_secrets linked; /* the deny-read roots' files, for hand_over */
+	struct strvec connect_sockets; /* sockets it may connect to unbound (the egress proxies') */
+	/* The Unix sockets the pane bound (bind is done here, emulate_bind):
+	 * the only others it may connect to (emulate_connect).  A ring: the
+	 * oldest is forgotten first. */
+	struct sv_bound {
+		bool used, abstract;
+		dev_t dev; /* a path's socket */
+		ino_t ino;
+		socklen_t len; /* an abstract name's bytes */
+		char name[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	} bound[SV_BOUND];
+	unsigned bound_next;
 	bool gone; /* supervision ended abnormally */
 	bool detached;
 	bool ids_known; /* fsuid, fsgid read (every process of the pane has them) */
@@ -187,6 +204,8 @@ static void sv_pane_free(struct sv_pane *p)
 	strvec_free(&p->patterns);
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
+	linked_secrets_free(&p->linked);
+	strvec_free(&p->connect_sockets);
 	free(p);
 }
 
@@ -1594,6 +1613,15 @@ static int hand_over(struct sv_call *c, int fd, bool added)
 {
 	struct stat st;
 
+	/* Threat: a secret read (or written) under a second name, a hard
+	 * link made outside the masked directories (linked-secret.h). */
+	if (fstat(fd, &st) == 0 && linked_secret(&c->pane->linked, c->pane->deny_read.v, &st)) {
+		close(fd);
+		return deny(c, c->plain_read ? "file-read*" : "file-write*",
+			    c->a.canon[0] != '\0' ? c->a.canon : c->a.abs, EACCES,
+			    "a hard link of a file under a deny-read root");
+	}
+
 	if (added) {
 		if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
 		    (c->flags & O_ACCMODE) == O_RDONLY)
@@ -2203,25 +2231,71 @@ static int emulate_attr(struct sv_call *c, int kind)
  * bound in the pinned directory; any other address (another family, an
  * abstract or unnamed Unix one) is bound as read, so that no flip can
  * turn it into a path afterwards. */
-static int emulate_bind(struct sv_call *c)
+/* The child's socket c->sockfd, as an fd of this process (the same
+ * open file description); -1 when answered already. */
+static int take_socket(struct sv_call *c)
 {
-	struct sockaddr_un *un = (struct sockaddr_un *)&c->addr, at = {.sun_family = AF_UNIX};
-	size_t off = offsetof(struct sockaddr_un, sun_path), n;
-	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD), sock, rc;
-	struct stat st;
+	int pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD), sock;
 
 	if (pidfd < 0 || !notif_valid(c->pane->listener, c->req->id)) {
 		if (pidfd >= 0)
 			close(pidfd);
-		return respond_errno(c, ESRCH);
+		respond_errno(c, ESRCH);
+		return -1;
 	}
 	sock = (int)syscall(SYS_pidfd_getfd, pidfd, c->sockfd, 0);
 	close(pidfd);
 	if (sock < 0)
-		return respond_errno(c, errno == EBADF ? EBADF : EPERM);
+		respond_errno(c, errno == EBADF ? EBADF : EPERM);
+	return sock;
+}
+
+static bool is_unix_socket(int sock)
+{
+	int domain = -1;
+	socklen_t len = sizeof domain;
+
+	return getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_UNIX;
+}
+
+static void remember_bound(struct sv_pane *p, const struct sv_bound *b)
+{
+	p->bound[p->bound_next] = *b;
+	p->bound[p->bound_next].used = true;
+	p->bound_next = (p->bound_next + 1) % SV_BOUND;
+}
+
+/* The abstract name a Unix socket of the pane now has (given, or chosen
+ * by the kernel for an empty address), remembered as the pane's own. */
+static void remember_abstract(struct sv_pane *p, int sock)
+{
+	struct sockaddr_un un;
+	socklen_t len = sizeof un;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	struct sv_bound b = {.abstract = true};
+
+	if (!is_unix_socket(sock) || getsockname(sock, (struct sockaddr *)&un, &len) != 0 ||
+	    len <= off || un.sun_path[0] != '\0')
+		return;
+	b.len = (socklen_t)(len - off);
+	memcpy(b.name, un.sun_path, b.len);
+	remember_bound(p, &b);
+}
+
+static int emulate_bind(struct sv_call *c)
+{
+	struct sockaddr_un *un = (struct sockaddr_un *)&c->addr, at = {.sun_family = AF_UNIX};
+	size_t off = offsetof(struct sockaddr_un, sun_path), n;
+	int sock = take_socket(c), rc;
+	struct stat st;
+
+	if (sock < 0)
+		return 0;
 	if (un->sun_family != AF_UNIX || c->addrlen <= off || un->sun_path[0] == '\0') {
 		rc = bind(sock, (struct sockaddr *)&c->addr, c->addrlen);
 		rc = rc != 0 ? -errno : 0;
+		if (rc == 0)
+			remember_abstract(c->pane, sock);
 		close(sock);
 		return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
 	}
@@ -2250,11 +2324,290 @@ static int emulate_bind(struct sv_call *c)
 		rc = bind(sock, (struct sockaddr *)&at,
 			  (socklen_t)(off + strlen(at.sun_path) + 1)) != 0 ? -errno : 0;
 		umask(0);
+		if (rc == 0 && fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			remember_bound(c->pane, &(struct sv_bound){.dev = st.st_dev, .ino = st.st_ino});
 		if (chdir("/") != 0)
 			log_warn("supervisor: cannot leave the bound directory");
 	}
 	close(sock);
 	return rc < 0 ? respond_errno(c, -rc) : respond(c, 0, 0, false);
+}
+
+/* --- connect ------------------------------------------------------------- */
+
+/* Threat: the pane reaching a process outside the sandbox through its
+ * Unix socket: a desktop's D-Bus, an X server, docker or podman, a
+ * user's daemon in the work tree, tmux, an editor's server, whatever
+ * the host starts later.  Any of them can run a command on the host.
+ * No list of such sockets is complete, so the rule is the other way
+ * round: a pane connects only to a Unix socket it bound itself (bind is
+ * done here and remembered: sv_pane.bound), or to the sockets its
+ * policy names (an agent pane's egress proxies).  That holds for paths
+ * (judged on the final object, symlinks followed as connect(2) would)
+ * and for abstract names (which a pane sharing the host's network
+ * namespace would otherwise share with the host's X server).  A socket
+ * of another user's daemon, of the host's, of another pane: refused,
+ * with a violation.  What this does not judge: a datagram sent with
+ * sendto(2) or sendmsg(2) naming a path (a filter cannot see a
+ * sendmsg's address, and every send of every socket would have to be
+ * done here to judge it without a race); docs/backends.md says so.
+ *
+ * Every connect is done here on the child's socket (pidfd_getfd: the
+ * same open file description), never answered CONTINUE: a thread could
+ * swap the address, or the fd for a Unix socket, between the check and
+ * the kernel's own read.  The connect is made non-blocking; a child's
+ * blocking TCP connect still in progress is waited for by a thread of
+ * its own (connect_waiter) and answered from there, within the socket's
+ * SO_SNDTIMEO as connect(2) would.  One difference: a Unix stream
+ * socket whose listener's backlog is full answers EAGAIN at once where
+ * a blocking connect would wait. */
+
+/* Blocking connects waiting at once, across every pane.  Threat: a pane
+ * connecting from many threads to a host that never answers, to make
+ * the server start thread after thread. */
+#define SV_CONNECT_WAITERS 64
+
+struct sv_connect_wait {
+	int listener; /* a dup: the pane may be gone before the answer */
+	uint64_t id;
+	int sock;
+	int pidfd; /* the calling thread: readable once it is gone */
+	struct timespec deadline; /* CLOCK_MONOTONIC; tv_sec 0: none */
+};
+
+static int connect_waiting;
+
+static void *connect_waiter(void *arg)
+{
+	struct sv_connect_wait *w = arg;
+	struct pollfd pfd[2] = {{.fd = w->sock, .events = POLLOUT}, {.fd = w->pidfd, .events = POLLIN}};
+
+	for (;;) {
+		int n = poll(pfd, 2, 1000), err = 0;
+		socklen_t len = sizeof err;
+		struct timespec now;
+
+		if ((n < 0 && errno != EINTR) || pfd[1].revents != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (pfd[0].revents != 0 ||
+		    (w->deadline.tv_sec != 0 &&
+		     (now.tv_sec > w->deadline.tv_sec ||
+		      (now.tv_sec == w->deadline.tv_sec && now.tv_nsec >= w->deadline.tv_nsec)))) {
+			struct seccomp_notif_resp resp = {.id = w->id};
+
+			if (pfd[0].revents == 0)
+				err = EINPROGRESS;
+			else if (getsockopt(w->sock, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+				err = errno;
+			resp.error = -err;
+			ioctl(w->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+			break;
+		}
+		if (n == 0 && !notif_valid(w->listener, w->id))
+			break;
+	}
+	close(w->sock);
+	close(w->pidfd);
+	close(w->listener);
+	free(w);
+	pthread_mutex_lock(&fifo_lock);
+	connect_waiting--;
+	pthread_mutex_unlock(&fifo_lock);
+	return NULL;
+}
+
+/* Hand a connect in progress on sock (owned) to a waiter thread. */
+static int connect_wait(struct sv_call *c, int sock)
+{
+	struct sv_connect_wait *w = malloc(sizeof *w);
+	struct timeval tv = {0};
+	socklen_t tvlen = sizeof tv;
+	pthread_attr_t attr;
+	pthread_t thread;
+	bool started = false;
+
+	pthread_mutex_lock(&fifo_lock);
+	if (w != NULL && connect_waiting < SV_CONNECT_WAITERS) {
+		connect_waiting++;
+		started = true;
+	}
+	pthread_mutex_unlock(&fifo_lock);
+	if (!started) {
+		free(w);
+		close(sock);
+		log_warn("supervisor: pane %d: too many connects waiting", c->pane->pane_id);
+		return respond_errno(c, EAGAIN);
+	}
+	*w = (struct sv_connect_wait){.id = c->req->id, .sock = sock};
+	if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tvlen) == 0 &&
+	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {
+		clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+		w->deadline.tv_sec += tv.tv_sec;
+		w->deadline.tv_nsec += tv.tv_usec * 1000L;
+		if (w->deadline.tv_nsec >= 1000000000L) {
+			w->deadline.tv_sec++;
+			w->deadline.tv_nsec -= 1000000000L;
+		}
+	}
+	w->listener = fcntl(c->pane->listener, F_DUPFD_CLOEXEC, 0);
+	w->pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	if (w->listener < 0 || w->pidfd < 0 ||
+	    pthread_create(&thread, &attr, connect_waiter, w) != 0) {
+		int err = w->pidfd < 0 && errno == ESRCH ? ESRCH : EAGAIN;
+
+		if (w->listener >= 0)
+			close(w->listener);
+		if (w->pidfd >= 0)
+			close(w->pidfd);
+		free(w);
+		close(sock);
+		pthread_mutex_lock(&fifo_lock);
+		connect_waiting--;
+		pthread_mutex_unlock(&fifo_lock);
+		pthread_attr_destroy(&attr);
+		return respond_errno(c, err);
+	}
+	pthread_attr_destroy(&attr);
+	return 0;
+}
+
+/* connect(2) of sock (owned) to addr as the child would: with its fsuid
+ * (a Unix socket's write permission), answering as it would. */
+static int connect_as_child(struct sv_call *c, int sock, const struct sockaddr *addr,
+			    socklen_t len)
+{
+	int flags = fcntl(sock, F_GETFL), rc, err;
+
+	if (flags < 0 || (rc = become_child(c)) != 0) {
+		close(sock);
+		return respond_errno(c, flags < 0 ? EBADF : -rc);
+	}
+	if (!(flags & O_NONBLOCK))
+		fcntl(sock, F_SETFL, flags | O_NONBLOCK);
+	rc = connect(sock, addr, len);
+	err = rc != 0 ? errno : 0;
+	if (!(flags & O_NONBLOCK))
+		fcntl(sock, F_SETFL, flags);
+	if (err == EINPROGRESS && !(flags & O_NONBLOCK))
+		return connect_wait(c, sock);
+	close(sock);
+	return err != 0 ? respond_errno(c, err) : respond(c, 0, 0, false);
+}
+
+static bool bound_path(const struct sv_pane *p, const struct stat *st)
+{
+	for (size_t i = 0; i < SV_BOUND; i++)
+		if (p->bound[i].used && !p->bound[i].abstract && p->bound[i].dev == st->st_dev &&
+		    p->bound[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static bool bound_abstract(const struct sv_pane *p, const char *name, socklen_t len)
+{
+	for (size_t i = 0; i < SV_BOUND; i++)
+		if (p->bound[i].used && p->bound[i].abstract && p->bound[i].len == len &&
+		    memcmp(p->bound[i].name, name, len) == 0)
+			return true;
+	return false;
+}
+
+/* An abstract name for a violation: "@" and its printable bytes. */
+static void abstract_target(const char *name, socklen_t len, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[o++] = '@';
+	for (socklen_t i = 1; i < len && o + 1 < size; i++)
+		out[o++] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	out[o] = '\0';
+}
+
+static int emulate_connect(struct sv_call *c)
+{
+	struct sockaddr_un *un = (struct sockaddr_un *)&c->addr, at = {.sun_family = AF_UNIX};
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	int sock = take_socket(c), rc, obj;
+	struct stat st;
+
+	if (sock < 0)
+		return 0;
+	/* Another family, or no name to judge: the kernel's own answer. */
+	if (!is_unix_socket(sock) || un->sun_family != AF_UNIX || c->addrlen <= off)
+		return connect_as_child(c, sock, (struct sockaddr *)&c->addr, c->addrlen);
+	if (un->sun_path[0] == '\0') {
+		socklen_t len = (socklen_t)(c->addrlen - off);
+		char target[sizeof un->sun_path + 2];
+
+		if (bound_abstract(c->pane, un->sun_path, len))
+			return connect_as_child(c, sock, (struct sockaddr *)&c->addr, c->addrlen);
+		close(sock);
+		abstract_target(un->sun_path, len, target, sizeof target);
+		snprintf(c->a.raw, sizeof c->a.raw, "%s", target);
+		return deny(c, "network-outbound", target, EACCES,
+			    "an abstract Unix socket the sandbox did not bind");
+	}
+	snprintf(c->a.raw, sizeof c->a.raw, "%.*s", (int)strnlen(un->sun_path, c->addrlen - off),
+		 un->sun_path);
+	if ((rc = make_absolute(c, &c->a)) != 0) {
+		close(sock);
+		return respond_errno(c, -rc);
+	}
+	for (int hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+		char norm[PATH_MAX];
+
+		if ((rc = pin_parent(c, &c->a)) != 0) {
+			normalize(c->a.abs, norm, sizeof norm);
+			close(sock);
+			if (read_denied(c, norm))
+				return deny(c, "network-outbound", norm, EACCES, "deny-read root");
+			return respond_errno(c, -rc);
+		}
+		if (fstatat(c->a.parent, c->a.name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			close(sock);
+			return respond_errno(c, errno);
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		if ((rc = follow_link(&c->a)) != 0) {
+			close(sock);
+			return respond_errno(c, -rc);
+		}
+	}
+	if (S_ISLNK(st.st_mode)) {
+		close(sock);
+		return respond_errno(c, ELOOP);
+	}
+	if (read_denied(c, c->a.canon)) {
+		close(sock);
+		return deny(c, "network-outbound", c->a.canon, EACCES, "deny-read root");
+	}
+	/* The object connected to is the one judged: pinned here by an
+	 * O_PATH fd, and named to connect(2) through it. */
+	obj = openat(c->a.parent, c->a.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (obj < 0 || fstat(obj, &st) != 0) {
+		rc = errno;
+		if (obj >= 0)
+			close(obj);
+		close(sock);
+		return respond_errno(c, rc);
+	}
+	if (S_ISSOCK(st.st_mode) && !bound_path(c->pane, &st) &&
+	    !strvec_contains(&c->pane->connect_sockets, c->a.canon)) {
+		close(obj);
+		close(sock);
+		return deny(c, "network-outbound", c->a.canon, EACCES,
+			    "a Unix socket of a process outside the sandbox");
+	}
+	snprintf(at.sun_path, sizeof at.sun_path, "/proc/self/fd/%d", obj);
+	rc = connect_as_child(c, sock, (struct sockaddr *)&at,
+			      (socklen_t)(off + strlen(at.sun_path) + 1));
+	close(obj);
+	return rc;
 }
 
 /* n bytes at addr in the child. */
@@ -2411,7 +2764,8 @@ static int decode_attr(struct sv_call *c, int nr)
 		return nr == SYS_fremovexattr ? fd_arg(c, DIRFD(a[0]))
 					      : read_path_arg(c, &c->a, AT_FDCWD, a[0]);
 	case SYS_bind:
-		c->syscall = "bind", c->sockfd = DIRFD(a[0]);
+	case SYS_connect:
+		c->syscall = nr == SYS_bind ? "bind" : "connect", c->sockfd = DIRFD(a[0]);
 		if (a[2] > sizeof c->addr)
 			return -EINVAL;
 		c->addrlen = (socklen_t)a[2];
@@ -2560,6 +2914,8 @@ static int dispatch(struct sv_call *c, int kind)
 		return emulate_unlink(c);
 	case SYS_bind:
 		return emulate_bind(c);
+	case SYS_connect:
+		return emulate_connect(c);
 	}
 	return emulate_attr(c, kind);
 }
@@ -2908,7 +3264,8 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	    copy_list(&p->deny_read, policy->deny_read) != 0 ||
 	    copy_list(&p->patterns, policy->deny_create_patterns) != 0 ||
 	    copy_list(&p->write_denies, policy->write_denies) != 0 ||
-	    copy_list(&p->protected_paths, policy->protected_paths) != 0) {
+	    copy_list(&p->protected_paths, policy->protected_paths) != 0 ||
+	    copy_list(&p->connect_sockets, policy->connect_sockets) != 0) {
 		close(listener_fd);
 		sv_pane_free(p);
 		return -1;

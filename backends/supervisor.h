@@ -3,7 +3,7 @@
  *
  * One thread, one epoll over every native pane's listener fd.  For each
  * intercepted call (open family, mkdir, mknod, symlink, link, rename,
- * unlink) it reads the path arguments once from the child, decides
+ * unlink, the attribute calls, bind, connect) it reads the path arguments once from the child, decides
  * against the pane's policy, and either fails the call with an errno
  * (reporting a violation), performs it itself inside the sandbox's view
  * and injects the result (creates, links, renames: never CONTINUE where
@@ -34,6 +34,10 @@ struct supervisor_policy {
 	const char *const *deny_create_patterns; /* fnmatch on a new name's last component */
 	const char *const *write_denies;       /* component runs kept read-only anywhere */
 	const char *const *protected_paths;    /* absolute paths never writable */
+	/* Unix sockets the pane may connect to although none of its
+	 * processes bound them (the egress proxies'); any other socket must
+	 * be one the pane bound itself. */
+	const char *const *connect_sockets;
 };
 
 struct supervisor_sink {
