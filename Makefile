@@ -102,8 +102,8 @@ ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 # diod-guard.c): its own flags, never the sanitizers' (diod is not built
 # with them).  It judges a `.git` and a repository's config with the
 # native backend's own rules (gitdir.c, gitconfig.c), compiled in.
-DIOD_GUARD_SRCS := backends/microvm-host/diod-guard.c backends/gitdir.c backends/gitconfig.c src/xalloc.c
-$(BUILD)/sandmux-diod-guard.so: $(DIOD_GUARD_SRCS) backends/gitdir.h backends/gitconfig.h src/xalloc.h
+DIOD_GUARD_SRCS := backends/microvm-host/diod-guard.c backends/gitdir.c backends/gitconfig.c backends/linked-secret.c src/xalloc.c
+$(BUILD)/sandmux-diod-guard.so: $(DIOD_GUARD_SRCS) backends/gitdir.h backends/gitconfig.h backends/linked-secret.h src/xalloc.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -Ibackends -Isrc -o $@ $(DIOD_GUARD_SRCS)
 

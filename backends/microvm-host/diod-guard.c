@@ -88,6 +88,7 @@
 
 #include "gitconfig.h"
 #include "gitdir.h"
+#include "linked-secret.h"
 
 /* Built with -fvisibility=hidden: the rules compiled in (gitdir.c,
  * gitconfig.c, xalloc.c) stay the guard's own, and only the calls it
@@ -100,6 +101,43 @@ static char *deny_list;	  /* deny-read roots */
 static char *component_list; /* host-run components (".git/hooks") */
 static int report_fd = -1;
 
+/* The deny-read roots as an array, for linked_secret (one cache for
+ * every diod thread, behind a lock). */
+static char **deny_roots;
+static struct linked_secrets linked;
+static pthread_mutex_t linked_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void deny_roots_load(void)
+{
+	size_t n = 0, k = 0;
+
+	for (const char *p = deny_list; p != NULL && *p != '\0'; p++)
+		n += *p == '\n';
+	deny_roots = calloc(n + 2, sizeof *deny_roots);
+	for (char *p = deny_list; deny_roots != NULL && p != NULL && *p != '\0';) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 0)
+			deny_roots[k++] = strndup(p, len);
+		p = nl != NULL ? nl + 1 : p + len;
+	}
+}
+
+/* Threat: a secret served under a second name, a hard link made outside
+ * the deny-read roots before launch (linked-secret.h). */
+static bool linked_to_secret(const struct stat *st)
+{
+	bool hit;
+
+	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
+		return false;
+	pthread_mutex_lock(&linked_lock);
+	hit = linked_secret(&linked, deny_roots, st);
+	pthread_mutex_unlock(&linked_lock);
+	return hit;
+}
+
 __attribute__((constructor)) static void guard_load(void)
 {
 	const char *paths = getenv("SANDMUX_GUARD_PATHS");
@@ -109,6 +147,7 @@ __attribute__((constructor)) static void guard_load(void)
 
 	create_list = paths != NULL ? strdup(paths) : NULL;
 	deny_list = deny != NULL ? strdup(deny) : NULL;
+	deny_roots_load();
 	component_list = comps != NULL ? strdup(comps) : NULL;
 	report_fd = fd != NULL ? atoi(fd) : -1;
 }
@@ -307,7 +346,7 @@ static int object_open(const char *path, int flags)
 		errno = EACCES;
 		return -1;
 	}
-	if (denied(real) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+	if (denied(real) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || linked_to_secret(&st)) {
 		report("file-read*", real);
 		close(obj);
 		errno = EACCES;
