@@ -20,6 +20,7 @@
 
 #include "backend.h"
 #include "error.h"
+#include "strvec.h"
 
 extern const struct backend_ops backend_none_ops;
 extern const struct backend_ops backend_native_ops;
@@ -213,4 +214,30 @@ void backend_kill_tree(pid_t session_leader, pid_t ns_member)
 		nanosleep(&tick, NULL);
 	}
 	backend_signal_tree(session_leader, ns_member, SIGKILL);
+}
+
+int backend_shim_prefix(struct strvec *out, char *exe, size_t size)
+{
+	char self[PATH_MAX], shim[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *slash;
+	struct stat st;
+
+	if (exe != NULL && size > 0)
+		exe[0] = '\0';
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	if (strstr(self, " (deleted)") != NULL)
+		return -1;
+	slash = strrchr(self, '/');
+	if (slash != NULL &&
+	    snprintf(shim, sizeof shim, "%.*s/sandmux-shim", (int)(slash - self), self) <
+		(int)sizeof shim &&
+	    stat(shim, &st) == 0 && S_ISREG(st.st_mode) && access(shim, X_OK) == 0) {
+		if (exe != NULL && size > 0)
+			snprintf(exe, size, "%s", shim);
+		return strvec_push(out, shim);
+	}
+	return strvec_pushv(out, (const char *const[]){self, "shim"}, 2);
 }

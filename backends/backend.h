@@ -25,6 +25,10 @@ struct probe_result {
 	char native_tool[64]; /* "bubblewrap 0.8.0" */
 	char native_hint[160]; /* "apt-get install bubblewrap socat" */
 	char native_reason[160]; /* why not available */
+	/* The copy-on-write home (home-layer.h) mounts here: a profile that
+	 * makes $HOME writable needs it; the others run without. */
+	bool native_home_layer;
+	char native_home_layer_reason[200]; /* why not */
 	/* microvm: the fast part at start (qemu on PATH, the guest image),
 	 * the rest (qemu's version, which accelerator really boots) in the
 	 * background; every microvm_* field but microvm_qemu_path and
@@ -204,5 +208,14 @@ void microvm_prepared_discard(void);
 /* Check that a backend may be launched given the probe; fills err with
  * code backend_unavailable and the reason/hint if not. */
 int backend_check(enum sandbox_backend id, struct sm_error *err);
+
+struct strvec;
+/* The shim's first words, pushed onto out: the standalone shim beside
+ * the server's binary (build/sandmux-shim, PREFIX/bin/sandmux-shim:
+ * static and small, it execs in a fraction of the time the full sandmux
+ * takes), else [sandmux, shim].  exe (may be NULL) gets the standalone
+ * shim's path, or "" without one.  0, or -1 (the binary cannot be
+ * found, or was replaced: restart the server; out of memory). */
+int backend_shim_prefix(struct strvec *out, char *exe, size_t size);
 
 #endif

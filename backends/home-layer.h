@@ -58,6 +58,14 @@ bool home_layer_holds(const char *home, const struct strvec *real, const char *p
 int home_layer_work_new(const char *layer, char **out, struct sm_error *err);
 void home_layer_work_remove(const char *work);
 
+/* Can the copy-on-write home be mounted here?  Runs the shim's real
+ * --home-layer step (the launch's own code) over a scratch home and
+ * layer under the layer root, with /bin/true as its command: a kernel
+ * without overlayfs, a state directory whose file system cannot be an
+ * upper layer, or user namespaces that allow no mount all show here,
+ * once, at the server's start.  0, or -1 with the shim's reason. */
+int home_layer_probe(char *reason, size_t size);
+
 /* How many sandboxes of a live server may have the layer mounted
  * (home_layer_discard asks; exported for tests). */
 int home_layer_in_use(const char *layer);

@@ -339,21 +339,10 @@ static int add_line(char *buf, size_t size, const char *line);
  * the guest kernel does.  No real roots (key_layer says why). */
 static int layer_prefix(const struct vm_key *key, const char *work, struct strvec *a)
 {
-	char shim[PATH_MAX], self[PATH_MAX];
 	struct strvec none_real = STRVEC_INIT, argv = STRVEC_INIT;
 	char *const no_command[] = {NULL};
-	ssize_t n;
-	int rc = 0;
+	int rc = backend_shim_prefix(a, NULL, 0);
 
-	if (find_guard("sandmux-shim", shim) == 0) {
-		rc |= strvec_push(a, shim);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n <= 0)
-			return -1;
-		self[n] = '\0';
-		rc |= strvec_pushv(a, (const char *const[]){self, "shim"}, 2);
-	}
 	/* home_layer_argv ends with "--": the bwrap argv follows. */
 	rc |= home_layer_argv((const char *const *)a->v, a->n, key->layer_home, key->layer_dir,
 			      work, &none_real, no_command, &argv);
@@ -637,6 +626,14 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
 	if (realpath(home, key->layer_home) == NULL || !inside(key->layer_home, key->work)) {
 		key->layer_home[0] = '\0';
 		return 0;
+	}
+	/* Fail, don't mislabel: found once, at the server's start. */
+	if (!backend_probe_result()->native_home_layer) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "the work tree holds $HOME, which is served through the copy-on-write "
+			     "home, and that cannot be mounted on this host (%s)",
+			     backend_probe_result()->native_home_layer_reason);
+		return -1;
 	}
 	return home_layer_dir(prof->name, true, key->layer_dir, sizeof key->layer_dir, err);
 }

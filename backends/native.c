@@ -257,6 +257,14 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 {
 	struct strvec kept = STRVEC_INIT;
 
+	/* Fail, don't mislabel: found once, at the server's start. */
+	if (!backend_probe_result()->native_home_layer) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "the copy-on-write home cannot be mounted on this host (%s); profile %s "
+			     "makes $HOME writable and needs it (the agent profile runs without)",
+			     backend_probe_result()->native_home_layer_reason, prof->name);
+		return -1;
+	}
 	if (realpath(np->home, np->home_real) == NULL) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "$HOME %s: %s", np->home, strerror(errno));
 		return -1;
@@ -614,21 +622,6 @@ static int shim_policy(struct native_shim *shim, const struct native_paths *path
 	return 0;
 }
 
-/* The standalone shim next to the server's binary (build/sandmux-shim,
- * or PREFIX/bin/sandmux-shim): static and small, it execs in a fraction
- * of the time the full sandmux takes.  Empty when there is none. */
-static void standalone_shim(const char *self, char *out, size_t size)
-{
-	const char *slash = strrchr(self, '/');
-	struct stat st;
-
-	out[0] = '\0';
-	if (slash == NULL ||
-	    snprintf(out, size, "%.*s/sandmux-shim", (int)(slash - self), self) >= (int)size ||
-	    stat(out, &st) != 0 || !S_ISREG(st.st_mode) || access(out, X_OK) != 0)
-		out[0] = '\0';
-}
-
 /* Does the shim make the sandbox's read-only binds (bwrap.c, "Read-only
  * binds in the shim")?  Where it runs in the user namespace that owns
  * the sandbox's mounts: bwrap not setuid (a setuid one makes its
@@ -662,28 +655,17 @@ static bool shim_binds(void)
 static int shim_argv(struct native_shim *shim, char *const *argv, long nproc, struct strvec *out,
 		     size_t *sep, struct sm_error *err)
 {
-	char self[PATH_MAX], fd[16], nproc_text[24];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	char fd[16], nproc_text[24];
 	const char *separator = argv != NULL ? "--" : "--wait";
-	int rc;
 
-	if (n <= 0) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot find the sandmux binary for the shim");
-		return -1;
-	}
-	self[n] = '\0';
-	if (strstr(self, " (deleted)") != NULL) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "the sandmux binary was replaced; restart the server for native panes");
-		return -1;
-	}
 	snprintf(fd, sizeof fd, "%d", shim->child_sock);
-	standalone_shim(self, shim->exe, sizeof shim->exe);
-	if (shim->exe[0] != '\0')
-		rc = strvec_pushv(out, (const char *const[]){shim->exe, "--fd", fd}, 3);
-	else
-		rc = strvec_pushv(out, (const char *const[]){self, "shim", "--fd", fd}, 4);
-	if (rc != 0)
+	if (backend_shim_prefix(out, shim->exe, sizeof shim->exe) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "cannot find the sandmux binary for the shim (replaced? restart the "
+			     "server for native panes)");
+		return -1;
+	}
+	if (strvec_pushv(out, (const char *const[]){"--fd", fd}, 2) != 0)
 		goto nomem;
 	/* The process limit where no pids group holds it (sandbox-limits.h): set
 	 * by the shim, inside the sandbox's user namespace. */

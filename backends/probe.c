@@ -37,6 +37,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "home-layer.h"
 #include "log.h"
 #include "microvm.h"
 #include "strvec.h"
@@ -316,6 +317,8 @@ static void probe_native_linux(struct probe_result *out)
 		return;
 	}
 	out->native_available = true;
+	out->native_home_layer =
+	    home_layer_probe(out->native_home_layer_reason, sizeof out->native_home_layer_reason) == 0;
 }
 
 /* --- microvm ------------------------------------------------------------ */
@@ -621,6 +624,11 @@ void backend_probe_line(const struct probe_result *probe, char *buf, size_t size
 {
 	if (probe->native_disabled)
 		snprintf(buf, size, "sandbox: DISABLED by --sandbox off");
+	else if (probe->native_available && !probe->native_home_layer)
+		snprintf(buf, size,
+			 "sandbox: native ON (%s), but a profile with a writable $HOME fails: no "
+			 "copy-on-write home here (%s)",
+			 probe->native_tool, probe->native_home_layer_reason);
 	else if (probe->native_available)
 		snprintf(buf, size, "sandbox: native ON (%s)", probe->native_tool);
 	else if (probe->native_requires_install)
@@ -657,6 +665,9 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	    !add_text(native, "tool", probe->native_tool) ||
 	    !add_text(native, "hint", probe->native_hint) ||
 	    !add_text(native, "reason", probe->native_reason) ||
+	    !cJSON_AddBoolToObject(native, "homeLayer", probe->native_home_layer) ||
+	    !add_text(native, "homeLayerReason",
+		      probe->native_home_layer ? "" : probe->native_home_layer_reason) ||
 	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm_available) ||
 	    !add_text(microvm, "reason", probe->microvm_available ? "" : probe->microvm_reason) ||
 	    !add_text(microvm, "hint", probe->microvm_hint) ||

@@ -171,7 +171,7 @@ CMD_HANDLER(cmd_probe)
 {
 	cJSON *probe = probe_to_json(backend_probe_result());
 	const char *limits = limits_probe_summary();
-	char line[256], microvm[256], all[520 + PATH_MAX * 2];
+	char line[512], microvm[256], all[776 + PATH_MAX * 2];
 
 	backend_probe_line(backend_probe_result(), line, sizeof line);
 	backend_probe_microvm_line(backend_probe_result(), microvm, sizeof microvm);

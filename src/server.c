@@ -1059,7 +1059,7 @@ int server_main(int argc, char **argv)
 {
 	struct server_opts opts = { 0 };
 	struct sm_error err = { 0 };
-	char line[256];
+	char line[512];
 	int ready_fd = -1, rc;
 
 	rc = server_parse_args(argc, argv, &opts);

@@ -255,4 +255,40 @@ check "$NAME: ... labelled nothing, its reason naming the home layer" \
 	"$(pane_field "$P" backend)" "$(pane_field "$P" reason)"
 check "$NAME: ... and nothing reached the host's \$HOME" absent "$H/.bashrc"
 sm kill-server >/dev/null 2>&1
+
+# Probe once: a host where the layer cannot be mounted at all (here, a
+# state directory on overlayfs, which cannot be an upper layer) says so
+# at the server's start, in the startup line and `probe --json`; a
+# terminal pane is FAILED with that reason, and an agent pane (no
+# writable $HOME) still runs.  Root only: the state directory's overlay
+# is mounted in a mount namespace of the server's own.
+ctx hl-noov root
+H="$D/home"
+mkdir -p "$D/ov/l" "$D/ov/u" "$D/ov/w" "$D/ovstate" "$D/work"
+cat >"$D/in-ns.sh" <<'EOF'
+mount -t overlay o -o "lowerdir=$1/ov/l,upperdir=$1/ov/u,workdir=$1/ov/w" "$1/ovstate" || exit 1
+shift
+exec "$@"
+EOF
+unshare -m sh "$D/in-ns.sh" "$D" env HOME="$H" XDG_RUNTIME_DIR="$D/run" \
+	XDG_STATE_HOME="$D/ovstate" XDG_CONFIG_HOME="$D/config" PATH="$SM_PATH" SHELL=/bin/sh \
+	"$SANDMUX_BIN" -L "$NAME" new -d -s hl -x 200 -y 60 -c "$D/work" -- /bin/sh >/dev/null
+PROBE=$(sm probe --json)
+check "$NAME: no copy-on-write home here: probe --json says so, with the mount's reason" \
+	sh -c 'printf "%s" "$1" | grep -q "\"homeLayer\":[[:space:]]*false" &&
+		printf "%s" "$1" | grep -q "homeLayerReason.*cannot mount the copy-on-write home"' - "$PROBE"
+check "$NAME: ... and the startup line: native ON, but a writable \$HOME fails" \
+	sh -c 'printf "%s" "$1" | grep -q "native ON.*but a profile with a writable \$HOME fails"' - "$PROBE"
+sm split -t %1 -v --backend native -c "$D/work" -- /bin/sh -c "echo evil >>$H/.bashrc" >/dev/null 2>&1
+P=$(newest_pane)
+check "$NAME: ... a terminal pane is FAILED" wait_for 10 field_is "$P" state error
+check "$NAME: ... labelled nothing, its reason naming the copy-on-write home" \
+	sh -c '[ "$1" = null ] && printf "%s" "$2" | grep -q "copy-on-write home cannot be mounted on this host"' - \
+	"$(pane_field "$P" backend)" "$(pane_field "$P" reason)"
+check "$NAME: ... and nothing reached the host's \$HOME" absent "$H/.bashrc"
+sm split -t %1 -v --backend native --profile agent -c "$D/work" -- /bin/sh >/dev/null 2>&1
+P=$(newest_pane)
+check "$NAME: ... an agent pane (no writable \$HOME) still runs, labelled native" \
+	wait_for 10 field_is "$P" backend native
+sm kill-server >/dev/null 2>&1
 finish
