@@ -271,8 +271,10 @@ int home_layer_in_use(const char *layer)
 /* --- what a pane changed -------------------------------------------------- */
 
 /* Every name a copy-up, a create or a deletion puts in the upper
- * directory gets a new ctime; a directory only holds the others. */
-static int count_since(int dirfd, time_t since, int depth)
+ * directory gets a new ctime; a directory only holds the others.  At
+ * most *budget entries are looked at (the walk runs on the server's
+ * loop when a pane ends): *budget below 0 means the count is short. */
+static int count_since(int dirfd, time_t since, int depth, long *budget)
 {
 	DIR *d = fdopendir(dirfd);
 	struct dirent *e;
@@ -285,8 +287,11 @@ static int count_since(int dirfd, time_t since, int depth)
 	while ((e = readdir(d)) != NULL) {
 		struct stat st;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (--*budget < 0)
+			break;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			int sub = depth < 64 ? openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY |
@@ -294,7 +299,7 @@ static int count_since(int dirfd, time_t since, int depth)
 					     : -1;
 
 			if (sub >= 0)
-				n += count_since(sub, since, depth + 1);
+				n += count_since(sub, since, depth + 1, budget);
 		} else if (st.st_ctime >= since) {
 			n++;
 		}
@@ -303,17 +308,23 @@ static int count_since(int dirfd, time_t since, int depth)
 	return n;
 }
 
-int home_layer_changed_since(const char *profile, time_t since)
+int home_layer_changed_since(const char *profile, time_t since, bool *more)
 {
 	char layer[PATH_MAX], upper[PATH_MAX + 8];
 	struct sm_error err = {0};
-	int fd;
+	long budget = HOME_LAYER_COUNT_MAX;
+	int fd, n;
 
+	*more = false;
 	if (home_layer_dir(profile, false, layer, sizeof layer, &err) != 0)
 		return -1;
 	snprintf(upper, sizeof upper, "%s/upper", layer);
 	fd = open(upper, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -1 : count_since(fd, since, 0);
+	if (fd < 0)
+		return -1;
+	n = count_since(fd, since, 0, &budget);
+	*more = budget < 0;
+	return n;
 }
 
 /* --- reading a layer against the host ----------------------------------- */

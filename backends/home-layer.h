@@ -73,8 +73,11 @@ int home_layer_in_use(const char *layer);
 /* How many files, links and deletions the profile's layer got since
  * `since` (their ctime): what a pane of the profile changed in its home
  * while it ran (panes of the profile side by side count together).
- * -1 when the layer cannot be read. */
-int home_layer_changed_since(const char *profile, time_t since);
+ * The walk runs on the server's loop when a pane ends, so it looks at
+ * HOME_LAYER_COUNT_MAX entries at most; *more is then true and the
+ * count a lower bound.  -1 when the layer cannot be read. */
+#define HOME_LAYER_COUNT_MAX 20000
+int home_layer_changed_since(const char *profile, time_t since, bool *more);
 
 /* out = prefix + [--home-layer, home, layer, work, --real R..., --] + command.
  * 0, or -1 out of memory. */

@@ -93,7 +93,8 @@ static void print_event(const cJSON *ev, bool json)
 		putchar('\n');
 	}
 	if (cJSON_IsNumber(cJSON_GetObjectItem(ev, "home_changed")))
-		printf("    home layer: %d files changed, not on the host (sandmux changes)\n",
+		printf("    home layer: %s%d files changed, not on the host (sandmux changes)\n",
+		       cJSON_IsTrue(cJSON_GetObjectItem(ev, "home_changed_more")) ? "at least " : "",
 		       cJSON_GetObjectItem(ev, "home_changed")->valueint);
 	fflush(stdout);
 }

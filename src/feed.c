@@ -471,8 +471,9 @@ static void feed_add(struct feed *f, const cJSON *ev)
 		int n = cJSON_GetObjectItem(ev, "home_changed")->valueint;
 		char text[160];
 
-		snprintf(text, sizeof text, "%s; %d file%s changed in its home layer",
+		snprintf(text, sizeof text, "%s; %d%s file%s changed in its home layer",
 			 json_string(ev, "requested") ? json_string(ev, "requested") : "?", n,
+			 cJSON_IsTrue(cJSON_GetObjectItem(ev, "home_changed_more")) ? "+" : "",
 			 n == 1 ? "" : "s");
 		l.target = sanitise_text(text);
 	} else {

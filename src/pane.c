@@ -571,13 +571,16 @@ static void pane_write(struct pane *p, const char *bytes, size_t len)
  * changed in its home, which the host has only once the user keeps it. */
 static void pane_add_home_changes(const struct pane *p, cJSON *ev)
 {
+	bool more;
 	int n;
 
 	if (p->launch.layer_work == NULL)
 		return;
-	n = home_layer_changed_since(p->profile, (time_t)p->started_at);
+	n = home_layer_changed_since(p->profile, (time_t)p->started_at, &more);
 	if (n >= 0)
 		cJSON_AddNumberToObject(ev, "home_changed", n);
+	if (n >= 0 && more)
+		cJSON_AddBoolToObject(ev, "home_changed_more", true);
 }
 
 static void pane_finish(struct pane *p)
