@@ -50,9 +50,18 @@ static void print_event(const cJSON *ev, bool json)
 	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
 	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
 	const char *reason = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "reason"));
+	const char *scope = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "scope"));
+	const cJSON *what = cJSON_GetObjectItem(ev, "what");
 	const cJSON *count = cJSON_GetObjectItem(ev, "count");
 	char stamp[32] = "-", times[24] = "";
 
+	/* A grant says what it allowed in "what": the host or path. */
+	if (cJSON_IsObject(what)) {
+		action = cJSON_GetStringValue(cJSON_GetObjectItem(what, "action"));
+		target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "host"));
+		if (target == NULL)
+			target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "path"));
+	}
 	if (json) {
 		char *text = cJSON_PrintUnformatted(ev);
 		printf("%s\n", text);
@@ -85,6 +94,11 @@ static void print_event(const cJSON *ev, bool json)
 	if (target != NULL) {
 		putchar(' ');
 		sanitise_fputs(target, stdout);
+	}
+	if (scope != NULL) {
+		fputs(" (", stdout);
+		sanitise_fputs(scope, stdout);
+		putchar(')');
 	}
 	fputs(pretty ? "\033[0m\n" : "\n", stdout);
 	if (reason != NULL) {
