@@ -918,7 +918,7 @@ static void draw_help(struct client *c)
 	int width = c->cols - 4;
 	int height = c->rows - 3;
 	int top = 1, left = (c->cols - width) / 2;
-	int lines = (int)c->bindings.count;
+	int lines = c->view != NULL ? c->nview : (int)c->bindings.count;
 	int command_width = help_command_width(c);
 	char header[128];
 
@@ -935,8 +935,11 @@ static void draw_help(struct client *c)
 		c->help_offset = lines - (height - 2);
 	if (c->help_offset < 0)
 		c->help_offset = 0;
-	snprintf(header, sizeof header, " key bindings (prefix %s) — j/k scroll, q closes ",
-		 c->config.prefix);
+	if (c->view != NULL)
+		snprintf(header, sizeof header, " %s — j/k scroll, q closes ", c->view_title);
+	else
+		snprintf(header, sizeof header, " key bindings (prefix %s) — j/k scroll, q closes ",
+			 c->config.prefix);
 	fill(top, left, width, L' ', key);
 	put_utf8(top, left, width, header, key);
 	for (int i = 0; i < height - 1; i++) {
@@ -946,6 +949,10 @@ static void draw_help(struct client *c)
 		fill(y, left, width, L' ', text);
 		if (index >= lines)
 			continue;
+		if (c->view != NULL) {
+			put_utf8(y, x, width - 2, c->view[index], text);
+			continue;
+		}
 		b = &c->bindings.entries[index];
 		put_utf8(y, x, 10, b->key, key);
 		x += 11;

@@ -215,6 +215,12 @@ struct client {
 	 * the next key only). */
 	long long display_panes_until;
 	int help_offset;
+	/* A command's printed output shown in the help overlay's place
+	 * (`ls`, `list-panes`... at the prompt, as tmux's view mode), its
+	 * lines sanitised; NULL: the overlay lists the key bindings. */
+	char **view;
+	int nview;
+	char view_title[64];
 
 	char message[512];
 	bool message_is_error;
@@ -266,6 +272,10 @@ void client_echo_on_input(struct client *c, const cJSON *event);
 void client_echo_hand_over(struct client *c, bool server_reads);
 void client_echo_passthrough(struct client *c);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
+/* Show text (a command's output) in the overlay, or as a message when
+ * it is one line; view_close ends it. */
+void client_view_text(struct client *c, const char *title, const char *text);
+void client_view_close(struct client *c);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg);
@@ -324,6 +334,9 @@ int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
 int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
+int client_cmd_source_file(struct client *c, struct command_parsed *parsed);
+int client_cmd_allow(struct client *c, struct command_parsed *parsed);
+int client_cmd_record(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);

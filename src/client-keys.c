@@ -462,8 +462,10 @@ static void help_key(struct client *c, const char *name)
 		c->help_offset += page;
 	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
 		c->help_offset -= page;
-	else
+	else {
 		c->mode = MODE_NORMAL;
+		client_view_close(c);
+	}
 	c->redraw_all = true;
 	c->dirty = true;
 }

@@ -746,6 +746,7 @@ static void client_free(struct client *c)
 	copy_mode_leave(c);
 	config_free(&c->config);
 	bindings_free(&c->bindings);
+	client_view_close(c);
 	free(c->inbuf);
 	free(c->outbuf);
 	for (int i = 0; i < c->prompt_history_len; i++)

@@ -151,7 +151,8 @@ static cJSON *who_json(const cJSON *req)
 	struct passwd *pw = getpwuid(getuid());
 	cJSON *who = cJSON_CreateObject();
 
-	if (via == NULL || (strcmp(via, "feed") != 0 && strcmp(via, "cli") != 0))
+	if (via == NULL || (strcmp(via, "feed") != 0 && strcmp(via, "cli") != 0 &&
+			    strcmp(via, "prompt") != 0))
 		via = "protocol";
 	cJSON_AddNumberToObject(who, "uid", getuid());
 	if (pw != NULL)
