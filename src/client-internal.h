@@ -109,17 +109,25 @@ struct choose_list {
 };
 
 /* What a line typed at the status-line prompt is for. */
-enum prompt_purpose { PROMPT_COMMAND, PROMPT_CONFIRM, PROMPT_SEARCH_DOWN, PROMPT_SEARCH_UP };
+enum prompt_purpose {
+	PROMPT_COMMAND,
+	PROMPT_CONFIRM,
+	PROMPT_ASK, /* ask mode's question: a allows, d refuses (client-ask.c) */
+	PROMPT_SEARCH_DOWN,
+	PROMPT_SEARCH_UP
+};
 
 struct prompt {
 	enum prompt_purpose purpose;
-	char label[128];
+	char label[256];
 	char text[512]; /* UTF-8 */
 	size_t length;
 	size_t cursor; /* byte offset of the cursor in text, at a character start */
 	int history_at; /* Up/Down: lines back into the history; 0 the line being typed */
 	char typed[512]; /* the line being typed, kept while the history is browsed */
 	char confirm_command[BINDING_COMMAND_MAX];
+	int ask_pane;	    /* PROMPT_ASK: the pane whose connection waits */
+	char ask_host[256]; /* ... and the host it asked for */
 	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
 	 * ("" none: the text itself is the command). */
 	char template[BINDING_COMMAND_MAX];
@@ -319,6 +327,10 @@ void client_draw(struct client *c);
 void client_read_input(struct client *c);
 void client_prompt_open(struct client *c, enum prompt_purpose purpose, const char *label,
 			const char *initial);
+
+/* client-ask.c: ask mode's question in the status line. */
+void client_ask_event(struct client *c, const cJSON *event);
+void client_ask_answer(struct client *c, const char *key);
 
 /* client-cmd.c */
 int client_run_command(struct client *c, const char *line);

@@ -199,6 +199,7 @@ static void prompt_finish(struct client *c, bool accepted)
 			client_run_command(c, text);
 		break;
 	case PROMPT_CONFIRM:
+	case PROMPT_ASK:
 		break; /* answered by a single key in prompt_key */
 	case PROMPT_SEARCH_DOWN:
 	case PROMPT_SEARCH_UP:
@@ -381,6 +382,11 @@ static void prompt_key(struct client *c, const char *name)
 		if (prompt->candidates[0] != 0)
 			c->redraw_all = true;
 		prompt->candidates[0] = 0;
+	}
+	if (prompt->purpose == PROMPT_ASK) {
+		c->mode = prompt->return_mode;
+		client_ask_answer(c, name);
+		return;
 	}
 	if (prompt->purpose == PROMPT_CONFIRM) {
 		char command[sizeof prompt->confirm_command];
