@@ -62,15 +62,28 @@ static void on_violation(void *user, const struct egress_violation *v)
 	events_emit(ev);
 }
 
+/* Whether the window on screen has a feed, which asks itself. */
+static bool feed_shown(const struct session *s)
+{
+	for (const struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL;
+	     p = p->next)
+		if (p->feed && !p->exited)
+			return true;
+	return false;
+}
+
 /* The question goes to every client attached to the session too, which
  * asks it in its status line wherever its user is: the feed may be in
- * another window, or not open at all, and the held program waits. */
+ * another window, or not open at all, and the held program waits.  Not
+ * when the session's window on screen has the feed: it asks there, and
+ * a second question would take the keys meant for it. */
 static void ask_clients(const char *session, const struct pane *p, const struct egress_violation *v)
 {
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		cJSON *ev;
 
-		if (c->attached == NULL || c->closing || strcmp(c->attached->name, session) != 0)
+		if (c->attached == NULL || c->closing || strcmp(c->attached->name, session) != 0 ||
+		    feed_shown(c->attached))
 			continue;
 		ev = cJSON_CreateObject();
 		cJSON_AddStringToObject(ev, "event", "ask");
