@@ -82,6 +82,7 @@ struct pane {
 	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];	    /* where it started */
+	char program[64];	    /* its command's name (argv[0]'s last component) */
 	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */
 	uint64_t cwd_checked_ms;
 	bool cwd_stale; /* output came while checks were rate-limited */

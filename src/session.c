@@ -196,6 +196,14 @@ void window_display_name(const struct window *w, char *out, size_t size)
 		snprintf(out, size, "%s", w->name);
 		return;
 	}
+	/* A microvm pane's terminal belongs to qemu on the host: what runs
+	 * in the guest is out of the host kernel's sight, so the window is
+	 * named after the program the pane was started with (its shell). */
+	if (w->active->launch.confirmed && w->active->launch.backend == SANDBOX_MICROVM &&
+	    w->active->program[0] != 0) {
+		snprintf(out, size, "%s", w->active->program);
+		return;
+	}
 	/* The pane's foreground process group leader, as the kernel names
 	 * it (comm: at most 15 bytes, set by the program; the client
 	 * sanitises it like any pane text).  A native pane's group is a
