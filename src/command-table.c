@@ -469,9 +469,10 @@ const struct command_entry command_table[] = {
 	  .flags = CMD_CLI, .raw = verb_ctl },
 	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_layout },
-	{ "demo", { 0 }, "[--no-attach]",
+	{ "demo", { 0 }, "[--no-attach] [--record FILE]",
 	  "the isolation demo: none, native and microvm side by side, the feed below; "
-	  "--no-attach (or no terminal) prints the panes and the verdict instead", NULL, REST_RAW, .flags = CMD_CLI,
+	  "--no-attach (or no terminal) prints the panes and the verdict instead; "
+	  "--record FILE writes all of it as asciicast v2", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
 	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
 	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,
