@@ -25,7 +25,8 @@ void client_ask_event(struct client *c, const cJSON *event)
 	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(event, "pane");
 	const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(event, "timeout");
 	const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "host"));
-	const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
+	const char *target =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
 	char label[256];
 	char *safe;
 
@@ -36,7 +37,8 @@ void client_ask_event(struct client *c, const cJSON *event)
 	/* A person typing a command keeps the line: the question waits in
 	 * the feed, and is said once here. */
 	if (c->mode == MODE_PROMPT) {
-		client_show_message(c, false, "pane %%%d asks to reach %s: the feed (C-b v) answers",
+		client_show_message(c, false,
+				    "pane %%%d asks to reach %s: the feed (C-b v) answers",
 				    pane->valueint, safe);
 		free(safe);
 		return;
@@ -55,8 +57,9 @@ static void on_allow_reply(struct client *c, const cJSON *result, const cJSON *e
 		client_reply_report_error(c, result, error, pane);
 		return;
 	}
-	client_show_message(c, false, "allowed %s for session %s until it ends (the held "
-				      "connection goes through now)",
+	client_show_message(c, false,
+			    "allowed %s for session %s until it ends (the held "
+			    "connection goes through now)",
 			    cJSON_GetStringValue(cJSON_GetObjectItem(result, "host")),
 			    cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")));
 }
@@ -79,7 +82,8 @@ void client_ask_answer(struct client *c, const char *key)
 
 	if (strcmp(key, "a") != 0 && strcmp(key, "d") != 0) {
 		safe = sanitise_text(c->prompt.ask_host);
-		client_show_message(c, false, "left waiting: %s is refused when its time is up", safe);
+		client_show_message(c, false, "left waiting: %s is refused when its time is up",
+				    safe);
 		free(safe);
 		return;
 	}
