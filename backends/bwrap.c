@@ -247,6 +247,23 @@ static int push_read_only_cwd(struct strvec *out, const struct bwrap_input *in)
 	return push_args(out, "--ro-bind", resolved, resolved, NULL);
 }
 
+/* A read-only $HOME (the agent profile) is bound over itself when it
+ * lies under /tmp: without it the private /tmp hides it, and a pane
+ * writing there would write into that tmpfs, lost at exit with no
+ * violation (the supervisor reports it: its shown_roots).  It goes
+ * before the writable roots inside /tmp, which may lie inside it.
+ * Threat: none; it grants reading what the host already
+ * shows, and the deny masks go on top of it. */
+static int push_read_only_home(struct strvec *out, const struct bwrap_input *in)
+{
+	char resolved[PATH_MAX];
+
+	if (!in->no_home || in->home == NULL || realpath(in->home, resolved) == NULL ||
+	    !subpath_of(resolved, "/tmp") || strcmp(resolved, "/tmp") == 0)
+		return 0;
+	return push_args(out, "--ro-bind", resolved, resolved, NULL);
+}
+
 /* --- deny masks --------------------------------------------------------- */
 
 /* A glob denies whatever matches it now, dotfiles included; "." and ".."
@@ -592,9 +609,8 @@ int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 	if (push_namespaces(out, in) != 0 || push_writable_binds(out, &roots, false) != 0 ||
 	    /* Threat: reading other programs' temporary files and sockets
 	     * (X11, ssh-agent, the sandmux fallback socket dir) in /tmp. */
-	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 ||
-	    push_writable_binds(out, &roots, true) != 0 ||
-	    push_read_only_cwd(out, in) != 0)
+	    push_args(out, "--tmpfs", "/tmp", NULL) != 0 || push_read_only_home(out, in) != 0 ||
+	    push_writable_binds(out, &roots, true) != 0 || push_read_only_cwd(out, in) != 0)
 		goto nomem;
 	/* Threat: changing what the host runs later, or what the profile
 	 * protects, inside a writable root (see self_binds). */

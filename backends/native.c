@@ -71,6 +71,7 @@
 #include "profile.h"
 #include "sandbox.h"
 #include "shim-filter.h"
+#include "subpath.h"
 #include "supervisor.h"
 #include "xalloc.h"
 
@@ -412,7 +413,7 @@ struct native_shim {
 	char failure[400];
 	int pane_id;
 	char session[64];
-	struct strvec writable, deny_read, protected_paths, write_denies;
+	struct strvec writable, shown, deny_read, protected_paths, write_denies;
 	bool egress; /* the pane's network is the egress proxies' sockets */
 	const struct sandbox_profile *prof;
 };
@@ -430,6 +431,7 @@ static void shim_free(struct launch_result *res)
 	if (shim->watch >= 0)
 		close(shim->watch);
 	strvec_free(&shim->writable);
+	strvec_free(&shim->shown);
 	strvec_free(&shim->deny_read);
 	strvec_free(&shim->protected_paths);
 	strvec_free(&shim->write_denies);
@@ -612,6 +614,13 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
  * call of the sandbox waits in the kernel.  0, or -1 out of memory. */
 static int shim_policy(struct native_shim *shim, const struct native_paths *paths)
 {
+	char home[PATH_MAX];
+
+	/* A read-only $HOME under /tmp shows through the private /tmp
+	 * (bwrap.c's push_read_only_home): writing there is the host's. */
+	if (paths->no_home && realpath(paths->home, home) != NULL && subpath_of(home, "/tmp") &&
+	    strcmp(home, "/tmp") != 0 && strvec_push(&shim->shown, home) != 0)
+		return -1;
 	if (shim_deny_read(shim, &paths->deny, paths->home) != 0 ||
 	    shim_writable(shim, &paths->writable) != 0 ||
 	    shim_protected(shim, &paths->protected_paths) != 0 ||
@@ -692,6 +701,7 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .session = shim->session,
 	    .writable_roots = (const char *const *)shim->writable.v,
 	    .private_roots = sandbox_private_roots,
+	    .shown_roots = (const char *const *)shim->shown.v,
 	    .deny_read = (const char *const *)shim->deny_read.v,
 	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
 	    .write_denies = (const char *const *)shim->write_denies.v,

@@ -116,7 +116,7 @@ struct sv_pane {
 	int listener;
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
-	struct strvec writable, private_roots, deny_read, patterns, write_denies, protected_paths;
+	struct strvec writable, private_roots, shown_roots, deny_read, patterns, write_denies, protected_paths;
 	struct linked_secrets linked; /* the deny-read roots' files, for hand_over */
 	struct strvec connect_sockets; /* sockets it may connect to unbound (the egress proxies') */
 	/* The Unix sockets the pane bound (bind is done here, emulate_bind):
@@ -200,6 +200,7 @@ static void sv_pane_free(struct sv_pane *p)
 			close(p->threads[i].pidfd);
 	strvec_free(&p->writable);
 	strvec_free(&p->private_roots);
+	strvec_free(&p->shown_roots);
 	strvec_free(&p->deny_read);
 	strvec_free(&p->patterns);
 	strvec_free(&p->write_denies);
@@ -1108,8 +1109,11 @@ static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool cr
 	if (subpath_of_any(p->canon, &c->pane->deny_read))
 		return *r = (struct sv_refusal){"file-write*", EACCES, "deny-read root"}, true;
 	if (!subpath_of_any(p->canon, &c->pane->writable)) {
-		/* The sandbox's own /tmp, /dev, /proc: nothing of the host. */
-		if (subpath_of_any(p->canon, &c->pane->private_roots))
+		/* The sandbox's own /tmp, /dev, /proc: nothing of the host,
+		 * but for a read-only host directory shown through it (a
+		 * $HOME under /tmp), whose refused writes are reported. */
+		if (subpath_of_any(p->canon, &c->pane->private_roots) &&
+		    !subpath_of_any(p->canon, &c->pane->shown_roots))
 			return false;
 		/* Threat: writing to the host outside the writable roots
 		 * (the read-only mounts refuse it too; this reports it). */
@@ -3261,6 +3265,7 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	snprintf(p->session, sizeof p->session, "%s", policy->session ? policy->session : "");
 	if (copy_list(&p->writable, policy->writable_roots) != 0 ||
 	    copy_list(&p->private_roots, policy->private_roots) != 0 ||
+	    copy_list(&p->shown_roots, policy->shown_roots) != 0 ||
 	    copy_list(&p->deny_read, policy->deny_read) != 0 ||
 	    copy_list(&p->patterns, policy->deny_create_patterns) != 0 ||
 	    copy_list(&p->write_denies, policy->write_denies) != 0 ||

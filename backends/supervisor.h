@@ -30,6 +30,7 @@ struct supervisor_policy {
 	const char *session;		       /* for events */
 	const char *const *writable_roots;     /* writes allowed below these */
 	const char *const *private_roots;      /* sandbox-own (/tmp, /dev, /proc): mounts judge */
+	const char *const *shown_roots;	       /* host directories bound into a private root */
 	const char *const *deny_read;	       /* reads fail with EACCES below these */
 	const char *const *deny_create_patterns; /* fnmatch on a new name's last component */
 	const char *const *write_denies;       /* component runs kept read-only anywhere */

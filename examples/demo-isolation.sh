@@ -31,7 +31,7 @@ case ${1:-} in
 --no-attach) ATTACH=0 ;;
 "") ;;
 *)
-	echo "usage: sandmux demo [--no-attach]" >&2
+	echo "usage: sandmux demo [--no-attach] [--record FILE]" >&2
 	exit 2
 	;;
 esac

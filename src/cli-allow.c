@@ -74,15 +74,7 @@ int cli_allow(struct command_parsed *parsed)
 	bool yes = command_local(parsed, "yes") != NULL;
 
 	parsed->request = NULL;
-	cJSON_AddStringToObject(req, "via", "cli");
-	/* An absolute path is a refused write's: its directory for the
-	 * profile's "writable" (only with --persist: a mount cannot change
-	 * under a running pane). */
-	if (cJSON_GetStringValue(cJSON_GetObjectItem(req, "host"))[0] == '/') {
-		cJSON_AddStringToObject(req, "path",
-					cJSON_GetStringValue(cJSON_GetObjectItem(req, "host")));
-		cJSON_DeleteItemFromObject(req, "host");
-	}
+	cli_allow_prepare(req, "cli");
 	if (persist && !yes) {
 		cJSON *preview_req = cJSON_Duplicate(req, true);
 
@@ -114,21 +106,43 @@ int cli_allow(struct command_parsed *parsed)
 		cJSON_Delete(reply);
 		return 1;
 	}
-	if (cJSON_GetObjectItem(result, "path") != NULL)
-		printf("allowed writes to %s in profile %s: %s written; new panes of %s get it\n",
-		       field(result, "path"), field(result, "profile"), field(result, "config"),
-		       field(result, "profile"));
-	else if (persist)
-		printf("allowed %s in profile %s: %s written; new panes of %s get it, and session %s "
-		       "%s\n",
-		       field(result, "host"), field(result, "profile"), field(result, "config"),
-		       field(result, "profile"), field(result, "session"),
-		       cJSON_IsTrue(cJSON_GetObjectItem(result, "session_now"))
-			       ? "has it now"
-			       : "goes without (its network is off)");
-	else
-		printf("allowed %s for session %s until it ends\n", field(result, "host"),
-		       field(result, "session"));
+	cli_print_allow(parsed, result, stdout);
 	cJSON_Delete(reply);
 	return 0;
+}
+
+/* What a grant did, from its result: the command line's line, and the
+ * prompt's message. */
+void cli_print_allow(struct command_parsed *parsed, const cJSON *result, FILE *out)
+{
+	(void)parsed;
+	if (cJSON_GetObjectItem(result, "path") != NULL)
+		fprintf(out, "allowed writes to %s in profile %s: %s written; new panes of %s get it\n",
+			field(result, "path"), field(result, "profile"), field(result, "config"),
+			field(result, "profile"));
+	else if (cJSON_GetObjectItem(result, "config") != NULL)
+		fprintf(out,
+			"allowed %s in profile %s: %s written; new panes of %s get it, and session %s "
+			"%s\n",
+			field(result, "host"), field(result, "profile"), field(result, "config"),
+			field(result, "profile"), field(result, "session"),
+			cJSON_IsTrue(cJSON_GetObjectItem(result, "session_now"))
+				? "has it now"
+				: "goes without (its network is off)");
+	else
+		fprintf(out, "allowed %s for session %s until it ends\n", field(result, "host"),
+			field(result, "session"));
+}
+
+/* An absolute path is a refused write's: its directory for the
+ * profile's "writable" (only with --persist: a mount cannot change
+ * under a running pane). */
+void cli_allow_prepare(cJSON *req, const char *via)
+{
+	cJSON_AddStringToObject(req, "via", via);
+	if (cJSON_GetStringValue(cJSON_GetObjectItem(req, "host"))[0] == '/') {
+		cJSON_AddStringToObject(req, "path",
+					cJSON_GetStringValue(cJSON_GetObjectItem(req, "host")));
+		cJSON_DeleteItemFromObject(req, "host");
+	}
 }

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "record.h"
 #include "sanitise.h"
 #include "xalloc.h"
 
@@ -50,9 +51,18 @@ static void print_event(const cJSON *ev, bool json)
 	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
 	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
 	const char *reason = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "reason"));
+	const char *scope = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "scope"));
+	const cJSON *what = cJSON_GetObjectItem(ev, "what");
 	const cJSON *count = cJSON_GetObjectItem(ev, "count");
 	char stamp[32] = "-", times[24] = "";
 
+	/* A grant says what it allowed in "what": the host or path. */
+	if (cJSON_IsObject(what)) {
+		action = cJSON_GetStringValue(cJSON_GetObjectItem(what, "action"));
+		target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "host"));
+		if (target == NULL)
+			target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "path"));
+	}
 	if (json) {
 		char *text = cJSON_PrintUnformatted(ev);
 		printf("%s\n", text);
@@ -85,6 +95,11 @@ static void print_event(const cJSON *ev, bool json)
 	if (target != NULL) {
 		putchar(' ');
 		sanitise_fputs(target, stdout);
+	}
+	if (scope != NULL) {
+		fputs(" (", stdout);
+		sanitise_fputs(scope, stdout);
+		putchar(')');
 	}
 	fputs(pretty ? "\033[0m\n" : "\n", stdout);
 	if (reason != NULL) {
@@ -164,6 +179,7 @@ int verb_demo(int argc, char **argv)
 	char exe[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char **args;
+	const char *record = NULL;
 
 	if (n < 0)
 		return 1;
@@ -178,11 +194,38 @@ int verb_demo(int argc, char **argv)
 	/* Not $SANDMUX: that says "inside a pane", and the script's attach
 	 * would refuse as nested. */
 	setenv("SANDMUX_BIN", exe, 1);
-	args = xcalloc(argc + 3, sizeof *args);
-	args[0] = "sh";
+	args = xcalloc(argc + 4, sizeof *args);
+	args[0] = "/bin/sh";
 	args[1] = script;
-	for (int i = 1; i < argc; i++)
-		args[i + 1] = argv[i];
+	for (int i = 1, n = 2; i < argc; i++) {
+		/* --record FILE: the whole demo, as the terminal shows it. */
+		if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) {
+			record = argv[++i];
+			continue;
+		}
+		args[n++] = argv[i];
+	}
+	if (record != NULL) {
+		char path[PATH_MAX * 2], cwd[PATH_MAX];
+		int rc;
+
+		if (record[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+			snprintf(path, sizeof path, "%s", record);
+		else
+			snprintf(path, sizeof path, "%s/%s", cwd, record);
+		/* Without a terminal the demo prints its panes and verdict;
+		 * on the PTY it would take it for one and attach. */
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			int n = 2;
+
+			while (args[n] != NULL)
+				n++;
+			args[n] = "--no-attach";
+		}
+		rc = record_terminal_run(path, args, "sandmux demo");
+		free(args);
+		return rc;
+	}
 	execv("/bin/sh", args);
 	perror("sandmux: demo");
 	return 1;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -89,6 +90,24 @@ static int layout_check_pane(const char *path, const cJSON *pane, int index)
 	return 0;
 }
 
+/* A pane's command as the server will run it.  "sandmux" as the program
+ * is this sandmux, the one reading the layout, not whichever one PATH
+ * finds (none, from a checkout; another version, installed): the pane
+ * then talks to this server through $SANDMUX. */
+static cJSON *layout_command(const cJSON *command)
+{
+	cJSON *argv = cJSON_Duplicate(command, 1);
+	cJSON *first = cJSON_GetArrayItem(argv, 0);
+	char self[4096];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (cJSON_IsString(first) && strcmp(first->valuestring, "sandmux") == 0 && len > 0) {
+		self[len] = '\0';
+		cJSON_ReplaceItemInArray(argv, 0, cJSON_CreateString(self));
+	}
+	return argv;
+}
+
 /* Copy a pane entry's fields into a request; the backend leniently. */
 static void layout_fill_request(cJSON *req, const cJSON *pane)
 {
@@ -102,7 +121,7 @@ static void layout_fill_request(cJSON *req, const cJSON *pane)
 			cJSON_AddItemToObject(req, copied[k], cJSON_Duplicate(item, 1));
 	}
 	if (command != NULL)
-		cJSON_AddItemToObject(req, "argv", cJSON_Duplicate(command, 1));
+		cJSON_AddItemToObject(req, "argv", layout_command(command));
 	cJSON_AddStringToObject(req, "backend",
 				sandbox_backend_name(backend_from_name(
 					cJSON_IsString(backend) ? backend->valuestring : NULL)));

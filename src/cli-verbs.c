@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "bindings.h"
 #include "cli.h"
 #include "client.h"
 #include "command.h"
@@ -133,7 +134,7 @@ int cli_run(const struct command_entry *e, int argc, char **argv)
 	} else {
 		result = run_request(take_request(&parsed), e->flags & CMD_START_SERVER, &reply);
 		if (result != NULL && e->print != NULL)
-			e->print(&parsed, result);
+			e->print(&parsed, result, stdout);
 		rc = result != NULL ? 0 : 1;
 		cJSON_Delete(reply);
 	}
@@ -141,11 +142,11 @@ int cli_run(const struct command_entry *e, int argc, char **argv)
 	return rc;
 }
 
-void cli_print_pane_created(struct command_parsed *parsed, const cJSON *result)
+void cli_print_pane_created(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
 	const cJSON *backend = cJSON_GetObjectItem(result, "backend");
 
-	printf("%%%d %s %s\n", cJSON_GetObjectItem(result, "pane")->valueint,
+	fprintf(out, "%%%d %s %s\n", cJSON_GetObjectItem(result, "pane")->valueint,
 	       cJSON_IsString(backend) ? backend->valuestring : "pending",
 	       cJSON_GetStringValue(cJSON_GetObjectItem(result, "state")));
 }
@@ -196,6 +197,28 @@ int cli_new(struct command_parsed *parsed)
 	int cols = 0, rows = 0;
 	char session[64], cwd[PATH_MAX];
 
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(req, "name"));
+
+	/* tmux's new -A: the session named is attached if it exists. */
+	if (command_local(parsed, "A") != NULL && name != NULL) {
+		struct cli_conn conn;
+		bool exists = false;
+
+		if (cli_connect(&conn, true) < 0) {
+			cJSON_Delete(req);
+			return 1;
+		}
+		reply = cli_request(&conn, new_request("list"));
+		cli_close(&conn);
+		exists = session_listed(cJSON_GetObjectItem(reply, "result"), name);
+		cJSON_Delete(reply);
+		if (exists) {
+			cJSON_Delete(req);
+			if (detached)
+				return 0;
+			return may_attach() ? client_attach(cli_socket_path(), name, NULL) : 1;
+		}
+	}
 	/* Refused before the session exists, as tmux's new-session is. */
 	if (!detached && !may_attach()) {
 		cJSON_Delete(req);
@@ -220,7 +243,7 @@ int cli_new(struct command_parsed *parsed)
 		 cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")));
 	if (detached) {
 		printf("%s ", session);
-		cli_print_pane_created(parsed, result);
+		cli_print_pane_created(parsed, result, stdout);
 	}
 	cJSON_Delete(reply);
 	if (detached)
@@ -276,15 +299,15 @@ int cli_attach(struct command_parsed *parsed)
 	return client_attach(cli_socket_path(), target, theme);
 }
 
-static void print_list_plain(const cJSON *result)
+static void print_list_plain(const cJSON *result, FILE *out)
 {
 	const cJSON *s, *w, *p;
 
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(result, "sessions"))
 	{
 		int nwin = cJSON_GetArraySize(cJSON_GetObjectItem(s, "windows"));
-		sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), stdout);
-		printf(": %d windows (%dx%d)%s\n", nwin,
+		sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), out);
+		fprintf(out, ": %d windows (%dx%d)%s\n", nwin,
 		       cJSON_GetObjectItem(s, "cols")->valueint,
 		       cJSON_GetObjectItem(s, "rows")->valueint,
 		       cJSON_GetObjectItem(s, "attached")->valueint ? " (attached)" : "");
@@ -305,7 +328,7 @@ static void print_list_plain(const cJSON *result)
 					 cJSON_GetStringValue(cJSON_GetObjectItem(p, "state")));
 			char *why = sanitise_text(reason ? reason->valuestring : "");
 
-			printf("  %%%d [%dx%d] %s %s%s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
+			fprintf(out, "  %%%d [%dx%d] %s %s%s%s%s\n", cJSON_GetObjectItem(p, "id")->valueint,
 			       cJSON_GetObjectItem(p, "cols")->valueint,
 			       cJSON_GetObjectItem(p, "rows")->valueint,
 			       cJSON_IsString(backend) ? backend->valuestring
@@ -320,37 +343,148 @@ static void print_list_plain(const cJSON *result)
 	}
 }
 
-void cli_print_list(struct command_parsed *parsed, const cJSON *result)
+void cli_print_list(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
 	if (command_local(parsed, "json") != NULL) {
 		char *text = cJSON_Print(result);
-		printf("%s\n", text);
+		fprintf(out, "%s\n", text);
 		free(text);
 	} else {
-		print_list_plain(result);
+		print_list_plain(result, out);
 	}
 }
 
-void cli_print_capture(struct command_parsed *parsed, const cJSON *result)
+void cli_print_capture(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
-	fputs(cJSON_GetStringValue(cJSON_GetObjectItem(result, "text")), stdout);
+	fputs(cJSON_GetStringValue(cJSON_GetObjectItem(result, "text")), out);
 }
 
-void cli_print_probe(struct command_parsed *parsed, const cJSON *result)
+void cli_print_probe(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
 	if (command_local(parsed, "json") != NULL) {
 		char *text = cJSON_Print(result);
-		printf("%s\n", text);
+		fprintf(out, "%s\n", text);
 		free(text);
 	} else {
 		const char *line = cJSON_GetStringValue(cJSON_GetObjectItem(result, "line"));
-		printf("%s\n", line ? line : "sandbox: unknown");
+		fprintf(out, "%s\n", line ? line : "sandbox: unknown");
 	}
 }
 
-void cli_print_feed(struct command_parsed *parsed, const cJSON *result)
+void cli_print_feed(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
-	printf("%%%d\n", cJSON_GetObjectItem(result, "pane")->valueint);
+	fprintf(out, "%%%d\n", cJSON_GetObjectItem(result, "pane")->valueint);
+}
+
+/* tmux's list-windows line: "0: sh* (2 panes) [80x23]", the session
+ * first when several are listed. */
+void cli_print_windows(struct command_parsed *parsed, const cJSON *result, FILE *out)
+{
+	const cJSON *sessions = cJSON_GetObjectItem(result, "sessions"), *s, *w;
+	bool several = cJSON_GetArraySize(sessions) > 1;
+
+	(void)parsed;
+	cJSON_ArrayForEach(s, sessions)
+	cJSON_ArrayForEach(w, cJSON_GetObjectItem(s, "windows"))
+	{
+		if (several) {
+			sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(s, "name")), out);
+			fputc(':', out);
+		}
+		fprintf(out, "%d: ", cJSON_GetObjectItem(w, "index")->valueint);
+		sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(w, "name")), out);
+		fprintf(out, "%s (%d panes) [%dx%d]\n",
+			cJSON_IsTrue(cJSON_GetObjectItem(w, "active")) ? "*" : "",
+			cJSON_GetArraySize(cJSON_GetObjectItem(w, "panes")),
+			cJSON_GetObjectItem(s, "cols")->valueint,
+			cJSON_GetObjectItem(s, "rows")->valueint);
+	}
+}
+
+/* tmux's list-panes line with the label: "0: [40x23] %1 native (active)". */
+void cli_print_panes(struct command_parsed *parsed, const cJSON *result, FILE *out)
+{
+	const cJSON *s, *w, *p;
+
+	(void)parsed;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(result, "sessions"))
+	cJSON_ArrayForEach(w, cJSON_GetObjectItem(s, "windows"))
+	{
+		int index = 0;
+
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(w, "panes"))
+		{
+			const char *backend = cJSON_GetStringValue(cJSON_GetObjectItem(p, "backend"));
+
+			fprintf(out, "%d.%d: [%dx%d] %%%d %s%s\n",
+				cJSON_GetObjectItem(w, "index")->valueint, index++,
+				cJSON_GetObjectItem(p, "cols")->valueint,
+				cJSON_GetObjectItem(p, "rows")->valueint,
+				cJSON_GetObjectItem(p, "id")->valueint,
+				backend != NULL ? backend : "pending",
+				cJSON_IsTrue(cJSON_GetObjectItem(p, "active")) ? " (active)" : "");
+		}
+	}
+}
+
+void cli_print_format(struct command_parsed *parsed, const cJSON *result, FILE *out)
+{
+	(void)parsed;
+	sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(result, "text")), out);
+	fputc('\n', out);
+}
+
+/* display-message on the command line prints, as tmux's -p: the words
+ * joined as the text, formats expanded by the server. */
+int cli_display_message(struct command_parsed *parsed)
+{
+	cJSON *req = take_request(parsed), *reply, *result;
+	char text[512] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < parsed->nwords && used < sizeof text; i++)
+		used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? " " : "",
+					 parsed->words[i]);
+	cJSON_AddStringToObject(req, "text", text);
+	result = run_request(req, false, &reply);
+	if (result != NULL)
+		cli_print_format(parsed, result, stdout);
+	cJSON_Delete(reply);
+	return result != NULL ? 0 : 1;
+}
+
+/* tmux's source-file: each line a command, as typed after `sandmux`;
+ * blank lines and # comments skipped; the first failure stops it. */
+int cli_source_file(struct command_parsed *parsed)
+{
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "path"));
+	FILE *in = fopen(path, "r");
+	char line[4096], buf[sizeof line + 2], *argv[64];
+	int number = 0, rc = 0;
+
+	if (in == NULL) {
+		fprintf(stderr, "sandmux: %s: %s (invalid_argument)\n", path, strerror(errno));
+		return 1;
+	}
+	while (rc == 0 && fgets(line, sizeof line, in) != NULL) {
+		const struct command_entry *e;
+		int argc;
+
+		number++;
+		line[strcspn(line, "\n")] = '\0';
+		argc = command_split(line, buf, sizeof buf, argv, 64);
+		if (argc == 0 || argv[0][0] == '#')
+			continue;
+		if (argc < 0 || (e = cli_find_verb(argv[0])) == NULL) {
+			fprintf(stderr, "sandmux: %s:%d: %s (invalid_command)\n", path, number,
+				argc < 0 ? "unbalanced quotes" : "unknown command");
+			rc = 2;
+			break;
+		}
+		rc = cli_run(e, argc, argv);
+	}
+	fclose(in);
+	return rc;
 }
 
 int cli_list_commands(struct command_parsed *parsed)
@@ -402,7 +536,7 @@ int verb_check_config(int argc, char **argv)
 	return config_check_main(argc > 1 ? argv[1] : NULL);
 }
 
-void cli_print_buffers(struct command_parsed *parsed, const cJSON *result)
+void cli_print_buffers(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
 	const cJSON *b;
 
@@ -414,15 +548,15 @@ void cli_print_buffers(struct command_parsed *parsed, const cJSON *result)
 
 		/* tmux's line, with the label of the pane it was copied from;
 		 * the sample is pane text: controls are shown, not sent. */
-		printf("%s: %d bytes%s%s%s: \"", cJSON_GetStringValue(cJSON_GetObjectItem(b, "name")),
+		fprintf(out, "%s: %d bytes%s%s%s: \"", cJSON_GetStringValue(cJSON_GetObjectItem(b, "name")),
 		       cJSON_GetObjectItem(b, "size")->valueint, label && label[0] ? " [" : "",
 		       label && label[0] ? label : "", label && label[0] ? "]" : "");
 		for (const unsigned char *p = (const unsigned char *)(sample ? sample : ""); *p; p++)
 			if (*p < 0x20 || *p == 0x7f)
-				printf("\\%03o", *p);
+				fprintf(out, "\\%03o", *p);
 			else
-				putchar(*p);
-		printf("\"\n");
+				fputc(*p, out);
+		fprintf(out, "\"\n");
 	}
 }
 

@@ -7,6 +7,7 @@
 #define SANDMUX_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct cJSON;
 
@@ -19,6 +20,7 @@ struct cli_conn {
 
 struct command_entry;
 struct command_parsed;
+struct sm_error;
 
 extern char cli_server_name[64];
 /* -L was given: $SANDMUX does not choose the server. */
@@ -41,12 +43,20 @@ int cli_new(struct command_parsed *parsed);
 int cli_attach(struct command_parsed *parsed);
 int cli_events(struct command_parsed *parsed);
 int cli_list_commands(struct command_parsed *parsed);
-void cli_print_list(struct command_parsed *parsed, const struct cJSON *result);
-void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *result);
-void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result);
-void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result);
-void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result);
-void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result);
+void cli_print_list(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_allow(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_windows(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_panes(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+void cli_print_format(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
+/* allow's request as both front ends send it: who asks, a path apart. */
+void cli_allow_prepare(struct cJSON *req, const char *via);
+int cli_display_message(struct command_parsed *parsed);
+int cli_source_file(struct command_parsed *parsed);
+void cli_print_buffers(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 int cli_save_buffer(struct command_parsed *parsed);
 int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
@@ -59,6 +69,10 @@ int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
 int verb_profile(int argc, char **argv);
 int cli_record(struct command_parsed *parsed);
+/* record's request as both front ends send it: FILE made absolute from
+ * this process's working directory (record.c). */
+int record_prepare(struct command_parsed *parsed, struct sm_error *err);
+void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 int shim_main(int argc, char **argv);
 
 /* Connect to the server named cli_server_name; start it when start is

@@ -9,14 +9,18 @@
  * here are the client's own part of the few that need one (copy mode,
  * the prompt, the help overlay, detach...).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "client-internal.h"
 #include "client.h"
 #include "command.h"
 #include "error.h"
+#include "sanitise.h"
+#include "xalloc.h"
 
 static int send_simple(struct client *c, cJSON *request)
 {
@@ -134,8 +138,160 @@ int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+void client_view_close(struct client *c)
+{
+	for (int i = 0; i < c->nview; i++)
+		free(c->view[i]);
+	free(c->view);
+	c->view = NULL;
+	c->nview = 0;
+}
+
+void client_view_text(struct client *c, const char *title, const char *text)
+{
+	size_t len = strlen(text);
+
+	while (len > 0 && text[len - 1] == '\n')
+		len--;
+	if (memchr(text, '\n', len) == NULL) {
+		char *line = xstrndup(text, len);
+		char *safe = sanitise_text(line);
+
+		client_show_message(c, false, "%s", safe);
+		free(safe);
+		free(line);
+		return;
+	}
+	if (c->mode == MODE_COPY)
+		copy_mode_leave(c);
+	client_view_close(c);
+	for (const char *p = text; p < text + len;) {
+		const char *end = memchr(p, '\n', (size_t)(text + len - p));
+		char *line;
+
+		if (end == NULL)
+			end = text + len;
+		line = xstrndup(p, (size_t)(end - p));
+		c->view = xrealloc(c->view, (size_t)(c->nview + 1) * sizeof *c->view);
+		c->view[c->nview++] = sanitise_text(line);
+		free(line);
+		p = end + 1;
+	}
+	snprintf(c->view_title, sizeof c->view_title, "%s", title);
+	c->mode = MODE_HELP;
+	c->help_offset = 0;
+	c->redraw_all = true;
+	c->dirty = true;
+}
+
+/* A command whose result the command line prints (ls, list-panes,
+ * probe...): the same printer, its text shown in the overlay. */
+static void on_print_reply(struct client *c, const cJSON *result, const cJSON *error, int index)
+{
+	const struct command_entry *entry = &command_table[index];
+	struct command_parsed parsed = { .entry = entry };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+
+	if (result == NULL) {
+		client_reply_report_error(c, result, error, index);
+		return;
+	}
+	if ((out = open_memstream(&text, &size)) == NULL)
+		return;
+	entry->print(&parsed, result, out);
+	fclose(out);
+	client_view_text(c, entry->name, text);
+	free(text);
+}
+
+static int send_printed(struct client *c, struct command_parsed *parsed)
+{
+	return client_request(c, take_request(parsed), on_print_reply,
+			      (int)(parsed->entry - command_table)) < 0
+		       ? -1
+		       : 0;
+}
+
+int client_cmd_record(struct client *c, struct command_parsed *parsed)
+{
+	struct sm_error err = { 0 };
+
+	if (record_prepare(parsed, &err) < 0) {
+		client_show_message(c, true, "%s (%s)", err.message, err.code);
+		return -1;
+	}
+	return send_printed(c, parsed);
+}
+
+/* allow --persist at the prompt: the dry run names the change, a y/n
+ * question asks for it, and y runs the same allow with --yes. */
+static void on_allow_preview(struct client *c, const cJSON *result, const cJSON *error, int pane)
+{
+	const char *host = cJSON_GetStringValue(cJSON_GetObjectItem(result, "host"));
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(result, "path"));
+	const char *profile = cJSON_GetStringValue(cJSON_GetObjectItem(result, "profile"));
+	const char *config = cJSON_GetStringValue(cJSON_GetObjectItem(result, "config"));
+	char label[512], *safe;
+
+	if (result == NULL || profile == NULL || config == NULL) {
+		client_reply_report_error(c, result, error, pane);
+		return;
+	}
+	snprintf(label, sizeof label, "write %s into profile %s in %s? (y/n) ",
+		 host != NULL ? host : path, profile, config);
+	safe = sanitise_text(label);
+	client_prompt_open(c, PROMPT_CONFIRM, safe, NULL);
+	free(safe);
+	snprintf(c->prompt.confirm_command, sizeof c->prompt.confirm_command,
+		 "allow -t %%%d --persist --yes %s", pane, host != NULL ? host : path);
+}
+
+int client_cmd_allow(struct client *c, struct command_parsed *parsed)
+{
+	cJSON *req = parsed->request;
+	const cJSON *pane = cJSON_GetObjectItem(req, "pane");
+
+	cli_allow_prepare(req, "prompt");
+	if (cJSON_IsTrue(cJSON_GetObjectItem(req, "persist")) &&
+	    command_local(parsed, "yes") == NULL && cJSON_IsNumber(pane)) {
+		cJSON_AddBoolToObject(req, "dry_run", true);
+		return client_request(c, take_request(parsed), on_allow_preview, pane->valueint) < 0
+			       ? -1
+			       : 0;
+	}
+	return send_printed(c, parsed);
+}
+
+/* source-file at the prompt: each line run as if typed at the prompt;
+ * the first that fails stops it, its error shown. */
+int client_cmd_source_file(struct client *c, struct command_parsed *parsed)
+{
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "path"));
+	FILE *in = fopen(path, "r");
+	char line[BINDING_COMMAND_MAX];
+
+	if (in == NULL) {
+		client_show_message(c, true, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, in) != NULL) {
+		size_t skip = strspn(line, " \t");
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[skip] == '\0' || line[skip] == '#')
+			continue;
+		if (client_run_command(c, line + skip) < 0)
+			break;
+	}
+	fclose(in);
+	return 0;
+}
+
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed)
 {
+	client_view_close(c);
 	if (c->mode == MODE_COPY)
 		copy_mode_leave(c);
 	c->mode = MODE_HELP;
@@ -301,6 +457,11 @@ int client_run_command(struct client *c, const char *line)
 	c->dirty = true;
 	if (parsed.entry->client != NULL)
 		rc = parsed.entry->client(c, &parsed);
+	else if (parsed.entry->print != NULL && (parsed.entry->flags & CMD_SHOW))
+		rc = client_request(c, take_request(&parsed), on_print_reply,
+				    (int)(parsed.entry - command_table)) < 0
+			     ? -1
+			     : 0;
 	else
 		rc = send_simple(c, take_request(&parsed));
 	command_parsed_free(&parsed);

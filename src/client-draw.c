@@ -21,10 +21,12 @@
  * A draw is one doupdate().  Rows that frames did not touch are not
  * repainted unless the layout changed.
  */
+#include <ctype.h>
 #include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "client-internal.h"
@@ -599,6 +601,48 @@ static bool pane_failed(const struct pane_view *pane)
 	return strcmp(pane->state, "error") == 0;
 }
 
+/* Words the title line's label is made of.  A program's title (any
+ * program can set it) that holds one could pass for a label beside the
+ * real one: "  native  " in a `none` pane. */
+static bool label_word(const char *word, size_t len)
+{
+	static const char *const words[] = { "none",   "native",   "microvm",  "kvm",
+					     "tcg",    "failed",   "starting", "suspended",
+					     "agent",  "terminal", "sandbox",  "sandboxed" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == len && strncasecmp(word, words[i], len) == 0)
+			return true;
+	return false;
+}
+
+/* The title as drawn beside the label: its spaces at either end dropped
+ * (they would set it apart as a label is), and quoted when it holds a
+ * label's word, so the label stays the one thing that says what wraps
+ * the pane.  The label has its own colours too, which a title, drawn
+ * in the title's and sanitised of every escape, cannot take. */
+static void title_beside_label(const char *title, char *out, size_t size)
+{
+	size_t len;
+	bool imitates = false;
+
+	while (*title == ' ')
+		title++;
+	len = strlen(title);
+	while (len > 0 && title[len - 1] == ' ')
+		len--;
+	for (size_t i = 0; i < len && !imitates;) {
+		size_t start = i;
+
+		while (i < len && isalnum((unsigned char)title[i]))
+			i++;
+		imitates = i > start && label_word(title + start, i - start);
+		if (i == start)
+			i++;
+	}
+	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
+}
+
 /* The title line: label, title and cwd on the left, violations and the
  * zoom mark on the right, the rest drawn as border. */
 static void draw_title(struct client *c, struct pane_view *pane)
@@ -607,7 +651,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	struct look border =
 	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
 	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
-	char name[40], label[48], right[64] = "", text[1024];
+	char name[40], label[48], right[64] = "", text[1024], shown[512];
 	int right_width;
 
 	if (y < 0 || y >= screen_rows_for_panes(c))
@@ -642,8 +686,9 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	snprintf(text, sizeof text, " %s%s%s%s ", pane->bell ? "! " : "", pane->title,
-		 pane->title[0] && pane->cwd[0] ? " : " : "", pane->cwd);
+	title_beside_label(pane->title, shown, sizeof shown);
+	snprintf(text, sizeof text, " %s%s%s%s ", pane->bell ? "! " : "", shown,
+		 shown[0] && pane->cwd[0] ? " : " : "", pane->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);
 	if (right_width > 0) {
@@ -918,7 +963,7 @@ static void draw_help(struct client *c)
 	int width = c->cols - 4;
 	int height = c->rows - 3;
 	int top = 1, left = (c->cols - width) / 2;
-	int lines = (int)c->bindings.count;
+	int lines = c->view != NULL ? c->nview : (int)c->bindings.count;
 	int command_width = help_command_width(c);
 	char header[128];
 
@@ -935,8 +980,11 @@ static void draw_help(struct client *c)
 		c->help_offset = lines - (height - 2);
 	if (c->help_offset < 0)
 		c->help_offset = 0;
-	snprintf(header, sizeof header, " key bindings (prefix %s) — j/k scroll, q closes ",
-		 c->config.prefix);
+	if (c->view != NULL)
+		snprintf(header, sizeof header, " %s — j/k scroll, q closes ", c->view_title);
+	else
+		snprintf(header, sizeof header, " key bindings (prefix %s) — j/k scroll, q closes ",
+			 c->config.prefix);
 	fill(top, left, width, L' ', key);
 	put_utf8(top, left, width, header, key);
 	for (int i = 0; i < height - 1; i++) {
@@ -946,6 +994,10 @@ static void draw_help(struct client *c)
 		fill(y, left, width, L' ', text);
 		if (index >= lines)
 			continue;
+		if (c->view != NULL) {
+			put_utf8(y, x, width - 2, c->view[index], text);
+			continue;
+		}
 		b = &c->bindings.entries[index];
 		put_utf8(y, x, 10, b->key, key);
 		x += 11;

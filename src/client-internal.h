@@ -109,17 +109,25 @@ struct choose_list {
 };
 
 /* What a line typed at the status-line prompt is for. */
-enum prompt_purpose { PROMPT_COMMAND, PROMPT_CONFIRM, PROMPT_SEARCH_DOWN, PROMPT_SEARCH_UP };
+enum prompt_purpose {
+	PROMPT_COMMAND,
+	PROMPT_CONFIRM,
+	PROMPT_ASK, /* ask mode's question: a allows, d refuses (client-ask.c) */
+	PROMPT_SEARCH_DOWN,
+	PROMPT_SEARCH_UP
+};
 
 struct prompt {
 	enum prompt_purpose purpose;
-	char label[128];
+	char label[256];
 	char text[512]; /* UTF-8 */
 	size_t length;
 	size_t cursor; /* byte offset of the cursor in text, at a character start */
 	int history_at; /* Up/Down: lines back into the history; 0 the line being typed */
 	char typed[512]; /* the line being typed, kept while the history is browsed */
 	char confirm_command[BINDING_COMMAND_MAX];
+	int ask_pane;	    /* PROMPT_ASK: the pane whose connection waits */
+	char ask_host[256]; /* ... and the host it asked for */
 	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
 	 * ("" none: the text itself is the command). */
 	char template[BINDING_COMMAND_MAX];
@@ -215,6 +223,12 @@ struct client {
 	 * the next key only). */
 	long long display_panes_until;
 	int help_offset;
+	/* A command's printed output shown in the help overlay's place
+	 * (`ls`, `list-panes`... at the prompt, as tmux's view mode), its
+	 * lines sanitised; NULL: the overlay lists the key bindings. */
+	char **view;
+	int nview;
+	char view_title[64];
 
 	char message[512];
 	bool message_is_error;
@@ -266,6 +280,10 @@ void client_echo_on_input(struct client *c, const cJSON *event);
 void client_echo_hand_over(struct client *c, bool server_reads);
 void client_echo_passthrough(struct client *c);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
+/* Show text (a command's output) in the overlay, or as a message when
+ * it is one line; view_close ends it. */
+void client_view_text(struct client *c, const char *title, const char *text);
+void client_view_close(struct client *c);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void client_reply_report_error(struct client *c, const cJSON *result, const cJSON *error, int arg);
@@ -310,6 +328,10 @@ void client_read_input(struct client *c);
 void client_prompt_open(struct client *c, enum prompt_purpose purpose, const char *label,
 			const char *initial);
 
+/* client-ask.c: ask mode's question in the status line. */
+void client_ask_event(struct client *c, const cJSON *event);
+void client_ask_answer(struct client *c, const char *key);
+
 /* client-cmd.c */
 int client_run_command(struct client *c, const char *line);
 /* The client's own parts of commands (client-cmd.c, named in
@@ -324,6 +346,9 @@ int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
 int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
+int client_cmd_source_file(struct client *c, struct command_parsed *parsed);
+int client_cmd_allow(struct client *c, struct command_parsed *parsed);
+int client_cmd_record(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
 /* The one-line description of the verb that starts line, for help. */
 const char *client_command_summary(const char *line);

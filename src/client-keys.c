@@ -199,6 +199,7 @@ static void prompt_finish(struct client *c, bool accepted)
 			client_run_command(c, text);
 		break;
 	case PROMPT_CONFIRM:
+	case PROMPT_ASK:
 		break; /* answered by a single key in prompt_key */
 	case PROMPT_SEARCH_DOWN:
 	case PROMPT_SEARCH_UP:
@@ -382,6 +383,11 @@ static void prompt_key(struct client *c, const char *name)
 			c->redraw_all = true;
 		prompt->candidates[0] = 0;
 	}
+	if (prompt->purpose == PROMPT_ASK) {
+		c->mode = prompt->return_mode;
+		client_ask_answer(c, name);
+		return;
+	}
 	if (prompt->purpose == PROMPT_CONFIRM) {
 		char command[sizeof prompt->confirm_command];
 
@@ -462,8 +468,10 @@ static void help_key(struct client *c, const char *name)
 		c->help_offset += page;
 	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
 		c->help_offset -= page;
-	else
+	else {
 		c->mode = MODE_NORMAL;
+		client_view_close(c);
+	}
 	c->redraw_all = true;
 	c->dirty = true;
 }

@@ -340,7 +340,7 @@ static const struct {
 } event_handlers[] = {
     {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
     {"exit", on_exit_event}, {"sandbox", on_sandbox},	 {"tty-input", client_echo_on_input},
-    {"bell", on_bell},
+    {"bell", on_bell},	     {"ask", client_ask_event},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)
@@ -746,6 +746,7 @@ static void client_free(struct client *c)
 	copy_mode_leave(c);
 	config_free(&c->config);
 	bindings_free(&c->bindings);
+	client_view_close(c);
 	free(c->inbuf);
 	free(c->outbuf);
 	for (int i = 0; i < c->prompt_history_len; i++)

@@ -63,6 +63,7 @@ CMD_HANDLER(cmd_attach)
 	cJSON_AddBoolToObject(result, "echo", c->echo != NULL);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;
+	c->active_at = ++server.activity;
 	server_attach_later(c, s);
 	return 0;
 }
@@ -107,6 +108,7 @@ CMD_HANDLER(cmd_key)
 	const char *key = NULL, *text = NULL;
 	struct term_key k;
 
+	session_client_active(c);
 	if (p == NULL || cmd_get_string(req, "key", false, &key, err) < 0 ||
 	    cmd_get_string(req, "text", false, &text, err) < 0)
 		return -1;
@@ -130,6 +132,7 @@ CMD_HANDLER(cmd_paste)
 	struct pane *p = cmd_target_pane(c, req, err);
 	const char *text = NULL;
 
+	session_client_active(c);
 	if (p == NULL || cmd_get_string(req, "text", true, &text, err) < 0)
 		return -1;
 	term_send_paste(p->term, text, strlen(text));
@@ -141,6 +144,7 @@ CMD_HANDLER(cmd_mouse)
 	struct pane *p = cmd_target_pane(c, req, err);
 	int row = 0, col = 0, button = 0, mods = 0;
 
+	session_client_active(c);
 	if (p == NULL || cmd_get_int(req, "row", true, &row, err) < 0 ||
 	    cmd_get_int(req, "col", true, &col, err) < 0 ||
 	    cmd_get_int(req, "button", true, &button, err) < 0 ||

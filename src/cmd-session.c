@@ -108,7 +108,7 @@ static bool session_output_pending(struct session *s)
 	return false;
 }
 
-static cJSON *session_to_json(struct session *s)
+static cJSON *session_to_json(struct session *s, bool active_window_only)
 {
 	cJSON *so = cJSON_CreateObject(), *windows;
 	int attached = 0;
@@ -123,8 +123,12 @@ static cJSON *session_to_json(struct session *s)
 	cJSON_AddBoolToObject(so, "pending", attached > 0 && session_output_pending(s));
 	windows = cJSON_AddArrayToObject(so, "windows");
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
-		cJSON *wo = cJSON_CreateObject(), *panes;
+		cJSON *wo, *panes;
 		char name[64];
+
+		if (active_window_only && w != s->active)
+			continue;
+		wo = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(wo, "index", w->index);
 		window_display_name(w, name, sizeof name);
@@ -139,12 +143,23 @@ static cJSON *session_to_json(struct session *s)
 	return so;
 }
 
+/* Every session, or the one named (list-windows, list-panes -t), with
+ * only its active window when asked (list-panes without -s). */
 CMD_HANDLER(cmd_list)
 {
-	cJSON *sessions = cJSON_AddArrayToObject(result, "sessions");
+	const char *name = NULL;
+	struct session *only = NULL;
+	bool active_window = cmd_get_bool(req, "active_window", false) &&
+			     !cmd_get_bool(req, "all_windows", false);
+	cJSON *sessions;
 
+	if (cmd_get_string(req, "session", false, &name, err) < 0 ||
+	    (name != NULL && (only = cmd_resolve_session(c, name, err)) == NULL))
+		return -1;
+	sessions = cJSON_AddArrayToObject(result, "sessions");
 	for (struct session *s = server.sessions; s != NULL; s = s->next)
-		cJSON_AddItemToArray(sessions, session_to_json(s));
+		if (only == NULL || s == only)
+			cJSON_AddItemToArray(sessions, session_to_json(s, active_window));
 	return 0;
 }
 
@@ -158,6 +173,78 @@ CMD_HANDLER(cmd_kill_session)
 		return -1;
 	session_destroy(s);
 	server_maybe_exit();
+	return 0;
+}
+
+/* tmux's has-session: the answer is the reply's ok (the exit status). */
+CMD_HANDLER(cmd_has_session)
+{
+	const char *name = NULL;
+	struct session *s;
+
+	if (cmd_get_string(req, "session", true, &name, err) < 0 ||
+	    (s = cmd_resolve_session(c, name, err)) == NULL)
+		return -1;
+	cJSON_AddStringToObject(result, "session", s->name);
+	return 0;
+}
+
+CMD_HANDLER(cmd_rename_session)
+{
+	const char *target = NULL, *name = NULL;
+	struct session *s, *other;
+
+	if (cmd_get_string(req, "session", true, &target, err) < 0 ||
+	    cmd_get_string(req, "name", true, &name, err) < 0 ||
+	    (s = cmd_resolve_session(c, target, err)) == NULL)
+		return -1;
+	if (name[0] == '\0' || strlen(name) >= sizeof s->name || strpbrk(name, ":.%") != NULL) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "bad session name '%.64s'", name);
+		return -1;
+	}
+	if ((other = session_find(name)) != NULL && other != s) {
+		sm_error_set(err, SM_ERR_DUPLICATE_SESSION, "session %s already exists", name);
+		return -1;
+	}
+	snprintf(s->name, sizeof s->name, "%s", name);
+	cJSON_AddStringToObject(result, "session", s->name);
+	server_broadcast_layout(s);
+	return 0;
+}
+
+/* tmux's set-option for what the server decides; the attached client's
+ * own options (status, bell_action...) are the config's. */
+CMD_HANDLER(cmd_set_option)
+{
+	const char *name = NULL, *value = NULL;
+	int size;
+
+	if (cmd_get_string(req, "option", true, &name, err) < 0 ||
+	    cmd_get_string(req, "value", true, &value, err) < 0)
+		return -1;
+	if (strcmp(name, "window-size") == 0 || strcmp(name, "window_size") == 0) {
+		if ((size = window_size_from_name(value)) < 0) {
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+				     "window-size must be latest, smallest or largest");
+			return -1;
+		}
+		server.window_size = (enum window_size)size;
+		for (struct session *s = server.sessions; s != NULL; s = s->next)
+			session_fit_clients(s);
+	} else if (strcmp(name, "renumber-windows") == 0 || strcmp(name, "renumber_windows") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "renumber-windows must be on or off");
+			return -1;
+		}
+		server.renumber_windows = strcmp(value, "on") == 0;
+	} else {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "unknown option '%.64s' (the server's: window-size, renumber-windows)",
+			     name);
+		return -1;
+	}
+	cJSON_AddStringToObject(result, "option", name);
+	cJSON_AddStringToObject(result, "value", value);
 	return 0;
 }
 

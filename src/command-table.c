@@ -31,6 +31,7 @@
 #define END { 0 }
 
 static const struct command_option new_options[] = {
+	{ 'A', NULL, CV_FLAG, NULL, .help = "attach to session NAME instead if it exists" },
 	{ 'd', NULL, CV_FLAG, NULL, .help = "do not attach" },
 	{ 's', NULL, CV_STRING, "name", .meta = "NAME", .help = "the session's name" },
 	{ 'x', NULL, CV_NUMBER, "cols", .min = 10, .max = 1000, .meta = "COLS", .help = "width" },
@@ -264,11 +265,41 @@ static const struct command_option allow_options[] = {
 	END,
 };
 
+static const struct command_option list_windows_options[] = {
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION",
+	  .help = "the session (default: the current one, else every one)" },
+	END,
+};
+
+static const struct command_option list_panes_options[] = {
+	{ 's', NULL, CV_FLAG, "all_windows", .help = "every window of the session, not only the current" },
+	{ 't', "target", CV_SESSION, "session", .meta = "SESSION",
+	  .help = "the session (default: the current one, else every one)" },
+	END,
+};
+
+static const struct command_option rename_session_options[] = {
+	{ 't', "target", CV_SESSION, "session", .required = true, .meta = "SESSION",
+	  .help = "the session to rename" },
+	END,
+};
+
+static const struct command_option set_option_options[] = {
+	{ 'g', NULL, CV_FLAG, NULL, .help = "global (the only scope; accepted as tmux spells it)" },
+	END,
+};
+
+static const struct command_option display_message_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE", .help = "the pane (default: active)" },
+	{ 'p', NULL, CV_FLAG, NULL, .help = "print to stdout (always on the command line)" },
+	END,
+};
+
 #define BOTH (CMD_CLI | CMD_PROMPT)
 
 const struct command_entry command_table[] = {
 	/* Sessions and the server. */
-	{ "new", { "new-session" }, "[-d] [-s NAME] [-x COLS -y ROWS] [-c DIR] [-e NAME=VALUE] "
+	{ "new", { "new-session" }, "[-A] [-d] [-s NAME] [-x COLS -y ROWS] [-c DIR] [-e NAME=VALUE] "
 	  "[-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "create a session (and attach unless -d)", new_options, REST_ARGV, "argv",
 	  .request = "new-session", .flags = CMD_CLI | CMD_START_SERVER, .exec = cmd_new_session,
@@ -277,7 +308,26 @@ const struct command_entry command_table[] = {
 	  attach_options, .request = "attach", .flags = CMD_CLI | CMD_START_SERVER,
 	  .exec = cmd_attach, .cli = cli_attach },
 	{ "ls", { "list-sessions" }, "[--json]", "list sessions, windows and panes",
-	  json_options, .request = "list", .flags = CMD_CLI, .exec = cmd_list, .print = cli_print_list },
+	  json_options, .request = "list", .flags = BOTH | CMD_SHOW, .exec = cmd_list,
+	  .print = cli_print_list },
+	{ "list-windows", { "lsw" }, "[-t SESSION]", "list a session's windows", list_windows_options,
+	  .request = "list", .flags = BOTH | CMD_SHOW, .print = cli_print_windows },
+	{ "list-panes", { "lsp" }, "[-s] [-t SESSION]",
+	  "list the current window's panes (-s: the session's)", list_panes_options,
+	  .request = "list", .fixed = "{\"active_window\":true}", .flags = BOTH | CMD_SHOW,
+	  .print = cli_print_panes },
+	{ "has-session", { "has" }, "-t SESSION", "whether a session exists (the exit status)",
+	  session_options, .request = "has-session", .flags = BOTH, .exec = cmd_has_session },
+	{ "rename-session", { "rename" }, "[-t SESSION] NAME", "rename a session",
+	  rename_session_options, REST_STRING, "name", .request = "rename-session", .flags = BOTH,
+	  .exec = cmd_rename_session },
+	{ "set-option", { "set" }, "[-g] OPTION VALUE",
+	  "set a server option: window-size (latest, smallest or largest), renumber-windows (on or off)",
+	  set_option_options, REST_PAIR, "option,value", .request = "set-option", .flags = BOTH,
+	  .exec = cmd_set_option },
+	{ "source-file", { "source" }, "PATH", "run the commands in a file, one per line",
+	  NULL, REST_STRING, "path", .flags = BOTH, .cli = cli_source_file,
+	  .client = client_cmd_source_file },
 	{ "kill-session", { 0 }, "-t SESSION", "kill a session", session_options,
 	  .request = "kill-session", .flags = BOTH, .exec = cmd_kill_session },
 	{ "kill-server", { 0 }, "", "kill every pane and stop the server", NULL,
@@ -342,12 +392,12 @@ const struct command_entry command_table[] = {
 	{ "allow", { 0 }, "-t PANE [--persist [-y|--yes]] HOST|PATH",
 	  "allow a denied host for the pane's session (--persist: in its profile; a path: writable)",
 	  allow_options,
-	  REST_STRING, "host", .request = "allow", .flags = CMD_CLI, .exec = cmd_allow,
-	  .cli = cli_allow },
+	  REST_STRING, "host", .request = "allow", .flags = BOTH, .exec = cmd_allow,
+	  .cli = cli_allow, .print = cli_print_allow, .client = client_cmd_allow },
 	{ "record", { 0 }, "-t PANE FILE | -t PANE --stop",
 	  "record a pane's output as asciicast v2, one marker per violation", record_options,
-	  REST_WORDS, .request = "record", .flags = CMD_CLI, .exec = cmd_record,
-	  .cli = cli_record },
+	  REST_WORDS, .request = "record", .flags = BOTH, .exec = cmd_record,
+	  .cli = cli_record, .print = record_print, .client = client_cmd_record },
 	{ "events", { 0 }, "[-f|--follow] [-t PANE] [--session SESSION] [--action ACTION] [--json] "
 	  "[--pretty|--feed]", "print sandbox events", events_options, .request = "subscribe",
 	  .flags = CMD_CLI, .exec = cmd_subscribe, .cli = cli_events },
@@ -409,19 +459,20 @@ const struct command_entry command_table[] = {
 	  .client = client_cmd_list_keys },
 	{ "confirm-before", { "confirm" }, "[-p PROMPT] COMMAND", "run a command after y",
 	  confirm_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_confirm_before },
-	{ "display-message", { "display" }, "[-t PANE] TEXT",
-	  "show a message, formats (#{pane_current_path}...) expanded", optional_pane_options,
-	  REST_WORDS, .request = "format", .flags = CMD_PROMPT, .exec = cmd_format,
-	  .client = client_cmd_display_message },
+	{ "display-message", { "display" }, "[-p] [-t PANE] TEXT",
+	  "show a message, formats (#{pane_current_path}...) expanded (the command line prints it)",
+	  display_message_options, REST_WORDS, .request = "format", .flags = BOTH, .exec = cmd_format,
+	  .cli = cli_display_message, .client = client_cmd_display_message },
 
 	/* The command line's own. */
 	{ "ctl", { 0 }, "JSON", "send a raw protocol request, print the reply", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_ctl },
 	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_layout },
-	{ "demo", { 0 }, "[--no-attach]",
+	{ "demo", { 0 }, "[--no-attach] [--record FILE]",
 	  "the isolation demo: none, native and microvm side by side, the feed below; "
-	  "--no-attach (or no terminal) prints the panes and the verdict instead", NULL, REST_RAW, .flags = CMD_CLI,
+	  "--no-attach (or no terminal) prints the panes and the verdict instead; "
+	  "--record FILE writes all of it as asciicast v2", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
 	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
 	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,

@@ -338,6 +338,18 @@ static int parse_rest(const struct command_entry *e, int nwords, char **words,
 					   nwords == 0 ? "a word is missing" : "one word only");
 		set_field(out->request, e->rest_field, cJSON_CreateString(words[0]));
 		return 0;
+	case REST_PAIR: {
+		const char *comma = strchr(e->rest_field, ',');
+		char first[32];
+
+		if (nwords != 2)
+			return usage_error(e, err, SM_ERR_INVALID_COMMAND, "%s",
+					   nwords < 2 ? "two words are needed" : "two words only");
+		snprintf(first, sizeof first, "%.*s", (int)(comma - e->rest_field), e->rest_field);
+		set_field(out->request, first, cJSON_CreateString(words[0]));
+		set_field(out->request, comma + 1, cJSON_CreateString(words[1]));
+		return 0;
+	}
 	case REST_WORDS:
 	case REST_RAW:
 		out->words = xcalloc((size_t)nwords + 1, sizeof *out->words);

@@ -57,6 +57,7 @@ enum command_rest {
 	REST_NUMBER, /* one optional whole number >= 1 */
 	REST_WINDOW, /* one optional window index */
 	REST_STRING, /* exactly one word, as a string */
+	REST_PAIR,   /* exactly two words, into rest_field "FIRST,SECOND" */
 	REST_RAW,    /* the command takes its own argv (internal verbs) */
 };
 
@@ -79,6 +80,7 @@ struct command_option {
 #define CMD_BEFORE_HELLO 0x04 /* protocol: may run before hello */
 #define CMD_START_SERVER 0x08 /* CLI: start the server when none runs */
 #define CMD_HIDDEN 0x10	      /* CLI: internal, left out of the verb list */
+#define CMD_SHOW 0x20	      /* prompt: what the command line prints is shown */
 
 struct command_parsed;
 
@@ -90,7 +92,8 @@ typedef int (*command_cli_fn)(struct command_parsed *parsed);
 /* An internal verb that reads its own argv (REST_RAW). */
 typedef int (*command_raw_fn)(int argc, char **argv);
 /* The command line prints the request's result (the generic path). */
-typedef void (*command_print_fn)(struct command_parsed *parsed, const struct cJSON *result);
+typedef void (*command_print_fn)(struct command_parsed *parsed, const struct cJSON *result,
+				 FILE *out);
 /* The attached client's own part (copy-mode, detach...); 0 or -1. */
 typedef int (*command_client_fn)(struct client *c, struct command_parsed *parsed);
 

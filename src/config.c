@@ -201,6 +201,28 @@ static int set_renumber_windows(struct config_parse *parse, const cJSON *item)
 	return 0;
 }
 
+int window_size_from_name(const char *name)
+{
+	static const char *const names[] = { [WINDOW_SIZE_LATEST] = "latest",
+					     [WINDOW_SIZE_SMALLEST] = "smallest",
+					     [WINDOW_SIZE_LARGEST] = "largest" };
+
+	for (size_t i = 0; name != NULL && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int set_window_size(struct config_parse *parse, const cJSON *item)
+{
+	int size = window_size_from_name(cJSON_GetStringValue(item));
+
+	if (size < 0)
+		return invalid(parse, "window_size", "must be \"latest\", \"smallest\" or \"largest\"");
+	parse->config->window_size = (enum window_size)size;
+	return 0;
+}
+
 static int set_bell_action(struct config_parse *parse, const cJSON *item)
 {
 	static const char *const names[] = { [BELL_ANY] = "any", [BELL_NONE] = "none",
@@ -354,6 +376,7 @@ static const struct {
     {"bell_action", set_bell_action},
     {"vi_pane_keys", set_vi_pane_keys},
     {"renumber_windows", set_renumber_windows},
+    {"window_size", set_window_size},
     {"repeat_time", set_repeat_time},
     {"display_panes_time", set_display_panes_time},
     {"paste_across_backends", set_paste_across_backends},
@@ -370,7 +393,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, repeat_time, "
+		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, window_size, repeat_time, "
 		     "display_panes_time, paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;

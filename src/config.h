@@ -33,6 +33,9 @@ struct sandbox_profile;
 /* tmux's bell-action: a bell in any window rings the terminal, none
  * does, or only one in the window on screen. */
 enum bell_action { BELL_ANY = 0, BELL_NONE, BELL_CURRENT };
+enum window_size { WINDOW_SIZE_LATEST = 0, WINDOW_SIZE_SMALLEST, WINDOW_SIZE_LARGEST };
+/* "latest", "smallest", "largest": the value, or -1. */
+int window_size_from_name(const char *name);
 
 struct config {
 	char prefix[16];	  /* canonical key name, default "C-b" */
@@ -44,6 +47,7 @@ struct config {
 	enum bell_action bell_action; /* which bells the client rings (tmux's bell-action) */
 	bool vi_pane_keys;	  /* the opt-in binding set: h j k l move the focus */
 	bool renumber_windows;	  /* tmux's renumber-windows: no gaps after a kill */
+	enum window_size window_size; /* tmux's window-size: which client sizes a session */
 	int repeat_time;	  /* ms a repeating key works without the prefix (500) */
 	int display_panes_time;	  /* ms display-panes shows the numbers (1000; 0 until a key) */
 	bool paste_across_ask;	  /* paste_across_backends: "ask" (default) or "allow" */

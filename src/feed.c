@@ -808,10 +808,14 @@ static void on_key_asking(struct feed *f, unsigned char c)
 		if ((reply = allow_send(f, false, false)) == NULL)
 			return;
 		result = cJSON_GetObjectItem(reply, "result");
+		/* A held connection is let through by the grant; one
+		 * refused earlier was answered then and is not replayed. */
 		snprintf(f->message, sizeof f->message,
-			 "allowed %s for session %s until it ends\n"
-			 "(the next connection goes through; nothing refused is replayed)",
-			 f->ask_target, json_string(result, "session"));
+			 "allowed %s for session %s until it ends\n(%s)", f->ask_target,
+			 json_string(result, "session"),
+			 ask == FEED_ASK_HELD
+				 ? "the held connection goes through now"
+				 : "the next connection goes through; nothing refused is replayed");
 		cJSON_Delete(reply);
 	} else if ((ask == FEED_ASK_SCOPE || ask == FEED_ASK_HELD) && c == 'p') {
 		if ((reply = allow_send(f, true, true)) == NULL)

@@ -151,7 +151,8 @@ static cJSON *who_json(const cJSON *req)
 	struct passwd *pw = getpwuid(getuid());
 	cJSON *who = cJSON_CreateObject();
 
-	if (via == NULL || (strcmp(via, "feed") != 0 && strcmp(via, "cli") != 0))
+	if (via == NULL || (strcmp(via, "feed") != 0 && strcmp(via, "cli") != 0 &&
+			    strcmp(via, "prompt") != 0))
 		via = "protocol";
 	cJSON_AddNumberToObject(who, "uid", getuid());
 	if (pw != NULL)
@@ -179,7 +180,9 @@ static void emit_grant(const cJSON *req, const struct pane *p, const struct gran
 	cJSON_AddStringToObject(what, w->key, w->value);
 	cJSON_AddItemToObject(ev, "what", what);
 	cJSON_AddStringToObject(ev, "scope", scope);
-	cJSON_AddStringToObject(ev, "profile", p->profile);
+	/* events_lifecycle names a sandboxed pane's profile already. */
+	if (!cJSON_HasObjectItem(ev, "profile"))
+		cJSON_AddStringToObject(ev, "profile", p->profile);
 	if (config != NULL)
 		cJSON_AddStringToObject(ev, "config", config);
 	events_emit(ev);

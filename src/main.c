@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "error.h"
 #include "command.h"
 #include "xalloc.h"
 
@@ -59,7 +60,8 @@ int main(int argc, char **argv)
 	verb = cli_find_verb(argv[i]);
 	if (verb == NULL) {
 		/* One line, as tmux's "unknown command", not the whole usage. */
-		fprintf(stderr, "sandmux: unknown verb '%s' (sandmux --help lists them)\n", argv[i]);
+		fprintf(stderr, "sandmux: unknown command: %s (%s); sandmux --help lists them\n",
+			argv[i], SM_ERR_UNKNOWN_COMMAND);
 		return 2;
 	}
 	return cli_run(verb, argc - i, argv + i);

@@ -384,8 +384,10 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 		.pane_id = p->id,
 		.session = p->session_name,
 	};
+	const char *slash = strrchr(req.argv[0], '/');
 	int rc;
 
+	snprintf(p->program, sizeof p->program, "%s", slash != NULL ? slash + 1 : req.argv[0]);
 	if (backend_check(p->requested, err) < 0) {
 		strv_free(envp);
 		return -1;

@@ -193,6 +193,9 @@ static void put_string(struct line *l, const char *s)
 
 /* --- writing ---------------------------------------------------------------------- */
 
+static void record_bytes(struct recording *r, const char *bytes, size_t len);
+static void record_size(struct recording *r, int cols, int rows);
+
 static void recording_close(struct recording *r)
 {
 	for (struct recording **rp = &recordings; *rp != NULL; rp = &(*rp)->next)
@@ -211,6 +214,15 @@ static void recording_failed(struct recording *r, const char *why)
 	struct pane *p = pane_find(r->pane_id);
 	char text[PATH_MAX + 128];
 
+	/* A terminal's recording (pane 0) is its caller's to close: it
+	 * stops writing and says why. */
+	if (r->pane_id == 0) {
+		fprintf(stderr, "sandmux: recording stopped: %s (%s)\n", why, r->path);
+		close(r->fd);
+		r->fd = -1;
+		return;
+	}
+
 	snprintf(text, sizeof text, "recording of %%%d stopped: %s (%s)", r->pane_id, why, r->path);
 	log_warn("%s", text);
 	if (p != NULL && p->window != NULL)
@@ -224,6 +236,10 @@ static void write_line(struct recording *r, struct line *l)
 {
 	size_t done = 0;
 
+	if (r->fd < 0) {
+		free(l->buf);
+		return;
+	}
 	put(l, "\n", 1);
 	if (r->bytes + l->len > RECORD_MAX_BYTES) {
 		free(l->buf);
@@ -263,10 +279,18 @@ static void event_start(struct recording *r, struct line *l, double at, const ch
 void record_output(const struct pane *p, const char *bytes, size_t len)
 {
 	struct recording *r = recordings != NULL ? find(p->id) : NULL;
+
+	if (r != NULL)
+		record_bytes(r, bytes, len);
+}
+
+/* Output as an "o" event, a character cut by the end held back. */
+static void record_bytes(struct recording *r, const char *bytes, size_t len)
+{
 	struct line text = {0}, l = {0};
 	size_t taken;
 
-	if (r == NULL || len == 0)
+	if (len == 0)
 		return;
 	/* The held start of a character goes first, with as many new bytes
 	 * as could complete it (U+FFFD when they do not). */
@@ -303,11 +327,16 @@ void record_output(const struct pane *p, const char *bytes, size_t len)
 void record_resize(const struct pane *p, int cols, int rows)
 {
 	struct recording *r = recordings != NULL ? find(p->id) : NULL;
+
+	if (r != NULL)
+		record_size(r, cols, rows);
+}
+
+static void record_size(struct recording *r, int cols, int rows)
+{
 	struct line l = {0};
 	char size[32];
 
-	if (r == NULL)
-		return;
 	snprintf(size, sizeof size, "%dx%d", cols, rows);
 	event_start(r, &l, now_seconds(), "r");
 	put(&l, size, strlen(size));
@@ -500,43 +529,115 @@ CMD_HANDLER(cmd_record)
 	return 0;
 }
 
+/* --- a terminal ---------------------------------------------------------------------- */
+
+/* A whole terminal's output (sandmux demo --record), not a pane's: the
+ * recording has pane id 0 and is on no list; its caller feeds it. */
+struct recording *record_terminal_open(const char *path, int cols, int rows, const char *title,
+				       struct sm_error *err)
+{
+	struct recording *r;
+	struct line l = {0};
+	char final[PATH_MAX];
+	int fd;
+
+	if (path[0] != '/' || strlen(path) >= PATH_MAX) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "the recording's path must be absolute");
+		return NULL;
+	}
+	if ((fd = open_recording(path, final, sizeof final, err)) < 0)
+		return NULL;
+	r = xcalloc(1, sizeof *r);
+	r->fd = fd;
+	r->started = now_seconds();
+	snprintf(r->path, sizeof r->path, "%s", final);
+	putf(&l, "{\"version\": 2, \"width\": %.0f", cols);
+	putf(&l, ", \"height\": %.0f", rows);
+	putf(&l, ", \"timestamp\": %.0f, \"title\": ", (double)(long long)r->started);
+	put_string(&l, title);
+	put_text(&l, ", \"env\": {\"TERM\": ");
+	put_string(&l, getenv("TERM") != NULL ? getenv("TERM") : "xterm-256color");
+	put(&l, "}}", 2);
+	write_line(r, &l);
+	return r;
+}
+
+void record_terminal_output(struct recording *r, const char *bytes, size_t len)
+{
+	record_bytes(r, bytes, len);
+}
+
+void record_terminal_resize(struct recording *r, int cols, int rows)
+{
+	record_size(r, cols, rows);
+}
+
+void record_terminal_close(struct recording *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+}
+
 /* --- the command line ---------------------------------------------------------------- */
 
-int cli_record(struct command_parsed *parsed)
+int record_prepare(struct command_parsed *parsed, struct sm_error *err)
 {
-	cJSON *req = parsed->request, *reply = NULL, *result;
+	cJSON *req = parsed->request;
 	bool stop = cJSON_IsTrue(cJSON_GetObjectItem(req, "stop"));
 	char cwd[PATH_MAX], path[PATH_MAX * 2];
 
 	if (stop != (parsed->nwords == 0) || parsed->nwords > 1) {
-		fprintf(stderr, "sandmux: record takes a FILE, or --stop without one "
-				"(invalid_command)\n");
-		cli_print_usage(parsed->entry, true);
-		return 2;
+		sm_error_set(err, SM_ERR_INVALID_COMMAND, "record takes a FILE, or --stop without one");
+		return -1;
 	}
-	if (!stop) {
-		/* The server's working directory is not the user's. */
-		if (parsed->words[0][0] == '/')
-			snprintf(path, sizeof path, "%s", parsed->words[0]);
-		else if (getcwd(cwd, sizeof cwd) != NULL)
-			snprintf(path, sizeof path, "%s/%s", cwd, parsed->words[0]);
-		else {
-			fprintf(stderr, "sandmux: record: %s (failed)\n", strerror(errno));
-			return 1;
+	if (stop)
+		return 0;
+	/* The server's working directory is not the user's. */
+	if (parsed->words[0][0] == '/')
+		snprintf(path, sizeof path, "%s", parsed->words[0]);
+	else if (getcwd(cwd, sizeof cwd) != NULL)
+		snprintf(path, sizeof path, "%s/%s", cwd, parsed->words[0]);
+	else {
+		sm_error_set(err, SM_ERR_FAILED, "record: %s", strerror(errno));
+		return -1;
+	}
+	cJSON_AddStringToObject(req, "path", path);
+	return 0;
+}
+
+void record_print(struct command_parsed *parsed, const cJSON *result, FILE *out)
+{
+	(void)parsed;
+	if (cJSON_GetObjectItem(result, "seconds") != NULL)
+		fprintf(out, "recording of %%%d stopped: %s (%.1f s, %d markers)\n",
+			cJSON_GetObjectItem(result, "pane")->valueint,
+			cJSON_GetStringValue(cJSON_GetObjectItem(result, "path")),
+			cJSON_GetObjectItem(result, "seconds")->valuedouble,
+			cJSON_GetObjectItem(result, "markers")->valueint);
+	else
+		fprintf(out, "recording %%%d to %s\n", cJSON_GetObjectItem(result, "pane")->valueint,
+			cJSON_GetStringValue(cJSON_GetObjectItem(result, "path")));
+}
+
+int cli_record(struct command_parsed *parsed)
+{
+	cJSON *req, *reply = NULL, *result;
+	struct sm_error err = { 0 };
+
+	if (record_prepare(parsed, &err) < 0) {
+		fprintf(stderr, "sandmux: %s (%s)\n", err.message, err.code);
+		if (strcmp(err.code, SM_ERR_INVALID_COMMAND) == 0) {
+			cli_print_usage(parsed->entry, true);
+			return 2;
 		}
-		cJSON_AddStringToObject(req, "path", path);
+		return 1;
 	}
+	req = parsed->request;
 	parsed->request = NULL;
 	result = cli_run_request(req, false, &reply);
-	if (result != NULL && stop)
-		printf("recording of %%%d stopped: %s (%.1f s, %d markers)\n",
-		       cJSON_GetObjectItem(result, "pane")->valueint,
-		       cJSON_GetStringValue(cJSON_GetObjectItem(result, "path")),
-		       cJSON_GetObjectItem(result, "seconds")->valuedouble,
-		       cJSON_GetObjectItem(result, "markers")->valueint);
-	else if (result != NULL)
-		printf("recording %%%d to %s\n", cJSON_GetObjectItem(result, "pane")->valueint,
-		       cJSON_GetStringValue(cJSON_GetObjectItem(result, "path")));
+	if (result != NULL)
+		record_print(parsed, result, stdout);
 	cJSON_Delete(reply);
 	return result != NULL ? 0 : 1;
 }

@@ -545,6 +545,7 @@ static void on_tty_readable(uv_poll_t *poll_handle, int status, int events)
 		c->tty_wanted = false;
 		return;
 	}
+	session_client_active(c);
 	if (c->passthrough && c->attached != NULL && c->attached->active != NULL &&
 	    c->attached->active->active != NULL)
 		i = pass_to_pane(c, c->attached->active->active->term, buf, (size_t)n);

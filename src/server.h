@@ -18,6 +18,7 @@
 #include <uv.h>
 
 #include "backend.h"
+#include "config.h"
 #include "error.h"
 #include "sandbox.h"
 #include "strvec.h"
@@ -81,6 +82,7 @@ struct pane {
 	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];	    /* where it started */
+	char program[64];	    /* its command's name (argv[0]'s last component) */
 	char current_path[PATH_MAX]; /* where its shell is now (pane-cwd.c), "" unknown */
 	uint64_t cwd_checked_ms;
 	bool cwd_stale; /* output came while checks were rate-limited */
@@ -141,6 +143,7 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	unsigned long active_at; /* server.activity at its last key, mouse or attach */
 	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
 	/* The panes of the last layout sent: the client has their cells
@@ -196,6 +199,8 @@ struct server {
 	bool inherit_backend; /* the config's inherit_backend */
 	bool sandbox_off;
 	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
+	enum window_size window_size; /* the config's window_size (set-option) */
+	unsigned long activity; /* counts client activity: conn.active_at */
 	bool paste_across_ask; /* the config's paste_across_backends is "ask" */
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
@@ -263,6 +268,9 @@ void window_display_name(const struct window *w, char *out, size_t size);
 struct pane *pane_find(int id);
 void session_resize(struct session *s, int cols, int rows);
 void session_fit_clients(struct session *s);
+/* The client pressed a key, clicked or attached: under window_size
+ * latest its size becomes its session's. */
+void session_client_active(struct conn *c);
 /* Take a pane out of its window's list and layout, leaving the window
  * (even empty) to the caller: break-pane and join-pane move it on. */
 void window_detach_pane(struct pane *p);

@@ -62,6 +62,39 @@ static void on_violation(void *user, const struct egress_violation *v)
 	events_emit(ev);
 }
 
+/* Whether the window on screen has a feed, which asks itself. */
+static bool feed_shown(const struct session *s)
+{
+	for (const struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL;
+	     p = p->next)
+		if (p->feed && !p->exited)
+			return true;
+	return false;
+}
+
+/* The question goes to every client attached to the session too, which
+ * asks it in its status line wherever its user is: the feed may be in
+ * another window, or not open at all, and the held program waits.  Not
+ * when the session's window on screen has the feed: it asks there, and
+ * a second question would take the keys meant for it. */
+static void ask_clients(const char *session, const struct pane *p, const struct egress_violation *v)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		cJSON *ev;
+
+		if (c->attached == NULL || c->closing || strcmp(c->attached->name, session) != 0 ||
+		    feed_shown(c->attached))
+			continue;
+		ev = cJSON_CreateObject();
+		cJSON_AddStringToObject(ev, "event", "ask");
+		cJSON_AddNumberToObject(ev, "pane", p != NULL ? p->id : 0);
+		cJSON_AddStringToObject(ev, "host", v->host);
+		cJSON_AddStringToObject(ev, "target", v->target);
+		cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
+		server_send(c, ev);
+	}
+}
+
 /* Ask mode: a held connection is an event of its own, which the feed
  * turns into a prompt (docs/feed.md). */
 static void on_ask(void *user, const struct egress_violation *v)
@@ -77,6 +110,7 @@ static void on_ask(void *user, const struct egress_violation *v)
 	cJSON_AddStringToObject(ev, "host", v->host);
 	cJSON_AddStringToObject(ev, "protocol", v->protocol);
 	cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
+	ask_clients(se->session, p, v);
 	events_emit(ev);
 }
 

@@ -1,8 +1,8 @@
 /*
  * session: the server's tree of sessions, windows and panes.
  *
- * A session is a named set of windows sharing one size (the smallest
- * attached client's, or the size it was created with); a window is a
+ * A session is a named set of windows sharing one size (its attached
+ * clients' as window_size says, or the size it was created with); a window is a
  * layout tree of panes shown together.  When the last pane of a window
  * goes the window goes, and with the last window the session.
  */
@@ -196,6 +196,14 @@ void window_display_name(const struct window *w, char *out, size_t size)
 		snprintf(out, size, "%s", w->name);
 		return;
 	}
+	/* A microvm pane's terminal belongs to qemu on the host: what runs
+	 * in the guest is out of the host kernel's sight, so the window is
+	 * named after the program the pane was started with (its shell). */
+	if (w->active->launch.confirmed && w->active->launch.backend == SANDBOX_MICROVM &&
+	    w->active->program[0] != 0) {
+		snprintf(out, size, "%s", w->active->program);
+		return;
+	}
 	/* The pane's foreground process group leader, as the kernel names
 	 * it (comm: at most 15 bytes, set by the program; the client
 	 * sanitises it like any pane text).  A native pane's group is a
@@ -256,24 +264,45 @@ void session_resize(struct session *s, int cols, int rows)
 	server_broadcast_layout(s);
 }
 
-/* The smallest attached client decides the size, as tmux does. */
+/* Which attached clients size a session, as tmux's window-size says:
+ * the one used last (latest, tmux 3.3's default), or the smallest or
+ * largest in each direction.  A client larger than its session shows
+ * the rest blank; a smaller one shows what fits. */
 void session_fit_clients(struct session *s)
 {
 	int cols = 0, rows = 0;
+	const struct conn *latest = NULL;
 
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		/* The client's rows but its status line's. */
 		int window_rows = c->client_rows - (c->client_status ? 1 : 0);
+		bool first = cols == 0;
 
 		if (c->attached != s)
 			continue;
-		if (cols == 0 || c->client_cols < cols)
+		if (server.window_size == WINDOW_SIZE_LATEST) {
+			if (latest == NULL || c->active_at > latest->active_at) {
+				latest = c;
+				cols = c->client_cols;
+				rows = window_rows;
+			}
+			continue;
+		}
+		bool smallest = server.window_size == WINDOW_SIZE_SMALLEST;
+		if (first || (smallest ? c->client_cols < cols : c->client_cols > cols))
 			cols = c->client_cols;
-		if (rows == 0 || window_rows < rows)
+		if (first || (smallest ? window_rows < rows : window_rows > rows))
 			rows = window_rows;
 	}
 	if (cols > 0)
 		session_resize(s, cols, rows);
+}
+
+void session_client_active(struct conn *c)
+{
+	c->active_at = ++server.activity;
+	if (server.window_size == WINDOW_SIZE_LATEST && c->attached != NULL)
+		session_fit_clients(c->attached);
 }
 
 void window_detach_pane(struct pane *p)

@@ -427,10 +427,13 @@ static bool history_pop_newest(struct grid_history *history, struct grid_line *o
 	return true;
 }
 
-static void grid_clear_history(struct grid *grid)
+void grid_clear_history(struct grid *grid)
 {
-	while (grid->history.count)
-		history_drop_oldest(&grid->history);
+	struct grid_history *history = &grid->history;
+
+	while (history->count > 0)
+		history_drop_oldest(history);
+	history_relayout(history, 0);
 }
 
 void grid_set_history_limit(struct grid *grid, int limit)

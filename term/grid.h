@@ -146,6 +146,8 @@ int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row);
 void grid_reflow(struct grid *grid, int cols, int *row, int *col);
 
 void grid_set_history_limit(struct grid *grid, int limit);
+/* Drop every history line (ED 3, clear(1)); the limit stays. */
+void grid_clear_history(struct grid *grid);
 size_t grid_memory(const struct grid *grid);
 
 #endif

@@ -1208,6 +1208,15 @@ static void scan(struct term *term, const char *bytes, size_t len)
 			if (c < 0x40 || c > 0x7e)
 				break; /* not a CSI after all: libvterm drops it */
 			scan_csi_mode(term, c);
+			/* ED 3 (clear(1)'s "erase saved lines", which libvterm
+			 * 0.1.4 ignores): the main screen's history goes, so
+			 * neither copy mode nor a taller pane brings it back. */
+			if (c == 'J' && term->scan_plain && term->scan_count == 3) {
+				to_vterm(term, bytes + start, i + 1 - start);
+				start = i + 1;
+				grid_clear_history(term->main_grid);
+				break;
+			}
 			if (c == 'l' && term->scan_leader == '?' && term->scan_count == 1049 &&
 			    term->grid == term->alt_grid) {
 				to_vterm(term, bytes + start, i + 1 - start);

@@ -141,6 +141,32 @@ check "ls says a --remain pane whose program exited is dead, with its status" wa
 err=$(sm no-such-verb 2>&1 >/dev/null)
 check "an unknown verb is a usage error (exit 2)" [ $? -eq 2 ]
 check "... said in one line, not the whole usage" [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
+check "... with its code and a hint to --help" sh -c 'printf "%s" "$1" | grep -q "unknown_command.*sandmux --help"' - "$err"
+
+# The tmux commands scripts use (#27 item 13).
+sm new -d -s scr >/dev/null
+sm split -t scr -h >/dev/null
+sm has-session -t scr
+check "has-session: exit 0 for a session" [ $? -eq 0 ]
+sm has-session -t no-such 2>/dev/null
+check "has-session: exit 1 for none" [ $? -eq 1 ]
+check "list-windows: tmux's line" sh -c "$SANDMUX_BIN -L $T_NAME list-windows -t scr | grep -q '^0: .*\* (2 panes) \[[0-9]*x[0-9]*\]\$'"
+check "list-panes: one line a pane, with its label" [ "$(sm list-panes -t scr | grep -c '^0\.[01]: \[[0-9]*x[0-9]*\] %[0-9]* none')" -eq 2 ]
+check "display-message -p prints the expanded format" [ "$(sm display-message -p -t scr '#S/#{window_index}')" = scr/0 ]
+sm rename-session -t scr renamed >/dev/null
+check "rename-session" sh -c "$SANDMUX_BIN -L $T_NAME has-session -t renamed && ! $SANDMUX_BIN -L $T_NAME has-session -t scr 2>/dev/null"
+before=$(sm ls | grep -c '^[^ ]')
+sm new -A -d -s renamed >/dev/null
+check "new -A with an existing name makes no session" [ "$(sm ls | grep -c '^[^ ]')" -eq "$before" ]
+sm new -A -d -s fresh >/dev/null
+check "new -A with a new name makes it" sm has-session -t fresh
+sm set-option -g window-size smallest >/dev/null
+check "set-option -g window-size smallest" [ $? -eq 0 ]
+sm set-option window-size huge 2>/dev/null
+check "set-option refuses a bad value (exit 1)" [ $? -eq 1 ]
+printf '# a comment\n\nrename-session -t fresh sourced\nnew-window -t sourced\n' >"$T_DIR/cmds"
+sm source-file "$T_DIR/cmds" >/dev/null
+check "source-file runs each line" [ "$(sm list-windows -t sourced | wc -l)" -eq 2 ]
 help=$(sm profile suggest --help)
 check "profile suggest --help exits 0" [ $? -eq 0 ]
 check "... and says what --since takes" sh -c 'printf "%s" "$1" | grep -q -- "--since.*30m"' - "$help"

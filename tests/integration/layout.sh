@@ -30,4 +30,16 @@ check "an unknown key is refused by name" sh -c "echo '$err' | grep -q 'panes\[0
 printf '{"panes": [' >"$T_DIR/bad3.json"
 check "malformed JSON is refused with exit 1" sh -c "$SANDMUX_BIN -L $T_NAME layout '$T_DIR/bad3.json' 2>/dev/null; [ \$? -eq 1 ]"
 check "no session was made from a bad file" [ "$(sm ls | grep -c '^[^ ]*:')" -eq 1 ]
+# The shipped example, from a checkout: "sandmux" in a pane's command is
+# the sandmux that reads the layout (PATH has none here), and the agent
+# layout's sandboxed pane has the agent profile.
+sm kill-server >/dev/null 2>&1
+root=${SANDMUX_ROOT:-$(dirname "$0")/../..}
+PATH=/usr/bin:/bin sm layout "$root/examples/layout-agent.json" >"$T_DIR/agent.txt" 2>&1
+check "examples/layout-agent.json loads" [ "$(grep -c '^%' "$T_DIR/agent.txt")" -eq 3 ]
+check "its sandboxed pane has the agent profile" [ "$(pane_field 2 profile)" = agent ]
+check "its feed pane runs this sandmux (not one from PATH)" \
+	wait_for 5 capture_has %3 "feed · agent"
+sm capture -t %3 | sed 's/^/# feed | /' | head -4
+check "... and is still running" [ "$(pane_field 3 state)" = warm ]
 finish

@@ -114,6 +114,8 @@ got=$(fetch "%$agent" after grant.test)
 check "the same curl now reaches the origin ($got)" reached "$got" grant
 sm events --json >"$T_DIR/events.json"
 check "events --json has the policy-grant: who, what, scope" sh -c "grep '\"kind\":\"policy-grant\"' '$T_DIR/events.json' | grep -F '\"host\":\"grant.test\"' | grep -F '\"scope\":\"session\"' | grep -F '\"via\":\"feed\"' | grep -qF '\"pane\":$agent'"
+check "... with one \"profile\" key" sh -c "grep '\"kind\":\"policy-grant\"' '$T_DIR/events.json' | grep -o '\"profile\":' | wc -l | grep -qx 1"
+check "events' human line names the host and the scope" sh -c "$SANDMUX_BIN -L $T_NAME events | grep -q 'policy-grant network-outbound grant.test (session)'"
 check "the feed shows the grant, lifecycle hidden or not" wait_for 3 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -q '%$agent .*policy-grant .*grant.test (session)'"
 
 # The profile route: a built-in profile cannot change; a config one
@@ -191,6 +193,7 @@ check "the proxy has not replied while it asks" [ ! -s "$T_DIR/work/held.out" ]
 keys s
 got=$(result_of held 15)
 check "s: the held connection goes through ($got)" sh -c "echo '$got' | grep -q 'origin ask got: GET /held HTTP/1.1 rc=0'"
+check "... and the feed says so (not that nothing was replayed)" feed_has "the held connection goes through now"
 start_fetch "%$asker" refused nope.test
 check "another unknown host asks" wait_for 10 feed_has "asks to reach nope.test:80"
 keys d

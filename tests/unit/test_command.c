@@ -93,6 +93,10 @@ static void sample_rest(const struct command_entry *e, const char **words, int *
 	case REST_STRING:
 		words[(*n)++] = "a name";
 		break;
+	case REST_PAIR:
+		words[(*n)++] = "window-size";
+		words[(*n)++] = "smallest";
+		break;
 	case REST_WORDS:
 		words[(*n)++] = "hello";
 		words[(*n)++] = "world";

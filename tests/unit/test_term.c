@@ -71,6 +71,12 @@ static const struct screen_case screen_cases[] = {
     {"erase to end of line", {"abcdef\r\033[3C\033[K"}, "abc\n\n\n\n", NULL},
     {"erase to start of line", {"abcdef\033[3G\033[1K"}, "   def\n\n\n\n", NULL},
     {"clear screen", {"abc\r\ndef\033[2J"}, "\n\n\n\n", NULL},
+    /* clear(1) sends ED 3 then ED 2: history goes, as in xterm and tmux. */
+    {"ED 3 empties history", {"1\r\n2\r\n3\r\n4\r\n5\r\n6\033[3J"}, "3\n4\n5\n6\n", NULL},
+    {"clear's sequence empties screen and history", {"1\r\n2\r\n3\r\n4\r\n5\r\n6",
+     "\033[H\033[2J\033[3J"}, "\n\n\n\n", NULL},
+    {"ED 3 split across writes", {"1\r\n2\r\n3\r\n4\r\n5\r\n6\033[", "3J"}, "3\n4\n5\n6\n",
+     NULL},
     {"insert characters", {"abcdef\r\033[2@"}, "  abcdef\n\n\n\n", NULL},
     {"insert pushes off the edge", {"0123456789\r\033[2@"}, "  01234567\n\n\n\n", NULL},
     {"delete characters", {"abcdef\r\033[2P"}, "cdef\n\n\n\n", NULL},
