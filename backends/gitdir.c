@@ -1,13 +1,15 @@
 /*
- * gitdir: the files a pane may write inside a `.git` directory
- * (gitdir.h).  Pure: a path in, a verdict out.
+ * gitdir: the git directories and what a pane may write in them
+ * (gitdir.h).  A path in, a verdict out; gitdir_shape_at looks at a
+ * directory's entries.
  */
-#include <stdbool.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gitdir.h"
-
-#define GITDIR_RULE ".git (only what everyday git writes)"
 
 /* Directories git fills in everyday work, everything below them
  * included.  objects: the content, loose and packed, and its indexes
@@ -27,6 +29,12 @@ static const char *const everyday_files[] = {
     "MERGE_RR",	    "MERGE_AUTOSTASH", "SQUASH_MSG",  "AUTO_MERGE", "description",
     "shallow",	    "gc.pid",	      "gc.log",	     NULL,
 };
+
+/* A linked worktree's own files besides those (git worktree add, lock,
+ * unlock, move, repair): where its work tree is, and why it is locked.
+ * Its commondir is made once, before the directory has the shape, and
+ * then read-only: git never rewrites it. */
+static const char *const worktree_files[] = {"gitdir", "locked", NULL};
 
 static bool named(const char *name, size_t n, const char *const *list)
 {
@@ -68,22 +76,113 @@ static bool server_info(const char *rest)
 	       strchr(rest + 5, '/') == NULL;
 }
 
+/* The length of rel's first component. */
+static size_t first_len(const char *rel)
+{
+	const char *slash = strchr(rel, '/');
+
+	return slash != NULL ? (size_t)(slash - rel) : strlen(rel);
+}
+
+/* Under worktrees/ of a repository: NAME/ and what git worktree add
+ * puts in it (its admin files, commondir, and everything a worktree's
+ * own git directory may hold).  The admin directory, once it has the
+ * shape, is judged again by itself (where commondir is read-only). */
+static bool worktree_admin(const char *rest)
+{
+	size_t n = first_len(rest);
+	const char *inner = rest + n;
+
+	if (n == 0)
+		return false;
+	if (*inner == '\0')
+		return true;
+	inner++;
+	return strcmp(inner, "commondir") == 0 ||
+	       gitdir_judge(GITDIR_WORKTREE, inner) == GITDIR_EVERYDAY;
+}
+
+static enum gitdir_verdict judge(enum gitdir_shape shape, const char *rel, bool worktrees)
+{
+	size_t n = first_len(rel);
+	bool alone = rel[n] == '\0';
+
+	if (shape == GITDIR_NONE)
+		return GITDIR_EVERYDAY;
+	if (n == 0 || named(rel, n, everyday_dirs) || server_info(rel))
+		return GITDIR_EVERYDAY;
+	if (alone && (everyday_file(rel, n) ||
+		      (shape == GITDIR_WORKTREE && named(rel, n, worktree_files))))
+		return GITDIR_EVERYDAY;
+	if (alone && shape == GITDIR_REPOSITORY && strcmp(rel, "config") == 0)
+		return GITDIR_CONFIG;
+	if (worktrees && shape == GITDIR_REPOSITORY && n == 9 && strncmp(rel, "worktrees", 9) == 0 &&
+	    (alone || worktree_admin(rel + 10)))
+		return GITDIR_EVERYDAY;
+	return GITDIR_REFUSED;
+}
+
+enum gitdir_verdict gitdir_judge(enum gitdir_shape shape, const char *rel)
+{
+	return judge(shape, rel, true);
+}
+
+/* The part of path inside its first `.git` directory, or NULL. */
+static const char *inside_named(const char *path)
+{
+	const char *p = strstr(path, "/.git/");
+
+	return p != NULL && p[6] != '\0' ? p + 6 : NULL;
+}
+
+enum gitdir_verdict gitdir_judge_named(const char *path)
+{
+	const char *rel = inside_named(path);
+
+	return rel != NULL ? judge(GITDIR_REPOSITORY, rel, true) : GITDIR_EVERYDAY;
+}
+
 const char *gitdir_write_refused(const char *path)
 {
-	const char *p = strstr(path, "/.git/"), *rest, *slash;
-	size_t n;
+	const char *rel = inside_named(path);
 
-	/* The first ".git" component: a repository nested in another's
-	 * work tree is judged by its own, and everything under a ".git"
-	 * (modules/, worktrees/) by the outer one. */
-	if (p == NULL || p[6] == '\0')
-		return NULL;
-	rest = p + 6;
-	slash = strchr(rest, '/');
-	n = slash != NULL ? (size_t)(slash - rest) : strlen(rest);
-	if (named(rest, n, everyday_dirs))
-		return NULL;
-	if ((slash == NULL && everyday_file(rest, n)) || server_info(rest))
-		return NULL;
-	return GITDIR_RULE;
+	return rel != NULL && judge(GITDIR_REPOSITORY, rel, false) != GITDIR_EVERYDAY ? GITDIR_RULE
+										       : NULL;
+}
+
+/* Is there an entry of that name at dirfd's up? */
+static bool holds(int dirfd, const char *up, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(path, sizeof path, "%s%s", up, name) >= (int)sizeof path)
+		return true; /* cannot look: taken as there (fail closed) */
+	return fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+enum gitdir_shape gitdir_shape_at(int dirfd, const char *up)
+{
+	/* refs and commondir first: names that are rare outside git, so
+	 * most directories cost two lookups. */
+	if (holds(dirfd, up, "refs") && holds(dirfd, up, "objects"))
+		return GITDIR_REPOSITORY;
+	if (holds(dirfd, up, "commondir") && holds(dirfd, up, "HEAD"))
+		return GITDIR_WORKTREE;
+	return GITDIR_NONE;
+}
+
+bool gitdir_shape_name(const char *name)
+{
+	return strcmp(name, "HEAD") == 0 || strcmp(name, "objects") == 0 ||
+	       strcmp(name, "refs") == 0 || strcmp(name, "commondir") == 0;
+}
+
+bool gitdir_born_with(const char *name)
+{
+	size_t n = strlen(name);
+
+	return named(name, n, everyday_dirs) || everyday_file(name, n) ||
+	       named(name, n, worktree_files) || strcmp(name, "commondir") == 0 ||
+	       strcmp(name, "config") == 0;
 }

@@ -1,24 +1,97 @@
 /*
- * gitdir: what everyday git writes inside a repository's git directory.
+ * gitdir: what everyday git writes inside a git directory, and which
+ * directories are git directories.
  *
- * A `.git` directory at any depth under a writable root, made before
- * the pane started or after, is read-only to the pane except for the
- * files git itself writes in everyday work (commit, checkout, rebase,
- * fetch, gc, stash): objects, refs, logs, the index, HEAD and the other
- * *_HEAD files, packed-refs, the messages, a rebase's or sequencer's
- * state, and the lock files next to them.  The config is replaced only
- * through the supervisor's check (gitconfig.h); hooks/, info/,
- * commondir, worktrees/, modules/ and anything else stay read-only.
+ * A git directory is recognised by its shape, as git itself recognises
+ * one (setup.c's is_git_directory: a HEAD, and objects/ and refs/ in the
+ * directory or in the common directory its `commondir` file names),
+ * never by its name: a `.git`, a bare `x.git`, the target of a `.git`
+ * file (`git init --separate-git-dir`, a submodule's .git/modules/X, a
+ * worktree's .git/worktrees/NAME) and a worktree's common directory are
+ * all the same thing to the host's git.  So, to a pane, every directory
+ * under a writable root that holds objects and refs (a repository's, or
+ * what a commondir may point at) or a HEAD and a commondir (a linked
+ * worktree's own), made before the pane started or after, is read-only
+ * except for the files git itself writes in everyday work (commit,
+ * checkout, rebase, fetch, gc, stash, worktree add): objects, refs,
+ * logs, the index, HEAD and the other *_HEAD files, packed-refs, the
+ * messages, a rebase's or sequencer's state, a worktree's admin files,
+ * and the lock files next to them.  The config is replaced only through
+ * the supervisor's check (gitconfig.h); hooks/, info/, commondir once
+ * made, modules/, config.worktree and anything else stay read-only.  A
+ * directory named `.git` is judged so by its name as well, before it
+ * has the shape (while git init fills it).
+ *
  * Threat: anything there that makes the host's next git run or read
- * something the pane chose (a hook, a commondir pointing at a pane-made
- * config, an alternates file, a submodule's or worktree's config).
+ * something the pane chose (a hook, a core.fsmonitor, a commondir
+ * pointing at a pane-made config, an alternates file, a submodule's or
+ * worktree's config).  Since every directory git would accept as a git
+ * directory or a common directory is held so, where a `.git` file or a
+ * commondir points no longer matters: git refuses a target without the
+ * shape, and one with it is held.
+ *
+ * A directory takes the shape when it gains the last of its names
+ * (gitdir_shape_name); the supervisor lets that happen only while the
+ * directory holds nothing but what a new git directory holds
+ * (gitdir_born_with), the config after its check, so nothing planted
+ * while it had no shape comes along.
+ *
+ * Pure but for gitdir_shape_at (fstatat): unit-tested in
+ * tests/unit/test_gitdir.c.
  */
 #ifndef SANDMUX_GITDIR_H
 #define SANDMUX_GITDIR_H
 
-/* For a canonical absolute path: NULL when it is not inside a `.git`
- * directory or is a file everyday git writes there; else the rule that
- * keeps it read-only (a string for the violation). */
+#include <stdbool.h>
+
+enum gitdir_shape {
+	GITDIR_NONE,
+	/* objects and refs: a repository's git directory, bare or not, or
+	 * the common directory of its worktrees. */
+	GITDIR_REPOSITORY,
+	/* HEAD and commondir (objects and refs are the common
+	 * directory's): a linked worktree's own git directory. */
+	GITDIR_WORKTREE,
+};
+
+enum gitdir_verdict {
+	GITDIR_EVERYDAY, /* git writes it in everyday work */
+	GITDIR_CONFIG,	 /* a repository's config: only through gitconfig.h */
+	GITDIR_REFUSED,
+};
+
+/* The rule a refusal reports. */
+#define GITDIR_RULE "git directory (only what everyday git writes)"
+
+/* The shape of the directory at dirfd's `up` ("" for dirfd itself,
+ * "../", "../../", ...), from its entries' names alone (fstatat, links
+ * not followed: a name that is there counts, whatever it is). */
+enum gitdir_shape gitdir_shape_at(int dirfd, const char *up);
+
+/* rel: a path inside a git directory of that shape ("refs/heads/x"). */
+enum gitdir_verdict gitdir_judge(enum gitdir_shape shape, const char *rel);
+
+/* A canonical absolute path judged by its first `.git` component alone
+ * (a repository nested in another's work tree by its own; everything
+ * under a `.git`, modules/ and worktrees/ included, by the outer one),
+ * as a repository's git directory: GITDIR_EVERYDAY when it has none. */
+enum gitdir_verdict gitdir_judge_named(const char *path);
+
+/* gitdir_judge_named for a guard that does not judge by shape: the
+ * worktrees' admin directories stay read-only whole (a commondir made
+ * there could point at a directory nothing holds), and the config is
+ * refused too (the guard replaces it on its own road).  NULL, or the
+ * rule. */
 const char *gitdir_write_refused(const char *path);
+
+/* Does an entry of this name give a directory a git directory's shape
+ * (HEAD, objects, refs, commondir)? */
+bool gitdir_shape_name(const char *name);
+
+/* May an entry of this name be in a directory as it takes the shape:
+ * what git init, clone and worktree add put there before the last
+ * name.  The config too, but only once the supervisor has checked it
+ * and put its own copy in place. */
+bool gitdir_born_with(const char *name);
 
 #endif

@@ -28,7 +28,9 @@ const char *const hostrun_components[] = {
      * git init, clone and `git config` of plain keys keep working. */
     ".git/config",
     /* Read instead of .git/config's keys once extensions.worktreeConfig
-     * is on; the worktrees' own gitdirs hold theirs. */
+     * is on; the worktrees' own gitdirs hold theirs.  A native pane's
+     * supervisor judges .git/worktrees by gitdir.h instead (git
+     * worktree add writes there), see native.c's write_deny_lists. */
     ".git/config.worktree",
     ".git/worktrees",
     /* Submodules' repositories, each with a config of its own that the
@@ -37,6 +39,10 @@ const char *const hostrun_components[] = {
     /* Submodule URLs: the host's next `git submodule update` fetches
      * (and checks out) from wherever the pane pointed them. */
     ".gitmodules",
+    /* direnv's per-directory environment: the host's shell runs it on
+     * entering the directory once it is allowed, and a prefix in
+     * direnv.toml's [whitelist] allows every .envrc below it unseen. */
+    ".envrc",
     /* Mercurial's repository config: [hooks] run on the host's next hg
      * command in that repository, as git's hooks do. */
     ".hg/hgrc",

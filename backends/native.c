@@ -209,7 +209,10 @@ static void native_paths_free(struct native_paths *np)
  * bound read-only where they exist directly under a writable root but
  * a repository's config: the pane may change its plain keys, through
  * the supervisor's check (gitconfig.c), which a read-only mount would
- * make impossible (git replaces the file by renaming onto it). */
+ * make impossible (git replaces the file by renaming onto it).  The
+ * worktrees' admin directories are left to the supervisor's judgement
+ * of git directories (gitdir.h), which lets git worktree add make one
+ * and keeps each read-only but for what git writes there. */
 static int push_write_deny(struct native_paths *np, const char *rule)
 {
 	if (strvec_contains(&np->write_denies, rule))
@@ -226,7 +229,8 @@ static int write_deny_lists(const struct sandbox_profile *prof, struct native_pa
 		if (push_write_deny(np, prof->write_denies.v[i]) != 0)
 			return -1;
 	for (size_t i = 0; hostrun_components[i] != NULL; i++)
-		if (push_write_deny(np, hostrun_components[i]) != 0)
+		if (strcmp(hostrun_components[i], ".git/worktrees") != 0 &&
+		    push_write_deny(np, hostrun_components[i]) != 0)
 			return -1;
 	return 0;
 }

@@ -34,6 +34,7 @@
  * only): it must never be able to do more in the sandbox than the child
  * could, and root's CAP_DAC_OVERRIDE would walk through the masks.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -1091,6 +1092,203 @@ static int deny(struct sv_call *c, const char *action, const char *target, int e
 	return respond_errno(c, err);
 }
 
+/* --- git directories, by shape (gitdir.h) ------------------------------ */
+
+/* Up to GITCONFIG_MAX bytes of a regular file, or -1 (errno set). */
+static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mode)
+{
+	struct stat st;
+	ssize_t n, got = 0;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GITCONFIG_MAX) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	while (got <= GITCONFIG_MAX && (n = read(fd, buf + got, GITCONFIG_MAX + 1 - got)) > 0)
+		got += n;
+	close(fd);
+	if (got > GITCONFIG_MAX) {
+		errno = EACCES;
+		return -1;
+	}
+	return got;
+}
+
+/* Put text in place as dir's `name`, a new file of the supervisor's own
+ * (the caller is the child: become_child), made with mode 0 and given
+ * mode once renamed there: nothing the pane holds open, or links
+ * elsewhere, is that file.  0, or -1 with errno set. */
+static int install_copy(struct sv_call *c, int dir, const char *name, const char *text, size_t len,
+			mode_t mode, unsigned flags)
+{
+	char tmp[64];
+	int fd, rc;
+
+	snprintf(tmp, sizeof tmp, ".config.sandmux-%llx", (unsigned long long)c->req->id);
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	rc = write(fd, text, len) == (ssize_t)len ? 0 : -1;
+	if (rc == 0)
+		rc = (int)syscall(SYS_renameat2, dir, tmp, dir, name, flags);
+	if (rc != 0) {
+		int err = errno;
+		unlinkat(dir, tmp, 0);
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	fchmod(fd, mode);
+	close(fd);
+	return 0;
+}
+
+/* The outermost writable root holding path: its length, or 0. */
+static size_t writable_root_len(const struct sv_pane *pane, const char *path)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < pane->writable.n; i++) {
+		size_t n = strlen(pane->writable.v[i]);
+
+		if (subpath_of(path, pane->writable.v[i]) && (best == 0 || n < best))
+			best = n;
+	}
+	return best;
+}
+
+/* The name that, with this one, gives a directory its shape. */
+static const char *shape_partner(const char *name)
+{
+	if (strcmp(name, "HEAD") == 0)
+		return "commondir";
+	if (strcmp(name, "commondir") == 0)
+		return "HEAD";
+	return strcmp(name, "objects") == 0 ? "refs" : "objects";
+}
+
+/*
+ * dir is about to take a git directory's shape.  Threat: a hook, an
+ * info/attributes, a config.worktree, a config with a core.fsmonitor,
+ * planted while the directory was nothing to git, then the last name
+ * made: the host's next git in a work tree whose `.git` file (or a
+ * worktree's commondir) points there would run it.  So the shape comes
+ * only to a directory that holds nothing but what git init, clone or
+ * worktree add put there first (gitdir_born_with), and its config is
+ * checked as a change from nothing (gitconfig.h) and replaced by the
+ * supervisor's copy of the checked bytes: the pane may hold the old
+ * file open, or linked elsewhere, to write it after the check.  NULL,
+ * or why not.
+ */
+static const char *birth_refused(struct sv_call *c, int dir)
+{
+	static char why[NAME_MAX + 160];
+	static char text[GITCONFIG_MAX + 1];
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	bool config = false;
+	struct dirent *e;
+	ssize_t len;
+	mode_t mode;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return "a git directory's shape over a directory that cannot be read";
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (!gitdir_born_with(e->d_name)) {
+			snprintf(why, sizeof why, "a git directory's shape over its %s", e->d_name);
+			closedir(d);
+			return why;
+		}
+		config = config || strcmp(e->d_name, "config") == 0;
+	}
+	closedir(d);
+	if (!config)
+		return NULL;
+	if ((len = read_small_file(dir, "config", text, &mode)) < 0)
+		return "a git directory's shape over an unreadable config";
+	if (!gitconfig_change_ok(NULL, 0, text, (size_t)len, why, sizeof why))
+		return why;
+	if (become_child(c) != 0 || install_copy(c, dir, "config", text, (size_t)len, mode, 0) != 0)
+		return "a git directory's shape over a config that cannot be copied";
+	return NULL;
+}
+
+/* The git directories p lies in, judged: by the name of its first
+ * `.git`, and by the shape of each directory from its parent up to the
+ * writable root (every one judges: a worktree's admin directory both as
+ * itself and as its repository's worktrees/NAME).  And, when the call
+ * makes the name that gives its parent the shape (new_entry), whether
+ * the parent may take it.  The first refusal's rule in *why. */
+static enum gitdir_verdict git_verdict(struct sv_call *c, const struct sv_path *p, bool new_entry,
+				       const char **why)
+{
+	struct open_how how = {
+	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	enum gitdir_verdict verdict = gitdir_judge_named(p->canon);
+	size_t root = writable_root_len(c->pane, p->canon);
+	char up[PATH_MAX] = "", parent[PATH_MAX];
+	const char *slash = strrchr(p->canon, '/');
+	enum gitdir_shape own = GITDIR_NONE;
+	int dir = p->parent;
+
+	*why = GITDIR_RULE;
+	if (root == 0 || slash == NULL || verdict == GITDIR_REFUSED)
+		return verdict;
+	if (dir < 0) {
+		snprintf(parent, sizeof parent, "%.*s", (int)(slash - p->canon), p->canon);
+		dir = (int)syscall(SYS_openat2, c->root, parent[0] != '\0' ? parent : "/", &how,
+				   sizeof how);
+		/* No parent: nothing can be made or changed there. */
+		if (dir < 0)
+			return errno == ENOENT || errno == ENOTDIR ? verdict : GITDIR_REFUSED;
+	}
+	for (size_t end = (size_t)(slash - p->canon); end >= root && end > 0;) {
+		enum gitdir_shape shape = gitdir_shape_at(dir, up);
+		enum gitdir_verdict v;
+
+		if (up[0] == '\0')
+			own = shape;
+		v = gitdir_judge(shape, p->canon + end + 1);
+		if (v > verdict)
+			verdict = v;
+		if (verdict == GITDIR_REFUSED)
+			break;
+		while (end > 0 && p->canon[--end] != '/')
+			;
+		if (strlen(up) + 4 > sizeof up)
+			break;
+		strcat(up, "../");
+	}
+	if (verdict != GITDIR_REFUSED && new_entry && own == GITDIR_NONE &&
+	    gitdir_shape_name(p->name)) {
+		struct stat st;
+
+		if (fstatat(dir, shape_partner(p->name), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (*why = birth_refused(c, dir)) != NULL)
+			verdict = GITDIR_REFUSED;
+	}
+	if (dir != p->parent)
+		close(dir);
+	return verdict;
+}
+
+static bool nr_makes_dir(int nr)
+{
+	return nr == SYS_mkdir || nr == SYS_mkdirat;
+}
+
 /* A refusal: what check_mutation reports and answers. */
 struct sv_refusal {
 	const char *action;
@@ -1124,19 +1322,16 @@ static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool cr
 	 * files, git hooks and config, editor and agent settings). */
 	if ((rule = write_denied(c->pane, p->canon, above)) != NULL)
 		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
-	/* Threat: the same through any other file of a repository's git
-	 * directory, at any depth, made before launch or after: a
-	 * commondir, an info/ or worktrees/ entry, a submodule's config
-	 * (gitdir.h). */
-	if ((rule = gitdir_write_refused(p->canon)) != NULL)
+	/* Threat: the same through any other file of a git directory, at
+	 * any depth, whatever its name, made before launch or after: a
+	 * commondir, an info/ entry, a worktree's config.worktree, a
+	 * submodule's config, a bare repository's hooks (gitdir.h).  The
+	 * config is replaced only on its own road (replace_git_config).
+	 * A `.git` file may be made (git worktree add, --separate-git-dir):
+	 * wherever it points, git takes only a directory of that shape,
+	 * and every one is held so. */
+	if (git_verdict(c, p, creates || nr_makes_dir(c->req->data.nr), &rule) != GITDIR_EVERYDAY)
 		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
-	/* Threat: a `.git` file ("gitdir: elsewhere") pointing the host's
-	 * git at a directory the pane made, whose config is not named
-	 * .git/config (hostrun.h).  Only mkdir makes a .git here. */
-	if (creates && strcmp(p->name, ".git") == 0)
-		return *r = (struct sv_refusal){"file-write*", EROFS,
-						"a .git that is not a directory"},
-		       true;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
 	if (creates && (rule = create_pattern_hit(c->pane, p->name)) != NULL)
@@ -1912,37 +2107,13 @@ static int emulate_link(struct sv_call *c, bool empty_path_fd)
 	return respond_errno(c, ELOOP);
 }
 
-/* A repository's config (hostrun.h): b is ".../.git/config". */
-static bool is_git_config(const struct sv_path *p)
+/* A repository's config: `config` in a git directory, judged so by
+ * every git directory p lies in (gitdir.h). */
+static bool is_git_config(struct sv_call *c, const struct sv_path *p)
 {
-	size_t n = strlen(p->canon);
+	const char *why;
 
-	return n >= 12 && strcmp(p->canon + n - 12, "/.git/config") == 0;
-}
-
-/* Up to GITCONFIG_MAX bytes of a regular file, or -1 (errno set). */
-static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mode)
-{
-	struct stat st;
-	ssize_t n, got = 0;
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GITCONFIG_MAX) {
-		close(fd);
-		errno = EACCES;
-		return -1;
-	}
-	*mode = st.st_mode & 07777;
-	while (got <= GITCONFIG_MAX && (n = read(fd, buf + got, GITCONFIG_MAX + 1 - got)) > 0)
-		got += n;
-	close(fd);
-	if (got > GITCONFIG_MAX) {
-		errno = EACCES;
-		return -1;
-	}
-	return got;
+	return strcmp(p->name, "config") == 0 && git_verdict(c, p, false, &why) == GITDIR_CONFIG;
 }
 
 /*
@@ -1953,17 +2124,17 @@ static ssize_t read_small_file(int dir, const char *name, char *buf, mode_t *mod
  * only when gitconfig_change_ok accepts the change, and what lands is a
  * copy the supervisor made of the checked bytes, never the pane's own
  * file: the pane may still hold that open and write to it after the
- * check.  The copy is made with mode 0 (no one without capabilities,
- * which the sandbox has none of, can open it) and given its mode once
- * it is in place, where opening it for writing is refused.
+ * check (install_copy: made with mode 0, which no one without
+ * capabilities can open, and given its mode once in place, where opening
+ * it for writing is refused).  The same holds for a config in any git
+ * directory, whatever its name (gitdir.h).
  */
 static int replace_git_config(struct sv_call *c)
 {
 	static char new_text[GITCONFIG_MAX + 1], old_text[GITCONFIG_MAX + 1];
-	char tmp[64], why[160];
+	char why[160];
 	ssize_t new_len, old_len;
 	mode_t mode, old_mode;
-	int fd, rc;
 
 	if (c->flags & ~(uint64_t)RENAME_NOREPLACE)
 		return deny(c, "file-write*", c->b.canon, EACCES,
@@ -1980,22 +2151,9 @@ static int replace_git_config(struct sv_call *c)
 	if (!gitconfig_change_ok(old_len < 0 ? NULL : old_text, old_len < 0 ? 0 : (size_t)old_len,
 				 new_text, (size_t)new_len, why, sizeof why))
 		return deny(c, "file-write*", c->b.canon, EACCES, why);
-	snprintf(tmp, sizeof tmp, ".config.sandmux-%llx", (unsigned long long)c->req->id);
-	fd = openat(c->b.parent, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (fd < 0)
+	if (install_copy(c, c->b.parent, c->b.name, new_text, (size_t)new_len, mode,
+			 (unsigned)c->flags) != 0)
 		return respond_errno(c, errno);
-	rc = write(fd, new_text, (size_t)new_len) == new_len ? 0 : -1;
-	if (rc == 0)
-		rc = (int)syscall(SYS_renameat2, c->b.parent, tmp, c->b.parent, c->b.name,
-				  (unsigned)c->flags);
-	if (rc != 0) {
-		int err = errno;
-		unlinkat(c->b.parent, tmp, 0);
-		close(fd);
-		return respond_errno(c, err);
-	}
-	fchmod(fd, mode);
-	close(fd);
 	unlinkat(c->a.parent, c->a.name, 0);
 	return respond(c, 0, 0, false);
 }
@@ -2010,7 +2168,7 @@ static int emulate_rename(struct sv_call *c)
 
 	if ((rc = pin_parent(c, &c->a)) != 0 || (rc = pin_parent(c, &c->b)) != 0)
 		return respond_errno(c, -rc);
-	if (is_git_config(&c->b) &&
+	if (is_git_config(c, &c->b) &&
 	    write_denied_except(c->pane, c->b.canon, ".git/config") == NULL &&
 	    subpath_of_any(c->b.canon, &c->pane->writable) &&
 	    !subpath_of_any(c->b.canon, &c->pane->deny_read))
@@ -2067,6 +2225,11 @@ static int attr_directory(struct sv_call *c, int *obj)
 	p->canon[n] = '\0';
 	slash = strrchr(p->canon, '/');
 	snprintf(p->name, sizeof p->name, "%s", slash + 1);
+	/* The parent pinned was the spelling's; canon's own is found anew
+	 * where it is needed (git_verdict). */
+	if (p->parent >= 0)
+		close(p->parent);
+	p->parent = -1;
 	if (check_mutation(c, p, false, false)) {
 		close(*obj);
 		return 1;
@@ -2085,7 +2248,7 @@ static bool git_config_mode_probe(struct sv_call *c, const struct sv_path *p, in
 	struct stat st;
 
 	return (c->req->data.nr == SYS_chmod || c->req->data.nr == SYS_fchmodat) &&
-	       is_git_config(p) && fstat(obj, &st) == 0 && S_ISREG(st.st_mode) &&
+	       is_git_config(c, p) && fstat(obj, &st) == 0 && S_ISREG(st.st_mode) &&
 	       ((st.st_mode ^ c->mode) & 07777) == S_IXUSR &&
 	       write_denied_except(c->pane, p->canon, ".git/config") == NULL &&
 	       subpath_of_any(p->canon, &c->pane->writable) &&

