@@ -442,6 +442,10 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		rc |= strvec_push(a, "--setenv");
 		rc |= strvec_push(a, "SANDMUX_GUARD_COMPONENTS");
 		rc |= strvec_push(a, components);
+		/* Git directories by their shape, looked for up to here. */
+		rc |= strvec_push(a, "--setenv");
+		rc |= strvec_push(a, "SANDMUX_GUARD_WORK");
+		rc |= strvec_push(a, key->work);
 	}
 	rc |= strvec_push(a, "--");
 	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());

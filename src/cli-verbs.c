@@ -427,7 +427,7 @@ void cli_print_panes(struct command_parsed *parsed, const cJSON *result, FILE *o
 	}
 }
 
-void cli_print_format(struct command_parsed *parsed, const cJSON *result, FILE *out)
+static void cli_print_format(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
 	(void)parsed;
 	sanitise_fputs(cJSON_GetStringValue(cJSON_GetObjectItem(result, "text")), out);

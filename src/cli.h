@@ -51,7 +51,6 @@ void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result, F
 void cli_print_allow(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_windows(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_panes(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
-void cli_print_format(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 /* allow's request as both front ends send it: who asks, a path apart. */
 void cli_allow_prepare(struct cJSON *req, const char *via);
 int cli_display_message(struct command_parsed *parsed);

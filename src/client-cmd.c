@@ -147,7 +147,9 @@ void client_view_close(struct client *c)
 	c->nview = 0;
 }
 
-void client_view_text(struct client *c, const char *title, const char *text)
+/* Show text (a command's output) in the overlay, or as a message when
+ * it is one line; client_view_close ends it. */
+static void client_view_text(struct client *c, const char *title, const char *text)
 {
 	size_t len = strlen(text);
 

@@ -280,9 +280,6 @@ void client_echo_on_input(struct client *c, const cJSON *event);
 void client_echo_hand_over(struct client *c, bool server_reads);
 void client_echo_passthrough(struct client *c);
 int client_request(struct client *c, cJSON *request, reply_fn on_reply, int arg);
-/* Show text (a command's output) in the overlay, or as a message when
- * it is one line; view_close ends it. */
-void client_view_text(struct client *c, const char *title, const char *text);
 void client_view_close(struct client *c);
 void client_show_message(struct client *c, bool is_error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

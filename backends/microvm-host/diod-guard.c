@@ -99,6 +99,7 @@
 static char *create_list; /* host-run paths never created */
 static char *deny_list;	  /* deny-read roots */
 static char *component_list; /* host-run components (".git/hooks") */
+static char *work_root;	     /* the work tree served: where git directories are looked for */
 static int report_fd = -1;
 
 /* The deny-read roots as an array, for linked_secret (one cache for
@@ -144,11 +145,13 @@ __attribute__((constructor)) static void guard_load(void)
 	const char *deny = getenv("SANDMUX_GUARD_DENY");
 	const char *fd = getenv("SANDMUX_GUARD_REPORT_FD");
 	const char *comps = getenv("SANDMUX_GUARD_COMPONENTS");
+	const char *work = getenv("SANDMUX_GUARD_WORK");
 
 	create_list = paths != NULL ? strdup(paths) : NULL;
 	deny_list = deny != NULL ? strdup(deny) : NULL;
 	deny_roots_load();
 	component_list = comps != NULL ? strdup(comps) : NULL;
+	work_root = work != NULL && work[0] == '/' ? strdup(work) : NULL;
 	report_fd = fd != NULL ? atoi(fd) : -1;
 }
 
@@ -223,6 +226,41 @@ static bool component_hit(const char *full, bool ancestors)
 	return false;
 }
 
+/* The git directories full lies in, by their shape (gitdir.h): each
+ * directory from full's parent up to the work tree's root judges the
+ * rest of the path.  Threat: a hook or a config planted in a git
+ * directory not named `.git` (a bare repository, a --separate-git-dir
+ * target, a worktree's admin directory or common directory), which the
+ * host's git finds through a `.git` file, a commondir or its cwd. */
+static enum gitdir_verdict shape_verdict(const char *full)
+{
+	enum gitdir_verdict verdict = GITDIR_EVERYDAY;
+	char dir[PATH_MAX];
+	size_t root = work_root != NULL ? strlen(work_root) : 0;
+	char *slash;
+
+	if (component_list == NULL || root == 0 || strlen(full) >= sizeof dir ||
+	    strncmp(full, work_root, root) != 0 || (full[root] != '/' && full[root] != '\0'))
+		return GITDIR_EVERYDAY;
+	snprintf(dir, sizeof dir, "%s", full);
+	while ((slash = strrchr(dir, '/')) != NULL && (size_t)(slash - dir) >= root) {
+		int fd;
+		enum gitdir_verdict v;
+
+		*slash = '\0';
+		fd = open(dir[0] != '\0' ? dir : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = gitdir_judge(gitdir_shape_at(fd, ""), full + strlen(dir) + 1);
+		close(fd);
+		if (v > verdict)
+			verdict = v;
+		if (verdict == GITDIR_REFUSED)
+			break;
+	}
+	return verdict;
+}
+
 /* A host-run path (or inside one), a host-run component at any depth,
  * or a file of a `.git` directory that everyday git does not write:
  * never written, moved or removed.  The components and the `.git` rule
@@ -232,7 +270,8 @@ static bool host_run(const char *full)
 {
 	return listed_in(create_list, full, false) ||
 	       (component_list != NULL &&
-		(component_hit(full, false) || gitdir_write_refused(full) != NULL));
+		(component_hit(full, false) || gitdir_write_refused(full) != NULL ||
+		 shape_verdict(full) != GITDIR_EVERYDAY));
 }
 
 /* Moved, linked or made as a symlink: also a name leading to a
@@ -316,9 +355,98 @@ static int refuse(struct target *t, const char *action, int err)
 /* May a name be made at t (a new entry of any kind)?  Not in a deny-read
  * root, not a host-run path (with ancestors: a directory moved or
  * linked into place would bring the path along). */
+static bool shape_birth_ok(const struct target *t);
+
 static bool may_create(const struct target *t, bool ancestors)
 {
-	return !denied(t->full) && !(ancestors ? host_run_above(t->full) : host_run(t->full));
+	return !denied(t->full) && !(ancestors ? host_run_above(t->full) : host_run(t->full)) &&
+	       shape_birth_ok(t);
+}
+
+/* The name that completes a git directory's shape with name. */
+static const char *shape_partner(const char *name)
+{
+	if (strcmp(name, "HEAD") == 0)
+		return "commondir";
+	if (strcmp(name, "commondir") == 0)
+		return "HEAD";
+	return strcmp(name, "objects") == 0 ? "refs" : "objects";
+}
+
+/* A copy of dir's config, checked as a change from nothing, put in its
+ * place: the guest may hold the old file open, or linked elsewhere, to
+ * write it after the check. */
+static bool config_copied(int dir)
+{
+	static char text[GITCONFIG_MAX + 1];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	char tmp[64], why[160];
+	struct stat st;
+	ssize_t len = -1;
+	bool ok = false;
+	int fd, out;
+
+	pthread_mutex_lock(&lock);
+	fd = openat(dir, "config", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		len = read(fd, text, sizeof text);
+	if (fd >= 0)
+		close(fd);
+	if (len >= 0 && len <= GITCONFIG_MAX &&
+	    gitconfig_change_ok(NULL, 0, text, (size_t)len, why, sizeof why)) {
+		snprintf(tmp, sizeof tmp, ".config.sandmux-%ld-%lx", (long)getpid(),
+			 (unsigned long)pthread_self());
+		out = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (out >= 0) {
+			ok = write(out, text, (size_t)len) == len && renameat(dir, tmp, dir, "config") == 0;
+			if (!ok)
+				unlinkat(dir, tmp, 0);
+			else
+				fchmod(out, st.st_mode & 0777 & ~(mode_t)0022);
+			close(out);
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+/* May t be made, where it would give its directory a git directory's
+ * shape?  Threat: a hook, an info/attributes, a config with a
+ * core.fsmonitor planted while the directory was nothing to git, then
+ * the last name made.  Only a directory holding nothing but what git
+ * init, clone or worktree add put there first takes the shape, its
+ * config checked and replaced by the guard's copy (as the native
+ * supervisor does it). */
+static bool shape_birth_ok(const struct target *t)
+{
+	struct stat st;
+	struct dirent *e;
+	bool config = false;
+	DIR *d;
+	int fd;
+
+	if (component_list == NULL || !gitdir_shape_name(t->base) ||
+	    fstatat(t->dirfd, shape_partner(t->base), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    gitdir_shape_at(t->dirfd, "") != GITDIR_NONE)
+		return true;
+	fd = openat(t->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (!gitdir_born_with(e->d_name)) {
+			closedir(d);
+			return false;
+		}
+		config = config || strcmp(e->d_name, "config") == 0;
+	}
+	closedir(d);
+	return !config || config_copied(t->dirfd);
 }
 
 /* A `.git` made by anything but mkdir: a file ("gitdir: elsewhere")
@@ -576,7 +704,12 @@ static bool git_config(const struct target *t)
 {
 	const char *first = strstr(t->full, "/.git/");
 
-	return component_list != NULL && first != NULL && strcmp(first, "/.git/config") == 0;
+	if (component_list == NULL)
+		return false;
+	if (first != NULL)
+		return strcmp(first, "/.git/config") == 0;
+	/* A git directory by another name: its config, judged by shape. */
+	return strcmp(t->base, "config") == 0 && shape_verdict(t->full) == GITDIR_CONFIG;
 }
 
 /*

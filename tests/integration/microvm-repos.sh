@@ -33,6 +33,18 @@ touch -d 2001-01-01 "$I/.git/hooks/pre-commit"
 HOOK=$(cat "$I/.git/hooks/pre-commit")
 HOOK_STAT=$(stat -c '%a %Y %i' "$I/.git/hooks/pre-commit")
 CONFIG=$(cat "$I/.git/config")
+# Git directories by another name (gitdir.h, by shape): a
+# --separate-git-dir target the host's .git file points at, and a bare
+# repository.
+hgit init -q --separate-git-dir "$P/store" "$P/sep"
+hgit -C "$P/sep" commit -q --allow-empty -m first
+hgit init -q --bare "$P/bare.git"
+STORE_CONFIG=$(cat "$P/store/config")
+# A secret's hard link made outside ~/.ssh before launch
+# (linked-secret.h): the share must not serve its bytes.
+mkdir -p "$HOME/.ssh"
+echo "KEY-$$-SECRET" >"$HOME/.ssh/id_k"
+ln "$HOME/.ssh/id_k" "$P/klink"
 export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
 cd "$P" || exit 1
 
@@ -97,6 +109,15 @@ echo 'gitdir: $BASE/bin' >$P/sub/.git
 mkdir -p $P/fake/hooks && echo evil >$P/fake/hooks/pre-commit && mv $P/fake $P/sub/.git
 mv $I/.git $P/stolen-gitdir
 git init -q $P/third && echo '[x]' >$P/third/.git/commondir
+EOS
+cat >"$BASE/bin/shape.sh" <<EOS
+printf '#!/bin/sh\ntouch $BASE/pwned\n' >$P/store/hooks/pre-commit; chmod 755 $P/store/hooks/pre-commit
+echo '[core] fsmonitor = touch $BASE/pwned' >>$P/store/config
+printf '#!/bin/sh\ntouch $BASE/pwned\n' >$P/bare.git/hooks/post-update
+mkdir -p $P/born/hooks && printf '#!/bin/sh\ntouch $BASE/pwned\n' >$P/born/hooks/pre-commit
+mkdir $P/born/objects && mkdir $P/born/refs && echo shaped
+cat $P/klink
+echo done
 EOS
 cat >"$BASE/bin/vscode.sh" <<EOS
 echo evil >>$P/deep/er/.vscode/tasks.json
@@ -194,6 +215,16 @@ check ".vscode/tasks.json at depth kept, .vscode neither moved nor made, no .git
 	sh -c "[ \"\$(cat '$P/deep/er/.vscode/tasks.json')\" = host-tasks ] && [ ! -e '$P/deep/er/old-vscode' ] &&
 		[ ! -e '$N/a/b/.vscode' ] && [ -d '$N/a/b' ] && [ ! -e '$P/deep/.gitmodules' ]"
 
+out=$(run "$vm" S "sh $BASE/bin/shape.sh 2>&1 | tail -4")
+check "a --separate-git-dir target's hooks and config kept: no hook made, config unchanged" \
+	sh -c "[ ! -e '$P/store/hooks/pre-commit' ] && [ \"\$(cat '$P/store/config')\" = \"\$1\" ]" - "$STORE_CONFIG"
+check "a bare repository's hooks kept" [ ! -e "$P/bare.git/hooks/post-update" ]
+check "a directory with planted hooks does not take a git directory's shape" \
+	sh -c "[ -d '$P/born/objects' ] && [ ! -e '$P/born/refs' ]"
+check "a hard link of ~/.ssh/id_k is not served ($out)" \
+	sh -c "echo '$out' | grep -q done && ! echo '$out' | grep -q 'KEY-$$-SECRET'"
+check "... its refusal is a file-read* violation" wait_for 5 violation "file-read*" "$P/klink"
+
 out=$(run "$vm" R "sh $BASE/bin/race.sh")
 check "a 5 s symlink-swap race leaves the hook as it was ($out)" \
 	sh -c "echo '$out' | grep -q raced && [ \"\$(cat '$I/.git/hooks/pre-commit')\" = \"\$1\" ] &&
@@ -207,11 +238,13 @@ check "and the host's git sees them" \
 		[ \"\$(git -C '$P/fresh' log -1 --format=%s)\" = fresh ] && git -C '$P' fsck --connectivity-only 2>/dev/null && git -C '$P/fresh' fsck --connectivity-only 2>/dev/null"
 # The host's own git in each repository: a planted hook or
 # core.fsmonitor would run now.
-for repo in "$I" "$N"; do
+for repo in "$I" "$N" "$P/sep"; do
 	git -C "$repo" status >/dev/null 2>&1
 	hgit -C "$repo" commit -q --allow-empty -m host >/dev/null 2>&1
 done
-check "the host's git status and commit in both run nothing the guest planted" [ ! -e "$BASE/pwned" ]
+git --git-dir="$P/bare.git" log >/dev/null 2>&1
+hgit -C "$P/sep" push -q "$P/bare.git" HEAD:refs/heads/host >/dev/null 2>&1
+check "the host's git status, commit and push in each run nothing the guest planted" [ ! -e "$BASE/pwned" ]
 
 sm kill-server >/dev/null 2>&1
 finish
