@@ -699,8 +699,20 @@ nomem:
 
 static void shim_attach(struct native_shim *shim, int listener)
 {
-	static const char *const egress_sockets[] = {BWRAP_EGRESS_DIR "/http.sock",
-						     BWRAP_EGRESS_DIR "/socks.sock", NULL};
+	/* The sockets a pane may connect to although it did not bind them
+	 * (supervisor.h).  Each only answers questions: the egress proxies
+	 * of an agent pane (its one way out), and the host's name services,
+	 * which glibc asks for users and groups (systemd's userdb: ls -l,
+	 * id) and, in the terminal profile, for host names (resolved, nscd;
+	 * an agent pane resolves through its proxy, never by itself).  A
+	 * path ending in '/' stands for the sockets directly in that
+	 * directory. */
+	static const char *const egress_sockets[] = {
+	    BWRAP_EGRESS_DIR "/http.sock", BWRAP_EGRESS_DIR "/socks.sock",
+	    "/run/systemd/userdb/", NULL};
+	static const char *const name_services[] = {
+	    "/run/systemd/userdb/", "/run/systemd/resolve/io.systemd.Resolve",
+	    "/run/nscd/socket", "/var/run/nscd/socket", NULL};
 	struct supervisor_policy policy = {
 	    .session = shim->session,
 	    .writable_roots = (const char *const *)shim->writable.v,
@@ -711,7 +723,7 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .write_denies = (const char *const *)shim->write_denies.v,
 	    .protected_paths = (const char *const *)shim->protected_paths.v,
 	    /* The egress bridges' way out: the server's proxies. */
-	    .connect_sockets = shim->egress ? egress_sockets : NULL,
+	    .connect_sockets = shim->egress ? egress_sockets : name_services,
 	};
 
 	if (supervisor_attach(shim->pane_id, listener, &policy) != 0) {

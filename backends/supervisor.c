@@ -2694,6 +2694,23 @@ static void abstract_target(const char *name, socklen_t len, char *out, size_t s
 	out[o] = '\0';
 }
 
+/* Does the policy name the socket at p (its exact path, or "DIR/" for
+ * the sockets directly in DIR)? */
+static bool socket_named(const struct sv_pane *pane, const struct sv_path *p)
+{
+	size_t dir = strlen(p->canon) - strlen(p->name);
+
+	for (size_t i = 0; i < pane->connect_sockets.n; i++) {
+		const char *s = pane->connect_sockets.v[i];
+		size_t len = strlen(s);
+
+		if (len > 0 && s[len - 1] == '/' ? len == dir && strncmp(s, p->canon, len) == 0
+						 : strcmp(s, p->canon) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int emulate_connect(struct sv_call *c)
 {
 	struct sockaddr_un *un = (struct sockaddr_un *)&c->addr, at = {.sun_family = AF_UNIX};
@@ -2763,8 +2780,7 @@ static int emulate_connect(struct sv_call *c)
 		close(sock);
 		return respond_errno(c, rc);
 	}
-	if (S_ISSOCK(st.st_mode) && !bound_path(c->pane, &st) &&
-	    !strvec_contains(&c->pane->connect_sockets, c->a.canon)) {
+	if (S_ISSOCK(st.st_mode) && !bound_path(c->pane, &st) && !socket_named(c->pane, &c->a)) {
 		close(obj);
 		close(sock);
 		return deny(c, "network-outbound", c->a.canon, EACCES,

@@ -36,8 +36,9 @@ struct supervisor_policy {
 	const char *const *write_denies;       /* component runs kept read-only anywhere */
 	const char *const *protected_paths;    /* absolute paths never writable */
 	/* Unix sockets the pane may connect to although none of its
-	 * processes bound them (the egress proxies'); any other socket must
-	 * be one the pane bound itself. */
+	 * processes bound them (the egress proxies', the host's name
+	 * services; "DIR/" for the sockets directly in DIR); any other
+	 * socket must be one the pane bound itself. */
 	const char *const *connect_sockets;
 };
 
