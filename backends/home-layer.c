@@ -12,14 +12,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -697,110 +695,59 @@ int home_layer_discard(const char *layer, struct sm_error *err)
 	return 0;
 }
 
-/* The shim's stderr, up to size, for at most 5 s; then its status. */
-static int probe_run(char *const *argv, char *reason, size_t size)
+int home_layer_probe_start(struct home_layer_probe *p, char *reason, size_t size)
 {
-	int pipefd[2], status = -1, waited = 0;
-	size_t used = 0;
-	pid_t pid, done = 0;
-
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(pipefd[1], 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	while (waited < 5000) {
-		struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
-		ssize_t n;
-
-		if (poll(&pfd, 1, 20) <= 0) {
-			waited += 20;
-			continue;
-		}
-		n = read(pipefd[0], reason + used, used + 1 < size ? size - used - 1 : 0);
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-	}
-	reason[used] = '\0';
-	close(pipefd[0]);
-	/* Its stderr closes as it exits, a moment before it can be reaped. */
-	while ((done = waitpid(pid, &status, WNOHANG)) == 0 && waited < 5000) {
-		usleep(10 * 1000);
-		waited += 10;
-	}
-	if (done <= 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		snprintf(reason, size, "the layer's mount did not finish in 5 s");
-		return -1;
-	}
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-int home_layer_probe(char *reason, size_t size)
-{
-	char dir[PATH_MAX], home[PATH_MAX], layer[PATH_MAX], upper[PATH_MAX];
-	struct strvec prefix = STRVEC_INIT, argv = STRVEC_INIT, none = STRVEC_INIT;
+	char home[PATH_MAX + 8], layer[PATH_MAX + 8], upper[PATH_MAX + 16];
+	struct strvec prefix = STRVEC_INIT, none = STRVEC_INIT;
 	char *const command[] = {"/bin/true", NULL};
-	char *work = NULL, *nl;
 	struct sm_error err = {0};
-	int rc = -1, fd;
+	int rc = -1;
 
-	reason[0] = '\0';
+	*p = (struct home_layer_probe){.argv = STRVEC_INIT};
 	if (layer_root[0] != '/') {
 		snprintf(reason, size, "no state directory for the layer");
 		return -1;
 	}
 	if (make_parents(layer_root, &err) != 0 ||
-	    (size_t)snprintf(dir, sizeof dir, "%s/.probe.XXXXXX", layer_root) >= sizeof dir ||
-	    mkdtemp(dir) == NULL) {
+	    (size_t)snprintf(p->dir, sizeof p->dir, "%s/.probe.XXXXXX", layer_root) >=
+		sizeof p->dir ||
+	    mkdtemp(p->dir) == NULL) {
 		snprintf(reason, size, "cannot make a directory in %s: %s", layer_root,
 			 err.message[0] != '\0' ? err.message : strerror(errno));
+		p->dir[0] = '\0';
 		return -1;
 	}
-	snprintf(home, sizeof home, "%s/home", dir);
-	snprintf(layer, sizeof layer, "%s/layer", dir);
-	snprintf(upper, sizeof upper, "%s/layer/upper", dir);
+	snprintf(home, sizeof home, "%s/home", p->dir);
+	snprintf(layer, sizeof layer, "%s/layer", p->dir);
+	snprintf(upper, sizeof upper, "%s/layer/upper", p->dir);
 	if (mkdir(home, 0700) != 0 || mkdir(layer, 0700) != 0 || mkdir(upper, 0700) != 0 ||
-	    home_layer_work_new(layer, &work, &err) != 0) {
-		snprintf(reason, size, "cannot make the probe's directories in %s", dir);
-	} else if (backend_shim_prefix(&prefix, NULL, 0) != 0 ||
-		   home_layer_argv((const char *const *)prefix.v, prefix.n, home, layer, work, &none,
-				   command, &argv) != 0) {
+	    home_layer_work_new(layer, &p->work, &err) != 0)
+		snprintf(reason, size, "cannot make the probe's directories in %s", p->dir);
+	else if (backend_shim_prefix(&prefix, NULL, 0) != 0 ||
+		 home_layer_argv((const char *const *)prefix.v, prefix.n, home, layer, p->work,
+				 &none, command, &p->argv) != 0)
 		snprintf(reason, size, "cannot find the shim");
-	} else {
-		rc = probe_run(argv.v, reason, size);
-		if (rc != 0 && reason[0] == '\0')
-			snprintf(reason, size, "the shim's --home-layer step failed");
-		/* One line: the shim's own, without its prefix. */
-		if ((nl = strchr(reason, '\n')) != NULL)
-			*nl = '\0';
-		if (strncmp(reason, "sandmux home layer: ", 20) == 0)
-			memmove(reason, reason + 20, strlen(reason + 20) + 1);
-	}
-	if (work != NULL)
-		home_layer_work_remove(work);
-	free(work);
+	else
+		rc = 0;
 	strvec_free(&prefix);
-	strvec_free(&argv);
+	return rc;
+}
+
+void home_layer_probe_end(struct home_layer_probe *p)
+{
+	int fd;
+
+	if (p->work != NULL)
+		home_layer_work_remove(p->work);
+	free(p->work);
+	p->work = NULL;
+	strvec_free(&p->argv);
+	if (p->dir[0] == '\0')
+		return;
 	fd = open(layer_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
-		remove_tree_at(fd, strrchr(dir, '/') + 1);
+		remove_tree_at(fd, strrchr(p->dir, '/') + 1);
 		close(fd);
 	}
-	return rc;
+	p->dir[0] = '\0';
 }

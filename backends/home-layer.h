@@ -21,6 +21,7 @@
 #ifndef SANDMUX_HOME_LAYER_H
 #define SANDMUX_HOME_LAYER_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
@@ -58,13 +59,21 @@ bool home_layer_holds(const char *home, const struct strvec *real, const char *p
 int home_layer_work_new(const char *layer, char **out, struct sm_error *err);
 void home_layer_work_remove(const char *work);
 
-/* Can the copy-on-write home be mounted here?  Runs the shim's real
- * --home-layer step (the launch's own code) over a scratch home and
- * layer under the layer root, with /bin/true as its command: a kernel
- * without overlayfs, a state directory whose file system cannot be an
- * upper layer, or user namespaces that allow no mount all show here,
- * once, at the server's start.  0, or -1 with the shim's reason. */
-int home_layer_probe(char *reason, size_t size);
+/* Can the copy-on-write home be mounted here?  The probe (probe.c)
+ * runs the shim's real --home-layer step (the launch's own code) over a
+ * scratch home and layer under the layer root, with /bin/true as its
+ * command: a kernel without overlayfs, a state directory whose file
+ * system cannot be an upper layer, or user namespaces that allow no
+ * mount all show there, once, at the server's start.  start makes the
+ * scratch directories and the argv (0, or -1 with the reason); end
+ * removes them, whatever start returned. */
+struct home_layer_probe {
+	char dir[PATH_MAX];
+	char *work;
+	struct strvec argv;
+};
+int home_layer_probe_start(struct home_layer_probe *p, char *reason, size_t size);
+void home_layer_probe_end(struct home_layer_probe *p);
 
 /* How many sandboxes of a live server may have the layer mounted
  * (home_layer_discard asks; exported for tests). */

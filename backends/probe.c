@@ -283,6 +283,29 @@ static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
 	return -1;
 }
 
+/* The copy-on-write home's mount, made by the shim's own step
+ * (home-layer.h); false with the step's message. */
+static bool home_layer_works(char *reason, size_t size)
+{
+	static const char prefix[] = "sandmux home layer: ";
+	struct home_layer_probe p;
+	char output[512];
+	bool works = false;
+
+	if (home_layer_probe_start(&p, reason, size) == 0) {
+		works = run_capture(p.argv.v, output, sizeof output) == 0;
+		first_line(output);
+		if (!works)
+			snprintf(reason, size, "%s",
+				 output[0] == '\0' ? "the shim's --home-layer step failed"
+				 : strncmp(output, prefix, sizeof prefix - 1) == 0
+				     ? output + sizeof prefix - 1
+				     : output);
+	}
+	home_layer_probe_end(&p);
+	return works;
+}
+
 static void probe_native_linux(struct probe_result *out)
 {
 	bool have_bwrap, have_socat;
@@ -317,8 +340,8 @@ static void probe_native_linux(struct probe_result *out)
 		return;
 	}
 	out->native_available = true;
-	out->native_home_layer =
-	    home_layer_probe(out->native_home_layer_reason, sizeof out->native_home_layer_reason) == 0;
+	out->native_home_layer = home_layer_works(out->native_home_layer_reason,
+						  sizeof out->native_home_layer_reason);
 }
 
 /* --- microvm ------------------------------------------------------------ */

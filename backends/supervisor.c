@@ -1742,50 +1742,66 @@ static void *fifo_waiter(void *arg)
 	return NULL;
 }
 
-static int fifo_wait(struct sv_call *c, int fd)
+/* A thread of its own to answer c's notification later (fifo_wait,
+ * connect_wait): *count more of its kind (at most max), the listener
+ * dup'd into *listener (the pane may be gone before the answer) and the
+ * calling thread's pidfd into *pidfd, then fn(arg) started.  0: the
+ * thread owns arg; else -errno, and arg is still the caller's. */
+static int waiter_start(struct sv_call *c, const char *kind, int *count, int max, int *listener,
+			int *pidfd, void *(*fn)(void *), void *arg)
 {
-	struct sv_fifo_wait *w = malloc(sizeof *w);
 	pthread_attr_t attr;
 	pthread_t thread;
-	bool started = false;
+	int err = 0;
 
 	pthread_mutex_lock(&fifo_lock);
-	if (w != NULL && fifo_waiting < SV_FIFO_WAITERS) {
-		fifo_waiting++;
-		started = true;
-	}
+	if (*count < max)
+		(*count)++;
+	else
+		err = EAGAIN;
 	pthread_mutex_unlock(&fifo_lock);
-	if (!started) {
-		free(w);
-		close(fd);
-		log_warn("supervisor: pane %d: too many FIFO opens waiting", c->pane->pane_id);
-		return respond_errno(c, EAGAIN);
+	if (err != 0) {
+		log_warn("supervisor: pane %d: too many %s waiting", c->pane->pane_id, kind);
+		return -err;
 	}
-	*w = (struct sv_fifo_wait){.id = c->req->id, .fd = fd, .flags = (int)c->flags};
-	w->listener = fcntl(c->pane->listener, F_DUPFD_CLOEXEC, 0);
-	w->pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
+	*listener = fcntl(c->pane->listener, F_DUPFD_CLOEXEC, 0);
+	*pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	/* The new thread has this one's credentials: no capabilities. */
-	if (w->listener < 0 || w->pidfd < 0 ||
-	    pthread_create(&thread, &attr, fifo_waiter, w) != 0) {
+	if (*listener < 0 || *pidfd < 0 || pthread_create(&thread, &attr, fn, arg) != 0) {
 		/* The caller gone already (no pidfd for it), or no room. */
-		int err = w->pidfd < 0 && errno == ESRCH ? ESRCH : EAGAIN;
-
-		if (w->listener >= 0)
-			close(w->listener);
-		if (w->pidfd >= 0)
-			close(w->pidfd);
-		free(w);
-		close(fd);
+		err = *pidfd < 0 && errno == ESRCH ? ESRCH : EAGAIN;
+		if (*listener >= 0)
+			close(*listener);
+		if (*pidfd >= 0)
+			close(*pidfd);
 		pthread_mutex_lock(&fifo_lock);
-		fifo_waiting--;
+		(*count)--;
 		pthread_mutex_unlock(&fifo_lock);
-		pthread_attr_destroy(&attr);
-		return respond_errno(c, err);
 	}
 	pthread_attr_destroy(&attr);
+	return -err;
+}
+
+static int fifo_wait(struct sv_call *c, int fd)
+{
+	struct sv_fifo_wait *w = malloc(sizeof *w);
+	int rc;
+
+	if (w == NULL) {
+		close(fd);
+		return respond_errno(c, EAGAIN);
+	}
+	*w = (struct sv_fifo_wait){.id = c->req->id, .fd = fd, .flags = (int)c->flags};
+	rc = waiter_start(c, "FIFO opens", &fifo_waiting, SV_FIFO_WAITERS, &w->listener, &w->pidfd,
+			  fifo_waiter, w);
+	if (rc != 0) {
+		free(w);
+		close(fd);
+		return respond_errno(c, -rc);
+	}
 	return 0;
 }
 
@@ -2590,20 +2606,10 @@ static int connect_wait(struct sv_call *c, int sock)
 	struct sv_connect_wait *w = malloc(sizeof *w);
 	struct timeval tv = {0};
 	socklen_t tvlen = sizeof tv;
-	pthread_attr_t attr;
-	pthread_t thread;
-	bool started = false;
+	int rc;
 
-	pthread_mutex_lock(&fifo_lock);
-	if (w != NULL && connect_waiting < SV_CONNECT_WAITERS) {
-		connect_waiting++;
-		started = true;
-	}
-	pthread_mutex_unlock(&fifo_lock);
-	if (!started) {
-		free(w);
+	if (w == NULL) {
 		close(sock);
-		log_warn("supervisor: pane %d: too many connects waiting", c->pane->pane_id);
 		return respond_errno(c, EAGAIN);
 	}
 	*w = (struct sv_connect_wait){.id = c->req->id, .sock = sock};
@@ -2617,28 +2623,13 @@ static int connect_wait(struct sv_call *c, int sock)
 			w->deadline.tv_nsec -= 1000000000L;
 		}
 	}
-	w->listener = fcntl(c->pane->listener, F_DUPFD_CLOEXEC, 0);
-	w->pidfd = (int)syscall(SYS_pidfd_open, c->req->pid, PIDFD_THREAD);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	if (w->listener < 0 || w->pidfd < 0 ||
-	    pthread_create(&thread, &attr, connect_waiter, w) != 0) {
-		int err = w->pidfd < 0 && errno == ESRCH ? ESRCH : EAGAIN;
-
-		if (w->listener >= 0)
-			close(w->listener);
-		if (w->pidfd >= 0)
-			close(w->pidfd);
+	rc = waiter_start(c, "connects", &connect_waiting, SV_CONNECT_WAITERS, &w->listener,
+			  &w->pidfd, connect_waiter, w);
+	if (rc != 0) {
 		free(w);
 		close(sock);
-		pthread_mutex_lock(&fifo_lock);
-		connect_waiting--;
-		pthread_mutex_unlock(&fifo_lock);
-		pthread_attr_destroy(&attr);
-		return respond_errno(c, err);
+		return respond_errno(c, -rc);
 	}
-	pthread_attr_destroy(&attr);
 	return 0;
 }
 
