@@ -1695,7 +1695,9 @@ struct sv_fifo_wait {
 };
 
 static int fifo_waiting;
-static pthread_mutex_t fifo_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Guards the waiter counts (fifo_waiting, connect_waiting): waiter
+ * threads end on their own. */
+static pthread_mutex_t waiters_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Wait for the FIFO's first writer as the child's open(2) would, then
  * answer with the fd.  Linux raises POLLIN on the first data and POLLHUP
@@ -1736,9 +1738,9 @@ static void *fifo_waiter(void *arg)
 	close(w->pidfd);
 	close(w->listener);
 	free(w);
-	pthread_mutex_lock(&fifo_lock);
+	pthread_mutex_lock(&waiters_lock);
 	fifo_waiting--;
-	pthread_mutex_unlock(&fifo_lock);
+	pthread_mutex_unlock(&waiters_lock);
 	return NULL;
 }
 
@@ -1754,12 +1756,12 @@ static int waiter_start(struct sv_call *c, const char *kind, int *count, int max
 	pthread_t thread;
 	int err = 0;
 
-	pthread_mutex_lock(&fifo_lock);
+	pthread_mutex_lock(&waiters_lock);
 	if (*count < max)
 		(*count)++;
 	else
 		err = EAGAIN;
-	pthread_mutex_unlock(&fifo_lock);
+	pthread_mutex_unlock(&waiters_lock);
 	if (err != 0) {
 		log_warn("supervisor: pane %d: too many %s waiting", c->pane->pane_id, kind);
 		return -err;
@@ -1777,9 +1779,9 @@ static int waiter_start(struct sv_call *c, const char *kind, int *count, int max
 			close(*listener);
 		if (*pidfd >= 0)
 			close(*pidfd);
-		pthread_mutex_lock(&fifo_lock);
+		pthread_mutex_lock(&waiters_lock);
 		(*count)--;
-		pthread_mutex_unlock(&fifo_lock);
+		pthread_mutex_unlock(&waiters_lock);
 	}
 	pthread_attr_destroy(&attr);
 	return -err;
@@ -2594,9 +2596,9 @@ static void *connect_waiter(void *arg)
 	close(w->pidfd);
 	close(w->listener);
 	free(w);
-	pthread_mutex_lock(&fifo_lock);
+	pthread_mutex_lock(&waiters_lock);
 	connect_waiting--;
-	pthread_mutex_unlock(&fifo_lock);
+	pthread_mutex_unlock(&waiters_lock);
 	return NULL;
 }
 

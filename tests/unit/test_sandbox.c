@@ -336,13 +336,17 @@ static void test_deny_spellings(void **state)
 
 static void test_probe_lines(void **state)
 {
-	struct probe_result on = {.native_available = true};
+	struct probe_result on = {.native_available = true, .native_home_layer = true};
+	struct probe_result nolayer = {.native_available = true};
 	struct probe_result missing = {.native_requires_install = true};
 	struct probe_result off = {.native_disabled = true};
 	struct probe_result blocked = {.native_available = false};
-	char line[256];
+	char line[512];
 
 	snprintf(on.native_tool, sizeof on.native_tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native_tool, sizeof nolayer.native_tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native_home_layer_reason, sizeof nolayer.native_home_layer_reason,
+		 "cannot mount the copy-on-write home over /s/home: Invalid argument");
 	snprintf(missing.native_hint, sizeof missing.native_hint,
 		 "apt-get install bubblewrap socat");
 	snprintf(blocked.native_reason, sizeof blocked.native_reason,
@@ -350,6 +354,10 @@ static void test_probe_lines(void **state)
 
 	backend_probe_line(&on, line, sizeof line);
 	assert_string_equal(line, "sandbox: native ON (bubblewrap 0.8.0)");
+	backend_probe_line(&nolayer, line, sizeof line);
+	assert_string_equal(line, "sandbox: native ON (bubblewrap 0.8.0), but a profile with a "
+				  "writable $HOME fails: no copy-on-write home here (cannot mount "
+				  "the copy-on-write home over /s/home: Invalid argument)");
 	backend_probe_line(&missing, line, sizeof line);
 	assert_string_equal(line, "sandbox: no OS-native sandbox on this host "
 				  "(install: apt-get install bubblewrap socat)");
@@ -362,7 +370,7 @@ static void test_probe_lines(void **state)
 
 static void test_probe_json(void **state)
 {
-	struct probe_result r = {.native_available = true};
+	struct probe_result r = {.native_available = true, .native_home_layer = true};
 	cJSON *json;
 	char *text;
 
@@ -374,7 +382,8 @@ static void test_probe_json(void **state)
 	text = cJSON_PrintUnformatted(json);
 	assert_string_equal(text, "{\"platform\":\"linux\",\"native\":{\"available\":true,"
 				  "\"requiresInstall\":false,\"disabled\":false,"
-				  "\"tool\":\"bubblewrap 0.8.0\",\"hint\":null,\"reason\":null},"
+				  "\"tool\":\"bubblewrap 0.8.0\",\"hint\":null,\"reason\":null,"
+				  "\"homeLayer\":true,\"homeLayerReason\":null},"
 				  "\"microvm\":{\"available\":false,"
 				  "\"reason\":\"qemu-system-x86_64 not found on PATH\","
 				  "\"hint\":\"apt-get install qemu-system-x86\",\"tool\":null,"
@@ -390,6 +399,14 @@ static void test_probe_json(void **state)
 	text = cJSON_PrintUnformatted(json);
 	assert_non_null(strstr(text, "\"microvm\":{\"available\":true,\"reason\":null,"
 				     "\"hint\":null,\"tool\":\"qemu 7.2.22\",\"accelerator\":\"tcg\""));
+	free(text);
+	cJSON_Delete(json);
+	/* No copy-on-write home: said, with the step's reason. */
+	r.native_home_layer = false;
+	snprintf(r.native_home_layer_reason, sizeof r.native_home_layer_reason, "no overlayfs");
+	json = probe_to_json(&r);
+	text = cJSON_PrintUnformatted(json);
+	assert_non_null(strstr(text, "\"homeLayer\":false,\"homeLayerReason\":\"no overlayfs\"}"));
 	free(text);
 	cJSON_Delete(json);
 }
