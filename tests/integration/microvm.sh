@@ -502,6 +502,8 @@ PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" new -d -s v -x 200 -y 60 -- /bin/sh >
 p=$(PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v -- /bin/sh | sed -n 's/.*%\([0-9]*\).*/\1/p')
 is_native() { [ "$(field "$1" 'p["backend"]')" = native ]; }
 check "an unspecified default of microvm steps down to native" wait_for 20 is_native "$p"
+is_native "$p" || { ls -la "$NOQEMU" | sed 's/^/#   /'
+	grep -h "sandbox:" "$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | sed 's/^/#   /'; }
 check "with a downgrade event from microvm to native" \
 	sh -c "grep '\"kind\":\"downgrade\"' '$XDG_STATE_HOME/sandmux/events.jsonl' | grep '\"from\":\"microvm\"' | grep -q '\"to\":\"native\"'"
 PATH="$NOQEMU" "$SANDMUX_BIN" -L "$T_NAME" split -t v -v --backend microvm -- /bin/sh >/dev/null 2>&1
