@@ -1829,19 +1829,18 @@ static int read_open_flags(int flags, bool *added)
 static int hand_over(struct sv_call *c, int fd, bool added)
 {
 	struct stat st;
+	bool known = fstat(fd, &st) == 0;
 
 	/* Threat: a secret read (or written) under a second name, a hard
 	 * link made outside the masked directories (linked-secret.h). */
-	if (fstat(fd, &st) == 0 && linked_secret(&c->pane->linked, c->pane->deny_read.v, &st)) {
+	if (known && linked_secret(&c->pane->linked, c->pane->deny_read.v, &st)) {
 		close(fd);
 		return deny(c, c->plain_read ? "file-read*" : "file-write*",
 			    c->a.canon[0] != '\0' ? c->a.canon : c->a.abs, EACCES,
 			    "a hard link of a file under a deny-read root");
 	}
-
 	if (added) {
-		if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
-		    (c->flags & O_ACCMODE) == O_RDONLY)
+		if (known && S_ISFIFO(st.st_mode) && (c->flags & O_ACCMODE) == O_RDONLY)
 			return fifo_wait(c, fd);
 		fcntl(fd, F_SETFL, (int)c->flags & SV_SETFL_FLAGS);
 	}
