@@ -176,7 +176,7 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
  * and what the supervisor compares against. */
 struct native_paths {
 	const struct sandbox_profile *prof;
-	const char *home;
+	const char *home, *cwd;
 	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
 	struct strvec extra_writable;  /* writable roots besides home and cwd */
 	struct strvec writable;	       /* every writable root */
@@ -185,6 +185,8 @@ struct native_paths {
 	struct strvec host_run;	       /* never writable, every profile (hostrun.h) */
 	struct strvec write_denies;    /* the profile's and hostrun_components */
 	struct strvec bound_inside;    /* of those, bound read-only where they exist */
+	char trash[PATH_MAX];	       /* the user's trash, a writable root; "" none */
+	char rm_dir[PATH_MAX];	       /* the directory of the pane's `rm`; "" none */
 	/* The copy-on-write home (home-layer.h), when $HOME is writable:
 	 * home resolved, the profile's layer, and the real roots in it. */
 	bool layer;
@@ -298,6 +300,100 @@ nomem:
 	return -1;
 }
 
+/* mkdir -p, each missing directory made with mode. */
+static int mkdir_parents(const char *path, mode_t mode)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *slash = strchr(dir + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash != NULL)
+			*slash = '\0';
+		if (mkdir(dir, mode) != 0 && errno != EEXIST)
+			return -1;
+		if (slash == NULL)
+			return 0;
+		*slash = '/';
+	}
+}
+
+/* The user's trash as the freedesktop spec places it: $XDG_DATA_HOME/Trash
+ * (the pane's variable when absolute), else ~/.local/share/Trash; made
+ * with its files/ and info/ when missing, so it can be a writable root. */
+static int trash_dir(const struct launch_request *req, const char *home, char *out, size_t size,
+		     struct sm_error *err)
+{
+	const char *data = NULL;
+	char sub[PATH_MAX + 16];
+
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		if (strncmp(req->envp[i], "XDG_DATA_HOME=/", 15) == 0)
+			data = req->envp[i] + 14;
+	if ((data != NULL ? snprintf(out, size, "%s/Trash", data)
+			  : snprintf(out, size, "%s/.local/share/Trash", home)) >= (int)size) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash's path is too long");
+		return -1;
+	}
+	for (const char *leaf = "files"; leaf != NULL; leaf = leaf[0] == 'f' ? "info" : NULL) {
+		snprintf(sub, sizeof sub, "%s/%s", out, leaf);
+		if (mkdir_parents(sub, 0700) != 0) {
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash %s: %s", out,
+				     strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The directory holding the pane's `rm` (backends/trash-rm.sh): next to
+ * the sandmux binary in the build (sandmux-trash/), or installed under
+ * PREFIX/lib/sandmux/trash.  0, or -1 when neither has one. */
+static int trash_rm_dir(char *out, size_t size)
+{
+	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
+	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *slash;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
+		snprintf(rm, sizeof rm, "%s/rm", dir);
+		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
+			return 0;
+	}
+	return -1;
+}
+
+/* A profile with the trash: the trash a writable root, and the pane's
+ * `rm` found.  Fail, don't mislabel: a delete_guard pane whose `rm`
+ * would delete is not the preset the user asked for. */
+static int trash_paths(const struct launch_request *req, const char *home, struct native_paths *np,
+		       struct sm_error *err)
+{
+	if (trash_dir(req, home, np->trash, sizeof np->trash, err) != 0)
+		return -1;
+	if (trash_rm_dir(np->rm_dir, sizeof np->rm_dir) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
+			     "binary, or lib/sandmux/trash/rm); reinstall sandmux",
+			     np->prof->name);
+		return -1;
+	}
+	if (strvec_push(&np->extra_writable, np->trash) != 0) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
@@ -309,6 +405,7 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	memset(np, 0, sizeof *np);
 	np->prof = prof;
 	np->home = home;
+	np->cwd = req->cwd;
 	np->no_home = !(chat && prof->home_writable);
 	np->no_cwd = !chat;
 	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
@@ -319,6 +416,10 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	    hostrun_paths(home, req->envp, &np->host_run) != 0 ||
 	    write_deny_lists(prof, np) != 0 || deny_list(req, prof, &np->deny) != 0)
 		goto nomem;
+	if (prof->trash && trash_paths(req, home, np, err) != 0) {
+		native_paths_free(np);
+		return -1;
+	}
 	for (size_t i = 0; i < np->extra_writable.n; i++)
 		if (strvec_push(&np->writable, np->extra_writable.v[i]) != 0)
 			goto nomem;
@@ -343,6 +444,14 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 		profile_names(names, sizeof names);
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
 			     names);
+		return -1;
+	}
+	/* Fail, don't mislabel: full_access runs as none (cmd.c), never
+	 * under a native label. */
+	if ((*prof)->not_a_sandbox) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "profile %s is not a sandbox; it runs only as backend none",
+			     (*prof)->name);
 		return -1;
 	}
 	/* A proxied profile's network is the egress proxies or nothing:
@@ -417,7 +526,7 @@ struct native_shim {
 	char failure[400];
 	int pane_id;
 	char session[64];
-	struct strvec writable, shown, deny_read, protected_paths, write_denies;
+	struct strvec writable, shown, deny_read, protected_paths, write_denies, delete_roots;
 	bool egress; /* the pane's network is the egress proxies' sockets */
 	const struct sandbox_profile *prof;
 };
@@ -439,6 +548,7 @@ static void shim_free(struct launch_result *res)
 	strvec_free(&shim->deny_read);
 	strvec_free(&shim->protected_paths);
 	strvec_free(&shim->write_denies);
+	strvec_free(&shim->delete_roots);
 	free(shim);
 	res->shim = NULL;
 }
@@ -632,6 +742,11 @@ static int shim_policy(struct native_shim *shim, const struct native_paths *path
 	    strvec_pushv(&shim->write_denies, (const char *const *)paths->write_denies.v,
 			 paths->write_denies.n) != 0)
 		return -1;
+	/* delete_guard: the work tree is where deletes may happen (with
+	 * the private roots); its git directories lie in it. */
+	if (paths->prof->delete_guard && !paths->no_cwd &&
+	    realpath(paths->cwd, home) != NULL && strvec_push(&shim->delete_roots, home) != 0)
+		return -1;
 	return 0;
 }
 
@@ -722,6 +837,8 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
 	    .write_denies = (const char *const *)shim->write_denies.v,
 	    .protected_paths = (const char *const *)shim->protected_paths.v,
+	    .delete_guard = shim->prof->delete_guard,
+	    .delete_roots = (const char *const *)shim->delete_roots.v,
 	    /* The egress bridges' way out: the server's proxies. */
 	    .connect_sockets = shim->egress ? egress_sockets : name_services,
 	};
@@ -834,11 +951,30 @@ static void shim_watch_poll(struct native_shim *shim)
 static int pane_envp(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *out)
 {
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+	char rm_dir[PATH_MAX];
+	bool trash_rm = prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
+
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++) {
+		/* The trash's rm first on PATH: an `rm` typed in the pane
+		 * moves to the trash (the supervisor refuses the deletes
+		 * themselves wherever the profile does). */
+		if (trash_rm && strncmp(req->envp[i], "PATH=", 5) == 0) {
+			char *var = NULL;
+			int rc;
+
+			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->envp[i] + 5) < 0)
+				return -1;
+			rc = strvec_push(out, var);
+			free(var);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
 		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
 		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
 		    strvec_push(out, req->envp[i]) != 0)
 			return -1;
+	}
 	/* The shell may say where its writes to $HOME go (the demo does):
 	 * set by the server, and only where a layer stands (home_layout). */
 	if (prof->mode == SANDBOX_MODE_CHAT && prof->home_writable) {
@@ -870,6 +1006,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 	in->read_only_inside = (const char *const *)paths->bound_inside.v;
 	in->protected_paths = (const char *const *)paths->protected_paths.v;
 	in->host_run = (const char *const *)paths->host_run.v;
+	in->rm_dir = paths->rm_dir[0] != '\0' ? paths->rm_dir : NULL;
 }
 
 /* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
@@ -1134,9 +1271,10 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
-		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
-			(int)prof->mode, prof->home_writable, prof->proxied_network, prof->pids_max,
-			prof->memory_max, prof->memory_percent);
+		fprintf(f, "%s\x1e%s\x1e%d%d%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
+			(int)prof->mode, prof->home_writable, prof->proxied_network,
+			prof->delete_guard, prof->trash, prof->pids_max, prof->memory_max,
+			prof->memory_percent);
 		key_strvec(f, "writable", &prof->writable);
 		key_strvec(f, "state", &prof->state_dirs);
 		key_strvec(f, "deny", &prof->deny_read);
