@@ -238,10 +238,9 @@ static int cmd_not_a_sandbox(struct pane_spawn *spawn, struct sm_error *err)
 {
 	const struct sandbox_profile *prof = profile_find(spawn->profile);
 
-	if (spawn->profile == NULL || prof == NULL || !prof->not_a_sandbox ||
-	    spawn->backend == SANDBOX_NONE)
+	if (spawn->profile == NULL || prof == NULL || !prof->not_a_sandbox)
 		return 0;
-	if (spawn->backend_explicit) {
+	if (spawn->backend_explicit && spawn->backend != SANDBOX_NONE) {
 		sm_error_set(err, SM_ERR_INVALID_PROFILE,
 			     "profile %s is not a sandbox and runs as none; drop -b %s or choose "
 			     "a sandbox profile",
