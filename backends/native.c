@@ -177,6 +177,7 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
 struct native_paths {
 	const struct sandbox_profile *prof;
 	const char *home, *cwd;
+	bool dry;		       /* native_describe: make no directory */
 	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
 	struct strvec extra_writable;  /* writable roots besides home and cwd */
 	struct strvec writable;	       /* every writable root */
@@ -276,7 +277,7 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "$HOME %s: %s", np->home, strerror(errno));
 		return -1;
 	}
-	if (home_layer_dir(prof->name, true, np->layer_dir, sizeof np->layer_dir, err) != 0)
+	if (home_layer_dir(prof->name, !np->dry, np->layer_dir, sizeof np->layer_dir, err) != 0)
 		return -1;
 	np->layer = true;
 	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->cwd,
@@ -323,8 +324,8 @@ static int mkdir_parents(const char *path, mode_t mode)
 /* The user's trash as the freedesktop spec places it: $XDG_DATA_HOME/Trash
  * (the pane's variable when absolute), else ~/.local/share/Trash; made
  * with its files/ and info/ when missing, so it can be a writable root. */
-static int trash_dir(const struct launch_request *req, const char *home, char *out, size_t size,
-		     struct sm_error *err)
+static int trash_dir(const struct launch_request *req, const char *home, bool dry, char *out,
+		     size_t size, struct sm_error *err)
 {
 	const char *data = NULL;
 	char sub[PATH_MAX + 16];
@@ -337,7 +338,7 @@ static int trash_dir(const struct launch_request *req, const char *home, char *o
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash's path is too long");
 		return -1;
 	}
-	for (const char *leaf = "files"; leaf != NULL; leaf = leaf[0] == 'f' ? "info" : NULL) {
+	for (const char *leaf = "files"; !dry && leaf != NULL; leaf = leaf[0] == 'f' ? "info" : NULL) {
 		snprintf(sub, sizeof sub, "%s/%s", out, leaf);
 		if (mkdir_parents(sub, 0700) != 0) {
 			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash %s: %s", out,
@@ -378,7 +379,7 @@ static int trash_rm_dir(char *out, size_t size)
 static int trash_paths(const struct launch_request *req, const char *home, struct native_paths *np,
 		       struct sm_error *err)
 {
-	if (trash_dir(req, home, np->trash, sizeof np->trash, err) != 0)
+	if (trash_dir(req, home, np->dry, np->trash, sizeof np->trash, err) != 0)
 		return -1;
 	if (trash_rm_dir(np->rm_dir, sizeof np->rm_dir) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
@@ -387,6 +388,10 @@ static int trash_paths(const struct launch_request *req, const char *home, struc
 			     np->prof->name);
 		return -1;
 	}
+	/* profile show makes nothing: a trash not there yet is no root to
+	 * bind (describe_rules says it is made at launch). */
+	if (np->dry && access(np->trash, F_OK) != 0)
+		return 0;
 	if (strvec_push(&np->extra_writable, np->trash) != 0) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -398,11 +403,13 @@ static int trash_paths(const struct launch_request *req, const char *home, struc
  * make them read-only too.  State directories stay writable in every
  * mode. */
 static int native_paths_build(const struct launch_request *req, const struct sandbox_profile *prof,
-			      const char *home, struct native_paths *np, struct sm_error *err)
+			      const char *home, bool dry, struct native_paths *np,
+			      struct sm_error *err)
 {
 	bool chat = prof->mode == SANDBOX_MODE_CHAT;
 
 	memset(np, 0, sizeof *np);
+	np->dry = dry;
 	np->prof = prof;
 	np->home = home;
 	np->cwd = req->cwd;
@@ -1036,7 +1043,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		return -1;
 	}
 	opts.envp = envp.v;
-	if (native_paths_build(req, prof, home, &paths, err) != 0) {
+	if (native_paths_build(req, prof, home, false, &paths, err) != 0) {
 		strvec_free(&envp);
 		return -1;
 	}
@@ -1259,7 +1266,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	FILE *f;
 
 	if (req->egress_dir != NULL || req->deny_paths != NULL ||
-	    native_paths_build(req, prof, home, &paths, &err) != 0)
+	    native_paths_build(req, prof, home, false, &paths, &err) != 0)
 		return NULL;
 	terminal_input(req, &paths, &in);
 	in.mask_file = "@mask";
@@ -1800,6 +1807,124 @@ static void native_release(struct launch_result *res)
 	remove_mask_file(res);
 	limits_group_free(res->limits);
 	res->limits = NULL;
+}
+
+/* --- profile show ------------------------------------------------------ */
+
+/* One line: label, then each entry, shell-quoted where it needs it. */
+static int describe_line(cJSON *lines, const char *label, const char *const *v, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *item;
+
+	if (f == NULL)
+		return -1;
+	fputs(label, f);
+	for (size_t i = 0; i < n; i++) {
+		bool plain = v[i][0] != '\0' && strspn(v[i], "abcdefghijklmnopqrstuvwxyz"
+							 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+							 "/._-+=:,@%~") == strlen(v[i]);
+
+		if (i > 0 || label[0] != '\0')
+			fputc(' ', f);
+		if (plain) {
+			fputs(v[i], f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *c = v[i]; *c != '\0'; c++)
+			*c == '\'' ? fputs("'\\''", f) : fputc(*c, f);
+		fputc('\'', f);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return -1;
+	}
+	item = cJSON_CreateString(text);
+	free(text);
+	return item != NULL && cJSON_AddItemToArray(lines, item) ? 0 : -1;
+}
+
+static int describe_list(cJSON *lines, const char *label, const struct strvec *v)
+{
+	return describe_line(lines, label, (const char *const *)v->v, v->n);
+}
+
+/* The supervisor's rules beyond the mounts: where deletes may happen,
+ * the trash's rm, the network. */
+static int describe_rules(cJSON *lines, const struct sandbox_profile *prof,
+			  const struct native_paths *np)
+{
+	const char *where[] = {np->cwd, "/tmp"};
+	const char *rm[] = {np->rm_dir, "moves", "to", np->trash,
+			    access(np->trash, F_OK) == 0 ? "" : "(made at launch)"};
+	const char *net = prof->ask_network	 ? "ask (the session's egress proxies; an unknown "
+						   "host waits for a person)"
+			  : prof->proxied_network ? "proxied (the session's egress proxies)"
+						  : "open";
+	char rm_path[PATH_MAX + 8];
+
+	if (describe_list(lines, "name patterns:", &prof->deny_create_patterns) != 0)
+		return -1;
+	if (!prof->delete_guard
+		? describe_line(lines, "deletes: wherever writes are allowed", NULL, 0) != 0
+		: describe_line(lines, "deletes: only in", np->no_cwd ? where + 1 : where,
+				np->no_cwd ? 1 : 2) != 0)
+		return -1;
+	if (prof->trash) {
+		snprintf(rm_path, sizeof rm_path, "%s/rm", np->rm_dir);
+		rm[0] = rm_path;
+		if (describe_line(lines, "rm:", rm, rm[4][0] != '\0' ? 5 : 4) != 0)
+			return -1;
+	}
+	return describe_line(lines, "network:", &net, 1);
+}
+
+int native_describe(const struct launch_request *asked, struct cJSON *lines, struct sm_error *err)
+{
+	static char *const command[] = {"sandmux-shim", "--fd", "N", "--", "$SHELL", NULL};
+	struct launch_request req = *asked;
+	const struct sandbox_profile *prof;
+	const char *home;
+	struct native_paths paths;
+	struct strvec argv = STRVEC_INIT;
+	struct bwrap_input in = {0};
+	int rc = -1;
+
+	prof = profile_find(req.profile);
+	if (prof != NULL && prof->proxied_network)
+		req.egress_dir = "<the-pane's-egress-dir>";
+	if (check_request(&req, &prof, &home, err) != 0 ||
+	    native_paths_build(&req, prof, home, true, &paths, err) != 0)
+		return -1;
+	terminal_input(&req, &paths, &in);
+	if (in.bwrap == NULL || in.bwrap[0] == '\0')
+		in.bwrap = "bwrap";
+	in.mask_file = "<mask-file>";
+	in.status_fd = -1;
+	in.argv = command;
+	in.egress_dir = req.egress_dir;
+	if (bwrap_build_argv(&in, &argv, err) != 0)
+		goto done;
+	if (describe_list(lines, "", &argv) != 0 ||
+	    (paths.layer && describe_line(lines, "home: a copy-on-write layer in",
+					  (const char *const[]){paths.layer_dir}, 1) != 0) ||
+	    describe_list(lines, "writable roots:", &paths.writable) != 0 ||
+	    describe_list(lines, "deny-read:", &paths.deny) != 0 ||
+	    describe_list(lines, "write-denies:", &paths.write_denies) != 0 ||
+	    describe_list(lines, "host-run (read-only):", &paths.host_run) != 0 ||
+	    describe_list(lines, "protected:", &paths.protected_paths) != 0 ||
+	    describe_rules(lines, prof, &paths) != 0) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		goto done;
+	}
+	rc = 0;
+done:
+	strvec_free(&argv);
+	native_paths_free(&paths);
+	return rc;
 }
 
 const struct backend_ops backend_native_ops = {

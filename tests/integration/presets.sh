@@ -96,7 +96,7 @@ for p in read_only workspace_write delete_guard full_access; do
 	sm profile show "$p" -c "$G" --platform macos >"$T_DIR/show-$p.macos" 2>&1
 done
 check "profile show read_only (linux): the bwrap argv, no writable root" \
-	sh -c "grep -q '^bwrap' '$T_DIR/show-read_only.linux' && grep -q '^writable roots: *$' '$T_DIR/show-read_only.linux'"
+	sh -c "grep -q '^/.*bwrap --die-with-parent' '$T_DIR/show-read_only.linux' && grep -q '^writable roots: *$' '$T_DIR/show-read_only.linux'"
 check "profile show workspace_write (linux): the work tree and trash writable, deletes only in the work tree" \
 	sh -c "grep -q '^writable roots: .*$G' '$T_DIR/show-workspace_write.linux' && grep -q 'Trash' '$T_DIR/show-workspace_write.linux' && grep -q '^deletes: only in $G' '$T_DIR/show-workspace_write.linux'"
 check "profile show delete_guard (linux): the rm of the trash" \
