@@ -646,6 +646,14 @@ int seatbelt_build_profile(const struct seatbelt_input *in, char **out, struct s
 			     "seatbelt: $HOME and the working directory must be absolute paths");
 		return -1;
 	}
+	/* Never a rule set that would put a sandbox's name on what runs
+	 * unrestricted: full_access runs as none. */
+	if (in->profile->not_a_sandbox) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "seatbelt: profile %s is not a sandbox; it runs only as none",
+			     in->profile->name);
+		return -1;
+	}
 	emit_raw(&sb, "(version 1)\n(allow default)\n");
 	collect_roots(&sb);
 	if (!sb.failed)
