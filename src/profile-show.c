@@ -89,8 +89,8 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	}
 	if ((prof = profile_find(name)) == NULL) {
 		profile_names(names, sizeof names);
-		sm_error_set(err, SM_ERR_INVALID_PROFILE, "unknown profile '%.40s' (valid: %s)", name,
-			     names);
+		sm_error_set(err, SM_ERR_INVALID_PROFILE, "unknown profile '%.40s' (valid: %s)",
+			     name, names);
 		return -1;
 	}
 	if (cwd == NULL)
@@ -116,11 +116,10 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	}
 	if (strcmp(platform, "macos") == 0)
 		return show_macos(prof, home, cwd, lines, err);
-	return native_describe(&(struct launch_request){.profile = prof->name,
-							.envp = server.environ,
-							.cwd = cwd,
-							.home = home},
-			       lines, err);
+	return native_describe(
+	    &(struct launch_request){
+		.profile = prof->name, .envp = server.environ, .cwd = cwd, .home = home},
+	    lines, err);
 }
 
 void cli_print_profile_show(struct command_parsed *parsed, const cJSON *result, FILE *out)

@@ -17,6 +17,10 @@ mkdir -p "$HOME" "$T_DIR/ro" "$T_DIR/ws" "$T_DIR/dg"
 echo keep >"$HOME/keep.txt"
 echo doomed >"$T_DIR/dg/doomed.txt"
 LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
+# A native default: full_access must still run as none (every other pane
+# here names its backend).
+mkdir -p "$XDG_CONFIG_HOME/sandmux"
+echo '{"default_backend": "native"}' >"$XDG_CONFIG_HOME/sandmux/config.json"
 TRASH="$HOME/.local/share/Trash"
 
 pane_id() { sed -n 's/.*%\([0-9][0-9]*\).*/\1/p' | head -1; }
@@ -82,10 +86,10 @@ check "delete_guard: ... with its .trashinfo (Path, DeletionDate)" \
 fa=$(sm new -d -s fa -x 100 -y 20 --profile full_access -- sh -c 'echo x >"$HOME/fa.txt"; echo FA-DONE; sleep 600' | pane_id)
 wait_for 30 capture_has "%$fa" FA-DONE
 pane_json "$fa" >"$T_DIR/fa.json"
-check "full_access: the pane runs as none" grep -q '"backend":"none"' "$T_DIR/fa.json"
+check "full_access: the pane runs as none, default_backend native notwithstanding" grep -q '"backend":"none"' "$T_DIR/fa.json"
 check "full_access: ... and wrote the host's \$HOME" [ -e "$HOME/fa.txt" ]
 check "full_access: the log says it is not a sandbox" \
-	grep -q 'full_access is not a sandbox' "$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
+	grep -q 'profile full_access is not a sandbox: the pane runs as none' "$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
 out=$(sm new -d -s fa2 --backend native --profile full_access 2>&1)
 check "full_access with -b native is refused, never run unrestricted as native: $out" \
 	sh -c "printf '%s' \"\$1\" | grep -q invalid_profile" _ "$out"
