@@ -41,7 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-all: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
+all: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -112,6 +112,12 @@ $(BUILD)/sandmux-qemu-net-guard.so: backends/microvm-host/qemu-net-guard.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -o $@ $<
 
+# The `rm` of panes whose profile has the trash (backends/trash-rm.sh),
+# in a directory of its own that native.c puts first on their PATH.
+$(BUILD)/sandmux-trash/rm: backends/trash-rm.sh
+	@mkdir -p $(BUILD)/sandmux-trash
+	install -m 0755 $< $@
+
 $(BUILD)/sandmux-shim: src/shim.c src/shim-home.c src/shim-home.h backends/shim-filter.h backends/seccomp-compat.h
 	@mkdir -p $(BUILD)/shim-include
 ifneq ($(MUSL_GCC),)
@@ -167,7 +173,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
 deps:
 	@sh tests/deps.sh
 
-build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
+build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
 	$(HELPER_BINS)
 
 run: deps
@@ -209,11 +215,13 @@ docs: $(BUILD)/sandmux
 	./$(BUILD)/sandmux list-commands --markdown >>docs/commands.md.new
 	mv docs/commands.md.new docs/commands.md
 
-install: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
+install: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/sandmux $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/sandmux/themes
 	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
 	install -m 0755 $(BUILD)/sandmux-shim $(DESTDIR)$(PREFIX)/bin/sandmux-shim
+	install -d $(DESTDIR)$(PREFIX)/lib/sandmux/trash
+	install -m 0755 $(BUILD)/sandmux-trash/rm $(DESTDIR)$(PREFIX)/lib/sandmux/trash/rm
 	install -m 0644 $(BUILD)/sandmux-diod-guard.so $(DESTDIR)$(PREFIX)/lib/sandmux/sandmux-diod-guard.so
 	install -m 0644 $(BUILD)/sandmux-qemu-net-guard.so $(DESTDIR)$(PREFIX)/lib/sandmux/sandmux-qemu-net-guard.so
 	install -m 0644 docs/sandmux.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandmux.1

@@ -197,6 +197,12 @@ void backend_kill_tree(pid_t session_leader, pid_t ns_member);
  * do or SANDMUX_NATIVE_PREPARE=0. */
 void native_prepare_next(void);
 void native_prepared_discard(void);
+/* `profile show` on Linux: the rules a native pane of req->profile would
+ * get in req->cwd, as lines of text into the array lines: the bwrap
+ * argv (per-launch files and the shim's fd as placeholders), then the
+ * supervisor's lists and rules.  Makes nothing on disk.  0, or -1 with
+ * err (launch_failed: what a launch would refuse). */
+int native_describe(const struct launch_request *req, struct cJSON *lines, struct sm_error *err);
 
 /* microvm: boot the next VM like the last microvm pane's and leave it
  * waiting (backends/microvm.c, "the prepared VM"), called a moment after

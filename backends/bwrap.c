@@ -641,6 +641,10 @@ int bwrap_build_argv(const struct bwrap_input *in, struct strvec *out,
 	    (in->shim_exe == NULL || strcmp(in->self_exe, in->shim_exe) != 0) &&
 	    push_args(out, "--ro-bind", in->self_exe, in->self_exe, NULL) != 0)
 		goto nomem;
+	/* The same for the trash's rm: visible under a private /tmp too,
+	 * and never the pane's to replace. */
+	if (in->rm_dir != NULL && push_args(out, "--ro-bind", in->rm_dir, in->rm_dir, NULL) != 0)
+		goto nomem;
 	if (in->status_fd >= 0) {
 		snprintf(fdbuf, sizeof fdbuf, "%d", in->status_fd);
 		if (push_args(out, "--json-status-fd", fdbuf, NULL) != 0)

@@ -53,6 +53,10 @@ struct bwrap_input {
 	 * read-only at its own path; NULL: none. */
 	const char *shim_exe;
 	const char *self_exe;
+	/* The directory of the pane's `rm` that moves to the trash
+	 * (profiles with the trash), bound read-only at its own path;
+	 * NULL: none. */
+	const char *rm_dir;
 	/* 0: bwrap makes the read-only binds over paths inside the writable
 	 * roots and over /proc's host-wide files.  Else the shim does
 	 * (bwrap.c, "Read-only binds in the shim"): argv is the shim's, and

@@ -176,7 +176,8 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
  * and what the supervisor compares against. */
 struct native_paths {
 	const struct sandbox_profile *prof;
-	const char *home;
+	const char *home, *cwd;
+	bool dry;		       /* native_describe: make no directory */
 	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
 	struct strvec extra_writable;  /* writable roots besides home and cwd */
 	struct strvec writable;	       /* every writable root */
@@ -185,6 +186,8 @@ struct native_paths {
 	struct strvec host_run;	       /* never writable, every profile (hostrun.h) */
 	struct strvec write_denies;    /* the profile's and hostrun_components */
 	struct strvec bound_inside;    /* of those, bound read-only where they exist */
+	char trash[PATH_MAX];	       /* the user's trash, a writable root; "" none */
+	char rm_dir[PATH_MAX];	       /* the directory of the pane's `rm`; "" none */
 	/* The copy-on-write home (home-layer.h), when $HOME is writable:
 	 * home resolved, the profile's layer, and the real roots in it. */
 	bool layer;
@@ -274,7 +277,7 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "$HOME %s: %s", np->home, strerror(errno));
 		return -1;
 	}
-	if (home_layer_dir(prof->name, true, np->layer_dir, sizeof np->layer_dir, err) != 0)
+	if (home_layer_dir(prof->name, !np->dry, np->layer_dir, sizeof np->layer_dir, err) != 0)
 		return -1;
 	np->layer = true;
 	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->cwd,
@@ -298,17 +301,118 @@ nomem:
 	return -1;
 }
 
+/* mkdir -p, each missing directory made with mode. */
+static int mkdir_parents(const char *path, mode_t mode)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *slash = strchr(dir + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash != NULL)
+			*slash = '\0';
+		if (mkdir(dir, mode) != 0 && errno != EEXIST)
+			return -1;
+		if (slash == NULL)
+			return 0;
+		*slash = '/';
+	}
+}
+
+/* The user's trash as the freedesktop spec places it: $XDG_DATA_HOME/Trash
+ * (the pane's variable when absolute), else ~/.local/share/Trash; made
+ * with its files/ and info/ when missing, so it can be a writable root. */
+static int trash_dir(const struct launch_request *req, const char *home, bool dry, char *out,
+		     size_t size, struct sm_error *err)
+{
+	const char *data = NULL;
+	char sub[PATH_MAX + 16];
+
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+		if (strncmp(req->envp[i], "XDG_DATA_HOME=/", 15) == 0)
+			data = req->envp[i] + 14;
+	if ((data != NULL ? snprintf(out, size, "%s/Trash", data)
+			  : snprintf(out, size, "%s/.local/share/Trash", home)) >= (int)size) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash's path is too long");
+		return -1;
+	}
+	for (const char *leaf = "files"; !dry && leaf != NULL; leaf = leaf[0] == 'f' ? "info" : NULL) {
+		snprintf(sub, sizeof sub, "%s/%s", out, leaf);
+		if (mkdir_parents(sub, 0700) != 0) {
+			sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash %s: %s", out,
+				     strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The directory holding the pane's `rm` (backends/trash-rm.sh): next to
+ * the sandmux binary in the build (sandmux-trash/), or installed under
+ * PREFIX/lib/sandmux/trash.  0, or -1 when neither has one. */
+static int trash_rm_dir(char *out, size_t size)
+{
+	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
+	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *slash;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
+		snprintf(rm, sizeof rm, "%s/rm", dir);
+		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
+			return 0;
+	}
+	return -1;
+}
+
+/* A profile with the trash: the trash a writable root, and the pane's
+ * `rm` found.  Fail, don't mislabel: a delete_guard pane whose `rm`
+ * would delete is not the preset the user asked for. */
+static int trash_paths(const struct launch_request *req, const char *home, struct native_paths *np,
+		       struct sm_error *err)
+{
+	if (trash_dir(req, home, np->dry, np->trash, sizeof np->trash, err) != 0)
+		return -1;
+	if (trash_rm_dir(np->rm_dir, sizeof np->rm_dir) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
+			     "binary, or lib/sandmux/trash/rm); reinstall sandmux",
+			     np->prof->name);
+		return -1;
+	}
+	/* profile show makes nothing: a trash not there yet is no root to
+	 * bind (describe_rules says it is made at launch). */
+	if (np->dry && access(np->trash, F_OK) != 0)
+		return 0;
+	if (strvec_push(&np->extra_writable, np->trash) != 0) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
 static int native_paths_build(const struct launch_request *req, const struct sandbox_profile *prof,
-			      const char *home, struct native_paths *np, struct sm_error *err)
+			      const char *home, bool dry, struct native_paths *np,
+			      struct sm_error *err)
 {
 	bool chat = prof->mode == SANDBOX_MODE_CHAT;
 
 	memset(np, 0, sizeof *np);
+	np->dry = dry;
 	np->prof = prof;
 	np->home = home;
+	np->cwd = req->cwd;
 	np->no_home = !(chat && prof->home_writable);
 	np->no_cwd = !chat;
 	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
@@ -319,6 +423,10 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	    hostrun_paths(home, req->envp, &np->host_run) != 0 ||
 	    write_deny_lists(prof, np) != 0 || deny_list(req, prof, &np->deny) != 0)
 		goto nomem;
+	if (prof->trash && trash_paths(req, home, np, err) != 0) {
+		native_paths_free(np);
+		return -1;
+	}
 	for (size_t i = 0; i < np->extra_writable.n; i++)
 		if (strvec_push(&np->writable, np->extra_writable.v[i]) != 0)
 			goto nomem;
@@ -343,6 +451,14 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 		profile_names(names, sizeof names);
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
 			     names);
+		return -1;
+	}
+	/* Fail, don't mislabel: full_access runs as none (cmd.c), never
+	 * under a native label. */
+	if ((*prof)->not_a_sandbox) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "profile %s is not a sandbox; it runs only as backend none",
+			     (*prof)->name);
 		return -1;
 	}
 	/* A proxied profile's network is the egress proxies or nothing:
@@ -417,7 +533,7 @@ struct native_shim {
 	char failure[400];
 	int pane_id;
 	char session[64];
-	struct strvec writable, shown, deny_read, protected_paths, write_denies;
+	struct strvec writable, shown, deny_read, protected_paths, write_denies, delete_roots;
 	bool egress; /* the pane's network is the egress proxies' sockets */
 	const struct sandbox_profile *prof;
 };
@@ -439,6 +555,7 @@ static void shim_free(struct launch_result *res)
 	strvec_free(&shim->deny_read);
 	strvec_free(&shim->protected_paths);
 	strvec_free(&shim->write_denies);
+	strvec_free(&shim->delete_roots);
 	free(shim);
 	res->shim = NULL;
 }
@@ -632,6 +749,11 @@ static int shim_policy(struct native_shim *shim, const struct native_paths *path
 	    strvec_pushv(&shim->write_denies, (const char *const *)paths->write_denies.v,
 			 paths->write_denies.n) != 0)
 		return -1;
+	/* delete_guard: the work tree is where deletes may happen (with
+	 * the private roots); its git directories lie in it. */
+	if (paths->prof->delete_guard && !paths->no_cwd &&
+	    realpath(paths->cwd, home) != NULL && strvec_push(&shim->delete_roots, home) != 0)
+		return -1;
 	return 0;
 }
 
@@ -722,6 +844,8 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    .deny_create_patterns = (const char *const *)shim->prof->deny_create_patterns.v,
 	    .write_denies = (const char *const *)shim->write_denies.v,
 	    .protected_paths = (const char *const *)shim->protected_paths.v,
+	    .delete_guard = shim->prof->delete_guard,
+	    .delete_roots = (const char *const *)shim->delete_roots.v,
 	    /* The egress bridges' way out: the server's proxies. */
 	    .connect_sockets = shim->egress ? egress_sockets : name_services,
 	};
@@ -834,11 +958,30 @@ static void shim_watch_poll(struct native_shim *shim)
 static int pane_envp(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *out)
 {
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
+	char rm_dir[PATH_MAX];
+	bool trash_rm = prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
+
+	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++) {
+		/* The trash's rm first on PATH: an `rm` typed in the pane
+		 * moves to the trash (the supervisor refuses the deletes
+		 * themselves wherever the profile does). */
+		if (trash_rm && strncmp(req->envp[i], "PATH=", 5) == 0) {
+			char *var = NULL;
+			int rc;
+
+			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->envp[i] + 5) < 0)
+				return -1;
+			rc = strvec_push(out, var);
+			free(var);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
 		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
 		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
 		    strvec_push(out, req->envp[i]) != 0)
 			return -1;
+	}
 	/* The shell may say where its writes to $HOME go (the demo does):
 	 * set by the server, and only where a layer stands (home_layout). */
 	if (prof->mode == SANDBOX_MODE_CHAT && prof->home_writable) {
@@ -870,6 +1013,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 	in->read_only_inside = (const char *const *)paths->bound_inside.v;
 	in->protected_paths = (const char *const *)paths->protected_paths.v;
 	in->host_run = (const char *const *)paths->host_run.v;
+	in->rm_dir = paths->rm_dir[0] != '\0' ? paths->rm_dir : NULL;
 }
 
 /* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
@@ -899,7 +1043,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		return -1;
 	}
 	opts.envp = envp.v;
-	if (native_paths_build(req, prof, home, &paths, err) != 0) {
+	if (native_paths_build(req, prof, home, false, &paths, err) != 0) {
 		strvec_free(&envp);
 		return -1;
 	}
@@ -1122,7 +1266,7 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	FILE *f;
 
 	if (req->egress_dir != NULL || req->deny_paths != NULL ||
-	    native_paths_build(req, prof, home, &paths, &err) != 0)
+	    native_paths_build(req, prof, home, false, &paths, &err) != 0)
 		return NULL;
 	terminal_input(req, &paths, &in);
 	in.mask_file = "@mask";
@@ -1134,9 +1278,10 @@ static char *ahead_key(const struct launch_request *req, const struct sandbox_pr
 	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
 	f = open_memstream(&key, &len);
 	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
-		fprintf(f, "%s\x1e%s\x1e%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
-			(int)prof->mode, prof->home_writable, prof->proxied_network, prof->pids_max,
-			prof->memory_max, prof->memory_percent);
+		fprintf(f, "%s\x1e%s\x1e%d%d%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
+			(int)prof->mode, prof->home_writable, prof->proxied_network,
+			prof->delete_guard, prof->trash, prof->pids_max, prof->memory_max,
+			prof->memory_percent);
 		key_strvec(f, "writable", &prof->writable);
 		key_strvec(f, "state", &prof->state_dirs);
 		key_strvec(f, "deny", &prof->deny_read);
@@ -1662,6 +1807,124 @@ static void native_release(struct launch_result *res)
 	remove_mask_file(res);
 	limits_group_free(res->limits);
 	res->limits = NULL;
+}
+
+/* --- profile show ------------------------------------------------------ */
+
+/* One line: label, then each entry, shell-quoted where it needs it. */
+static int describe_line(cJSON *lines, const char *label, const char *const *v, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *item;
+
+	if (f == NULL)
+		return -1;
+	fputs(label, f);
+	for (size_t i = 0; i < n; i++) {
+		bool plain = v[i][0] != '\0' && strspn(v[i], "abcdefghijklmnopqrstuvwxyz"
+							 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+							 "/._-+=:,@%~") == strlen(v[i]);
+
+		if (i > 0 || label[0] != '\0')
+			fputc(' ', f);
+		if (plain) {
+			fputs(v[i], f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *c = v[i]; *c != '\0'; c++)
+			*c == '\'' ? fputs("'\\''", f) : fputc(*c, f);
+		fputc('\'', f);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return -1;
+	}
+	item = cJSON_CreateString(text);
+	free(text);
+	return item != NULL && cJSON_AddItemToArray(lines, item) ? 0 : -1;
+}
+
+static int describe_list(cJSON *lines, const char *label, const struct strvec *v)
+{
+	return describe_line(lines, label, (const char *const *)v->v, v->n);
+}
+
+/* The supervisor's rules beyond the mounts: where deletes may happen,
+ * the trash's rm, the network. */
+static int describe_rules(cJSON *lines, const struct sandbox_profile *prof,
+			  const struct native_paths *np)
+{
+	const char *where[] = {np->cwd, "/tmp"};
+	const char *rm[] = {np->rm_dir, "moves", "to", np->trash,
+			    access(np->trash, F_OK) == 0 ? "" : "(made at launch)"};
+	const char *net = prof->ask_network	 ? "ask (the session's egress proxies; an unknown "
+						   "host waits for a person)"
+			  : prof->proxied_network ? "proxied (the session's egress proxies)"
+						  : "open";
+	char rm_path[PATH_MAX + 8];
+
+	if (describe_list(lines, "name patterns:", &prof->deny_create_patterns) != 0)
+		return -1;
+	if (!prof->delete_guard
+		? describe_line(lines, "deletes: wherever writes are allowed", NULL, 0) != 0
+		: describe_line(lines, "deletes: only in", np->no_cwd ? where + 1 : where,
+				np->no_cwd ? 1 : 2) != 0)
+		return -1;
+	if (prof->trash) {
+		snprintf(rm_path, sizeof rm_path, "%s/rm", np->rm_dir);
+		rm[0] = rm_path;
+		if (describe_line(lines, "rm:", rm, rm[4][0] != '\0' ? 5 : 4) != 0)
+			return -1;
+	}
+	return describe_line(lines, "network:", &net, 1);
+}
+
+int native_describe(const struct launch_request *asked, struct cJSON *lines, struct sm_error *err)
+{
+	static char *const command[] = {"sandmux-shim", "--fd", "N", "--", "$SHELL", NULL};
+	struct launch_request req = *asked;
+	const struct sandbox_profile *prof;
+	const char *home;
+	struct native_paths paths;
+	struct strvec argv = STRVEC_INIT;
+	struct bwrap_input in = {0};
+	int rc = -1;
+
+	prof = profile_find(req.profile);
+	if (prof != NULL && prof->proxied_network)
+		req.egress_dir = "<the-pane's-egress-dir>";
+	if (check_request(&req, &prof, &home, err) != 0 ||
+	    native_paths_build(&req, prof, home, true, &paths, err) != 0)
+		return -1;
+	terminal_input(&req, &paths, &in);
+	if (in.bwrap == NULL || in.bwrap[0] == '\0')
+		in.bwrap = "bwrap";
+	in.mask_file = "<mask-file>";
+	in.status_fd = -1;
+	in.argv = command;
+	in.egress_dir = req.egress_dir;
+	if (bwrap_build_argv(&in, &argv, err) != 0)
+		goto done;
+	if (describe_list(lines, "", &argv) != 0 ||
+	    (paths.layer && describe_line(lines, "home: a copy-on-write layer in",
+					  (const char *const[]){paths.layer_dir}, 1) != 0) ||
+	    describe_list(lines, "writable roots:", &paths.writable) != 0 ||
+	    describe_list(lines, "deny-read:", &paths.deny) != 0 ||
+	    describe_list(lines, "write-denies:", &paths.write_denies) != 0 ||
+	    describe_list(lines, "host-run (read-only):", &paths.host_run) != 0 ||
+	    describe_list(lines, "protected:", &paths.protected_paths) != 0 ||
+	    describe_rules(lines, prof, &paths) != 0) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		goto done;
+	}
+	rc = 0;
+done:
+	strvec_free(&argv);
+	native_paths_free(&paths);
+	return rc;
 }
 
 const struct backend_ops backend_native_ops = {

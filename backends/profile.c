@@ -33,23 +33,62 @@ static const char *const agent_write_denies[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct sandbox_profile builtin_terminal, builtin_agent;
+/* The presets, in the order docs/backends.md lists them. */
+static struct sandbox_profile builtin_read_only, builtin_workspace_write, builtin_delete_guard,
+    builtin_full_access;
+static struct sandbox_profile *const builtins[] = {
+    &builtin_terminal,	     &builtin_agent,	    &builtin_read_only,
+    &builtin_workspace_write, &builtin_delete_guard, &builtin_full_access,
+};
 static bool builtins_ready;
 static struct sandbox_profile *registry;
 static size_t nregistry;
+
+/* A preset: the terminal profile's deny-read roots, host-run list and
+ * limits, which every native profile keeps; the rest is the preset's. */
+static void preset_init(struct sandbox_profile *p, const char *name)
+{
+	snprintf(p->name, sizeof p->name, "%s", name);
+	snprintf(p->base, sizeof p->base, "terminal");
+	p->pids_max = PROFILE_PIDS_MAX_DEFAULT;
+	p->memory_percent = PROFILE_MEMORY_PERCENT_DEFAULT;
+}
 
 static void builtins_init(void)
 {
 	if (builtins_ready)
 		return;
-	snprintf(builtin_terminal.name, sizeof builtin_terminal.name, "terminal");
-	snprintf(builtin_terminal.base, sizeof builtin_terminal.base, "terminal");
+	preset_init(&builtin_terminal, "terminal");
 	builtin_terminal.home_writable = true;
-	snprintf(builtin_agent.name, sizeof builtin_agent.name, "agent");
+	preset_init(&builtin_agent, "agent");
 	snprintf(builtin_agent.base, sizeof builtin_agent.base, "agent");
 	builtin_agent.proxied_network = true;
-	builtin_terminal.pids_max = builtin_agent.pids_max = PROFILE_PIDS_MAX_DEFAULT;
-	builtin_terminal.memory_percent = builtin_agent.memory_percent =
-	    PROFILE_MEMORY_PERCENT_DEFAULT;
+	/* read_only: no writable root at all (mode review binds the work
+	 * tree read-only); the sandbox's private /tmp is its only place to
+	 * write and delete. */
+	preset_init(&builtin_read_only, "read_only");
+	builtin_read_only.mode = SANDBOX_MODE_REVIEW;
+	builtin_read_only.delete_guard = true;
+	/* workspace_write: the work tree (its git directories kept to what
+	 * everyday git writes, by the supervisor), the temp and the trash;
+	 * nothing of $HOME.  Threat: a tool changing files outside the
+	 * project it was given, or deleting what it was not given. */
+	preset_init(&builtin_workspace_write, "workspace_write");
+	builtin_workspace_write.delete_guard = true;
+	builtin_workspace_write.trash = true;
+	/* delete_guard: the terminal profile (the copy-on-write $HOME
+	 * included), but deletes only in the work tree and the temp.
+	 * Threat: `rm -rf` of the wrong directory; what a delete would
+	 * lose goes to the trash through the pane's `rm`. */
+	preset_init(&builtin_delete_guard, "delete_guard");
+	builtin_delete_guard.home_writable = true;
+	builtin_delete_guard.delete_guard = true;
+	builtin_delete_guard.trash = true;
+	/* full_access: no sandbox; the pane runs as none (cmd.c), so its
+	 * label never claims one. */
+	preset_init(&builtin_full_access, "full_access");
+	builtin_full_access.home_writable = true;
+	builtin_full_access.not_a_sandbox = true;
 	/* Out of memory here leaves the lists short; the server is not
 	 * going to get far either, and the failure is not silent there. */
 	if (strvec_pushv(&builtin_agent.deny_create_patterns, agent_deny_create_patterns,
@@ -63,31 +102,44 @@ static void builtins_init(void)
 const struct sandbox_profile *profile_find(const char *name)
 {
 	builtins_init();
-	if (name == NULL || strcmp(name, "terminal") == 0)
+	if (name == NULL)
 		return &builtin_terminal;
-	if (strcmp(name, "agent") == 0)
-		return &builtin_agent;
+	for (size_t i = 0; i < COUNT(builtins); i++)
+		if (strcmp(builtins[i]->name, name) == 0)
+			return builtins[i];
 	for (size_t i = 0; i < nregistry; i++)
 		if (strcmp(registry[i].name, name) == 0)
 			return &registry[i];
 	return NULL;
 }
 
+bool profile_is_builtin(const char *name)
+{
+	builtins_init();
+	for (size_t i = 0; i < COUNT(builtins); i++)
+		if (strcmp(builtins[i]->name, name) == 0)
+			return true;
+	return false;
+}
+
 const char *profile_name_at(size_t index)
 {
-	if (index < 2)
-		return index == 0 ? "terminal" : "agent";
-	return index - 2 < nregistry ? registry[index - 2].name : NULL;
+	builtins_init();
+	if (index < COUNT(builtins))
+		return builtins[index]->name;
+	index -= COUNT(builtins);
+	return index < nregistry ? registry[index].name : NULL;
 }
 
 void profile_names(char *buf, size_t size)
 {
-	size_t len;
+	const char *name;
 
-	snprintf(buf, size, "terminal, agent");
-	for (size_t i = 0; i < nregistry; i++) {
-		len = strlen(buf);
-		snprintf(buf + len, size - len, ", %s", registry[i].name);
+	buf[0] = '\0';
+	for (size_t i = 0; (name = profile_name_at(i)) != NULL; i++) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, "%s%s", i > 0 ? ", " : "", name);
 	}
 }
 
@@ -402,11 +454,11 @@ int profile_from_json(const char *name, const cJSON *json, struct sandbox_profil
 			     name, PROFILE_NAME_MAX);
 		return -1;
 	}
-	if (strcmp(name, "terminal") == 0 || strcmp(name, "agent") == 0) {
+	if (profile_is_builtin(name)) {
 		sm_error_set(err, SM_ERR_CONFIG_INVALID,
-			     "\"profiles\": \"%s\" is built in; give yours another name and "
-			     "\"base\": \"%s\"",
-			     name, name);
+			     "\"profiles\": \"%s\" is built in; give yours another name (and a "
+			     "\"base\": terminal or agent)",
+			     name);
 		return -1;
 	}
 	if (!cJSON_IsObject(json)) {

@@ -5,8 +5,14 @@
  * working directory writable, network open, secrets unreadable) and
  * `agent` (only the working directory writable, new secret-named files
  * refused, mandatory write-denies, network through the session's egress
- * proxies).  The config's "profiles" object defines more, each starting
- * from one of the two ("base") and changing the fields it names; see
+ * proxies).  So are the presets users know from sandbox runners, each a
+ * terminal profile with less: `read_only` (writes only in the
+ * sandbox's temp), `workspace_write` (the work tree, its git metadata,
+ * the temp and the trash), `delete_guard` (writes as terminal, deletes
+ * only in the work tree and the temp, `rm` moving to the trash) and
+ * `full_access`, which is no sandbox: a pane asking for it runs as
+ * `none`.  The config's "profiles" object defines more, each starting
+ * from terminal or agent ("base") and changing the fields it names; see
  * docs/config.md.
  *
  * A profile is data: the native backend turns it into bwrap mounts and
@@ -40,6 +46,14 @@ struct sandbox_profile {
 	bool home_writable;   /* $HOME is a writable root (in mode chat) */
 	bool proxied_network; /* network only through the egress proxies */
 	bool ask_network;     /* "ask": proxied, and an unknown host waits for a person */
+	/* Deletes (unlink, rmdir, a rename out of its directory) only in the
+	 * working directory and the sandbox's own roots (/tmp). */
+	bool delete_guard;
+	/* The user's trash ($XDG_DATA_HOME/Trash) is a writable root and
+	 * the pane's `rm` moves files there (backends/trash-rm.sh). */
+	bool trash;
+	/* full_access: not a sandbox; a pane asking for it runs as none. */
+	bool not_a_sandbox;
 	struct strvec writable;	  /* more writable roots (mode chat) */
 	struct strvec state_dirs; /* writable in every mode */
 	struct strvec deny_read;  /* unreadable, on top of the terminal list */
@@ -61,15 +75,19 @@ struct sandbox_profile {
 #define PROFILE_PIDS_MAX_DEFAULT 1024
 #define PROFILE_MEMORY_PERCENT_DEFAULT 50
 
-/* "terminal", "agent", then the registry's; NULL when unknown. */
+/* "terminal", "agent", the presets, then the registry's; NULL when
+ * unknown. */
 const struct sandbox_profile *profile_find(const char *name);
 
-/* The index-th name profile_find knows ("terminal", "agent", then the
+/* The index-th name profile_find knows (the built-in ones, then the
  * config's), or NULL past the last: what the prompt's Tab completes. */
 const char *profile_name_at(size_t index);
 
 /* The names profile_find knows, comma-separated, for messages. */
 void profile_names(char *buf, size_t size);
+
+/* Is name one of the built-in profiles (terminal, agent, a preset)? */
+bool profile_is_builtin(const char *name);
 
 /* One entry of the config's "profiles" object.  Errors name the field
  * (code config_invalid or config_unknown_key); *out is left empty. */

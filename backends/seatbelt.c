@@ -411,6 +411,10 @@ static void collect_roots(struct sb *sb)
 		rc |= strvec_push(&roots, spec->runner_state_dirs[i]);
 	if (in->session_tmp != NULL)
 		rc |= strvec_push(&roots, in->session_tmp);
+	/* The user's trash (macOS keeps it at ~/.Trash), where the pane's
+	 * rm moves files (profile.h, trash). */
+	if (chat && prof->trash)
+		rc |= strvec_push(&roots, "~/.Trash");
 	if (rc != 0)
 		sb_nomem(sb);
 	for (size_t i = 0; i < roots.n && !sb->failed; i++) {
@@ -451,6 +455,28 @@ static void section_writes(struct sb *sb)
 	emit_rule(sb, false, "file-write*", F_SUBPATH, "/dev/fd");
 	for (size_t i = 0; i < sb->roots.n && !sb->failed; i++)
 		emit_rule(sb, false, "file-write*", F_SUBPATH, sb->roots.v[i]);
+}
+
+/* 3b. The delete guard (profile.h, delete_guard).  Threat: a pane that
+ * may write the user's files deleting them (an `rm -rf` of the wrong
+ * directory): unlinks and renames away only in the work tree, its git
+ * directories with it, and the session temp.  Before the mandatory
+ * section, whose unlink denies still hold inside these. */
+static void section_deletes(struct sb *sb)
+{
+	const struct seatbelt_input *in = sb->in;
+	struct strvec where = STRVEC_INIT;
+
+	if (!in->profile->delete_guard)
+		return;
+	emit_raw(sb, "; deletes: only in the work tree and the session temp\n");
+	emit_rule(sb, true, "file-write-unlink", F_LITERAL, NULL);
+	if ((mode_chat(in) && spellings(in->cwd, true, &where) != 0) ||
+	    (in->session_tmp != NULL && spellings(in->session_tmp, true, &where) != 0))
+		sb_nomem(sb);
+	for (size_t i = 0; i < where.n && !sb->failed; i++)
+		emit_rule(sb, false, "file-write-unlink", F_SUBPATH, where.v[i]);
+	strvec_free(&where);
 }
 
 /* A component run (".git/hooks") at any depth of root, as a regex; its
@@ -620,12 +646,22 @@ int seatbelt_build_profile(const struct seatbelt_input *in, char **out, struct s
 			     "seatbelt: $HOME and the working directory must be absolute paths");
 		return -1;
 	}
+	/* Never a rule set that would put a sandbox's name on what runs
+	 * unrestricted: full_access runs as none. */
+	if (in->profile->not_a_sandbox) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "seatbelt: profile %s is not a sandbox; it runs only as none",
+			     in->profile->name);
+		return -1;
+	}
 	emit_raw(&sb, "(version 1)\n(allow default)\n");
 	collect_roots(&sb);
 	if (!sb.failed)
 		section_reads(&sb);
 	if (!sb.failed)
 		section_writes(&sb);
+	if (!sb.failed)
+		section_deletes(&sb);
 	if (!sb.failed)
 		section_mandatory(&sb);
 	if (!sb.failed)

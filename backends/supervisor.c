@@ -118,6 +118,8 @@ struct sv_pane {
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
 	struct strvec writable, private_roots, shown_roots, deny_read, patterns, write_denies, protected_paths;
+	bool delete_guard;	   /* deletes only below delete_roots (delete_refused) */
+	struct strvec delete_roots;
 	struct linked_secrets linked; /* the deny-read roots' files, for hand_over */
 	struct strvec connect_sockets; /* sockets it may connect to unbound (the egress proxies') */
 	/* The Unix sockets the pane bound (bind is done here, emulate_bind):
@@ -206,6 +208,7 @@ static void sv_pane_free(struct sv_pane *p)
 	strvec_free(&p->patterns);
 	strvec_free(&p->write_denies);
 	strvec_free(&p->protected_paths);
+	strvec_free(&p->delete_roots);
 	linked_secrets_free(&p->linked);
 	strvec_free(&p->connect_sockets);
 	free(p);
@@ -2058,13 +2061,48 @@ static int emulate_symlink(struct sv_call *c)
 	return respond_result(c, symlinkat(c->target, c->a.parent, c->a.name));
 }
 
+/*
+ * The delete guard (profiles delete_guard, workspace_write, read_only).
+ * Threat: a pane that may write the user's files deleting them: an
+ * `rm -rf` of the wrong directory, a script cleaning up $HOME, a file
+ * moved out of its place to be lost.  So removing a name (unlink,
+ * rmdir) or renaming it into another directory is refused, and
+ * reported, unless the name lies in the work tree (its repositories'
+ * git directories with it) or the sandbox's own /tmp.  A rename inside
+ * one directory stays (an editor's save, a backup `file~`): the file is
+ * still there, and a write could have changed it anyway.  Judged on the
+ * pinned parent's canonical name, like every other rule; a name that is
+ * not there is left to the call's own ENOENT.  True when answered.
+ */
+static bool delete_refused(struct sv_call *c, const struct sv_path *from, const struct sv_path *to)
+{
+	struct stat st;
+	const char *slash_from, *slash_to;
+
+	if (!c->pane->delete_guard || !subpath_of_any(from->canon, &c->pane->writable) ||
+	    subpath_of_any(from->canon, &c->pane->delete_roots) ||
+	    fstatat(from->parent, from->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return false;
+	if (to != NULL) {
+		slash_from = strrchr(from->canon, '/');
+		slash_to = strrchr(to->canon, '/');
+		if (slash_from - from->canon == slash_to - to->canon &&
+		    strncmp(from->canon, to->canon, (size_t)(slash_from - from->canon)) == 0)
+			return false;
+	}
+	deny(c, "file-write*", from->canon, EACCES, "delete outside the work tree (delete guard)");
+	return true;
+}
+
 static int emulate_unlink(struct sv_call *c)
 {
 	/* Removing a protected path (or a directory holding one) and
 	 * putting something else there is the same as writing it. */
 	int rc;
 
-	if (!emulation_may_proceed(c, &c->a, false, true))
+	if ((rc = pin_parent(c, &c->a)) != 0)
+		return respond_errno(c, -rc);
+	if (delete_refused(c, &c->a, NULL) || !emulation_may_proceed(c, &c->a, false, true))
 		return 0;
 	rc = unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR);
 	if (rc == 0 && (c->flags & AT_REMOVEDIR))
@@ -2191,8 +2229,10 @@ static int emulate_rename(struct sv_call *c)
 	    !subpath_of_any(c->b.canon, &c->pane->deny_read))
 		return replace_git_config(c);
 	/* Moving a protected path (or its parent) away or onto it is
-	 * writing it; moving onto a denied name is creating it. */
-	if (check_mutation(c, &c->a, exchange, true) || check_mutation(c, &c->b, true, true))
+	 * writing it; moving onto a denied name is creating it.  An
+	 * exchange loses no name: the delete guard leaves it be. */
+	if ((!(c->flags & RENAME_EXCHANGE) && delete_refused(c, &c->a, &c->b)) ||
+	    check_mutation(c, &c->a, exchange, true) || check_mutation(c, &c->b, true, true))
 		return 0;
 	if ((rc = become_child(c)) != 0)
 		return respond_errno(c, -rc);
@@ -3433,6 +3473,7 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	p->pane_id = pane_id;
 	p->listener = listener_fd;
 	p->root = -1;
+	p->delete_guard = policy->delete_guard;
 	snprintf(p->session, sizeof p->session, "%s", policy->session ? policy->session : "");
 	if (copy_list(&p->writable, policy->writable_roots) != 0 ||
 	    copy_list(&p->private_roots, policy->private_roots) != 0 ||
@@ -3441,6 +3482,7 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	    copy_list(&p->patterns, policy->deny_create_patterns) != 0 ||
 	    copy_list(&p->write_denies, policy->write_denies) != 0 ||
 	    copy_list(&p->protected_paths, policy->protected_paths) != 0 ||
+	    copy_list(&p->delete_roots, policy->delete_roots) != 0 ||
 	    copy_list(&p->connect_sockets, policy->connect_sockets) != 0) {
 		close(listener_fd);
 		sv_pane_free(p);

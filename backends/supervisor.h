@@ -35,6 +35,10 @@ struct supervisor_policy {
 	const char *const *deny_create_patterns; /* fnmatch on a new name's last component */
 	const char *const *write_denies;       /* component runs kept read-only anywhere */
 	const char *const *protected_paths;    /* absolute paths never writable */
+	/* Deletes (unlink, rmdir, a rename out of its directory) only below
+	 * delete_roots and the private roots; false: judged as writes. */
+	bool delete_guard;
+	const char *const *delete_roots;
 	/* Unix sockets the pane may connect to although none of its
 	 * processes bound them (the egress proxies', the host's name
 	 * services; "DIR/" for the sockets directly in DIR); any other

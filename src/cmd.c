@@ -230,6 +230,28 @@ static int cmd_choose_backend(const cJSON *req, struct pane_spawn *spawn, struct
 	return 0;
 }
 
+/* full_access is no sandbox: the pane runs as none and is labelled so
+ * (invariant 1), with a line in the log.  An explicit -b native or
+ * microvm with it is refused: running that request as none would be a
+ * silent downgrade (invariant 4). */
+static int cmd_not_a_sandbox(struct pane_spawn *spawn, struct sm_error *err)
+{
+	const struct sandbox_profile *prof = profile_find(spawn->profile);
+
+	if (spawn->profile == NULL || prof == NULL || !prof->not_a_sandbox)
+		return 0;
+	if (spawn->backend_explicit && spawn->backend != SANDBOX_NONE) {
+		sm_error_set(err, SM_ERR_INVALID_PROFILE,
+			     "profile %s is not a sandbox and runs as none; drop -b %s or choose "
+			     "a sandbox profile",
+			     prof->name, sandbox_backend_name(spawn->backend));
+		return -1;
+	}
+	log_info("profile %s is not a sandbox: the pane runs as none", prof->name);
+	spawn->backend = SANDBOX_NONE;
+	return 0;
+}
+
 int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
 {
 	const cJSON *argv = cJSON_GetObjectItem(req, "argv");
@@ -273,7 +295,7 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 			spawn->argv[i++] = xstrdup(a->valuestring);
 		}
 	}
-	if (cmd_choose_backend(req, spawn, err) < 0) {
+	if (cmd_choose_backend(req, spawn, err) < 0 || cmd_not_a_sandbox(spawn, err) < 0) {
 		cmd_free_spawn(spawn);
 		return -1;
 	}
@@ -282,13 +304,16 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 
 void cmd_spawn_inherit(struct pane_spawn *spawn, const struct pane *from)
 {
-	if (from == NULL)
-		return;
 	/* Only a backend that really wraps the pane is inherited (invariant
 	 * 1), and then strictly: the new pane fails rather than run on the
 	 * host under a pane the user believes contained (invariant 4). */
+	const struct sandbox_profile *asked = spawn->profile ? profile_find(spawn->profile) : NULL;
+
+	if (from == NULL)
+		return;
+	/* A pane asking for full_access runs as none (cmd_not_a_sandbox). */
 	if (!spawn->backend_explicit && server.inherit_backend && from->state != SANDBOX_ERROR &&
-	    from->launch.backend != SANDBOX_NONE) {
+	    from->launch.backend != SANDBOX_NONE && (asked == NULL || !asked->not_a_sandbox)) {
 		spawn->backend = from->launch.backend;
 		spawn->backend_explicit = true;
 	}

@@ -46,6 +46,14 @@ static const struct command_option attach_options[] = {
 	END,
 };
 
+static const struct command_option profile_show_options[] = {
+	{ 0, "platform", CV_STRING, "platform", .meta = "linux|macos",
+	  .help = "whose rules: bwrap and the supervisor's, or Seatbelt's SBPL (default linux)" },
+	{ 'c', "cwd", CV_PATH, "cwd", .meta = "DIR",
+	  .help = "the work tree (default: the current directory, at the prompt $HOME)" },
+	END,
+};
+
 static const struct command_option json_options[] = {
 	{ 0, "json", CV_FLAG, NULL, .help = "print JSON" },
 	END,
@@ -474,9 +482,17 @@ const struct command_entry command_table[] = {
 	  "--no-attach (or no terminal) prints the panes and the verdict instead; "
 	  "--record FILE writes all of it as asciicast v2", NULL, REST_RAW, .flags = CMD_CLI,
 	  .raw = verb_demo },
-	{ "profile", { 0 }, "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]]",
-	  "propose a profile from the violation log (learn mode)", NULL, REST_RAW,
-	  .flags = CMD_CLI, .raw = verb_profile },
+	{ "profile", { 0 },
+	  "suggest -t PANE | --session SESSION [--since TIME] [--apply NAME [--yes]] | show NAME "
+	  "[--platform linux|macos] [-c DIR]",
+	  "propose a profile from the violation log (learn mode), or show one's rules "
+	  "(profile-show)",
+	  NULL, REST_RAW, .flags = CMD_CLI, .raw = verb_profile },
+	{ "profile-show", { 0 }, "[--platform linux|macos] [-c DIR] NAME",
+	  "a profile's effective rules: the bwrap argv and supervisor rules, or the SBPL",
+	  profile_show_options, REST_STRING, "name", .request = "profile-show",
+	  .flags = BOTH | CMD_SHOW | CMD_START_SERVER, .exec = cmd_profile_show,
+	  .print = cli_print_profile_show },
 	{ "changes", { 0 }, "[-t PANE | --profile NAME] [--json | --diff PATH | --discard [--yes]]",
 	  "what a profile's copy-on-write home holds against the host's $HOME", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_changes },

@@ -23,6 +23,7 @@
 #include "config-edit.h"
 #include "config.h"
 #include "error.h"
+#include "profile.h"
 #include "xalloc.h"
 
 #define CONFIG_EDIT_MAX (1024 * 1024) /* as config.c reads at most */
@@ -79,10 +80,10 @@ int config_edit_name_check(const char *name, struct sm_error *err)
 	for (size_t i = 0; ok && i < n; i++)
 		ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
 		     (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_';
-	if (!ok || strcmp(name, "terminal") == 0 || strcmp(name, "agent") == 0) {
+	if (!ok || profile_is_builtin(name)) {
 		sm_error_set(err, SM_ERR_CONFIG_INVALID,
 			     "\"%.40s\" cannot be a profile's name (1 to 32 letters, digits, - and "
-			     "_; terminal and agent are built in)",
+			     "_; terminal, agent and the presets are built in)",
 			     name);
 		return -1;
 	}

@@ -200,12 +200,13 @@ static int grant_in_profile(const cJSON *req, struct pane *p, const struct grant
 	char *old_text, *new_text = NULL, *diff;
 	bool dry_run = cmd_get_bool(req, "dry_run", false);
 
-	if (strcmp(p->profile, "agent") == 0 || strcmp(p->profile, "terminal") == 0) {
+	if (profile_is_builtin(p->profile)) {
 		sm_error_set(err, SM_ERR_PROFILE_BUILTIN,
 			     "pane %%%d's profile %s is built in and cannot be changed: define one "
 			     "in %s (\"profiles\": {\"mine\": {\"base\": \"%s\", "
 			     "\"%s\": [\"%s\"]}}) and open panes with -P mine",
-			     p->id, p->profile, path, p->profile, w->field, w->value);
+			     p->id, p->profile, path, profile_find(p->profile)->base, w->field,
+			     w->value);
 		return -1;
 	}
 	if ((old_text = config_edit_read_text(path, err)) == NULL)

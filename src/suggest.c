@@ -709,7 +709,9 @@ static void print_help(void)
 	       "YYYY-MM-DDTHH:MM[:SS]\n"
 	       "  --apply            NAME       write the profile into the config, the diff "
 	       "shown first\n"
-	       "  -y, --yes                     confirm --apply without a question\n");
+	       "  -y, --yes                     confirm --apply without a question\n"
+	       "usage: sandmux profile show NAME [--platform linux|macos] [-c DIR]\n"
+	       "  a profile's effective rules (see sandmux profile-show --help)\n");
 }
 
 struct suggest_args {
@@ -722,8 +724,8 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 {
 	memset(a, 0, sizeof *a);
 	if (argc < 2 || strcmp(argv[1], "suggest") != 0)
-		return usage(argc < 2 ? "a subcommand is missing (suggest)"
-				      : "the only subcommand is suggest");
+		return usage(argc < 2 ? "a subcommand is missing (suggest, show)"
+				      : "the subcommands are suggest and show");
 	for (int i = 2; i < argc; i++) {
 		const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
@@ -791,6 +793,8 @@ int verb_profile(int argc, char **argv)
 	char *text;
 	int rc;
 
+	if (argc >= 2 && strcmp(argv[1], "show") == 0)
+		return verb_profile_show(argc - 1, argv + 1);
 	if (wants_help(argc, argv)) {
 		print_help();
 		return 0;

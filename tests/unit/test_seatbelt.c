@@ -86,7 +86,8 @@ static const char *expand(const char *s)
 
 struct golden {
 	const char *name;
-	/* the profile */
+	/* the profile: a built-in one's flags (a preset's), then the fields */
+	const char *preset;
 	enum sandbox_mode mode;
 	bool home_writable, proxied;
 	const char *writable[MAXL], *state_dirs[MAXL], *deny_read[MAXL], *protected_paths[MAXL],
@@ -182,6 +183,18 @@ static void build(const struct golden *g, struct built *b)
 	b->prof.mode = g->mode;
 	b->prof.home_writable = g->home_writable;
 	b->prof.proxied_network = g->proxied;
+	if (g->preset != NULL) {
+		const struct sandbox_profile *p = profile_find(g->preset);
+
+		assert_non_null(p);
+		snprintf(b->prof.name, sizeof b->prof.name, "%s", p->name);
+		b->prof.mode = p->mode;
+		b->prof.home_writable = p->home_writable;
+		b->prof.proxied_network = p->proxied_network;
+		b->prof.delete_guard = p->delete_guard;
+		b->prof.trash = p->trash;
+		b->prof.not_a_sandbox = p->not_a_sandbox;
+	}
 	fill(&b->prof.writable, g->writable);
 	fill(&b->prof.state_dirs, g->state_dirs);
 	fill(&b->prof.deny_read, g->deny_read);
@@ -324,6 +337,7 @@ static void test_refusals(void **state)
 	     0},
 	    {"a relative working directory", NULL, "work", "must be absolute", 0},
 	    {"a proxy port out of range", NULL, NULL, "proxy port 70000", 70000},
+	    {"full_access, which is no sandbox", NULL, NULL, "not a sandbox", 0},
 	};
 	char longpath[PATH_MAX + 8];
 
@@ -342,6 +356,7 @@ static void test_refusals(void **state)
 		if (!too_long) {
 			g.writable[0] = cases[i].writable;
 			g.ports[0] = cases[i].port;
+			g.preset = strstr(cases[i].name, "full_access") != NULL ? "full_access" : NULL;
 		}
 		build(&g, &b);
 		if (too_long)
