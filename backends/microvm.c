@@ -13,7 +13,7 @@
  *
  * A second virtio serial port, sandmux.ctl, is the control channel, a
  * socketpair with the server: as qemu starts the server writes the world
- * message (the shares' user, the work tree, the network, and for a
+ * message (the guest user's name, the work tree, the network, and for a
  * prepared VM the last shell's files to copy in: what the VM's key
  * decides, so a prepared VM builds it before any launch), then the
  * launch (nonce, argv, environment, uid, working directory, size, the
@@ -51,7 +51,6 @@
 #include <glob.h>
 #include <limits.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -323,9 +322,17 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
 /* --- the shares -------------------------------------------------------------
  *
  * diod serves one tree on fd 3, a socketpair whose other end becomes
- * qemu's chardev.  As the server's uid (-u: diod refuses any other uid
- * to attach), no authentication (-n: the socket is the only way in),
- * none of /etc/diod.conf (-c /dev/null). */
+ * qemu's chardev.  In a user namespace of its own where the server's
+ * uid and gid are GUEST_ID (guest_ids_argv says why), every attach
+ * squashed to that id, diod's own (-S; -U root only names a squash user
+ * the user database knows, diod's own uid overrides it), no
+ * authentication (-n: the socket is the only way in), none of
+ * /etc/diod.conf (-c /dev/null). */
+
+/* The guest's user: the shell's uid and gid in the guest, and the
+ * server's in each share's namespace.  Any fixed id but 0 would do. */
+#define GUEST_ID "1000"
+#define GUEST_USER "sandmux"
 
 static int find_guard(const char *name, char out[PATH_MAX]);
 static int add_line(char *buf, size_t size, const char *line);
@@ -362,19 +369,38 @@ static int layer_prefix(const struct vm_key *key, const char *work, struct strve
 	return rc;
 }
 
+/* diod in a user namespace whose one uid and gid are the server's, as
+ * GUEST_ID.  The guest's 9p client checks permissions itself, against
+ * the owner diod reports: so the server's files are GUEST_ID's in the
+ * guest, where the shell runs as GUEST_ID, never as the server's uid;
+ * what diod makes as GUEST_ID is the server's on the host.  Threat: the
+ * shell being root in the guest (the server's uid when the server is
+ * root), one step from the guest kernel's own privileges (/proc/sys, a
+ * kernel bug reached as root).  Threat: a bug in diod driven by the
+ * guest's requests: diod is no root and holds no capability in any
+ * namespace; on the host it is the server's uid, which reads what that
+ * uid may by the files' modes, without DAC override, and writes only
+ * the work tree (the mounts above).  Other owners show as the overflow
+ * id (65534). */
+static int guest_ids_argv(struct strvec *a)
+{
+	const char *const ids[] = {"--unshare-user", "--uid",	   GUEST_ID,
+				   "--gid",	     GUEST_ID,	   "--cap-drop", "ALL"};
+
+	return strvec_pushv(a, ids, sizeof ids / sizeof ids[0]);
+}
+
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
 		      int report_fd, const char *layer_work, struct strvec *a)
 {
-	char uid[32], report[16];
+	char report[16];
 	bool ro = which == SHARE_ROOT || key->work_ro;
 	const char *path = which == SHARE_ROOT ? "/" : key->work;
 	/* Threat: a compromised guest kernel walking ".." out of the work
 	 * tree, which diod would follow, or writing through the host-root
 	 * share: in this sandbox every mount is read-only but the work
 	 * tree.  A fresh /proc: the host's would show every process of the
-	 * user (their environments) to a guest reading the root share.  No
-	 * --unshare-user as root: diod as root sets its groups, which a
-	 * user namespace refuses (unprivileged, bwrap makes one itself);
+	 * user (their environments) to a guest reading the root share.
 	 * --dev: device nodes of a bind are unusable in a namespace. */
 	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
 				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
@@ -387,21 +413,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		return -1;
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
-	/* Threat: a bug in diod driven by the guest's requests, as root
-	 * (the server's uid): diod keeps only what switching to the
-	 * attaching user and giving new files their owner need.  No
-	 * CAP_MKNOD (no device node, whatever the guard says), no
-	 * CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH (only what root owns or
-	 * may read by its mode), no CAP_SYS_ADMIN (no remount).
-	 * Unprivileged, bwrap's user namespace leaves diod none at all. */
-	if (getuid() == 0) {
-		const char *const caps[] = {"--cap-drop", "ALL",	      "--cap-add",
-					    "CAP_SETUID", "--cap-add",	      "CAP_SETGID",
-					    "--cap-add",  "CAP_CHOWN",	      "--cap-add",
-					    "CAP_FOWNER"};
-
-		rc |= strvec_pushv(a, caps, sizeof caps / sizeof caps[0]);
-	}
+	rc |= guest_ids_argv(a);
 	if (which == SHARE_WORK && !key->work_ro) {
 		rc |= strvec_push(a, "--bind");
 		rc |= strvec_push(a, key->work);
@@ -455,11 +467,10 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		rc |= strvec_push(a, components);
 	}
 	rc |= strvec_push(a, "--");
-	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
 	{
 		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
 					    "-r", "3", "-w", "3", "-t", "2", "-L", "/dev/null",
-					    "-u", uid, "-e", path};
+					    "-S", "-U", "root", "-e", path};
 
 		rc |= strvec_pushv(a, args, sizeof args / sizeof args[0]);
 	}
@@ -832,18 +843,13 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	/* The name the guest attaches to the shares as (diod looks the
-	 * attaching user up by name, and lets only this uid in). */
-	struct passwd *pw = getpwuid(getuid());
 	int rc = 0;
 
 	if (f == NULL)
 		return NULL;
-	rc |= pw != NULL && strspn(pw->pw_name, "abcdefghijklmnopqrstuvwxyz"
-					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-				  strlen(pw->pw_name)
-		  ? put_line(f, "user", pw->pw_name)
-		  : -1;
+	/* The name the guest attaches to the shares as (diod looks the
+	 * attaching user up by name, and lets only GUEST_ID in). */
+	rc |= put_line(f, "user", GUEST_USER);
 	if (key->work[0] != '\0') {
 		/* "rw PATH": the host path is the share's 9p aname. */
 		char value[PATH_MAX + 8];
@@ -896,10 +902,10 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		rc |= put_line(f, "env", var);
 	}
 	rc |= put_line(f, "cwd", req->cwd);
-	snprintf(num, sizeof num, "%u", (unsigned)getuid());
-	rc |= put_line(f, "uid", num);
-	snprintf(num, sizeof num, "%u", (unsigned)getgid());
-	rc |= put_line(f, "gid", num);
+	/* The shell's ids in the guest: the server's files are its own
+	 * there (guest_ids_argv), whatever uid the server has. */
+	rc |= put_line(f, "uid", GUEST_ID);
+	rc |= put_line(f, "gid", GUEST_ID);
 	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
 	rc |= put_line(f, "size", num);
 	if (req->egress_dir != NULL)

@@ -38,9 +38,10 @@
  *     own with a process limit (lock_kernel, make_shell_group);
  *   - the shell runs on /dev/hvc0 (the pane's PTY on the host) as its
  *     session leader with hvc0 as controlling terminal, so job control is
- *     the guest kernel's own; as the user's uid with every capability
- *     dropped and no_new_privs, so uid 0 does not pass the mode-0000
- *     masks and cannot unmount them.
+ *     the guest kernel's own; as the guest's user (uid and gid 1000,
+ *     named in the guest's /etc/passwd and /etc/group: name_guest_users),
+ *     whatever uid the server has, with every capability dropped and
+ *     no_new_privs.
  *
  * Only once execve of the shell succeeded (its CLOEXEC pipe closed with
  * nothing written) does the agent send "ready NONCE PID": the host
@@ -87,7 +88,7 @@
 
 struct launch {
 	char nonce[80];
-	char user[64]; /* the server's user name: the shares' attach name */
+	char user[64]; /* the name of the shell's uid in the guest */
 	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
 	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
 	int nargv, nenvp, ndeny, nreadonly;
@@ -416,19 +417,20 @@ static int share_socket(const char *port_name)
 	return sv[0];
 }
 
-/* 9p over the fd transport as the server's user (access=any: one attach
- * by that name whoever asks in the guest; the host's server refuses any
- * other user). */
+/* 9p over the fd transport, one attach whoever asks in the guest
+ * (access=any).  The host's server squashes every attach to the one id
+ * it serves as (diod -S): the name only has to be one its user database
+ * knows, and says nothing. */
 static void mount_share(const char *port_name, const char *aname, const char *dst,
-			unsigned long flags, const char *cache, const struct launch *l)
+			unsigned long flags, const char *cache)
 {
 	char opts[4400];
 	int fd = share_socket(port_name);
 
 	snprintf(opts, sizeof opts,
 		 "trans=fd,rfdno=%d,wfdno=%d,version=9p2000.L,msize=262144,access=any,"
-		 "uname=%s,cache=%s,aname=%s",
-		 fd, fd, l->user, cache, aname);
+		 "uname=root,cache=%s,aname=%s",
+		 fd, fd, cache, aname);
 	mount_or_die(port_name, dst, "9p", flags, opts);
 	/* The mount holds its own reference. */
 	close(fd);
@@ -442,7 +444,7 @@ static void build_root(const struct launch *l)
 {
 	char dst[4200];
 
-	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV, "loose", l);
+	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV, "loose");
 	mount_or_die("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	/* Threat: uid 0 in the guest (the server's uid when it is root)
 	 * writing the kernel's settings, which /proc checks by owner alone
@@ -482,7 +484,7 @@ static void build_root(const struct launch *l)
 		if (strncmp(l->work_path, "/tmp/", 5) == 0)
 			make_dirs(dst);
 		mount_share("sandmux.work", l->work_path, dst, MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
-			    "mmap", l);
+			    "mmap");
 	}
 	/* switch_root: the initramfs stays underneath, unreachable. */
 	if (chdir("/newroot") != 0 || mount(".", "/", NULL, MS_MOVE, NULL) != 0 ||
@@ -566,6 +568,61 @@ static void copy_ahead(const struct launch *l, int warm_dir)
 		if (name[0] != '\0')
 			unlinkat(warm_dir, name, 0);
 	}
+}
+
+/* The host's user database file path, copied into fd (a file of the
+ * initramfs) with entry in place of any line of the same name or id,
+ * and bound read-only over path.  The shell's uid is the guest's user
+ * (the host's guest_ids_argv in microvm.c), which the host's files do not
+ * name: without it the shell is "I have no name!" and tools that ask
+ * for the user's home get none. */
+static void name_guest_user(const char *path, int fd, const char *name, unsigned id,
+			    const char *entry)
+{
+	char line[4096], source[64], idfield[32];
+	FILE *in = fopen(path, "re"), *out = fdopen(dup(fd), "w");
+	size_t n = strlen(name);
+
+	if (in == NULL || out == NULL) {
+		if (in != NULL)
+			fclose(in);
+		if (out != NULL)
+			fclose(out);
+		return;
+	}
+	snprintf(idfield, sizeof idfield, "%u:", id);
+	while (fgets(line, sizeof line, in) != NULL) {
+		const char *field = strchr(line, ':');
+
+		field = field != NULL ? strchr(field + 1, ':') : NULL;
+		if ((strncmp(line, name, n) == 0 && line[n] == ':') ||
+		    (field != NULL && strncmp(field + 1, idfield, strlen(idfield)) == 0))
+			continue;
+		fputs(line, out);
+	}
+	fprintf(out, "%s\n", entry);
+	fclose(in);
+	if (fclose(out) != 0)
+		return;
+	snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
+	if (mount(source, path, NULL, MS_BIND, NULL) != 0 ||
+	    mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+		die(path);
+}
+
+static void name_guest_users(const struct launch *l, const int user_db[2])
+{
+	const char *home = "/";
+	char entry[4400];
+
+	for (int i = 0; i < l->nenvp; i++)
+		if (strncmp(l->envp[i], "HOME=", 5) == 0 && strchr(l->envp[i], ':') == NULL)
+			home = l->envp[i] + 5;
+	snprintf(entry, sizeof entry, "%s:x:%u:%u:sandmux guest:%s:/bin/sh", l->user, l->uid,
+		 l->gid, home);
+	name_guest_user("/etc/passwd", user_db[0], l->user, l->uid, entry);
+	snprintf(entry, sizeof entry, "%s:x:%u:", l->user, l->gid);
+	name_guest_user("/etc/group", user_db[1], l->user, l->gid, entry);
 }
 
 /* Masks and read-only binds, after the switch: paths resolve as the
@@ -915,7 +972,7 @@ int main(void)
 {
 	struct launch l;
 	char what[4200];
-	int mask_fd, resolv_fd = -1, warm_dir = -1, status;
+	int mask_fd, resolv_fd = -1, warm_dir = -1, status, user_db[2];
 	pid_t shell;
 
 	/* Not dumpable, and so neither are the relays forked from here:
@@ -941,6 +998,12 @@ int main(void)
 	mask_fd = open("/mask", O_RDONLY | O_CLOEXEC | O_CREAT, 0);
 	if (mask_fd < 0 || fchmod(mask_fd, 0) != 0)
 		die("mask file");
+	/* The guest's user database files, written once the launch is in
+	 * (name_guest_users): reachable after the switch through these. */
+	user_db[0] = open("/passwd", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	user_db[1] = open("/group", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (user_db[0] < 0 || user_db[1] < 0)
+		die("the user database files");
 	if (strcmp(l.net, "open") == 0) {
 		static const char dns[] = "nameserver 10.0.2.3\n";
 
@@ -963,6 +1026,8 @@ int main(void)
 	if (warm_dir >= 0)
 		close(warm_dir);
 	read_message(&l, "go");
+	if (!l.guest_root)
+		name_guest_users(&l, user_db);
 	apply_policy(&l, mask_fd, resolv_fd);
 	if (l.nargv == 0) {
 		errno = EINVAL;
