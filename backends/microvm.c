@@ -46,6 +46,7 @@
  * arrives and a boot that hangs fails at the deadline.  There is no
  * fallback: whatever goes wrong fails the launch (invariant 2).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -126,6 +127,9 @@ struct vm_key {
 	char layer_dir[PATH_MAX];
 };
 
+/* The guest's own refusals kept between two polls of the server. */
+#define GUEST_VIOLATIONS_MAX 64
+
 /* The shares: the host's root, the work tree. */
 enum { SHARE_ROOT, SHARE_WORK, SHARES };
 
@@ -152,8 +156,15 @@ struct microvm_vm {
 	int slave_hold;
 	char nonce[33];
 	char accel[8];
-	char line[1024]; /* a partial line from ctl */
+	char line[16384]; /* a partial line from ctl */
 	size_t len;
+	/* The guest's own refusals (agent.c, "violation" lines) not yet
+	 * taken by next_violation: a bounded queue, the rest dropped. */
+	struct guest_violation {
+		char action[16];
+		char target[PATH_MAX];
+	} guest[GUEST_VIOLATIONS_MAX];
+	int nguest;
 	bool booted;
 	bool qmp_ready; /* greeting read, capabilities negotiated */
 	int shell_exit; /* "exit N" from the agent, -1 until then */
@@ -916,6 +927,22 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
 	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
 		rc |= put_line(f, "guest-root", "1");
+	/* Masked in the guest too, so that the guest's own refusal comes
+	 * first and the agent reports it (agent.c, watch_install); the
+	 * shares' servers refuse the same roots whatever the guest does.
+	 * Only those that exist: the guest's lookup of a missing one would
+	 * leave a negative dentry in its 9p cache, and hide the root from
+	 * the guest (and its refusal from the feed) once it is made. */
+	for (const char *p = key->deny; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+		struct stat st;
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		if (stat(path, &st) == 0)
+			rc |= put_line(f, "deny", path);
+		p = nl + 1;
+	}
 	rc |= put_read_only(f, prof, home, work, key);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
@@ -1506,6 +1533,48 @@ fail:
 
 /* --- the control channel -------------------------------------------------- */
 
+/* "ACTION TARGET" from the agent, TARGET's bytes outside printable
+ * ASCII as %HH: queued as the guest's refusal.  The guest is hostile:
+ * only the two actions its masks and read-only binds give, an absolute
+ * path, no NUL, control bytes shown as '?', bounded; the pane, the
+ * backend and the source are the host's to say (pane_check_violations),
+ * never the line's. */
+static void guest_violation(struct microvm_vm *vm, const char *text)
+{
+	static const char *const actions[] = {"file-read*", "file-write*"};
+	struct guest_violation *v;
+	const char *space = strchr(text, ' ');
+	size_t n = 0;
+
+	if (space == NULL || space[1] != '/' || vm->nguest == GUEST_VIOLATIONS_MAX)
+		return;
+	v = &vm->guest[vm->nguest];
+	v->action[0] = '\0';
+	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+		if ((size_t)(space - text) == strlen(actions[i]) &&
+		    strncmp(text, actions[i], strlen(actions[i])) == 0)
+			snprintf(v->action, sizeof v->action, "%s", actions[i]);
+	if (v->action[0] == '\0')
+		return;
+	for (const char *p = space + 1; *p != '\0'; p++) {
+		unsigned value;
+		unsigned char c = (unsigned char)*p;
+
+		if (n + 1 >= sizeof v->target)
+			return;
+		if (c == '%') {
+			if (sscanf(p + 1, "%2x", &value) != 1 || !isxdigit((unsigned char)p[1]) ||
+			    !isxdigit((unsigned char)p[2]) || value == 0)
+				return;
+			c = (unsigned char)value;
+			p += 2;
+		}
+		v->target[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	v->target[n] = '\0';
+	vm->nguest++;
+}
+
 /* One line from the agent: 1 handled, -1 failure (err set). */
 static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
 {
@@ -1527,6 +1596,10 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
 		/* The shell's pid is the guest's; on the host qemu stands
 		 * for it. */
 		res->child_pid = res->pid;
+		return 1;
+	}
+	if (strncmp(line, "violation ", 10) == 0) {
+		guest_violation(vm, line + 10);
 		return 1;
 	}
 	if (sscanf(line, "exit %d", &status) == 1) {
@@ -1561,11 +1634,17 @@ static int read_ctl(struct launch_result *res, struct sm_error *err)
 		vm->len += (size_t)n;
 		vm->line[vm->len] = '\0';
 		while ((nl = strchr(vm->line, '\n')) != NULL) {
-			*nl = '\0';
-			if (handle_line(res, vm->line, err) < 0)
-				return -1;
-			vm->len -= (size_t)(nl + 1 - vm->line);
+			/* Taken off the buffer before it is handled: a line
+			 * that fails is not met again by the next read. */
+			char line[sizeof vm->line];
+			size_t n = (size_t)(nl - vm->line);
+
+			memcpy(line, vm->line, n);
+			line[n] = '\0';
+			vm->len -= n + 1;
 			memmove(vm->line, nl + 1, vm->len + 1);
+			if (handle_line(res, line, err) < 0)
+				return -1;
 		}
 		if (vm->len == sizeof vm->line - 1)
 			vm->len = 0; /* an overlong line from the guest is dropped */
@@ -1632,15 +1711,32 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
 
-/* One line of the guards' pipe ("ACTION<TAB>TARGET"), or 0.  A line
- * comes from a diod or qemu the guest may have driven, so it is only
- * ever data: an action not of the four the guards write is dropped. */
+/* The guest agent's next report of the guest's own refusals (source
+ * "guest"), else one line of the guards' pipe ("ACTION<TAB>TARGET",
+ * source "host"), or 0.  A line comes from a diod or qemu the guest may
+ * have driven, so it is only ever data: an action not of the four the
+ * guards write is dropped. */
 static int microvm_next_violation(struct launch_result *res, char *action, size_t action_size,
-				  char *target, size_t target_size)
+				  char *target, size_t target_size, const char **source)
 {
 	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
 					      "network-outbound"};
 	struct microvm_vm *vm = res->vm;
+	struct sm_error err = {0};
+
+	*source = "host";
+	/* The agent's lines after "ready": its reports of the guest's own
+	 * refusals, queued by handle_line. */
+	if (vm != NULL && vm->ctl >= 0 && res->confirmed)
+		read_ctl(res, &err);
+	if (vm != NULL && vm->nguest > 0) {
+		snprintf(action, action_size, "%s", vm->guest[0].action);
+		snprintf(target, target_size, "%s", vm->guest[0].target);
+		vm->nguest--;
+		memmove(&vm->guest[0], &vm->guest[1], (size_t)vm->nguest * sizeof vm->guest[0]);
+		*source = "guest";
+		return 1;
+	}
 
 	while (vm != NULL && vm->report >= 0) {
 		char *nl = memchr(vm->report_line, '\n', vm->report_len);
