@@ -38,10 +38,12 @@ check "test-only: the guest's shell is root with every capability ($out)" \
 	sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
 
 # --- violations: the host's refusals in the events log, the feed, the title ----
+# The host's own refusals: source host (a guest root passes the guest's
+# masks, so nothing here is the guest's report).
 violation() { # ACTION TARGET
 	grep '"kind":"violation"' "$XDG_STATE_HOME/sandmux/events.jsonl" 2>/dev/null |
-		grep "\"pane\":$vm," | grep '"backend":"microvm"' | grep -F "\"action\":\"$1\"" |
-		grep -qF "\"target\":\"$2\""
+		grep "\"pane\":$vm," | grep '"backend":"microvm"' | grep '"source":"host"' |
+		grep -F "\"action\":\"$1\"" | grep -qF "\"target\":\"$2\""
 }
 # The guest's own mask of ~/.ssh goes first (guest root passes a
 # mode-000 mask anyway: it would read an empty directory).
