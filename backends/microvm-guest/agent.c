@@ -926,21 +926,24 @@ static int call_path(const struct seccomp_notif *req, int at_arg, int path_arg, 
 }
 
 /* One line on the control port: bytes outside printable ASCII, and
- * '%', as %HH (the host decodes and bounds it). */
+ * '%', as %HH (the host decodes and bounds it).  Written whole or not
+ * at all: a path cut short would name another file. */
 static void report(const char *action, const char *path)
 {
-	char enc[3 * 4096 + 1];
-	size_t n = 0;
+	char line[32 + 3 * 4096 + 2];
+	int n = snprintf(line, sizeof line, "violation %s ", action);
 
-	for (const unsigned char *p = (const unsigned char *)path; *p != '\0' && n + 4 < sizeof enc;
-	     p++) {
+	for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++) {
+		if ((size_t)n + 5 > sizeof line)
+			return;
 		if (*p > 0x20 && *p < 0x7f && *p != '%')
-			enc[n++] = (char)*p;
+			line[n++] = (char)*p;
 		else
-			n += (size_t)snprintf(enc + n, sizeof enc - n, "%%%02X", *p);
+			n += snprintf(line + n, sizeof line - (size_t)n, "%%%02X", *p);
 	}
-	enc[n] = '\0';
-	say("violation %s %s", action, enc);
+	line[n++] = '\n';
+	if (write(ctl, line, (size_t)n) < 0)
+		return;
 }
 
 /* The errno the guest's own policy gives the call, reported, or 0. */
