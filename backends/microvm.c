@@ -388,15 +388,15 @@ static int layer_prefix(const struct vm_key *key, const char *work, struct strve
  * shell being root in the guest (the server's uid when the server is
  * root), one step from the guest kernel's own privileges (/proc/sys, a
  * kernel bug reached as root).  Threat: a bug in diod driven by the
- * guest's requests: diod is no root and holds no capability in any
+ * guest's requests: diod is not root and holds no capability in any
  * namespace; on the host it is the server's uid, which reads what that
  * uid may by the files' modes, without DAC override, and writes only
- * the work tree (the mounts above).  Other owners show as the overflow
- * id (65534). */
+ * the work tree (share_argv's mounts).  Other owners show as the
+ * overflow id (65534). */
 static int guest_ids_argv(struct strvec *a)
 {
-	const char *const ids[] = {"--unshare-user", "--uid",	   GUEST_ID,
-				   "--gid",	     GUEST_ID,	   "--cap-drop", "ALL"};
+	const char *const ids[] = {"--unshare-user", "--uid",	   GUEST_ID, "--gid",
+				   GUEST_ID,	     "--cap-drop", "ALL"};
 
 	return strvec_pushv(a, ids, sizeof ids / sizeof ids[0]);
 }

@@ -793,7 +793,7 @@ static int set_size(int fd, int rows, int cols)
  * line: a compromised guest kernel can stay silent, the host's servers
  * refuse and report on their own. */
 
-static const int watched_calls[] = {SYS_open,  SYS_openat, SYS_creat,  SYS_truncate,
+static const int watched_calls[] = {SYS_open,  SYS_openat,  SYS_creat,	SYS_truncate,
 				    SYS_mkdir, SYS_mkdirat, SYS_unlink, SYS_unlinkat};
 
 /* In the shell's child, after no_new_privs: the filter, its listener
@@ -813,13 +813,15 @@ static int watch_install(int sock)
 
 	code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, arch));
-	code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+	code[n++] =
+	    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
 	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, nr));
 	for (int i = 0; i < N; i++)
 		code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-							 (unsigned)watched_calls[i], (unsigned char)(N - i), 0);
+							 (unsigned)watched_calls[i],
+							 (unsigned char)(N - i), 0);
 	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
 	prog.len = (unsigned short)n;
@@ -1067,9 +1069,12 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 	while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	if (n > 0) {
-		static const char *const steps[] = {"setsid", "open /dev/hvc0 as the terminal",
-						    "drop privileges", "chdir to the working directory",
-						    "exec", "join the shell's control group",
+		static const char *const steps[] = {"setsid",
+						    "open /dev/hvc0 as the terminal",
+						    "drop privileges",
+						    "chdir to the working directory",
+						    "exec",
+						    "join the shell's control group",
 						    "watch the shell's calls"};
 
 		waitpid(pid, NULL, 0);
