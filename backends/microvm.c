@@ -928,7 +928,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
 		rc |= put_line(f, "guest-root", "1");
 	/* Masked in the guest too, so that the guest's own refusal comes
-	 * first and the agent reports it (agent.c, watch_install); the
+	 * first and the agent reports it (microvm-guest/watch.h); the
 	 * shares' servers refuse the same roots whatever the guest does.
 	 * Only those that exist: the guest's lookup of a missing one would
 	 * leave a negative dentry in its 9p cache, and hide the root from
