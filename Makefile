@@ -135,11 +135,12 @@ endif
 MICROVM_DIR := $(BUILD)/microvm
 MICROVM_IMAGE := $(MICROVM_DIR)/vmlinux $(MICROVM_DIR)/initramfs.cpio
 
-$(BUILD)/sandmux-guest: backends/microvm-guest/agent.c $(BUILD)/sandmux-shim
+GUEST_SRCS := backends/microvm-guest/agent.c backends/microvm-guest/watch.c
+$(BUILD)/sandmux-guest: $(GUEST_SRCS) backends/microvm-guest/watch.h $(BUILD)/sandmux-shim
 ifneq ($(MUSL_GCC),)
-	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ backends/microvm-guest/agent.c
+	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ $(GUEST_SRCS)
 else
-	$(CC) $(SHIM_FLAGS) -o $@ backends/microvm-guest/agent.c
+	$(CC) $(SHIM_FLAGS) -o $@ $(GUEST_SRCS)
 endif
 
 $(MICROVM_DIR)/initramfs.cpio: $(BUILD)/sandmux-guest backends/microvm-image.sh

@@ -133,13 +133,15 @@ struct backend_ops {
 	 * -1; reason gets why the sandbox ended when it was not the
 	 * command's own exit.  Releases what the backend still held. */
 	int (*exit_code)(struct launch_result *res, int status, char *reason, size_t size);
-	/* Optional.  The next refusal the sandbox made on the host's side
-	 * outside the supervisor (microvm: its file servers' and qemu's
-	 * guards): 1 with action (file-read*, file-write*,
-	 * file-write-create, network-outbound) and target, 0 when none is
-	 * waiting.  Never blocks; the server asks a few times a second. */
+	/* Optional.  The next refusal the sandbox made outside the
+	 * supervisor (microvm: its file servers' and qemu's guards on the
+	 * host, source "host"; the guest kernel's own, as its agent
+	 * reports them, source "guest"): 1 with action (file-read*,
+	 * file-write*, file-write-create, network-outbound), target and
+	 * source, 0 when none is waiting.  Never blocks; the server asks a
+	 * few times a second. */
 	int (*next_violation)(struct launch_result *res, char *action, size_t action_size,
-			      char *target, size_t target_size);
+			      char *target, size_t target_size, const char **source);
 	/* The process is gone (reaped, or destroyed): free what the launch
 	 * still holds.  May be called more than once; NULL: nothing. */
 	void (*release)(struct launch_result *res);

@@ -13,7 +13,7 @@
  *
  * A second virtio serial port, sandmux.ctl, is the control channel, a
  * socketpair with the server: as qemu starts the server writes the world
- * message (the shares' user, the work tree, the network, and for a
+ * message (the guest user's name, the work tree, the network, and for a
  * prepared VM the last shell's files to copy in: what the VM's key
  * decides, so a prepared VM builds it before any launch), then the
  * launch (nonce, argv, environment, uid, working directory, size, the
@@ -46,12 +46,12 @@
  * arrives and a boot that hangs fails at the deadline.  There is no
  * fallback: whatever goes wrong fails the launch (invariant 2).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -127,6 +127,9 @@ struct vm_key {
 	char layer_dir[PATH_MAX];
 };
 
+/* The guest's own refusals kept between two polls of the server. */
+#define GUEST_VIOLATIONS_MAX 64
+
 /* The shares: the host's root, the work tree. */
 enum { SHARE_ROOT, SHARE_WORK, SHARES };
 
@@ -153,8 +156,15 @@ struct microvm_vm {
 	int slave_hold;
 	char nonce[33];
 	char accel[8];
-	char line[1024]; /* a partial line from ctl */
+	char line[16384]; /* a partial line from ctl */
 	size_t len;
+	/* The guest's own refusals (agent.c, "violation" lines) not yet
+	 * taken by next_violation: a bounded queue, the rest dropped. */
+	struct guest_violation {
+		char action[16];
+		char target[PATH_MAX];
+	} guest[GUEST_VIOLATIONS_MAX];
+	int nguest;
 	bool booted;
 	bool qmp_ready; /* greeting read, capabilities negotiated */
 	int shell_exit; /* "exit N" from the agent, -1 until then */
@@ -323,9 +333,17 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
 /* --- the shares -------------------------------------------------------------
  *
  * diod serves one tree on fd 3, a socketpair whose other end becomes
- * qemu's chardev.  As the server's uid (-u: diod refuses any other uid
- * to attach), no authentication (-n: the socket is the only way in),
- * none of /etc/diod.conf (-c /dev/null). */
+ * qemu's chardev.  In a user namespace of its own where the server's
+ * uid and gid are GUEST_ID (guest_ids_argv says why), every attach
+ * squashed to that id, diod's own (-S; -U root only names a squash user
+ * the user database knows, diod's own uid overrides it), no
+ * authentication (-n: the socket is the only way in), none of
+ * /etc/diod.conf (-c /dev/null). */
+
+/* The guest's user: the shell's uid and gid in the guest, and the
+ * server's in each share's namespace.  Any fixed id but 0 would do. */
+#define GUEST_ID "1000"
+#define GUEST_USER "sandmux"
 
 static int find_guard(const char *name, char out[PATH_MAX]);
 static int add_line(char *buf, size_t size, const char *line);
@@ -351,19 +369,38 @@ static int layer_prefix(const struct vm_key *key, const char *work, struct strve
 	return rc;
 }
 
+/* diod in a user namespace whose one uid and gid are the server's, as
+ * GUEST_ID.  The guest's 9p client checks permissions itself, against
+ * the owner diod reports: so the server's files are GUEST_ID's in the
+ * guest, where the shell runs as GUEST_ID, never as the server's uid;
+ * what diod makes as GUEST_ID is the server's on the host.  Threat: the
+ * shell being root in the guest (the server's uid when the server is
+ * root), one step from the guest kernel's own privileges (/proc/sys, a
+ * kernel bug reached as root).  Threat: a bug in diod driven by the
+ * guest's requests: diod is not root and holds no capability in any
+ * namespace; on the host it is the server's uid, which reads what that
+ * uid may by the files' modes, without DAC override, and writes only
+ * the work tree (share_argv's mounts).  Other owners show as the
+ * overflow id (65534). */
+static int guest_ids_argv(struct strvec *a)
+{
+	const char *const ids[] = {"--unshare-user", "--uid",	   GUEST_ID, "--gid",
+				   GUEST_ID,	     "--cap-drop", "ALL"};
+
+	return strvec_pushv(a, ids, sizeof ids / sizeof ids[0]);
+}
+
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
 		      int report_fd, const char *layer_work, struct strvec *a)
 {
-	char uid[32], report[16];
+	char report[16];
 	bool ro = which == SHARE_ROOT || key->work_ro;
 	const char *path = which == SHARE_ROOT ? "/" : key->work;
 	/* Threat: a compromised guest kernel walking ".." out of the work
 	 * tree, which diod would follow, or writing through the host-root
 	 * share: in this sandbox every mount is read-only but the work
 	 * tree.  A fresh /proc: the host's would show every process of the
-	 * user (their environments) to a guest reading the root share.  No
-	 * --unshare-user as root: diod as root sets its groups, which a
-	 * user namespace refuses (unprivileged, bwrap makes one itself);
+	 * user (their environments) to a guest reading the root share.
 	 * --dev: device nodes of a bind are unusable in a namespace. */
 	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
 				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
@@ -376,21 +413,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		return -1;
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
-	/* Threat: a bug in diod driven by the guest's requests, as root
-	 * (the server's uid): diod keeps only what switching to the
-	 * attaching user and giving new files their owner need.  No
-	 * CAP_MKNOD (no device node, whatever the guard says), no
-	 * CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH (only what root owns or
-	 * may read by its mode), no CAP_SYS_ADMIN (no remount).
-	 * Unprivileged, bwrap's user namespace leaves diod none at all. */
-	if (getuid() == 0) {
-		const char *const caps[] = {"--cap-drop", "ALL",	      "--cap-add",
-					    "CAP_SETUID", "--cap-add",	      "CAP_SETGID",
-					    "--cap-add",  "CAP_CHOWN",	      "--cap-add",
-					    "CAP_FOWNER"};
-
-		rc |= strvec_pushv(a, caps, sizeof caps / sizeof caps[0]);
-	}
+	rc |= guest_ids_argv(a);
 	if (which == SHARE_WORK && !key->work_ro) {
 		rc |= strvec_push(a, "--bind");
 		rc |= strvec_push(a, key->work);
@@ -448,11 +471,10 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		rc |= strvec_push(a, key->work);
 	}
 	rc |= strvec_push(a, "--");
-	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
 	{
 		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
 					    "-r", "3", "-w", "3", "-t", "2", "-L", "/dev/null",
-					    "-u", uid, "-e", path};
+					    "-S", "-U", "root", "-e", path};
 
 		rc |= strvec_pushv(a, args, sizeof args / sizeof args[0]);
 	}
@@ -833,18 +855,13 @@ static char *world_message(const struct vm_key *key, const struct strvec *warm, 
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	/* The name the guest attaches to the shares as (diod looks the
-	 * attaching user up by name, and lets only this uid in). */
-	struct passwd *pw = getpwuid(getuid());
 	int rc = 0;
 
 	if (f == NULL)
 		return NULL;
-	rc |= pw != NULL && strspn(pw->pw_name, "abcdefghijklmnopqrstuvwxyz"
-					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-				  strlen(pw->pw_name)
-		  ? put_line(f, "user", pw->pw_name)
-		  : -1;
+	/* The name the guest attaches to the shares as (diod looks the
+	 * attaching user up by name, and lets only GUEST_ID in). */
+	rc |= put_line(f, "user", GUEST_USER);
 	if (key->work[0] != '\0') {
 		/* "rw PATH": the host path is the share's 9p aname. */
 		char value[PATH_MAX + 8];
@@ -897,10 +914,10 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		rc |= put_line(f, "env", var);
 	}
 	rc |= put_line(f, "cwd", req->cwd);
-	snprintf(num, sizeof num, "%u", (unsigned)getuid());
-	rc |= put_line(f, "uid", num);
-	snprintf(num, sizeof num, "%u", (unsigned)getgid());
-	rc |= put_line(f, "gid", num);
+	/* The shell's ids in the guest: the server's files are its own
+	 * there (guest_ids_argv), whatever uid the server has. */
+	rc |= put_line(f, "uid", GUEST_ID);
+	rc |= put_line(f, "gid", GUEST_ID);
 	snprintf(num, sizeof num, "%d %d", req->rows, req->cols);
 	rc |= put_line(f, "size", num);
 	if (req->egress_dir != NULL)
@@ -911,6 +928,22 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (getenv("SANDMUX_TEST_GUEST_ROOT") != NULL &&
 	    strcmp(getenv("SANDMUX_TEST_GUEST_ROOT"), "1") == 0)
 		rc |= put_line(f, "guest-root", "1");
+	/* Masked in the guest too, so that the guest's own refusal comes
+	 * first and the agent reports it (microvm-guest/watch.h); the
+	 * shares' servers refuse the same roots whatever the guest does.
+	 * Only those that exist: the guest's lookup of a missing one would
+	 * leave a negative dentry in its 9p cache, and hide the root from
+	 * the guest (and its refusal from the feed) once it is made. */
+	for (const char *p = key->deny; *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char path[PATH_MAX];
+		struct stat st;
+
+		snprintf(path, sizeof path, "%.*s", (int)(nl - p), p);
+		if (stat(path, &st) == 0)
+			rc |= put_line(f, "deny", path);
+		p = nl + 1;
+	}
 	rc |= put_read_only(f, prof, home, work, key);
 	fputs("go\n", f);
 	if (fclose(f) != 0 || rc != 0) {
@@ -1501,6 +1534,48 @@ fail:
 
 /* --- the control channel -------------------------------------------------- */
 
+/* "ACTION TARGET" from the agent, TARGET's bytes outside printable
+ * ASCII as %HH: queued as the guest's refusal.  The guest is hostile:
+ * only the two actions its masks and read-only binds give, an absolute
+ * path, no NUL, control bytes shown as '?', bounded; the pane, the
+ * backend and the source are the host's to say (pane_check_violations),
+ * never the line's. */
+static void guest_violation(struct microvm_vm *vm, const char *text)
+{
+	static const char *const actions[] = {"file-read*", "file-write*"};
+	struct guest_violation *v;
+	const char *space = strchr(text, ' ');
+	size_t n = 0;
+
+	if (space == NULL || space[1] != '/' || vm->nguest == GUEST_VIOLATIONS_MAX)
+		return;
+	v = &vm->guest[vm->nguest];
+	v->action[0] = '\0';
+	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+		if ((size_t)(space - text) == strlen(actions[i]) &&
+		    strncmp(text, actions[i], strlen(actions[i])) == 0)
+			snprintf(v->action, sizeof v->action, "%s", actions[i]);
+	if (v->action[0] == '\0')
+		return;
+	for (const char *p = space + 1; *p != '\0'; p++) {
+		unsigned value;
+		unsigned char c = (unsigned char)*p;
+
+		if (n + 1 >= sizeof v->target)
+			return;
+		if (c == '%') {
+			if (sscanf(p + 1, "%2x", &value) != 1 || !isxdigit((unsigned char)p[1]) ||
+			    !isxdigit((unsigned char)p[2]) || value == 0)
+				return;
+			c = (unsigned char)value;
+			p += 2;
+		}
+		v->target[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	v->target[n] = '\0';
+	vm->nguest++;
+}
+
 /* One line from the agent: 1 handled, -1 failure (err set). */
 static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
 {
@@ -1522,6 +1597,10 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
 		/* The shell's pid is the guest's; on the host qemu stands
 		 * for it. */
 		res->child_pid = res->pid;
+		return 1;
+	}
+	if (strncmp(line, "violation ", 10) == 0) {
+		guest_violation(vm, line + 10);
 		return 1;
 	}
 	if (sscanf(line, "exit %d", &status) == 1) {
@@ -1556,11 +1635,17 @@ static int read_ctl(struct launch_result *res, struct sm_error *err)
 		vm->len += (size_t)n;
 		vm->line[vm->len] = '\0';
 		while ((nl = strchr(vm->line, '\n')) != NULL) {
-			*nl = '\0';
-			if (handle_line(res, vm->line, err) < 0)
-				return -1;
-			vm->len -= (size_t)(nl + 1 - vm->line);
+			/* Taken off the buffer before it is handled: a line
+			 * that fails is not met again by the next read. */
+			char line[sizeof vm->line];
+			size_t n = (size_t)(nl - vm->line);
+
+			memcpy(line, vm->line, n);
+			line[n] = '\0';
+			vm->len -= n + 1;
 			memmove(vm->line, nl + 1, vm->len + 1);
+			if (handle_line(res, line, err) < 0)
+				return -1;
 		}
 		if (vm->len == sizeof vm->line - 1)
 			vm->len = 0; /* an overlong line from the guest is dropped */
@@ -1627,15 +1712,32 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
 
-/* One line of the guards' pipe ("ACTION<TAB>TARGET"), or 0.  A line
- * comes from a diod or qemu the guest may have driven, so it is only
- * ever data: an action not of the four the guards write is dropped. */
+/* The guest agent's next report of the guest's own refusals (source
+ * "guest"), else one line of the guards' pipe ("ACTION<TAB>TARGET",
+ * source "host"), or 0.  A line comes from a diod or qemu the guest may
+ * have driven, so it is only ever data: an action not of the four the
+ * guards write is dropped. */
 static int microvm_next_violation(struct launch_result *res, char *action, size_t action_size,
-				  char *target, size_t target_size)
+				  char *target, size_t target_size, const char **source)
 {
 	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
 					      "network-outbound"};
 	struct microvm_vm *vm = res->vm;
+	struct sm_error err = {0};
+
+	*source = "host";
+	/* The agent's lines after "ready": its reports of the guest's own
+	 * refusals, queued by handle_line. */
+	if (vm != NULL && vm->ctl >= 0 && res->confirmed)
+		read_ctl(res, &err);
+	if (vm != NULL && vm->nguest > 0) {
+		snprintf(action, action_size, "%s", vm->guest[0].action);
+		snprintf(target, target_size, "%s", vm->guest[0].target);
+		vm->nguest--;
+		memmove(&vm->guest[0], &vm->guest[1], (size_t)vm->nguest * sizeof vm->guest[0]);
+		*source = "guest";
+		return 1;
+	}
 
 	while (vm != NULL && vm->report >= 0) {
 		char *nl = memchr(vm->report_line, '\n', vm->report_len);

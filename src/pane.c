@@ -325,21 +325,25 @@ static void pane_check_limits(struct pane *p)
 		server_broadcast_layout(p->window->session);
 }
 
-/* Refusals the backend made on the host's side without the supervisor
- * (a microvm's file servers and qemu): violation events like native's,
- * in the same log, feed and counter. */
+/* Refusals the backend made without the supervisor (a microvm's file
+ * servers and qemu on the host, its guest kernel as the agent says):
+ * violation events like native's, in the same log, feed and counter,
+ * with where the refusal was made; the pane and backend are this
+ * pane's, whatever the backend's report says. */
 static void pane_check_violations(struct pane *p)
 {
 	char action[32], target[PATH_MAX];
+	const char *source;
 
 	if (p->ops == NULL || p->ops->next_violation == NULL)
 		return;
-	while (p->ops->next_violation(&p->launch, action, sizeof action, target, sizeof target) ==
-	       1) {
+	while (p->ops->next_violation(&p->launch, action, sizeof action, target, sizeof target,
+				      &source) == 1) {
 		cJSON *ev = events_lifecycle("violation", p);
 
 		cJSON_AddStringToObject(ev, "action", action);
 		cJSON_AddStringToObject(ev, "target", target);
+		cJSON_AddStringToObject(ev, "source", source);
 		events_emit(ev);
 	}
 }

@@ -110,7 +110,7 @@ sanitized() {
 	export ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0:check_printf=0"
 	export UBSAN_OPTIONS="log_path=$san_logs/ubsan:print_stacktrace=1:halt_on_error=1"
 	run_suite "$SAN_BUILD" "integration sanitizer" "asan:" units "sort -r" \
-		"integration/microvm integration/microvm-attacker integration/microvm-repos integration/native-limits-cgroup2"
+		"integration/microvm integration/microvm-attacker integration/microvm-repos integration/microvm-uid integration/microvm-guest-report integration/native-limits-cgroup2"
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	reports=$(ls "$san_logs" 2>/dev/null | wc -l)
 	if [ "$reports" -gt 0 ]; then

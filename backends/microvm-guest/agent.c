@@ -26,10 +26,10 @@
  *     mounts;
  *   - a deny-read path the launch names is masked: a directory by an
  *     empty read-only tmpfs of mode 0000, anything else by an empty
- *     mode-0000 file bound read-only over it.  The host names none
- *     today: the shares' servers refuse those paths themselves
- *     (microvm-host/diod-guard.c) and report it, which a mask would
- *     hide;
+ *     mode-0000 file bound read-only over it (not one holding the work
+ *     tree).  The shares' servers refuse those paths themselves
+ *     (microvm-host/diod-guard.c) whatever the guest does; the guest's
+ *     own refusals are reported by the agent (watch.h);
  *   - paths kept read-only (host-run files inside the work tree) are
  *     bound read-only over themselves.  Threat: planting what the host
  *     runs later (invariant 7);
@@ -38,9 +38,14 @@
  *     own with a process limit (lock_kernel, make_shell_group);
  *   - the shell runs on /dev/hvc0 (the pane's PTY on the host) as its
  *     session leader with hvc0 as controlling terminal, so job control is
- *     the guest kernel's own; as the user's uid with every capability
- *     dropped and no_new_privs, so uid 0 does not pass the mode-0000
- *     masks and cannot unmount them.
+ *     the guest kernel's own; as the guest's user (uid and gid 1000,
+ *     named in the guest's /etc/passwd and /etc/group: name_guest_users),
+ *     whatever uid the server has, with every capability dropped and
+ *     no_new_privs.
+ *
+ * The shell runs under a seccomp filter whose notifications the agent
+ * answers, so that the guest's own refusals reach the pane's feed as
+ * "violation ACTION PATH" lines (watch.h says how).
  *
  * Only once execve of the shell succeeded (its CLOEXEC pipe closed with
  * nothing written) does the agent send "ready NONCE PID": the host
@@ -82,12 +87,14 @@
 #include <sys/socket.h>
 #include <linux/capability.h>
 
+#include "watch.h"
+
 #define MAX_ITEMS 256
 #define LINE_MAX_LEN 8192
 
 struct launch {
 	char nonce[80];
-	char user[64]; /* the server's user name: the shares' attach name */
+	char user[64]; /* the name of the shell's uid in the guest */
 	char *argv[MAX_ITEMS + 1], *envp[MAX_ITEMS + 1];
 	char *deny[MAX_ITEMS + 1], *readonly[MAX_ITEMS + 1];
 	int nargv, nenvp, ndeny, nreadonly;
@@ -108,6 +115,7 @@ struct launch {
 
 static int ctl = -1;
 static int shell_group = -1; /* the shell's control group (make_shell_group) */
+static int shell_watch = -1; /* the shell's seccomp listener (watch.h) */
 
 static void say(const char *fmt, ...)
 {
@@ -416,19 +424,20 @@ static int share_socket(const char *port_name)
 	return sv[0];
 }
 
-/* 9p over the fd transport as the server's user (access=any: one attach
- * by that name whoever asks in the guest; the host's server refuses any
- * other user). */
+/* 9p over the fd transport, one attach whoever asks in the guest
+ * (access=any).  The host's server squashes every attach to the one id
+ * it serves as (diod -S): the name only has to be one its user database
+ * knows, and says nothing. */
 static void mount_share(const char *port_name, const char *aname, const char *dst,
-			unsigned long flags, const char *cache, const struct launch *l)
+			unsigned long flags, const char *cache)
 {
 	char opts[4400];
 	int fd = share_socket(port_name);
 
 	snprintf(opts, sizeof opts,
 		 "trans=fd,rfdno=%d,wfdno=%d,version=9p2000.L,msize=262144,access=any,"
-		 "uname=%s,cache=%s,aname=%s",
-		 fd, fd, l->user, cache, aname);
+		 "uname=root,cache=%s,aname=%s",
+		 fd, fd, cache, aname);
 	mount_or_die(port_name, dst, "9p", flags, opts);
 	/* The mount holds its own reference. */
 	close(fd);
@@ -442,7 +451,10 @@ static void build_root(const struct launch *l)
 {
 	char dst[4200];
 
-	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV, "loose", l);
+	/* nosuid: a host file's set-user-ID bit names the host's owner,
+	 * which is another uid in the guest (the server's is the guest
+	 * user's), and means nothing to the shell (no_new_privs). */
+	mount_share("sandmux.root", "/", "/newroot", MS_RDONLY | MS_NODEV | MS_NOSUID, "loose");
 	mount_or_die("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	/* Threat: uid 0 in the guest (the server's uid when it is root)
 	 * writing the kernel's settings, which /proc checks by owner alone
@@ -481,8 +493,8 @@ static void build_root(const struct launch *l)
 		snprintf(dst, sizeof dst, "/newroot%s", l->work_path);
 		if (strncmp(l->work_path, "/tmp/", 5) == 0)
 			make_dirs(dst);
-		mount_share("sandmux.work", l->work_path, dst, MS_NODEV | (l->work_ro ? MS_RDONLY : 0),
-			    "mmap", l);
+		mount_share("sandmux.work", l->work_path, dst,
+			    MS_NODEV | MS_NOSUID | (l->work_ro ? MS_RDONLY : 0), "mmap");
 	}
 	/* switch_root: the initramfs stays underneath, unreachable. */
 	if (chdir("/newroot") != 0 || mount(".", "/", NULL, MS_MOVE, NULL) != 0 ||
@@ -568,6 +580,64 @@ static void copy_ahead(const struct launch *l, int warm_dir)
 	}
 }
 
+/* The host's user database file path, copied into fd (a file of the
+ * initramfs) with entry in place of any line of the same name or id,
+ * and bound read-only over path.  The shell's uid is the guest's user
+ * (the host's guest_ids_argv in microvm.c), which the host's files do not
+ * name: without it the shell is "I have no name!" and tools that ask
+ * for the user's home get none. */
+static void name_guest_user(const char *path, int fd, const char *name, unsigned id,
+			    const char *entry)
+{
+	char line[4096], source[64], idfield[32];
+	FILE *in = fopen(path, "re"), *out = fdopen(dup(fd), "w");
+	size_t n = strlen(name);
+
+	if (in == NULL || out == NULL) {
+		if (in != NULL)
+			fclose(in);
+		if (out != NULL)
+			fclose(out);
+		return;
+	}
+	snprintf(idfield, sizeof idfield, "%u:", id);
+	while (fgets(line, sizeof line, in) != NULL) {
+		const char *field = strchr(line, ':');
+
+		field = field != NULL ? strchr(field + 1, ':') : NULL;
+		if ((strncmp(line, name, n) == 0 && line[n] == ':') ||
+		    (field != NULL && strncmp(field + 1, idfield, strlen(idfield)) == 0))
+			continue;
+		fputs(line, out);
+	}
+	fprintf(out, "%s\n", entry);
+	fclose(in);
+	if (fclose(out) != 0)
+		return;
+	/* A prepared VM's copy of it (copy_ahead) goes first: its file is
+	 * unlinked, and nothing mounts over an unlinked file. */
+	umount2(path, MNT_DETACH);
+	snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
+	if (mount(source, path, NULL, MS_BIND, NULL) != 0 ||
+	    mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+		die(path);
+}
+
+static void name_guest_users(const struct launch *l, const int user_db[2])
+{
+	const char *home = "/";
+	char entry[4400];
+
+	for (int i = 0; i < l->nenvp; i++)
+		if (strncmp(l->envp[i], "HOME=", 5) == 0 && strchr(l->envp[i], ':') == NULL)
+			home = l->envp[i] + 5;
+	snprintf(entry, sizeof entry, "%s:x:%u:%u:sandmux guest:%s:/bin/sh", l->user, l->uid,
+		 l->gid, home);
+	name_guest_user("/etc/passwd", user_db[0], l->user, l->uid, entry);
+	snprintf(entry, sizeof entry, "%s:x:%u:", l->user, l->gid);
+	name_guest_user("/etc/group", user_db[1], l->user, l->gid, entry);
+}
+
 /* Masks and read-only binds, after the switch: paths resolve as the
  * shell will see them.  mask_fd is the initramfs's empty mode-0000 file. */
 static void apply_policy(const struct launch *l, int mask_fd, int resolv_fd)
@@ -593,11 +663,17 @@ static void apply_policy(const struct launch *l, int mask_fd, int resolv_fd)
 		if (mount(l->readonly[i], l->readonly[i], NULL, MS_BIND | MS_REC, NULL) != 0 ||
 		    mount(NULL, l->readonly[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
 			die(l->readonly[i]);
+		watch_read_only(l->readonly[i]);
 	}
 	for (int i = 0; i < l->ndeny; i++) {
 		struct stat st;
+		size_t n = strlen(l->deny[i]);
 
-		if (stat(l->deny[i], &st) != 0)
+		/* Not one holding the work tree: the host's server refuses
+		 * those itself, a mask would hide the work tree. */
+		if (stat(l->deny[i], &st) != 0 ||
+		    (l->work && strncmp(l->work_path, l->deny[i], n) == 0 &&
+		     (l->work_path[n] == '/' || l->work_path[n] == '\0')))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			if (mount("tmpfs", l->deny[i], "tmpfs",
@@ -607,6 +683,7 @@ static void apply_policy(const struct launch *l, int mask_fd, int resolv_fd)
 			   mount(NULL, l->deny[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0) {
 			die(l->deny[i]);
 		}
+		watch_masked(l->deny[i]);
 	}
 }
 
@@ -705,7 +782,10 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 	pid_t pid;
 	ssize_t n;
 
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
+	int watch[2];
+
+	if (pipe2(pipefd, O_CLOEXEC) != 0 ||
+	    socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, watch) != 0)
 		return -1;
 	pid = fork();
 	if (pid < 0)
@@ -737,6 +817,9 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 		failed.step = 2;
 		if (!l->guest_root && drop_privileges(l) != 0)
 			goto fail;
+		failed.step = 6;
+		if (!l->guest_root && watch_install(watch[1]) != 0)
+			goto fail;
 		failed.step = 3;
 		if (chdir(l->cwd[0] ? l->cwd : "/") != 0)
 			goto fail;
@@ -750,21 +833,30 @@ static pid_t start_shell(const struct launch *l, char *what, size_t what_size)
 		_exit(127);
 	}
 	close(pipefd[1]);
+	close(watch[1]);
 	do
 		n = read(pipefd[0], &failed, sizeof failed);
 	while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	if (n > 0) {
-		static const char *const steps[] = {"setsid", "open /dev/hvc0 as the terminal",
-						    "drop privileges", "chdir to the working directory",
-						    "exec", "join the shell's control group"};
+		static const char *const steps[] = {"setsid",
+						    "open /dev/hvc0 as the terminal",
+						    "drop privileges",
+						    "chdir to the working directory",
+						    "exec",
+						    "join the shell's control group",
+						    "watch the shell's calls"};
 
 		waitpid(pid, NULL, 0);
 		snprintf(what, what_size, "%s%s%s", steps[failed.step], failed.step == 4 ? " " : "",
 			 failed.step == 4 ? l->argv[0] : "");
 		errno = failed.err;
+		close(watch[0]);
 		return -1;
 	}
+	/* Sent before the exec, so here now (none as guest root). */
+	shell_watch = watch_receive(watch[0]);
+	close(watch[0]);
 	return pid;
 }
 
@@ -847,8 +939,9 @@ static int serve(pid_t shell)
 	int tty = open("/dev/hvc0", O_RDWR | O_NOCTTY | O_CLOEXEC);
 
 	for (;;) {
-		struct pollfd pfd[2] = {{.fd = ctl, .events = POLLIN},
-					{.fd = signal_pipe[0], .events = POLLIN}};
+		struct pollfd pfd[3] = {{.fd = ctl, .events = POLLIN},
+					{.fd = signal_pipe[0], .events = POLLIN},
+					{.fd = shell_watch, .events = POLLIN}};
 		int status;
 		pid_t pid;
 
@@ -858,8 +951,10 @@ static int serve(pid_t shell)
 			if (read_line(line, sizeof line))
 				handle_control(line, tty);
 		}
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
 			return 255;
+		if (pfd[2].revents & POLLIN)
+			watch_answer(shell_watch, ctl);
 		if (pfd[1].revents & POLLIN) {
 			char drain[64];
 
@@ -915,7 +1010,7 @@ int main(void)
 {
 	struct launch l;
 	char what[4200];
-	int mask_fd, resolv_fd = -1, warm_dir = -1, status;
+	int mask_fd, resolv_fd = -1, warm_dir = -1, status, user_db[2];
 	pid_t shell;
 
 	/* Not dumpable, and so neither are the relays forked from here:
@@ -941,6 +1036,12 @@ int main(void)
 	mask_fd = open("/mask", O_RDONLY | O_CLOEXEC | O_CREAT, 0);
 	if (mask_fd < 0 || fchmod(mask_fd, 0) != 0)
 		die("mask file");
+	/* The guest's user database files, written once the launch is in
+	 * (name_guest_users): reachable after the switch through these. */
+	user_db[0] = open("/passwd", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	user_db[1] = open("/group", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (user_db[0] < 0 || user_db[1] < 0)
+		die("the user database files");
 	if (strcmp(l.net, "open") == 0) {
 		static const char dns[] = "nameserver 10.0.2.3\n";
 
@@ -963,6 +1064,8 @@ int main(void)
 	if (warm_dir >= 0)
 		close(warm_dir);
 	read_message(&l, "go");
+	if (!l.guest_root)
+		name_guest_users(&l, user_db);
 	apply_policy(&l, mask_fd, resolv_fd);
 	if (l.nargv == 0) {
 		errno = EINVAL;

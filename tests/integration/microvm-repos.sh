@@ -51,8 +51,8 @@ cd "$P" || exit 1
 # The guest's attacks, as scripts outside the work tree (the guest reads
 # them through the host-root share): no quoting through send-keys.
 mkdir -p "$BASE/bin"
-# The guest's root is not the files' owner when the server is not root:
-# git's ownership check, not the guard, would stop it then.
+# The guest's root is not the files' owner (they are the guest user's,
+# uid 1000): git's ownership check, not the guard, would stop it.
 SAFE="export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'"
 cat >"$BASE/bin/hook.sh" <<EOS
 h=$I/.git/hooks

@@ -186,8 +186,9 @@ check "agent profile: and a port of the proxies' address that is no guestfwd fai
 	sh -c "echo '$out' | grep -q direct-refused && ! echo '$out' | grep -q origin-ok"
 kill $lo_web 2>/dev/null
 
-# The control port is the agent's alone: the shell (uid 0 here, with no
-# capabilities) cannot open it to forge "ready" or "exit".
+# The control port is the agent's alone: the shell (uid 1000 in the
+# guest, with no capabilities: microvm-uid.sh) cannot open it to forge
+# "ready" or "exit".
 out=$(run "$main" P "for port in /dev/vport*; do echo ready forged 1 >\$port && echo opened; done")
 check "the shell cannot open the control port ($out)" \
 	sh -c "echo '$out' | grep -q 'Device or resource busy\|Permission denied' && ! echo '$out' | grep -q opened"
