@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,11 +85,12 @@ bool linked_secret(struct linked_secrets *c, char *const *roots, const struct st
 {
 	struct timespec now;
 
-	if (!S_ISREG(st->st_mode) || st->st_nlink < 2 || roots == NULL || roots[0] == NULL)
+	if (!S_ISREG(st->st_mode) || st->st_nlink < 2 ||
+	    (!c->fixed && (roots == NULL || roots[0] == NULL)))
 		return false;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!c->built || now.tv_sec - c->at.tv_sec > 1 ||
-	    (now.tv_sec - c->at.tv_sec == 1 && now.tv_nsec >= c->at.tv_nsec))
+	if (!c->fixed && (!c->built || now.tv_sec - c->at.tv_sec > 1 ||
+			  (now.tv_sec - c->at.tv_sec == 1 && now.tv_nsec >= c->at.tv_nsec)))
 		rebuild(c, roots);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->v[i].ino == st->st_ino && c->v[i].size == st->st_size &&
@@ -101,4 +104,55 @@ void linked_secrets_free(struct linked_secrets *c)
 {
 	free(c->v);
 	*c = (struct linked_secrets){0};
+}
+
+void linked_secrets_collect(struct linked_secrets *c, char *const *roots)
+{
+	rebuild(c, roots);
+}
+
+size_t linked_secrets_format(const struct linked_secrets *c, char *out, size_t size)
+{
+	size_t used = 0;
+
+	if (size == 0)
+		return 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n; i++) {
+		int n = snprintf(out + used, size - used, "%" PRIuMAX " %" PRIdMAX " %" PRIdMAX " %ld\n",
+				 (uintmax_t)c->v[i].ino, (intmax_t)c->v[i].size,
+				 (intmax_t)c->v[i].mtime.tv_sec, (long)c->v[i].mtime.tv_nsec);
+
+		if (n < 0 || (size_t)n >= size - used) {
+			out[0] = '\0';
+			return 0;
+		}
+		used += (size_t)n;
+	}
+	return used;
+}
+
+int linked_secrets_parse(struct linked_secrets *c, const char *text)
+{
+	c->n = 0;
+	c->built = c->fixed = true;
+	for (const char *p = text; p != NULL && *p != '\0';) {
+		uintmax_t ino;
+		intmax_t size, sec;
+		long nsec;
+		struct stat st = {0};
+		const char *nl = strchr(p, '\n');
+
+		if (sscanf(p, "%" SCNuMAX " %" SCNdMAX " %" SCNdMAX " %ld", &ino, &size, &sec,
+			   &nsec) != 4 ||
+		    nsec < 0 || nsec > 999999999L)
+			return -1;
+		st.st_ino = (ino_t)ino;
+		st.st_size = (off_t)size;
+		st.st_mtim.tv_sec = (time_t)sec;
+		st.st_mtim.tv_nsec = nsec;
+		add_file(c, &st);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	return 0;
 }

@@ -29,6 +29,7 @@ struct linked_secrets {
 	} *v;
 	size_t n, cap;
 	bool built;
+	bool fixed; /* given whole (linked_secrets_parse): never walked again */
 	struct timespec at; /* CLOCK_MONOTONIC */
 };
 
@@ -46,5 +47,14 @@ struct linked_secrets {
 bool linked_secret(struct linked_secrets *cache, char *const *roots, const struct stat *st);
 
 void linked_secrets_free(struct linked_secrets *cache);
+
+/* For a process that cannot see the roots (the microvm work tree's
+ * file server): the server walks them at launch (collect), writes the
+ * files as text, one "INO SIZE SEC NSEC" line each (format: the bytes
+ * written, or 0 when they do not fit in size), and the other side reads
+ * them back as a fixed cache (parse: 0, or -1 on a malformed line). */
+void linked_secrets_collect(struct linked_secrets *cache, char *const *roots);
+size_t linked_secrets_format(const struct linked_secrets *cache, char *out, size_t size);
+int linked_secrets_parse(struct linked_secrets *cache, const char *text);
 
 #endif

@@ -77,6 +77,7 @@
 #include "error.h"
 #include "home-layer.h"
 #include "hostrun.h"
+#include "linked-secret.h"
 #include "log.h"
 #include "microvm-warm.h"
 #include "microvm.h"
@@ -390,6 +391,76 @@ static int guest_ids_argv(struct strvec *a)
 	return strvec_pushv(a, ids, sizeof ids / sizeof ids[0]);
 }
 
+/* What the work tree's diod sees besides the work tree: the system's
+ * programs and libraries (diod, its loader and libraries, the guard),
+ * read-only.  Threat: a bug in diod driven by the guest's requests
+ * reaching the rest of the host's files (the user's $HOME, other
+ * projects): that diod sees only what it serves and what it runs on.
+ * (The root share's diod serves the host's / read-only, so it sees it.)
+ * A directory that is a symlink on the host (merged /usr: /bin, /lib)
+ * is the same symlink here. */
+static int work_view(const struct vm_key *key, struct strvec *a)
+{
+	static const char *const system[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+					     "/libx32", "/etc"};
+	char target[PATH_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof system / sizeof system[0]; i++) {
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(system[i], &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode) && (n = readlink(system[i], target, sizeof target - 1)) > 0) {
+			target[n] = '\0';
+			rc |= strvec_pushv(a, (const char *const[]){"--symlink", target, system[i]}, 3);
+		} else if (S_ISDIR(st.st_mode)) {
+			rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", system[i], system[i]},
+					   3);
+		}
+	}
+	rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", key->guard_lib, key->guard_lib}, 3);
+	return rc;
+}
+
+/* The deny-read roots' files for the work tree's guard, which does not
+ * see the roots (linked-secret.h): NULL when they are too many to pass,
+ * and the work tree's diod then sees the host read-only as the root
+ * share's does (logged). */
+static char *work_secrets(const struct vm_key *key)
+{
+	enum { MAX = 96 * 1024 };
+	struct linked_secrets found = {0};
+	struct strvec roots = STRVEC_INIT;
+	char *text = malloc(MAX);
+
+	for (const char *p = key->deny; text != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		char root[PATH_MAX];
+
+		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
+		if (strvec_push(&roots, root) != 0)
+			break;
+		p = nl + 1;
+	}
+	if (text != NULL) {
+		linked_secrets_collect(&found, roots.v);
+		if (found.n > 0 && linked_secrets_format(&found, text, MAX) == 0) {
+			log_warn("microvm: %zu files under the deny-read roots: the work tree's file "
+				 "server sees the host read-only, to find their hard links itself",
+				 found.n);
+			free(text);
+			text = NULL;
+		} else if (found.n == 0) {
+			text[0] = '\0';
+		}
+	}
+	linked_secrets_free(&found);
+	strvec_free(&roots);
+	return text;
+}
+
 static int share_argv(const struct probe_result *probe, const struct vm_key *key, int which,
 		      int report_fd, const char *layer_work, struct strvec *a)
 {
@@ -404,9 +475,9 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 	 * --dev: device nodes of a bind are unusable in a namespace. */
 	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
 				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
-				       "--ro-bind",	    "/",	     "/",
 				       "--dev",		    "/dev",	     "--proc",
 				       "/proc"};
+	char *secrets = NULL;
 	int rc = 0;
 
 	if (which == SHARE_WORK && layer_work != NULL && layer_prefix(key, layer_work, a) != 0)
@@ -414,8 +485,16 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
 	rc |= guest_ids_argv(a);
-	if (which == SHARE_WORK && !key->work_ro) {
-		rc |= strvec_push(a, "--bind");
+	if (which == SHARE_ROOT || (secrets = work_secrets(key)) == NULL) {
+		rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", "/", "/"}, 3);
+	} else {
+		rc |= work_view(key, a);
+		rc |= strvec_pushv(a, (const char *const[]){"--setenv", "SANDMUX_GUARD_SECRETS", secrets},
+				   3);
+		free(secrets);
+	}
+	if (which == SHARE_WORK) {
+		rc |= strvec_push(a, key->work_ro ? "--ro-bind" : "--bind");
 		rc |= strvec_push(a, key->work);
 		rc |= strvec_push(a, key->work);
 	}

@@ -146,10 +146,15 @@ __attribute__((constructor)) static void guard_load(void)
 	const char *fd = getenv("SANDMUX_GUARD_REPORT_FD");
 	const char *comps = getenv("SANDMUX_GUARD_COMPONENTS");
 	const char *work = getenv("SANDMUX_GUARD_WORK");
+	const char *secrets = getenv("SANDMUX_GUARD_SECRETS");
 
 	create_list = paths != NULL ? strdup(paths) : NULL;
 	deny_list = deny != NULL ? strdup(deny) : NULL;
 	deny_roots_load();
+	/* The work tree's diod does not see the deny-read roots: the server
+	 * walked them at launch for it. */
+	if (secrets != NULL && linked_secrets_parse(&linked, secrets) != 0)
+		linked_secrets_parse(&linked, ""); /* malformed: nothing known, noted by the server */
 	component_list = comps != NULL ? strdup(comps) : NULL;
 	work_root = work != NULL && work[0] == '/' ? strdup(work) : NULL;
 	report_fd = fd != NULL ? atoi(fd) : -1;
