@@ -14,7 +14,9 @@
 #define TAG "sandmux:"
 #define PREFIX "Sandbox: "
 
-void seatbelt_log_action(const char *operation, char *out, size_t size)
+/* The violation action for an SBPL operation ("file-read-data" ->
+ * "file-read*"). */
+static void seatbelt_log_action(const char *operation, char *out, size_t size)
 {
 	static const struct {
 		const char *prefix, *action;

@@ -44,10 +44,6 @@ struct seatbelt_denial {
  * a deny, another pane's, a forged or ambiguous tag, too long). */
 int seatbelt_log_parse(const char *line, size_t len, int pane, struct seatbelt_denial *out);
 
-/* The violation action for an SBPL operation ("file-read-data" ->
- * "file-read*"), into out. */
-void seatbelt_log_action(const char *operation, char *out, size_t size);
-
 /* Splits a byte stream into lines of at most SEATBELT_LOG_LINE_MAX. */
 struct seatbelt_log_reader {
 	char buf[SEATBELT_LOG_LINE_MAX + 1];
