@@ -20,6 +20,7 @@ MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 PKGS := vterm ncursesw libuv libcjson libseccomp
 BUILD ?= build
+UNAME_S := $(shell uname -s)
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -33,15 +34,29 @@ OPT ?= -O2 -g -fno-asynchronous-unwind-tables
 CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
 	-Isrc -Iterm -Ibackends $(PKG_CFLAGS) -MMD -MP
 LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
+SEATBELT_EXEC := $(BUILD)/sandmux-seatbelt-exec
 
 LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c term/*.c backends/*.c))
+# macOS: native is Seatbelt (backends/seatbelt-native.c), so no seccomp,
+# bubblewrap, shim or supervisor; Homebrew's libvterm, libuv, cjson and
+# ncurses (keg-only: its pkg-config directory added).  Written without a
+# Mac to try it on: docs/backends.md ("macOS (Seatbelt)") says what was
+# never run.
+ifeq ($(UNAME_S),Darwin)
+PKGS := vterm ncursesw libuv libcjson
+BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
+export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(PKG_CONFIG_PATH)
+LINUX_ONLY := backends/native.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
+	backends/home-layer.c backends/sandbox-limits.c src/shim.c src/shim-home.c
+LIB_SRCS := $(filter-out $(LINUX_ONLY),$(LIB_SRCS))
+endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-all: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
+all: $(SEATBELT_EXEC) $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -129,6 +144,12 @@ else
 	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c src/shim-home.c
 endif
 
+# The first process inside a macOS native pane (seatbelt-launch.h):
+# portable, built everywhere so its protocol is tested on Linux too.
+$(SEATBELT_EXEC): backends/seatbelt-exec/main.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $<
+
 # The microvm guest image (backends/microvm-image.sh): Debian's kernel,
 # uncompressed, and an initramfs with the guest agent as /init, static
 # like the shim and for the same reasons (no libc in the initramfs).
@@ -174,7 +195,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libsandmux.a
 deps:
 	@sh tests/deps.sh
 
-build-tests: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
+build-tests: $(SEATBELT_EXEC) $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so $(BUILD)/sandmux-spelling $(UNIT_BINS) \
 	$(HELPER_BINS)
 
 run: deps
@@ -216,11 +237,12 @@ docs: $(BUILD)/sandmux
 	./$(BUILD)/sandmux list-commands --markdown >>docs/commands.md.new
 	mv docs/commands.md.new docs/commands.md
 
-install: $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
+install: $(SEATBELT_EXEC) $(BUILD)/sandmux $(BUILD)/sandmux-shim $(BUILD)/sandmux-trash/rm $(BUILD)/sandmux-diod-guard.so $(BUILD)/sandmux-qemu-net-guard.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/sandmux $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/sandmux/themes
 	install -m 0755 $(BUILD)/sandmux $(DESTDIR)$(PREFIX)/bin/sandmux
 	install -m 0755 $(BUILD)/sandmux-shim $(DESTDIR)$(PREFIX)/bin/sandmux-shim
+	install -m 0755 $(SEATBELT_EXEC) $(DESTDIR)$(PREFIX)/bin/sandmux-seatbelt-exec
 	install -d $(DESTDIR)$(PREFIX)/lib/sandmux/trash
 	install -m 0755 $(BUILD)/sandmux-trash/rm $(DESTDIR)$(PREFIX)/lib/sandmux/trash/rm
 	install -m 0644 $(BUILD)/sandmux-diod-guard.so $(DESTDIR)$(PREFIX)/lib/sandmux/sandmux-diod-guard.so

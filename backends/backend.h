@@ -64,6 +64,10 @@ struct launch_request {
 	 * directory with this pane's http.sock and socks.sock (NULL: the
 	 * profile does not restrict the network). */
 	const char *egress_dir;
+	/* macOS native: the session's proxy ports on localhost (Seatbelt
+	 * has no network namespace: the pane talks to them directly). */
+	const int *proxy_ports;
+	size_t nproxy_ports;
 	/* native: who the supervisor reports violations for. */
 	int pane_id;
 	const char *session;
@@ -94,6 +98,9 @@ struct launch_result {
 	 * until confirmation (native.c); then the supervised pane's id. */
 	struct native_shim *shim;
 	int supervised_pane;
+	/* macOS native: the helper's confirm pipe and the log stream
+	 * watcher (seatbelt-native.c). */
+	struct seatbelt_pane *seatbelt;
 	/* microvm: the VM's control channel, QMP and launch state. */
 	struct microvm_vm *vm;
 	/* native: the sandbox's control groups or rlimits (sandbox-limits.h), until

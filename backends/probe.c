@@ -37,6 +37,7 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "seatbelt-launch.h"
 #include "home-layer.h"
 #include "log.h"
 #include "microvm.h"
@@ -344,6 +345,21 @@ static void probe_native_linux(struct probe_result *out)
 						  sizeof out->native_home_layer_reason);
 }
 
+/* macOS: sandbox-exec where Apple puts it (never from PATH: a pane's
+ * PATH is not the host's word), and a trivial profile really applied. */
+static void probe_native_macos(struct probe_result *out)
+{
+	char *const argv[] = {SEATBELT_EXEC_PATH, "-p", SEATBELT_PROBE_PROFILE, "/usr/bin/true",
+			      NULL};
+	char output[512] = "";
+	bool exists = access(SEATBELT_EXEC_PATH, X_OK) == 0;
+	int rc = exists ? run_capture(argv, output, sizeof output) : -1;
+
+	first_line(output);
+	/* run_capture gives an exit code, or -1: as a wait status. */
+	seatbelt_probe_decide(exists, rc < 0 ? 0x7f : rc << 8, output, out);
+}
+
 /* --- microvm ------------------------------------------------------------ */
 
 /* The slow part runs in a child process, not a thread of the server:
@@ -619,6 +635,8 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 	host_platform(r->platform, sizeof r->platform);
 	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
 		probe_native_linux(r);
+	else if (strcmp(r->platform, "macos") == 0)
+		probe_native_macos(r);
 	else
 		snprintf(r->native_reason, sizeof r->native_reason,
 			 "native sandbox is not offered on this platform");
@@ -647,6 +665,11 @@ void backend_probe_line(const struct probe_result *probe, char *buf, size_t size
 {
 	if (probe->native_disabled)
 		snprintf(buf, size, "sandbox: DISABLED by --sandbox off");
+	else if (probe->native_available && strcmp(probe->platform, "macos") == 0)
+		snprintf(buf, size,
+			 "sandbox: native ON (%s); a writable $HOME is guarded by mandatory "
+			 "denies only (no copy-on-write home on macOS)",
+			 probe->native_tool);
 	else if (probe->native_available && !probe->native_home_layer)
 		snprintf(buf, size,
 			 "sandbox: native ON (%s), but a profile with a writable $HOME fails: no "

@@ -1,0 +1,238 @@
+/*
+ * seatbelt-native: the native backend on macOS: the pane's command runs
+ * under sandbox-exec with the profile seatbelt.c builds, confirmed by
+ * the helper inside (seatbelt-launch.h), its denials read from one `log
+ * stream` per pane (seatbelt-log.h).  Compiled only on macOS; the parts
+ * that need no Mac are in seatbelt-launch.c and seatbelt-log.c, tested
+ * on Linux.  NOT YET COMPILED OR RUN: written on Linux (docs/backends.md).
+ */
+#ifdef __APPLE__
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "error.h"
+#include "profile.h"
+#include "pty.h"
+#include "seatbelt-launch.h"
+#include "seatbelt-log.h"
+#include "seatbelt.h"
+#include "strvec.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+struct seatbelt_pane {
+	int pane;
+	char confirm_buf[256];
+	size_t confirm_len;
+	int log_fd; /* log stream's stdout, non-blocking */
+	pid_t log_pid;
+	struct seatbelt_log_reader reader;
+};
+
+static void start_log_stream(struct seatbelt_pane *sp)
+{
+	struct strvec argv = STRVEC_INIT;
+	posix_spawn_file_actions_t fa;
+	int fds[2];
+
+	sp->log_fd = -1;
+	if (seatbelt_log_stream_argv(sp->pane, &argv) != 0 || pipe(fds) != 0) {
+		strvec_free(&argv);
+		return;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	if (posix_spawn(&sp->log_pid, argv.v[0], &fa, NULL, argv.v, environ) == 0) {
+		sp->log_fd = fds[0];
+		fcntl(sp->log_fd, F_SETFL, O_NONBLOCK);
+		fcntl(sp->log_fd, F_SETFD, FD_CLOEXEC);
+	} else {
+		close(fds[0]);
+	}
+	close(fds[1]);
+	posix_spawn_file_actions_destroy(&fa);
+	strvec_free(&argv);
+}
+
+static int seatbelt_launch(const struct launch_request *req, struct launch_result *res,
+			   struct sm_error *err)
+{
+	const struct sandbox_profile *prof;
+	struct seatbelt_input in = {0};
+	struct strvec argv = STRVEC_INIT;
+	char *profile = NULL, helper[PATH_MAX], msg[256];
+	int confirm[2] = {-1, -1}, rc = -1;
+	struct pty_spawn_opts opts = {0};
+
+	memset(res, 0, sizeof *res);
+	res->master = res->status_fd = -1;
+	if (backend_check(SANDBOX_NATIVE, err) != 0)
+		return -1;
+	prof = profile_find(req->profile);
+	if (prof == NULL) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "unknown profile %s", req->profile);
+		return -1;
+	}
+	/* Fail, don't mislabel: a proxied profile without its ports would
+	 * run with the network shut or open, neither what was asked. */
+	if (prof->proxied_network && req->nproxy_ports == 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the session's egress proxies are not running");
+		return -1;
+	}
+	in.profile = prof;
+	in.spec = req->spec;
+	in.home = req->home;
+	in.cwd = req->cwd;
+	in.pane = req->pane_id;
+	in.proxy_ports = req->proxy_ports;
+	in.nproxy_ports = req->nproxy_ports;
+	if (seatbelt_build_profile(&in, &profile, err) != 0)
+		return -1;
+	if (backend_shim_sibling("sandmux-seatbelt-exec", helper, sizeof helper) != 0 ||
+	    pipe(confirm) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandmux-seatbelt-exec not found beside sandmux");
+		goto out;
+	}
+	fcntl(confirm[0], F_SETFD, FD_CLOEXEC);
+	if (seatbelt_exec_argv(profile, helper, confirm[1], req->argv, &argv) != 0) {
+		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
+		goto out;
+	}
+	opts.argv = argv.v;
+	opts.envp = req->envp;
+	opts.cwd = req->cwd;
+	opts.rows = req->rows;
+	opts.cols = req->cols;
+	opts.keep_fds = &confirm[1];
+	opts.nkeep_fds = 1;
+	if (pty_spawn(&opts, &res->master, &res->pid, msg, sizeof msg) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandbox-exec: %s", msg);
+		goto out;
+	}
+	res->seatbelt = xcalloc(1, sizeof *res->seatbelt);
+	res->seatbelt->pane = req->pane_id;
+	start_log_stream(res->seatbelt);
+	res->status_fd = confirm[0];
+	confirm[0] = -1;
+	res->backend = SANDBOX_NATIVE;
+	res->confirmed = false;
+	snprintf(res->details, sizeof res->details, "%s, profile %s",
+		 backend_probe_result()->native_tool, prof->name);
+	rc = 0;
+out:
+	if (confirm[0] >= 0)
+		close(confirm[0]);
+	if (confirm[1] >= 0)
+		close(confirm[1]);
+	free(profile);
+	strvec_free(&argv);
+	return rc;
+}
+
+static int seatbelt_confirm(struct launch_result *res, struct sm_error *err)
+{
+	struct seatbelt_pane *sp = res->seatbelt;
+	char reason[200];
+	bool eof = false;
+	ssize_t n;
+	int rc;
+
+	if (res->confirmed)
+		return 1;
+	while (sp->confirm_len < sizeof sp->confirm_buf - 1) {
+		n = read(res->status_fd, sp->confirm_buf + sp->confirm_len,
+			 sizeof sp->confirm_buf - 1 - sp->confirm_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		eof = n == 0;
+		if (n <= 0)
+			break;
+		sp->confirm_len += (size_t)n;
+	}
+	rc = seatbelt_confirm_parse(sp->confirm_buf, sp->confirm_len, eof, &res->child_pid, reason,
+				    sizeof reason);
+	if (rc < 0)
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "%s", reason);
+	res->confirmed = rc == 1;
+	return rc;
+}
+
+static int seatbelt_next_violation(struct launch_result *res, char *action, size_t action_size,
+				   char *target, size_t target_size, const char **source)
+{
+	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_denial d;
+	char chunk[4096];
+	ssize_t n;
+
+	if (sp == NULL || sp->log_fd < 0)
+		return 0;
+	while (seatbelt_log_next(&sp->reader, sp->pane, &d) == 0) {
+		size_t room = seatbelt_log_room(&sp->reader);
+
+		n = read(sp->log_fd, chunk, room < sizeof chunk ? room : sizeof chunk);
+		if (n <= 0)
+			return 0;
+		seatbelt_log_push(&sp->reader, chunk, (size_t)n);
+	}
+	snprintf(action, action_size, "%s", d.action);
+	snprintf(target, target_size, "%s", d.target);
+	*source = "kernel";
+	return 1;
+}
+
+static int seatbelt_suspend(struct launch_result *res)
+{
+	return backend_signal_tree(res->pid, 0, SIGSTOP);
+}
+
+static int seatbelt_resume(struct launch_result *res, struct sm_error *err)
+{
+	(void)err;
+	return backend_signal_tree(res->pid, 0, SIGCONT);
+}
+
+static void seatbelt_release(struct launch_result *res)
+{
+	struct seatbelt_pane *sp = res->seatbelt;
+
+	if (sp == NULL)
+		return;
+	if (sp->log_pid > 0)
+		kill(sp->log_pid, SIGTERM);
+	if (sp->log_fd >= 0)
+		close(sp->log_fd);
+	free(sp);
+	res->seatbelt = NULL;
+}
+
+static void seatbelt_destroy(struct launch_result *res)
+{
+	backend_kill_tree(res->pid, 0);
+	seatbelt_release(res);
+}
+
+const struct backend_ops backend_native_ops = {
+    .name = "native",
+    .id = SANDBOX_NATIVE,
+    .launch = seatbelt_launch,
+    .confirm = seatbelt_confirm,
+    .suspend = seatbelt_suspend,
+    .resume = seatbelt_resume,
+    .destroy = seatbelt_destroy,
+    .next_violation = seatbelt_next_violation,
+    .release = seatbelt_release,
+};
+
+#endif
