@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <mach-o/dyld.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -27,6 +28,21 @@
 #include "seatbelt.h"
 #include "strvec.h"
 #include "xalloc.h"
+
+/* A program beside the server's binary (the build tree, PREFIX/bin):
+ * macOS has no /proc/self/exe. */
+static int sibling(const char *name, char *out, size_t size)
+{
+	char self[PATH_MAX], real[PATH_MAX];
+	uint32_t n = sizeof self;
+	const char *slash;
+
+	if (_NSGetExecutablePath(self, &n) != 0 || realpath(self, real) == NULL ||
+	    (slash = strrchr(real, '/')) == NULL ||
+	    snprintf(out, size, "%.*s/%s", (int)(slash - real), real, name) >= (int)size)
+		return -1;
+	return access(out, X_OK);
+}
 
 extern char **environ;
 
@@ -99,7 +115,7 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	in.nproxy_ports = req->nproxy_ports;
 	if (seatbelt_build_profile(&in, &profile, err) != 0)
 		return -1;
-	if (backend_shim_sibling("sandmux-seatbelt-exec", helper, sizeof helper) != 0 ||
+	if (sibling("sandmux-seatbelt-exec", helper, sizeof helper) != 0 ||
 	    pipe(confirm) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandmux-seatbelt-exec not found beside sandmux");
 		goto out;
