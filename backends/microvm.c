@@ -474,9 +474,9 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 	 * user (their environments) to a guest reading the root share.
 	 * --dev: device nodes of a bind are unusable in a namespace. */
 	const char *const confine[] = {"--die-with-parent", "--unshare-pid", "--unshare-ipc",
-				       "--unshare-uts",	    "--unshare-net", "--unshare-cgroup-try",
-				       "--dev",		    "/dev",	     "--proc",
-				       "/proc"};
+				       "--unshare-uts", "--unshare-net", "--unshare-cgroup-try"};
+	/* After the view: a bind of / made later would cover them. */
+	const char *const fresh[] = {"--dev", "/dev", "--proc", "/proc"};
 	char *secrets = NULL;
 	int rc = 0;
 
@@ -484,7 +484,6 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 		return -1;
 	rc |= strvec_push(a, probe->native_bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
-	rc |= guest_ids_argv(a);
 	if (which == SHARE_ROOT || (secrets = work_secrets(key)) == NULL) {
 		rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", "/", "/"}, 3);
 	} else {
@@ -493,6 +492,8 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 				   3);
 		free(secrets);
 	}
+	rc |= strvec_pushv(a, fresh, sizeof fresh / sizeof fresh[0]);
+	rc |= guest_ids_argv(a);
 	if (which == SHARE_WORK) {
 		rc |= strvec_push(a, key->work_ro ? "--ro-bind" : "--bind");
 		rc |= strvec_push(a, key->work);

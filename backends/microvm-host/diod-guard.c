@@ -253,7 +253,9 @@ static enum gitdir_verdict shape_verdict(const char *full)
 		enum gitdir_verdict v;
 
 		*slash = '\0';
-		fd = open(dir[0] != '\0' ? dir : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* openat: open is this guard's own, and judges what it opens. */
+		fd = openat(AT_FDCWD, dir[0] != '\0' ? dir : "/",
+			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		v = gitdir_judge(gitdir_shape_at(fd, ""), full + strlen(dir) + 1);
