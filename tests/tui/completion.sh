@@ -80,15 +80,15 @@ check "n: none and native listed" wait_for 3 listed "none  native"
 check "... the prompt keeps the n they share" prompt_is "split -b n"
 cancel
 
-tab "split -P r"
-check "a profile after -P, from the config: r -> reviewer" wait_for 3 prompt_is "split -P reviewer "
+tab "split -P rev"
+check "a profile after -P, from the config: rev -> reviewer" wait_for 3 prompt_is "split -P reviewer "
 cancel
 tab "new-window --profile a"
 check "after --profile, a built-in one: a -> agent" wait_for 3 prompt_is "new-window --profile agent "
 cancel
 tab "split -P "
 check "every profile listed: the built-in ones, then the config's" \
-	wait_for 3 listed "terminal  agent  reviewer  ci"
+	wait_for 3 listed "terminal  agent  read_only  workspace_write  delete_guard  full_access  reviewer  ci"
 cancel
 
 tab "split -c /tm"
