@@ -186,3 +186,12 @@ bool gitdir_born_with(const char *name)
 	       named(name, n, worktree_files) || strcmp(name, "commondir") == 0 ||
 	       strcmp(name, "config") == 0;
 }
+
+const char *gitdir_shape_partner(const char *name)
+{
+	if (strcmp(name, "HEAD") == 0)
+		return "commondir";
+	if (strcmp(name, "commondir") == 0)
+		return "HEAD";
+	return strcmp(name, "objects") == 0 ? "refs" : "objects";
+}

@@ -94,4 +94,9 @@ bool gitdir_shape_name(const char *name);
  * and put its own copy in place. */
 bool gitdir_born_with(const char *name);
 
+/* For a name gitdir_shape_name accepts: the other name that, with it,
+ * gives a directory its shape ("objects" -> "refs", "HEAD" ->
+ * "commondir", and back). */
+const char *gitdir_shape_partner(const char *name);
+
 #endif

@@ -1165,16 +1165,6 @@ static size_t writable_root_len(const struct sv_pane *pane, const char *path)
 	return best;
 }
 
-/* The name that, with this one, gives a directory its shape. */
-static const char *shape_partner(const char *name)
-{
-	if (strcmp(name, "HEAD") == 0)
-		return "commondir";
-	if (strcmp(name, "commondir") == 0)
-		return "HEAD";
-	return strcmp(name, "objects") == 0 ? "refs" : "objects";
-}
-
 /*
  * dir is about to take a git directory's shape.  Threat: a hook, an
  * info/attributes, a config.worktree, a config with a core.fsmonitor,
@@ -1278,7 +1268,7 @@ static enum gitdir_verdict git_verdict(struct sv_call *c, const struct sv_path *
 	    gitdir_shape_name(p->name)) {
 		struct stat st;
 
-		if (fstatat(dir, shape_partner(p->name), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (fstatat(dir, gitdir_shape_partner(p->name), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    (*why = birth_refused(c, dir)) != NULL)
 			verdict = GITDIR_REFUSED;
 	}

@@ -370,16 +370,6 @@ static bool may_create(const struct target *t, bool ancestors)
 	       shape_birth_ok(t);
 }
 
-/* The name that completes a git directory's shape with name. */
-static const char *shape_partner(const char *name)
-{
-	if (strcmp(name, "HEAD") == 0)
-		return "commondir";
-	if (strcmp(name, "commondir") == 0)
-		return "HEAD";
-	return strcmp(name, "objects") == 0 ? "refs" : "objects";
-}
-
 /* A copy of dir's config, checked as a change from nothing, put in its
  * place: the guest may hold the old file open, or linked elsewhere, to
  * write it after the check. */
@@ -433,7 +423,7 @@ static bool shape_birth_ok(const struct target *t)
 	int fd;
 
 	if (component_list == NULL || !gitdir_shape_name(t->base) ||
-	    fstatat(t->dirfd, shape_partner(t->base), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    fstatat(t->dirfd, gitdir_shape_partner(t->base), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    gitdir_shape_at(t->dirfd, "") != GITDIR_NONE)
 		return true;
 	fd = openat(t->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
