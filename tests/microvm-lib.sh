@@ -51,3 +51,21 @@ qemu_alive() {
 	{ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null | grep -q "qemu-system.*$IMAGE/vmlinux"
 }
 gone() { ! qemu_alive "$1"; }
+# root_vm DIR: a session and a microvm pane working in DIR, its shell
+# made guest root with every capability in the test-only way
+# (SANDMUX_TEST_GUEST_ROOT=1 in the server's environment), in $vm; the
+# test ends here when the pane does not run.
+root_vm() {
+	sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
+	vm=$(split_vm -c "$1" -- $BASH_CMD)
+	wait_for 60 is_ready "$vm"
+	if ! is_ready "$vm"; then
+		not_ok "the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
+		sm kill-server >/dev/null 2>&1
+		finish
+	fi
+	ok "the pane runs in a microvm"
+	out=$(run "$vm" U 'id -u; grep CapEff /proc/self/status')
+	check "test-only: the guest's shell is root with every capability ($out)" \
+		sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
+}

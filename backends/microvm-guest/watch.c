@@ -234,6 +234,11 @@ void watch_answer(int listener, int ctl)
 	err = judge(listener, ctl, &req);
 	memset(&resp, 0, sizeof resp);
 	resp.id = req.id;
+	/* CONTINUE decides nothing here: this filter only reports.  The
+	 * guest's masks and read-only binds enforce (and before them the
+	 * host's side of each share), so a thread that swaps the path after
+	 * this look meets the same mounts; an answer of err is the one the
+	 * mount would give. */
 	if (err != 0)
 		resp.error = -err;
 	else

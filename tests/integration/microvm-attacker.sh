@@ -24,18 +24,7 @@ chmod 600 "$HOME/.ssh/id_demo"
 export SANDMUX_TEST_GUEST_ROOT=1 SANDMUX_MICROVM_PREPARE=0
 cd "$HOME" || exit 1
 
-sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
-vm=$(split_vm -c "$HOME" -- $BASH_CMD)
-wait_for 60 is_ready "$vm"
-if ! is_ready "$vm"; then
-	not_ok "the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
-	sm kill-server >/dev/null 2>&1
-	finish
-fi
-ok "the pane runs in a microvm"
-out=$(run "$vm" U 'id -u; grep CapEff /proc/self/status')
-check "test-only: the guest's shell is root with every capability ($out)" \
-	sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
+root_vm "$HOME"
 
 # --- violations: the host's refusals in the events log, the feed, the title ----
 # The host's own refusals: source host (a guest root passes the guest's

@@ -152,18 +152,7 @@ git -C $P/fresh -c user.name=guest -c user.email=guest@example.com commit -qm fr
 echo everyday-ok
 EOS
 
-sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
-vm=$(split_vm -c "$P" -- $BASH_CMD)
-wait_for 60 is_ready "$vm"
-if ! is_ready "$vm"; then
-	not_ok "the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
-	sm kill-server >/dev/null 2>&1
-	finish
-fi
-ok "the pane runs in a microvm"
-out=$(run "$vm" U 'id -u; grep CapEff /proc/self/status')
-check "test-only: the guest's shell is root with every capability ($out)" \
-	sh -c "echo '$out' | grep -q '^0' && echo '$out' | grep -q 'CapEff:.*1ff'"
+root_vm "$P"
 
 hook_kept() {
 	[ "$(cat "$I/.git/hooks/pre-commit")" = "$HOOK" ] &&
