@@ -33,6 +33,16 @@ resize() {
 }
 pane_size_is() { [ "$(panes | awk 'NR == 1 { print $4 "x" $5 }')" = "$1" ]; }
 ref_has_prompt() { tm capture-pane -p -t ref | grep -q '\$'; }
+# at_prompt N: both panes show seq's last number N and, after it, the
+# shell's prompt with nothing typed yet (keys typed before bash reads
+# them are echoed twice: once by the tty, once by readline).
+last_line() { grep -v '^ *$' | tail -n 1 | sed 's/ *$//'; }
+at_prompt() {
+	[ "$(sm capture -t %1 | last_line)" = '$' ] &&
+		[ "$(tm capture-pane -p -t ref | last_line)" = '$' ] &&
+		sm capture -t %1 | grep -qx "$1 *" &&
+		tm capture-pane -p -t ref | grep -qx "$1 *"
+}
 
 sm new -d -s v -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t v
@@ -46,7 +56,7 @@ scenario() {
 	lines=$1
 	shift
 	both "clear; seq 1 $lines" Enter
-	wait_screen_gone "clear; seq"
+	wait_for 5 at_prompt "$lines" || echo "# no prompt after seq 1 $lines"
 	both "vim -u NONE -i NONE" Enter
 	wait_screen "~" 10
 	sleep 1 # vim drops what is typed while it asks the terminal about itself
