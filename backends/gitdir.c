@@ -127,6 +127,13 @@ enum gitdir_verdict gitdir_judge(enum gitdir_shape shape, const char *rel)
 	return judge(shape, rel, true);
 }
 
+enum gitdir_verdict gitdir_judge_removal(enum gitdir_shape shape, const char *rel)
+{
+	if (shape == GITDIR_WORKTREE && strcmp(rel, "commondir") == 0)
+		return GITDIR_EVERYDAY;
+	return judge(shape, rel, true);
+}
+
 /* The part of path inside its first `.git` directory, or NULL. */
 static const char *inside_named(const char *path)
 {

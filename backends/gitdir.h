@@ -71,6 +71,13 @@ enum gitdir_shape gitdir_shape_at(int dirfd, const char *up);
 /* rel: a path inside a git directory of that shape ("refs/heads/x"). */
 enum gitdir_verdict gitdir_judge(enum gitdir_shape shape, const char *rel);
 
+/* gitdir_judge for removing rel (unlink, rmdir): as gitdir_judge, but
+ * a linked worktree's commondir may go too (git worktree remove and
+ * prune delete the whole admin directory).  Without it the directory
+ * loses its shape, and takes it again only through the birth rule
+ * (gitdir_born_with), so nothing planted meanwhile comes along. */
+enum gitdir_verdict gitdir_judge_removal(enum gitdir_shape shape, const char *rel);
+
 /* A canonical absolute path judged by its first `.git` component alone
  * (a repository nested in another's work tree by its own; everything
  * under a `.git`, modules/ and worktrees/ included, by the outer one),

@@ -1223,7 +1223,7 @@ static const char *birth_refused(struct sv_call *c, int dir)
  * makes the name that gives its parent the shape (new_entry), whether
  * the parent may take it.  The first refusal's rule in *why. */
 static enum gitdir_verdict git_verdict(struct sv_call *c, const struct sv_path *p, bool new_entry,
-				       const char **why)
+				       bool removes, const char **why)
 {
 	struct open_how how = {
 	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
@@ -1253,7 +1253,8 @@ static enum gitdir_verdict git_verdict(struct sv_call *c, const struct sv_path *
 
 		if (up[0] == '\0')
 			own = shape;
-		v = gitdir_judge(shape, p->canon + end + 1);
+		v = removes ? gitdir_judge_removal(shape, p->canon + end + 1)
+			    : gitdir_judge(shape, p->canon + end + 1);
 		if (v > verdict)
 			verdict = v;
 		if (verdict == GITDIR_REFUSED)
@@ -1280,6 +1281,11 @@ static enum gitdir_verdict git_verdict(struct sv_call *c, const struct sv_path *
 static bool nr_makes_dir(int nr)
 {
 	return nr == SYS_mkdir || nr == SYS_mkdirat;
+}
+
+static bool nr_removes(int nr)
+{
+	return nr == SYS_unlink || nr == SYS_unlinkat || nr == SYS_rmdir;
 }
 
 /* A refusal: what check_mutation reports and answers. */
@@ -1323,7 +1329,8 @@ static bool mutation_refused(struct sv_call *c, const struct sv_path *p, bool cr
 	 * A `.git` file may be made (git worktree add, --separate-git-dir):
 	 * wherever it points, git takes only a directory of that shape,
 	 * and every one is held so. */
-	if (git_verdict(c, p, creates || nr_makes_dir(c->req->data.nr), &rule) != GITDIR_EVERYDAY)
+	if (git_verdict(c, p, creates || nr_makes_dir(c->req->data.nr), nr_removes(c->req->data.nr),
+			&rule) != GITDIR_EVERYDAY)
 		return *r = (struct sv_refusal){"file-write*", EROFS, rule}, true;
 	/* Threat: a new secret-looking file (.env, *.pem, *.key) that tools
 	 * would later read or commit. */
@@ -2092,7 +2099,10 @@ static int emulate_unlink(struct sv_call *c)
 
 	if ((rc = pin_parent(c, &c->a)) != 0)
 		return respond_errno(c, -rc);
-	if (delete_refused(c, &c->a, NULL) || !emulation_may_proceed(c, &c->a, false, true))
+	/* Only a directory holds anything: a file's removal (a worktree's
+	 * `.git` file) is judged as itself, not as every rule below it. */
+	if (delete_refused(c, &c->a, NULL) ||
+	    !emulation_may_proceed(c, &c->a, false, (c->flags & AT_REMOVEDIR) != 0))
 		return 0;
 	rc = unlinkat(c->a.parent, c->a.name, (int)c->flags & AT_REMOVEDIR);
 	if (rc == 0 && (c->flags & AT_REMOVEDIR))
@@ -2158,7 +2168,7 @@ static bool is_git_config(struct sv_call *c, const struct sv_path *p)
 {
 	const char *why;
 
-	return strcmp(p->name, "config") == 0 && git_verdict(c, p, false, &why) == GITDIR_CONFIG;
+	return strcmp(p->name, "config") == 0 && git_verdict(c, p, false, false, &why) == GITDIR_CONFIG;
 }
 
 /*

@@ -35,7 +35,7 @@ failed_with() { # PANE TEXT: state error, no label, no pid, reason has TEXT
 # line reads printf '%s<%s>%s\n' TAG ... TAG).
 run() {
 	sm send-keys -t "$1" "printf '%s<%s>%s\\n' $2 \"\$($3 2>&1)\" $2" Enter
-	wait_for 20 capture_has "$1" ">$2" || return 1
+	wait_for 120 capture_has "$1" ">$2" || return 1
 	sm capture -t "$1" -S - | tr -d '\n' | sed -n "s/.*$2<\(.*\)>$2.*/\1/p"
 }
 # newest: the newest pane's id (a split whose sandbox failed reports the

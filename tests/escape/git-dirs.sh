@@ -134,10 +134,15 @@ git fetch -q $WORK/origin-$PROF main:refs/remotes/origin/main && echo "fetch ok"
 echo more >>a.txt && git stash -q && git stash pop -q && echo "stash ok"
 git gc -q && echo "gc ok"
 git worktree add -q $WORK/wt-$PROF -b wtb && echo "worktree add ok"
+git worktree add -q $WORK/wtr-$PROF -b wtrb && git worktree remove $WORK/wtr-$PROF &&
+	[ ! -e $WORK/wtr-$PROF ] && [ ! -e .git/worktrees/wtr-$PROF ] && echo "worktree remove ok"
+git worktree add -q $WORK/wtp-$PROF -b wtpb && rm -rf $WORK/wtp-$PROF && git worktree prune &&
+	[ ! -e .git/worktrees/wtp-$PROF ] && echo "worktree prune ok"
 cd $WORK/wt-$PROF && echo w >w.txt && git add w.txt && git commit -q -m w && echo "worktree commit ok"
 git init -q --bare $WORK/pb-$PROF.git && git -C $R push -q $WORK/pb-$PROF.git topic && echo "init --bare ok"
 EOF
-	for step in commit "checkout -b" rebase fetch stash gc "worktree add" "worktree commit" "init --bare"; do
+	for step in commit "checkout -b" rebase fetch stash gc "worktree add" "worktree remove" \
+		"worktree prune" "worktree commit" "init --bare"; do
 		if out_has "$step ok"; then
 			ok "$TAG: git $step works in the pane"
 		else
@@ -285,6 +290,31 @@ EOF
 	check "$TAG: ... the shape over hooks/ reported" wait_for 3 reported "$E/objects"
 	check "$TAG: ... the common dir's shape over hooks/ reported" wait_for 3 reported "$C/refs"
 }
+# A worktree admin directory whose commondir the pane removed (as git
+# worktree remove does) is still no place for hooks or a
+# config.worktree (its name under .git/worktrees/ holds it, and, past
+# that, the birth rule when commondir comes back): nothing planted, and
+# the host's git there runs nothing.
+regrow() {
+	WA="$WORK/repo-$PROF/.git/worktrees/wtg-$PROF"
+	rm -f "$WORK/.pwned"
+	attempt regrow <<EOF
+git -C $WORK/repo-$PROF worktree add -q $WORK/wtg-$PROF -b wtgb && echo "add ok"
+rm $WA/commondir && echo "commondir removed"
+mkdir $WA/hooks && cp $WORK/evilhooks/pre-commit $WA/hooks/
+printf '[core]\n\thooksPath = $WORK/evilhooks\n' >$WA/config.worktree
+echo ../.. >$WA/commondir
+EOF
+	check "$TAG: a worktree's commondir may be removed" out_has "commondir removed"
+	hgit -C "$WORK/wtg-$PROF" commit -q --allow-empty -m host >/dev/null 2>&1
+	if absent "$WA/hooks" "$WA/config.worktree" "$WORK/.pwned"; then
+		ok "$TAG: ... but no hooks or config.worktree then: the host's git there runs nothing"
+	else
+		not_ok "$TAG: ... but no hooks or config.worktree then: the host's git there runs nothing"
+		printf '%s\n' "$OUT" | head -c 800 | sed 's/^/#   /'
+	fi
+	check "$TAG: ... the planted config.worktree reported" wait_for 3 reported "$WA/config.worktree"
+}
 envrc_state() {
 	cksum <"$WORK/a/b/.envrc"
 	stat -c '%a %s' "$WORK/a/b/.envrc"
@@ -332,6 +362,7 @@ for who in root nobody; do
 		attacks
 		by_shape
 		made_later
+		regrow
 		[ "$PROF" = terminal ] && envrc
 	done
 	sm kill-server >/dev/null 2>&1

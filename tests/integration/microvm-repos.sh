@@ -175,9 +175,9 @@ violation() { # ACTION TARGET
 }
 grep '"kind":"violation"' "$XDG_STATE_HOME/sandmux/events.jsonl" 2>/dev/null | grep -F "$I/.git/hooks" | grep -v pre-commit | head -5 | sed 's/^/# /'
 check "the refusals are violation events of the pane" \
-	wait_for 1 violation 'file-write*' "$I/.git/hooks/pre-commit"
+	wait_for 10 violation 'file-write*' "$I/.git/hooks/pre-commit"
 check "a created hook is a file-write-create violation" \
-	wait_for 1 violation file-write-create "$I/.git/hooks/post-checkout"
+	wait_for 10 violation file-write-create "$I/.git/hooks/post-checkout"
 
 out=$(run "$vm" C "sh $BASE/bin/config.sh 2>&1 | tr '\\n' '|'")
 echo "# config attempts: $out" | sed "s#$P#P#g"
