@@ -58,6 +58,57 @@ done >"$T_DIR/base-includes"
 check "the base includes nothing of a layer ($(tr '\n' ' ' <"$T_DIR/base-includes"))" \
 	[ ! -s "$T_DIR/base-includes" ]
 
+# The code that runs outside the server: the guest's /init, inside the
+# VM (static, libc only: nothing of the host's program), and the
+# preloads of a microvm pane's diods and qemu, inside their processes
+# (backends/ and the base only).  A header beside the file is its own.
+sub_includes() {
+	dir=$1
+	shift
+	for f in "$ROOT/backends/$dir"/*.[ch]; do
+		sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+			[ -e "$ROOT/backends/$dir/$h" ] && continue
+			d=$(where "$(basename "$h")")
+			ok=no
+			for a in "$@"; do
+				[ "$d" = "$a" ] && ok=yes
+			done
+			[ "$h" = "$(basename "$h")" ] || ok=no
+			[ $ok = yes ] || echo "${f#"$ROOT"/}: $h ($d)"
+		done
+	done
+}
+sub_includes microvm-guest >"$T_DIR/guest-includes"
+check "backends/microvm-guest/ includes only its own headers ($(tr '\n' ' ' <"$T_DIR/guest-includes"))" \
+	[ ! -s "$T_DIR/guest-includes" ]
+sub_includes microvm-host backends base >"$T_DIR/host-includes"
+check "backends/microvm-host/ includes only its own, backends/ and the base ($(tr '\n' ' ' <"$T_DIR/host-includes"))" \
+	[ ! -s "$T_DIR/host-includes" ]
+# What the Makefile compiles into each: the guest's sources only its
+# own; a preload's only its own, backends/ and the base.
+listed_clean() { [ -s "$1" ] && [ ! -s "$2" ]; } # ALL STRAY: some listed, none stray
+srcs_of() { sed -n "s/^$1 *:= *//p" "$ROOT/Makefile" | tr ' ' '\n' | grep -v '^$'; }
+srcs_of GUEST_SRCS >"$T_DIR/guest-all"
+grep -v '^backends/microvm-guest/' "$T_DIR/guest-all" >"$T_DIR/guest-srcs"
+check "the guest's /init is built from backends/microvm-guest/ alone ($(tr '\n' ' ' <"$T_DIR/guest-srcs"))" \
+	listed_clean "$T_DIR/guest-all" "$T_DIR/guest-srcs"
+srcs_of DIOD_GUARD_SRCS >"$T_DIR/guard-all"
+grep -v -e '^backends/' -e '^src/error\.c$' -e '^src/log\.c$' -e '^src/xalloc\.c$' \
+	"$T_DIR/guard-all" >"$T_DIR/guard-srcs"
+check "the diods' preload is built from backends/ and the base alone ($(tr '\n' ' ' <"$T_DIR/guard-srcs"))" \
+	listed_clean "$T_DIR/guard-all" "$T_DIR/guard-srcs"
+# and the undefined symbols of the built preloads and /init are none of
+# the server's own (each carries what it uses).
+for bin in sandmux-diod-guard.so sandmux-qemu-net-guard.so; do
+	[ -e "$B/$bin" ] || continue
+	nm -D --undefined-only "$B/$bin" 2>/dev/null | awk '{ print $2 }' | sed 's/@.*//' >"$T_DIR/$bin.u"
+	nm -g --defined-only "$B/sandmux" 2>/dev/null | awk '$2 ~ /^[TDBRG]$/ { print $3 }' | sort -u >"$T_DIR/server.syms"
+	sort -u "$T_DIR/$bin.u" | comm -12 - "$T_DIR/server.syms" |
+		grep -v -e '^_' -e '^main$' >"$T_DIR/$bin.stray"
+	check "$bin needs none of the server's functions ($(head -5 "$T_DIR/$bin.stray" | tr '\n' ' '))" \
+		[ ! -s "$T_DIR/$bin.stray" ]
+done
+
 # Symbols: each object's undefined symbols that the program defines
 # must come from an allowed layer (the rest are libc's and libraries').
 ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o >"$T_DIR/objects" 2>/dev/null
