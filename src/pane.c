@@ -377,6 +377,7 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	char *default_argv[] = { server.default_shell, NULL };
 	char **envp = pane_environment(p, spawn->env);
 	char egress_dir[PATH_MAX];
+	int proxy_ports[2];
 	struct launch_request req = {
 		.profile = p->profile,
 		.argv = spawn->argv != NULL ? spawn->argv : default_argv,
@@ -404,6 +405,10 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 			return -1;
 		}
 		req.egress_dir = egress_dir;
+		if (session_egress_ports(p->session_name, proxy_ports) == 0) {
+			req.proxy_ports = proxy_ports;
+			req.nproxy_ports = 2;
+		}
 	}
 	if (p->requested == SANDBOX_NATIVE)
 		pane_start_supervisor();

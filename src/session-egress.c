@@ -215,6 +215,17 @@ int session_egress_attach(const char *session, int pane, const char *profile, ch
 	return 0;
 }
 
+int session_egress_ports(const char *session, int ports[2])
+{
+	struct session_egress *se = find(session);
+
+	if (se == NULL)
+		return -1;
+	ports[0] = egress_http_port(se->eg);
+	ports[1] = egress_socks_port(se->eg);
+	return 0;
+}
+
 bool session_egress_running(const char *session)
 {
 	return find(session) != NULL;

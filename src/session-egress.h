@@ -19,6 +19,12 @@ bool session_egress_wanted(const char *profile);
  * then. */
 int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
 			  size_t size, struct sm_error *err);
+/* The session's proxies' ports on 127.0.0.1 (HTTP, then SOCKS5), for a
+ * pane that reaches them over loopback (macOS native: Seatbelt has no
+ * network namespace).  Their connections carry no pane's tag, so a
+ * profile's own egress_allowlist does not apply through them.  0, or -1
+ * when the session's proxies do not run. */
+int session_egress_ports(const char *session, int ports[2]);
 /* Is the session's egress running (a proxied pane was started in it)? */
 bool session_egress_running(const char *session);
 /* A grant: the session's proxies allow entry from the next connection
