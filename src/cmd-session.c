@@ -93,8 +93,8 @@ CMD_HANDLER(cmd_new_session)
 
 /*
  * Whether output for the session's clients is still on its way from the
- * server: a frame waiting for its tick, or bytes queued on an attached
- * client's socket.  (Damage with neither is not pending: it goes out with
+ * server: a frame waiting for its tick, a pane's synchronized update
+ * held back (pane.c), or bytes queued on an attached client's socket.  (Damage with neither is not pending: it goes out with
  * the next frame, and a full frame already carried it.)  Tests poll this
  * to know a screen has settled (tests/tui/converge.sh).
  */
@@ -102,6 +102,10 @@ static bool session_output_pending(struct session *s)
 {
 	if (s->frame_pending)
 		return true;
+	/* A synchronized update held back goes out within its timeout. */
+	for (struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL; p = p->next)
+		if (pane_output_held(p) && term_any_damage(p->term))
+			return true;
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s && uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0)
 			return true;

@@ -505,14 +505,18 @@ void pane_free(struct pane *p)
 	/* Every handle ever initialised is closed (a stopped one is still in
 	 * the loop's handle queue), and before its fd: libuv must take the
 	 * fd out of epoll while it is still ours. */
-	p->open_handles = p->poll_active + p->status_poll_active + p->flood_timer_active;
+	p->open_handles = p->poll_active + p->status_poll_active + p->flood_timer_active +
+			  p->sync_timer_open;
 	if (p->poll_active)
 		uv_close((uv_handle_t *)&p->poll, pane_on_handle_closed);
 	if (p->status_poll_active)
 		uv_close((uv_handle_t *)&p->status_poll, pane_on_handle_closed);
 	if (p->flood_timer_active)
 		uv_close((uv_handle_t *)&p->flood_timer, pane_on_handle_closed);
+	if (p->sync_timer_open)
+		uv_close((uv_handle_t *)&p->sync_timer, pane_on_handle_closed);
 	p->poll_active = p->status_poll_active = p->flood_timer_active = false;
+	p->sync_timer_open = false;
 	if (p->master >= 0)
 		close(p->master);
 	p->master = -1;
@@ -642,6 +646,51 @@ static void pane_check_properties(struct pane *p)
 	server_broadcast_layout(p->window->session);
 }
 
+/* Synchronized output: a program that sets DECSET 2026 draws an update
+ * it wants seen whole (an agent's TUI redrawing a large area), so while
+ * it is set the pane's damage stays in the emulator (server.c,
+ * pane_output_held); it goes when the mode is reset, or when the update
+ * has taken SYNC_TIMEOUT_MS, so a program that never resets it (or died
+ * inside an update) is still seen. */
+#define SYNC_TIMEOUT_MS 150
+
+static void pane_on_sync_timer(uv_timer_t *timer)
+{
+	struct pane *p = timer->data;
+
+	p->sync_expired = true;
+	if (p->window != NULL)
+		server_pane_damaged(p);
+}
+
+static void pane_sync_check(struct pane *p)
+{
+	unsigned update = term_sync_count(p->term);
+
+	if (!term_synchronized(p->term)) {
+		if (p->sync_timer_open)
+			uv_timer_stop(&p->sync_timer);
+		p->sync_expired = false;
+		return;
+	}
+	if (p->sync_timer_open && update == p->sync_update)
+		return; /* the same update: its timer runs, or ran out */
+	/* A new update: held from now, for at most the timeout. */
+	if (!p->sync_timer_open) {
+		uv_timer_init(server.loop, &p->sync_timer);
+		p->sync_timer.data = p;
+		p->sync_timer_open = true;
+	}
+	p->sync_update = update;
+	p->sync_expired = false;
+	uv_timer_start(&p->sync_timer, pane_on_sync_timer, SYNC_TIMEOUT_MS, 0);
+}
+
+bool pane_output_held(const struct pane *p)
+{
+	return term_synchronized(p->term) && !p->sync_expired;
+}
+
 /* Read what the program wrote.  Returns false at EOF/EIO. */
 static bool pane_drain(struct pane *p)
 {
@@ -668,11 +717,14 @@ static bool pane_drain(struct pane *p)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			break;
-		if (total > 0 && p->window != NULL)
+		if (total > 0 && p->window != NULL) {
+			pane_sync_check(p);
 			server_pane_damaged(p);
+		}
 		return false;
 	}
 	if (total > 0 && p->window != NULL) {
+		pane_sync_check(p);
 		server_pane_damaged(p);
 		pane_check_properties(p);
 	}

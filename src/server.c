@@ -402,6 +402,12 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	if (!full && !p->patched_since_frame && !term_any_damage(p->term) &&
 	    !term_cursor_damaged(p->term))
 		return;
+	/* An update the program wants seen whole is neither patched nor
+	 * framed until it ends (pane.c, synchronized output): its damage
+	 * stays.  A full frame (an attach, a client that fell behind) shows
+	 * what there is. */
+	if (!full && pane_output_held(p))
+		return;
 	/* Small updates go to the terminals of clients that share an echo
 	 * page first (server-echo.c).  Such a client's frame is held back:
 	 * its terminal shows the rows already, and waking it for the frame

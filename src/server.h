@@ -50,6 +50,13 @@ struct pane {
 	uv_timer_t flood_timer; /* paces reads during sustained output */
 	bool flood_timer_active;
 	size_t last_read; /* bytes read at the last wakeup */
+	/* Synchronized output (DECSET 2026): the update being held
+	 * (term_sync_count), its timer (initialised on first use), and
+	 * whether it ran out, which lets its damage go until the next. */
+	unsigned sync_update;
+	uv_timer_t sync_timer;
+	bool sync_timer_open;
+	bool sync_expired;
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
 	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
@@ -293,6 +300,9 @@ struct pane_spawn {
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);
 void pane_resize(struct pane *p, int cols, int rows);
+/* The program is inside a synchronized update (DECSET 2026) that has
+ * not timed out: its damage is not sent to clients yet. */
+bool pane_output_held(const struct pane *p);
 void pane_kill(struct pane *p, const char *reason);
 void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);

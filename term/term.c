@@ -118,6 +118,12 @@ struct term {
 	bool mode_origin;	/* DECOM */
 	bool mode_lrmargin;	/* DECLRMM */
 	bool mode_autowrap;	/* DECAWM: at the edge, is a wrap pending? */
+	/* Synchronized output (DECSET 2026), which libvterm 0.1.4 does not
+	 * know: set, and how many times it was set (term_sync_count). */
+	bool mode_sync;
+	unsigned sync_count;
+	long scan_value;	/* the CSI parameter being read, capped */
+	bool scan_sync_param;	/* 2026 among this CSI's parameters */
 	/* libvterm decodes each run of text ("chunk": text between controls,
 	 * within one vterm_input_write) with one decoder, picked by the
 	 * chunk's first byte; G0's decoder keeps a partial UTF-8 sequence
@@ -796,6 +802,7 @@ static void scan_reset_modes(struct term *term)
 	term->mode_origin = false;
 	term->mode_lrmargin = false;
 	term->mode_autowrap = true;
+	term->mode_sync = false;
 }
 
 /* An ESC sequence ended on final byte c: note what changes how libvterm
@@ -828,6 +835,12 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 
 	if ((c != 'h' && c != 'l') || term->scan_intermeds != 0)
 		return;
+	/* 2026 is read in every parameter, as libvterm reads its own modes:
+	 * "CSI ? 25 ; 2026 h" starts an update too. */
+	if (term->scan_leader == '?' && term->scan_sync_param) {
+		term->sync_count += on && !term->mode_sync;
+		term->mode_sync = on;
+	}
 	if (term->scan_leader == 0 && term->scan_count == 4)
 		term->mode_insert = on;
 	else if (term->scan_leader == '?' && term->scan_count == 6)
@@ -836,6 +849,16 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_lrmargin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 7)
 		term->mode_autowrap = on;
+}
+
+/* DECRQM for 2026 (CSI ? 2026 $ p), which libvterm 0.1.4 would answer
+ * "not recognised": it gets CSI ? 2026 $ y instead, a CSI it ignores,
+ * and the answer (DECRPM: 1 set, 2 reset) comes from here. */
+static void report_sync_mode(struct term *term)
+{
+	const char *reply = term->mode_sync ? "\033[?2026;1$y" : "\033[?2026;2$y";
+
+	on_output(reply, strlen(reply), term);
 }
 
 /* After CSI ? 1049 l brought back a main screen that was resized while
@@ -1156,6 +1179,8 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				term->scan_plain = true;
 				term->scan_first_done = false;
 				term->scan_count = 0;
+				term->scan_value = 0;
+				term->scan_sync_param = false;
 				term->scan_separators = 0;
 				term->scan_leader = 0;
 				term->scan_intermeds = 0;
@@ -1191,16 +1216,24 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				if (c == ';' || c == ':') {
 					term->scan_first_done = true;
 					term->scan_separators++;
-				} else if (!term->scan_first_done && term->scan_count < 100000) {
-					term->scan_count = term->scan_count * 10 + (c - '0');
+					term->scan_sync_param |= term->scan_value == 2026;
+					term->scan_value = 0;
+					break;
 				}
+				if (!term->scan_first_done && term->scan_count < 100000)
+					term->scan_count = term->scan_count * 10 + (c - '0');
+				if (term->scan_value < 100000)
+					term->scan_value = term->scan_value * 10 + (c - '0');
 				break;
 			}
+			term->scan_sync_param |= term->scan_value == 2026;
+			term->scan_value = 0;
 			term->scan_state = SCAN_CSI_INTERMED;
 			/* fall through */
 		case SCAN_CSI_INTERMED:
 			if (c >= 0x20 && c <= 0x2f) {
-				term->scan_intermeds++;
+				if (term->scan_intermeds++ == 0)
+					term->scan_intermed = (char)c;
 				term->scan_plain = false;
 				break;
 			}
@@ -1222,6 +1255,14 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				to_vterm(term, bytes + start, i + 1 - start);
 				start = i + 1;
 				restore_saved_cursor(term);
+				break;
+			}
+			if (c == 'p' && term->scan_leader == '?' && term->scan_intermeds == 1 &&
+			    term->scan_intermed == '$' && term->scan_count == 2026) {
+				to_vterm(term, bytes + start, i - start);
+				to_vterm(term, "y", 1);
+				start = i + 1;
+				report_sync_mode(term);
 				break;
 			}
 			if (c != 'b' || !term->scan_plain)
@@ -1433,6 +1474,16 @@ bool term_take_osc7_change(struct term *term)
 	bool changed = term->osc7_changed;
 	term->osc7_changed = false;
 	return changed;
+}
+
+bool term_synchronized(const struct term *term)
+{
+	return term->mode_sync;
+}
+
+unsigned term_sync_count(const struct term *term)
+{
+	return term->sync_count;
 }
 
 bool term_take_bell(struct term *term)

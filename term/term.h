@@ -181,6 +181,13 @@ size_t term_memory(const struct term *term);
 const char *term_osc7(const struct term *term);
 bool term_take_osc7_change(struct term *term);
 
+/* Synchronized output (DECSET 2026): whether the program is drawing an
+ * update it wants shown whole, between CSI ? 2026 h and CSI ? 2026 l (or
+ * RIS); and how many updates it started so far, so a caller that looks
+ * only now and then still sees that one ended and another began. */
+bool term_synchronized(const struct term *term);
+unsigned term_sync_count(const struct term *term);
+
 /* Whether the program rang the bell (BEL) since the last call; clears it. */
 bool term_take_bell(struct term *term);
 

@@ -512,6 +512,45 @@ static void test_replies_reach_output(void **state)
 	term_free(term);
 }
 
+/* Synchronized output (DECSET 2026): set and reset, in any parameter,
+ * counted per update; DECRQM answered from here, not libvterm's "0". */
+static void test_synchronized_output(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	assert_false(term_synchronized(term));
+	feed(term, "\033[?2026$p");
+	assert_string_equal(out.bytes, "\033[?2026;2$y");
+
+	feed(term, "\033[?2026h");
+	assert_true(term_synchronized(term));
+	assert_int_equal(term_sync_count(term), 1);
+	out.len = 0;
+	feed(term, "\033[?2026$p");
+	assert_string_equal(out.bytes, "\033[?2026;1$y");
+	feed(term, "\033[?2026h"); /* set again: the same update */
+	assert_int_equal(term_sync_count(term), 1);
+
+	feed(term, "\033[?2026l");
+	assert_false(term_synchronized(term));
+	feed(term, "\033[?25;2026h");
+	assert_true(term_synchronized(term));
+	assert_int_equal(term_sync_count(term), 2);
+	feed(term, "\033c"); /* RIS ends it */
+	assert_false(term_synchronized(term));
+	feed(term, "\033[?20260h\033[2026h\033[?2026;1$p");
+	assert_false(term_synchronized(term));
+
+	/* Other modes' reports are still libvterm's. */
+	out.len = 0;
+	feed(term, "\033[?2026$p\033[?25$p");
+	assert_string_equal(out.bytes, "\033[?2026;2$y\033[?25;1$y");
+	assert_int_equal(term_sync_count(term), 2);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1206,6 +1245,7 @@ int main(void)
 	    cmocka_unit_test(test_app_cursor_keys),
 	    cmocka_unit_test(test_modes),
 	    cmocka_unit_test(test_replies_reach_output),
+	    cmocka_unit_test(test_synchronized_output),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_capture_wide_terminal),
