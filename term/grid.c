@@ -83,7 +83,8 @@ static void grid_line_release(struct grid_line *line, int col)
 
 static bool style_needs_ext(const struct term_style *style)
 {
-	return style->fg.kind == TERM_COLOR_RGB || style->bg.kind == TERM_COLOR_RGB;
+	return style->fg.kind == TERM_COLOR_RGB || style->bg.kind == TERM_COLOR_RGB ||
+	       style->link != 0;
 }
 
 static void cell_encode_simple(struct grid_cell *cell, uint32_t ch, const struct term_style *style)

@@ -45,6 +45,11 @@ struct probe {
 	char bytes[64];
 };
 
+struct term_link {
+	char *uri;
+	char *params;
+};
+
 struct term {
 	VTerm *vt;
 	VTermState *state;
@@ -61,6 +66,9 @@ struct term {
 	char *title;
 	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
 	bool osc7_changed;
+	/* OSC 8 hyperlinks: link n (a style's link) is links[n - 1]. */
+	struct term_link *links;
+	int nlinks, links_cap;
 
 	/* Where the last glyph left libvterm's cursor (see the top): its row,
 	 * -2 once the cursor moved elsewhere; its column; and the column just
@@ -205,7 +213,8 @@ static void pen_rebuild(struct term *term)
 		cell->flags |= GRID_CELL_BG_PALETTE;
 		cell->bg = pen->bg.index;
 	}
-	bool compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB;
+	bool compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB &&
+		       pen->link == 0;
 	term->compact_limit = compact ? 0xff : 0;
 }
 
@@ -458,6 +467,64 @@ static int on_settermprop(VTermProp prop, VTermValue *val, void *user)
 	return 1;
 }
 
+/* OSC 8 (";PARAMS;URI"): the pen's hyperlink from here on, or none for
+ * an empty URI.  What is kept is bounded and free of controls (term.h),
+ * so a capture can write it back inside its own OSC 8. */
+static bool link_text_ok(const char *text, size_t len, size_t max, bool params)
+{
+	if (len > max)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (text[i] < 0x21 || text[i] > 0x7e || (params && text[i] == ';'))
+			return false;
+	return true;
+}
+
+static uint16_t link_find_or_add(struct term *term, const char *params, size_t params_len,
+				 const char *uri, size_t uri_len)
+{
+	for (int i = term->nlinks - 1; i >= 0; i--) {
+		const struct term_link *link = &term->links[i];
+		if (strlen(link->uri) == uri_len && memcmp(link->uri, uri, uri_len) == 0 &&
+		    strlen(link->params) == params_len && memcmp(link->params, params, params_len) == 0)
+			return (uint16_t)(i + 1);
+	}
+	if (term->nlinks == TERM_LINKS_MAX)
+		return 0;
+	if (term->nlinks == term->links_cap) {
+		term->links_cap = term->links_cap ? term->links_cap * 2 : 8;
+		term->links = xrealloc(term->links, (size_t)term->links_cap * sizeof *term->links);
+	}
+	term->links[term->nlinks].uri = xstrndup(uri, uri_len);
+	term->links[term->nlinks].params = xstrndup(params, params_len);
+	return (uint16_t)++term->nlinks;
+}
+
+static void on_osc8(struct term *term, const char *command, size_t len)
+{
+	const char *sep = memchr(command, ';', len);
+	uint16_t link = 0;
+
+	if (sep != NULL) {
+		size_t params_len = (size_t)(sep - command), uri_len = len - params_len - 1;
+		const char *uri = sep + 1;
+		if (uri_len > 0 && link_text_ok(uri, uri_len, TERM_LINK_URI_MAX, false) &&
+		    link_text_ok(command, params_len, TERM_LINK_PARAMS_MAX, true))
+			link = link_find_or_add(term, command, params_len, uri, uri_len);
+	}
+	term->pen.link = link;
+	pen_rebuild(term);
+}
+
+const char *term_link(const struct term *term, uint16_t link, const char **params)
+{
+	if (link == 0 || link > term->nlinks)
+		return NULL;
+	if (params != NULL)
+		*params = term->links[link - 1].params;
+	return term->links[link - 1].uri;
+}
+
 /* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
  * where it is ("file://host/path"): kept as sent, bounded, for the caller
  * to parse and distrust (any program in the pane can send it). */
@@ -467,6 +534,10 @@ static int on_osc(const char *command, size_t len, void *user)
 {
 	struct term *term = user;
 
+	if (len >= 2 && command[0] == '8' && command[1] == ';') {
+		on_osc8(term, command + 2, len - 2);
+		return 1;
+	}
 	if (len < 2 || command[0] != '7' || command[1] != ';')
 		return 0;
 	command += 2;
@@ -642,6 +713,11 @@ void term_free(struct term *term)
 	free(term->row_buffer);
 	free(term->title);
 	free(term->osc7);
+	for (int i = 0; i < term->nlinks; i++) {
+		free(term->links[i].uri);
+		free(term->links[i].params);
+	}
+	free(term->links);
 	free(term->held);
 	free(term->padded);
 	free(term);
@@ -803,6 +879,7 @@ static void scan_reset_modes(struct term *term)
 	term->mode_lrmargin = false;
 	term->mode_autowrap = true;
 	term->mode_sync = false;
+	term->pen.link = 0; /* libvterm rebuilds the pen after RIS */
 }
 
 /* An ESC sequence ended on final byte c: note what changes how libvterm
@@ -1671,9 +1748,21 @@ static size_t cell_utf8(const struct term_cell *cell, char *out)
 	return len;
 }
 
-static bool style_equal(const struct term_style *a, const struct term_style *b)
+static bool color_equal(const struct term_color *a, const struct term_color *b)
 {
 	return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* What SGR sets (term_style_sgr), and then the link: field by field,
+ * a style has padding. */
+static bool style_sgr_equal(const struct term_style *a, const struct term_style *b)
+{
+	return a->attrs == b->attrs && color_equal(&a->fg, &b->fg) && color_equal(&a->bg, &b->bg);
+}
+
+static bool style_equal(const struct term_style *a, const struct term_style *b)
+{
+	return style_sgr_equal(a, b) && a->link == b->link;
 }
 
 /* Columns up to the last cell worth showing on this row. */
@@ -1723,6 +1812,7 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 }
 
 struct capture {
+	const struct term *term;
 	char *data;
 	size_t len, cap;
 	bool ansi;
@@ -1791,22 +1881,40 @@ static void capture_sgr(struct capture *out, const struct term_style *style)
 	capture_append(out, buf, term_style_sgr(style, buf, sizeof buf));
 }
 
+/* OSC 8 opening link (or closing any, for 0).  The URI and parameters
+ * hold no control and no ';' in the parameters (on_osc8). */
+static void capture_link(struct capture *out, uint16_t link)
+{
+	const char *params = "", *uri = term_link(out->term, link, &params);
+
+	capture_append(out, "\033]8;", 4);
+	if (uri != NULL) {
+		capture_append(out, params, strlen(params));
+		capture_append(out, ";", 1);
+		capture_append(out, uri, strlen(uri));
+	} else {
+		capture_append(out, ";", 1);
+	}
+	capture_append(out, "\033\\", 2);
+}
+
 static void capture_run(const struct term_style *style, const char *utf8, size_t len, int col,
 			int cells, void *user)
 {
 	struct capture *out = user;
 
-	if (out->ansi && !style_equal(style, &out->current)) {
+	if (out->ansi && style->link != out->current.link)
+		capture_link(out, style->link);
+	if (out->ansi && !style_sgr_equal(style, &out->current))
 		capture_sgr(out, style);
-		out->current = *style;
-	}
+	out->current = *style;
 	capture_append(out, utf8, len);
 }
 
 char *term_capture(const struct term *term, int start, int end, bool ansi, size_t *len_out)
 {
 	static const struct term_style plain;
-	struct capture out = {.ansi = ansi};
+	struct capture out = {.term = term, .ansi = ansi};
 
 	if (start < -term_history_lines(term))
 		start = -term_history_lines(term);
@@ -1815,10 +1923,11 @@ char *term_capture(const struct term *term, int start, int end, bool ansi, size_
 	capture_append(&out, "", 0);
 	for (int row = start; row <= end; row++) {
 		term_row_runs(term, row, capture_run, &out);
-		if (ansi && !style_equal(&out.current, &plain)) {
+		if (ansi && out.current.link != 0)
+			capture_link(&out, 0);
+		if (ansi && !style_sgr_equal(&out.current, &plain))
 			capture_append(&out, "\033[0m", 4);
-			out.current = plain;
-		}
+		out.current = plain;
 		capture_append(&out, "\n", 1);
 	}
 	if (len_out)

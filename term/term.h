@@ -41,6 +41,7 @@ struct term_color {
 struct term_style {
 	struct term_color fg, bg;
 	uint8_t attrs;
+	uint16_t link; /* an OSC 8 hyperlink (term_link), 0 none */
 };
 
 #define TERM_MAX_CHARS 6 /* base character plus combining marks */
@@ -107,7 +108,8 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 
 /* Text of rows [start, end] (inclusive; negative = scrollback), one line
  * per row, trailing blanks trimmed, '\n' after each.  With ansi, SGR
- * sequences reproduce colours and attributes.  Caller frees. */
+ * sequences reproduce colours and attributes, and OSC 8 the hyperlinks
+ * (closed at the end of each line).  Caller frees. */
 char *term_capture(const struct term *term, int start, int end, bool ansi, size_t *len_out);
 
 void term_cursor(const struct term *term, int *row, int *col);
@@ -187,6 +189,19 @@ bool term_take_osc7_change(struct term *term);
  * only now and then still sees that one ended and another began. */
 bool term_synchronized(const struct term *term);
 unsigned term_sync_count(const struct term *term);
+
+/* OSC 8 hyperlinks.  A cell's style.link names one of the terminal's
+ * links: its URI and its parameters (OSC 8's "id=..."), or NULL for 0
+ * or an unknown link.  Pane-chosen text, but never a control: a link is
+ * kept only when its URI is 1..TERM_LINK_URI_MAX bytes of printable
+ * ASCII without spaces (URIs percent-encode the rest) and its parameters
+ * are at most TERM_LINK_PARAMS_MAX such bytes without ';'; otherwise
+ * its text is kept unlinked.  At most TERM_LINKS_MAX distinct links per
+ * terminal: text linked past that is kept unlinked. */
+#define TERM_LINK_URI_MAX 2048
+#define TERM_LINK_PARAMS_MAX 256
+#define TERM_LINKS_MAX 4096
+const char *term_link(const struct term *term, uint16_t link, const char **params);
 
 /* Whether the program rang the bell (BEL) since the last call; clears it. */
 bool term_take_bell(struct term *term);

@@ -157,18 +157,18 @@ struct cell_case {
 	}
 
 static const struct cell_case cell_cases[] = {
-    {"default", "X", 0, 0, 'X', 1, {{0}, {0}, 0}},
-    {"blank", "", 0, 0, 0, 1, {{0}, {0}, 0}},
-    {"fg 8 colours", "\033[31mX", 0, 0, 'X', 1, {PAL(1), {0}, 0}},
-    {"fg bright", "\033[91mX", 0, 0, 'X', 1, {PAL(9), {0}, 0}},
-    {"bg 8 colours", "\033[42mX", 0, 0, 'X', 1, {{0}, PAL(2), 0}},
-    {"fg 256", "\033[38;5;200mX", 0, 0, 'X', 1, {PAL(200), {0}, 0}},
-    {"bg 256", "\033[48;5;17mX", 0, 0, 'X', 1, {{0}, PAL(17), 0}},
-    {"fg rgb", "\033[38;2;10;20;30mX", 0, 0, 'X', 1, {RGB(10, 20, 30), {0}, 0}},
-    {"bg rgb", "\033[48;2;1;2;3mX", 0, 0, 'X', 1, {{0}, RGB(1, 2, 3), 0}},
-    {"default resets", "\033[31;42mX\033[39;49mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
-    {"bold", "\033[1mX", 0, 0, 'X', 1, {{0}, {0}, TERM_ATTR_BOLD}},
-    {"bold off", "\033[1mX\033[22mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
+    {"default", "X", 0, 0, 'X', 1, {{0}, {0}, 0, 0}},
+    {"blank", "", 0, 0, 0, 1, {{0}, {0}, 0, 0}},
+    {"fg 8 colours", "\033[31mX", 0, 0, 'X', 1, {PAL(1), {0}, 0, 0}},
+    {"fg bright", "\033[91mX", 0, 0, 'X', 1, {PAL(9), {0}, 0, 0}},
+    {"bg 8 colours", "\033[42mX", 0, 0, 'X', 1, {{0}, PAL(2), 0, 0}},
+    {"fg 256", "\033[38;5;200mX", 0, 0, 'X', 1, {PAL(200), {0}, 0, 0}},
+    {"bg 256", "\033[48;5;17mX", 0, 0, 'X', 1, {{0}, PAL(17), 0, 0}},
+    {"fg rgb", "\033[38;2;10;20;30mX", 0, 0, 'X', 1, {RGB(10, 20, 30), {0}, 0, 0}},
+    {"bg rgb", "\033[48;2;1;2;3mX", 0, 0, 'X', 1, {{0}, RGB(1, 2, 3), 0, 0}},
+    {"default resets", "\033[31;42mX\033[39;49mY", 0, 1, 'Y', 1, {{0}, {0}, 0, 0}},
+    {"bold", "\033[1mX", 0, 0, 'X', 1, {{0}, {0}, TERM_ATTR_BOLD, 0}},
+    {"bold off", "\033[1mX\033[22mY", 0, 1, 'Y', 1, {{0}, {0}, 0, 0}},
     {"all attributes",
      "\033[1;3;4;5;7;9mX",
      0,
@@ -178,25 +178,25 @@ static const struct cell_case cell_cases[] = {
      {{0},
       {0},
       TERM_ATTR_BOLD | TERM_ATTR_ITALIC | TERM_ATTR_UNDERLINE | TERM_ATTR_BLINK |
-	  TERM_ATTR_REVERSE | TERM_ATTR_STRIKE}},
-    {"reset", "\033[1;31mX\033[mY", 0, 1, 'Y', 1, {{0}, {0}, 0}},
-    {"wide left half", "\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {{0}, {0}, 0}},
-    {"wide right half", "\xe4\xb8\xad", 0, 1, 0, 0, {{0}, {0}, 0}},
-    {"wide with colour", "\033[38;5;100m\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {PAL(100), {0}, 0}},
-    {"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0}},
-    {"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0}},
-    {"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0}},
+	  TERM_ATTR_REVERSE | TERM_ATTR_STRIKE, 0}},
+    {"reset", "\033[1;31mX\033[mY", 0, 1, 'Y', 1, {{0}, {0}, 0, 0}},
+    {"wide left half", "\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {{0}, {0}, 0, 0}},
+    {"wide right half", "\xe4\xb8\xad", 0, 1, 0, 0, {{0}, {0}, 0, 0}},
+    {"wide with colour", "\033[38;5;100m\xe4\xb8\xad", 0, 0, 0x4e2d, 2, {PAL(100), {0}, 0, 0}},
+    {"non-latin-1 narrow", "\xce\xbb", 0, 0, 0x3bb, 1, {{0}, {0}, 0, 0}},
+    {"erase fills pen bg", "\033[44m\033[K", 0, 5, 0, 1, {{0}, PAL(4), 0, 0}},
+    {"erase fills rgb bg", "\033[48;2;9;8;7m\033[2K", 0, 9, 0, 1, {{0}, RGB(9, 8, 7), 0, 0}},
     {"wide right half wears its style",
      "\033[38;5;100m\xe4\xb8\xad",
      0,
      1,
      0,
      0,
-     {PAL(100), {0}, 0}},
-    {"scroll fills pen bg", "\033[44m\r\n\r\n\r\n\r\n", 3, 5, 0, 1, {{0}, PAL(4), 0}},
-    {"restore without save: default pen", "\033[?1049lX", 0, 0, 'X', 1, {{0}, {0}, 0}},
-    {"DECRC without DECSC: default pen", "\033[31m\0338X", 0, 0, 'X', 1, {{0}, {0}, 0}},
-    {"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0}},
+     {PAL(100), {0}, 0, 0}},
+    {"scroll fills pen bg", "\033[44m\r\n\r\n\r\n\r\n", 3, 5, 0, 1, {{0}, PAL(4), 0, 0}},
+    {"restore without save: default pen", "\033[?1049lX", 0, 0, 'X', 1, {{0}, {0}, 0, 0}},
+    {"DECRC without DECSC: default pen", "\033[31m\0338X", 0, 0, 'X', 1, {{0}, {0}, 0, 0}},
+    {"scrolled cell keeps style", "\033[35mX\r\n\r\n\r\n\r\n", -1, 0, 'X', 1, {PAL(5), {0}, 0, 0}},
 };
 
 static void test_cell_cases(void **state)
@@ -595,6 +595,67 @@ static void test_capture_ansi(void **state)
 	text = term_capture(term, 0, 1, false, &len);
 	assert_string_equal(text, "abcd\nrev\n");
 	free(text);
+	term_free(term);
+}
+
+/* OSC 8: the link is the pen's until closed (SGR leaves it), kept per
+ * cell, and written back by capture --ansi around its runs; a URI that
+ * is not bounded printable ASCII leaves its text unlinked. */
+static void test_hyperlinks(void **state)
+{
+	struct term *term = term_new(ROWS, 40, 100);
+	struct term_cell cell;
+	const char *params;
+	size_t len;
+
+	feed(term, "a\033]8;id=7;https://example.com/x\033\\li\033[1mn\033[mk\033]8;;\033\\b"
+		   "\r\n\033]8;;http://a b\007sp\033]8;;file:///\302\2010\007u8\033]8;;\007");
+	assert_true(term_get_cell(term, 0, 0, &cell));
+	assert_int_equal(cell.style.link, 0);
+	assert_true(term_get_cell(term, 0, 1, &cell));
+	assert_int_equal(cell.style.link, 1);
+	assert_string_equal(term_link(term, 1, &params), "https://example.com/x");
+	assert_string_equal(params, "id=7");
+	assert_true(term_get_cell(term, 0, 4, &cell));
+	assert_int_equal(cell.style.link, 1); /* SGR 0 leaves the link on */
+	assert_int_equal(cell.style.attrs, 0);
+	assert_true(term_get_cell(term, 0, 5, &cell));
+	assert_int_equal(cell.style.link, 0);
+	for (int col = 0; col < 4; col++) {
+		assert_true(term_get_cell(term, 1, col, &cell));
+		assert_int_equal(cell.style.link, 0); /* a space, a byte past ASCII */
+	}
+	assert_null(term_link(term, 2, NULL));
+
+	char *text = term_capture(term, 0, 1, true, &len);
+	assert_string_equal(text, "a\033]8;id=7;https://example.com/x\033\\li\033[0;1mn\033[0mk"
+				  "\033]8;;\033\\b\n"
+				  "spu8\n");
+	free(text);
+	text = term_capture(term, 0, 0, false, &len);
+	assert_string_equal(text, "alinkb\n");
+	free(text);
+
+	/* Linked text scrolled into history keeps its link; RIS ends one. */
+	feed(term, "\033]8;;https://b.example\033\\kept");
+	for (int i = 0; i < ROWS; i++)
+		feed(term, "\r\n");
+	feed(term, "\033c\033[Hafter");
+	assert_true(term_get_cell(term, -1, 4, &cell)); /* "spu8kept" */
+	assert_int_equal(cell.chars[0], 'k');
+	assert_string_equal(term_link(term, cell.style.link, NULL), "https://b.example");
+	assert_true(term_get_cell(term, 0, 0, &cell));
+	assert_int_equal(cell.style.link, 0);
+
+	/* Bounded: an overlong URI is not kept. */
+	char big[TERM_LINK_URI_MAX + 64] = "\033]8;;http://";
+	size_t n = strlen(big);
+	memset(big + n, 'x', TERM_LINK_URI_MAX);
+	strcpy(big + n + TERM_LINK_URI_MAX, "\007z");
+	feed(term, big);
+	assert_true(term_get_cell(term, 0, 5, &cell));
+	assert_int_equal(cell.chars[0], 'z');
+	assert_int_equal(cell.style.link, 0);
 	term_free(term);
 }
 
@@ -1248,6 +1309,7 @@ int main(void)
 	    cmocka_unit_test(test_synchronized_output),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
+	    cmocka_unit_test(test_hyperlinks),
 	    cmocka_unit_test(test_capture_wide_terminal),
 	    cmocka_unit_test(test_row_runs),
 	    cmocka_unit_test(test_damage),
