@@ -7,7 +7,9 @@
  * too: "pane %3 asks for example.com:443: a allow, d deny (30 s)".  One
  * key answers, as in the feed: a sends the
  * `allow` request (the held connection goes through), d sends `refuse`,
- * any other key leaves it to the feed or the timeout.
+ * any other key leaves it to the feed or the timeout.  A pane's held
+ * clipboard write (set_clipboard "ask", clipboard.c) is asked the same
+ * way, and an allowed one lands on the terminal's clipboard here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,33 @@
 #include "sanitise.h"
 #include "xalloc.h"
 
+/* set_clipboard "ask": the pane's write is held until a or d. */
+static void ask_clipboard(struct client *c, int pane, const cJSON *bytes)
+{
+	char label[256];
+
+	if (c->mode == MODE_PROMPT) {
+		client_show_message(c, false,
+				    "pane %%%d asks to write your clipboard: held, asked again at its next write",
+				    pane);
+		return;
+	}
+	snprintf(label, sizeof label, "pane %%%d asks to write your clipboard (%d bytes): a allow, d deny ",
+		 pane, cJSON_IsNumber(bytes) ? bytes->valueint : 0);
+	client_prompt_open(c, PROMPT_ASK, label, NULL);
+	c->prompt.ask_pane = pane;
+	c->prompt.ask_clipboard = true;
+}
+
+void client_clipboard_event(struct client *c, const cJSON *event)
+{
+	const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "text"));
+
+	(void)c;
+	if (text != NULL)
+		client_clipboard_tty(text, strlen(text));
+}
+
 void client_ask_event(struct client *c, const cJSON *event)
 {
 	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(event, "pane");
@@ -27,9 +56,14 @@ void client_ask_event(struct client *c, const cJSON *event)
 	const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "host"));
 	const char *target =
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "kind"));
 	char label[256];
 	char *safe;
 
+	if (cJSON_IsNumber(pane) && kind != NULL && strcmp(kind, "clipboard") == 0) {
+		ask_clipboard(c, pane->valueint, cJSON_GetObjectItemCaseSensitive(event, "bytes"));
+		return;
+	}
 	if (!cJSON_IsNumber(pane) || host == NULL)
 		return;
 	/* The host is the pane's choice: shown only through the sanitiser. */
@@ -48,6 +82,7 @@ void client_ask_event(struct client *c, const cJSON *event)
 	free(safe);
 	client_prompt_open(c, PROMPT_ASK, label, NULL);
 	c->prompt.ask_pane = pane->valueint;
+	c->prompt.ask_clipboard = false;
 	snprintf(c->prompt.ask_host, sizeof c->prompt.ask_host, "%s", host);
 }
 
@@ -79,6 +114,19 @@ void client_ask_answer(struct client *c, const char *key)
 	int pane = c->prompt.ask_pane;
 	cJSON *request;
 	char *safe;
+
+	if (c->prompt.ask_clipboard) {
+		if (strcmp(key, "a") != 0 && strcmp(key, "d") != 0) {
+			client_show_message(c, false, "pane %%%d's clipboard write stays held", pane);
+			return;
+		}
+		request = cJSON_CreateObject();
+		cJSON_AddStringToObject(request, "cmd", "clipboard");
+		cJSON_AddNumberToObject(request, "pane", pane);
+		cJSON_AddBoolToObject(request, "allow", key[0] == 'a');
+		client_request(c, request, client_reply_report_error, pane);
+		return;
+	}
 
 	if (strcmp(key, "a") != 0 && strcmp(key, "d") != 0) {
 		safe = sanitise_text(c->prompt.ask_host);

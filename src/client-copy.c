@@ -427,9 +427,24 @@ static char *base64_encode(const unsigned char *data, size_t len)
 	return out;
 }
 
+/* The terminal's clipboard, with OSC 52: base64, so the text cannot
+ * smuggle controls out. */
+void client_clipboard_tty(const char *text, size_t len)
+{
+	char *encoded;
+
+	if (len > CLIPBOARD_MAX)
+		return; /* terminals drop huge OSC 52 payloads anyway */
+	encoded = base64_encode((const unsigned char *)text, len);
+	client_write_tty("\033]52;c;", 7);
+	client_write_tty(encoded, strlen(encoded));
+	client_write_tty("\a", 1);
+	free(encoded);
+}
+
 static void client_copy_to_clipboard(struct client *c, const char *text, size_t len)
 {
-	char *encoded, *copy = xstrndup(text, len);
+	char *copy = xstrndup(text, len);
 	cJSON *request = cJSON_CreateObject();
 
 	/* The buffer lives in the server (buffers.c): it survives a detach,
@@ -439,13 +454,7 @@ static void client_copy_to_clipboard(struct client *c, const char *text, size_t 
 	cJSON_AddNumberToObject(request, "source", c->copy.pane);
 	free(copy);
 	client_request(c, request, client_reply_report_error, 0);
-	if (len > CLIPBOARD_MAX)
-		return; /* terminals drop huge OSC 52 payloads anyway */
-	encoded = base64_encode((const unsigned char *)text, len);
-	client_write_tty("\033]52;c;", 7);
-	client_write_tty(encoded, strlen(encoded));
-	client_write_tty("\a", 1);
-	free(encoded);
+	client_clipboard_tty(text, len);
 }
 
 static void copy_selection(struct client *c)

@@ -128,6 +128,7 @@ struct prompt {
 	char confirm_command[BINDING_COMMAND_MAX];
 	int ask_pane;	    /* PROMPT_ASK: the pane whose connection waits */
 	char ask_host[256]; /* ... and the host it asked for */
+	bool ask_clipboard; /* ... or it asks to write the clipboard (clipboard.c) */
 	/* command-prompt's TEMPLATE: run with %% replaced by the text typed
 	 * ("" none: the text itself is the command). */
 	char template[BINDING_COMMAND_MAX];
@@ -328,6 +329,10 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 /* client-ask.c: ask mode's question in the status line. */
 void client_ask_event(struct client *c, const cJSON *event);
 void client_ask_answer(struct client *c, const char *key);
+/* A pane's clipboard write the server let through (clipboard.c), onto
+ * the terminal's clipboard (client-copy.c). */
+void client_clipboard_event(struct client *c, const cJSON *event);
+void client_clipboard_tty(const char *text, size_t len);
 
 /* client-cmd.c */
 int client_run_command(struct client *c, const char *line);

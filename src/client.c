@@ -341,6 +341,7 @@ static const struct {
     {"layout", on_layout},   {"frame", on_frame},     {"status", on_status},
     {"exit", on_exit_event}, {"sandbox", on_sandbox},	 {"tty-input", client_echo_on_input},
     {"bell", on_bell},	     {"ask", client_ask_event},
+    {"clipboard", client_clipboard_event},
 };
 
 static void handle_reply(struct client *c, const cJSON *message)

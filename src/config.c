@@ -236,6 +236,19 @@ static int set_bell_action(struct config_parse *parse, const cJSON *item)
 	return invalid(parse, "bell_action", "must be \"any\", \"none\" or \"current\"");
 }
 
+static int set_set_clipboard(struct config_parse *parse, const cJSON *item)
+{
+	static const char *const names[] = { [CLIPBOARD_OFF] = "off", [CLIPBOARD_ON] = "on",
+					     [CLIPBOARD_ASK] = "ask" };
+
+	for (size_t i = CLIPBOARD_OFF; i < sizeof names / sizeof names[0]; i++)
+		if (cJSON_IsString(item) && strcmp(item->valuestring, names[i]) == 0) {
+			parse->config->set_clipboard = (enum set_clipboard)i;
+			return 0;
+		}
+	return invalid(parse, "set_clipboard", "must be \"off\", \"on\" or \"ask\"");
+}
+
 static int set_default_shell(struct config_parse *parse, const cJSON *item)
 {
 	if (cJSON_IsString(item) && item->valuestring[0] != 0 && item->valuestring[0] != '/')
@@ -380,6 +393,7 @@ static const struct {
     {"repeat_time", set_repeat_time},
     {"display_panes_time", set_display_panes_time},
     {"paste_across_backends", set_paste_across_backends},
+    {"set_clipboard", set_set_clipboard},
     {"default_shell", set_default_shell},
     {"default_backend", set_default_backend},
     {"inherit_backend", set_inherit_backend},
@@ -394,7 +408,7 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
 		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, window_size, repeat_time, "
-		     "display_panes_time, paste_across_backends, default_shell, default_backend, inherit_backend, profiles)",
+		     "display_panes_time, paste_across_backends, set_clipboard, default_shell, default_backend, inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

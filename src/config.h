@@ -33,6 +33,9 @@ struct sandbox_profile;
 /* tmux's bell-action: a bell in any window rings the terminal, none
  * does, or only one in the window on screen. */
 enum bell_action { BELL_ANY = 0, BELL_NONE, BELL_CURRENT };
+/* tmux's set-clipboard, for a program's OSC 52: never, always, or after
+ * a person said yes; DEFAULT is on for host panes, ask for sandboxed. */
+enum set_clipboard { CLIPBOARD_DEFAULT = 0, CLIPBOARD_OFF, CLIPBOARD_ON, CLIPBOARD_ASK };
 enum window_size { WINDOW_SIZE_LATEST = 0, WINDOW_SIZE_SMALLEST, WINDOW_SIZE_LARGEST };
 /* "latest", "smallest", "largest": the value, or -1. */
 int window_size_from_name(const char *name);
@@ -51,6 +54,7 @@ struct config {
 	int repeat_time;	  /* ms a repeating key works without the prefix (500) */
 	int display_panes_time;	  /* ms display-panes shows the numbers (1000; 0 until a key) */
 	bool paste_across_ask;	  /* paste_across_backends: "ask" (default) or "allow" */
+	enum set_clipboard set_clipboard; /* set_clipboard: "off", "on", "ask" */
 	char default_shell[256];  /* "" means $SHELL, then /bin/sh */
 	char default_backend[16]; /* "none" | "native" | "microvm" */
 	bool default_backend_set; /* the file names a default backend */

@@ -477,6 +477,7 @@ static void pane_release(struct pane *p)
 	term_free(p->term);
 	strvec_free(&p->withheld_env);
 	free(p->pending_input);
+	free(p->clipboard_held);
 	free(p);
 }
 
@@ -631,14 +632,19 @@ static void pane_finish(struct pane *p)
 }
 
 /* Title, current directory and mouse mode travel in the layout: send a
- * new one when the program changed any.  A bell goes out at once. */
+ * new one when the program changed any.  A bell goes out at once, a
+ * clipboard write to its policy (clipboard.c). */
 static void pane_check_properties(struct pane *p)
 {
 	const char *title = term_title(p->term);
 	bool moved = pane_cwd_output(p), mouse = term_mouse_mode(p->term) != 0;
+	size_t clip_len;
+	char *clip;
 
 	if (term_take_bell(p->term))
 		server_pane_bell(p);
+	if ((clip = term_take_clipboard(p->term, &clip_len)) != NULL)
+		clipboard_pane_wrote(p, clip, clip_len);
 	if (!moved && strcmp(title, p->sent_title) == 0 && mouse == p->sent_mouse)
 		return;
 	snprintf(p->sent_title, sizeof p->sent_title, "%s", title);

@@ -936,6 +936,7 @@ static int server_load_config(const char *path)
 	server.renumber_windows = cfg.renumber_windows;
 	server.window_size = cfg.window_size;
 	server.paste_across_ask = cfg.paste_across_ask;
+	server.set_clipboard = cfg.set_clipboard;
 	if (cfg.default_shell[0] != '\0')
 		snprintf(server.default_shell, sizeof server.default_shell, "%s", cfg.default_shell);
 	else

@@ -57,6 +57,10 @@ struct pane {
 	uv_timer_t sync_timer;
 	bool sync_timer_open;
 	bool sync_expired;
+	/* A clipboard write (OSC 52) waiting for a person's answer under
+	 * set_clipboard "ask" (clipboard.c): the latest only. */
+	char *clipboard_held;
+	size_t clipboard_held_len;
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
 	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
@@ -209,6 +213,7 @@ struct server {
 	enum window_size window_size; /* the config's window_size (set-option) */
 	unsigned long activity; /* counts client activity: conn.active_at */
 	bool paste_across_ask; /* the config's paste_across_backends is "ask" */
+	enum set_clipboard set_clipboard; /* the config's set_clipboard (clipboard.c) */
 	bool exiting;
 	char **environ; /* environment captured at start, for panes */
 	pid_t *orphans; /* killed pane processes not yet reaped */
@@ -315,6 +320,9 @@ bool pane_cwd_output(struct pane *p);
 const char *pane_current_path(struct pane *p);
 /* The directory a pane started from p opens in (out, or p->cwd). */
 const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size);
+/* clipboard.c: a program's OSC 52 write (data, owned from here) under
+ * set_clipboard; at the pane's end, what it held goes. */
+void clipboard_pane_wrote(struct pane *p, char *data, size_t len);
 /* buffers.c: the server's paste buffers (newest first). */
 struct paste_buffer {
 	char name[32];

@@ -66,6 +66,8 @@ struct term {
 	char *title;
 	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
 	bool osc7_changed;
+	char *clipboard;     /* the last OSC 52 write, decoded, not yet taken */
+	size_t clipboard_len;
 	/* OSC 8 hyperlinks: link n (a style's link) is links[n - 1]. */
 	struct term_link *links;
 	int nlinks, links_cap;
@@ -525,6 +527,76 @@ const char *term_link(const struct term *term, uint16_t link, const char **param
 	return term->links[link - 1].uri;
 }
 
+/* OSC 52 (";SELECTIONS;BASE64"): the program writes the clipboard.  The
+ * payload is decoded and kept for the caller, who decides whether it
+ * goes anywhere (term_take_clipboard); a query ("?") is never answered,
+ * and a payload that is not strict base64 is dropped. */
+static int base64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Decoded length, or -1 when text is not base64 (padding only at the end). */
+static long base64_decode(const char *text, size_t len, char *out)
+{
+	unsigned bits = 0, nbits = 0;
+	size_t used = 0, pad = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		int v = base64_value(text[i]);
+		if (text[i] == '=') {
+			pad++;
+			continue;
+		}
+		if (v < 0 || pad > 0)
+			return -1;
+		bits = bits << 6 | (unsigned)v;
+		nbits += 6;
+		if (nbits >= 8) {
+			nbits -= 8;
+			out[used++] = (char)(bits >> nbits & 0xff);
+		}
+	}
+	return pad > 2 ? -1 : (long)used;
+}
+
+static void on_osc52(struct term *term, const char *command, size_t len)
+{
+	const char *sep = memchr(command, ';', len);
+	char *data;
+	long decoded;
+
+	if (sep == NULL)
+		return;
+	len -= (size_t)(sep + 1 - command);
+	command = sep + 1;
+	data = xmalloc(len / 4 * 3 + 4);
+	decoded = base64_decode(command, len, data);
+	if (decoded < 0 || (len == 1 && command[0] == '?')) {
+		free(data);
+		return;
+	}
+	free(term->clipboard);
+	term->clipboard = data;
+	term->clipboard_len = (size_t)decoded;
+}
+
+char *term_take_clipboard(struct term *term, size_t *len)
+{
+	char *data = term->clipboard;
+
+	*len = term->clipboard_len;
+	term->clipboard = NULL;
+	term->clipboard_len = 0;
+	return data;
+}
+
 /* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
  * where it is ("file://host/path"): kept as sent, bounded, for the caller
  * to parse and distrust (any program in the pane can send it). */
@@ -534,6 +606,10 @@ static int on_osc(const char *command, size_t len, void *user)
 {
 	struct term *term = user;
 
+	if (len >= 3 && command[0] == '5' && command[1] == '2' && command[2] == ';') {
+		on_osc52(term, command + 3, len - 3);
+		return 1;
+	}
 	if (len >= 2 && command[0] == '8' && command[1] == ';') {
 		on_osc8(term, command + 2, len - 2);
 		return 1;
@@ -713,6 +789,7 @@ void term_free(struct term *term)
 	free(term->row_buffer);
 	free(term->title);
 	free(term->osc7);
+	free(term->clipboard);
 	for (int i = 0; i < term->nlinks; i++) {
 		free(term->links[i].uri);
 		free(term->links[i].params);

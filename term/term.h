@@ -203,6 +203,12 @@ unsigned term_sync_count(const struct term *term);
 #define TERM_LINKS_MAX 4096
 const char *term_link(const struct term *term, uint16_t link, const char **params);
 
+/* The program's last clipboard write (OSC 52), decoded, since the last
+ * call, or NULL; the caller frees it and decides where it may go (a
+ * sandboxed program writing the host's clipboard is a way out).  At
+ * most 48 KiB: a longer OSC string is cut, its base64 then dropped. */
+char *term_take_clipboard(struct term *term, size_t *len);
+
 /* Whether the program rang the bell (BEL) since the last call; clears it. */
 bool term_take_bell(struct term *term);
 

@@ -72,6 +72,7 @@ static void test_defaults(void **state)
 	assert_string_equal(config.default_backend, "none");
 	assert_false(config.default_backend_set);
 	assert_false(config.inherit_backend);
+	assert_int_equal(config.set_clipboard, CLIPBOARD_DEFAULT);
 	assert_int_equal(config.nbindings, 0);
 	config_free(&config);
 }
@@ -90,6 +91,7 @@ static void test_good_config(void **state)
 	    "  \"default_shell\": \"/bin/zsh\",\n"
 	    "  \"default_backend\": \"native\",\n"
 	    "  \"inherit_backend\": true,\n"
+	    "  \"set_clipboard\": \"off\",\n"
 	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
 	    "}\n");
 	struct config config;
@@ -99,6 +101,7 @@ static void test_good_config(void **state)
 	assert_int_equal(config_load(path, &config, &err), 0);
 	assert_string_equal(config.prefix, "C-a");
 	assert_string_equal(config.theme, "light");
+	assert_int_equal(config.set_clipboard, CLIPBOARD_OFF);
 	assert_int_equal(config.scrollback, 5000);
 	assert_false(config.status);
 	assert_string_equal(config.status_left, "#S:#{pane_backend} ");
@@ -123,6 +126,7 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
     {"{\"prefix\":\"C-b\",\"colour\":\"red\"}", "config_unknown_key", "\"colour\""},
+    {"{\"set_clipboard\":\"always\"}", "config_invalid", "set_clipboard"},
     {"{\"defualt_backend\":\"native\"}", "config_unknown_key", "defualt_backend"},
     {"{\"scrollback\":\"lots\"}", "config_invalid", "scrollback"},
     {"{\"inherit_backend\":\"yes\"}", "config_invalid", "inherit_backend"},

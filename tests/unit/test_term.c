@@ -551,6 +551,51 @@ static void test_synchronized_output(void **state)
 	term_free(term);
 }
 
+/* OSC 52: a write is decoded and kept for the caller, whole (here 3,000
+ * bytes, held across writes), once; a query or bad base64 is not. */
+static void test_clipboard_write(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+	char text[3001], *b64 = malloc(4100), *got;
+	static const char alphabet[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t len, n = 0;
+
+	term_set_output(term, on_output, &out);
+	assert_null(term_take_clipboard(term, &len));
+	feed(term, "\033]52;c;aGVsbG8=\007");
+	got = term_take_clipboard(term, &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(got, "hello", 5);
+	free(got);
+	assert_null(term_take_clipboard(term, &len));
+
+	for (int i = 0; i < 3000; i++)
+		text[i] = (char)('a' + i % 26);
+	for (int i = 0; i < 3000; i += 3) {
+		unsigned v = (unsigned char)text[i] << 16 | (unsigned char)text[i + 1] << 8 |
+			     (unsigned char)text[i + 2];
+		for (int k = 3; k >= 0; k--)
+			b64[n++] = alphabet[v >> (6 * k) & 63];
+	}
+	b64[n] = 0;
+	feed(term, "\033]52;;");
+	term_write(term, b64, n / 2);
+	term_write(term, b64 + n / 2, n - n / 2);
+	feed(term, "\033\\");
+	got = term_take_clipboard(term, &len);
+	assert_int_equal(len, 3000);
+	assert_memory_equal(got, text, 3000);
+	free(got);
+
+	feed(term, "\033]52;c;?\007\033]52;c;a\033b=\007\033]52;c;aGV=sbG8\007");
+	assert_null(term_take_clipboard(term, &len));
+	assert_int_equal(out.len, 0); /* a query is never answered */
+	free(b64);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1307,6 +1352,7 @@ int main(void)
 	    cmocka_unit_test(test_modes),
 	    cmocka_unit_test(test_replies_reach_output),
 	    cmocka_unit_test(test_synchronized_output),
+	    cmocka_unit_test(test_clipboard_write),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
