@@ -292,6 +292,28 @@ void server_pane_bell(struct pane *p)
 	}
 }
 
+/* Focus events (DECSET 1004): a pane has the focus while it is the one
+ * a person looks at (pane_focused) and a client is attached to its
+ * session; a program that asked is told each change (term.c).  Called
+ * wherever the focus or the session's clients change: every focus
+ * change sends a layout (server_broadcast_layout), every attach and
+ * detach fits the session to its clients (session_fit_clients). */
+void server_update_focus(struct session *s)
+{
+	bool watched = false;
+
+	for (struct conn *c = server.conns; c != NULL && !watched; c = c->next)
+		watched = c->attached == s;
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		for (struct pane *p = w->panes; p != NULL; p = p->next) {
+			bool focused = watched && pane_focused(p);
+			if (focused != p->focused) {
+				p->focused = focused;
+				term_focus(p->term, focused);
+			}
+		}
+}
+
 void server_forget_pane(const struct pane *p)
 {
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
@@ -311,6 +333,7 @@ void server_broadcast_layout(struct session *s)
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s)
 			server_send_layout(c, s);
+	server_update_focus(s);
 }
 
 void server_push_status(struct session *s, const char *text)

@@ -64,6 +64,7 @@ struct pane {
 	char sent_title[256]; /* title and mouse mode in the last layout */
 	bool sent_mouse;
 	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
+	bool focused; /* the program was last told it has the focus (server_update_focus) */
 	uint64_t input_ms; /* when input was last written to it */
 	bool polling_writable;
 
@@ -232,6 +233,7 @@ void server_forget_pane(const struct pane *p);
 /* The pane's program rang the bell: attached clients hear of it, and a
  * pane that is not the focused one is marked until it is. */
 void server_pane_bell(struct pane *p);
+void server_update_focus(struct session *s);
 void server_session_damaged(struct session *s);
 /* Frames waiting for the session's next frame tick go out now. */
 void server_flush_pending_frames(struct session *s);

@@ -296,6 +296,7 @@ void session_fit_clients(struct session *s)
 	}
 	if (cols > 0)
 		session_resize(s, cols, rows);
+	server_update_focus(s);
 }
 
 void session_client_active(struct conn *c)

@@ -1630,6 +1630,14 @@ bool term_take_osc7_change(struct term *term)
 	return changed;
 }
 
+void term_focus(struct term *term, bool in)
+{
+	if (in)
+		vterm_state_focus_in(term->state);
+	else
+		vterm_state_focus_out(term->state);
+}
+
 bool term_synchronized(const struct term *term)
 {
 	return term->mode_sync;

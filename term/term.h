@@ -183,6 +183,11 @@ size_t term_memory(const struct term *term);
 const char *term_osc7(const struct term *term);
 bool term_take_osc7_change(struct term *term);
 
+/* The terminal gained or lost the user's focus: a program that asked
+ * for focus events (DECSET 1004) gets CSI I or CSI O through the output
+ * callback; others get nothing. */
+void term_focus(struct term *term, bool in);
+
 /* Synchronized output (DECSET 2026): whether the program is drawing an
  * update it wants shown whole, between CSI ? 2026 h and CSI ? 2026 l (or
  * RIS); and how many updates it started so far, so a caller that looks

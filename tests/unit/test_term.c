@@ -596,6 +596,27 @@ static void test_clipboard_write(void **state)
 	term_free(term);
 }
 
+/* Focus events (DECSET 1004): sent only to a program that asked. */
+static void test_focus_events(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	term_focus(term, true);
+	term_focus(term, false);
+	assert_int_equal(out.len, 0);
+	feed(term, "\033[?1004h");
+	term_focus(term, true);
+	term_focus(term, false);
+	assert_string_equal(out.bytes, "\033[I\033[O");
+	out.len = 0;
+	feed(term, "\033[?1004l");
+	term_focus(term, true);
+	assert_int_equal(out.len, 0);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1353,6 +1374,7 @@ int main(void)
 	    cmocka_unit_test(test_replies_reach_output),
 	    cmocka_unit_test(test_synchronized_output),
 	    cmocka_unit_test(test_clipboard_write),
+	    cmocka_unit_test(test_focus_events),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
