@@ -643,6 +643,20 @@ static void title_beside_label(const char *title, char *out, size_t size)
 	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
 }
 
+/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
+ * "[busy] ", "[paused 42%] "; "" when none. */
+static void progress_text(const struct pane_view *pane, char *out, size_t size)
+{
+	static const char *const states[] = { [1] = "", [2] = "error ", [4] = "paused " };
+
+	if (pane->progress_state == 3)
+		snprintf(out, size, "[busy] ");
+	else if (pane->progress_state > 0 && pane->progress_state <= 4)
+		snprintf(out, size, "[%s%d%%] ", states[pane->progress_state], pane->progress);
+	else
+		out[0] = '\0';
+}
+
 /* The title line: label, title and cwd on the left, violations and the
  * zoom mark on the right, the rest drawn as border. */
 static void draw_title(struct client *c, struct pane_view *pane)
@@ -651,7 +665,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	struct look border =
 	    slot_look(c, pane->active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
 	struct look title = slot_look(c, pane->active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
-	char name[40], label[48], right[64] = "", text[1024], shown[512];
+	char name[40], label[48], right[64] = "", text[1024], shown[512], progress[32];
 	int right_width;
 
 	if (y < 0 || y >= screen_rows_for_panes(c))
@@ -661,6 +675,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	h = hash_text(hash_text(hash_text(h, pane->state), pane->backend), pane->title);
 	h = hash_int(hash_text(hash_text(h, pane->cwd), pane->accelerator), pane->bell);
 	h = hash_text(h, pane->profile);
+	h = hash_int(hash_int(hash_text(h, pane->notice), pane->progress_state), pane->progress);
 	if (h == pane->title_drawn)
 		return;
 	pane->title_drawn = h;
@@ -687,7 +702,9 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	if (right_width > width - used - 1)
 		right_width = 0;
 	title_beside_label(pane->title, shown, sizeof shown);
-	snprintf(text, sizeof text, " %s%s%s%s ", pane->bell ? "! " : "", shown,
+	progress_text(pane, progress, sizeof progress);
+	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", pane->bell || pane->notice[0] ? "! " : "",
+		 pane->notice, pane->notice[0] ? " | " : "", progress, shown,
 		 shown[0] && pane->cwd[0] ? " : " : "", pane->cwd);
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put_utf8(y, x + used, width - used - right_width - 1, text, title);

@@ -61,6 +61,8 @@ struct pane_view {
 	char cwd[512];
 	int violations;
 	bool bell; /* rang while not focused; the server clears it on focus */
+	char notice[256]; /* a notification (OSC 9, 777) until focused; "" none */
+	int progress_state, progress; /* OSC 9;4: state 0 none, and percentage */
 	uint64_t title_drawn; /* hash of what the title line shows, 0 none */
 	struct cell *cells; /* rows * cols */
 	bool *row_dirty;

@@ -345,6 +345,9 @@ static void pane_update_from_json(struct pane_view *pane, const cJSON *json)
 			 pane->cwd, sizeof pane->cwd);
 	pane->violations = json_int(json, "violations", 0);
 	pane->bell = json_bool(json, "bell");
+	copy_json_string(json, "notice", pane->notice, sizeof pane->notice);
+	pane->progress_state = json_int(json, "progress_state", 0);
+	pane->progress = json_int(json, "progress", 0);
 }
 
 static void pane_view_free(struct pane_view *pane)

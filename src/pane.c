@@ -639,12 +639,22 @@ static void pane_check_properties(struct pane *p)
 	const char *title = term_title(p->term);
 	bool moved = pane_cwd_output(p), mouse = term_mouse_mode(p->term) != 0;
 	size_t clip_len;
-	char *clip;
+	char *clip, *notice;
+	int progress_state, progress;
 
 	if (term_take_bell(p->term))
 		server_pane_bell(p);
 	if ((clip = term_take_clipboard(p->term, &clip_len)) != NULL)
 		clipboard_pane_wrote(p, clip, clip_len);
+	if ((notice = term_take_notice(p->term)) != NULL) {
+		server_pane_notice(p, notice);
+		free(notice);
+	}
+	progress_state = term_progress(p->term, &progress);
+	if (progress_state != p->sent_progress_state || progress != p->sent_progress)
+		moved = true;
+	p->sent_progress_state = progress_state;
+	p->sent_progress = progress;
 	if (!moved && strcmp(title, p->sent_title) == 0 && mouse == p->sent_mouse)
 		return;
 	snprintf(p->sent_title, sizeof p->sent_title, "%s", title);
@@ -896,6 +906,15 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddNumberToObject(o, "violations", p->violations);
 	cJSON_AddBoolToObject(o, "flooding", p->flooding);
 	cJSON_AddBoolToObject(o, "bell", p->bell);
+	if (p->notice[0] != '\0')
+		cJSON_AddStringToObject(o, "notice", p->notice);
+	{
+		int percent, state = term_progress(p->term, &percent);
+		if (state != 0) {
+			cJSON_AddNumberToObject(o, "progress_state", state);
+			cJSON_AddNumberToObject(o, "progress", percent);
+		}
+	}
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);

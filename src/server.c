@@ -314,6 +314,14 @@ void server_update_focus(struct session *s)
 		}
 }
 
+void server_pane_notice(struct pane *p, const char *text)
+{
+	if (pane_focused(p))
+		return;
+	snprintf(p->notice, sizeof p->notice, "%s", text);
+	server_broadcast_layout(p->window->session);
+}
+
 void server_forget_pane(const struct pane *p)
 {
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
@@ -325,8 +333,10 @@ void server_forget_pane(const struct pane *p)
 void server_broadcast_layout(struct session *s)
 {
 	/* Every focus change sends a layout: a focused pane's mark goes. */
-	if (s->active != NULL && s->active->active != NULL)
+	if (s->active != NULL && s->active->active != NULL) {
 		s->active->active->bell = false;
+		s->active->active->notice[0] = '\0';
+	}
 	/* The window on screen shows its panes' denials itself. */
 	for (struct pane *p = s->active != NULL ? s->active->panes : NULL; p != NULL; p = p->next)
 		p->violations_seen = p->violations;

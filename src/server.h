@@ -65,6 +65,10 @@ struct pane {
 	bool sent_mouse;
 	bool bell; /* rang while not focused: marked until it is (server_pane_bell) */
 	bool focused; /* the program was last told it has the focus (server_update_focus) */
+	/* A notification (OSC 9, 777) that came while not focused, shown in
+	 * the title until it is (server_pane_notice); "" none. */
+	char notice[256];
+	int sent_progress_state, sent_progress; /* OSC 9;4 in the last layout */
 	uint64_t input_ms; /* when input was last written to it */
 	bool polling_writable;
 
@@ -234,6 +238,8 @@ void server_forget_pane(const struct pane *p);
  * pane that is not the focused one is marked until it is. */
 void server_pane_bell(struct pane *p);
 void server_update_focus(struct session *s);
+/* The pane's program sent a notification (text: its own, untrusted). */
+void server_pane_notice(struct pane *p, const char *text);
 void server_session_damaged(struct session *s);
 /* Frames waiting for the session's next frame tick go out now. */
 void server_flush_pending_frames(struct session *s);

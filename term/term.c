@@ -66,6 +66,9 @@ struct term {
 	char *title;
 	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
 	bool osc7_changed;
+	char *notice;	     /* the last OSC 9 / 777 notification not yet taken */
+	int progress_state;  /* OSC 9;4: 0 none, 1 normal, 2 error, 3 busy, 4 paused */
+	int progress;	     /* ... and its percentage */
 	char *clipboard;     /* the last OSC 52 write, decoded, not yet taken */
 	size_t clipboard_len;
 	/* OSC 8 hyperlinks: link n (a style's link) is links[n - 1]. */
@@ -597,6 +600,92 @@ char *term_take_clipboard(struct term *term, size_t *len)
 	return data;
 }
 
+/* Notifications: OSC 9 ("9;TEXT", iTerm2's and ConEmu's) and OSC 777
+ * ("777;notify;TITLE;BODY", rxvt's), kept as "TITLE: BODY", bounded, for
+ * the caller to show through its sanitiser; and OSC 9;4 ("9;4;STATE;PCT",
+ * ConEmu's progress, as Windows Terminal and tmux read it). */
+#define NOTICE_MAX 200
+
+static void set_notice(struct term *term, const char *text, size_t len, const char *body,
+		       size_t body_len)
+{
+	if (len > NOTICE_MAX)
+		len = NOTICE_MAX;
+	if (body_len > NOTICE_MAX - len)
+		body_len = NOTICE_MAX - len;
+	free(term->notice);
+	term->notice = xmalloc(len + body_len + 3);
+	memcpy(term->notice, text, len);
+	if (body != NULL && body_len > 0) {
+		memcpy(term->notice + len, ": ", 2);
+		memcpy(term->notice + len + 2, body, body_len);
+		len += body_len + 2;
+	}
+	term->notice[len] = '\0';
+}
+
+static long osc_number(const char **p, const char *end)
+{
+	long n = 0;
+	bool any = false;
+
+	while (*p < end && **p >= '0' && **p <= '9' && n < 1000) {
+		n = n * 10 + (**p - '0');
+		(*p)++;
+		any = true;
+	}
+	return any ? n : -1;
+}
+
+static void on_osc9(struct term *term, const char *command, size_t len)
+{
+	const char *p = command + 2, *end = command + len;
+	long state, percent = 0;
+
+	if (len < 2 || command[0] != '4' || command[1] != ';') {
+		set_notice(term, command, len, NULL, 0);
+		return;
+	}
+	state = osc_number(&p, end);
+	if (p < end && *p == ';') {
+		p++;
+		percent = osc_number(&p, end);
+	}
+	if (state < 0 || state > 4 || percent < 0)
+		return;
+	term->progress_state = (int)state;
+	term->progress = percent > 100 ? 100 : (int)percent;
+}
+
+static void on_osc777(struct term *term, const char *command, size_t len)
+{
+	const char *title, *body;
+
+	if (len < 7 || memcmp(command, "notify;", 7) != 0)
+		return;
+	title = command + 7;
+	body = memchr(title, ';', (size_t)(command + len - title));
+	if (body == NULL) {
+		set_notice(term, title, (size_t)(command + len - title), NULL, 0);
+		return;
+	}
+	set_notice(term, title, (size_t)(body - title), body + 1, (size_t)(command + len - body - 1));
+}
+
+char *term_take_notice(struct term *term)
+{
+	char *notice = term->notice;
+
+	term->notice = NULL;
+	return notice;
+}
+
+int term_progress(const struct term *term, int *percent)
+{
+	*percent = term->progress;
+	return term->progress_state;
+}
+
 /* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
  * where it is ("file://host/path"): kept as sent, bounded, for the caller
  * to parse and distrust (any program in the pane can send it). */
@@ -606,6 +695,14 @@ static int on_osc(const char *command, size_t len, void *user)
 {
 	struct term *term = user;
 
+	if (len >= 2 && command[0] == '9' && command[1] == ';') {
+		on_osc9(term, command + 2, len - 2);
+		return 1;
+	}
+	if (len >= 4 && memcmp(command, "777;", 4) == 0) {
+		on_osc777(term, command + 4, len - 4);
+		return 1;
+	}
 	if (len >= 3 && command[0] == '5' && command[1] == '2' && command[2] == ';') {
 		on_osc52(term, command + 3, len - 3);
 		return 1;
@@ -790,6 +887,7 @@ void term_free(struct term *term)
 	free(term->title);
 	free(term->osc7);
 	free(term->clipboard);
+	free(term->notice);
 	for (int i = 0; i < term->nlinks; i++) {
 		free(term->links[i].uri);
 		free(term->links[i].params);

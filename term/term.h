@@ -208,6 +208,14 @@ unsigned term_sync_count(const struct term *term);
 #define TERM_LINKS_MAX 4096
 const char *term_link(const struct term *term, uint16_t link, const char **params);
 
+/* The program's last notification (OSC 9 "TEXT", OSC 777 "notify;TITLE;
+ * BODY" as "TITLE: BODY"), at most ~200 bytes, since the last call, or
+ * NULL; the caller frees it.  Untrusted text: show it sanitised. */
+char *term_take_notice(struct term *term);
+/* OSC 9;4 progress: its state (0 none, 1 normal, 2 error, 3
+ * indeterminate, 4 paused) and percentage (0..100). */
+int term_progress(const struct term *term, int *percent);
+
 /* The program's last clipboard write (OSC 52), decoded, since the last
  * call, or NULL; the caller frees it and decides where it may go (a
  * sandboxed program writing the host's clipboard is a way out).  At

@@ -617,6 +617,52 @@ static void test_focus_events(void **state)
 	term_free(term);
 }
 
+/* Notifications (OSC 9, OSC 777) taken once, bounded; OSC 9;4 progress
+ * kept until cleared, malformed ones ignored. */
+static void test_notifications_and_progress(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	char long_text[400], *notice;
+	int percent;
+
+	assert_null(term_take_notice(term));
+	feed(term, "\033]9;build done\007");
+	notice = term_take_notice(term);
+	assert_string_equal(notice, "build done");
+	free(notice);
+	assert_null(term_take_notice(term));
+	feed(term, "\033]777;notify;Claude;needs your input\033\\");
+	notice = term_take_notice(term);
+	assert_string_equal(notice, "Claude: needs your input");
+	free(notice);
+	feed(term, "\033]777;other;x\007");
+	assert_null(term_take_notice(term));
+	memset(long_text, 'n', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = '\0';
+	feed(term, "\033]9;");
+	feed(term, long_text);
+	feed(term, "\007");
+	notice = term_take_notice(term);
+	assert_true(strlen(notice) <= 200);
+	free(notice);
+
+	assert_int_equal(term_progress(term, &percent), 0);
+	feed(term, "\033]9;4;1;42\007");
+	assert_int_equal(term_progress(term, &percent), 1);
+	assert_int_equal(percent, 42);
+	assert_null(term_take_notice(term)); /* progress is no notification */
+	feed(term, "\033]9;4;3\007");
+	assert_int_equal(term_progress(term, &percent), 3);
+	feed(term, "\033]9;4;7;10\007\033]9;4;x\007"); /* malformed: unchanged */
+	assert_int_equal(term_progress(term, &percent), 3);
+	feed(term, "\033]9;4;2;250\007");
+	assert_int_equal(term_progress(term, &percent), 2);
+	assert_int_equal(percent, 100);
+	feed(term, "\033]9;4;0\007");
+	assert_int_equal(term_progress(term, &percent), 0);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1375,6 +1421,7 @@ int main(void)
 	    cmocka_unit_test(test_synchronized_output),
 	    cmocka_unit_test(test_clipboard_write),
 	    cmocka_unit_test(test_focus_events),
+	    cmocka_unit_test(test_notifications_and_progress),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
