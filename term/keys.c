@@ -234,10 +234,51 @@ static int control_byte(uint32_t c)
 	}
 }
 
+/* The kitty keyboard protocol's "disambiguate escape codes": Escape,
+ * and an ASCII key with Ctrl or Alt, go as CSI CODE ; MODIFIERS u (the
+ * key's unshifted code point, 1 + shift 1, alt 2, ctrl 4), so that a
+ * program tells Escape from the start of a sequence and Ctrl-I from Tab.
+ * Enter, Tab and Backspace stay as they were, as the protocol says (a
+ * shell after a program that crashed in this mode still takes `reset`);
+ * everything else is libvterm's.  Returns false when the key is not one
+ * of these. */
+static bool send_kitty_key(struct term *term, const struct term_key *key)
+{
+	uint32_t code;
+	int mods = key->mods & (TERM_MOD_SHIFT | TERM_MOD_ALT | TERM_MOD_CTRL);
+	char seq[32];
+	int len;
+
+	if (!(term_kitty_flags(term) & TERM_KITTY_DISAMBIGUATE))
+		return false;
+	if (key->kind == TERM_KEY_NAMED && key->named == VTERM_KEY_ESCAPE) {
+		code = 27;
+	} else if (key->kind == TERM_KEY_CHAR && key->codepoint >= 0x20 && key->codepoint < 0x7f &&
+		   (mods & (TERM_MOD_ALT | TERM_MOD_CTRL))) {
+		code = key->codepoint;
+		if (code >= 'A' && code <= 'Z') {
+			code += 'a' - 'A';
+			mods |= TERM_MOD_SHIFT;
+		}
+	} else {
+		return false;
+	}
+	/* term_key's modifier bits are the protocol's: shift 1, alt 2, ctrl 4. */
+	if (mods == 0)
+		len = snprintf(seq, sizeof seq, "\033[%uu", (unsigned)code);
+	else
+		len = snprintf(seq, sizeof seq, "\033[%u;%du", (unsigned)code, mods + 1);
+	term_send_raw(term, seq, (size_t)len);
+	return true;
+}
+
 void term_send_key(struct term *term, const struct term_key *key)
 {
 	VTerm *vt = term_vterm(term);
 	VTermModifier mods = (VTermModifier)(key->mods & VTERM_ALL_MODS_MASK);
+
+	if (send_kitty_key(term, key))
+		return;
 
 	if (key->kind == TERM_KEY_NAMED) {
 		vterm_keyboard_key(vt, (VTermKey)key->named, mods);

@@ -45,6 +45,8 @@ struct probe {
 	char bytes[64];
 };
 
+#define KITTY_STACK_MAX 8
+
 struct term_link {
 	char *uri;
 	char *params;
@@ -135,7 +137,12 @@ struct term {
 	 * know: set, and how many times it was set (term_sync_count). */
 	bool mode_sync;
 	unsigned sync_count;
+	/* The kitty keyboard protocol's flags, a stack per screen (main 0,
+	 * alternate 1) as its spec has it (term_kitty_flags). */
+	uint8_t kitty_stack[2][KITTY_STACK_MAX];
+	int kitty_depth[2];
 	long scan_value;	/* the CSI parameter being read, capped */
+	long scan_last_value;	/* the last parameter of the CSI that ended */
 	bool scan_sync_param;	/* 2026 among this CSI's parameters */
 	/* libvterm decodes each run of text ("chunk": text between controls,
 	 * within one vterm_input_write) with one decoder, picked by the
@@ -1055,6 +1062,7 @@ static void scan_reset_modes(struct term *term)
 	term->mode_autowrap = true;
 	term->mode_sync = false;
 	term->pen.link = 0; /* libvterm rebuilds the pen after RIS */
+	term->kitty_depth[0] = term->kitty_depth[1] = 0;
 }
 
 /* An ESC sequence ended on final byte c: note what changes how libvterm
@@ -1101,6 +1109,59 @@ static void scan_csi_mode(struct term *term, unsigned char c)
 		term->mode_lrmargin = on;
 	else if (term->scan_leader == '?' && term->scan_count == 7)
 		term->mode_autowrap = on;
+}
+
+/* The kitty keyboard protocol's requests, which libvterm 0.1.4 ignores:
+ * CSI > FLAGS u pushes flags, CSI < N u pops N, CSI = FLAGS ; MODE u
+ * sets (1), adds (2) or removes (3) flags, CSI ? u asks for them.  The
+ * stack is bounded: a push onto a full one drops its oldest entry. */
+static int kitty_screen(const struct term *term)
+{
+	return term->grid == term->alt_grid;
+}
+
+int term_kitty_flags(const struct term *term)
+{
+	int screen = kitty_screen(term), depth = term->kitty_depth[screen];
+
+	return depth > 0 ? term->kitty_stack[screen][depth - 1] : 0;
+}
+
+static void scan_kitty_keyboard(struct term *term)
+{
+	int screen = kitty_screen(term), *depth = &term->kitty_depth[screen];
+	uint8_t *stack = term->kitty_stack[screen];
+	long first = term->scan_count;
+	uint8_t flags = (uint8_t)(first & 0x1f), current = (uint8_t)term_kitty_flags(term);
+	char reply[16];
+
+	switch (term->scan_leader) {
+	case '>':
+		if (*depth == KITTY_STACK_MAX) {
+			memmove(stack, stack + 1, KITTY_STACK_MAX - 1);
+			(*depth)--;
+		}
+		stack[(*depth)++] = flags;
+		break;
+	case '<':
+		*depth -= first < 1 ? 1 : first > *depth ? *depth : (int)first;
+		break;
+	case '=': {
+		long mode = term->scan_separators > 0 ? term->scan_last_value : 1;
+		uint8_t next = mode == 2 ? current | flags : mode == 3 ? current & ~flags : flags;
+		if (*depth == 0)
+			stack[(*depth)++] = next;
+		else
+			stack[*depth - 1] = next;
+		break;
+	}
+	case '?':
+		snprintf(reply, sizeof reply, "\033[?%du", current);
+		on_output(reply, strlen(reply), term);
+		break;
+	default:
+		break;
+	}
 }
 
 /* DECRQM for 2026 (CSI ? 2026 $ p), which libvterm 0.1.4 would answer
@@ -1479,6 +1540,7 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				break;
 			}
 			term->scan_sync_param |= term->scan_value == 2026;
+			term->scan_last_value = term->scan_value;
 			term->scan_value = 0;
 			term->scan_state = SCAN_CSI_INTERMED;
 			/* fall through */
@@ -1507,6 +1569,12 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				to_vterm(term, bytes + start, i + 1 - start);
 				start = i + 1;
 				restore_saved_cursor(term);
+				break;
+			}
+			if (c == 'u' && term->scan_intermeds == 0 && term->scan_leader > 0) {
+				to_vterm(term, bytes + start, i + 1 - start);
+				start = i + 1;
+				scan_kitty_keyboard(term);
 				break;
 			}
 			if (c == 'p' && term->scan_leader == '?' && term->scan_intermeds == 1 &&
@@ -1726,6 +1794,11 @@ bool term_take_osc7_change(struct term *term)
 	bool changed = term->osc7_changed;
 	term->osc7_changed = false;
 	return changed;
+}
+
+void term_send_raw(struct term *term, const char *bytes, size_t len)
+{
+	on_output(bytes, len, term);
 }
 
 void term_focus(struct term *term, bool in)

@@ -183,6 +183,15 @@ size_t term_memory(const struct term *term);
 const char *term_osc7(const struct term *term);
 bool term_take_osc7_change(struct term *term);
 
+/* The kitty keyboard protocol's flags the program pushed for the screen
+ * shown (CSI > FLAGS u, CSI = FLAGS ; MODE u; popped with CSI < u).
+ * Only the first, "disambiguate escape codes", changes what
+ * term_send_key sends (term/keys.c). */
+#define TERM_KITTY_DISAMBIGUATE 0x1
+int term_kitty_flags(const struct term *term);
+/* Bytes to the program as the keyboard's (keys.c's own encodings). */
+void term_send_raw(struct term *term, const char *bytes, size_t len);
+
 /* The terminal gained or lost the user's focus: a program that asked
  * for focus events (DECSET 1004) gets CSI I or CSI O through the output
  * callback; others get nothing. */

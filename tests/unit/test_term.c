@@ -663,6 +663,68 @@ static void test_notifications_and_progress(void **state)
 	term_free(term);
 }
 
+static void send_named(struct term *term, const char *name)
+{
+	struct term_key key;
+
+	assert_true(term_key_parse(name, &key));
+	term_send_key(term, &key);
+}
+
+/* The kitty keyboard protocol: the flags' stack per screen (push, pop,
+ * set, query, RIS), and what "disambiguate" changes in the keys sent. */
+static void test_kitty_keyboard(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	feed(term, "\033[?u");
+	assert_string_equal(out.bytes, "\033[?0u");
+	send_named(term, "Escape");
+	send_named(term, "C-c");
+	assert_string_equal(out.bytes, "\033[?0u\033\003");
+
+	feed(term, "\033[>1u");
+	assert_int_equal(term_kitty_flags(term), 1);
+	out.len = 0;
+	const char *keys[] = {"Escape", "C-c", "M-x", "C-M-A", "C-Space", "M-Escape",
+			      "Enter", "Tab", "BSpace", "a", "Up"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		send_named(term, keys[i]);
+	assert_string_equal(out.bytes, "\033[27u\033[99;5u\033[120;3u\033[97;8u\033[32;5u"
+				       "\033[27;3u\r\t\177a\033[A");
+
+	/* The alternate screen has a stack of its own. */
+	feed(term, "\033[?1049h");
+	assert_int_equal(term_kitty_flags(term), 0);
+	feed(term, "\033[>3u\033[=4;2u");
+	assert_int_equal(term_kitty_flags(term), 7);
+	feed(term, "\033[=2;3u");
+	assert_int_equal(term_kitty_flags(term), 5);
+	feed(term, "\033[<u\033[?1049l");
+	assert_int_equal(term_kitty_flags(term), 1);
+	feed(term, "\033[<5u");
+	assert_int_equal(term_kitty_flags(term), 0);
+	out.len = 0;
+	send_named(term, "C-c");
+	assert_string_equal(out.bytes, "\003");
+
+	/* Bounded: nine pushes keep eight; RIS empties the stacks. */
+	for (int i = 1; i <= 9; i++) {
+		char push[16];
+		snprintf(push, sizeof push, "\033[>%du", i);
+		feed(term, push);
+	}
+	feed(term, "\033[<7u");
+	assert_int_equal(term_kitty_flags(term), 2);
+	feed(term, "\033[<u");
+	assert_int_equal(term_kitty_flags(term), 0);
+	feed(term, "\033[>1u\033c");
+	assert_int_equal(term_kitty_flags(term), 0);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1422,6 +1484,7 @@ int main(void)
 	    cmocka_unit_test(test_clipboard_write),
 	    cmocka_unit_test(test_focus_events),
 	    cmocka_unit_test(test_notifications_and_progress),
+	    cmocka_unit_test(test_kitty_keyboard),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
