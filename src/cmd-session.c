@@ -94,9 +94,10 @@ CMD_HANDLER(cmd_new_session)
 /*
  * Whether output for the session's clients is still on its way from the
  * server: a frame waiting for its tick, a pane's synchronized update
- * held back (pane.c), or bytes queued on an attached client's socket.  (Damage with neither is not pending: it goes out with
- * the next frame, and a full frame already carried it.)  Tests poll this
- * to know a screen has settled (tests/tui/converge.sh).
+ * held back (pane.c), or bytes queued on an attached client's socket.
+ * (Damage with none of these is not pending: it goes out with the next
+ * frame, and a full frame already carried it.)  Tests poll this to know
+ * a screen has settled (tests/tui/converge.sh).
  */
 static bool session_output_pending(struct session *s)
 {

@@ -856,7 +856,7 @@ cJSON *pane_to_json(const struct pane *p)
 	const char *label = pane_backend_label(p);
 	struct term_modes modes;
 	struct window *w = p->window;
-	int cy, cx;
+	int cy, cx, progress, progress_state = term_progress(p->term, &progress);
 
 	pane_update_state((struct pane *)p);
 	term_get_modes(p->term, &modes);
@@ -908,12 +908,9 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddBoolToObject(o, "bell", p->bell);
 	if (p->notice[0] != '\0')
 		cJSON_AddStringToObject(o, "notice", p->notice);
-	{
-		int percent, state = term_progress(p->term, &percent);
-		if (state != 0) {
-			cJSON_AddNumberToObject(o, "progress_state", state);
-			cJSON_AddNumberToObject(o, "progress", percent);
-		}
+	if (progress_state != 0) {
+		cJSON_AddNumberToObject(o, "progress_state", progress_state);
+		cJSON_AddNumberToObject(o, "progress", progress);
 	}
 	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
