@@ -10,7 +10,9 @@
  *        ("pane %3 asks to write your clipboard"); the `clipboard`
  *        request answers: allow writes it as `on` does, else it goes.
  *
- * Unset, host panes are `on` and sandboxed panes `ask`.  Threat: a
+ * Unset, host panes are `off` (tmux's default: a program in a pane does
+ * not reach the outer terminal, tests/tui/hostile.sh) and sandboxed
+ * panes `ask`.  Threat: a
  * sandbox that writes the host's clipboard has a channel out of it (a
  * secret it read, for the user to paste somewhere) and a channel in (a
  * command line the user pastes into a host shell); neither opens
@@ -32,7 +34,7 @@ static enum set_clipboard pane_clipboard_policy(const struct pane *p)
 {
 	if (server.set_clipboard != CLIPBOARD_DEFAULT)
 		return server.set_clipboard;
-	return p->launch.backend == SANDBOX_NONE && p->requested == SANDBOX_NONE ? CLIPBOARD_ON
+	return p->launch.backend == SANDBOX_NONE && p->requested == SANDBOX_NONE ? CLIPBOARD_OFF
 										 : CLIPBOARD_ASK;
 }
 

@@ -34,7 +34,7 @@ struct sandbox_profile;
  * does, or only one in the window on screen. */
 enum bell_action { BELL_ANY = 0, BELL_NONE, BELL_CURRENT };
 /* tmux's set-clipboard, for a program's OSC 52: never, always, or after
- * a person said yes; DEFAULT is on for host panes, ask for sandboxed. */
+ * a person said yes; DEFAULT is off for host panes, ask for sandboxed. */
 enum set_clipboard { CLIPBOARD_DEFAULT = 0, CLIPBOARD_OFF, CLIPBOARD_ON, CLIPBOARD_ASK };
 enum window_size { WINDOW_SIZE_LATEST = 0, WINDOW_SIZE_SMALLEST, WINDOW_SIZE_LARGEST };
 /* "latest", "smallest", "largest": the value, or -1. */
