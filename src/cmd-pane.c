@@ -16,6 +16,7 @@
 #include "layout.h"
 #include "log.h"
 #include "term.h"
+#include "xalloc.h"
 
 CMD_HANDLER(cmd_split)
 {
@@ -158,7 +159,13 @@ CMD_HANDLER(cmd_capture)
 
 	if (p == NULL || cmd_row_range(req, p, &start, &end, err) < 0)
 		return -1;
-	text = term_capture(p->term, start, end, cmd_get_bool(req, "ansi", false), &len);
+	if (cmd_get_bool(req, "last_command", false) && !term_last_command(p->term, &start, &end)) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "pane %%%d's shell marked no command (OSC 133: see docs/sandmux.1)", p->id);
+		return -1;
+	}
+	text = start <= end ? term_capture(p->term, start, end, cmd_get_bool(req, "ansi", false), &len)
+			    : xstrdup("");
 	cJSON_AddStringToObject(result, "text", text);
 	free(text);
 	cJSON_AddNumberToObject(result, "rows", term_rows(p->term));

@@ -83,6 +83,8 @@ static const struct command_option capture_options[] = {
 	{ 'E', NULL, CV_ROW, "end", NULL, .min = -1000000000, .max = 1000000000, .meta = "END",
 	  .help = "last row (-: the screen's last)" },
 	{ 'e', "ansi", CV_FLAG, "ansi", .help = "with colour and attribute sequences" },
+	{ 0, "last-command", CV_FLAG, "last_command",
+	  .help = "the last command's output, from the shell's OSC 133 marks" },
 	{ 'p', NULL, CV_FLAG, NULL, .help = "print (always; as tmux spells it)" },
 	END,
 };
@@ -356,7 +358,7 @@ const struct command_entry command_table[] = {
 	{ "send-keys", { "send" }, "[-t PANE] [-l] KEY...", "send key names (Enter, C-c, Up) or text",
 	  send_keys_options, REST_KEYS, "keys", .request = "send-keys", .flags = BOTH,
 	  .exec = cmd_send_keys },
-	{ "capture", { "capture-pane" }, "[-t PANE] [-S START|-] [-E END|-] [-e|--ansi] [-p]",
+	{ "capture", { "capture-pane" }, "[-t PANE] [-S START|-] [-E END|-] [--last-command] [-e|--ansi] [-p]",
 	  "print a pane's screen and scrollback", capture_options, .request = "capture",
 	  .flags = CMD_CLI, .exec = cmd_capture, .print = cli_print_capture },
 	{ "resize-pane", { "resizep", "resize" },

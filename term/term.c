@@ -46,6 +46,17 @@ struct probe {
 };
 
 #define KITTY_STACK_MAX 8
+#define MARKS_MAX 512
+
+/* An OSC 133 mark (a shell's prompt, command and output): its kind
+ * ('A' prompt, 'B' command, 'C' output, 'D' end) and the main screen's
+ * line it was on, counted from the first line the terminal ever had
+ * (lines_out + the visible row), so it follows its line into history
+ * without the grid knowing. */
+struct term_mark {
+	long line;
+	char kind;
+};
 
 struct term_link {
 	char *uri;
@@ -137,6 +148,11 @@ struct term {
 	 * know: set, and how many times it was set (term_sync_count). */
 	bool mode_sync;
 	unsigned sync_count;
+	/* OSC 133 marks, oldest first; lines_out: main-screen lines that
+	 * went into history so far (so line - lines_out is a row). */
+	struct term_mark marks[MARKS_MAX];
+	int nmarks;
+	long lines_out;
 	/* The kitty keyboard protocol's flags, a stack per screen (main 0,
 	 * alternate 1) as its spec has it (term_kitty_flags). */
 	uint8_t kitty_stack[2][KITTY_STACK_MAX];
@@ -406,6 +422,7 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 		bool to_history = scroll_reaches_history(term, rect);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
 			       &term->pen);
+		term->lines_out += to_history ? downward : 0;
 	} else if (downward < 0) {
 		grid_scroll_down(term->grid, rect.start_row, rect.end_row, -downward, &term->pen);
 	}
@@ -443,9 +460,13 @@ static void switch_screen(struct term *term, bool alt)
 	if (!alt && (grid->rows != term->rows || grid->cols != term->cols)) {
 		int row = term->saved_row, col = term->saved_col;
 
-		row += grid_resize_saved(grid, term->rows, grid->cols, term->saved_row);
-		if (grid->cols != term->cols)
+		int moved = grid_resize_saved(grid, term->rows, grid->cols, term->saved_row);
+		row += moved;
+		term->lines_out -= moved;
+		if (grid->cols != term->cols) {
 			grid_reflow(grid, term->cols, &row, &col);
+			term->nmarks = 0; /* lines rewrapped: no mark knows its line */
+		}
 		term->saved_row = row;
 		term->saved_col = col;
 		term->saved_moved = true;
@@ -693,6 +714,50 @@ int term_progress(const struct term *term, int *percent)
 	return term->progress_state;
 }
 
+/* OSC 133 ("133;A", B, C, D, anything after ignored): a shell marking
+ * its prompt, the command line, the command's output and its end, kept
+ * on the main screen's line the cursor is on (term_last_command). */
+static void on_osc133(struct term *term, const char *command, size_t len)
+{
+	VTermPos cursor;
+	struct term_mark mark;
+
+	if (len < 1 || command[0] < 'A' || command[0] > 'D' || (len > 1 && command[1] != ';') ||
+	    term->grid != term->main_grid)
+		return;
+	vterm_state_get_cursorpos(term->state, &cursor);
+	mark.line = term->lines_out + cursor.row;
+	mark.kind = command[0];
+	if (term->nmarks == MARKS_MAX) {
+		memmove(term->marks, term->marks + 1, (MARKS_MAX - 1) * sizeof *term->marks);
+		term->nmarks--;
+	}
+	term->marks[term->nmarks++] = mark;
+}
+
+bool term_last_command(const struct term *term, int *start, int *end)
+{
+	int out = -1, cursor_row, cursor_col;
+
+	for (int i = term->nmarks - 1; i >= 0 && out < 0; i--)
+		if (term->marks[i].kind == 'C')
+			out = i;
+	if (out < 0)
+		return false;
+	term_cursor(term, &cursor_row, &cursor_col);
+	*start = (int)(term->marks[out].line - term->lines_out);
+	*end = term->grid == term->main_grid ? cursor_row : term->rows - 1;
+	/* It ends where the next prompt (or its end mark) begins. */
+	for (int i = out + 1; i < term->nmarks; i++)
+		if (term->marks[i].kind == 'D' || term->marks[i].kind == 'A') {
+			*end = (int)(term->marks[i].line - term->lines_out) - 1;
+			break;
+		}
+	if (*start < -term_history_lines(term))
+		*start = -term_history_lines(term);
+	return true;
+}
+
 /* OSC strings libvterm does not handle itself.  OSC 7 is a shell saying
  * where it is ("file://host/path"): kept as sent, bounded, for the caller
  * to parse and distrust (any program in the pane can send it). */
@@ -704,6 +769,10 @@ static int on_osc(const char *command, size_t len, void *user)
 
 	if (len >= 2 && command[0] == '9' && command[1] == ';') {
 		on_osc9(term, command + 2, len - 2);
+		return 1;
+	}
+	if (len >= 4 && memcmp(command, "133;", 4) == 0) {
+		on_osc133(term, command + 4, len - 4);
 		return 1;
 	}
 	if (len >= 4 && memcmp(command, "777;", 4) == 0) {
@@ -767,9 +836,13 @@ static void resize_main(struct term *term, int rows, int cols, VTermPos cursor, 
 		       cursor.col == term->wrap_col && term->wrap_end >= term->cols;
 	int row = cursor.row, col = pending ? term->cols : cursor.col;
 
-	row += grid_resize(term->main_grid, rows, term->cols, cursor.row);
-	if (cols != term->cols)
+	int moved = grid_resize(term->main_grid, rows, term->cols, cursor.row);
+	row += moved;
+	term->lines_out -= moved;
+	if (cols != term->cols) {
 		grid_reflow(term->main_grid, cols, &row, &col);
+		term->nmarks = 0; /* lines rewrapped: no mark knows its line */
+	}
 	if (col >= cols) {
 		col = cols - 1;
 		term->pending_wrap_row = row;

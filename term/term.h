@@ -192,6 +192,13 @@ int term_kitty_flags(const struct term *term);
 /* Bytes to the program as the keyboard's (keys.c's own encodings). */
 void term_send_raw(struct term *term, const char *bytes, size_t len);
 
+/* OSC 133 (a shell's prompt marks): the rows of the last command's
+ * output, from its "C" mark to the row before the next "D" or "A" (or
+ * the cursor's row while it runs); negative rows are history.  start >
+ * end: it printed nothing.  False when no output was ever marked.  A
+ * width change rewraps the lines and forgets the marks. */
+bool term_last_command(const struct term *term, int *start, int *end);
+
 /* The terminal gained or lost the user's focus: a program that asked
  * for focus events (DECSET 1004) gets CSI I or CSI O through the output
  * callback; others get nothing. */

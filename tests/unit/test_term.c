@@ -725,6 +725,42 @@ static void test_kitty_keyboard(void **state)
 	term_free(term);
 }
 
+/* OSC 133: the last command's output, between its C mark and the next
+ * prompt, followed into history; a command still running ends at the
+ * cursor; a width change forgets the marks. */
+static void test_last_command(void **state)
+{
+	struct term *term = term_new(4, 20, 100);
+	int start, end;
+	char *text;
+	size_t len;
+
+	assert_false(term_last_command(term, &start, &end));
+	feed(term, "\033]133;A\007$ \033]133;B\007ls\r\n\033]133;C\007a\r\nb\r\n"
+		   "\033]133;D;0\007\033]133;A\007$ \033]133;B\007true\r\n\033]133;C\007"
+		   "\033]133;D;0\007\033]133;A\007$ ");
+	assert_true(term_last_command(term, &start, &end));
+	assert_true(start > end); /* true printed nothing */
+
+	feed(term, "\033]133;B\007seq 5\r\n\033]133;C\0071\r\n2\r\n3\r\n4\r\n5\r\n\033]133;D;0\007"
+		   "\033]133;A\007$ ");
+	assert_true(term_last_command(term, &start, &end));
+	assert_true(start < 0); /* "1" went into history */
+	text = term_capture(term, start, end, false, &len);
+	assert_string_equal(text, "1\n2\n3\n4\n5\n");
+	free(text);
+
+	feed(term, "\033]133;B\007sleep\r\n\033]133;C\007zz");
+	assert_true(term_last_command(term, &start, &end));
+	text = term_capture(term, start, end, false, &len);
+	assert_string_equal(text, "zz\n");
+	free(text);
+
+	term_resize(term, 4, 30);
+	assert_false(term_last_command(term, &start, &end));
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1485,6 +1521,7 @@ int main(void)
 	    cmocka_unit_test(test_focus_events),
 	    cmocka_unit_test(test_notifications_and_progress),
 	    cmocka_unit_test(test_kitty_keyboard),
+	    cmocka_unit_test(test_last_command),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
