@@ -36,6 +36,9 @@ static int view_rows(const struct client *c)
 
 static void free_lines(struct copy_mode *copy)
 {
+	free(copy->prompt_rows);
+	copy->prompt_rows = NULL;
+	copy->nprompts = 0;
 	for (int i = 0; i < copy->nlines; i++)
 		free(copy->lines[i]);
 	free(copy->lines);
@@ -69,6 +72,7 @@ static void clamp_view(struct client *c)
 }
 
 static void search_step(struct client *c, bool backward);
+static void prompt_step(struct client *c, bool backward);
 
 static void on_history_reply(struct client *c, const cJSON *result, const cJSON *error, int arg);
 
@@ -162,7 +166,63 @@ static void on_history_reply(struct client *c, const cJSON *result, const cJSON 
 		copy->search_waiting = false;
 		search_step(c, copy->waiting_backward);
 	}
+	if (copy->prompt_waiting) {
+		copy->prompt_waiting = false;
+		prompt_step(c, true);
+	}
 	clamp_view(c);
+}
+
+static void on_prompts_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
+{
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(result, "rows"), *row;
+	struct copy_mode *copy = &c->copy;
+	int n = 0;
+
+	if (!reply_is_current(c, arg) || !cJSON_IsArray(rows))
+		return;
+	free(copy->prompt_rows);
+	copy->prompt_rows = xcalloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof *copy->prompt_rows);
+	cJSON_ArrayForEach(row, rows)
+		if (cJSON_IsNumber(row))
+			copy->prompt_rows[n++] = row->valueint;
+	copy->nprompts = n;
+}
+
+/*
+ * The previous or next prompt the shell marked (OSC 133), as tmux 3.8's
+ * previous-prompt and next-prompt: the cursor goes to the start of its
+ * line.  One in history not loaded yet is fetched first.
+ */
+static void prompt_step(struct client *c, bool backward)
+{
+	struct copy_mode *copy = &c->copy;
+	bool found = false;
+	int target = 0;
+
+	for (int i = 0; i < copy->nprompts; i++) {
+		int line = copy->history_loaded + copy->prompt_rows[i];
+		if (backward ? line < copy->cy && (!found || line > target)
+			     : line > copy->cy && (!found || line < target)) {
+			target = line;
+			found = true;
+		}
+	}
+	if (!found) {
+		client_show_message(c, false, "no %s prompt marked (OSC 133)",
+				    backward ? "earlier" : "later");
+		return;
+	}
+	if (target < 0) {
+		/* In history not loaded yet: once it arrives, again. */
+		copy->prompt_waiting = true;
+		fetch_more_history(c);
+		if (!copy->fetching)
+			copy->prompt_waiting = false;
+		return;
+	}
+	copy->cy = target;
+	copy->cx = 0;
 }
 
 static void on_capture_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
@@ -214,6 +274,10 @@ void copy_mode_enter(struct client *c, int pane_id, bool page_up)
 	cJSON_AddNumberToObject(request, "end", 0);
 	copy->fetching = true;
 	client_request(c, request, on_capture_reply, generation);
+	request = cJSON_CreateObject();
+	cJSON_AddStringToObject(request, "cmd", "prompts");
+	cJSON_AddNumberToObject(request, "pane", pane_id);
+	client_request(c, request, on_prompts_reply, generation);
 	clamp_view(c);
 }
 
@@ -546,6 +610,8 @@ void copy_mode_key(struct client *c, const char *name)
 		client_prompt_open(c, PROMPT_SEARCH_DOWN, "search down: ", NULL);
 	} else if (!strcmp(name, "?")) {
 		client_prompt_open(c, PROMPT_SEARCH_UP, "search up: ", NULL);
+	} else if (!strcmp(name, "{") || !strcmp(name, "}")) {
+		prompt_step(c, name[0] == '{');
 	} else if (!strcmp(name, "n") || !strcmp(name, "N")) {
 		/* n keeps the direction of the last / or ?, N goes against it;
 		 * neither changes it. */

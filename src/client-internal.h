@@ -160,6 +160,12 @@ struct copy_mode {
 	bool search_waiting;  /* a search continues when more history arrives */
 	bool waiting_backward; /* ... in this direction */
 	int pending_scroll;  /* lines to scroll once history arrives */
+	/* OSC 133 prompts (the `prompts` request): their rows when copy
+	 * mode began (negative: history; line history_loaded + row), and a
+	 * jump up that waits for history to arrive. */
+	int *prompt_rows;
+	int nprompts;
+	bool prompt_waiting;
 	int generation;	     /* tells replies for an earlier copy mode apart */
 };
 

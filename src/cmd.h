@@ -73,6 +73,7 @@ CMD_HANDLER(cmd_next_layout);
 CMD_HANDLER(cmd_allow); /* grant.c */
 CMD_HANDLER(cmd_refuse);
 CMD_HANDLER(cmd_clipboard);
+CMD_HANDLER(cmd_prompts);
 CMD_HANDLER(cmd_record); /* record.c */
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */

@@ -539,6 +539,8 @@ const struct command_entry command_table[] = {
 	  .request = "mouse", .exec = cmd_mouse },
 	{ "refuse", { 0 }, "pane host", "ask mode: refuse the held connections to a host now",
 	  NULL, .request = "refuse", .exec = cmd_refuse },
+	{ "prompts", { 0 }, "pane", "the rows where the pane's shell drew its prompts (OSC 133)",
+	  NULL, .request = "prompts", .exec = cmd_prompts },
 	{ "clipboard", { 0 }, "pane allow",
 	  "set_clipboard ask: write (allow true) or drop a pane's held clipboard write", NULL,
 	  .request = "clipboard", .exec = cmd_clipboard },

@@ -735,6 +735,22 @@ static void on_osc133(struct term *term, const char *command, size_t len)
 	term->marks[term->nmarks++] = mark;
 }
 
+int term_prompt_rows(const struct term *term, int *rows, int max)
+{
+	int n = 0;
+	long last = -1;
+
+	for (int i = 0; i < term->nmarks && n < max; i++) {
+		long row = term->marks[i].line - term->lines_out;
+		if (term->marks[i].kind != 'A' || term->marks[i].line == last ||
+		    row < -term_history_lines(term) || row >= term->rows)
+			continue;
+		last = term->marks[i].line;
+		rows[n++] = (int)row;
+	}
+	return n;
+}
+
 bool term_last_command(const struct term *term, int *start, int *end)
 {
 	int out = -1, cursor_row, cursor_col;

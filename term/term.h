@@ -198,6 +198,9 @@ void term_send_raw(struct term *term, const char *bytes, size_t len);
  * end: it printed nothing.  False when no output was ever marked.  A
  * width change rewraps the lines and forgets the marks. */
 bool term_last_command(const struct term *term, int *start, int *end);
+/* The rows (oldest first, negative: history) where prompts began (OSC
+ * 133 "A"), at most max; returns how many. */
+int term_prompt_rows(const struct term *term, int *rows, int max);
 
 /* The terminal gained or lost the user's focus: a program that asked
  * for focus events (DECSET 1004) gets CSI I or CSI O through the output

@@ -761,6 +761,33 @@ static void test_last_command(void **state)
 	term_free(term);
 }
 
+/* OSC 133: the rows where prompts began (A marks, one per line), oldest
+ * first, negative once in history; a width change forgets them. */
+static void test_prompt_rows(void **state)
+{
+	struct term *term = term_new(4, 20, 100);
+	int rows[8], n;
+
+	assert_int_equal(term_prompt_rows(term, rows, 8), 0);
+	feed(term, "\033]133;A\007$ one\r\n\033]133;C\007out\r\n"
+		   "\033]133;A\007\033]133;A\007$ two\r\n\033]133;A\007$ ");
+	n = term_prompt_rows(term, rows, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(rows[0], 0);
+	assert_int_equal(rows[1], 2);
+	assert_int_equal(rows[2], 3);
+	feed(term, "\r\nx\r\ny");
+	n = term_prompt_rows(term, rows, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(rows[0], -2);
+	assert_int_equal(rows[1], 0);
+	assert_int_equal(rows[2], 1);
+	assert_int_equal(term_prompt_rows(term, rows, 2), 2);
+	term_resize(term, 4, 30);
+	assert_int_equal(term_prompt_rows(term, rows, 8), 0);
+	term_free(term);
+}
+
 static void test_bell(void **state)
 {
 	struct term *term = term_new(ROWS, COLS, 100);
@@ -1522,6 +1549,7 @@ int main(void)
 	    cmocka_unit_test(test_notifications_and_progress),
 	    cmocka_unit_test(test_kitty_keyboard),
 	    cmocka_unit_test(test_last_command),
+	    cmocka_unit_test(test_prompt_rows),
 	    cmocka_unit_test(test_bell),
 	    cmocka_unit_test(test_capture_ansi),
 	    cmocka_unit_test(test_hyperlinks),
