@@ -62,6 +62,8 @@ int cli_save_buffer(struct command_parsed *parsed);
 int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
+int verb_save(int argc, char **argv); /* cli-restore.c */
+int verb_restore(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_changes(int argc, char **argv); /* cli-changes.c */
 int verb_keep(int argc, char **argv);

@@ -1107,6 +1107,7 @@ int server_main(int argc, char **argv)
 	uv_timer_init(server.loop, &server.name_timer);
 	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
 	uv_unref((uv_handle_t *)&server.name_timer);
+	session_store_start();
 	if (opts.foreground)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);
