@@ -287,12 +287,14 @@ static cJSON *file_read(const char *path)
 	root = cJSON_ParseWithOpts(text, &end, true);
 	if (root == NULL) {
 		/* No field can be named in text that does not parse: where it
-		 * stops is the most a reader can be told. */
+		 * stops is the most a reader can be told, and whether that is
+		 * on its last line (every file sandmux writes ends with one
+		 * holding the closing brace): a file cut short. */
 		size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
 		if (!quiet)
 			fprintf(stderr,
 			"sandmux: %s: (file): not valid JSON at byte %zu of %zu (%s) (layout_invalid)\n",
-			path, at, len, at >= len ? "truncated" : "corrupt");
+			path, at, len, strchr(text + at, '\n') == NULL ? "truncated" : "corrupt");
 		free(text);
 		return NULL;
 	}
@@ -388,6 +390,7 @@ static void fill_request(cJSON *req, const cJSON *pane, int window, int index, b
 	const cJSON *command = cJSON_GetObjectItem(pane, "command");
 	const char *stored = cJSON_IsString(backend) ? backend->valuestring : NULL;
 	enum sandbox_backend id;
+	char here[4096];
 
 	if (cJSON_IsTrue(cJSON_GetObjectItem(pane, "feed"))) {
 		cJSON_AddBoolToObject(req, "feed", true);
@@ -401,6 +404,10 @@ static void fill_request(cJSON *req, const cJSON *pane, int window, int index, b
 		if (item != NULL)
 			cJSON_AddItemToObject(req, copied[k], cJSON_Duplicate(item, 1));
 	}
+	/* A pane without a directory opens where the command was typed, as
+	 * `new` does. */
+	if (cJSON_GetObjectItem(pane, "cwd") == NULL && getcwd(here, sizeof here) != NULL)
+		cJSON_AddStringToObject(req, "cwd", here);
 	if (command != NULL && rerun)
 		cJSON_AddItemToObject(req, "argv", layout_command(command));
 	else if (command != NULL)

@@ -151,7 +151,8 @@ static cJSON *running_sessions(void)
 	cJSON *reply, *names = cJSON_CreateArray();
 	const cJSON *s;
 
-	if (cli_connect(&conn, false) < 0)
+	/* No server: nothing runs, and nothing to say. */
+	if (!cli_server_answers() || cli_connect(&conn, false) < 0)
 		return names;
 	reply = cli_request(&conn, request("list"));
 	cli_close(&conn);
@@ -408,9 +409,10 @@ int verb_restore(int argc, char **argv)
 		}
 	}
 	detached = detached || !isatty(0) || !isatty(1);
-	/* A FILE is a path (it has a '/'); anything else names a stored
-	 * session. */
-	if (what != NULL && strchr(what, '/') != NULL)
+	/* A FILE is a path: it has a '/' or ends in ".json", which no
+	 * session name can (no '.'); anything else names a stored session. */
+	if (what != NULL && (strchr(what, '/') != NULL ||
+			     (strlen(what) > 5 && strcmp(what + strlen(what) - 5, ".json") == 0)))
 		return restore_file(what, name, mode, !detached);
 	if (what != NULL)
 		return stored_path(what, path, sizeof path) < 0

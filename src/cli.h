@@ -80,6 +80,8 @@ int record_prepare(struct command_parsed *parsed, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 int shim_main(int argc, char **argv);
 
+/* Whether a server answers on the socket now (nothing printed). */
+bool cli_server_answers(void);
 /* Connect to the server named cli_server_name; start it when start is
  * true and none answers.  Returns 0 or -1 (message printed). */
 int cli_connect(struct cli_conn *conn, bool start);

@@ -53,15 +53,20 @@ static cJSON *pane_screen(const struct pane *p)
 	int start = rows - SESSION_SCREEN_LINES, end = rows - 1;
 	cJSON *lines = cJSON_CreateArray();
 	char *text, *line, *next;
-	size_t len;
+	size_t size;
 
 	if (start < -history)
 		start = -history;
-	text = term_capture(p->term, start, end, false, &len);
+	text = term_capture(p->term, start, end, false, &size);
 	for (line = text; line != NULL && *line != '\0'; line = next) {
+		size_t len;
+
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
+		/* A full-screen program's blank cells are spaces: not kept. */
+		for (len = strlen(line); len > 0 && line[len - 1] == ' '; len--)
+			line[len - 1] = '\0';
 		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
 	}
 	free(text);
@@ -266,6 +271,11 @@ void session_store_start(void)
 {
 	const char *every = getenv("SANDMUX_SAVE_INTERVAL");
 	uint64_t ms = SESSION_SAVE_INTERVAL_MS;
+	char dir[PATH_MAX];
+
+	/* Made now: a sandbox masks only what exists at its launch. */
+	if (session_store_dir(dir, sizeof dir) < 0)
+		log_warn("sessions directory %s: %s", dir, strerror(errno));
 
 	/* Tests set a shorter interval; seconds, at least one. */
 	if (every != NULL && atoi(every) > 0)
