@@ -181,6 +181,9 @@ static int check_window(const char *path, const cJSON *window, int index)
 		if (strcmp(item->string, "name") == 0) {
 			if (!cJSON_IsString(item) || strlen(item->valuestring) >= 64)
 				return layout_fail(path, where, "must be a string of at most 63 bytes");
+		} else if (strcmp(item->string, "active") == 0) {
+			if (!cJSON_IsBool(item))
+				return layout_fail(path, where, "must be true or false");
 		} else if (strcmp(item->string, "panes") != 0) {
 			return layout_fail(path, where, "unknown key");
 		}
@@ -455,7 +458,9 @@ static int create_pane(struct cli_conn *conn, cJSON *req, int window, int index,
 	return pane;
 }
 
-static cJSON *window_request(const cJSON *root, const char *session, int window)
+/* The request that makes a window and its first pane; a window is
+ * shown when made unless one made earlier is the file's active one. */
+static cJSON *window_request(const cJSON *root, const char *session, int window, bool shown)
 {
 	cJSON *req = cJSON_CreateObject();
 	const cJSON *cols = cJSON_GetObjectItem(root, "cols"), *rows = cJSON_GetObjectItem(root, "rows");
@@ -463,6 +468,8 @@ static cJSON *window_request(const cJSON *root, const char *session, int window)
 	if (window > 0) {
 		cJSON_AddStringToObject(req, "cmd", "new-window");
 		cJSON_AddStringToObject(req, "session", session);
+		if (!shown)
+			cJSON_AddBoolToObject(req, "detached", true);
 		return req;
 	}
 	cJSON_AddStringToObject(req, "cmd", "new-session");
@@ -492,7 +499,7 @@ static void name_window(struct cli_conn *conn, int pane, const cJSON *window)
  * each split in the file's order; session is the session's name, the
  * file's or, when it gave none, the first new-session's answer. */
 static int build_window(struct cli_conn *conn, const cJSON *root, const cJSON *window, int w,
-			const bool *rerun, char *session, size_t size, int *failed)
+			const bool *rerun, char *session, size_t size, int *failed, bool *shown)
 {
 	const cJSON *panes = cJSON_GetObjectItem(window, "panes"), *pane;
 	int ids[LAYOUT_MAX_PANES], index = 0;
@@ -503,7 +510,7 @@ static int build_window(struct cli_conn *conn, const cJSON *root, const cJSON *w
 		cJSON *req;
 
 		if (index == 0) {
-			req = window_request(root, session[0] != '\0' ? session : NULL, w);
+			req = window_request(root, session[0] != '\0' ? session : NULL, w, *shown);
 		} else {
 			req = cJSON_CreateObject();
 			cJSON_AddStringToObject(req, "cmd", "split");
@@ -517,6 +524,7 @@ static int build_window(struct cli_conn *conn, const cJSON *root, const cJSON *w
 		index++;
 	}
 	name_window(conn, ids[0], window);
+	*shown = *shown && !cJSON_IsTrue(cJSON_GetObjectItem(window, "active"));
 	return 0;
 }
 
@@ -526,17 +534,24 @@ int session_file_build(cJSON *root, const char *name, bool *const *rerun, char *
 	const cJSON *window;
 	struct cli_conn conn;
 	int w = 0, failed = 0;
+	/* Until the active window is made, each new one is shown (the
+	 * first is); after it, none.  A file naming none: the first. */
+	bool shown = false;
 
 	snprintf(session, size, "%s",
 		 name != NULL ? name : cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
 					       ? cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
 					       : "");
+	cJSON_ArrayForEach(window, cJSON_GetObjectItem(root, "windows"))
+	{
+		shown = shown || cJSON_IsTrue(cJSON_GetObjectItem(window, "active"));
+	}
 	if (cli_connect(&conn, true) < 0)
 		return -1;
 	cJSON_ArrayForEach(window, cJSON_GetObjectItem(root, "windows"))
 	{
 		if (build_window(&conn, root, window, w, rerun != NULL ? rerun[w] : NULL, session,
-				 size, &failed) < 0) {
+				 size, &failed, &shown) < 0) {
 			cli_close(&conn);
 			return -1;
 		}

@@ -151,6 +151,7 @@ static const struct command_option select_pane_options[] = {
 
 static const struct command_option new_window_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	{ 'd', NULL, CV_FLAG, "detached", .help = "do not make it the current window" },
 	SPAWN_OPTIONS,
 	END,
 };
@@ -342,7 +343,7 @@ const struct command_entry command_table[] = {
 	  .request = "kill-session", .flags = BOTH, .exec = cmd_kill_session },
 	{ "kill-server", { 0 }, "", "kill every pane and stop the server", NULL,
 	  .request = "kill-server", .flags = BOTH, .exec = cmd_kill_server },
-	{ "new-window", { "neww" }, "[-t SESSION] [-c DIR] [-e NAME=VALUE] [-b|--backend BACKEND] "
+	{ "new-window", { "neww" }, "[-d] [-t SESSION] [-c DIR] [-e NAME=VALUE] [-b|--backend BACKEND] "
 	  "[-P|--profile PROFILE] [--remain] [COMMAND...]", "open a new window",
 	  new_window_options, REST_ARGV, "argv", .request = "new-window", .flags = BOTH,
 	  .exec = cmd_new_window, .print = cli_print_pane_created },

@@ -145,6 +145,8 @@ cJSON *session_store_document(struct session *s, bool layout_only)
 
 		if (w->renamed)
 			cJSON_AddStringToObject(win, "name", w->name);
+		if (w == s->active)
+			cJSON_AddBoolToObject(win, "active", true);
 		cJSON_AddItemToArray(panes, pane_entry(first_leaf(w->root)->pane, layout_only));
 		add_cells(w->root, 0, panes, layout_only);
 		cJSON_AddItemToObject(win, "panes", panes);
