@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "client.h"
+#include "error.h"
 #include "sandbox.h"
 #include "session-file.h"
 #include "xalloc.h"
@@ -66,7 +67,7 @@ static bool quiet;
 static int layout_fail(const char *path, const char *field, const char *why)
 {
 	if (!quiet)
-		fprintf(stderr, "sandmux: %s: %s: %s (layout_invalid)\n", path, field, why);
+		fprintf(stderr, "sandmux: %s: %s: %s (%s)\n", path, field, why, SM_ERR_LAYOUT_INVALID);
 	return -1;
 }
 
@@ -220,8 +221,8 @@ static int check_document(const char *path, cJSON *root)
 		if (!quiet)
 			fprintf(stderr,
 			"sandmux: %s: version: unknown version %g (this sandmux reads version %d) "
-			"(unknown_version)\n",
-			path, version->valuedouble, SESSION_FILE_VERSION);
+			"(%s)\n",
+			path, version->valuedouble, SESSION_FILE_VERSION, SM_ERR_UNKNOWN_VERSION);
 		return -1;
 	}
 	if (version == NULL && cJSON_GetObjectItem(root, "saved") != NULL)
@@ -278,8 +279,8 @@ static cJSON *file_read(const char *path)
 
 	if (text == NULL) {
 		if (!quiet)
-			fprintf(stderr, "sandmux: %s: cannot be read: %s (layout_invalid)\n", path,
-				strerror(errno));
+			fprintf(stderr, "sandmux: %s: cannot be read: %s (%s)\n", path,
+				strerror(errno), SM_ERR_LAYOUT_INVALID);
 		return NULL;
 	}
 	if (len > SESSION_FILE_MAX_BYTES) {
@@ -296,8 +297,9 @@ static cJSON *file_read(const char *path)
 		size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
 		if (!quiet)
 			fprintf(stderr,
-			"sandmux: %s: (file): not valid JSON at byte %zu of %zu (%s) (layout_invalid)\n",
-			path, at, len, strchr(text + at, '\n') == NULL ? "truncated" : "corrupt");
+			"sandmux: %s: (file): not valid JSON at byte %zu of %zu (%s) (%s)\n",
+			path, at, len, strchr(text + at, '\n') == NULL ? "truncated" : "corrupt",
+			SM_ERR_LAYOUT_INVALID);
 		free(text);
 		return NULL;
 	}

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "client.h"
+#include "error.h"
 #include "sanitise.h"
 #include "server.h"
 #include "session-file.h"
@@ -323,8 +324,8 @@ static int restore_file(const char *path, const char *name, enum rerun_mode mode
 	if (session != NULL && name_in(running, session)) {
 		fprintf(stderr,
 			"sandmux: restore: session %s is running; nothing restored (restore -s NAME "
-			"restores it under another name) (duplicate_session)\n",
-			session);
+			"restores it under another name) (%s)\n",
+			session, SM_ERR_DUPLICATE_SESSION);
 		cJSON_Delete(running);
 		cJSON_Delete(root);
 		return 1;
@@ -352,9 +353,8 @@ static int restore_file(const char *path, const char *name, enum rerun_mode mode
 static int stored_path(const char *name, char *out, size_t size)
 {
 	if (session_store_path(name, out, size) < 0 || access(out, F_OK) < 0) {
-		fprintf(stderr, "sandmux: restore: no saved session %s (sandmux restore lists them) "
-				"(no_such_session)\n",
-			name);
+		fprintf(stderr, "sandmux: restore: no saved session %s (sandmux restore lists them) (%s)\n",
+			name, SM_ERR_NO_SUCH_SESSION);
 		return -1;
 	}
 	return 0;
@@ -398,8 +398,8 @@ int verb_restore(int argc, char **argv)
 			name = argv[++i];
 		} else if (strcmp(argv[i], "--rerun") == 0 && i + 1 < argc) {
 			if (!parse_rerun(argv[++i], &mode)) {
-				fprintf(stderr, "sandmux: restore: --rerun takes ask, all or none "
-						"(invalid_argument)\n");
+				fprintf(stderr, "sandmux: restore: --rerun takes ask, all or none (%s)\n",
+					SM_ERR_INVALID_ARGUMENT);
 				return 2;
 			}
 		} else if (argv[i][0] == '-' || what != NULL) {

@@ -254,10 +254,8 @@ size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, str
 
 /* session-store.c: sessions written down as session files
  * (docs/sessions.md), by `save`, on kill-server and once a minute. */
-struct cJSON *session_store_document(struct session *s, bool layout_only);
 int session_store_dir(char *out, size_t size);
 int session_store_path(const char *name, char *out, size_t size);
-int session_store_save(struct session *s, char *path, size_t size, struct sm_error *err);
 void session_store_save_all(const char *why);
 /* kill-session: the user ended it, so it is no longer offered. */
 void session_store_forget(const char *name);

@@ -125,7 +125,7 @@ static void add_cells(const struct layout_cell *cell, int from, cJSON *panes, bo
 	add_cells(cell->second, second, panes, layout_only);
 }
 
-cJSON *session_store_document(struct session *s, bool layout_only)
+static cJSON *session_store_document(struct session *s, bool layout_only)
 {
 	cJSON *doc = cJSON_CreateObject(), *windows;
 	char when[32];
@@ -225,7 +225,8 @@ static int write_document(const char *path, const cJSON *doc, struct sm_error *e
 	return 0;
 }
 
-int session_store_save(struct session *s, char *path, size_t size, struct sm_error *err)
+static int session_store_save(struct session *s, char *path, size_t size,
+			      struct sm_error *err)
 {
 	cJSON *doc;
 	int rc;
