@@ -191,4 +191,31 @@ out=$(sm layout "$root/examples/layout-agent.json" 2>&1)
 feed=$(pane_of agent 0 2)
 check "the example agent workspace has the feed pane" \
 	wait_for 10 capture_has "%$feed" "feed · agent"
+sm kill-server >/dev/null 2>&1
+
+# --- as root and as uid 65534: the store, a native pane, kill -9 -------------
+. "$(dirname "$0")/../native-ctx.sh"
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
+write_refused() { capture_has %2 "W=" && ! capture_has %2 "W=0"; }
+for who in root nobody; do
+	[ "$who" = nobody ] && [ "$(id -u)" -ne 0 ] && continue
+	ctx "store-$who" "$who"
+	store="$D/state/sandmux/sessions"
+	sm new -d -s s -x 120 -y 40 -c "$D/work" >/dev/null
+	sm split -t %1 -h -b native -c "$D/work" >/dev/null
+	wait_for 10 warm 2
+	sm save >/dev/null
+	check "[$who] the session is stored" test -s "$store/s.json"
+	sm send-keys -t %2 "cat $store/s.json >/dev/null; echo R=\$?; echo x >$store/new.json; echo W=\$?" Enter
+	check "[$who] a native pane cannot read the store" wait_for 10 capture_has %2 "R=1"
+	check "[$who] nor write into it" wait_for 10 write_refused
+	check "[$who] nothing was written" test ! -e "$store/new.json"
+	pid=$(pgrep -f "sandmux -L store-$who server" | head -1)
+	kill -9 "$pid"
+	wait_for 5 sh -c "! kill -0 $pid"
+	sm restore -d s >/dev/null 2>&1
+	check "[$who] restored after kill -9: the native pane is native" wait_for 10 field_is 2 backend native
+	check "[$who] in its directory" field_is 2 current_path "$D/work"
+	sm kill-server >/dev/null 2>&1
+done
 finish
