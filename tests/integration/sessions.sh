@@ -25,6 +25,9 @@ W=$(mktemp -d /var/tmp/sandmux-sessions.XXXXXX)
 chmod 755 "$W"
 mkdir -p "$W/a" "$W/b" "$W/c" "$W/bin-empty"
 printf 'first line of notes\n' >"$W/notes.txt"
+# The state directory where a native pane could see it if it were not
+# masked (lib.sh's is under /tmp, which a native pane has its own of).
+export XDG_STATE_HOME="$W/state"
 STORE="$XDG_STATE_HOME/sandmux/sessions"
 cleanup_all() {
 	sm kill-server >/dev/null 2>&1
@@ -85,6 +88,9 @@ cp "$STORE/work.json" "$W/work.json"
 # --- a native pane can neither read nor write the store --------------------
 sm send-keys -t %2 "cat $STORE/work.json >/dev/null; echo R=\$?; ls $STORE; echo L=\$?" Enter
 check "a native pane cannot read a stored session" wait_for 10 capture_has %2 "R=1"
+check "... refused, not absent (Permission denied)" \
+	sh -c "$SANDMUX_BIN -L $T_NAME capture -t %2 | grep -q 'Permission denied' &&
+		! $SANDMUX_BIN -L $T_NAME capture -t %2 | grep -q 'No such file'"
 check "a native pane cannot list the sessions directory" wait_for 10 capture_has %2 "L=2"
 sm send-keys -t %2 "echo '{}' > $STORE/evil.json; echo W=\$?" Enter
 check "a native pane's write to the store fails" wait_for 10 sh -c "$SANDMUX_BIN -L $T_NAME capture -t %2 | grep -q 'W=[1-9]'"
