@@ -67,7 +67,8 @@ static bool quiet;
 static int layout_fail(const char *path, const char *field, const char *why)
 {
 	if (!quiet)
-		fprintf(stderr, "sandmux: %s: %s: %s (%s)\n", path, field, why, SM_ERR_LAYOUT_INVALID);
+		fprintf(stderr, "sandmux: %s: %s: %s (%s)\n", path, field, why,
+			SM_ERR_LAYOUT_INVALID);
 	return -1;
 }
 
@@ -91,32 +92,39 @@ static const char *pane_field_fault(const cJSON *item, int index)
 {
 	const char *key = item->string;
 
-	if (strcmp(key, "backend") == 0 || strcmp(key, "label") == 0)
-		return cJSON_IsString(item) ? NULL : "must be a string";
+	/* null is what a stored session of another tool may hold for
+	 * "unspecified": read as none, like a missing name. */
+	if (strcmp(key, "backend") == 0)
+		return cJSON_IsString(item) || cJSON_IsNull(item) ? NULL
+								  : "must be a string or null";
+	if (strcmp(key, "label") == 0)
+		return cJSON_IsString(item) || cJSON_IsNull(item) ? NULL
+								  : "must be a string or null";
 	if (strcmp(key, "profile") == 0 || strcmp(key, "cwd") == 0)
 		return cJSON_IsString(item) && item->valuestring[0] != '\0'
-			       ? NULL
-			       : "must be a non-empty string";
+			   ? NULL
+			   : "must be a non-empty string";
 	if (strcmp(key, "command") == 0)
-		return is_string_array(item, 1, 4096) ? NULL : "must be a non-empty array of strings";
+		return is_string_array(item, 1, 4096) ? NULL
+						      : "must be a non-empty array of strings";
 	if (strcmp(key, "screen") == 0)
 		return is_string_array(item, 0, SESSION_SCREEN_LINES)
-			       ? NULL
-			       : "must be an array of at most 200 strings";
+			   ? NULL
+			   : "must be an array of at most 200 strings";
 	if (strcmp(key, "split") == 0)
 		return cJSON_IsString(item) && (strcmp(item->valuestring, "h") == 0 ||
-						 strcmp(item->valuestring, "v") == 0)
-			       ? NULL
-			       : "must be \"h\" or \"v\"";
+						strcmp(item->valuestring, "v") == 0)
+			   ? NULL
+			   : "must be \"h\" or \"v\"";
 	if (strcmp(key, "of") == 0)
 		return cJSON_IsNumber(item) && item->valuedouble == item->valueint &&
-				       item->valueint >= 0 && item->valueint < index
-			       ? NULL
-			       : "must name an earlier pane by its index";
+			       item->valueint >= 0 && item->valueint < index
+			   ? NULL
+			   : "must name an earlier pane by its index";
 	if (strcmp(key, "size") == 0)
 		return cJSON_IsNumber(item) && item->valuedouble >= 1 && item->valuedouble <= 99
-			       ? NULL
-			       : "must be a percentage from 1 to 99";
+			   ? NULL
+			   : "must be a percentage from 1 to 99";
 	if (strcmp(key, "env") == 0)
 		return cJSON_IsObject(item) ? NULL : "must be an object";
 	if (strcmp(key, "remain") == 0 || strcmp(key, "feed") == 0)
@@ -148,7 +156,8 @@ static int check_pane(const char *path, const char *where, const cJSON *pane, in
 		return layout_fail(path, field, "the first pane of a window splits nothing");
 	snprintf(field, sizeof field, "%s[%d].feed", where, index);
 	if (index == 0 && cJSON_IsTrue(cJSON_GetObjectItem(pane, "feed")))
-		return layout_fail(path, field, "the feed is split from a pane, never a window's first");
+		return layout_fail(path, field,
+				   "the feed is split from a pane, never a window's first");
 	return 0;
 }
 
@@ -181,7 +190,8 @@ static int check_window(const char *path, const cJSON *window, int index)
 		snprintf(where, sizeof where, "windows[%d].%s", index, item->string);
 		if (strcmp(item->string, "name") == 0) {
 			if (!cJSON_IsString(item) || strlen(item->valuestring) >= 64)
-				return layout_fail(path, where, "must be a string of at most 63 bytes");
+				return layout_fail(path, where,
+						   "must be a string of at most 63 bytes");
 		} else if (strcmp(item->string, "active") == 0) {
 			if (!cJSON_IsBool(item))
 				return layout_fail(path, where, "must be true or false");
@@ -198,8 +208,8 @@ static int check_number(const char *path, const cJSON *root, const char *key, in
 	const cJSON *item = cJSON_GetObjectItem(root, key);
 	char why[64];
 
-	if (item == NULL || (cJSON_IsNumber(item) && item->valuedouble >= min &&
-			     item->valuedouble <= max))
+	if (item == NULL ||
+	    (cJSON_IsNumber(item) && item->valuedouble >= min && item->valuedouble <= max))
 		return 0;
 	snprintf(why, sizeof why, "must be a number from %d to %d", min, max);
 	return layout_fail(path, key, why);
@@ -209,8 +219,8 @@ static int check_number(const char *path, const cJSON *root, const char *key, in
  * fields are not this one's to judge. */
 static int check_document(const char *path, cJSON *root)
 {
-	static const char *const known[] = { "version", "saved", "session", "cols",
-					     "rows",	"windows", "panes" };
+	static const char *const known[] = {"version", "saved",	  "session", "cols",
+					    "rows",    "windows", "panes"};
 	const cJSON *version = cJSON_GetObjectItem(root, "version"), *item;
 	const cJSON *windows = cJSON_GetObjectItem(root, "windows");
 	int index = 0;
@@ -220,9 +230,11 @@ static int check_document(const char *path, cJSON *root)
 	if (version != NULL && version->valuedouble != SESSION_FILE_VERSION) {
 		if (!quiet)
 			fprintf(stderr,
-			"sandmux: %s: version: unknown version %g (this sandmux reads version %d) "
-			"(%s)\n",
-			path, version->valuedouble, SESSION_FILE_VERSION, SM_ERR_UNKNOWN_VERSION);
+				"sandmux: %s: version: unknown version %g (this sandmux reads "
+				"version %d) "
+				"(%s)\n",
+				path, version->valuedouble, SESSION_FILE_VERSION,
+				SM_ERR_UNKNOWN_VERSION);
 		return -1;
 	}
 	if (version == NULL && cJSON_GetObjectItem(root, "saved") != NULL)
@@ -296,10 +308,12 @@ static cJSON *file_read(const char *path)
 		 * holding the closing brace): a file cut short. */
 		size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
 		if (!quiet)
-			fprintf(stderr,
-			"sandmux: %s: (file): not valid JSON at byte %zu of %zu (%s) (%s)\n",
-			path, at, len, strchr(text + at, '\n') == NULL ? "truncated" : "corrupt",
-			SM_ERR_LAYOUT_INVALID);
+			fprintf(
+			    stderr,
+			    "sandmux: %s: (file): not valid JSON at byte %zu of %zu (%s) (%s)\n",
+			    path, at, len,
+			    strchr(text + at, '\n') == NULL ? "truncated" : "corrupt",
+			    SM_ERR_LAYOUT_INVALID);
 		free(text);
 		return NULL;
 	}
@@ -344,8 +358,8 @@ static cJSON *layout_command(const cJSON *command)
 
 bool session_file_is_shell(const cJSON *command)
 {
-	static const char *const shells[] = { "sh", "bash", "zsh", "fish", "dash", "ksh", "mksh",
-					      "tcsh", "csh" };
+	static const char *const shells[] = {"sh",  "bash", "zsh",  "fish", "dash",
+					     "ksh", "mksh", "tcsh", "csh"};
 	const char *program, *slash, *own = getenv("SHELL");
 
 	if (command == NULL)
@@ -390,7 +404,7 @@ static cJSON *restored_screen(const cJSON *pane)
  * the substitution said where the user sees it. */
 static void fill_request(cJSON *req, const cJSON *pane, int window, int index, bool rerun)
 {
-	static const char *const copied[] = { "cwd", "profile", "env", "remain", "size" };
+	static const char *const copied[] = {"cwd", "profile", "env", "remain", "size"};
 	const cJSON *backend = cJSON_GetObjectItem(pane, "backend");
 	const cJSON *command = cJSON_GetObjectItem(pane, "command");
 	const char *stored = cJSON_IsString(backend) ? backend->valuestring : NULL;
@@ -419,9 +433,9 @@ static void fill_request(cJSON *req, const cJSON *pane, int window, int index, b
 		cJSON_AddItemToObject(req, "screen", restored_screen(pane));
 	id = backend_from_name(stored);
 	if (stored == NULL || strcmp(stored, sandbox_backend_name(id)) != 0)
-		fprintf(stderr, "sandmux: windows[%d].panes[%d]: backend %s%s%s read as %s\n", window,
-			index, stored ? "\"" : "", stored ? stored : "not given", stored ? "\"" : "",
-			sandbox_backend_name(id));
+		fprintf(stderr, "sandmux: windows[%d].panes[%d]: backend %s%s%s read as %s\n",
+			window, index, stored ? "\"" : "", stored ? stored : "null or not given",
+			stored ? "\"" : "", sandbox_backend_name(id));
 	cJSON_AddStringToObject(req, "backend", sandbox_backend_name(id));
 }
 
@@ -452,8 +466,8 @@ static int create_pane(struct cli_conn *conn, cJSON *req, int window, int index,
 		snprintf(session, size, "%s", cJSON_GetObjectItem(answer, "session")->valuestring);
 	if (error != NULL) {
 		(*failed)++;
-		fprintf(stderr, "sandmux: windows[%d].panes[%d] (%%%d): FAILED: %s\n", window, index,
-			pane, cJSON_GetStringValue(cJSON_GetObjectItem(error, "message")));
+		fprintf(stderr, "sandmux: windows[%d].panes[%d] (%%%d): FAILED: %s\n", window,
+			index, pane, cJSON_GetStringValue(cJSON_GetObjectItem(error, "message")));
 	}
 	printf("%%%d\n", pane);
 	cJSON_Delete(reply);
@@ -465,7 +479,8 @@ static int create_pane(struct cli_conn *conn, cJSON *req, int window, int index,
 static cJSON *window_request(const cJSON *root, const char *session, int window, bool shown)
 {
 	cJSON *req = cJSON_CreateObject();
-	const cJSON *cols = cJSON_GetObjectItem(root, "cols"), *rows = cJSON_GetObjectItem(root, "rows");
+	const cJSON *cols = cJSON_GetObjectItem(root, "cols"),
+		    *rows = cJSON_GetObjectItem(root, "rows");
 
 	if (window > 0) {
 		cJSON_AddStringToObject(req, "cmd", "new-window");
@@ -541,9 +556,10 @@ int session_file_build(cJSON *root, const char *name, bool *const *rerun, char *
 	bool shown = false;
 
 	snprintf(session, size, "%s",
-		 name != NULL ? name : cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
-					       ? cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
-					       : "");
+		 name != NULL ? name
+		 : cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
+		     ? cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"))
+		     : "");
 	cJSON_ArrayForEach(window, cJSON_GetObjectItem(root, "windows"))
 	{
 		shown = shown || cJSON_IsTrue(cJSON_GetObjectItem(window, "active"));

@@ -67,9 +67,9 @@ static int write_document(const char *path, const cJSON *doc, mode_t mode)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	rc = out != NULL && fprintf(out, "%s\n", text) > 0 && fflush(out) == 0 &&
-			     fsync(fileno(out)) == 0
-		     ? 0
-		     : -1;
+		     fsync(fileno(out)) == 0
+		 ? 0
+		 : -1;
 	free(text);
 	if (out != NULL && fclose(out) != 0)
 		rc = -1;
@@ -129,17 +129,19 @@ int verb_save(int argc, char **argv)
 	result = cJSON_GetObjectItem(reply, "result");
 	if (result == NULL) {
 		fprintf(stderr, "sandmux: save: %s (%s)\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"),
-								 "message")),
-			cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"),
-								 "code")));
+			cJSON_GetStringValue(
+			    cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "message")),
+			cJSON_GetStringValue(
+			    cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "code")));
 	} else if (file == NULL && !layout) {
-		printf("saved %s to %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")),
+		printf("saved %s to %s\n",
+		       cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")),
 		       cJSON_GetStringValue(cJSON_GetObjectItem(result, "path")));
 		rc = 0;
 	} else {
 		rc = write_document(file != NULL ? file : "-",
-				    cJSON_GetObjectItem(result, "document"), layout ? 0644 : 0600) < 0;
+				    cJSON_GetObjectItem(result, "document"),
+				    layout ? 0644 : 0600) < 0;
 	}
 	cJSON_Delete(reply);
 	return rc;
@@ -160,7 +162,7 @@ static cJSON *running_sessions(void)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "sessions"))
 	{
 		cJSON_AddItemToArray(names, cJSON_CreateString(cJSON_GetStringValue(
-						    cJSON_GetObjectItem(s, "name"))));
+						cJSON_GetObjectItem(s, "name"))));
 	}
 	cJSON_Delete(reply);
 	return names;
@@ -210,8 +212,8 @@ static int stored_sessions(struct stored_session *out, int max)
 			 cJSON_GetObjectItem(root, "session")->valuestring);
 		snprintf(s->saved, sizeof s->saved, "%s",
 			 cJSON_IsString(cJSON_GetObjectItem(root, "saved"))
-				 ? cJSON_GetObjectItem(root, "saved")->valuestring
-				 : "?");
+			     ? cJSON_GetObjectItem(root, "saved")->valuestring
+			     : "?");
 		s->windows = s->panes = 0;
 		cJSON_ArrayForEach(w, cJSON_GetObjectItem(root, "windows"))
 		{
@@ -238,8 +240,8 @@ static void print_stored(const struct stored_session *list, int n, FILE *out)
 		fprintf(out, "  %d  ", i + 1);
 		sanitise_fputs(list[i].name, out);
 		fprintf(out, "  %d window%s, %d pane%s, saved %s\n", list[i].windows,
-			list[i].windows == 1 ? "" : "s", list[i].panes, list[i].panes == 1 ? "" : "s",
-			list[i].saved);
+			list[i].windows == 1 ? "" : "s", list[i].panes,
+			list[i].panes == 1 ? "" : "s", list[i].saved);
 	}
 }
 
@@ -286,12 +288,15 @@ static bool **ask_reruns(cJSON *root, enum rerun_mode mode)
 					putchar(' ');
 					sanitise_fputs(word->valuestring, stdout);
 				}
-				printf("\nRun it again? [y]es, [n]o, [a]ll the rest, [s]kip all the "
-				       "rest (default no): ");
+				printf(
+				    "\nRun it again? [y]es, [n]o, [a]ll the rest, [s]kip all the "
+				    "rest (default no): ");
 				if (!read_answer(answer, sizeof answer))
 					answer[0] = 's';
 				rerun[wi][pi] = answer[0] == 'y' || answer[0] == 'a';
-				mode = answer[0] == 'a' ? RERUN_ALL : answer[0] == 's' ? RERUN_NONE : mode;
+				mode = answer[0] == 'a'	  ? RERUN_ALL
+				       : answer[0] == 's' ? RERUN_NONE
+							  : mode;
 			}
 			pi++;
 		}
@@ -322,10 +327,11 @@ static int restore_file(const char *path, const char *name, enum rerun_mode mode
 	session = name != NULL ? name : cJSON_GetStringValue(cJSON_GetObjectItem(root, "session"));
 	running = running_sessions();
 	if (session != NULL && name_in(running, session)) {
-		fprintf(stderr,
-			"sandmux: restore: session %s is running; nothing restored (restore -s NAME "
-			"restores it under another name) (%s)\n",
-			session, SM_ERR_DUPLICATE_SESSION);
+		fprintf(
+		    stderr,
+		    "sandmux: restore: session %s is running; nothing restored (restore -s NAME "
+		    "restores it under another name) (%s)\n",
+		    session, SM_ERR_DUPLICATE_SESSION);
 		cJSON_Delete(running);
 		cJSON_Delete(root);
 		return 1;
@@ -353,7 +359,8 @@ static int restore_file(const char *path, const char *name, enum rerun_mode mode
 static int stored_path(const char *name, char *out, size_t size)
 {
 	if (session_store_path(name, out, size) < 0 || access(out, F_OK) < 0) {
-		fprintf(stderr, "sandmux: restore: no saved session %s (sandmux restore lists them) (%s)\n",
+		fprintf(stderr,
+			"sandmux: restore: no saved session %s (sandmux restore lists them) (%s)\n",
 			name, SM_ERR_NO_SUCH_SESSION);
 		return -1;
 	}
@@ -398,7 +405,8 @@ int verb_restore(int argc, char **argv)
 			name = argv[++i];
 		} else if (strcmp(argv[i], "--rerun") == 0 && i + 1 < argc) {
 			if (!parse_rerun(argv[++i], &mode)) {
-				fprintf(stderr, "sandmux: restore: --rerun takes ask, all or none (%s)\n",
+				fprintf(stderr,
+					"sandmux: restore: --rerun takes ask, all or none (%s)\n",
 					SM_ERR_INVALID_ARGUMENT);
 				return 2;
 			}
@@ -416,8 +424,8 @@ int verb_restore(int argc, char **argv)
 		return restore_file(what, name, mode, !detached);
 	if (what != NULL)
 		return stored_path(what, path, sizeof path) < 0
-			       ? 1
-			       : restore_file(path, name, mode, !detached);
+			   ? 1
+			   : restore_file(path, name, mode, !detached);
 	n = stored_sessions(list, STORE_MAX);
 	if (n == 0) {
 		fprintf(stderr, "sandmux: restore: no saved sessions that are not running\n");

@@ -73,7 +73,7 @@ static cJSON *pane_screen(const struct pane *p)
 	/* Blank rows below the last text are no part of what was shown. */
 	while (cJSON_GetArraySize(lines) > 0 &&
 	       cJSON_GetStringValue(cJSON_GetArrayItem(lines, cJSON_GetArraySize(lines) - 1))[0] ==
-		       '\0')
+		   '\0')
 		cJSON_DeleteItemFromArray(lines, cJSON_GetArraySize(lines) - 1);
 	return lines;
 }
@@ -91,13 +91,17 @@ static cJSON *pane_entry(struct pane *p, bool layout_only)
 		cJSON_AddStringToObject(entry, "profile", p->profile);
 	cJSON_AddStringToObject(entry, "cwd", pane_current_path(p));
 	if (p->command.n > 0)
-		cJSON_AddItemToObject(entry, "command",
-				      cJSON_CreateStringArray((const char *const *)p->command.v,
-							      (int)p->command.n));
+		cJSON_AddItemToObject(
+		    entry, "command",
+		    cJSON_CreateStringArray((const char *const *)p->command.v, (int)p->command.n));
 	if (p->remain_on_exit)
 		cJSON_AddBoolToObject(entry, "remain", true);
 	if (!layout_only) {
-		cJSON_AddStringToObject(entry, "label", pane_backend_label(p));
+		/* null, as in listings: FAILED, or not yet confirmed. */
+		if (pane_backend_label(p) != NULL)
+			cJSON_AddStringToObject(entry, "label", pane_backend_label(p));
+		else
+			cJSON_AddNullToObject(entry, "label");
 		if (p->command.n > 0)
 			cJSON_AddItemToObject(entry, "screen", pane_screen(p));
 	}
@@ -164,8 +168,8 @@ static void store_file_name(const char *name, char *out, size_t size)
 
 	for (const unsigned char *c = (const unsigned char *)name; *c != '\0' && n + 4 < size;
 	     c++) {
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-		    *c == '_' || *c == '-')
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || *c == '_' || *c == '-')
 			out[n++] = (char)*c;
 		else
 			n += (size_t)snprintf(out + n, size - n, "%%%02X", *c);
@@ -225,8 +229,7 @@ static int write_document(const char *path, const cJSON *doc, struct sm_error *e
 	return 0;
 }
 
-static int session_store_save(struct session *s, char *path, size_t size,
-			      struct sm_error *err)
+static int session_store_save(struct session *s, char *path, size_t size, struct sm_error *err)
 {
 	cJSON *doc;
 	int rc;
@@ -247,7 +250,7 @@ void session_store_save_all(const char *why)
 	char path[PATH_MAX];
 
 	for (struct session *s = server.sessions; s != NULL; s = s->next) {
-		struct sm_error err = { 0 };
+		struct sm_error err = {0};
 
 		if (session_store_save(s, path, sizeof path, &err) < 0)
 			log_warn("session %s not saved (%s): %s", s->name, why, err.message);

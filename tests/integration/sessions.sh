@@ -137,6 +137,12 @@ check "a stored docker backend is said to be read as native" \
 dock=$(pane_of dock 0 1)
 check "a stored docker pane comes back native" wait_for 10 field_is "$dock" backend native
 sm kill-session -t dock
+sed 's/"backend":[[:space:]]*"native"/"backend": null/' "$W/work.json" >"$W/null.json"
+out=$(sm restore --rerun none -d -s nul "$W/null.json" 2>&1)
+check "a stored null backend is said to be read as none" \
+	has "$out" 'windows[0].panes[1]: backend null or not given read as none'
+check "a stored null pane comes back none" wait_for 10 field_is "$(pane_of nul 0 1)" backend none
+sm kill-session -t nul
 
 before_all=$(sm ls)
 head -c 300 "$W/work.json" >"$W/truncated.json"
