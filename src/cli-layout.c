@@ -413,6 +413,7 @@ static void fill_request(cJSON *req, const cJSON *pane, int window, int index, b
 
 	if (cJSON_IsTrue(cJSON_GetObjectItem(pane, "feed"))) {
 		cJSON_AddBoolToObject(req, "feed", true);
+		cJSON_AddStringToObject(req, "backend", "none");
 		if (cJSON_GetObjectItem(pane, "size") != NULL)
 			cJSON_AddNumberToObject(req, "size",
 						cJSON_GetObjectItem(pane, "size")->valuedouble);

@@ -412,6 +412,8 @@ CMD_HANDLER(cmd_feed)
 	cJSON_AddNumberToObject(split, "pane", from->id);
 	feed_placement(s->active, from, split);
 	cJSON_AddBoolToObject(split, "feed", true);
+	/* Named, so that no default backend is chosen (and stepped down) for it. */
+	cJSON_AddStringToObject(split, "backend", "none");
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);
 	return rc;
