@@ -6,11 +6,12 @@
 # directories, labels and backends equal; vi not run again without a
 # yes, its last screen shown above the line that says so.  Then: the
 # save on kill-server and every interval; a stored "docker" restored as
-# native with the line saying so; a stored native on a host without
-# bwrap restored FAILED (never none); a truncated file, an unknown
-# version and a bad field refused with the reason and nothing running
-# touched; save --layout and new --layout; and a native pane that can
-# neither read nor write the stored sessions.
+# native with the line saying so (and null as none); a stored native on
+# a host without bwrap, and a stored microvm without its image, restored
+# FAILED (never none); a truncated file, an unknown version and a bad
+# field refused with the reason and nothing running touched; save
+# --layout and new --layout; and a native pane that can neither read nor
+# write the stored sessions, as root and as uid 65534.
 . "$(dirname "$0")/../lib.sh"
 
 for tool in bwrap socat python3; do
@@ -174,6 +175,17 @@ check "the stored native pane is FAILED (state error)" field_is "$nat" state err
 check "its backend is no label, never none" field_is "$nat" backend null
 check "it still asked for native" field_is "$nat" requested native
 check "the none panes beside it run" wait_for 10 warm "$(pane_of work 0 0)"
+
+# A stored microvm with no guest image here: FAILED too, never native or none.
+sm kill-server >/dev/null 2>&1
+wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
+mkdir -p "$W/no-image"
+sed 's/"backend":[[:space:]]*"native"/"backend": "microvm"/' "$W/work.json" >"$W/vm.json"
+SANDMUX_MICROVM_DIR="$W/no-image" "$SANDMUX_BIN" -L "$T_NAME" restore --rerun none -d "$W/vm.json" >/dev/null 2>&1
+vm=$(pane_of work 0 1)
+check "a stored microvm without its image is FAILED" wait_for 30 field_is "$vm" state error
+check "... asked for microvm, wearing no label" \
+	sh -c '[ "$1" = microvm ] && [ "$2" = null ]' _ "$(pane_field "$vm" requested)" "$(pane_field "$vm" backend)"
 
 # --- kill-server saves; so does the interval ---------------------------------
 sm kill-server >/dev/null 2>&1
