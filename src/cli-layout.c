@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -400,6 +401,25 @@ static cJSON *restored_screen(const cJSON *pane)
 	return lines;
 }
 
+/* A host pane whose directory is gone (a session saved days ago) opens
+ * in $HOME, as tmux's panes do, and says so.  A sandboxed pane keeps its
+ * directory and is FAILED with the reason: its directory is its work
+ * tree, and $HOME in its place would widen what it may write. */
+static void host_pane_directory(cJSON *req, int window, int index)
+{
+	const char *cwd = cJSON_GetStringValue(cJSON_GetObjectItem(req, "cwd"));
+	const char *home = getenv("HOME");
+	struct stat st;
+
+	if (cwd == NULL || (stat(cwd, &st) == 0 && S_ISDIR(st.st_mode)))
+		return;
+	if (home == NULL || home[0] != '/')
+		home = "/";
+	fprintf(stderr, "sandmux: windows[%d].panes[%d]: directory %s is gone; opening in %s\n",
+		window, index, cwd, home);
+	cJSON_ReplaceItemInObject(req, "cwd", cJSON_CreateString(home));
+}
+
 /* Copy a pane entry's fields into a request; the backend leniently, and
  * the substitution said where the user sees it. */
 static void fill_request(cJSON *req, const cJSON *pane, int window, int index, bool rerun)
@@ -438,6 +458,8 @@ static void fill_request(cJSON *req, const cJSON *pane, int window, int index, b
 			window, index, stored ? "\"" : "", stored ? stored : "null or not given",
 			stored ? "\"" : "", sandbox_backend_name(id));
 	cJSON_AddStringToObject(req, "backend", sandbox_backend_name(id));
+	if (id == SANDBOX_NONE)
+		host_pane_directory(req, window, index);
 }
 
 /* Send one pane's request; its id, or -1 when no pane was made.  A pane

@@ -164,6 +164,18 @@ out=$(sm restore -d -s bad "$W/badsize.json" 2>&1)
 check "a bad field is refused with its name" has "$out" "windows[2].panes[1].size: must be a percentage from 1 to 99"
 check "nothing running was touched by the refusals" test "$before_all" = "$(sm ls)"
 
+# A directory that is gone: a host pane opens in $HOME and says so; a
+# native pane is FAILED with the reason (its directory is its work tree).
+printf '{"version": 1, "session": "gone", "windows": [{"panes": [{"cwd": "%s"}, {"split": "h", "backend": "native", "cwd": "%s"}]}]}\n' \
+	"$W/gone" "$W/gone" >"$W/gone.json"
+out=$(HOME="$W/a" "$SANDMUX_BIN" -L "$T_NAME" restore -d "$W/gone.json" 2>&1)
+check "a host pane whose directory is gone is said to open in \$HOME" \
+	has "$out" "windows[0].panes[0]: directory $W/gone is gone; opening in $W/a"
+check "... and runs there" wait_for 10 field_is "$(pane_of gone 0 0)" current_path "$W/a"
+check "a native pane whose directory is gone is FAILED, not moved" \
+	wait_for 10 field_is "$(pane_of gone 0 1)" state error
+sm kill-session -t gone
+
 # --- a stored native on a host without bwrap: FAILED, never none -------------
 sm kill-server >/dev/null 2>&1
 wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
