@@ -803,6 +803,9 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 		backend_probe_microvm_reap();
 		return;
 	}
+	/* SIGTERM is how a machine shutting down ends the server: its
+	 * sessions are saved first, as on kill-server. */
+	session_store_save_all(strsignal(signum));
 	server_shutdown(strsignal(signum));
 }
 

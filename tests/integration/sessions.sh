@@ -207,6 +207,11 @@ sm new -d -s ks -c "$W/c" >/dev/null
 sm kill-server >/dev/null 2>&1
 check "kill-server saves every session" wait_for 5 test -s "$STORE/ks.json"
 check "the saved file is a version 1 session file" grep -q '"version":[[:space:]]*1' "$STORE/ks.json"
+sm new -d -s term -c "$W/c" >/dev/null
+pid=$(server_pid)
+kill -TERM "$pid"
+check "SIGTERM (a shutdown) saves every session too" wait_for 5 test -s "$STORE/term.json"
+wait_for 5 sh -c "! kill -0 $pid"
 wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
 SANDMUX_SAVE_INTERVAL=1 "$SANDMUX_BIN" -L "$T_NAME" new -d -s tick -c "$W/a" >/dev/null
 check "the server saves every interval" wait_for 10 test -s "$STORE/tick.json"
