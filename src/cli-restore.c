@@ -38,6 +38,7 @@ struct stored_session {
 	char name[64];
 	char path[PATH_MAX];
 	char saved[32];
+	struct timespec written; /* the file's mtime: "saved" has whole seconds */
 	int windows, panes;
 };
 
@@ -180,6 +181,12 @@ static bool name_in(const cJSON *names, const char *name)
 	return false;
 }
 
+static bool newer(const struct stored_session *a, const struct stored_session *b)
+{
+	return a->written.tv_sec != b->written.tv_sec ? a->written.tv_sec > b->written.tv_sec
+						      : a->written.tv_nsec > b->written.tv_nsec;
+}
+
 /* The stored sessions not running now, newest first.  A file that
  * cannot be read is left out here; restore NAME says why. */
 static int stored_sessions(struct stored_session *out, int max)
@@ -198,6 +205,7 @@ static int stored_sessions(struct stored_session *out, int max)
 		struct stored_session *s = &out[n];
 		const cJSON *w;
 		cJSON *root;
+		struct stat st;
 
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
 			continue;
@@ -215,6 +223,9 @@ static int stored_sessions(struct stored_session *out, int max)
 			     ? cJSON_GetObjectItem(root, "saved")->valuestring
 			     : "?");
 		s->windows = s->panes = 0;
+		s->written = (struct timespec){0};
+		if (stat(s->path, &st) == 0)
+			s->written = st.st_mtim;
 		cJSON_ArrayForEach(w, cJSON_GetObjectItem(root, "windows"))
 		{
 			s->windows++;
@@ -225,8 +236,8 @@ static int stored_sessions(struct stored_session *out, int max)
 	}
 	closedir(d);
 	cJSON_Delete(running);
-	for (int i = 1; i < n; i++) /* newest first: ISO times sort as text */
-		for (int j = i; j > 0 && strcmp(out[j - 1].saved, out[j].saved) < 0; j--) {
+	for (int i = 1; i < n; i++) /* newest first */
+		for (int j = i; j > 0 && newer(&out[j], &out[j - 1]); j--) {
 			struct stored_session t = out[j];
 			out[j] = out[j - 1];
 			out[j - 1] = t;
@@ -430,6 +441,23 @@ int verb_restore(int argc, char **argv)
 	if (n == 0) {
 		fprintf(stderr, "sandmux: restore: no saved sessions that are not running\n");
 		return 1;
+	}
+	if (n > 1 && isatty(0) && isatty(1)) {
+		char answer[64];
+		int choice;
+
+		printf("saved sessions:\n");
+		print_stored(list, n, stdout);
+		printf("Restore which? Its number (Enter: none): ");
+		if (!read_answer(answer, sizeof answer) || answer[0] == '\0')
+			return 0;
+		choice = atoi(answer);
+		if (choice < 1 || choice > n) {
+			fprintf(stderr, "sandmux: restore: no saved session %s (%s)\n", answer,
+				SM_ERR_NO_SUCH_SESSION);
+			return 1;
+		}
+		return restore_file(list[choice - 1].path, name, mode, !detached);
 	}
 	if (n > 1) {
 		printf("saved sessions (sandmux restore NAME):\n");

@@ -39,7 +39,9 @@ trap cleanup_all EXIT
 
 has() { printf '%s\n' "$1" | grep -qF -- "$2"; }
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
-server_pid() { pgrep -f "sandmux -L $T_NAME server" | head -1; }
+server_pid() { pgrep -n -f "sandmux -L $T_NAME server\$"; }
+# No server process of this test's name is left (its socket goes first).
+server_gone() { ! pgrep -f "sandmux -L $T_NAME server\$" >/dev/null; }
 # The session's shape, pane ids aside: per window, its panes by place,
 # each with its size, label, requested backend and directory.
 shape() {
@@ -178,7 +180,7 @@ sm kill-session -t gone
 
 # --- a stored native on a host without bwrap: FAILED, never none -------------
 sm kill-server >/dev/null 2>&1
-wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
+wait_for 10 server_gone
 out=$(PATH="$W/bin-empty" "$SANDMUX_BIN" -L "$T_NAME" restore --rerun none -d "$W/work.json" 2>&1)
 rc=$?
 check "restore without bwrap exits 1 and says a pane FAILED" sh -c "[ $rc = 1 ] && printf '%s' '$out' | grep -q FAILED"
@@ -190,7 +192,7 @@ check "the none panes beside it run" wait_for 10 warm "$(pane_of work 0 0)"
 
 # A stored microvm with no guest image here: FAILED too, never native or none.
 sm kill-server >/dev/null 2>&1
-wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
+wait_for 10 server_gone
 mkdir -p "$W/no-image"
 sed 's/"backend":[[:space:]]*"native"/"backend": "microvm"/' "$W/work.json" >"$W/vm.json"
 SANDMUX_MICROVM_DIR="$W/no-image" "$SANDMUX_BIN" -L "$T_NAME" restore --rerun none -d "$W/vm.json" >/dev/null 2>&1
@@ -202,17 +204,22 @@ check "... asked for microvm, wearing no label" \
 # --- kill-server saves; so does the interval ---------------------------------
 sm kill-server >/dev/null 2>&1
 rm -f "$STORE"/*.json
-wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
+wait_for 10 server_gone
 sm new -d -s ks -c "$W/c" >/dev/null
 sm kill-server >/dev/null 2>&1
 check "kill-server saves every session" wait_for 5 test -s "$STORE/ks.json"
 check "the saved file is a version 1 session file" grep -q '"version":[[:space:]]*1' "$STORE/ks.json"
+wait_for 10 server_gone
 sm new -d -s term -c "$W/c" >/dev/null
 pid=$(server_pid)
 kill -TERM "$pid"
 check "SIGTERM (a shutdown) saves every session too" wait_for 5 test -s "$STORE/term.json"
 wait_for 5 sh -c "! kill -0 $pid"
-wait_for 5 sh -c "! $SANDMUX_BIN -L $T_NAME ls"
+out=$(sm restore </dev/null 2>&1)
+check "restore alone, with several saved, lists them newest first" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^  1  term  1 window, 1 pane, saved " &&
+		printf "%s\n" "$1" | grep -q "^  2  ks  1 window, 1 pane, saved "' _ "$out"
+wait_for 10 server_gone
 SANDMUX_SAVE_INTERVAL=1 "$SANDMUX_BIN" -L "$T_NAME" new -d -s tick -c "$W/a" >/dev/null
 check "the server saves every interval" wait_for 10 test -s "$STORE/tick.json"
 sm kill-session -t tick >/dev/null 2>&1
