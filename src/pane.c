@@ -443,8 +443,6 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	return 0;
 }
 
-/* A pane always exists after this returns non-NULL, possibly in state
- * error (err then says why); NULL means the request itself was bad. */
 /* A restored pane's last screen, from its stored session (docs/sessions.md),
  * is put into the emulator before its program starts, so it stays above
  * what the program prints.  The lines are stored text: sanitised, so a
@@ -464,6 +462,8 @@ static void pane_show_restored(struct pane *p, const cJSON *screen)
 	}
 }
 
+/* A pane always exists after this returns non-NULL, possibly in state
+ * error (err then says why); NULL means the request itself was bad. */
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 {
 	struct pane *p = xcalloc(1, sizeof *p);
