@@ -5,7 +5,8 @@
 # command that is not a shell is asked about (y, n, a for all the rest,
 # s to skip all the rest) before it runs again; the session is attached.
 # A command not run again leaves its last screen above the line saying
-# so.  Enter at the offer makes a new session instead.
+# so.  Enter at the offer makes a new session instead.  `sandmux
+# restore` with several saved asks which, by number.
 . "$(dirname "$0")/tui-lib"
 
 W=$(mktemp -d /var/tmp/sandmux-tui-restore.XXXXXX)
@@ -73,4 +74,18 @@ keys Enter
 check "Enter at the offer attaches a new session" wait_screen "─" 10
 check "which is not the saved one" \
 	sh -c "! $SANDMUX_BIN -L $T_NAME ls | grep -q '^work:'"
+tm kill-session -t main
+sm kill-server >/dev/null
+
+# restore alone with two saved (work, and the new session kill-server
+# just saved, newest first): it asks which, and restores the one named.
+tm new-session -d -s main -x 120 -y 40 \
+	"env $SANDMUX_BIN -L $T_NAME restore --rerun none; echo CLIENT-EXIT=\$?; sleep 600"
+check "restore with several saved asks which" \
+	wait_screen "Restore which? Its number (Enter: none):" 10
+check "newest first: work, saved earlier, is second" screen_matches "^  2  work  2 windows, 3 panes"
+keys 2 Enter
+check "the session chosen is attached" wait_screen "─" 10
+check "and it is work, restored" \
+	sh -c "$SANDMUX_BIN -L $T_NAME list-windows -t work | grep -c . | grep -qx 2"
 finish
