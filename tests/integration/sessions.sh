@@ -153,7 +153,7 @@ out=$(sm restore -d -s cut "$W/truncated.json" 2>&1)
 rc=$?
 check "a truncated file is refused" test "$rc" = 1
 check "with the reason: not valid JSON where it ends, truncated" \
-	sh -c 'printf "%s" "$1" | grep -q "truncated.json: (file): not valid JSON at byte [0-9]* of 300 (truncated) (layout_invalid)"' _ "$out"
+	sh -c 'printf "%s" "$1" | grep -q "truncated.json: [(]file): not valid JSON at byte [0-9]* of 300 (truncated) (layout_invalid)"' _ "$out"
 sed 's/"version":[[:space:]]*1/"version": 2/' "$W/work.json" >"$W/v2.json"
 out=$(sm restore -d -s v2 "$W/v2.json" 2>&1)
 check "an unknown version is a clear error" has "$out" "unknown version 2 (this sandmux reads version 1) (unknown_version)"
