@@ -689,3 +689,13 @@ bool hostrun_covers(const struct strvec *paths, const char *path)
 	}
 	return false;
 }
+
+void hostrun_sessions_dir(char *out, size_t size)
+{
+	const char *state = getenv("XDG_STATE_HOME");
+
+	if (state != NULL && state[0] == '/')
+		snprintf(out, size, "%s/sandmux/sessions", state);
+	else
+		snprintf(out, size, "~/.local/state/sandmux/sessions");
+}

@@ -39,6 +39,13 @@ extern const char *const hostrun_components[];
  * state directories and binaries.  0, or -1 when out of memory. */
 int hostrun_paths(const char *home, char *const *envp, struct strvec *out);
 
+/* sandmux's stored sessions (src/session-store.c, paths.c's state
+ * directory + "/sessions"), into out: masked unreadable in every
+ * sandbox, not only read-only like the rest of the state directory,
+ * since a stored session holds what every pane showed (its last screen),
+ * a host pane's among them.  "~/" when XDG_STATE_HOME is not set. */
+void hostrun_sessions_dir(char *out, size_t size);
+
 /* Is path (absolute) one the host runs or reads as config: at or under
  * one of paths (what hostrun_paths gave), or holding one of the
  * component runs ("/.git/hooks/", a trailing "/.vscode")? */

@@ -808,11 +808,12 @@ static int put_line(FILE *f, const char *key, const char *value)
 
 /* The deny-read paths native masks for this profile (native.c's
  * deny_list: the terminal list, the profile's, the runtime directory,
- * the caller's), each in every spelling, globs expanded, into out. */
+ * the stored sessions, the caller's), each in every spelling, globs expanded, into out. */
 static int deny_paths(const struct launch_request *req, const struct sandbox_profile *prof,
 		      const char *home, struct strvec *out)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	char sessions[PATH_MAX];
 	struct strvec all = STRVEC_INIT;
 	int rc = 0;
 
@@ -822,6 +823,8 @@ static int deny_paths(const struct launch_request *req, const struct sandbox_pro
 		rc |= strvec_push(&all, prof->deny_read.v[i]);
 	if (runtime != NULL && runtime[0] == '/')
 		rc |= strvec_push(&all, runtime);
+	hostrun_sessions_dir(sessions, sizeof sessions);
+	rc |= strvec_push(&all, sessions);
 	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
 		rc |= strvec_push(&all, req->deny_paths[i]);
 	for (size_t i = 0; rc == 0 && i < all.n; i++) {

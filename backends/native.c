@@ -151,12 +151,13 @@ static void remove_mask_file(struct launch_result *res)
 /* The deny list every profile starts from, the profile's own, and what
  * this server adds: the user's runtime directory (the sandmux socket, the
  * session bus and systemd --user all live there, and each can start
- * processes outside the sandbox on request) and whatever the caller
- * names. */
+ * processes outside the sandbox on request), the stored sessions
+ * (hostrun_sessions_dir) and whatever the caller names. */
 static int deny_list(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *deny)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	char sessions[PATH_MAX];
 
 	for (size_t i = 0; bwrap_deny_read_defaults[i] != NULL; i++)
 		if (strvec_push(deny, bwrap_deny_read_defaults[i]) != 0)
@@ -165,6 +166,11 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
 		if (strvec_push(deny, prof->deny_read.v[i]) != 0)
 			return -1;
 	if (runtime != NULL && runtime[0] == '/' && strvec_push(deny, runtime) != 0)
+		return -1;
+	/* Threat: a pane reading what other panes showed, host panes among
+	 * them, from the stored sessions. */
+	hostrun_sessions_dir(sessions, sizeof sessions);
+	if (strvec_push(deny, sessions) != 0)
 		return -1;
 	for (size_t i = 0; req->deny_paths != NULL && req->deny_paths[i] != NULL; i++)
 		if (strvec_push(deny, req->deny_paths[i]) != 0)

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "error.h"
 #include "sanitise.h"
+#include "session-file.h"
 #include "server.h"
 
 static const char *error_message(const cJSON *reply)
@@ -198,6 +199,7 @@ int cli_new(struct command_parsed *parsed)
 	char session[64], cwd[PATH_MAX];
 
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(req, "name"));
+	const char *layout = command_local(parsed, "layout");
 
 	/* tmux's new -A: the session named is attached if it exists. */
 	if (command_local(parsed, "A") != NULL && name != NULL) {
@@ -223,6 +225,13 @@ int cli_new(struct command_parsed *parsed)
 	if (!detached && !may_attach()) {
 		cJSON_Delete(req);
 		return 1;
+	}
+	/* A layout file gives every pane its own backend, cwd and command. */
+	if (layout != NULL) {
+		int rc = session_file_new(layout, name, detached);
+
+		cJSON_Delete(req);
+		return rc;
 	}
 	if (cJSON_GetObjectItem(req, "cwd") == NULL && getcwd(cwd, sizeof cwd) != NULL)
 		cJSON_AddStringToObject(req, "cwd", cwd);
@@ -285,6 +294,16 @@ int cli_attach(struct command_parsed *parsed)
 	}
 	if (!any && target == NULL) {
 		cJSON *req = new_request("new-session");
+		int restored;
+
+		/* Saved sessions are offered first, before a new one is made. */
+		cli_close(&conn);
+		if ((restored = cli_offer_restore()) >= 0)
+			return restored;
+		if (cli_connect(&conn, true) < 0) {
+			cJSON_Delete(req);
+			return 1;
+		}
 		char cwd[PATH_MAX];
 		int cols = 80, rows = 24;
 		cli_terminal_size(&cols, &rows);

@@ -138,6 +138,16 @@ static int cli_hello(struct cli_conn *conn)
 	return rc;
 }
 
+bool cli_server_answers(void)
+{
+	int fd = cli_try_connect(cli_socket_path());
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 int cli_connect(struct cli_conn *conn, bool start)
 {
 	const char *path = cli_socket_path();

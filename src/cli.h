@@ -62,6 +62,8 @@ int cli_save_buffer(struct command_parsed *parsed);
 int cli_allow(struct command_parsed *parsed); /* cli-allow.c */
 int verb_ctl(int argc, char **argv);
 int verb_layout(int argc, char **argv);
+int verb_save(int argc, char **argv); /* cli-restore.c */
+int verb_restore(int argc, char **argv);
 int verb_demo(int argc, char **argv);
 int verb_changes(int argc, char **argv); /* cli-changes.c */
 int verb_keep(int argc, char **argv);
@@ -78,6 +80,8 @@ int record_prepare(struct command_parsed *parsed, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 int shim_main(int argc, char **argv);
 
+/* Whether a server answers on the socket now (nothing printed). */
+bool cli_server_answers(void);
 /* Connect to the server named cli_server_name; start it when start is
  * true and none answers.  Returns 0 or -1 (message printed). */
 int cli_connect(struct cli_conn *conn, bool start);

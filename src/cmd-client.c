@@ -251,6 +251,7 @@ CMD_HANDLER(cmd_new_window)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
+	struct window *window, *shown, *last;
 	char here[PATH_MAX];
 	struct pane_spawn spawn;
 	struct sm_error launch_err = { 0 };
@@ -264,6 +265,8 @@ CMD_HANDLER(cmd_new_window)
 		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", "attached");
 		return -1;
 	}
+	shown = s->active;
+	last = s->last;
 	if (cmd_parse_spawn(req, &spawn, err) < 0)
 		return -1;
 	if (spawn.cwd == NULL && s->active != NULL && s->active->active != NULL)
@@ -274,8 +277,13 @@ CMD_HANDLER(cmd_new_window)
 	spawn.session = s->name;
 	p = pane_new(&spawn, &launch_err);
 	cmd_free_spawn(&spawn);
-	window_create(s, p);
-	cJSON_AddNumberToObject(result, "window", s->active->index);
+	window = window_create(s, p);
+	/* tmux's new-window -d: made, but the session stays where it was. */
+	if (cmd_get_bool(req, "detached", false) && shown != NULL) {
+		s->active = shown;
+		s->last = last;
+	}
+	cJSON_AddNumberToObject(result, "window", window->index);
 	server_broadcast_layout(s);
 	return cmd_pane_result(p, result, &launch_err, err);
 }

@@ -18,6 +18,32 @@
 #include "term.h"
 #include "xalloc.h"
 
+/* The feed pane's program: the interactive feed (`sandmux events --feed`,
+ * src/feed.c) of this server for the session.  It reads events on the
+ * host: never inherited into a sandbox, whatever the split asked. */
+static int split_feed_spawn(const struct session *s, struct pane_spawn *spawn,
+			    struct sm_error *err)
+{
+	static char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	const char *argv[] = { exe, "-L", server.name, "events", "--feed", "--session", s->name };
+
+	if (n < 0) {
+		cmd_free_spawn(spawn);
+		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
+		return -1;
+	}
+	exe[n] = '\0';
+	cmd_free_spawn(spawn);
+	spawn->argv = xcalloc(8, sizeof *spawn->argv);
+	for (size_t i = 0; i < 7; i++)
+		spawn->argv[i] = xstrdup(argv[i]);
+	spawn->backend = SANDBOX_NONE;
+	spawn->backend_explicit = true;
+	spawn->profile = NULL;
+	return 0;
+}
+
 CMD_HANDLER(cmd_split)
 {
 	struct pane *target = cmd_target_pane(c, req, err), *p;
@@ -30,6 +56,7 @@ CMD_HANDLER(cmd_split)
 	struct pane *zoomed;
 	int percent = 50;
 	bool full = cmd_get_bool(req, "full", false);
+	bool feed = cmd_get_bool(req, "feed", false);
 	struct layout_cell *cell;
 
 	if (target == NULL || cmd_get_string(req, "direction", false, &direction, err) < 0 ||
@@ -58,7 +85,8 @@ CMD_HANDLER(cmd_split)
 		sm_error_set(err, SM_ERR_NO_SPACE, "pane %%%d is too small to split", target->id);
 		return -1;
 	}
-	if (cmd_parse_spawn(req, &spawn, err) < 0)
+	if (cmd_parse_spawn(req, &spawn, err) < 0 ||
+	    (feed && split_feed_spawn(w->session, &spawn, err) < 0))
 		return -1;
 	if (spawn.cwd == NULL) /* tmux's -c "#{pane_current_path}", checked */
 		spawn.cwd = pane_cwd_for_new_pane(target, here, sizeof here);
@@ -68,6 +96,7 @@ CMD_HANDLER(cmd_split)
 	spawn.cols = type == LAYOUT_LEFTRIGHT ? (cell->w - 1) / 2 : cell->w;
 	spawn.rows = type == LAYOUT_LEFTRIGHT ? cell->h - 1 : (cell->h - 2) / 2;
 	p = pane_new(&spawn, &launch_err);
+	p->feed = feed;
 	cmd_free_spawn(&spawn);
 	p->cell = layout_split_whole(cell, type, percent, p);
 	p->window = w;
@@ -377,8 +406,6 @@ CMD_HANDLER(cmd_feed)
 {
 	const char *name = NULL;
 	struct session *s = c->attached;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	struct pane *feed, *from;
 	cJSON *split;
 	int rc;
@@ -405,24 +432,14 @@ CMD_HANDLER(cmd_feed)
 		server_broadcast_layout(s);
 		return 0;
 	}
-	if (n < 0) {
-		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
-		return -1;
-	}
-	exe[n] = '\0';
 	split = cJSON_CreateObject();
 	cJSON_AddNumberToObject(split, "pane", from->id);
 	feed_placement(s->active, from, split);
-	/* The feed reads events on the host: never inherited into a sandbox. */
+	cJSON_AddBoolToObject(split, "feed", true);
+	/* Named, so that no default backend is chosen (and stepped down) for it. */
 	cJSON_AddStringToObject(split, "backend", "none");
-	cJSON_AddItemToObject(split, "argv",
-			      cJSON_CreateStringArray((const char *[]){ exe, "-L", server.name, "events",
-									"--feed", "--session", s->name },
-						      7));
 	rc = cmd_split(c, split, result, err);
 	cJSON_Delete(split);
-	if (rc == 0 && s->active->active != from)
-		s->active->active->feed = true;
 	return rc;
 }
 

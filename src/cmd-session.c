@@ -176,6 +176,7 @@ CMD_HANDLER(cmd_kill_session)
 	if (cmd_get_string(req, "session", true, &name, err) < 0 ||
 	    (s = cmd_resolve_session(c, name, err)) == NULL)
 		return -1;
+	session_store_forget(s->name);
 	session_destroy(s);
 	server_maybe_exit();
 	return 0;
@@ -255,6 +256,7 @@ CMD_HANDLER(cmd_set_option)
 
 CMD_HANDLER(cmd_kill_server)
 {
+	session_store_save_all("kill-server");
 	server_shutdown("kill-server");
 	return 0;
 }

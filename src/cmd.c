@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "session-file.h"
 #include "cmd.h"
 #include "command.h"
 #include "error.h"
@@ -50,10 +51,13 @@ void cmd_dispatch(struct conn *c, cJSON *req)
 		cJSON *error = cJSON_AddObjectToObject(reply, "error");
 		cJSON_AddStringToObject(error, "code", err.code[0] ? err.code : SM_ERR_FAILED);
 		cJSON_AddStringToObject(error, "message", err.message);
-		/* A pane made in state error is still named in the reply. */
-		if (cJSON_GetObjectItem(result, "pane") != NULL)
-			cJSON_AddItemToObject(error, "pane",
-					      cJSON_Duplicate(cJSON_GetObjectItem(result, "pane"), 1));
+		/* A pane made in state error is still named in the reply, with
+		 * the session it made (new-session). */
+		for (const char *const *key = (const char *const[]){ "pane", "session", NULL };
+		     *key != NULL; key++)
+			if (cJSON_GetObjectItem(result, *key) != NULL)
+				cJSON_AddItemToObject(error, *key,
+						      cJSON_Duplicate(cJSON_GetObjectItem(result, *key), 1));
 		cJSON_Delete(result);
 		log_debug("%s: %s: %s", __func__, err.code, err.message);
 	}
@@ -252,6 +256,31 @@ static int cmd_not_a_sandbox(struct pane_spawn *spawn, struct sm_error *err)
 	return 0;
 }
 
+/* A restored pane's last screen (docs/sessions.md): at most
+ * SESSION_SCREEN_LINES strings, shown through the sanitiser. */
+static int cmd_parse_screen(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
+{
+	const cJSON *screen = cJSON_GetObjectItem(req, "screen"), *line;
+
+	if (screen == NULL)
+		return 0;
+	if (!cJSON_IsArray(screen) || cJSON_GetArraySize(screen) > SESSION_SCREEN_LINES) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "field 'screen' must be an array of at most %d strings",
+			     SESSION_SCREEN_LINES);
+		return -1;
+	}
+	cJSON_ArrayForEach(line, screen)
+	{
+		if (!cJSON_IsString(line)) {
+			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "screen lines must be strings");
+			return -1;
+		}
+	}
+	spawn->screen = screen;
+	return 0;
+}
+
 int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error *err)
 {
 	const cJSON *argv = cJSON_GetObjectItem(req, "argv");
@@ -280,6 +309,8 @@ int cmd_parse_spawn(const cJSON *req, struct pane_spawn *spawn, struct sm_error 
 		return -1;
 	}
 	spawn->env = (cJSON *)env;
+	if (cmd_parse_screen(req, spawn, err) < 0)
+		return -1;
 	if (argv != NULL && !cJSON_IsNull(argv)) {
 		if (!cJSON_IsArray(argv) || (n = cJSON_GetArraySize(argv)) == 0) {
 			sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'argv' must be a non-empty array");

@@ -22,6 +22,7 @@ CMD_HANDLER(cmd_hello);
 CMD_HANDLER(cmd_new_session);
 CMD_HANDLER(cmd_list);
 CMD_HANDLER(cmd_profile_show); /* profile-show.c */
+CMD_HANDLER(cmd_save);	     /* session-store.c */
 CMD_HANDLER(cmd_kill_session);
 CMD_HANDLER(cmd_has_session);
 CMD_HANDLER(cmd_rename_session);

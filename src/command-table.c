@@ -36,6 +36,8 @@ static const struct command_option new_options[] = {
 	{ 's', NULL, CV_STRING, "name", .meta = "NAME", .help = "the session's name" },
 	{ 'x', NULL, CV_NUMBER, "cols", .min = 10, .max = 1000, .meta = "COLS", .help = "width" },
 	{ 'y', NULL, CV_NUMBER, "rows", .min = 3, .max = 1000, .meta = "ROWS", .help = "height" },
+	{ 0, "layout", CV_PATH, NULL, .meta = "FILE",
+	  .help = "the session a layout file describes (docs/sessions.md)" },
 	SPAWN_OPTIONS,
 	END,
 };
@@ -151,6 +153,7 @@ static const struct command_option select_pane_options[] = {
 
 static const struct command_option new_window_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
+	{ 'd', NULL, CV_FLAG, "detached", .help = "do not make it the current window" },
 	SPAWN_OPTIONS,
 	END,
 };
@@ -309,7 +312,7 @@ static const struct command_option display_message_options[] = {
 
 const struct command_entry command_table[] = {
 	/* Sessions and the server. */
-	{ "new", { "new-session" }, "[-A] [-d] [-s NAME] [-x COLS -y ROWS] [-c DIR] [-e NAME=VALUE] "
+	{ "new", { "new-session" }, "[-A] [-d] [-s NAME] [-x COLS -y ROWS] [--layout FILE] [-c DIR] [-e NAME=VALUE] "
 	  "[-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "create a session (and attach unless -d)", new_options, REST_ARGV, "argv",
 	  .request = "new-session", .flags = CMD_CLI | CMD_START_SERVER, .exec = cmd_new_session,
@@ -342,7 +345,7 @@ const struct command_entry command_table[] = {
 	  .request = "kill-session", .flags = BOTH, .exec = cmd_kill_session },
 	{ "kill-server", { 0 }, "", "kill every pane and stop the server", NULL,
 	  .request = "kill-server", .flags = BOTH, .exec = cmd_kill_server },
-	{ "new-window", { "neww" }, "[-t SESSION] [-c DIR] [-e NAME=VALUE] [-b|--backend BACKEND] "
+	{ "new-window", { "neww" }, "[-d] [-t SESSION] [-c DIR] [-e NAME=VALUE] [-b|--backend BACKEND] "
 	  "[-P|--profile PROFILE] [--remain] [COMMAND...]", "open a new window",
 	  new_window_options, REST_ARGV, "argv", .request = "new-window", .flags = BOTH,
 	  .exec = cmd_new_window, .print = cli_print_pane_created },
@@ -477,8 +480,15 @@ const struct command_entry command_table[] = {
 	/* The command line's own. */
 	{ "ctl", { 0 }, "JSON", "send a raw protocol request, print the reply", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = verb_ctl },
-	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON)", NULL, REST_RAW,
-	  .flags = CMD_CLI, .raw = verb_layout },
+	{ "layout", { 0 }, "FILE", "build a session from a layout file (JSON, docs/sessions.md)",
+	  NULL, REST_RAW, .flags = CMD_CLI, .raw = verb_layout },
+	{ "save", { 0 }, "[-t SESSION] [--layout] [FILE]",
+	  "save a session: into the state directory for restore, or to FILE (--layout: a layout "
+	  "file, without screens)",
+	  NULL, REST_RAW, .flags = CMD_CLI, .raw = verb_save },
+	{ "restore", { 0 }, "[-d] [-s NAME] [--rerun ask|all|none] [NAME|FILE]",
+	  "rebuild a saved session (shells run again; other commands after a yes)", NULL,
+	  REST_RAW, .flags = CMD_CLI, .raw = verb_restore },
 	{ "demo", { 0 }, "[--no-attach] [--record FILE]",
 	  "the isolation demo: none, native and microvm side by side, the feed below; "
 	  "--no-attach (or no terminal) prints the panes and the verdict instead; "
@@ -544,6 +554,9 @@ const struct command_entry command_table[] = {
 	{ "clipboard", { 0 }, "pane allow",
 	  "set_clipboard ask: write (allow true) or drop a pane's held clipboard write", NULL,
 	  .request = "clipboard", .exec = cmd_clipboard },
+	{ "save-session", { 0 }, "session layout store",
+	  "a session as a session file (docs/sessions.md), and with store written to the state "
+	  "directory", NULL, .request = "save", .exec = cmd_save },
 	{ "complete", { 0 }, "kind", "the words the prompt's Tab completes: target, backend or profile",
 	  NULL, .request = "complete", .exec = cmd_complete },
 	{ 0 },

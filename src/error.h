@@ -39,6 +39,8 @@
 #define SM_ERR_NOT_RECORDING "not_recording"	/* record --stop: it has none */
 #define SM_ERR_UNSAFE_PATH "unsafe_path" /* record: a sandbox could write there, or it exists */
 #define SM_ERR_NOT_IN_LAYER "not_in_layer" /* keep: the home layer holds no change there */
+#define SM_ERR_LAYOUT_INVALID "layout_invalid" /* a session or layout file: a field named */
+#define SM_ERR_UNKNOWN_VERSION "unknown_version" /* a session file of another version */
 #define SM_ERR_FAILED "failed"			  /* an operation that has no finer code */
 
 /* Backends and sandboxes. */

@@ -29,6 +29,7 @@
 #include "server.h"
 #include "session-egress.h"
 #include "record.h"
+#include "sanitise.h"
 #include "supervisor.h"
 #include "term.h"
 #include "xalloc.h"
@@ -442,6 +443,25 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	return 0;
 }
 
+/* A restored pane's last screen, from its stored session (docs/sessions.md),
+ * is put into the emulator before its program starts, so it stays above
+ * what the program prints.  The lines are stored text: sanitised, so a
+ * stored file can only ever show characters, never move the cursor or
+ * set a mode. */
+static void pane_show_restored(struct pane *p, const cJSON *screen)
+{
+	const cJSON *line;
+
+	cJSON_ArrayForEach(line, screen)
+	{
+		char *text = sanitise_text(cJSON_GetStringValue(line));
+
+		term_write(p->term, text, strlen(text));
+		term_write(p->term, "\r\n", 2);
+		free(text);
+	}
+}
+
 /* A pane always exists after this returns non-NULL, possibly in state
  * error (err then says why); NULL means the request itself was bad. */
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
@@ -467,6 +487,9 @@ struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err)
 	p->rows = spawn->rows;
 	p->term = term_new(spawn->rows, spawn->cols, server.scrollback);
 	term_set_output(p->term, pane_term_output, p);
+	for (char **a = spawn->argv; a != NULL && *a != NULL; a++)
+		strvec_push(&p->command, *a);
+	pane_show_restored(p, spawn->screen);
 	if (pane_launch(p, spawn, err) < 0)
 		pane_fail(p, err);
 	return p;
@@ -476,6 +499,7 @@ static void pane_release(struct pane *p)
 {
 	term_free(p->term);
 	strvec_free(&p->withheld_env);
+	strvec_free(&p->command);
 	free(p->pending_input);
 	free(p->clipboard_held);
 	free(p);

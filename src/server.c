@@ -842,6 +842,9 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 		backend_probe_microvm_reap();
 		return;
 	}
+	/* SIGTERM is how a machine shutting down ends the server: its
+	 * sessions are saved first, as on kill-server. */
+	session_store_save_all(strsignal(signum));
 	server_shutdown(strsignal(signum));
 }
 
@@ -1147,6 +1150,7 @@ int server_main(int argc, char **argv)
 	uv_timer_init(server.loop, &server.name_timer);
 	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
 	uv_unref((uv_handle_t *)&server.name_timer);
+	session_store_start();
 	if (opts.foreground)
 		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);

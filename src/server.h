@@ -95,6 +95,7 @@ struct pane {
 	/* Names of the secret-looking variables a sandboxed pane was
 	 * started without (secret-env.h); never their values. */
 	struct strvec withheld_env;
+	struct strvec command; /* the argv it was started with; empty: the default shell */
 	bool feed; /* the violation feed pane (cmd_feed) */
 
 	char cwd[PATH_MAX];	    /* where it started */
@@ -271,6 +272,15 @@ void server_send_frames(struct session *s, struct conn *only, bool full);
 size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
 				bool move_cursor, char *buf, size_t size);
 
+/* session-store.c: sessions written down as session files
+ * (docs/sessions.md), by `save`, on kill-server and once a minute. */
+int session_store_dir(char *out, size_t size);
+int session_store_path(const char *name, char *out, size_t size);
+void session_store_save_all(const char *why);
+/* kill-session: the user ended it, so it is no longer offered. */
+void session_store_forget(const char *name);
+void session_store_start(void);
+
 /* session.c */
 struct session *session_find(const char *name);
 struct session *session_create(const char *name, int cols, int rows);
@@ -309,6 +319,7 @@ struct pane_spawn {
 	bool remain_on_exit;
 	int rows, cols;
 	int id; /* respawn-pane: the id the pane keeps; 0: a new one */
+	const struct cJSON *screen; /* restored: lines shown before the program starts */
 };
 struct pane *pane_new(const struct pane_spawn *spawn, struct sm_error *err);
 void pane_free(struct pane *p);

@@ -37,7 +37,7 @@ sm kill-server >/dev/null 2>&1
 root=${SANDMUX_ROOT:-$(dirname "$0")/../..}
 PATH=/usr/bin:/bin sm layout "$root/examples/layout-agent.json" >"$T_DIR/agent.txt" 2>&1
 check "examples/layout-agent.json loads" [ "$(grep -c '^%' "$T_DIR/agent.txt")" -eq 3 ]
-check "its sandboxed pane has the agent profile" [ "$(pane_field 2 profile)" = agent ]
+check "its sandboxed pane has the agent profile" [ "$(pane_field 1 profile)" = agent ]
 check "its feed pane runs this sandmux (not one from PATH)" \
 	wait_for 5 capture_has %3 "feed · agent"
 sm capture -t %3 | sed 's/^/# feed | /' | head -4
