@@ -27,9 +27,13 @@ if [ ! -x "$HELPER" ]; then
 fi
 
 # Panes run bash (line editing for the cursor keys) with a plain prompt
-# and nothing from the user's own startup files.
+# and nothing from the user's own startup files.  Each prompt adds a line
+# to $CONVERGE_PROMPTS: the helper waits for the shell to prompt again
+# after a command line, not for a screen that merely stood still.
 mkdir -p "$T_DIR/home"
-echo "PS1='\$ '" >"$T_DIR/home/.bashrc"
+export CONVERGE_PROMPTS="$T_DIR/prompts"
+: >"$CONVERGE_PROMPTS"
+printf '%s\n' "PS1='\$ '" "PROMPT_COMMAND='echo >>\"$CONVERGE_PROMPTS\"'" >"$T_DIR/home/.bashrc"
 export HOME="$T_DIR/home" SHELL=/bin/bash
 seq 1 300 >"$T_DIR/data.txt"
 
