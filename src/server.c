@@ -478,7 +478,7 @@ void server_send_frames(struct session *s, struct conn *only, bool full)
 
 /* How long a frame tick keeps other panes' frames back while a typed
  * key's echo is due in the session (echo_hold_ms). */
-#define ECHO_HOLD_MS 50
+#define TYPIST_HOLD_MS 50
 
 /* Milliseconds the session's frame tick should still wait for the echo
  * of a key typed into one of its visible panes: 0 when none is due.  A
@@ -489,11 +489,11 @@ static uint64_t echo_hold_ms(const struct session *s)
 	uint64_t since = server_now_ms() - server.typed_ms;
 	struct window *w = s->active;
 
-	if (!server.echo_due || since >= ECHO_HOLD_MS || w == NULL)
+	if (!server.echo_due || since >= TYPIST_HOLD_MS || w == NULL)
 		return 0;
 	for (struct pane *p = w->panes; p != NULL; p = p->next)
 		if (p->id == server.typed_pane && pane_visible(w, p))
-			return ECHO_HOLD_MS - since;
+			return TYPIST_HOLD_MS - since;
 	return 0;
 }
 
