@@ -6,7 +6,7 @@
 #   make microvm-image  the microvm guest (kernel + initramfs) into build/microvm
 #   make bench    throughput / latency / memory side by side with tmux
 #   make soak     the screen convergence test, long: SOAK_ACTIONS (5000)
-#                 actions from SOAK_SEED (default: a new seed, printed)
+#                 actions from SOAK_SEED (default `random`: a new seed, printed)
 #   make fuzz     libFuzzer targets for FUZZ_SECONDS each
 #   make docs     regenerate docs/commands.md from the command table
 #   make install  PREFIX=/usr/local
@@ -219,12 +219,12 @@ bench: deps
 	@sh tests/bench/run.sh $(BUILD)
 
 SOAK_ACTIONS ?= 5000
-SOAK_SEED ?=
+SOAK_SEED ?= random
 
 soak: deps
 	@$(MAKE) --no-print-directory build-tests
 	@SANDMUX_ROOT=$(CURDIR) SANDMUX_BIN=$(CURDIR)/$(BUILD)/sandmux SANDMUX_BUILD=$(CURDIR)/$(BUILD) \
-		CONVERGE_RETRY=0 CONVERGE_ACTIONS=$(SOAK_ACTIONS) CONVERGE_SEED=$(SOAK_SEED) sh tests/tui/converge.sh
+		CONVERGE_ACTIONS=$(SOAK_ACTIONS) CONVERGE_SEED=$(SOAK_SEED) sh tests/tui/converge.sh
 
 fuzz: deps
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)

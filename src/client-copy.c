@@ -2,9 +2,11 @@
  * client-copy: copy mode — scrolling back through a pane's history,
  * searching it, selecting text and copying it.
  *
- * Entering copy mode freezes a snapshot of the pane's screen; history is
- * fetched from the server in chunks (the `history` command) as the view
- * nears the top of what has been loaded, and prepended to the snapshot.
+ * Entering copy mode freezes the pane's screen and its newest history as
+ * the server has them at one moment (one `history` reply; the client's
+ * own copy of the screen shows until it comes); older history is fetched
+ * in chunks as the view nears the top of what has been loaded, and
+ * prepended.
  * The pane's live output keeps arriving underneath and reappears when
  * copy mode ends.
  *
@@ -101,24 +103,20 @@ static bool reply_is_current(struct client *c, int generation)
 	return c->copy.lines != NULL && c->copy.generation == generation;
 }
 
-/* The oldest rows come first in the reply; they go in front of what is
- * loaded, and every index into the lines shifts by as many. */
-static void prepend_rows(struct client *c, const cJSON *rows)
+/* The oldest rows come first in the reply; the first n go in front of
+ * what is loaded, and every index into the lines shifts by as many. */
+static void prepend_rows(struct client *c, const cJSON *rows, int n)
 {
 	struct copy_mode *copy = &c->copy;
-	int n = cJSON_GetArraySize(rows), i = 0;
 	struct cell **lines;
-	const cJSON *row;
 
 	if (n <= 0)
 		return;
 	lines = xmalloc((size_t)(copy->nlines + n) * sizeof *lines);
-	cJSON_ArrayForEach(row, rows)
-	{
+	for (int i = 0; i < n; i++) {
 		lines[i] = xmalloc((size_t)copy->cols * sizeof **lines);
-		cells_from_runs(cJSON_GetObjectItemCaseSensitive(row, "runs"), lines[i],
-				copy->cols);
-		i++;
+		cells_from_runs(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, i), "runs"),
+				lines[i], copy->cols);
 	}
 	memcpy(lines + n, copy->lines, (size_t)copy->nlines * sizeof *lines);
 	free(copy->lines);
@@ -128,6 +126,31 @@ static void prepend_rows(struct client *c, const cJSON *rows)
 	copy->top += n;
 	copy->cy += n;
 	copy->sel_y += n;
+}
+
+/* The first reply holds the newest history and the whole screen, as
+ * the server had them at one moment: its screen rows replace the client's
+ * own copy (which can be a frame behind, so that history taken a moment
+ * later would repeat the lines scrolled in between), and its history
+ * rows go above them. */
+static void take_screen_rows(struct client *c, const cJSON *rows)
+{
+	struct copy_mode *copy = &c->copy;
+	int n = cJSON_GetArraySize(rows), history = copy->history_total;
+
+	copy->screen_from_server = true;
+	if (history > HISTORY_CHUNK)
+		history = HISTORY_CHUNK;
+	if (history < 0 || history > n)
+		history = n;
+	/* Only a screen of the size copy mode began at replaces the
+	 * client's (a resize may be on its way). */
+	if (n - history == copy->rows)
+		for (int y = 0; y < copy->rows; y++)
+			cells_from_runs(cJSON_GetObjectItemCaseSensitive(
+					    cJSON_GetArrayItem(rows, history + y), "runs"),
+					copy->lines[y], copy->cols);
+	prepend_rows(c, rows, history);
 }
 
 static void on_history_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
@@ -153,7 +176,10 @@ static void on_history_reply(struct client *c, const cJSON *result, const cJSON 
 	asked = copy->history_total >= 0 && copy->history_total - before < HISTORY_CHUNK
 		    ? copy->history_total - before
 		    : HISTORY_CHUNK;
-	prepend_rows(c, rows);
+	if (copy->screen_from_server)
+		prepend_rows(c, rows, cJSON_GetArraySize(rows));
+	else
+		take_screen_rows(c, rows);
 	if (copy->history_loaded - before < asked)
 		copy->history_total = copy->history_loaded; /* the server had fewer */
 	if (copy->pending_scroll != 0) {
@@ -225,20 +251,6 @@ static void prompt_step(struct client *c, bool backward)
 	copy->cx = 0;
 }
 
-static void on_capture_reply(struct client *c, const cJSON *result, const cJSON *error, int arg)
-{
-	const cJSON *history = cJSON_GetObjectItemCaseSensitive(result, "history");
-
-	if (!reply_is_current(c, arg))
-		return;
-	c->copy.fetching = false;
-	c->copy.history_total = cJSON_IsNumber(history) ? history->valueint : 0;
-	if (c->copy.history_total > 0)
-		fetch_more_history(c);
-	else
-		c->copy.pending_scroll = 0;
-}
-
 void copy_mode_enter(struct client *c, int pane_id, bool page_up)
 {
 	struct pane_view *pane = client_pane(c, pane_id);
@@ -266,14 +278,16 @@ void copy_mode_enter(struct client *c, int pane_id, bool page_up)
 	copy->cx = pane->cursor_x < pane->cols ? pane->cursor_x : pane->cols - 1;
 	copy->pending_scroll = page_up ? -pane->rows : 0;
 	c->mode = MODE_COPY;
-	/* How much history exists first, then chunks of it. */
+	/* The client's copy of the screen shows at once; the server's screen
+	 * and newest history, from one moment, replace it (take_screen_rows),
+	 * then older history comes in chunks. */
 	request = cJSON_CreateObject();
-	cJSON_AddStringToObject(request, "cmd", "capture");
+	cJSON_AddStringToObject(request, "cmd", "history");
 	cJSON_AddNumberToObject(request, "pane", pane_id);
-	cJSON_AddNumberToObject(request, "start", 0);
-	cJSON_AddNumberToObject(request, "end", 0);
+	cJSON_AddNumberToObject(request, "start", -HISTORY_CHUNK);
+	cJSON_AddNumberToObject(request, "end", pane->rows - 1);
 	copy->fetching = true;
-	client_request(c, request, on_capture_reply, generation);
+	client_request(c, request, on_history_reply, generation);
 	request = cJSON_CreateObject();
 	cJSON_AddStringToObject(request, "cmd", "prompts");
 	cJSON_AddNumberToObject(request, "pane", pane_id);

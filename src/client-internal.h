@@ -150,6 +150,7 @@ struct copy_mode {
 	int history_total; /* lines the server holds; -1 until known */
 	int history_loaded;
 	bool fetching;
+	bool screen_from_server; /* lines' screen rows came with the history */
 	int top;    /* first line shown */
 	bool exit_at_bottom; /* entered by the wheel: scrolled back to the bottom, it ends (tmux) */
 	int cy, cx; /* cursor, in line/column */

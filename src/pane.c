@@ -36,6 +36,11 @@
 
 #define READ_CHUNK (64 * 1024)
 #define READ_BUDGET (128 * 1024) /* per wakeup, so one pane cannot starve others */
+/* The budget of every other pane while a typed key's echo may still come:
+ * the server reads one pane at a time, and the echo waits for what it
+ * reads before it (128 KiB of a flood is milliseconds of emulation on a
+ * loaded machine; 4 KiB is a few tens of microseconds). */
+#define TYPIST_READ_BUDGET (4 * 1024)
 /* A wakeup that finds this much is a flood: the pane steps out of the
  * poll for one loop turn (a 0 ms timer runs after the next poll for I/O),
  * so every other ready pane and client is served before it is read
@@ -603,6 +608,9 @@ static void pane_write(struct pane *p, const char *bytes, size_t len)
 	memcpy(p->pending_input + p->npending_input, bytes, len);
 	p->npending_input += len;
 	p->input_ms = server_now_ms();
+	server.typed_pane = p->id;
+	server.typed_ms = p->input_ms;
+	server.echo_due = true;
 	pane_flush_input(p);
 }
 
@@ -731,6 +739,15 @@ bool pane_output_held(const struct pane *p)
 	return term_synchronized(p->term) && !p->sync_expired;
 }
 
+/* How much one wakeup of p reads: little while another pane's echo is
+ * due, so that a flood cannot hold the typist's echo behind it. */
+static size_t read_budget(const struct pane *p)
+{
+	if (server.typed_pane != p->id && server_now_ms() - server.typed_ms < ECHO_WINDOW_MS)
+		return TYPIST_READ_BUDGET;
+	return READ_BUDGET;
+}
+
 /* Read what the program wrote.  Returns false at EOF/EIO. */
 static bool pane_drain(struct pane *p)
 {
@@ -741,11 +758,11 @@ static bool pane_drain(struct pane *p)
 	 * life; here only what reads fill is (a PTY read is at most a few
 	 * KiB). */
 	static char buf[READ_CHUNK];
-	size_t total = 0;
+	size_t total = 0, budget = read_budget(p);
 
 	p->last_read = 0;
-	while (total < READ_BUDGET) {
-		ssize_t n = read(p->master, buf, sizeof buf);
+	while (total < budget) {
+		ssize_t n = read(p->master, buf, budget - total < sizeof buf ? budget - total : sizeof buf);
 		if (n > 0) {
 			term_write(p->term, buf, n);
 			record_output(p, buf, (size_t)n);

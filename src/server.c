@@ -38,7 +38,6 @@
 #include "xalloc.h"
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
-#define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
 #define BACKLOG_LIMIT (4 * 1024 * 1024) /* bytes queued before a client is "behind" */
 
 struct server server;
@@ -516,10 +515,37 @@ void server_send_frames(struct session *s, struct conn *only, bool full)
 	s->last_frame_ms = server_now_ms();
 }
 
+/* How long a frame tick keeps other panes' frames back while a typed
+ * key's echo is due in the session (echo_hold_ms). */
+#define TYPIST_HOLD_MS 50
+
+/* Milliseconds the session's frame tick should still wait for the echo
+ * of a key typed into one of its visible panes: 0 when none is due.  A
+ * frame of a flooding pane sent just before the echo is a whole redraw
+ * the client must make before it reads the echo's frame. */
+static uint64_t echo_hold_ms(const struct session *s)
+{
+	uint64_t since = server_now_ms() - server.typed_ms;
+	struct window *w = s->active;
+
+	if (!server.echo_due || since >= TYPIST_HOLD_MS || w == NULL)
+		return 0;
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->id == server.typed_pane && pane_visible(w, p))
+			return TYPIST_HOLD_MS - since;
+	return 0;
+}
+
 static void server_on_frame_timer(uv_timer_t *timer)
 {
 	struct session *s = timer->data;
+	uint64_t hold = echo_hold_ms(s);
 
+	if (hold > 0) {
+		uv_timer_start(&s->frame_timer, server_on_frame_timer,
+			       hold < FRAME_INTERVAL_MS ? hold : FRAME_INTERVAL_MS, 0);
+		return;
+	}
 	s->frame_pending = false;
 	s->frame_tick = true;
 	server_send_frames(s, NULL, false);
@@ -544,6 +570,11 @@ void server_pane_damaged(struct pane *p)
 	if (server_now_ms() - p->input_ms < ECHO_WINDOW_MS && pane_visible(s->active, p) &&
 	    session_has_clients(s)) {
 		server_send_pane_frame(s, p, NULL, false);
+		if (p->id == server.typed_pane && server.echo_due) {
+			/* The echo is out: the frames held for it follow. */
+			server.echo_due = false;
+			server_session_damaged(s);
+		}
 		return;
 	}
 	server_session_damaged(s);
@@ -560,13 +591,20 @@ void server_flush_pending_frames(struct session *s)
 
 void server_session_damaged(struct session *s)
 {
-	uint64_t now, due;
+	uint64_t now, due, hold;
 	bool attached = false;
 
 	for (struct conn *c = server.conns; c != NULL && !attached; c = c->next)
 		attached = c->attached == s;
 	if (!attached || s->frame_pending)
 		return;
+	hold = echo_hold_ms(s);
+	if (hold > 0) {
+		s->frame_pending = true;
+		uv_timer_start(&s->frame_timer, server_on_frame_timer,
+			       hold < FRAME_INTERVAL_MS ? hold : FRAME_INTERVAL_MS, 0);
+		return;
+	}
 	/* After a quiet spell the frame goes out on the next loop turn (a
 	 * keystroke echo never waits for a tick); sustained output is
 	 * coalesced to one frame per interval. */

@@ -31,6 +31,7 @@ struct session;
 
 #define PROTOCOL_VERSION 1
 #define MAX_LINE (1024 * 1024)
+#define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
 
 struct pane {
 	bool patched_since_frame; /* echo patches since its last frame to all */
@@ -224,6 +225,11 @@ struct server {
 	char **environ; /* environment captured at start, for panes */
 	pid_t *orphans; /* killed pane processes not yet reaped */
 	size_t norphans;
+	/* The pane input was last written to, and when: while its echo may
+	 * still come, other panes are read in small bites (pane.c). */
+	int typed_pane;
+	uint64_t typed_ms;
+	bool echo_due; /* ... and its echo has not gone out yet (server.c) */
 };
 
 extern struct server server;

@@ -9,7 +9,10 @@
 #   floor       the same bytes into libvterm's state layer alone
 #   memory      server RSS with a full 10,000-line x 200-column scrollback
 #   latency     keystroke to echo, and a cursor-only change (Left in
-#               bash), through an attached client (latency.sh)
+#               bash), through an attached client (latency.sh); echo
+#               while another pane floods (flood-echo.sh)
+#   workloads   attached throughput of base64, short words, C headers
+#               and coloured logs (throughput.sh)
 #   native      split to first prompt output, none vs native
 #   base        throughput, memory and echo of a base build (BENCH_BASE),
 #               interleaved with this build's in the same run
@@ -133,6 +136,10 @@ if "$SM" --help >/dev/null 2>&1 && [ -x "$HARNESS" ]; then
 	echo "RATIO attached sandmux vs floor: floor is $(ratio $(mbps $S) $FLOOR | awk '{printf "%.2f", 1/$1}')x faster (target <= 1.3)"
 fi
 
+# The four workloads attached (base64, short words, C headers, coloured
+# logs), against tmux.
+[ -x "$HARNESS" ] && sh "$ROOT/tests/bench/throughput.sh" "$BUILD"
+
 # --- memory: full 10,000 x 200 scrollback ---------------------------------
 echo "== memory: one pane, 10,000 lines of 200 columns in scrollback"
 head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
@@ -155,18 +162,8 @@ echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 1.0)"
 if [ -x "$HARNESS" ]; then
 	# Echo and cursor-only changes, side by side with tmux.
 	sh "$ROOT/tests/bench/latency.sh" "$BUILD"
-	echo "== keystroke-to-echo latency while yes floods another pane of the same client"
-	"$SM" -L bench new -d -s f -x 120 -y 40 -- /bin/sh >/dev/null
-	shell=$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2)
-	"$SM" -L bench split -t "%$shell" -h -- yes >/dev/null
-	"$SM" -L bench ctl "{\"cmd\":\"select-pane\",\"pane\":$shell}" >/dev/null
-	echo "sandmux under flood: $("$HARNESS" latency 120 40 200 1000 -- "$SM" -L bench attach -t f) (target p99 < 50 ms)"
-	"$SM" -L bench kill-server
-	again tmux -L smbench -f /dev/null new -d -x 120 -y 40 /bin/sh \; split-window -h yes \; select-pane -L
-	# tmux often starves the echo under a flood (each miss waits the
-	# harness's 2 s limit), so it gets fewer samples.
-	echo "tmux under flood:    $("$HARNESS" latency 120 40 30 1000 -- tmux -L smbench attach)"
-	tmux -L smbench kill-server
+	# Echo while cat of a large file floods another pane, against tmux.
+	sh "$ROOT/tests/bench/flood-echo.sh" "$BUILD"
 fi
 # --- this build against a base build, side by side in this run ------------
 # BENCH_BASE: a build directory holding a sandmux, or a commit built

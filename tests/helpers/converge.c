@@ -1060,6 +1060,38 @@ static void resize_outer(int cols, int rows)
 		model.copy_view_known = false;
 }
 
+/* The shell's prompts so far: each pane's bash appends a line to the
+ * file CONVERGE_PROMPTS names as it prints its prompt (PROMPT_COMMAND,
+ * converge.sh's .bashrc). */
+static long prompts_shown(void)
+{
+	const char *path = getenv("CONVERGE_PROMPTS");
+	long lines = 0;
+	FILE *f;
+	int c;
+
+	if (path == NULL || (f = fopen(path, "r")) == NULL)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	return lines;
+}
+
+/* Enter a command line and wait (3 s at most) until the shell has run it
+ * and prompts again.  A screen that stays the same for two looks before
+ * the command ran is not settled: the next action (copy mode's frozen
+ * view) would race the command's output, a clear(1) emptying the history
+ * under it. */
+static void enter_command(void)
+{
+	long before = prompts_shown(), deadline = now_ms() + 3000;
+
+	keys("Enter", NULL);
+	while (before >= 0 && prompts_shown() <= before && now_ms() < deadline)
+		sleep_ms(SETTLE_POLL_MS);
+}
+
 static void shell_action(struct spane *p)
 {
 	static const char *const editing[] = {"Left", "Right", "Home", "End", "C-a", "C-e",
@@ -1086,18 +1118,18 @@ static void shell_action(struct spane *p)
 	case 7:
 		snprintf(cmd, sizeof cmd, "seq 1 %u", 1 + rnd(120));
 		type_text(cmd);
-		keys("Enter", NULL);
+		enter_command();
 		say("run '%s' in %%%d", cmd, p->id);
 		break;
 	case 8:
 		type_text("clear");
-		keys("Enter", NULL);
+		enter_command();
 		say("clear in %%%d", p->id);
 		break;
 	case 9:
 		snprintf(cmd, sizeof cmd, "printf '%%0%ud|\\n' 7", 20 + rnd(200));
 		type_text(cmd);
-		keys("Enter", NULL);
+		enter_command();
 		say("a long line that wraps in %%%d", p->id);
 		break;
 	case 10:
@@ -1117,7 +1149,7 @@ static void shell_action(struct spane *p)
 		say("start less in %%%d", p->id);
 		break;
 	default:
-		keys("Enter", NULL);
+		enter_command();
 		say("Enter in %%%d", p->id);
 	}
 }

@@ -1,0 +1,99 @@
+#!/bin/sh
+# make bench, attached throughput on four workloads: the time for `cat`
+# of each file in a 200x50 pane with a client attached (through
+# ptyharness drain, which reads and discards what the client draws),
+# side by side with tmux in the same run, rounds interleaved, medians
+# and each tool's range over the rounds, as ratios (target: sandmux at
+# least 2x tmux's throughput on every workload).
+#
+#   base64   long lines: base64 of random bytes, 199 columns
+#   words    short lines of a few short words
+#   headers  C headers (/usr/include), tabs and punctuation
+#   logs     coloured log lines: time, level in colour, a message
+#
+# usage: tests/bench/throughput.sh [BUILD [OTHER_BUILD]]
+#   OTHER_BUILD: a second build directory measured in the same rounds.
+#   BENCH_TP_MB (20): megabytes per workload; BENCH_TP_ROUNDS (3).
+BUILD=${1:-build}
+OTHER=${2:-}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HARNESS="$ROOT/$BUILD/helpers/ptyharness"
+MB=${BENCH_TP_MB:-20}
+ROUNDS=${BENCH_TP_ROUNDS:-3}
+SMN=${BENCH_SM_NAME:-benchtp}
+TMN=${BENCH_TMUX_NAME:-smbenchtp}
+[ -x "$HARNESS" ] || { echo "throughput: $HARNESS is not built"; exit 1; }
+W=$(mktemp -d /tmp/sandmux-tp.XXXXXX)
+if [ -z "$XDG_RUNTIME_DIR" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+	export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+	mkdir -p "$XDG_RUNTIME_DIR"
+	chmod 700 "$XDG_RUNTIME_DIR"
+fi
+trap 'tmux -L "$TMN" kill-server 2>/dev/null; rm -rf "$W"' EXIT
+BYTES=$((MB * 1000000))
+
+# fill NAME: repeat what stdin gives until the file holds BYTES.
+fill() {
+	cat >"$W/$1.one"
+	[ -s "$W/$1.one" ] || { echo "throughput: no text for $1" >&2; exit 1; }
+	: >"$W/$1.txt"
+	while [ "$(stat -c %s "$W/$1.txt")" -lt "$BYTES" ]; do
+		cat "$W/$1.one" >>"$W/$1.txt"
+	done
+	truncate -s "$BYTES" "$W/$1.txt"
+	rm -f "$W/$1.one"
+}
+head -c $((BYTES * 3 / 4)) /dev/urandom | base64 -w 199 >"$W/base64.txt"
+awk 'BEGIN { srand(7); split("a an the of to in it is be as at so we he by or on do if me my up go no us am", w, " ")
+	for (i = 0; i < 400000; i++) { n = 1 + int(rand() * 6); s = w[1 + int(rand() * 26)]
+		for (j = 1; j < n; j++) s = s " " w[1 + int(rand() * 26)]; print s } }' | fill words
+cat /usr/include/*.h 2>/dev/null | fill headers
+awk 'BEGIN { srand(11); split("INFO WARN ERROR DEBUG", lv, " "); split("32 33 31 36", co, " ")
+	for (i = 0; i < 200000; i++) { k = 1 + int(rand() * 4)
+		printf "2026-12-05T03:%02d:%02d.%03dZ \033[%sm%-5s\033[0m \033[2m[worker-%d]\033[0m request %d took %d ms path=/api/v1/items/%d\n",
+			i / 60 % 60, i % 60, i % 1000, co[k], lv[k], i % 8, i, int(rand() * 900), i } }' | fill logs
+
+now() { date +%s.%N; }
+# attached TOOL FILE: seconds for `cat FILE` in a pane with a client attached.
+attached() {
+	rm -f "$W/go"
+	start="while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$2'"
+	if [ "$1" = tmux ]; then
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			tmux -L "$TMN" -f /dev/null new -d -x 200 -y 52 "$start" 2>/dev/null && break
+			sleep 0.2
+		done
+		"$HARNESS" drain 200 52 -- tmux -L "$TMN" attach &
+	else
+		"$1" -L "$SMN" new -d -s a -x 200 -y 52 -- sh -c "$start" >/dev/null
+		"$HARNESS" drain 200 52 -- "$1" -L "$SMN" attach -t a &
+	fi
+	hp=$!
+	sleep 0.5
+	t0=$(now)
+	touch "$W/go"
+	wait $hp
+	echo "$(now) - $t0" | bc -l
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+range() { sort -n | sed -n '1p;$p' | tr '\n' ' ' | awk '{printf "%.2f-%.2f", $1, $2}'; }
+
+echo "== attached throughput, four workloads of $MB MB, $ROUNDS rounds each, medians"
+for wl in base64 words headers logs; do
+	for i in $(seq "$ROUNDS"); do
+		attached "$ROOT/$BUILD/sandmux" "$W/$wl.txt" >>"$W/$wl.sm"
+		[ -n "$OTHER" ] && attached "$OTHER/sandmux" "$W/$wl.txt" >>"$W/$wl.other"
+		attached tmux "$W/$wl.txt" >>"$W/$wl.tmux"
+	done
+	s=$(median <"$W/$wl.sm")
+	t=$(median <"$W/$wl.tmux")
+	line="$wl: sandmux $(printf %.3f "$s")s ($(range <"$W/$wl.sm")), tmux $(printf %.3f "$t")s ($(range <"$W/$wl.tmux"))"
+	if [ -n "$OTHER" ]; then
+		o=$(median <"$W/$wl.other")
+		line="$line, other build $(printf %.3f "$o")s ($(range <"$W/$wl.other"))"
+	fi
+	echo "$line"
+	echo "RATIO attached throughput sandmux/tmux, $wl: $(echo "scale=2; $t / $s" | bc -l)x (target >= 2)"
+	[ -n "$OTHER" ] && echo "RATIO attached throughput other build/tmux, $wl: $(echo "scale=2; $t / $o" | bc -l)x"
+done
+exit 0
