@@ -26,6 +26,14 @@ lines = open(sys.argv[1]).read().splitlines()[1:]
 text = "".join(e[2] for e in map(json.loads, lines) if e[1] == "o")
 sys.exit(0 if sys.argv[2] in text else 1)' "$1" "$2"; }
 
+# cast_text_tail FILE: the played-back text's last lines (what a failure shows).
+cast_text_tail() { python3 -c '
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()[1:]
+text = "".join(e[2] for e in map(json.loads, lines) if e[1] == "o")
+text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>78]", "", text)
+print("\n".join(l for l in text.replace("\r", "\n").splitlines() if l.strip())[-2000:])' "$1" | tail -20; }
+
 demo_dirs() { ls -d /var/tmp/sandmux-demo.* 2>/dev/null | sort; }
 
 for size in 80x24 160x45; do
@@ -42,7 +50,7 @@ for size in 80x24 160x45; do
 		wait_for 10 screen_matches '%2 native *file-read\*.*id_demo'
 	# C-b d ends it once the summary is made (in the demo's own directory).
 	summary_ready() { for d in $(demo_dirs); do case " $before " in *" $d "*) ;; *) [ -e "$d/summary" ] && return 0 ;; esac; done; return 1; }
-	wait_for 60 summary_ready
+	check "$size: the demo's summary is made" wait_for 120 summary_ready
 	prefix d
 	check "$size: C-b d ends the demo" wait_screen "DEMO-EXIT=0" 30
 	check "$size: ... saying where the recording is" screen_has "recording is in $cast"
@@ -51,6 +59,7 @@ for size in 80x24 160x45; do
 	check "$size: ... holding the native label" cast_text_has "$cast" " native "
 	check "$size: ... the denied read" cast_text_has "$cast" "RESULT read: DENIED"
 	check "$size: ... and the verdict" cast_text_has "$cast" "==== as expected"
+	cast_text_has "$cast" "==== as expected" || cast_text_tail "$cast" | sed 's/^/# /'
 	tm kill-session -t main
 done
 finish
