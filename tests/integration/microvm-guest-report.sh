@@ -25,7 +25,7 @@ cd "$P" || exit 1
 
 sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 vm=$(split_vm --profile guarded -- $BASH_CMD)
-wait_for 90 is_ready "$vm"
+wait_ready "$vm"
 if ! is_ready "$vm"; then
 	not_ok "the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
 	finish

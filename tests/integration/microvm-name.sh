@@ -14,7 +14,7 @@ for s in json.load(sys.stdin)["sessions"]:
 
 sm new -d -s m >/dev/null
 p=$(sm new-window -t m -b microvm -- /bin/bash | sed -n 's/^%\([0-9]*\) .*/\1/p')
-check "the microvm pane starts" wait_for 60 is_ready "$p"
+check "the microvm pane starts" wait_ready "$p"
 sm send-keys -t "%$p" 'echo in-guest' Enter
 wait_for 20 capture_has "%$p" in-guest
 name=$(window_name "$p")

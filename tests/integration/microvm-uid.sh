@@ -49,7 +49,7 @@ for who in root nobody; do
 	eval "vm=\$pane_$who"
 	uid=$(id -u root)
 	[ "$who" = nobody ] && uid=65534
-	wait_for 90 is_ready "$vm"
+	wait_ready "$vm"
 	if ! is_ready "$vm"; then
 		not_ok "$who server: the pane runs in a microvm ($(field "$vm" 'p.get("reason", "")'))"
 		continue

@@ -74,12 +74,12 @@ agent=$(split_vm --profile agent -- $BASH_CMD)
 check "the panes exist ($main $killed $exiting)" [ -n "$main" ] && [ -n "$killed" ] && [ -n "$exiting" ]
 check "before the guest agent's ready the pane has no label" \
 	[ "$(field "$main" 'p["backend"]')" = None ]
-wait_for 60 is_ready "$main"
+wait_ready "$main"
 check "the pane is labelled microvm once the guest runs the shell" is_ready "$main"
 echo "# first guest ready after $(echo "$(date +%s.%N) - $began" | bc)s (four booting at once)"
-wait_for 60 is_ready "$killed"
-wait_for 60 is_ready "$exiting"
-wait_for 60 is_ready "$agent"
+wait_ready "$killed"
+wait_ready "$exiting"
+wait_ready "$agent"
 check "ls --json: requested microvm, backend microvm, state warm" \
 	[ "$(field "$main" 'p["requested"], p["backend"], p["state"]')" = "('microvm', 'microvm', 'warm')" ]
 check "ls --json: details.accelerator is the probe's ($accel)" \
@@ -302,7 +302,7 @@ check "suspend --to-disk of a none pane: invalid_state ($out)" \
 sleep 2
 began=$(date +%s.%N)
 warm=$(split_vm --profile terminal --remain -- $BASH_CMD)
-wait_for 60 is_ready "$warm"
+wait_ready "$warm"
 took=$(echo "$(date +%s.%N) - $began" | bc)
 check "a split like the last takes the prepared VM ($(field "$warm" 'p["details"]["summary"]'), ready in ${took}s)" \
 	sh -c "[ \"\$(echo '$(field "$warm" 'p["details"]["summary"]')')\" != '' ] && echo '$(field "$warm" 'p["details"]["summary"]')' | grep -q 'prepared VM'"

@@ -16,7 +16,7 @@ sm new -d -s v -x 200 -y 60 -- /bin/sh >/dev/null
 main=$(split_vm -- $BASH_CMD)
 check "before the guest agent's ready the pane has no label" \
 	[ "$(field "$main" 'p["backend"]')" = None ]
-check "the pane is labelled microvm once the guest runs the shell" wait_for 90 is_ready "$main"
+check "the pane is labelled microvm once the guest runs the shell" wait_ready "$main"
 out=$(run "$main" K 'uname -r')
 check "uname -r inside is the guest kernel ($out)" [ "$out" = "$GUEST_KERNEL" ]
 
@@ -46,7 +46,7 @@ prepared_booted() { grep -q 'microvm: qemu pid' "$XDG_STATE_HOME/sandmux/server-
 	[ "$(grep -c 'microvm: qemu pid' "$XDG_STATE_HOME/sandmux/server-$T_NAME.log")" -ge 2 ]; }
 wait_for 30 prepared_booted
 warm=$(split_vm --remain -- $BASH_CMD)
-check "a split like the last is labelled" wait_for 90 is_ready "$warm"
+check "a split like the last is labelled" wait_ready "$warm"
 check "and took the prepared VM ($(field "$warm" 'p["details"]["summary"]'))" \
 	sh -c "echo \"$(field "$warm" 'p["details"]["summary"]')\" | grep -q 'prepared VM'"
 out=$(run "$warm" W "echo from-guest-$$ >$WORK/from-guest && echo written")
