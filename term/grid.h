@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "history.h"
 #include "term.h"
 
 #define GRID_CELL_EXTENDED 0x01	  /* ch/attr/fg/bg hold an extended-table index */
@@ -65,20 +66,11 @@ struct grid_line {
 	bool wrapped;	   /* autowrap continued this line on the next one */
 };
 
-/* Scrollback: a ring of trimmed lines that grows to `limit` lines. */
-struct grid_history {
-	struct grid_line *lines;
-	int cap; /* slots allocated (grows geometrically up to limit) */
-	int limit;
-	int count;
-	int start; /* slot of the oldest line */
-};
-
 struct grid {
 	int rows, cols;
 	struct grid_line *lines;     /* ring of `rows` lines */
 	int top;		     /* slot of visible row 0 */
-	struct grid_history history; /* limit 0 for grids without scrollback */
+	struct history history;	     /* limit 0 for grids without scrollback */
 };
 
 struct grid *grid_new(int rows, int cols, int history_limit);
