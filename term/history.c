@@ -53,13 +53,6 @@ static struct history_view *view_of(const struct history *history)
 
 /* ---- packing ---- */
 
-static bool same_run(const struct grid_cell *a, const struct grid_cell *b)
-{
-	if ((a->flags | b->flags) & GRID_CELL_EXTENDED)
-		return a->flags == b->flags;
-	return a->attr == b->attr && a->flags == b->flags && a->fg == b->fg && a->bg == b->bg;
-}
-
 static uint8_t *scratch_room(struct history_view *view, size_t need)
 {
 	if (need > view->scratch_cap) {
@@ -81,42 +74,98 @@ static int trimmed_width(const struct grid_line *line)
 	return width;
 }
 
+/* A cell's attr, flags, fg and bg bytes as one word: a run goes on while
+ * it stays the same (an extended cell's word is its index, never equal
+ * to another's, so each extended cell starts a run of its own and is
+ * merged below). */
+static uint32_t style_word(const struct grid_cell *cell)
+{
+	uint32_t word;
+	memcpy(&word, &cell->attr, sizeof word);
+	return word;
+}
+
+static void run_begin(uint8_t *header, const struct grid_cell *cell)
+{
+	bool extended = cell->flags & GRID_CELL_EXTENDED;
+
+	header[0] = extended ? 0 : cell->attr;
+	header[1] = cell->flags;
+	header[2] = extended ? 0 : cell->fg;
+	header[3] = extended ? 0 : cell->bg;
+}
+
+static void run_end(uint8_t *header, int count)
+{
+	uint16_t n = (uint16_t)count;
+	memcpy(header + 4, &n, sizeof n);
+}
+
+/* pack_runs for a line without extended cells, the common case: a run
+ * goes on while the style word stays, one byte out per cell. */
+static size_t pack_simple_runs(uint8_t *out, const struct grid_cell *cells, int width)
+{
+	size_t size = 0;
+
+	for (int col = 0; col < width;) {
+		uint32_t word = style_word(&cells[col]);
+		uint8_t *header = out + size;
+		int start = col;
+
+		run_begin(header, &cells[col]);
+		size += RUN_HEADER;
+		do
+			out[size++] = cells[col++].ch;
+		while (col < width && style_word(&cells[col]) == word);
+		run_end(header, col - start);
+	}
+	return size;
+}
+
 /* The runs of the line's first `width` cells into the view's scratch;
- * returns their size and counts the extended cells. */
+ * returns their size and counts the extended cells.  Written for the
+ * common case, a line of simple cells in a few styles: one pass, one
+ * byte out per cell. */
 static size_t pack_runs(struct history_view *view, const struct grid_line *line, int width,
 			uint16_t *ext_count)
 {
 	/* The worst case: every cell a run of its own, extended. */
 	uint8_t *out = scratch_room(view, (size_t)width * (RUN_HEADER + sizeof(struct grid_ext)));
+	uint8_t *header = NULL;
+	uint32_t word = 0;
 	size_t size = 0;
+	int count = 0;
+	bool in_ext = false;
 
 	*ext_count = 0;
-	for (int col = 0; col < width;) {
-		const struct grid_cell *first = &line->cells[col];
-		uint16_t count = 1;
-		uint8_t *header = out + size;
+	if (line->ext_used == 0)
+		return pack_simple_runs(out, line->cells, width);
+	for (int col = 0; col < width; col++) {
+		const struct grid_cell *cell = &line->cells[col];
+		bool extended = cell->flags & GRID_CELL_EXTENDED;
 
-		while (col + count < width && same_run(first, &line->cells[col + count]))
-			count++;
-		header[0] = first->flags & GRID_CELL_EXTENDED ? 0 : first->attr;
-		header[1] = first->flags;
-		header[2] = first->flags & GRID_CELL_EXTENDED ? 0 : first->fg;
-		header[3] = first->flags & GRID_CELL_EXTENDED ? 0 : first->bg;
-		memcpy(header + 4, &count, sizeof count);
-		size += RUN_HEADER;
-		for (int i = 0; i < count; i++) {
-			const struct grid_cell *cell = &line->cells[col + i];
-			if (cell->flags & GRID_CELL_EXTENDED) {
-				memcpy(out + size, &line->ext[grid_cell_ext_index(cell)],
-				       sizeof(struct grid_ext));
-				size += sizeof(struct grid_ext);
-				(*ext_count)++;
-			} else {
-				out[size++] = cell->ch;
-			}
+		if (header == NULL || (extended ? !in_ext : in_ext || style_word(cell) != word)) {
+			if (header != NULL)
+				run_end(header, count);
+			header = out + size;
+			run_begin(header, cell);
+			size += RUN_HEADER;
+			count = 0;
+			in_ext = extended;
+			word = style_word(cell);
 		}
-		col += count;
+		count++;
+		if (extended) {
+			memcpy(out + size, &line->ext[grid_cell_ext_index(cell)],
+			       sizeof(struct grid_ext));
+			size += sizeof(struct grid_ext);
+			(*ext_count)++;
+		} else {
+			out[size++] = cell->ch;
+		}
 	}
+	if (header != NULL)
+		run_end(header, count);
 	return size;
 }
 
@@ -232,6 +281,19 @@ static void drop_oldest(struct history *history)
 	history->count--;
 }
 
+/* The oldest line is reused at the next scroll, thousands of lines after
+ * it was written and long out of cache; fetching its storage now hides
+ * that miss behind the glyphs parsed until then. */
+static void prefetch_oldest(const struct history *history)
+{
+	const struct history_packed *oldest = *slot_of(history, 0);
+
+	__builtin_prefetch(oldest, 1);
+	__builtin_prefetch((const char *)oldest + 64, 1);
+	__builtin_prefetch((const char *)oldest + 128, 1);
+	__builtin_prefetch((const char *)oldest + 192, 1);
+}
+
 void history_init(struct history *history, int limit)
 {
 	memset(history, 0, sizeof *history);
@@ -262,6 +324,7 @@ void history_push(struct history *history, const struct grid_line *line)
 		/* The oldest line's storage becomes the newest's. */
 		slot = slot_of(history, 0);
 		history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
+		prefetch_oldest(history);
 	} else {
 		if (history->count == history->cap) {
 			int cap = history->cap ? history->cap * 2 : 64;
