@@ -332,6 +332,35 @@ static void test_alt_screen(void **state)
 	term_free(term);
 }
 
+/* The alternate screen costs nothing until a program shows it, and
+ * nothing again once it has left; shown a second time it starts blank,
+ * at the size the terminal has then. */
+static void test_alt_screen_allocated_while_shown(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	size_t idle = term_memory(term);
+
+	feed(term, "\033[?1049h");
+	assert_true(term_memory(term) > idle);
+	feed(term, "vim was here");
+	feed(term, "\033[?1049l");
+	assert_int_equal(term_memory(term), idle);
+
+	term_resize(term, ROWS + 2, COLS + 3);
+	feed(term, "\033[?1049h");
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "\n\n\n\n\n\n");
+	free(text);
+	char move[32];
+	snprintf(move, sizeof move, "\033[%dCx", COLS + 2);
+	feed(term, move);
+	struct term_cell cell;
+	assert_true(term_get_cell(term, 0, COLS + 2, &cell));
+	assert_int_equal(cell.chars[0], 'x');
+	feed(term, "\033[?1049l");
+	term_free(term);
+}
+
 /* ---- titles and modes ---- */
 
 struct title_case {
@@ -1536,6 +1565,7 @@ int main(void)
 	    cmocka_unit_test(test_scrollback_memory_is_recycled),
 	    cmocka_unit_test(test_rgb_overwrite_stays_bounded),
 	    cmocka_unit_test(test_alt_screen),
+	    cmocka_unit_test(test_alt_screen_allocated_while_shown),
 	    cmocka_unit_test(test_titles),
 	    cmocka_unit_test(test_title_in_pieces),
 	    cmocka_unit_test(test_osc7),
