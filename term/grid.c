@@ -638,25 +638,43 @@ static void unwrap_position(const struct line_list *out, int first, int offset, 
 	*col = offset;
 }
 
+/* The old history's lines [first, last] unpacked into lines[] where they
+ * are still only their used width and wrapped mark. */
+static void unpack_range(const struct history *old, struct grid_line *lines, int first,
+			 int last)
+{
+	for (int i = first; i <= last && i < old->count; i++)
+		if (lines[i].cells == NULL && lines[i].used > 0)
+			history_unpack(old, i, &lines[i]);
+}
+
 void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 {
-	struct history *history = &grid->history;
-	int count = history->count + grid->rows;
+	/* The old history is read from while the new one is written: the
+	 * reflowed lines go into history as soon as they are sure to be
+	 * history, so at no time is more than a screen's worth of lines
+	 * unpacked (the history's packed lines stay packed until their
+	 * logical line is rewrapped). */
+	struct history old = grid->history;
+	int count = old.count + grid->rows;
 	struct grid_line *lines = xrealloc(NULL, (size_t)count * sizeof *lines);
 	struct line_list out = {0};
 	struct term_cell *cells = NULL;
 	struct grid_cell *compact = NULL;
-	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1;
+	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1, pushed = 0;
 	struct logical_pos cursor = {-1, 0};
 
-	/* Every line, oldest first, history unpacked; this function owns
-	 * their storage now. */
-	for (int i = 0; i < history->count; i++)
-		history_unpack(history, i, &lines[i]);
+	history_init(&grid->history, old.limit);
+	/* Every line, oldest first, history lines as their width and mark
+	 * only; this function owns their storage now. */
+	for (int i = 0; i < old.count; i++) {
+		memset(&lines[i], 0, sizeof lines[i]);
+		history_line_shape(&old, i, &lines[i].used, &lines[i].wrapped);
+	}
 	for (int r = 0; r < grid->rows; r++)
-		lines[history->count + r] = *grid_visible_line(grid, r);
+		lines[old.count + r] = *grid_visible_line(grid, r);
 	if (row != NULL)
-		cursor = logical_position(lines, history->count + *row, *col);
+		cursor = logical_position(lines, old.count + *row, *col);
 
 	for (int first = 0; first < count; logical++) {
 		int last = first;
@@ -664,6 +682,7 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			last++;
 		if (logical == cursor.line)
 			cursor_first = out.count;
+		unpack_range(&old, lines, first, last);
 		if (first == last && lines[first].used <= cols) {
 			/* Short and whole: moves across as it is. */
 			*list_add(&out) = lines[first];
@@ -679,11 +698,18 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			for (int i = first; i <= last; i++)
 				line_free(&lines[i]);
 		}
+		/* Lines `rows` above the end are history whatever follows,
+		 * unless the cursor's place is still to be found in them. */
+		while (pushed < out.count - grid->rows && (cursor_first < 0 || pushed < cursor_first)) {
+			history_push(&grid->history, &out.lines[pushed]);
+			line_free(&out.lines[pushed++]);
+		}
 		first = last + 1;
 	}
 	free(cells);
 	free(compact);
 	free(lines);
+	history_free(&old);
 	while (out.count < grid->rows)
 		line_init(list_add(&out), cols);
 
@@ -695,14 +721,11 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			*row = *col = 0;
 	}
 
-	/* History anew, trimmed copies through the usual door (so the limit
-	 * holds); the screen is the last `rows` lines, `cols` cells each. */
-	history_clear(history);
-	int kept = hsize > history->limit ? hsize - history->limit : 0; /* older: dropped */
-	for (int i = 0; i < hsize; i++) {
-		if (i >= kept)
-			history_push(history, &out.lines[i]);
-		line_free(&out.lines[i]);
+	/* The rest of history through the usual door (the limit holds: the
+	 * oldest go); the screen is the last `rows` lines, `cols` cells each. */
+	for (; pushed < hsize; pushed++) {
+		history_push(&grid->history, &out.lines[pushed]);
+		line_free(&out.lines[pushed]);
 	}
 	free(grid->lines);
 	grid->lines = xrealloc(NULL, (size_t)grid->rows * sizeof *grid->lines);

@@ -355,6 +355,15 @@ void history_unpack(const struct history *history, int index, struct grid_line *
 	unpack_owned(*slot_of(history, index), out);
 }
 
+void history_line_shape(const struct history *history, int index, uint16_t *used,
+			bool *wrapped)
+{
+	const struct history_packed *packed = *slot_of(history, index);
+
+	*used = packed->used;
+	*wrapped = packed->wrapped;
+}
+
 const struct grid_line *history_get(const struct history *history, int index)
 {
 	if (index < 0 || index >= history->count)

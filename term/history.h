@@ -45,6 +45,9 @@ void history_push(struct history *history, const struct grid_line *line);
 bool history_pop(struct history *history, struct grid_line *out);
 /* Line `index` (0: oldest) unpacked into *out, which then owns its storage. */
 void history_unpack(const struct history *history, int index, struct grid_line *out);
+/* Line `index`'s used width and wrapped mark, without unpacking it. */
+void history_line_shape(const struct history *history, int index, uint16_t *used,
+			bool *wrapped);
 /* Line `index` (0: oldest) unpacked into the history's own view: valid
  * until the next call or change; NULL when out of range. */
 const struct grid_line *history_get(const struct history *history, int index);

@@ -257,6 +257,39 @@ static void test_reflow_over_packed_history_equals_unpacked(void **state)
 	}
 }
 
+/* A cursor on a logical line that starts in history keeps its character
+ * through a reflow, as it does when the whole line is on screen. */
+static void test_reflow_cursor_on_a_line_from_history(void **state)
+{
+	int rows[] = {3, 12}, at_row[2], at_col[2];
+
+	for (int g = 0; g < 2; g++) {
+		struct grid *grid = grid_new(rows[g], 10, 100);
+		int row = 0;
+
+		/* 45 characters, autowrapped at 10: five lines. */
+		for (int i = 0; i < 45; i++) {
+			if (i > 0 && i % 10 == 0) {
+				grid_get_line(grid, row)->wrapped = true;
+				if (row + 1 == grid->rows)
+					grid_scroll_up(grid, 0, grid->rows, 1, true, NULL);
+				else
+					row++;
+			}
+			struct term_cell cell = ascii((char)('A' + i % 26));
+			grid_line_set(grid_get_line(grid, row), i % 10, &cell);
+		}
+		at_row[g] = row;
+		at_col[g] = 3; /* on the 44th character, 'R' */
+		grid_reflow(grid, 4, &at_row[g], &at_col[g]);
+		struct term_cell cell;
+		grid_line_get(grid_get_line(grid, at_row[g]), at_col[g], &cell);
+		assert_int_equal(cell.chars[0], 'A' + 43 % 26);
+		grid_free(grid);
+	}
+	assert_int_equal(at_col[0], at_col[1]);
+}
+
 /* Plain text costs about its bytes: the point of packing. */
 static void test_plain_history_costs_its_text(void **state)
 {
@@ -313,6 +346,7 @@ int main(void)
 	    cmocka_unit_test(test_every_kind_of_cell_round_trips),
 	    cmocka_unit_test(test_wrapped_mark_and_its_blanks_survive),
 	    cmocka_unit_test(test_reflow_over_packed_history_equals_unpacked),
+	    cmocka_unit_test(test_reflow_cursor_on_a_line_from_history),
 	    cmocka_unit_test(test_plain_history_costs_its_text),
 	    cmocka_unit_test(test_clear_and_limit),
 	};
