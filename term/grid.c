@@ -1,5 +1,5 @@
 /*
- * grid: compact cells, a ring of visible rows, trimmed scrollback.
+ * grid: compact cells, a ring of visible rows, a packed history.
  *
  * See grid.h for the layout.  Three invariants keep the code short and the
  * memory bounded:

@@ -12,10 +12,10 @@
  * the table dies with its line.  (tmux's grid.c is the model.)
  *
  * The visible rows form a ring: scrolling the whole screen up rotates the
- * ring's top index and moves the departing row's storage into history, so
- * it costs the same for 10 rows as for 1000.  History lines are trimmed to
- * their used width when they arrive; when the history is full the oldest
- * line is dropped and its storage reused for the new blank row.
+ * ring's top index, packs a copy of the departing row into history
+ * (history.h: runs of one style, trimmed to the used width) and blanks
+ * the row for reuse as the new bottom one, so it costs the same for 10
+ * rows as for 1000.  When the history is full its oldest line goes.
  *
  * Blank cells are all-zero, so a fresh row is one calloc or memset.
  *
