@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- extended entries ---- */
 
@@ -210,7 +211,8 @@ static void line_init(struct grid_line *line, int cols)
 
 static void line_free(struct grid_line *line)
 {
-	free(line->cells);
+	if (!line->borrowed)
+		free(line->cells);
 	free(line->ext);
 	memset(line, 0, sizeof *line);
 }
@@ -239,7 +241,16 @@ static void line_set_width(struct grid_line *line, int cols)
 		line->used = (uint16_t)cols;
 	}
 	if (cols != line->cap) {
-		line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		if (line->borrowed) {
+			/* Out of the block into storage of its own. */
+			struct grid_cell *own = xrealloc(NULL, (size_t)cols * sizeof *own);
+			memcpy(own, line->cells,
+			       (size_t)(cols < line->cap ? cols : line->cap) * sizeof *own);
+			line->cells = own;
+			line->borrowed = false;
+		} else {
+			line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		}
 		if (cols > line->cap)
 			memset(line->cells + line->cap, 0,
 			       (size_t)(cols - line->cap) * sizeof *line->cells);
@@ -323,10 +334,38 @@ struct grid *grid_new(int rows, int cols, int history_limit)
 	grid->rows = rows;
 	grid->cols = cols;
 	grid->lines = xrealloc(NULL, (size_t)rows * sizeof *grid->lines);
-	for (int row = 0; row < rows; row++)
-		line_init(&grid->lines[row], cols);
+	/* A pane's screen is mostly blank for most of its life (and an
+	 * idle pane's entirely): the rows' cells are zero pages of one
+	 * mapping, which the kernel backs only where something is written. */
+	grid->block_size = (size_t)rows * (size_t)cols * sizeof(struct grid_cell);
+	grid->block = mmap(NULL, grid->block_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (grid->block == MAP_FAILED)
+		grid->block = NULL;
+	for (int row = 0; row < rows; row++) {
+		if (grid->block == NULL) {
+			line_init(&grid->lines[row], cols);
+			continue;
+		}
+		memset(&grid->lines[row], 0, sizeof grid->lines[row]);
+		grid->lines[row].cells = (struct grid_cell *)grid->block + (size_t)row * cols;
+		grid->lines[row].cap = (uint16_t)cols;
+		grid->lines[row].borrowed = true;
+	}
 	history_init(&grid->history, history_limit);
 	return grid;
+}
+
+/* The block goes once no row lies in it (a resize gives rows their own). */
+static void release_block_if_unused(struct grid *grid)
+{
+	if (grid->block == NULL)
+		return;
+	for (int row = 0; row < grid->rows; row++)
+		if (grid->lines[row].borrowed)
+			return;
+	munmap(grid->block, grid->block_size);
+	grid->block = NULL;
 }
 
 void grid_free(struct grid *grid)
@@ -335,6 +374,8 @@ void grid_free(struct grid *grid)
 		return;
 	for (int row = 0; row < grid->rows; row++)
 		line_free(&grid->lines[row]);
+	if (grid->block != NULL)
+		munmap(grid->block, grid->block_size);
 	free(grid->lines);
 	history_free(&grid->history);
 	free(grid);
@@ -486,6 +527,7 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
 	grid->lines = lines;
 	grid->rows = rows;
 	grid->top = 0;
+	release_block_if_unused(grid);
 	return moved;
 }
 
@@ -736,6 +778,7 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 	free(out.lines);
 	grid->cols = cols;
 	grid->top = 0;
+	release_block_if_unused(grid);
 }
 
 int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
@@ -770,6 +813,7 @@ int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
 	grid->lines = lines;
 	grid->rows = rows;
 	grid->top = 0;
+	release_block_if_unused(grid);
 	return moved;
 }
 

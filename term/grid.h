@@ -17,7 +17,10 @@
  * the row for reuse as the new bottom one, so it costs the same for 10
  * rows as for 1000.  When the history is full its oldest line goes.
  *
- * Blank cells are all-zero, so a fresh row is one calloc or memset.
+ * Blank cells are all-zero, so a fresh row is one calloc or memset, and a
+ * new grid's rows are zero pages of one anonymous mapping: an idle
+ * pane's screen is memory the kernel never backs.  A row leaves that
+ * block for storage of its own when its width changes.
  *
  * A line the program's text ran off (autowrap) is marked `wrapped`: it and
  * the line below are one logical line.  grid_reflow() uses the mark to
@@ -64,6 +67,7 @@ struct grid_line {
 	uint16_t ext_cap;
 	uint16_t ext_free; /* free-list head: index + 1, 0 when empty */
 	bool wrapped;	   /* autowrap continued this line on the next one */
+	bool borrowed;	   /* cells lie in the grid's first rows' block, not its own */
 };
 
 struct grid {
@@ -71,6 +75,10 @@ struct grid {
 	struct grid_line *lines;     /* ring of `rows` lines */
 	int top;		     /* slot of visible row 0 */
 	struct history history;	     /* limit 0 for grids without scrollback */
+	/* The first rows' cells, one anonymous mapping: its pages stay
+	 * untouched (and cost no memory) until a row is written. */
+	void *block;
+	size_t block_size;
 };
 
 struct grid *grid_new(int rows, int cols, int history_limit);

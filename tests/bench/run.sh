@@ -256,7 +256,7 @@ if [ -n "$BASE_SM" ]; then
 	export BENCH_NATIVE_BASE="$(dirname "$BASE_SM")"
 fi
 
-for extra in ${BENCH_EXTRAS-native supervisor egress load microvm microvm-read}; do
+for extra in ${BENCH_EXTRAS-history native supervisor egress load microvm microvm-read}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
 	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
 	if [ "$extra" = load ]; then
