@@ -2127,6 +2127,15 @@ static int row_text_width(const struct term *term, const struct grid_line *line)
 	return width;
 }
 
+/* Whether `cell` is a simple cell (its character and style in its own
+ * bytes) styled exactly as `before`, which is then simple too. */
+static bool same_simple_style(const struct grid_cell *cell, const struct grid_cell *before)
+{
+	return !(cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) &&
+	       cell->flags == before->flags && cell->attr == before->attr &&
+	       cell->fg == before->fg && cell->bg == before->bg;
+}
+
 bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 {
 	const struct grid_line *line = term_line(term, row);
@@ -2144,6 +2153,20 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	int start = 0;
 
 	for (int col = 0; col < width; col++) {
+		const struct grid_cell *stored = &line->cells[col];
+
+		/* Most cells are simple and styled as the cell before: then the
+		 * run goes on and the character is all there is to add, with
+		 * no decoding (a history read walks millions of these). */
+		if (col > 0 && same_simple_style(stored, stored - 1)) {
+			if (stored->ch == 0)
+				text[len++] = ' ';
+			else if (stored->ch < 0x80)
+				text[len++] = (char)stored->ch;
+			else
+				len += term_utf8_encode(stored->ch, text + len);
+			continue;
+		}
 		grid_line_get(line, col, &cell);
 		if (cell.width == 0)
 			continue; /* right half of a wide character: counted, not drawn */

@@ -166,27 +166,28 @@ read_ms() {
 	echo "$c $s"
 }
 
-line() { # WHAT UNIT SANDMUX TMUX [BASE]
+line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
 	r=-
-	[ "$4" -gt 0 ] 2>/dev/null && r=$(ratio "$3" "$4")
-	printf 'RATIO %-46s sandmux %8s %s  tmux %8s %s  sandmux/tmux %s' "$1" "$3" "$2" "$4" "$2" "$r"
-	[ -n "$5" ] && printf '  (base build %s %s)' "$5" "$2"
+	[ "$5" -gt 0 ] 2>/dev/null && r=$(ratio "$4" "$5")
+	printf 'RATIO %-46s sandmux %8s %s  tmux %8s %s  sandmux/tmux %s (target <= %s)' \
+		"$1" "$4" "$2" "$5" "$2" "$r" "$3"
+	[ -n "$6" ] && printf '  (base build %s %s)' "$6" "$2"
 	echo
 }
 hist="cat '$W/lines.txt'"
 for what in rss-1 rss-32 rss-empty start read; do
 	case $what in
 	rss-1)
-		line "server RSS, 1 pane x 10,000 x 200 history" KiB "$(rss "$SM" 1 "$hist")" \
+		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist")" \
 			"$(rss tmux 1 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 1 "$hist")}" ;;
 	rss-32)
-		line "server RSS, 32 panes x 10,000 x 200 history" KiB "$(rss "$SM" 32 "$hist")" \
+		line "server RSS, 32 panes x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 32 "$hist")" \
 			"$(rss tmux 32 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 "$hist")}" ;;
 	rss-empty)
-		line "server RSS, 32 empty 200x50 panes" KiB "$(rss "$SM" 32 true)" \
+		line "server RSS, 32 empty 200x50 panes" KiB 1.0 "$(rss "$SM" 32 true)" \
 			"$(rss tmux 32 true)" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 true)}" ;;
 	start)
-		line "server start + first session" ms "$(start_ms "$SM")" "$(start_ms tmux)" \
+		line "server start + first session" ms 1.0 "$(start_ms "$SM")" "$(start_ms tmux)" \
 			"${BENCH_BASE_BIN:+$(start_ms "$BENCH_BASE_BIN")}" ;;
 	read)
 		set -- $(read_ms "$SM")
@@ -198,8 +199,8 @@ for what in rss-1 rss-32 rss-empty start read; do
 			set -- $(read_ms "$BENCH_BASE_BIN")
 			bc=$1 bs=$2
 		fi
-		line "capture -S - of 10,000 lines" ms "$sc" "$tc" "$bc"
-		line "copy-mode read/search of 10,000 lines" ms "$ss" "$ts" "$bs" ;;
+		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc"
+		line "copy-mode read/search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
 	esac
 done
 exit 0

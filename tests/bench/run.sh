@@ -149,7 +149,7 @@ TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
 tmux -L smbench kill-server
 echo "sandmux server RSS: ${SRSS} KiB ($HIST)"
 echo "tmux server RSS:    ${TRSS} KiB"
-echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 1.0)"
+echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 0.5)"
 
 # --- keystroke latency through an attached client -------------------------
 if [ -x "$HARNESS" ]; then
