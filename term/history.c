@@ -192,7 +192,8 @@ static void pack_into(struct history *history, struct history_packed **slot,
 	packed->used = (uint16_t)width;
 	packed->ext_count = ext_count;
 	packed->wrapped = line->wrapped;
-	memcpy(packed->runs, view->scratch, size);
+	if (size) /* a blank line's runs are none, and the scratch may be too */
+		memcpy(packed->runs, view->scratch, size);
 	*slot = packed;
 }
 
