@@ -84,8 +84,9 @@ static int check_microvm(const struct probe_result *probe, struct sm_error *err)
 
 int backend_check(enum sandbox_backend id, struct sm_error *err)
 {
-	const struct probe_result *probe = backend_probe_result();
+	const struct probe_result *probe;
 
+	/* The host's own shell needs no probe: it does not wait for one. */
 	if (id == SANDBOX_NONE)
 		return 0;
 	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
@@ -94,7 +95,9 @@ int backend_check(enum sandbox_backend id, struct sm_error *err)
 		return -1;
 	}
 	/* Without a probe nothing is known about the host, and guessing
-	 * would be a label the host may not honour. */
+	 * would be a label the host may not honour.  A probe still asking
+	 * bwrap is waited for. */
+	probe = backend_probe_result();
 	if (probe == NULL) {
 		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
 			     "%s sandbox unavailable: the host has not been probed",

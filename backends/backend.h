@@ -154,15 +154,21 @@ struct backend_ops {
 	void (*release)(struct launch_result *res);
 };
 
-/* Probe once at server start.  sandbox_off is --sandbox off. */
+/* Probe once at server start.  sandbox_off is --sandbox off.  What
+ * bwrap says is asked in the background: the result is complete when
+ * backend_probe_result returns, which waits for that answer. */
 void backend_probe(bool sandbox_off, struct probe_result *out);
 const struct probe_result *backend_probe_result(void);
+/* fn is called once the native part of the result is complete (within
+ * backend_probe when nothing was left to ask, else when the answer is
+ * taken): the server logs the startup line then. */
+void backend_probe_notify(void (*fn)(void));
 /* Wait (bounded) for the background part of the microvm probe; every
  * reader of the microvm_* result calls it first. */
 void backend_probe_microvm_wait(void);
-/* Take that part's answer if its process has ended, without waiting:
- * the server calls it at each SIGCHLD. */
-void backend_probe_microvm_reap(void);
+/* Take the background parts' answers (bwrap's, qemu's) whose processes
+ * have ended, without waiting: the server calls it at each SIGCHLD. */
+void backend_probe_reap(void);
 /* "microvm: available (tcg)", or unavailable with reason and hint. */
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);
 /* One-line summary for the server log ("sandbox: native ON (...)"). */

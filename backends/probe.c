@@ -307,11 +307,161 @@ static bool home_layer_works(char *reason, size_t size)
 	return works;
 }
 
-static void probe_native_linux(struct probe_result *out)
+/* --- native, in the background ------------------------------------------ */
+
+/* What bwrap itself says (its version, whether it can build the terminal
+ * profile's namespaces here, whether the copy-on-write home mounts) is
+ * asked in a child process, as the microvm check is (see there), so the
+ * server answers its first request meanwhile.  Every reader of the
+ * result waits for the answer first (backend_probe_result): a native
+ * request that arrives before it is decided on the answer, never on a
+ * guess, and a pane that runs on the host does not read the result. */
+struct native_answer {
+	bool available, home_layer;
+	char tool[64], reason[160], hint[160], home_layer_reason[200];
+};
+
+static pid_t native_child = -1; /* the bwrap check, until its answer is taken */
+static int native_answer_fd = -1;
+static bool native_sandbox_off;
+static void (*native_notify)(void);
+
+/* The slow part, in the child. */
+static void native_answer_find(const struct probe_result *r, void *answer)
+{
+	struct native_answer *a = answer;
+	char output[512];
+
+	if (bwrap_version(r->native_bwrap_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.130s --version failed",
+			 r->native_bwrap_path);
+		return;
+	}
+	if (bwrap_smoke_test(r->native_bwrap_path, output, sizeof output) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.40s cannot create a sandbox here: %.80s",
+			 a->tool, output[0] ? output : "it failed without a message");
+		snprintf(a->hint, sizeof a->hint,
+			 "allow unprivileged user namespaces (sysctl "
+			 "kernel.unprivileged_userns_clone, "
+			 "kernel.apparmor_restrict_unprivileged_userns)");
+		return;
+	}
+	a->available = true;
+	a->home_layer = home_layer_works(a->home_layer_reason, sizeof a->home_layer_reason);
+}
+
+/* Start find(r, answer) in a child that keeps only its answer's pipe:
+ * the server's sockets, logs and its starter's pipe are none of its
+ * business, and holding them would keep them open past their owner.
+ * The answer goes whole in one write, far below PIPE_BUF. */
+static int answer_start(const struct probe_result *r,
+			void (*find)(const struct probe_result *, void *), size_t size,
+			pid_t *child, int *fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		unsigned char answer[1024];
+
+		if (size > sizeof answer)
+			_exit(1);
+		memset(answer, 0, sizeof answer);
+		/* Close-on-exec stays: what runs from here must not hold
+		 * the answer's pipe open after this child has gone. */
+		if (fds[1] != 3 && dup3(fds[1], 3, O_CLOEXEC) < 0)
+			_exit(1);
+		close_range(4, ~0U, 0);
+		find(r, answer);
+		_exit(write(3, answer, size) == (ssize_t)size ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	*child = pid;
+	*fd = fds[0];
+	return 0;
+}
+
+/* The child's answer into `answer`, once; block: wait for the child,
+ * else only take an answer that is already there.  Returns 1 with the
+ * answer, 0 when the child ended without one, -1 when there is nothing
+ * (yet) to take. */
+static int answer_take(pid_t *child, int *fd, void *answer, size_t size, bool block)
+{
+	ssize_t n;
+	pid_t done;
+	int status;
+
+	if (*child < 0)
+		return -1;
+	do
+		done = waitpid(*child, &status, block ? 0 : WNOHANG);
+	while (done < 0 && errno == EINTR);
+	if (done == 0)
+		return -1;
+	/* The child has exited, so its one write is in the pipe or never
+	 * happened: this read does not block. */
+	do
+		n = read(*fd, answer, size);
+	while (n < 0 && errno == EINTR);
+	close(*fd);
+	*fd = -1;
+	*child = -1;
+	return n == (ssize_t)size;
+}
+
+/* The native result is complete: --sandbox off has its say, and the
+ * server hears of it. */
+static void native_settle(struct probe_result *r)
+{
+	if (native_sandbox_off) {
+		/* The host may be able to; this server will not. */
+		r->native_disabled = true;
+		r->native_available = false;
+		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
+	}
+	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
+		  r->native_available ? "available" : "unavailable",
+		  r->native_available ? r->native_tool : r->native_reason);
+	if (native_notify != NULL)
+		native_notify();
+}
+
+static void native_answer_take(bool block)
+{
+	struct probe_result *r = &probe_saved;
+	struct native_answer a;
+	int got = answer_take(&native_child, &native_answer_fd, &a, sizeof a, block);
+
+	if (got < 0)
+		return;
+	if (got == 0) {
+		snprintf(r->native_reason, sizeof r->native_reason,
+			 "the bwrap check ended without an answer");
+	} else {
+		r->native_available = a.available;
+		r->native_home_layer = a.home_layer;
+		snprintf(r->native_tool, sizeof r->native_tool, "%s", a.tool);
+		snprintf(r->native_reason, sizeof r->native_reason, "%s", a.reason);
+		snprintf(r->native_hint, sizeof r->native_hint, "%s", a.hint);
+		snprintf(r->native_home_layer_reason, sizeof r->native_home_layer_reason, "%s",
+			 a.home_layer_reason);
+	}
+	native_settle(r);
+}
+
+/* What costs nothing (bwrap and socat on PATH) now; returns whether the
+ * bwrap check was started, whose answer settles the result later. */
+static bool probe_native_linux(struct probe_result *out)
 {
 	bool have_bwrap, have_socat;
 	const char *path = getenv("PATH");
-	char output[512];
 
 	have_bwrap = find_kept("bwrap", path, &out->native_bwrap_path) == 0;
 	have_socat = find_kept("socat", path, &out->native_socat_path) == 0;
@@ -323,26 +473,14 @@ static void probe_native_linux(struct probe_result *out)
 			 !have_bwrap && !have_socat ? "bwrap and socat"
 			 : !have_bwrap		    ? "bwrap (bubblewrap)"
 						    : "socat");
-		return;
+		return false;
 	}
-	if (bwrap_version(out->native_bwrap_path, out->native_tool, sizeof out->native_tool) != 0) {
-		snprintf(out->native_reason, sizeof out->native_reason, "%.130s --version failed",
-			 out->native_bwrap_path);
-		return;
+	if (answer_start(out, native_answer_find, sizeof(struct native_answer), &native_child,
+			 &native_answer_fd) != 0) {
+		snprintf(out->native_reason, sizeof out->native_reason, "cannot start the bwrap check");
+		return false;
 	}
-	if (bwrap_smoke_test(out->native_bwrap_path, output, sizeof output) != 0) {
-		snprintf(out->native_reason, sizeof out->native_reason,
-			 "%.40s cannot create a sandbox here: %.80s", out->native_tool,
-			 output[0] ? output : "it failed without a message");
-		snprintf(out->native_hint, sizeof out->native_hint,
-			 "allow unprivileged user namespaces (sysctl "
-			 "kernel.unprivileged_userns_clone, "
-			 "kernel.apparmor_restrict_unprivileged_userns)");
-		return;
-	}
-	out->native_available = true;
-	out->native_home_layer = home_layer_works(out->native_home_layer_reason,
-						  sizeof out->native_home_layer_reason);
+	return true;
 }
 
 /* macOS: sandbox-exec where Apple puts it (never from PATH: a pane's
@@ -367,7 +505,7 @@ static void probe_native_macos(struct probe_result *out)
  * arena, the libc code of all that) is then the child's memory, gone
  * when it exits, and the server keeps only the answer.  The child
  * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
- * the server takes it at its SIGCHLD (backend_probe_microvm_reap) or,
+ * the server takes it at its SIGCHLD (backend_probe_reap) or,
  * when a request needs it first, waits for it.  The server's loop is
  * one thread, and so are the readers of the answer. */
 struct microvm_answer {
@@ -459,8 +597,9 @@ static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
 }
 
 /* The slow part, in the child: qemu's version, then the accelerator. */
-static void microvm_answer_find(const struct probe_result *r, struct microvm_answer *a)
+static void microvm_answer_find(const struct probe_result *r, void *answer)
 {
+	struct microvm_answer *a = answer;
 	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
 	bool kvm = false;
 
@@ -485,26 +624,11 @@ static void microvm_answer_take(bool block)
 {
 	struct probe_result *r = &probe_saved;
 	struct microvm_answer a;
-	ssize_t n;
-	pid_t done;
-	int status;
+	int got = answer_take(&microvm_child, &microvm_answer_fd, &a, sizeof a, block);
 
-	if (microvm_child < 0)
+	if (got < 0)
 		return;
-	do
-		done = waitpid(microvm_child, &status, block ? 0 : WNOHANG);
-	while (done < 0 && errno == EINTR);
-	if (done == 0)
-		return;
-	/* The child has exited, so its one write is in the pipe or never
-	 * happened: this read does not block. */
-	do
-		n = read(microvm_answer_fd, &a, sizeof a);
-	while (n < 0 && errno == EINTR);
-	close(microvm_answer_fd);
-	microvm_answer_fd = -1;
-	microvm_child = -1;
-	if (n != (ssize_t)sizeof a) {
+	if (got == 0) {
 		snprintf(r->microvm_reason, sizeof r->microvm_reason,
 			 "the qemu check ended without an answer");
 	} else if (a.available) {
@@ -521,39 +645,11 @@ static void microvm_answer_take(bool block)
 		 r->microvm_kvm_reason[0] ? "; kvm: " : "", r->microvm_kvm_reason);
 }
 
-/* Start the slow part in a child that keeps only its answer's pipe:
- * the server's sockets, logs and its starter's pipe are none of its
- * business, and holding them would keep them open past their owner. */
 static void microvm_answer_start(struct probe_result *r)
 {
-	int fds[2];
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) != 0) {
+	if (answer_start(r, microvm_answer_find, sizeof(struct microvm_answer), &microvm_child,
+			 &microvm_answer_fd) != 0)
 		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		struct microvm_answer a;
-
-		memset(&a, 0, sizeof a);
-		/* Close-on-exec stays: qemu, run from here, must not hold
-		 * the answer's pipe open after this child has gone. */
-		if (fds[1] != 3 && dup3(fds[1], 3, O_CLOEXEC) < 0)
-			_exit(1);
-		close_range(4, ~0U, 0);
-		microvm_answer_find(r, &a);
-		_exit(write(3, &a, sizeof a) == (ssize_t)sizeof a ? 0 : 1);
-	}
-	close(fds[1]);
-	if (pid < 0) {
-		close(fds[0]);
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
-		return;
-	}
-	microvm_child = pid;
-	microvm_answer_fd = fds[0];
 }
 
 static void probe_microvm(struct probe_result *r, bool sandbox_off)
@@ -600,9 +696,15 @@ void backend_probe_microvm_wait(void)
 	microvm_answer_take(true);
 }
 
-void backend_probe_microvm_reap(void)
+void backend_probe_reap(void)
 {
+	native_answer_take(false);
 	microvm_answer_take(false);
+}
+
+void backend_probe_notify(void (*fn)(void))
+{
+	native_notify = fn;
 }
 
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
@@ -622,42 +724,39 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 	/* Filled in place, not built on the stack and copied: every copy
 	 * is more of the server's memory touched for good. */
 	struct probe_result *r = &probe_saved;
+	bool checking = false;
 
-	/* A second probe (only tests make one) ends the first one's check
+	/* A second probe (only tests make one) ends the first one's checks
 	 * and starts from nothing. */
 	if (probe_done) {
+		native_answer_take(true);
 		microvm_answer_take(true);
 		memset(r, 0, sizeof *r);
 		probe_paths_used = 0;
 	}
+	native_sandbox_off = sandbox_off;
 	r->native_bwrap_path = r->native_socat_path = "";
 	r->microvm_qemu_path = r->microvm_diod_path = r->microvm_dir = "";
 	host_platform(r->platform, sizeof r->platform);
 	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
-		probe_native_linux(r);
+		checking = probe_native_linux(r);
 	else if (strcmp(r->platform, "macos") == 0)
 		probe_native_macos(r);
 	else
 		snprintf(r->native_reason, sizeof r->native_reason,
 			 "native sandbox is not offered on this platform");
-	if (sandbox_off) {
-		/* The host may be able to; this server will not. */
-		r->native_disabled = true;
-		r->native_available = false;
-		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
-	}
-	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
-		  r->native_available ? "available" : "unavailable",
-		  r->native_available ? r->native_tool : r->native_reason);
 	probe_done = true;
-	/* The child's answer fills the microvm fields later. */
+	/* The children's answers fill the rest later. */
 	probe_microvm(r, sandbox_off);
+	if (!checking)
+		native_settle(r);
 	if (out != NULL)
-		*out = *r;
+		*out = *backend_probe_result();
 }
 
 const struct probe_result *backend_probe_result(void)
 {
+	native_answer_take(true);
 	return probe_done ? &probe_saved : NULL;
 }
 

@@ -877,7 +877,7 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 		while (server_reap_one_pane())
 			;
 		server_reap_orphans(0);
-		backend_probe_microvm_reap();
+		backend_probe_reap();
 		return;
 	}
 	/* SIGTERM is how a machine shutting down ends the server: its
@@ -1101,14 +1101,31 @@ static void server_ready(int ready_fd, const struct sm_error *err)
 	close(ready_fd);
 }
 
-/* The log, the config, the events log and the host's probe (once: the
- * result is fixed for the server's life); line gets the probe's line.
+/* The probe's native part is complete (docs/design.md invariant 5: once,
+ * fixed for the server's life): its startup line, and what bounds a
+ * native pane. */
+static void server_on_probe(void)
+{
+	char line[512];
+
+	backend_probe_line(backend_probe_result(), line, sizeof line);
+	log_info("%s", line);
+	if (server.foreground)
+		fprintf(stderr, "%s\n", line);
+	if (backend_probe_result()->native_available) {
+		limits_probe();
+		log_info("%s", limits_probe_summary());
+	}
+}
+
+/* The log, the config, the events log and the host's probe, whose
+ * bwrap check runs beside the server's first requests (only a
+ * sandboxed launch waits for it).
  * Never inlined into server_main: its path buffers are then gone from
  * the stack before the loop runs, where every frame under the loop's
  * would otherwise sit deeper for the server's whole life, and stack a
  * process has touched stays resident. */
-__attribute__((noinline)) static void server_open_state(const struct server_opts *opts,
-							  char *line, size_t size)
+__attribute__((noinline)) static void server_open_state(const struct server_opts *opts)
 {
 	char state_dir[PATH_MAX], log_path[PATH_MAX + 128], layer_root[PATH_MAX];
 	extern char **environ;
@@ -1123,25 +1140,20 @@ __attribute__((noinline)) static void server_open_state(const struct server_opts
 	signal(SIGPIPE, SIG_IGN);
 	server.environ = environ;
 	server.next_pane_id = 1;
+	server.foreground = opts->foreground;
 	server.sandbox_off = opts->sandbox != NULL && strcmp(opts->sandbox, "off") == 0;
 	server_load_config(opts->config_path);
 	raise_fd_limit();
 	events_open(state_dir);
 
+	backend_probe_notify(server_on_probe);
 	backend_probe(server.sandbox_off, NULL);
-	backend_probe_line(backend_probe_result(), line, size);
-	log_info("%s", line);
-	if (backend_probe_result()->native_available) {
-		limits_probe();
-		log_info("%s", limits_probe_summary());
-	}
 }
 
 int server_main(int argc, char **argv)
 {
 	struct server_opts opts = { 0 };
 	struct sm_error err = { 0 };
-	char line[512];
 	int ready_fd = -1, rc;
 
 	rc = server_parse_args(argc, argv, &opts);
@@ -1166,7 +1178,7 @@ int server_main(int argc, char **argv)
 		perror("sandmux: fork");
 		return 1;
 	}
-	server_open_state(&opts, line, sizeof line);
+	server_open_state(&opts);
 
 	server.loop = uv_default_loop();
 	if (server_listen(&err) < 0) {
@@ -1176,9 +1188,9 @@ int server_main(int argc, char **argv)
 	}
 	uv_signal_init(server.loop, &server.sigchld);
 	uv_signal_start(&server.sigchld, server_on_signal, SIGCHLD);
-	/* The microvm probe's process may have ended before SIGCHLD had a
+	/* The probe's processes may have ended before SIGCHLD had a
 	 * handler. */
-	backend_probe_microvm_reap();
+	backend_probe_reap();
 	uv_signal_init(server.loop, &server.sigterm);
 	uv_signal_start(&server.sigterm, server_on_signal, SIGTERM);
 	uv_signal_init(server.loop, &server.sigint);
@@ -1189,8 +1201,6 @@ int server_main(int argc, char **argv)
 	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
 	uv_unref((uv_handle_t *)&server.name_timer);
 	session_store_start();
-	if (opts.foreground)
-		fprintf(stderr, "%s\n", line);
 	server_ready(ready_fd, NULL);
 	uv_run(server.loop, UV_RUN_DEFAULT);
 	limits_shutdown();

@@ -216,6 +216,7 @@ struct server {
 	bool default_backend_set;
 	bool inherit_backend; /* the config's inherit_backend */
 	bool sandbox_off;
+	bool foreground; /* server -f: the startup line goes to stderr too */
 	bool renumber_windows; /* the config's renumber_windows: no gaps after a kill */
 	enum window_size window_size; /* the config's window_size (set-option) */
 	unsigned long activity; /* counts client activity: conn.active_at */

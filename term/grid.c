@@ -1,5 +1,5 @@
 /*
- * grid: compact cells, a ring of visible rows, trimmed scrollback.
+ * grid: compact cells, a ring of visible rows, a packed history.
  *
  * See grid.h for the layout.  Three invariants keep the code short and the
  * memory bounded:
@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- extended entries ---- */
 
@@ -210,7 +211,8 @@ static void line_init(struct grid_line *line, int cols)
 
 static void line_free(struct grid_line *line)
 {
-	free(line->cells);
+	if (!line->borrowed)
+		free(line->cells);
 	free(line->ext);
 	memset(line, 0, sizeof *line);
 }
@@ -239,7 +241,16 @@ static void line_set_width(struct grid_line *line, int cols)
 		line->used = (uint16_t)cols;
 	}
 	if (cols != line->cap) {
-		line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		if (line->borrowed) {
+			/* Out of the block into storage of its own. */
+			struct grid_cell *own = xrealloc(NULL, (size_t)cols * sizeof *own);
+			memcpy(own, line->cells,
+			       (size_t)(cols < line->cap ? cols : line->cap) * sizeof *own);
+			line->cells = own;
+			line->borrowed = false;
+		} else {
+			line->cells = xrealloc(line->cells, (size_t)cols * sizeof *line->cells);
+		}
 		if (cols > line->cap)
 			memset(line->cells + line->cap, 0,
 			       (size_t)(cols - line->cap) * sizeof *line->cells);
@@ -303,150 +314,14 @@ void grid_line_erase(struct grid_line *line, int start, int end, const struct te
 		line->used = (uint16_t)start;
 }
 
-/* Columns up to the last cell that is not a default blank. */
-static int line_trimmed_width(const struct grid_line *line)
-{
-	int width = line->used;
-	while (width > 0 && grid_cell_is_blank(&line->cells[width - 1]))
-		width--;
-	return width;
-}
-
-/* Give dest room for exactly `count` items of `size`, unless what it has
- * is already close (within an eighth): then the storage is reused as is,
- * which in steady state makes a scroll into full history allocation-free. */
-static void *fit_storage(void *storage, uint16_t *cap, int count, size_t size)
-{
-	if (*cap >= count && *cap - count <= count / 8)
-		return storage;
-	free(storage);
-	*cap = (uint16_t)count;
-	return count ? xrealloc(NULL, (size_t)count * size) : NULL;
-}
-
-/* Copy the used part of `src` into `dest` (whose old content is dropped),
- * with the extended entries compacted to the live ones, renumbered. */
-static void line_copy_trimmed(struct grid_line *dest, const struct grid_line *src)
-{
-	/* A wrapped line's trailing blanks are text its logical line goes on
-	 * through: a reflow needs them. */
-	int width = src->wrapped ? src->used : line_trimmed_width(src);
-	int live = 0;
-
-	dest->wrapped = src->wrapped;
-	dest->cells = fit_storage(dest->cells, &dest->cap, width, sizeof *dest->cells);
-	if (width)
-		memcpy(dest->cells, src->cells, (size_t)width * sizeof *dest->cells);
-	if (dest->cap > width) /* reused storage: keep "blank past used" true */
-		memset(dest->cells + width, 0, (size_t)(dest->cap - width) * sizeof *dest->cells);
-	dest->used = (uint16_t)width;
-	if (src->ext_used) {
-		for (int col = 0; col < width; col++)
-			live += (src->cells[col].flags & GRID_CELL_EXTENDED) != 0;
-	}
-	dest->ext = fit_storage(dest->ext, &dest->ext_cap, live, sizeof *dest->ext);
-	dest->ext_used = (uint16_t)live;
-	dest->ext_free = 0;
-	for (int col = 0, index = 0; live && col < width; col++) {
-		struct grid_cell *cell = &dest->cells[col];
-		if (!(cell->flags & GRID_CELL_EXTENDED))
-			continue;
-		dest->ext[index] = *cell_ext(src, &src->cells[col]);
-		cell_set_ext_index(cell, (uint32_t)index++);
-	}
-}
-
-/* ---- history ---- */
-
-static struct grid_line *history_slot(const struct grid_history *history, int index)
-{
-	int slot = history->start + index;
-	if (slot >= history->cap)
-		slot -= history->cap;
-	return &history->lines[slot];
-}
-
-/* Re-lay the ring out linearly into `cap` slots (cap >= count). */
-static void history_relayout(struct grid_history *history, int cap)
-{
-	struct grid_line *lines = cap ? xrealloc(NULL, (size_t)cap * sizeof *lines) : NULL;
-	for (int i = 0; i < history->count; i++)
-		lines[i] = *history_slot(history, i);
-	free(history->lines);
-	history->lines = lines;
-	history->cap = cap;
-	history->start = 0;
-}
-
-static void history_drop_oldest(struct grid_history *history)
-{
-	line_free(history_slot(history, 0));
-	history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
-	history->count--;
-}
-
-/* The oldest line is reused or freed at the next scroll, thousands of
- * lines after it was written and long out of cache; fetching its storage
- * (and the malloc header before it) now hides that miss behind the few
- * hundred glyphs parsed until then. */
-static void prefetch_oldest(const struct grid_history *history)
-{
-	const struct grid_line *oldest = history_slot(history, 0);
-	if (oldest->cells != NULL) {
-		__builtin_prefetch((const char *)oldest->cells - 16, 1);
-		__builtin_prefetch((const char *)(oldest->cells + oldest->cap), 1);
-	}
-}
-
-/* Append a copy of the line, trimmed, as the newest history line; when
- * history is full the oldest line is dropped and its storage reused. */
-static void history_append(struct grid_history *history, const struct grid_line *line)
-{
-	struct grid_line *slot;
-
-	if (history->count == history->limit) {
-		slot = history_slot(history, 0);
-		history->start = history->start + 1 == history->cap ? 0 : history->start + 1;
-		prefetch_oldest(history);
-	} else {
-		if (history->count == history->cap) {
-			int cap = history->cap ? history->cap * 2 : 64;
-			history_relayout(history, cap < history->limit ? cap : history->limit);
-		}
-		slot = history_slot(history, history->count++);
-		memset(slot, 0, sizeof *slot);
-	}
-	line_copy_trimmed(slot, line);
-}
-
-static bool history_pop_newest(struct grid_history *history, struct grid_line *out)
-{
-	if (history->count == 0)
-		return false;
-	*out = *history_slot(history, history->count - 1);
-	history->count--;
-	return true;
-}
-
 void grid_clear_history(struct grid *grid)
 {
-	struct grid_history *history = &grid->history;
-
-	while (history->count > 0)
-		history_drop_oldest(history);
-	history_relayout(history, 0);
+	history_clear(&grid->history);
 }
 
 void grid_set_history_limit(struct grid *grid, int limit)
 {
-	struct grid_history *history = &grid->history;
-
-	if (limit < 0)
-		limit = 0;
-	while (history->count > limit)
-		history_drop_oldest(history);
-	history->limit = limit;
-	history_relayout(history, history->count);
+	history_set_limit(&grid->history, limit);
 }
 
 /* ---- the grid ---- */
@@ -459,10 +334,38 @@ struct grid *grid_new(int rows, int cols, int history_limit)
 	grid->rows = rows;
 	grid->cols = cols;
 	grid->lines = xrealloc(NULL, (size_t)rows * sizeof *grid->lines);
-	for (int row = 0; row < rows; row++)
-		line_init(&grid->lines[row], cols);
-	grid->history.limit = history_limit < 0 ? 0 : history_limit;
+	/* A pane's screen is mostly blank for most of its life (and an
+	 * idle pane's entirely): the rows' cells are zero pages of one
+	 * mapping, which the kernel backs only where something is written. */
+	grid->block_size = (size_t)rows * (size_t)cols * sizeof(struct grid_cell);
+	grid->block = mmap(NULL, grid->block_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (grid->block == MAP_FAILED)
+		grid->block = NULL;
+	for (int row = 0; row < rows; row++) {
+		if (grid->block == NULL) {
+			line_init(&grid->lines[row], cols);
+			continue;
+		}
+		memset(&grid->lines[row], 0, sizeof grid->lines[row]);
+		grid->lines[row].cells = (struct grid_cell *)grid->block + (size_t)row * cols;
+		grid->lines[row].cap = (uint16_t)cols;
+		grid->lines[row].borrowed = true;
+	}
+	history_init(&grid->history, history_limit);
 	return grid;
+}
+
+/* The block goes once no row lies in it (a resize gives rows their own). */
+static void release_block_if_unused(struct grid *grid)
+{
+	if (grid->block == NULL)
+		return;
+	for (int row = 0; row < grid->rows; row++)
+		if (grid->lines[row].borrowed)
+			return;
+	munmap(grid->block, grid->block_size);
+	grid->block = NULL;
 }
 
 void grid_free(struct grid *grid)
@@ -471,9 +374,10 @@ void grid_free(struct grid *grid)
 		return;
 	for (int row = 0; row < grid->rows; row++)
 		line_free(&grid->lines[row]);
+	if (grid->block != NULL)
+		munmap(grid->block, grid->block_size);
 	free(grid->lines);
-	grid_clear_history(grid);
-	free(grid->history.lines);
+	history_free(&grid->history);
 	free(grid);
 }
 
@@ -481,9 +385,9 @@ struct grid_line *grid_get_line(const struct grid *grid, int row)
 {
 	if (row >= 0)
 		return row < grid->rows ? grid_visible_line(grid, row) : NULL;
-	if (-row > grid->history.count)
-		return NULL;
-	return history_slot(&grid->history, grid->history.count + row);
+	/* A history row is unpacked into the history's view, which the
+	 * next history row read reuses. */
+	return (struct grid_line *)history_get(&grid->history, grid->history.count + row);
 }
 
 /* Blank a line for reuse as the row that scrolls in. */
@@ -498,8 +402,8 @@ static void line_blank(struct grid_line *line, const struct term_style *bg)
 static void retire_line(struct grid *grid, struct grid_line *line, bool to_history,
 			const struct term_style *bg)
 {
-	if (to_history && grid->history.limit > 0)
-		history_append(&grid->history, line);
+	if (to_history)
+		history_push(&grid->history, line);
 	line_blank(line, bg);
 }
 
@@ -574,8 +478,7 @@ static int shrink_rows(struct grid *grid, struct grid_line *lines, int *count, i
 	int excess = *count - rows;
 	int from_top = excess < keep_row ? excess : keep_row;
 	for (int i = 0; i < from_top; i++) {
-		if (grid->history.limit > 0)
-			history_append(&grid->history, &lines[i]);
+		history_push(&grid->history, &lines[i]);
 		line_free(&lines[i]);
 	}
 	memmove(lines, lines + from_top, (size_t)(*count - from_top) * sizeof *lines);
@@ -591,7 +494,7 @@ static int grow_rows(struct grid *grid, struct grid_line *lines, int *count, int
 	int pulled = 0;
 	struct grid_line line;
 
-	while (*count + pulled < rows && history_pop_newest(&grid->history, &line)) {
+	while (*count + pulled < rows && history_pop(&grid->history, &line)) {
 		memmove(lines + 1, lines, (size_t)(*count + pulled) * sizeof *lines);
 		lines[0] = line;
 		pulled++;
@@ -624,6 +527,7 @@ int grid_resize(struct grid *grid, int rows, int cols, int keep_row)
 	grid->lines = lines;
 	grid->rows = rows;
 	grid->top = 0;
+	release_block_if_unused(grid);
 	return moved;
 }
 
@@ -776,24 +680,43 @@ static void unwrap_position(const struct line_list *out, int first, int offset, 
 	*col = offset;
 }
 
+/* The old history's lines [first, last] unpacked into lines[] where they
+ * are still only their used width and wrapped mark. */
+static void unpack_range(const struct history *old, struct grid_line *lines, int first,
+			 int last)
+{
+	for (int i = first; i <= last && i < old->count; i++)
+		if (lines[i].cells == NULL && lines[i].used > 0)
+			history_unpack(old, i, &lines[i]);
+}
+
 void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 {
-	struct grid_history *history = &grid->history;
-	int count = history->count + grid->rows;
+	/* The old history is read from while the new one is written: the
+	 * reflowed lines go into history as soon as they are sure to be
+	 * history, so at no time is more than a screen's worth of lines
+	 * unpacked (the history's packed lines stay packed until their
+	 * logical line is rewrapped). */
+	struct history old = grid->history;
+	int count = old.count + grid->rows;
 	struct grid_line *lines = xrealloc(NULL, (size_t)count * sizeof *lines);
 	struct line_list out = {0};
 	struct term_cell *cells = NULL;
 	struct grid_cell *compact = NULL;
-	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1;
+	int cells_cap = 0, compact_cap = 0, logical = 0, cursor_first = -1, pushed = 0;
 	struct logical_pos cursor = {-1, 0};
 
-	/* Every line, oldest first; this function owns their storage now. */
-	for (int i = 0; i < history->count; i++)
-		lines[i] = *history_slot(history, i);
+	history_init(&grid->history, old.limit);
+	/* Every line, oldest first, history lines as their width and mark
+	 * only; this function owns their storage now. */
+	for (int i = 0; i < old.count; i++) {
+		memset(&lines[i], 0, sizeof lines[i]);
+		history_line_shape(&old, i, &lines[i].used, &lines[i].wrapped);
+	}
 	for (int r = 0; r < grid->rows; r++)
-		lines[history->count + r] = *grid_visible_line(grid, r);
+		lines[old.count + r] = *grid_visible_line(grid, r);
 	if (row != NULL)
-		cursor = logical_position(lines, history->count + *row, *col);
+		cursor = logical_position(lines, old.count + *row, *col);
 
 	for (int first = 0; first < count; logical++) {
 		int last = first;
@@ -801,6 +724,7 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			last++;
 		if (logical == cursor.line)
 			cursor_first = out.count;
+		unpack_range(&old, lines, first, last);
 		if (first == last && lines[first].used <= cols) {
 			/* Short and whole: moves across as it is. */
 			*list_add(&out) = lines[first];
@@ -816,11 +740,18 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			for (int i = first; i <= last; i++)
 				line_free(&lines[i]);
 		}
+		/* Lines `rows` above the end are history whatever follows,
+		 * unless the cursor's place is still to be found in them. */
+		while (pushed < out.count - grid->rows && (cursor_first < 0 || pushed < cursor_first)) {
+			history_push(&grid->history, &out.lines[pushed]);
+			line_free(&out.lines[pushed++]);
+		}
 		first = last + 1;
 	}
 	free(cells);
 	free(compact);
 	free(lines);
+	history_free(&old);
 	while (out.count < grid->rows)
 		line_init(list_add(&out), cols);
 
@@ -832,15 +763,11 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 			*row = *col = 0;
 	}
 
-	/* History anew, trimmed copies through the usual door (so the limit
-	 * holds); the screen is the last `rows` lines, `cols` cells each. */
-	history->count = 0;
-	history->start = 0;
-	int kept = hsize > history->limit ? hsize - history->limit : 0; /* older: dropped */
-	for (int i = 0; i < hsize; i++) {
-		if (i >= kept)
-			history_append(history, &out.lines[i]);
-		line_free(&out.lines[i]);
+	/* The rest of history through the usual door (the limit holds: the
+	 * oldest go); the screen is the last `rows` lines, `cols` cells each. */
+	for (; pushed < hsize; pushed++) {
+		history_push(&grid->history, &out.lines[pushed]);
+		line_free(&out.lines[pushed]);
 	}
 	free(grid->lines);
 	grid->lines = xrealloc(NULL, (size_t)grid->rows * sizeof *grid->lines);
@@ -851,6 +778,7 @@ void grid_reflow(struct grid *grid, int cols, int *row, int *col)
 	free(out.lines);
 	grid->cols = cols;
 	grid->top = 0;
+	release_block_if_unused(grid);
 }
 
 int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
@@ -874,8 +802,7 @@ int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
 	if (count > rows) {
 		moved = rows - count;
 		for (int i = 0; i < -moved; i++) {
-			if (grid->history.limit > 0)
-				history_append(&grid->history, &lines[i]);
+			history_push(&grid->history, &lines[i]);
 			line_free(&lines[i]);
 		}
 		memmove(lines, lines - moved, (size_t)rows * sizeof *lines);
@@ -886,6 +813,7 @@ int grid_resize_saved(struct grid *grid, int rows, int cols, int keep_row)
 	grid->lines = lines;
 	grid->rows = rows;
 	grid->top = 0;
+	release_block_if_unused(grid);
 	return moved;
 }
 
@@ -900,11 +828,9 @@ static size_t line_memory(const struct grid_line *line)
 size_t grid_memory(const struct grid *grid)
 {
 	size_t total = sizeof *grid + (size_t)grid->rows * sizeof(struct grid_line) +
-		       (size_t)grid->history.cap * sizeof(struct grid_line);
+		       history_memory(&grid->history);
 
 	for (int row = 0; row < grid->rows; row++)
 		total += line_memory(&grid->lines[row]);
-	for (int i = 0; i < grid->history.count; i++)
-		total += line_memory(history_slot(&grid->history, i));
 	return total;
 }

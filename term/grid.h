@@ -12,12 +12,15 @@
  * the table dies with its line.  (tmux's grid.c is the model.)
  *
  * The visible rows form a ring: scrolling the whole screen up rotates the
- * ring's top index and moves the departing row's storage into history, so
- * it costs the same for 10 rows as for 1000.  History lines are trimmed to
- * their used width when they arrive; when the history is full the oldest
- * line is dropped and its storage reused for the new blank row.
+ * ring's top index, packs a copy of the departing row into history
+ * (history.h: runs of one style, trimmed to the used width) and blanks
+ * the row for reuse as the new bottom one, so it costs the same for 10
+ * rows as for 1000.  When the history is full its oldest line goes.
  *
- * Blank cells are all-zero, so a fresh row is one calloc or memset.
+ * Blank cells are all-zero, so a fresh row is one calloc or memset, and a
+ * new grid's rows are zero pages of one anonymous mapping: an idle
+ * pane's screen is memory the kernel never backs.  A row leaves that
+ * block for storage of its own when its width changes.
  *
  * A line the program's text ran off (autowrap) is marked `wrapped`: it and
  * the line below are one logical line.  grid_reflow() uses the mark to
@@ -31,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "history.h"
 #include "term.h"
 
 #define GRID_CELL_EXTENDED 0x01	  /* ch/attr/fg/bg hold an extended-table index */
@@ -63,22 +67,18 @@ struct grid_line {
 	uint16_t ext_cap;
 	uint16_t ext_free; /* free-list head: index + 1, 0 when empty */
 	bool wrapped;	   /* autowrap continued this line on the next one */
-};
-
-/* Scrollback: a ring of trimmed lines that grows to `limit` lines. */
-struct grid_history {
-	struct grid_line *lines;
-	int cap; /* slots allocated (grows geometrically up to limit) */
-	int limit;
-	int count;
-	int start; /* slot of the oldest line */
+	bool borrowed;	   /* cells lie in the grid's first rows' block, not its own */
 };
 
 struct grid {
 	int rows, cols;
 	struct grid_line *lines;     /* ring of `rows` lines */
 	int top;		     /* slot of visible row 0 */
-	struct grid_history history; /* limit 0 for grids without scrollback */
+	struct history history;	     /* limit 0 for grids without scrollback */
+	/* The first rows' cells, one anonymous mapping: its pages stay
+	 * untouched (and cost no memory) until a row is written. */
+	void *block;
+	size_t block_size;
 };
 
 struct grid *grid_new(int rows, int cols, int history_limit);

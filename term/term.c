@@ -436,6 +436,10 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 
 static void switch_screen(struct term *term, bool alt)
 {
+	/* The alternate screen exists only while shown: it starts blank
+	 * (erased below) and nothing reads it once left. */
+	if (alt && term->alt_grid == NULL)
+		term->alt_grid = grid_new(term->rows, term->cols, 0);
 	struct grid *grid = alt ? term->alt_grid : term->main_grid;
 
 	if (grid == term->grid)
@@ -472,6 +476,10 @@ static void switch_screen(struct term *term, bool alt)
 		term->saved_moved = true;
 	}
 	term->grid = grid;
+	if (!alt) {
+		grid_free(term->alt_grid);
+		term->alt_grid = NULL;
+	}
 	refresh_row_lines(term);
 	damage_rows(term, 0, term->rows);
 }
@@ -876,7 +884,6 @@ static int on_resize(int rows, int cols, VTermPos *delta, void *user)
 	vterm_state_get_cursorpos(term->state, &cursor);
 	if (term->grid == term->main_grid) {
 		resize_main(term, rows, cols, cursor, delta);
-		grid_resize(term->alt_grid, rows, cols, -1);
 	} else {
 		/* A full-screen program redraws on SIGWINCH: its screen is cut
 		 * or padded, never reflowed.  The main screen behind it keeps
@@ -945,7 +952,6 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->rows = rows;
 	term->cols = cols;
 	term->main_grid = grid_new(rows, cols, scrollback_limit);
-	term->alt_grid = grid_new(rows, cols, 0);
 	term->grid = term->main_grid;
 	term->cursor_visible = true;
 	term->wrap_row = -2;
@@ -2010,7 +2016,8 @@ void term_damage_clear(struct term *term)
 
 size_t term_memory(const struct term *term)
 {
-	return sizeof *term + grid_memory(term->main_grid) + grid_memory(term->alt_grid);
+	return sizeof *term + grid_memory(term->main_grid) +
+	       (term->alt_grid ? grid_memory(term->alt_grid) : 0);
 }
 
 /* For keys.c: the libvterm instance that encodes keys for this term. */
@@ -2120,6 +2127,15 @@ static int row_text_width(const struct term *term, const struct grid_line *line)
 	return width;
 }
 
+/* Whether `cell` is a simple cell (its character and style in its own
+ * bytes) styled exactly as `before`, which is then simple too. */
+static bool same_simple_style(const struct grid_cell *cell, const struct grid_cell *before)
+{
+	return !(cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) &&
+	       cell->flags == before->flags && cell->attr == before->attr &&
+	       cell->fg == before->fg && cell->bg == before->bg;
+}
+
 bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 {
 	const struct grid_line *line = term_line(term, row);
@@ -2137,6 +2153,20 @@ bool term_row_runs(const struct term *term, int row, term_run_fn fn, void *user)
 	int start = 0;
 
 	for (int col = 0; col < width; col++) {
+		const struct grid_cell *stored = &line->cells[col];
+
+		/* Most cells are simple and styled as the cell before: then the
+		 * run goes on and the character is all there is to add, with
+		 * no decoding (a history read walks millions of these). */
+		if (col > 0 && same_simple_style(stored, stored - 1)) {
+			if (stored->ch == 0)
+				text[len++] = ' ';
+			else if (stored->ch < 0x80)
+				text[len++] = (char)stored->ch;
+			else
+				len += term_utf8_encode(stored->ch, text + len);
+			continue;
+		}
 		grid_line_get(line, col, &cell);
 		if (cell.width == 0)
 			continue; /* right half of a wide character: counted, not drawn */

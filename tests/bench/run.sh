@@ -156,7 +156,7 @@ TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
 tmux -L smbench kill-server
 echo "sandmux server RSS: ${SRSS} KiB ($HIST)"
 echo "tmux server RSS:    ${TRSS} KiB"
-echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 1.0)"
+echo "RATIO memory sandmux/tmux: $(ratio $SRSS $TRSS) (target <= 0.5)"
 
 # --- keystroke latency through an attached client -------------------------
 if [ -x "$HARNESS" ]; then
@@ -253,7 +253,7 @@ if [ -n "$BASE_SM" ]; then
 	export BENCH_NATIVE_BASE="$(dirname "$BASE_SM")"
 fi
 
-for extra in ${BENCH_EXTRAS-native supervisor egress load microvm microvm-read}; do
+for extra in ${BENCH_EXTRAS-history native supervisor egress load microvm microvm-read}; do
 	[ -f "$ROOT/tests/bench/$extra.sh" ] || continue
 	# load.sh takes PANES SECONDS and finds the binary through SANDMUX_BIN.
 	if [ "$extra" = load ]; then

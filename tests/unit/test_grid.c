@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "grid.h"
 
@@ -319,8 +321,8 @@ static void test_reused_history_storage_reads_blank(void **state)
 	put_text(grid, 0, "0123456789abcdef");
 	grid_scroll_up(grid, 0, 1, 1, true, NULL);
 	put_text(grid, 0, "0123456789abcde");
-	grid_scroll_up(grid, 0, 1, 1, true, NULL); /* reuses the 16-cell storage */
-	assert_int_equal(grid_get_line(grid, -1)->cap, 16);
+	grid_scroll_up(grid, 0, 1, 1, true, NULL); /* packed into the 16-cell line's storage */
+	assert_int_equal(grid_get_line(grid, -1)->cap, 15);
 
 	grid_resize(grid, 2, 20, 0); /* pulled back on screen, then written past */
 	assert_string_equal(row_text(grid, 0), "0123456789abcde");
@@ -343,6 +345,41 @@ static void test_shrink_keeps_cursor_on_screen(void **state)
 	assert_string_equal(row_text(grid, 0), "b");
 	assert_string_equal(row_text(grid, -1), "a");
 	assert_int_equal(grid->history.count, 1);
+	grid_free(grid);
+}
+
+static size_t resident_pages(const struct grid *grid)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (grid->block_size + page - 1) / page;
+	unsigned char *vec = calloc(pages, 1);
+	size_t resident = 0;
+
+	assert_int_equal(mincore(grid->block, grid->block_size, vec), 0);
+	for (size_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	free(vec);
+	return resident;
+}
+
+/* An idle pane's screen costs no memory: its rows' cells are untouched
+ * pages until written; a resize gives rows storage of their own and the
+ * block goes, the text kept. */
+static void test_blank_rows_cost_no_pages(void **state)
+{
+	struct grid *grid = grid_new(50, 200, 10);
+
+	assert_non_null(grid->block);
+	assert_int_equal(resident_pages(grid), 0);
+	for (int row = 0; row < 50; row++)
+		assert_string_equal(row_text(grid, row), "");
+	assert_int_equal(resident_pages(grid), 0);
+	put_text(grid, 20, "written");
+	assert_true(resident_pages(grid) >= 1);
+	assert_true(resident_pages(grid) <= 2);
+
+	grid_resize(grid, 50, 120, -1);
+	assert_null(grid->block);
+	assert_string_equal(row_text(grid, 20), "written");
 	grid_free(grid);
 }
 
@@ -392,6 +429,7 @@ int main(void)
 	    cmocka_unit_test(test_resize_keeps_cursor_row),
 	    cmocka_unit_test(test_reused_history_storage_reads_blank),
 	    cmocka_unit_test(test_shrink_keeps_cursor_on_screen),
+	    cmocka_unit_test(test_blank_rows_cost_no_pages),
 	    cmocka_unit_test(test_full_history_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

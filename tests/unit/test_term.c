@@ -332,6 +332,35 @@ static void test_alt_screen(void **state)
 	term_free(term);
 }
 
+/* The alternate screen costs nothing until a program shows it, and
+ * nothing again once it has left; shown a second time it starts blank,
+ * at the size the terminal has then. */
+static void test_alt_screen_allocated_while_shown(void **state)
+{
+	struct term *term = term_new(ROWS, COLS, 100);
+	size_t idle = term_memory(term);
+
+	feed(term, "\033[?1049h");
+	assert_true(term_memory(term) > idle);
+	feed(term, "vim was here");
+	feed(term, "\033[?1049l");
+	assert_int_equal(term_memory(term), idle);
+
+	term_resize(term, ROWS + 2, COLS + 3);
+	feed(term, "\033[?1049h");
+	char *text = screen_text(term, 0);
+	assert_string_equal(text, "\n\n\n\n\n\n");
+	free(text);
+	char move[32];
+	snprintf(move, sizeof move, "\033[%dCx", COLS + 2);
+	feed(term, move);
+	struct term_cell cell;
+	assert_true(term_get_cell(term, 0, COLS + 2, &cell));
+	assert_int_equal(cell.chars[0], 'x');
+	feed(term, "\033[?1049l");
+	term_free(term);
+}
+
 /* ---- titles and modes ---- */
 
 struct title_case {
@@ -943,6 +972,43 @@ static void test_row_runs(void **state)
 	term_free(term);
 }
 
+/* Cells never written (a cursor jump) read as spaces of the run around
+ * them, a Latin-1 character as its two UTF-8 bytes, and a style change
+ * ends the run: on screen and from history alike. */
+static void test_row_runs_of_simple_cells(void **state)
+{
+	struct term *term = term_new(ROWS, 40, 100);
+	static const struct {
+		const char *text;
+		int col, cells;
+		uint8_t attrs;
+	} want[] = {{"ab     cd\xc3\xa9"
+		     "f",
+		     0, 11, 0},
+		    {"gh", 11, 2, TERM_ATTR_BOLD},
+		    {"ij", 13, 2, 0}};
+
+	feed(term, "ab\033[5Ccd\xc3\xa9"
+		   "f\033[1mgh\033[mij");
+	for (int row = 0; row >= -1; row--) {
+		struct runs runs = {0};
+
+		assert_true(term_row_runs(term, row, collect_run, &runs));
+		assert_int_equal(runs.count, 3);
+		for (int i = 0; i < 3; i++) {
+			assert_string_equal(runs.runs[i].text, want[i].text);
+			assert_int_equal(runs.runs[i].col, want[i].col);
+			assert_int_equal(runs.runs[i].cells, want[i].cells);
+			assert_int_equal(runs.runs[i].style.attrs, want[i].attrs);
+		}
+		if (row == 0) {
+			feed(term, "\r\n\n\n\n"); /* the row scrolls into history */
+			assert_int_equal(term_history_lines(term), 1);
+		}
+	}
+	term_free(term);
+}
+
 /* ---- damage ---- */
 
 static void test_damage(void **state)
@@ -1536,6 +1602,7 @@ int main(void)
 	    cmocka_unit_test(test_scrollback_memory_is_recycled),
 	    cmocka_unit_test(test_rgb_overwrite_stays_bounded),
 	    cmocka_unit_test(test_alt_screen),
+	    cmocka_unit_test(test_alt_screen_allocated_while_shown),
 	    cmocka_unit_test(test_titles),
 	    cmocka_unit_test(test_title_in_pieces),
 	    cmocka_unit_test(test_osc7),
@@ -1555,6 +1622,7 @@ int main(void)
 	    cmocka_unit_test(test_hyperlinks),
 	    cmocka_unit_test(test_capture_wide_terminal),
 	    cmocka_unit_test(test_row_runs),
+	    cmocka_unit_test(test_row_runs_of_simple_cells),
 	    cmocka_unit_test(test_damage),
 	    cmocka_unit_test(test_reflow_cases),
 	    cmocka_unit_test(test_reflow_round_trip),

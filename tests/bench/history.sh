@@ -1,0 +1,206 @@
+#!/bin/sh
+# History and start-up costs, side by side with tmux in one run (and a
+# base build's when BENCH_BASE_BIN names its sandmux binary):
+#
+#   rss-1       server RSS, one pane holding 10,000 lines x 200 columns
+#               of history (history-limit 10000 in both)
+#   rss-32      the same in 32 panes (32 sessions of one pane each)
+#   rss-empty   server RSS with 32 empty 200x50 panes
+#   start       server start and its first session, milliseconds
+#   capture     `capture -S -` of the full history, milliseconds
+#   search      reading the 10,000 lines back for copy mode's search:
+#               sandmux's copy mode fetches history from the server in
+#               requests of 1,000 lines on its connection
+#               (src/client-copy.c), sent here the same way with socat,
+#               and searches in the client (not measured); tmux searches
+#               in its server (copy-mode, search-backward for a string
+#               not there)
+#
+# Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians.
+# In make bench, the base build is run.sh's (BENCH_NATIVE_BASE).
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SM="$ROOT/$BUILD/sandmux"
+W=$(mktemp -d /var/tmp/sandmux-bench-history.XXXXXX)
+export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/sandmux"
+chmod 700 "$XDG_RUNTIME_DIR"
+printf '{"scrollback": 10000}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
+printf 'set -g history-limit 10000\n' >"$W/tmux.conf"
+RUNS=${BENCH_RUNS:-5}
+BENCH_BASE_BIN=${BENCH_BASE_BIN-${BENCH_NATIVE_BASE:+$BENCH_NATIVE_BASE/sandmux}}
+L=hbench
+trap 'tmux -L $L kill-server 2>/dev/null; for b in $BINS; do "$b" -L $L kill-server 2>/dev/null; done; rm -rf "$W"' EXIT
+
+BINS="$SM${BENCH_BASE_BIN:+ $BENCH_BASE_BIN}"
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 1; }
+
+head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
+
+# --- servers ---------------------------------------------------------
+sm_gone() { # BIN: wait until its server no longer answers
+	while "$1" -L $L ls >/dev/null 2>&1; do sleep 0.01; done
+}
+tmux_gone() { while tmux -L $L ls >/dev/null 2>&1; do sleep 0.01; done; }
+# again COMMAND...: a new server may meet the previous one still exiting
+# ("server exited unexpectedly"): try again, a bounded number of times.
+again() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "bench: $* failed" >&2
+	exit 1
+}
+sm_pid() { "$1" -L $L ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/'; }
+rss_of() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+wait_files() { # N: until N done files exist
+	while [ "$(ls "$W"/done.* 2>/dev/null | wc -l)" -lt "$1" ]; do sleep 0.02; done
+}
+# sm_panes BIN N COMMAND: N sessions of one 200x51 pane (status line
+# included: 50 rows of pane, as tmux's 200x50 with its status line).
+sm_panes() {
+	for i in $(seq "$2"); do
+		again "$1" -L $L new -d -s "s$i" -x 200 -y 51 -- sh -c "$3; : >'$W/done.$i'; exec sleep 600" >/dev/null
+	done
+}
+tmux_panes() {
+	for i in $(seq "$1"); do
+		again tmux -L $L -f "$W/tmux.conf" new -d -s "s$i" -x 200 -y 50 "$2; : >'$W/done.$i'; exec sleep 600"
+	done
+}
+
+# rss KIND N COMMAND: the median server RSS (KiB) after N panes ran it.
+rss() {
+	kind=$1 n=$2 cmd=$3
+	for r in $(seq "$RUNS"); do
+		rm -f "$W"/done.*
+		if [ "$kind" = tmux ]; then
+			tmux_panes "$n" "$cmd"
+			wait_files "$n"
+			sleep 0.3
+			rss_of "$(tmux -L $L display -p '#{pid}')"
+			tmux -L $L kill-server
+			tmux_gone
+		else
+			sm_panes "$kind" "$n" "$cmd"
+			wait_files "$n"
+			sleep 0.3
+			rss_of "$(sm_pid "$kind")"
+			"$kind" -L $L kill-server >/dev/null 2>&1
+			sm_gone "$kind"
+		fi
+	done | median
+}
+
+start_ms() { # KIND
+	for r in $(seq "$RUNS"); do
+		t0=$(now_ms)
+		if [ "$1" = tmux ]; then
+			again tmux -L $L -f "$W/tmux.conf" new -d -s a -x 200 -y 50 "exec sleep 600"
+			t1=$(now_ms)
+			tmux -L $L kill-server
+			tmux_gone
+		else
+			again "$1" -L $L new -d -s a -x 200 -y 51 -- sleep 600 >/dev/null
+			t1=$(now_ms)
+			"$1" -L $L kill-server >/dev/null 2>&1
+			sm_gone "$1"
+		fi
+		echo $((t1 - t0))
+	done | median
+}
+
+# read_ms KIND: capture -S - and the copy-mode read, medians (ms), "C S".
+read_ms() {
+	rm -f "$W"/done.*
+	if [ "$1" = tmux ]; then
+		tmux_panes 1 "cat '$W/lines.txt'"
+	else
+		sm_panes "$1" 1 "cat '$W/lines.txt'"
+	fi
+	wait_files 1
+	c=$(for r in $(seq "$RUNS"); do
+		t0=$(now_ms)
+		if [ "$1" = tmux ]; then
+			tmux -L $L capture-pane -p -S - -t s1 >"$W/capture"
+		else
+			"$1" -L $L capture -t s1 -S - >"$W/capture"
+		fi
+		echo $(($(now_ms) - t0))
+	done | median)
+	if [ "$1" = tmux ]; then
+		s=$(for r in $(seq "$RUNS"); do
+			t0=$(now_ms)
+			tmux -L $L copy-mode -t s1 \; send -t s1 -X search-backward "sandmux-not-there" \; send -t s1 -X cancel
+			echo $(($(now_ms) - t0))
+		done | median)
+		tmux -L $L kill-server
+		tmux_gone
+	else
+		pane=$("$1" -L $L ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)
+		# Copy mode's requests, on one connection as the client sends
+		# them: hello, then ten `history` requests of 1,000 lines.
+		{
+			echo '{"id":1,"cmd":"hello","version":1}'
+			for k in 0 1 2 3 4 5 6 7 8 9; do
+				echo "{\"id\":$((k + 2)),\"cmd\":\"history\",\"pane\":$pane,\"start\":-$((k * 1000 + 1000)),\"end\":-$((k * 1000 + 1))}"
+			done
+		} >"$W/requests"
+		s=$(for r in $(seq "$RUNS"); do
+			: >"$W/replies"
+			t0=$(now_ms)
+			{
+				cat "$W/requests"
+				while [ "$(wc -l <"$W/replies")" -lt 11 ]; do sleep 0.002; done
+			} | socat -t 0 - "UNIX-CONNECT:$XDG_RUNTIME_DIR/sandmux/$L" >"$W/replies"
+			echo $(($(now_ms) - t0))
+		done | median)
+		grep -q '"id":11,"ok":true' "$W/replies" || echo "bench: copy mode's history requests failed" >&2
+		"$1" -L $L kill-server >/dev/null 2>&1
+		sm_gone "$1"
+	fi
+	echo "$c $s"
+}
+
+line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
+	r=-
+	[ "$5" -gt 0 ] 2>/dev/null && r=$(ratio "$4" "$5")
+	printf 'RATIO %-46s sandmux %8s %s  tmux %8s %s  sandmux/tmux %s (target <= %s)' \
+		"$1" "$4" "$2" "$5" "$2" "$r" "$3"
+	[ -n "$6" ] && printf '  (base build %s %s)' "$6" "$2"
+	echo
+}
+hist="cat '$W/lines.txt'"
+for what in rss-1 rss-32 rss-empty start read; do
+	case $what in
+	rss-1)
+		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist")" \
+			"$(rss tmux 1 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 1 "$hist")}" ;;
+	rss-32)
+		line "server RSS, 32 panes x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 32 "$hist")" \
+			"$(rss tmux 32 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 "$hist")}" ;;
+	rss-empty)
+		line "server RSS, 32 empty 200x50 panes" KiB 1.0 "$(rss "$SM" 32 true)" \
+			"$(rss tmux 32 true)" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 true)}" ;;
+	start)
+		line "server start + first session" ms 1.0 "$(start_ms "$SM")" "$(start_ms tmux)" \
+			"${BENCH_BASE_BIN:+$(start_ms "$BENCH_BASE_BIN")}" ;;
+	read)
+		set -- $(read_ms "$SM")
+		sc=$1 ss=$2
+		set -- $(read_ms tmux)
+		tc=$1 ts=$2
+		bc= bs=
+		if [ -n "$BENCH_BASE_BIN" ]; then
+			set -- $(read_ms "$BENCH_BASE_BIN")
+			bc=$1 bs=$2
+		fi
+		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc"
+		line "copy-mode read/search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
+	esac
+done
+exit 0
