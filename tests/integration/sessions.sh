@@ -39,7 +39,9 @@ trap cleanup_all EXIT
 
 has() { printf '%s\n' "$1" | grep -qF -- "$2"; }
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
-server_pid() { pgrep -n -f "sandmux -L $T_NAME server\$"; }
+# The oldest of that name: the server's probe children (forks of it,
+# beside its first requests) carry its command line for a moment.
+server_pid() { pgrep -o -f "sandmux -L $T_NAME server\$"; }
 # No server process of this test's name is left (its socket goes first).
 server_gone() { ! pgrep -f "sandmux -L $T_NAME server\$" >/dev/null; }
 # The session's shape, pane ids aside: per window, its panes by place,
