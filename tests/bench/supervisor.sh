@@ -106,7 +106,7 @@ cpu_part() {
 	SV_SCHED=
 	i=0
 	while [ -z "$SV_SCHED" ] && [ $i -lt 200 ]; do
-		SRV=$(pgrep -n -f -- "sandmux -L bsv server")
+		SRV=$(pgrep -o -f -- "sandmux -L bsv server")
 		for t in /proc/"$SRV"/task/*; do
 			[ "$(cat "$t/comm" 2>/dev/null)" = sandmux-sv ] && SV_SCHED="$t/schedstat"
 		done
