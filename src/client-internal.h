@@ -323,10 +323,6 @@ size_t sanitize_text(const char *utf8, wchar_t *out, size_t max);
 size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
 
 /* client-draw.c */
-/* A pane's label as its title shows it: FAILED, "starting" while the
- * backend is unconfirmed, "microvm·tcg", "native". */
-void client_label_text(const char *state, const char *backend, const char *accelerator,
-		       char *out, size_t size);
 void client_draw_init(struct client *c);
 void client_draw(struct client *c);
 

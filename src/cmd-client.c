@@ -36,12 +36,14 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 	/* Without a status line the panes have the client's last row too. */
 	if (status != NULL)
 		c->client_status = cJSON_IsTrue(status);
+	server_tty_resize(c);
 	return 0;
 }
 
 CMD_HANDLER(cmd_attach)
 {
 	const char *name = NULL, *tty = NULL, *page = NULL;
+	const cJSON *terminal;
 	struct session *s;
 
 	c->client_status = true;
@@ -59,7 +61,22 @@ CMD_HANDLER(cmd_attach)
 	if (cmd_get_string(req, "tty", false, &tty, err) < 0 ||
 	    cmd_get_string(req, "echo", false, &page, err) < 0)
 		return -1;
-	server_echo_attach(c, tty, page);
+	terminal = cJSON_GetObjectItemCaseSensitive(req, "terminal");
+	if (terminal != NULL) {
+		const char *term_name = NULL, *colorterm = NULL, *theme = NULL;
+
+		if (!cJSON_IsObject(terminal) ||
+		    cmd_get_string(terminal, "term", true, &term_name, err) < 0 ||
+		    cmd_get_string(terminal, "colorterm", false, &colorterm, err) < 0 ||
+		    cmd_get_string(terminal, "theme", false, &theme, err) < 0 ||
+		    server_tty_attach(c, term_name, colorterm, theme, err) < 0) {
+			if (err->code[0] == '\0')
+				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");
+			return -1;
+		}
+	} else {
+		server_echo_attach(c, tty, page);
+	}
 	cJSON_AddBoolToObject(result, "echo", c->echo != NULL);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;

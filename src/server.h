@@ -196,6 +196,8 @@ struct conn {
 	unsigned long tty_forwarded; /* chunks sent to the client */
 	uint64_t lines_sent;	     /* lines sent to the client (see echo-share.h) */
 	unsigned long tty_passed;    /* bytes written straight to a pane */
+	/* The client's terminal when the server owns it (server-tty.c). */
+	struct client_tty *ctty;
 	struct conn *next;
 };
 
@@ -287,6 +289,28 @@ void session_store_save_all(const char *why);
 /* kill-session: the user ended it, so it is no longer offered. */
 void session_store_forget(const char *name);
 void session_store_start(void);
+
+/* server-tty.c: a client's terminal passed to the server, which reads
+ * its keys and draws it (issue 28's model; SANDMUX_SERVER_DRAWS). */
+struct client_tty;
+int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
+		      const char *theme_name, struct sm_error *err);
+/* Give the terminal back as it was found (idempotent). */
+void server_tty_detach(struct conn *c);
+void server_tty_draw(struct conn *c);
+void server_tty_draw_session(struct session *s);
+void server_tty_resize(struct conn *c);
+/* A pane of w rang: the terminal's bell, as the config's bell_action says. */
+void server_tty_bell(struct conn *c, const struct window *w);
+/* A pane in the window rang since it was focused; a window not shown
+ * had a denial since it was (the status line's ! and D). */
+bool window_rang(const struct window *w);
+bool window_denied(const struct window *w);
+
+/* cmd-format.c: a pane's format context, for a client of that size. */
+struct format_context;
+void format_pane_context(struct pane *p, int client_cols, int client_rows,
+			 struct format_context *ctx);
 
 /* session.c */
 struct session *session_find(const char *name);

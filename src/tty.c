@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,6 +557,23 @@ void tty_stop(struct tty *tty)
 
 /* ---- composing ---- */
 
+int tty_char_width(uint32_t cp)
+{
+	/* wcwidth answers for the thread's locale; the server's is C. */
+	static locale_t utf8;
+	locale_t before;
+	int width;
+
+	if (utf8 == (locale_t)0)
+		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (utf8 == (locale_t)0)
+		return 1;
+	before = uselocale(utf8);
+	width = wcwidth((wchar_t)cp);
+	uselocale(before);
+	return width < 0 ? 1 : width;
+}
+
 /* Make room in want for a cell `width` wide at row, col: a wide
  * character cut in half becomes a blank on both sides. */
 static struct term_cell *make_room(struct tty *tty, int row, int col, int width)
@@ -616,7 +634,7 @@ int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 			n = 1;
 		}
 		at += n;
-		width = wcwidth((wchar_t)cp);
+		width = tty_char_width(cp);
 		if (width == 0 && last >= 0) {
 			struct term_cell *prev = want_at(tty, row, last);
 			int i = 1;

@@ -84,6 +84,9 @@ void tty_fill(struct tty *tty, int row, int col, int n, const struct term_style 
 int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 		 const struct term_style *style);
 void tty_set_cursor(struct tty *tty, int row, int col, bool visible);
+/* Columns a character takes (wcwidth in UTF-8, whatever the process's
+ * locale): 0 for a combining mark, 2 for a wide one, else 1. */
+int tty_char_width(uint32_t cp);
 
 /* Write the difference between want and shown (unless blocked), then
  * as much of the buffer as the terminal takes. */

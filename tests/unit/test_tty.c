@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -452,8 +451,6 @@ static void test_color_reduce(void **state)
 
 int main(void)
 {
-	/* Character widths as the server reads them (wcwidth), UTF-8. */
-	setlocale(LC_CTYPE, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_full_screen_matches),
 	    cmocka_unit_test(test_nothing_changed_writes_nothing),

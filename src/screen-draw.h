@@ -1,0 +1,29 @@
+/*
+ * screen-draw: what an attached client's terminal shows, composed by the
+ * server from its own data into a tty's wanted cells (tty.h): the active
+ * window's panes from their grids, a title line above each (backend
+ * label, title, working directory, denials, zoom), borders, FAILED
+ * banners, the status line.
+ */
+#ifndef SANDMUX_SCREEN_DRAW_H
+#define SANDMUX_SCREEN_DRAW_H
+
+#include <stddef.h>
+
+struct tty;
+struct session;
+struct config;
+struct theme;
+
+void screen_draw(struct tty *tty, struct session *s, const struct config *config,
+		 const struct theme *theme);
+
+/* A pane's label as its title line shows it: FAILED, the backend (a
+ * microvm's with its accelerator), or "starting". */
+void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
+		       size_t size);
+/* A program's title as drawn beside the label: trimmed, and quoted when
+ * it holds a label's word, so that it can never pass for one. */
+void screen_title_beside_label(const char *title, char *out, size_t size);
+
+#endif

@@ -1,0 +1,418 @@
+/*
+ * server-tty: a client's terminal, owned by the server (tmux's model).
+ *
+ * A thin client (client-thin.c) passes its terminal's descriptors with
+ * the attach request (SCM_RIGHTS on the protocol socket, which the
+ * server reads as a libuv IPC pipe).  From then on the server is the
+ * terminal's one writer and one reader: it sets raw mode, decodes what
+ * the user types with term/keys.c (the prefix key first, then the
+ * active pane), and draws the client's screen from the panes' grids
+ * (screen-draw.c) through the tty writer (tty.c), which writes only
+ * what changed and never waits for a slow terminal.  Detach, exit, or
+ * a closed connection give the terminal back as it was found: the
+ * main screen, the saved termios, blocking descriptors.
+ *
+ * Ownership: a struct client_tty belongs to its conn (conn->ctty); it
+ * owns its descriptors (dups of the client's), its tty and its libuv
+ * handles.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "log.h"
+#include "screen-draw.h"
+#include "server.h"
+#include "term.h"
+#include "theme.h"
+#include "tty.h"
+#include "xalloc.h"
+
+#define ESCAPE_MS 25	 /* how long a lone ESC waits to be a sequence's start */
+#define INPUT_MAX 256	 /* bytes of a sequence not complete yet */
+#define GIVE_BACK_MS 200 /* how long the last bytes may take to reach a terminal */
+
+struct client_tty {
+	struct conn *conn;
+	int in_fd, out_fd;
+	struct tty *tty;
+	struct termios saved;
+	bool saved_ok;
+	int in_flags, out_flags; /* file status flags before ours */
+	uv_poll_t *in_poll, *out_poll;
+	bool out_polling;
+	uv_timer_t *escape_timer;
+	char input[INPUT_MAX];
+	size_t ninput;
+	bool prefix; /* the prefix key was pressed: the next key is a command */
+	struct term_key prefix_key;
+	struct config config;
+	struct theme theme;
+};
+
+static void on_handle_closed(uv_handle_t *handle)
+{
+	free(handle);
+}
+
+static void close_handle(void *handle)
+{
+	if (handle != NULL)
+		uv_close((uv_handle_t *)handle, on_handle_closed);
+}
+
+/* Raw mode as a multiplexer wants it: every byte as typed, no echo, no
+ * signals from ^C or ^Z (they are keys for the panes), no output
+ * processing (the tty writer places every character itself). */
+static void set_raw(struct client_tty *ct)
+{
+	struct termios tio = ct->saved;
+
+	tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF | ICRNL | INLCR | IGNCR | IMAXBEL | ISTRIP);
+	tio.c_iflag |= IGNBRK;
+	tio.c_oflag &= ~(tcflag_t)(OPOST | ONLCR | OCRNL | ONLRET);
+	tio.c_lflag &= ~(tcflag_t)(IEXTEN | ICANON | ECHO | ECHOE | ECHONL | ECHOCTL | ECHOPRT |
+				   ECHOKE | ISIG);
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	tcsetattr(ct->in_fd, TCSANOW, &tio);
+}
+
+static struct pane *active_pane(const struct conn *c)
+{
+	struct session *s = c->attached;
+
+	if (s == NULL || s->active == NULL)
+		return NULL;
+	return s->active->zoomed != NULL ? s->active->zoomed : s->active->active;
+}
+
+static void start_output_poll(struct client_tty *ct);
+
+void server_tty_draw(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL || c->attached == NULL)
+		return;
+	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme);
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+void server_tty_draw_session(struct session *s)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s && c->ctty != NULL)
+			server_tty_draw(c);
+}
+
+/* ---- input ---- */
+
+static void detach_client(struct conn *c)
+{
+	struct session *s = c->attached;
+	cJSON *ev;
+
+	c->attached = NULL;
+	if (s != NULL)
+		session_fit_clients(s);
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "exit");
+	cJSON_AddStringToObject(ev, "reason", "detached");
+	server_send(c, ev);
+}
+
+static bool same_key(const struct term_key *a, const struct term_key *b)
+{
+	return a->kind == b->kind && a->mods == b->mods &&
+	       (a->kind == TERM_KEY_CHAR ? a->codepoint == b->codepoint : a->named == b->named);
+}
+
+/* The key after the prefix.  Only the keys of a plain pane's life so
+ * far: d detaches, the prefix again sends it to the pane. */
+static void prefix_command(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = active_pane(c);
+
+	if (key->kind == TERM_KEY_CHAR && key->mods == 0 && key->codepoint == 'd') {
+		detach_client(c);
+		return;
+	}
+	if (same_key(key, &ct->prefix_key) && p != NULL)
+		term_send_key(p->term, key);
+}
+
+static void handle_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p;
+
+	if (ct->prefix) {
+		ct->prefix = false;
+		prefix_command(c, key);
+		return;
+	}
+	if (same_key(key, &ct->prefix_key)) {
+		ct->prefix = true;
+		return;
+	}
+	p = active_pane(c);
+	if (p != NULL && p->master >= 0) {
+		p->input_ms = server_now_ms();
+		term_send_key(p->term, key);
+	}
+}
+
+/* Decode what waits in the input buffer; `final` once the escape timeout
+ * passed.  Stops when the client detached on a key. */
+static void decode_input(struct conn *c, bool final)
+{
+	struct client_tty *ct = c->ctty;
+	size_t at = 0;
+
+	while (at < ct->ninput && c->ctty == ct && c->attached != NULL) {
+		struct term_input in;
+		size_t used = term_input_decode(ct->input + at, ct->ninput - at, final, &in);
+
+		if (used == 0)
+			break;
+		at += used;
+		if (in.kind == TERM_INPUT_KEY)
+			handle_key(c, &in.key);
+	}
+	if (c->ctty != ct)
+		return;
+	memmove(ct->input, ct->input + at, ct->ninput - at);
+	ct->ninput -= at;
+}
+
+static void on_escape_timer(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+
+	if (c->ctty != NULL)
+		decode_input(c, true);
+}
+
+static void on_input(uv_poll_t *handle, int status, int events)
+{
+	struct conn *c = handle->data;
+	struct client_tty *ct = c->ctty;
+	ssize_t n;
+
+	if (ct == NULL)
+		return;
+	n = status < 0 ? -1
+		       : read(ct->in_fd, ct->input + ct->ninput, sizeof ct->input - ct->ninput);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* The terminal hung up: the client goes with it. */
+		uv_poll_stop(handle);
+		return;
+	}
+	ct->ninput += (size_t)n;
+	uv_timer_stop(ct->escape_timer);
+	session_client_active(c);
+	decode_input(c, ct->ninput == sizeof ct->input);
+	if (c->ctty == ct && ct->ninput > 0)
+		uv_timer_start(ct->escape_timer, on_escape_timer, ESCAPE_MS, 0);
+}
+
+/* ---- output ---- */
+
+static void on_writable(uv_poll_t *handle, int status, int events)
+{
+	struct conn *c = handle->data;
+	struct client_tty *ct = c->ctty;
+	int rc;
+
+	if (ct == NULL)
+		return;
+	rc = status < 0 ? -1 : tty_write_out(ct->tty);
+	if (rc == 1)
+		return;
+	uv_poll_stop(handle);
+	ct->out_polling = false;
+}
+
+static void start_output_poll(struct client_tty *ct)
+{
+	if (ct->out_polling)
+		return;
+	ct->out_polling = true;
+	uv_poll_start(ct->out_poll, UV_WRITABLE, on_writable);
+}
+
+/* ---- taking and giving back ---- */
+
+/* The descriptors that came with the attach line, as our own. */
+static int take_fds(struct conn *c, int *fds, int max)
+{
+	int n = 0;
+
+	while (uv_pipe_pending_count(&c->pipe) > 0) {
+		uv_pipe_t *tmp = xmalloc(sizeof *tmp);
+		uv_os_fd_t fd = -1;
+
+		uv_pipe_init(server.loop, tmp, 0);
+		if (uv_accept((uv_stream_t *)&c->pipe, (uv_stream_t *)tmp) == 0 &&
+		    uv_fileno((uv_handle_t *)tmp, &fd) == 0 && n < max)
+			fds[n++] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		uv_close((uv_handle_t *)tmp, on_handle_closed);
+	}
+	return n;
+}
+
+int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
+		      const char *theme_name, struct sm_error *err)
+{
+	struct client_tty *ct;
+	struct tty_term tt;
+	struct sm_error ignored = {0};
+	int fds[2] = {-1, -1}, n = take_fds(c, fds, 2);
+
+	if (n < 1 || fds[0] < 0 || !isatty(fds[0]) || (n == 2 && (fds[1] < 0 || !isatty(fds[1])))) {
+		for (int i = 0; i < n; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		sm_error_set(err, SM_ERR_NO_TERMINAL, "the attach request came without a terminal");
+		return -1;
+	}
+	if (tty_term_load(&tt, term_name, colorterm, err) != 0) {
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+		return -1;
+	}
+	ct = xcalloc(1, sizeof *ct);
+	ct->conn = c;
+	ct->in_fd = fds[0];
+	ct->out_fd = n == 2 ? fds[1] : fds[0];
+	ct->saved_ok = tcgetattr(ct->in_fd, &ct->saved) == 0;
+	ct->in_flags = fcntl(ct->in_fd, F_GETFL);
+	ct->out_flags = fcntl(ct->out_fd, F_GETFL);
+	fcntl(ct->in_fd, F_SETFL, ct->in_flags | O_NONBLOCK);
+	if (ct->saved_ok)
+		set_raw(ct);
+	ct->tty = tty_new(ct->out_fd, &tt, c->client_rows, c->client_cols);
+	config_defaults(&ct->config);
+	if (config_load(NULL, &ct->config, &ignored) != 0) {
+		/* As the server's own: a broken config is logged, not fatal. */
+		log_warn("config: %s (using defaults)", ignored.message);
+		config_free(&ct->config);
+		config_defaults(&ct->config);
+	}
+	/* Without a status line the panes have the last row too. */
+	c->client_status = ct->config.status;
+	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
+		term_key_parse("C-b", &ct->prefix_key);
+	if (theme_load(theme_name != NULL ? theme_name : ct->config.theme, &ct->theme, &ignored) !=
+	    0)
+		log_warn("theme: %s (using the built-in theme)", ignored.message);
+	ct->in_poll = xmalloc(sizeof *ct->in_poll);
+	ct->out_poll = xmalloc(sizeof *ct->out_poll);
+	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
+	uv_poll_init(server.loop, ct->in_poll, ct->in_fd);
+	uv_poll_init(server.loop, ct->out_poll, ct->out_fd);
+	uv_timer_init(server.loop, ct->escape_timer);
+	ct->in_poll->data = ct->out_poll->data = ct->escape_timer->data = c;
+	uv_poll_start(ct->in_poll, UV_READABLE, on_input);
+	tty_start(ct->tty);
+	c->ctty = ct;
+	log_info("client terminal %s, %dx%d", term_name, c->client_cols, c->client_rows);
+	return 0;
+}
+
+/* The last bytes (the main screen back) reach the terminal if it reads
+ * within GIVE_BACK_MS; a terminal that does not read is left as it is. */
+static void write_last(struct client_tty *ct)
+{
+	uint64_t deadline = server_now_ms() + GIVE_BACK_MS;
+
+	while (tty_write_out(ct->tty) == 1) {
+		struct pollfd pfd = {.fd = ct->out_fd, .events = POLLOUT};
+		uint64_t now = server_now_ms();
+
+		if (now >= deadline || poll(&pfd, 1, (int)(deadline - now)) <= 0)
+			break;
+	}
+}
+
+void server_tty_detach(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	c->ctty = NULL;
+	tty_stop(ct->tty);
+	write_last(ct);
+	if (ct->saved_ok)
+		tcsetattr(ct->in_fd, TCSADRAIN, &ct->saved);
+	/* The descriptors share their file description with the user's
+	 * shell: it gets them back blocking, as they came. */
+	if (ct->in_flags >= 0)
+		fcntl(ct->in_fd, F_SETFL, ct->in_flags);
+	if (ct->out_flags >= 0)
+		fcntl(ct->out_fd, F_SETFL, ct->out_flags);
+	close_handle(ct->in_poll);
+	close_handle(ct->out_poll);
+	close_handle(ct->escape_timer);
+	if (ct->out_fd != ct->in_fd)
+		close(ct->out_fd);
+	close(ct->in_fd);
+	tty_free(ct->tty);
+	config_free(&ct->config);
+	free(ct);
+}
+
+void server_tty_bell(struct conn *c, const struct window *w)
+{
+	struct client_tty *ct = c->ctty;
+	const char *bel;
+
+	if (ct == NULL || ct->config.bell_action == BELL_NONE ||
+	    (ct->config.bell_action == BELL_CURRENT &&
+	     (c->attached == NULL || c->attached->active != w)))
+		return;
+	bel = ct->tty->term.caps[TTYC_BEL] != NULL ? ct->tty->term.caps[TTYC_BEL] : "\a";
+	tty_raw(ct->tty, bel, strlen(bel));
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+/* Write the whole screen again: the terminal's content is unknown. */
+static void server_tty_redraw(struct conn *c)
+{
+	if (c->ctty == NULL)
+		return;
+	tty_invalidate(c->ctty->tty);
+	server_tty_draw(c);
+}
+
+void server_tty_resize(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	/* The same size again: the client was continued after a stop, and
+	 * whatever ran meanwhile drew over the screen. */
+	if (ct->tty->rows == c->client_rows && ct->tty->cols == c->client_cols) {
+		server_tty_redraw(c);
+		return;
+	}
+	tty_resize(ct->tty, c->client_rows, c->client_cols);
+	server_tty_draw(c);
+}
