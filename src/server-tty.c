@@ -26,6 +26,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "bindings.h"
+#include "cmd.h"
+#include "command.h"
 #include "config.h"
 #include "log.h"
 #include "screen-draw.h"
@@ -53,6 +56,8 @@ struct client_tty {
 	size_t ninput;
 	bool prefix; /* the prefix key was pressed: the next key is a command */
 	struct term_key prefix_key;
+	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
+	struct binding_table bindings;
 	struct config config;
 	struct theme theme;
 };
@@ -137,15 +142,61 @@ static bool same_key(const struct term_key *a, const struct term_key *b)
 	       (a->kind == TERM_KEY_CHAR ? a->codepoint == b->codepoint : a->named == b->named);
 }
 
-/* The key after the prefix.  Only the keys of a plain pane's life so
- * far: d detaches, the prefix again sends it to the pane. */
+/* A binding's command, run as this client: the server's commands as
+ * if the client had sent the request; the client's own (modes) only as
+ * far as the server has them yet. */
+static void run_binding(struct conn *c, const char *line)
+{
+	struct pane *p = active_pane(c);
+	struct command_context ctx = {CMD_PROMPT, p != NULL ? p->id : -1, c->attached->name};
+	struct command_parsed parsed;
+	struct sm_error err = {0};
+
+	if (command_parse_line(line, &ctx, &parsed, &err) < 0) {
+		log_warn("binding '%s': %s", line, err.message);
+		return;
+	}
+	if (parsed.entry->client != NULL) {
+		if (strcmp(parsed.entry->name, "detach") == 0)
+			detach_client(c);
+		else
+			log_info("%s: %s is not on the server's path yet", __func__,
+				 parsed.entry->name);
+	} else if (parsed.request != NULL) {
+		cJSON *request = parsed.request;
+
+		/* No id: a notification, answered only if it fails. */
+		parsed.request = NULL;
+		cmd_dispatch(c, request);
+		cJSON_Delete(request);
+	}
+	command_parsed_free(&parsed);
+}
+
+/* A key's binding, by its canonical name; NULL if none. */
+static const char *binding_of(const struct client_tty *ct, const struct term_key *key, bool *repeat)
+{
+	char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
+
+	term_key_name(key, name, sizeof name);
+	if (!key_name_canonical(name, canonical, sizeof canonical))
+		return NULL;
+	*repeat = bindings_repeats(&ct->bindings, canonical);
+	return bindings_lookup(&ct->bindings, canonical);
+}
+
+/* The key after the prefix: its binding; the prefix again goes to the
+ * pane. */
 static void prefix_command(struct conn *c, const struct term_key *key)
 {
 	struct client_tty *ct = c->ctty;
 	struct pane *p = active_pane(c);
+	bool repeat = false;
+	const char *command = binding_of(ct, key, &repeat);
 
-	if (key->kind == TERM_KEY_CHAR && key->mods == 0 && key->codepoint == 'd') {
-		detach_client(c);
+	if (command != NULL) {
+		ct->repeat_until = repeat ? server_now_ms() + (uint64_t)ct->config.repeat_time : 0;
+		run_binding(c, command);
 		return;
 	}
 	if (same_key(key, &ct->prefix_key) && p != NULL)
@@ -161,6 +212,18 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		ct->prefix = false;
 		prefix_command(c, key);
 		return;
+	}
+	/* A repeating binding's key again, soon enough: no prefix needed. */
+	if (ct->repeat_until > server_now_ms()) {
+		bool repeat = false;
+		const char *command = binding_of(ct, key, &repeat);
+
+		if (command != NULL && repeat) {
+			ct->repeat_until = server_now_ms() + (uint64_t)ct->config.repeat_time;
+			run_binding(c, command);
+			return;
+		}
+		ct->repeat_until = 0;
 	}
 	if (same_key(key, &ct->prefix_key)) {
 		ct->prefix = true;
@@ -180,7 +243,7 @@ static void decode_input(struct conn *c, bool final)
 	struct client_tty *ct = c->ctty;
 	size_t at = 0;
 
-	while (at < ct->ninput && c->ctty == ct && c->attached != NULL) {
+	while (c->ctty == ct && c->attached != NULL && at < ct->ninput) {
 		struct term_input in;
 		size_t used = term_input_decode(ct->input + at, ct->ninput - at, final, &in);
 
@@ -312,6 +375,12 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 		config_free(&ct->config);
 		config_defaults(&ct->config);
 	}
+	bindings_init_defaults(&ct->bindings);
+	if (ct->config.vi_pane_keys)
+		bindings_add_vi_pane_keys(&ct->bindings);
+	for (size_t i = 0; i < ct->config.nbindings; i++)
+		bindings_set(&ct->bindings, ct->config.bindings[i].key,
+			     ct->config.bindings[i].command, NULL);
 	/* Without a status line the panes have the last row too. */
 	c->client_status = ct->config.status;
 	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
@@ -373,6 +442,7 @@ void server_tty_detach(struct conn *c)
 	close(ct->in_fd);
 	tty_free(ct->tty);
 	config_free(&ct->config);
+	bindings_free(&ct->bindings);
 	free(ct);
 }
 
