@@ -152,28 +152,6 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 	c->dirty = true;
 }
 
-/* command-prompt's template with every %% replaced by text, quoted for
- * the double quotes the template puts around it (tmux's "%%"): a name
- * with blanks or quotes stays one word. */
-static void prompt_fill_template(const char *template, const char *text, char *out, size_t size)
-{
-	size_t used = 0;
-
-	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
-		if (t[0] != '%' || t[1] != '%') {
-			out[used++] = *t;
-			continue;
-		}
-		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
-			if (*p == '"' || *p == '\\')
-				out[used++] = '\\';
-			out[used++] = *p;
-		}
-		t++;
-	}
-	out[used] = 0;
-}
-
 static void prompt_finish(struct client *c, bool accepted)
 {
 	struct prompt *prompt = &c->prompt;
@@ -189,7 +167,7 @@ static void prompt_finish(struct client *c, bool accepted)
 		if (prompt->template[0] != 0) {
 			char command[sizeof prompt->template + sizeof text];
 
-			prompt_fill_template(prompt->template, text, command, sizeof command);
+			command_fill_template(prompt->template, text, command, sizeof command);
 			client_run_command(c, command);
 			break;
 		}

@@ -583,3 +583,25 @@ const char *command_complete(const char *prefix, int flags, int index)
 			return e->name;
 	return NULL;
 }
+
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"): a name
+ * with blanks or quotes stays one word. */
+void command_fill_template(const char *template, const char *text, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
+		if (t[0] != '%' || t[1] != '%') {
+			out[used++] = *t;
+			continue;
+		}
+		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
+			if (*p == '"' || *p == '\\')
+				out[used++] = '\\';
+			out[used++] = *p;
+		}
+		t++;
+	}
+	out[used] = 0;
+}

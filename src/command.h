@@ -150,6 +150,9 @@ int command_parse(const struct command_entry *entry, int argc, char **argv,
 int command_parse_line(const char *line, const struct command_context *ctx,
 		       struct command_parsed *out, struct sm_error *err);
 void command_parsed_free(struct command_parsed *parsed);
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"). */
+void command_fill_template(const char *template, const char *text, char *out, size_t size);
 /* A local option given on the command line (by long name, else the
  * letter as a one-character string): its value, "" for a flag, or NULL. */
 const char *command_local(const struct command_parsed *parsed, const char *name);

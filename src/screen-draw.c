@@ -36,6 +36,7 @@ struct canvas {
 	struct session *session;
 	const struct config *config;
 	const struct theme *theme;
+	const struct screen_overlay *overlay;
 	int rows; /* rows for panes: the tty's less the status line */
 	bool zoomed;
 };
@@ -395,6 +396,28 @@ static void draw_status(struct canvas *cv)
 	int y = cv->tty->rows - 1, x = 0, cols = cv->tty->cols, right_width, limit;
 	char left[512], right[512], entry[160];
 
+	const struct screen_overlay *ov = cv->overlay;
+
+	if (ov->prompt) {
+		char before[1024];
+		int at;
+
+		fill(cv, y, 0, cols, " ", THEME_STATUS_PROMPT);
+		at = put(cv, y, 0, cols, ov->prompt_label, THEME_STATUS_PROMPT);
+		put(cv, y, at, cols - at, ov->prompt_text, THEME_STATUS_PROMPT);
+		snprintf(before, sizeof before, "%.*s", (int)ov->prompt_cursor, ov->prompt_text);
+		at += text_columns(before);
+		tty_set_cursor(cv->tty, y, at < cols ? at : cols - 1, true);
+		return;
+	}
+	if (ov->message != NULL && ov->message[0] != '\0') {
+		enum theme_slot slot =
+		    ov->message_error ? THEME_STATUS_ERROR : THEME_STATUS_MESSAGE;
+
+		fill(cv, y, 0, cols, " ", slot);
+		put(cv, y, 0, cols, ov->message, slot);
+		return;
+	}
 	status_text(cv, cv->config->status_left, left, sizeof left);
 	status_text(cv, cv->config->status_right, right, sizeof right);
 	fill(cv, y, 0, cols, " ", THEME_STATUS_BAR);
@@ -407,6 +430,8 @@ static void draw_status(struct canvas *cv)
 		limit = cols;
 	}
 	x += put(cv, y, x, limit, left, THEME_STATUS_SESSION);
+	if (ov->prefix && x < limit)
+		x += put(cv, y, x, limit - x, "^ ", THEME_STATUS_CURRENT);
 	for (struct window *w = cv->session->windows; w != NULL && x < limit; w = w->next) {
 		window_entry(cv, w, entry, sizeof entry);
 		x += put(cv, y, x, limit - x, entry,
@@ -438,9 +463,10 @@ static void place_cursor(struct canvas *cv, struct window *w)
 }
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
-		 const struct theme *theme)
+		 const struct theme *theme, const struct screen_overlay *overlay)
 {
-	struct canvas cv = {tty, s, config, theme, tty->rows - (config->status ? 1 : 0), false};
+	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
+			    false};
 	struct window *w = s->active;
 
 	for (int y = 0; y < tty->rows; y++)

@@ -8,6 +8,7 @@
 #ifndef SANDMUX_SCREEN_DRAW_H
 #define SANDMUX_SCREEN_DRAW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct tty;
@@ -15,8 +16,19 @@ struct session;
 struct config;
 struct theme;
 
+/* What the client shows over the panes: a message or the prompt in the
+ * status line, the prefix mark. */
+struct screen_overlay {
+	const char *message; /* NULL or "": none */
+	bool message_error;
+	bool prompt;
+	const char *prompt_label, *prompt_text;
+	size_t prompt_cursor; /* bytes of prompt_text before the cursor */
+	bool prefix;
+};
+
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
-		 const struct theme *theme);
+		 const struct theme *theme, const struct screen_overlay *overlay);
 
 /* A pane's label as its title line shows it: FAILED, the backend (a
  * microvm's with its accelerator), or "starting". */

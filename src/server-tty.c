@@ -30,8 +30,10 @@
 #include "cmd.h"
 #include "command.h"
 #include "config.h"
+#include "format.h"
 #include "log.h"
 #include "screen-draw.h"
+#include "server-prompt.h"
 #include "server.h"
 #include "term.h"
 #include "theme.h"
@@ -41,6 +43,8 @@
 #define ESCAPE_MS 25	 /* how long a lone ESC waits to be a sequence's start */
 #define INPUT_MAX 256	 /* bytes of a sequence not complete yet */
 #define GIVE_BACK_MS 200 /* how long the last bytes may take to reach a terminal */
+#define MESSAGE_MS 3000	 /* a message in the status line, as the ncurses client's */
+#define ERROR_MESSAGE_MS 6000
 
 struct client_tty {
 	struct conn *conn;
@@ -58,6 +62,10 @@ struct client_tty {
 	struct term_key prefix_key;
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
+	struct server_prompt prompt;
+	char message[512];
+	bool message_error;
+	uv_timer_t *message_timer; /* the message goes when it fires */
 	struct config config;
 	struct theme theme;
 };
@@ -107,7 +115,17 @@ void server_tty_draw(struct conn *c)
 
 	if (ct == NULL || c->attached == NULL)
 		return;
-	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme);
+	struct screen_overlay overlay = {
+	    .message = ct->message,
+	    .message_error = ct->message_error,
+	    .prompt = ct->prompt.active,
+	    .prompt_label = ct->prompt.label,
+	    .prompt_text = ct->prompt.text,
+	    .prompt_cursor = ct->prompt.cursor,
+	    .prefix = ct->prefix,
+	};
+
+	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
 		start_output_poll(ct);
@@ -120,26 +138,108 @@ void server_tty_draw_session(struct session *s)
 			server_tty_draw(c);
 }
 
-/* ---- input ---- */
+/* ---- messages ---- */
 
-static void detach_client(struct conn *c)
+static void on_message_timer(uv_timer_t *timer)
 {
-	struct session *s = c->attached;
-	cJSON *ev;
+	struct conn *c = timer->data;
 
-	c->attached = NULL;
-	if (s != NULL)
-		session_fit_clients(s);
-	ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "event", "exit");
-	cJSON_AddStringToObject(ev, "reason", "detached");
-	server_send(c, ev);
+	if (c->ctty == NULL)
+		return;
+	c->ctty->message[0] = '\0';
+	server_tty_draw(c);
 }
+
+void server_tty_message(struct conn *c, bool is_error, const char *text)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	snprintf(ct->message, sizeof ct->message, "%s", text);
+	ct->message_error = is_error;
+	uv_timer_start(ct->message_timer, on_message_timer,
+		       is_error ? ERROR_MESSAGE_MS : MESSAGE_MS, 0);
+	server_tty_draw(c);
+}
+
+/* ---- input ---- */
 
 static bool same_key(const struct term_key *a, const struct term_key *b)
 {
 	return a->kind == b->kind && a->mods == b->mods &&
 	       (a->kind == TERM_KEY_CHAR ? a->codepoint == b->codepoint : a->named == b->named);
+}
+
+static void join_words(const struct command_parsed *parsed, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (int i = 0; i < parsed->nwords; i++)
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "",
+			 parsed->words[i]);
+}
+
+/* The commands the ncurses client runs itself (modes), as far as the
+ * server has them: send-prefix, display-message, the prompt and
+ * confirm-before. */
+static void client_command(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	const char *name = parsed->entry->name;
+	char words[BINDING_COMMAND_MAX], label[160], initial[1024] = "";
+
+	join_words(parsed, words, sizeof words);
+	if (strcmp(name, "send-prefix") == 0) {
+		struct pane *p = active_pane(c);
+
+		if (p != NULL)
+			term_send_key(p->term, &ct->prefix_key);
+		return;
+	}
+	if (strcmp(name, "display-message") == 0) {
+		struct pane *p = active_pane(c);
+		struct format_context ctx;
+		char text[512] = "";
+
+		/* The words are text, not a command line (tmux's display-message). */
+		if (p != NULL) {
+			format_pane_context(p, c->client_cols, c->client_rows, &ctx);
+			format_expand(words, &ctx, text, sizeof text);
+		}
+		server_tty_message(c, false, text);
+		return;
+	}
+	if (strcmp(name, "command-prompt") == 0) {
+		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
+		struct pane *p = active_pane(c);
+
+		if (start != NULL && p != NULL) {
+			struct format_context ctx;
+
+			format_pane_context(p, c->client_cols, c->client_rows, &ctx);
+			format_expand(start, &ctx, initial, sizeof initial);
+		}
+		if (given != NULL)
+			snprintf(label, sizeof label, "%s", given);
+		else if (words[0] != '\0')
+			snprintf(label, sizeof label, "(%.*s) ", (int)strcspn(words, " \t"), words);
+		else
+			snprintf(label, sizeof label, ":");
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_COMMAND, label, initial, words);
+	} else if (strcmp(name, "confirm-before") == 0 && parsed->nwords > 0) {
+		const char *question = command_local(parsed, "p");
+
+		if (question != NULL)
+			snprintf(label, sizeof label, "%s ", question);
+		else
+			snprintf(label, sizeof label, "%s? (y/n) ", parsed->words[0]);
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_CONFIRM, label, NULL, words);
+	} else {
+		log_info("%s: %s is not on the server's path yet", __func__, name);
+		return;
+	}
+	ct->message[0] = '\0';
+	server_tty_draw(c);
 }
 
 /* A binding's command, run as this client: the server's commands as
@@ -153,15 +253,14 @@ static void run_binding(struct conn *c, const char *line)
 	struct sm_error err = {0};
 
 	if (command_parse_line(line, &ctx, &parsed, &err) < 0) {
-		log_warn("binding '%s': %s", line, err.message);
+		server_tty_message(c, true, err.message);
 		return;
 	}
-	if (parsed.entry->client != NULL) {
-		if (strcmp(parsed.entry->name, "detach") == 0)
-			detach_client(c);
-		else
-			log_info("%s: %s is not on the server's path yet", __func__,
-				 parsed.entry->name);
+	/* The client's own commands have no request of the server's; a
+	 * few that have one do more on the client's side first. */
+	if (parsed.entry->client != NULL &&
+	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
+		client_command(c, &parsed);
 	} else if (parsed.request != NULL) {
 		cJSON *request = parsed.request;
 
@@ -208,9 +307,23 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	struct client_tty *ct = c->ctty;
 	struct pane *p;
 
+	if (ct->prompt.active) {
+		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
+
+		term_key_name(key, name, sizeof name);
+		if (!key_name_canonical(name, canonical, sizeof canonical))
+			return;
+		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run))
+			run_binding(c, run);
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
 	if (ct->prefix) {
 		ct->prefix = false;
 		prefix_command(c, key);
+		if (c->ctty == ct)
+			server_tty_draw(c);
 		return;
 	}
 	/* A repeating binding's key again, soon enough: no prefix needed. */
@@ -227,6 +340,7 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	}
 	if (same_key(key, &ct->prefix_key)) {
 		ct->prefix = true;
+		server_tty_draw(c);
 		return;
 	}
 	p = active_pane(c);
@@ -391,6 +505,9 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	ct->in_poll = xmalloc(sizeof *ct->in_poll);
 	ct->out_poll = xmalloc(sizeof *ct->out_poll);
 	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
+	ct->message_timer = xmalloc(sizeof *ct->message_timer);
+	uv_timer_init(server.loop, ct->message_timer);
+	ct->message_timer->data = c;
 	uv_poll_init(server.loop, ct->in_poll, ct->in_fd);
 	uv_poll_init(server.loop, ct->out_poll, ct->out_fd);
 	uv_timer_init(server.loop, ct->escape_timer);
@@ -437,6 +554,7 @@ void server_tty_detach(struct conn *c)
 	close_handle(ct->in_poll);
 	close_handle(ct->out_poll);
 	close_handle(ct->escape_timer);
+	close_handle(ct->message_timer);
 	if (ct->out_fd != ct->in_fd)
 		close(ct->out_fd);
 	close(ct->in_fd);

@@ -159,6 +159,26 @@ void server_send(struct conn *c, cJSON *msg)
 		c->tty_wanted = false;
 		server_tty_detach(c);
 	}
+	/* A client whose terminal the server draws is shown what went wrong
+	 * with a key's command (a notification's error: id null), and the
+	 * status pushes, in its status line. */
+	if (c->ctty != NULL && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id")) &&
+	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "ok"))) {
+		const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+		const cJSON *message = cJSON_GetObjectItemCaseSensitive(error, "message");
+
+		server_tty_message(c, true, cJSON_IsString(message) ? message->valuestring : "failed");
+		cJSON_Delete(msg);
+		return;
+	}
+	if (c->ctty != NULL && cJSON_IsString(event) && strcmp(event->valuestring, "status") == 0) {
+		const cJSON *text = cJSON_GetObjectItemCaseSensitive(msg, "text");
+
+		if (cJSON_IsString(text))
+			server_tty_message(c, false, text->valuestring);
+		cJSON_Delete(msg);
+		return;
+	}
 	/* A client whose terminal the server draws gets no layouts or frames. */
 	if (c->ctty != NULL && cJSON_IsString(event) &&
 	    (strcmp(event->valuestring, "layout") == 0 || strcmp(event->valuestring, "frame") == 0)) {

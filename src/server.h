@@ -300,6 +300,8 @@ void server_tty_detach(struct conn *c);
 void server_tty_draw(struct conn *c);
 void server_tty_draw_session(struct session *s);
 void server_tty_resize(struct conn *c);
+/* A line in the client's status line for a few seconds. */
+void server_tty_message(struct conn *c, bool is_error, const char *text);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown

@@ -1,0 +1,32 @@
+/*
+ * server-prompt: the status line's prompt when the server owns the
+ * terminal: a command typed after `:` (command-prompt, with its -I
+ * initial text and its template, whose %% the text fills), or a
+ * confirm-before question answered with y.  Pure: keys in, the command
+ * to run out; server-tty.c draws and runs it.
+ */
+#ifndef SANDMUX_SERVER_PROMPT_H
+#define SANDMUX_SERVER_PROMPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum server_prompt_kind { SERVER_PROMPT_COMMAND, SERVER_PROMPT_CONFIRM };
+
+struct server_prompt {
+	bool active;
+	enum server_prompt_kind kind;
+	char label[128];
+	char text[1024];
+	size_t length, cursor; /* bytes */
+	char command[256];     /* the template (command) or the confirmed command */
+};
+
+void server_prompt_open(struct server_prompt *p, enum server_prompt_kind kind, const char *label,
+			const char *initial, const char *command);
+/* A key by its canonical name.  Returns true when the prompt ended with
+ * a command to run, written to run; the prompt is then inactive, as it
+ * is after Escape. */
+bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size_t size);
+
+#endif
