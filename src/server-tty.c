@@ -21,11 +21,14 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "backend.h"
 #include "bindings.h"
 #include "cmd.h"
 #include "command.h"
@@ -40,10 +43,11 @@
 #include "tty.h"
 #include "xalloc.h"
 
-#define ESCAPE_MS 25	 /* how long a lone ESC waits to be a sequence's start */
-#define INPUT_MAX 256	 /* bytes of a sequence not complete yet */
-#define GIVE_BACK_MS 200 /* how long the last bytes may take to reach a terminal */
-#define MESSAGE_MS 3000	 /* a message in the status line, as the ncurses client's */
+#define ESCAPE_MS 25	  /* how long a lone ESC waits to be a sequence's start */
+#define INPUT_MAX 256	  /* bytes of a sequence not complete yet */
+#define GIVE_BACK_MS 200  /* how long the last bytes may take to reach a terminal */
+#define OWNER_CHECK_MS 50 /* how long a look at who has the terminal holds */
+#define MESSAGE_MS 3000	  /* a message in the status line, as the ncurses client's */
 #define ERROR_MESSAGE_MS 6000
 
 struct client_tty {
@@ -62,6 +66,9 @@ struct client_tty {
 	struct term_key prefix_key;
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
+	pid_t client_pid;	/* the thin client, from the socket's credentials */
+	bool paused;		/* the client lost its terminal: no reading, no drawing */
+	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	char message[512];
 	bool message_error;
@@ -109,11 +116,56 @@ static struct pane *active_pane(const struct conn *c)
 
 static void start_output_poll(struct client_tty *ct);
 
+/* Does the client still have its terminal: running and, when the
+ * terminal is its controlling terminal, its process group the
+ * terminal's foreground?  Unreadable counts as yes: the connection's
+ * end says when the client is gone. */
+static bool client_owns_terminal(struct client_tty *ct)
+{
+	struct proc_stat ps;
+	struct stat st;
+
+	if (ct->client_pid <= 0 || proc_stat_read(ct->client_pid, &ps) != 0)
+		return true;
+	if (ps.state == 'T' || ps.state == 't')
+		return false;
+	if (fstat(ct->in_fd, &st) != 0 || (unsigned long long)st.st_rdev != ps.tty_nr)
+		return true;
+	return ps.tpgid == ps.pgrp;
+}
+
+/* Threat: a client stopped from outside (kill -STOP, which it cannot
+ * catch) while the server reads its terminal and draws on it.  The
+ * user's shell takes the terminal back; without this the server would
+ * take what the user types to the shell and send it to a pane, and
+ * paint pane output over the shell's screen.  So before it reads and
+ * before it draws (at most every OWNER_CHECK_MS) the server looks, and
+ * a client that lost its terminal is paused until its SIGCONT brings
+ * its client-size request (server_tty_resize). */
+static bool paused(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	uint64_t now = server_now_ms();
+
+	if (ct->paused)
+		return true;
+	if (now - ct->owner_checked < OWNER_CHECK_MS)
+		return false;
+	if (client_owns_terminal(ct)) {
+		ct->owner_checked = now;
+		return false;
+	}
+	log_info("client %d lost its terminal: not read, not drawn", (int)ct->client_pid);
+	ct->paused = true;
+	uv_poll_stop(ct->in_poll);
+	return true;
+}
+
 void server_tty_draw(struct conn *c)
 {
 	struct client_tty *ct = c->ctty;
 
-	if (ct == NULL || c->attached == NULL)
+	if (ct == NULL || c->attached == NULL || paused(c))
 		return;
 	struct screen_overlay overlay = {
 	    .message = ct->message,
@@ -387,7 +439,7 @@ static void on_input(uv_poll_t *handle, int status, int events)
 	struct client_tty *ct = c->ctty;
 	ssize_t n;
 
-	if (ct == NULL)
+	if (ct == NULL || paused(c))
 		return;
 	n = status < 0 ? -1
 		       : read(ct->in_fd, ct->input + ct->ninput, sizeof ct->input - ct->ninput);
@@ -433,6 +485,18 @@ static void start_output_poll(struct client_tty *ct)
 
 /* ---- taking and giving back ---- */
 
+static pid_t peer_pid(struct conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+
+	if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return -1;
+	return cred.pid;
+}
+
 /* The descriptors that came with the attach line, as our own. */
 static int take_fds(struct conn *c, int *fds, int max)
 {
@@ -473,6 +537,7 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	}
 	ct = xcalloc(1, sizeof *ct);
 	ct->conn = c;
+	ct->client_pid = peer_pid(c);
 	ct->in_fd = fds[0];
 	ct->out_fd = n == 2 ? fds[1] : fds[0];
 	ct->saved_ok = tcgetattr(ct->in_fd, &ct->saved) == 0;
@@ -595,6 +660,19 @@ void server_tty_resize(struct conn *c)
 
 	if (ct == NULL)
 		return;
+	if (ct->paused) {
+		ct->owner_checked = 0;
+		if (!client_owns_terminal(ct))
+			return;
+		/* Back in the foreground: the shell had the terminal in its
+		 * own modes meanwhile. */
+		log_info("client %d has its terminal again", (int)ct->client_pid);
+		ct->paused = false;
+		if (ct->saved_ok)
+			set_raw(ct);
+		tty_start(ct->tty);
+		uv_poll_start(ct->in_poll, UV_READABLE, on_input);
+	}
 	/* The same size again: the client was continued after a stop, and
 	 * whatever ran meanwhile drew over the screen. */
 	if (ct->tty->rows == c->client_rows && ct->tty->cols == c->client_cols) {
