@@ -376,8 +376,14 @@ static void status_text(struct canvas *cv, const char *text, char *out, size_t s
 	memset(&ctx, 0, sizeof ctx);
 	ctx.pane_id = -1;
 	ctx.session_name = cv->session->name;
-	if (w != NULL && w->active != NULL)
+	char window_name[64];
+
+	if (w != NULL && w->active != NULL) {
+		/* #W as the window list shows it: its display name. */
 		format_pane_context(w->active, cv->tty->cols, cv->tty->rows, &ctx);
+		window_display_name(w, window_name, sizeof window_name);
+		ctx.window_name = window_name;
+	}
 	format_expand(timed, &ctx, out, size);
 }
 

@@ -268,7 +268,12 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		if (start != NULL && p != NULL) {
 			struct format_context ctx;
 
+			char window_name[64];
+
+			/* #W as the status line shows it: the window's display name. */
 			format_pane_context(p, c->client_cols, c->client_rows, &ctx);
+			window_display_name(p->window, window_name, sizeof window_name);
+			ctx.window_name = window_name;
 			format_expand(start, &ctx, initial, sizeof initial);
 		}
 		if (given != NULL)
