@@ -15,6 +15,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -315,6 +317,9 @@ int client_thin_attach(const char *socket_path, const char *session_name, const 
 		cJSON_AddStringToObject(terminal, "colorterm", colorterm);
 	if (theme != NULL)
 		cJSON_AddStringToObject(terminal, "theme", theme);
+	/* Outside UTF-8 the server draws in ASCII. */
+	setlocale(LC_CTYPE, "");
+	cJSON_AddBoolToObject(terminal, "utf8", strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
 	if (send_line(sock, req, true) != 0) {
 		fprintf(stderr, "sandmux: cannot hand the terminal to the server: %s\n",
 			strerror(errno));

@@ -69,7 +69,8 @@ CMD_HANDLER(cmd_attach)
 		    cmd_get_string(terminal, "term", true, &term_name, err) < 0 ||
 		    cmd_get_string(terminal, "colorterm", false, &colorterm, err) < 0 ||
 		    cmd_get_string(terminal, "theme", false, &theme, err) < 0 ||
-		    server_tty_attach(c, term_name, colorterm, theme, err) < 0) {
+		    server_tty_attach(c, term_name, colorterm, theme,
+				      cmd_get_bool(terminal, "utf8", true), err) < 0) {
 			if (err->code[0] == '\0')
 				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");
 			return -1;

@@ -521,7 +521,7 @@ static int take_fds(struct conn *c, int *fds, int max)
 }
 
 int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
-		      const char *theme_name, struct sm_error *err)
+		      const char *theme_name, bool utf8, struct sm_error *err)
 {
 	struct client_tty *ct;
 	struct tty_term tt;
@@ -540,6 +540,7 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 			close(fds[i]);
 		return -1;
 	}
+	tt.ascii = !utf8;
 	ct = xcalloc(1, sizeof *ct);
 	ct->conn = c;
 	ct->client_pid = peer_pid(c);

@@ -294,7 +294,7 @@ void session_store_start(void);
  * its keys and draws it (issue 28's model; SANDMUX_SERVER_DRAWS). */
 struct client_tty;
 int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
-		      const char *theme_name, struct sm_error *err);
+		      const char *theme_name, bool utf8, struct sm_error *err);
 /* Give the terminal back as it was found (idempotent). */
 void server_tty_detach(struct conn *c);
 void server_tty_draw(struct conn *c);

@@ -53,6 +53,7 @@ struct tty_term {
 	bool am;		/* auto margins: the last column wraps */
 	bool xenl;		/* ... but only at the next character (the last cell is safe) */
 	bool bce;		/* erases in the current background colour */
+	bool ascii;		/* the client's locale is not UTF-8: ASCII only */
 };
 
 /* Read terminfo's entry for `name`.  `colorterm` is the client's

@@ -323,6 +323,28 @@ static void set_cursor_shown(struct tty *tty, bool visible)
 
 /* ---- the difference ---- */
 
+static char ascii_glyph(uint32_t cp)
+{
+	switch (cp) {
+	case 0x2502: /* │ */
+		return '|';
+	case 0x2500: /* ─ */
+		return '-';
+	case 0x250c:
+	case 0x2510:
+	case 0x2514:
+	case 0x2518: /* corners */
+	case 0x252c:
+	case 0x2534:
+	case 0x251c:
+	case 0x2524:
+	case 0x253c: /* junctions */
+		return '+';
+	default:
+		return '?';
+	}
+}
+
 /* Write want's cell at row, col (its left half when col is a right
  * half's) and account for it in shown; returns the next column. */
 static int write_cell(struct tty *tty, int row, int col)
@@ -346,6 +368,12 @@ static int write_cell(struct tty *tty, int row, int col)
 	set_pen(tty, &cell.style);
 	if (cell.chars[0] == 0) {
 		utf8[n++] = ' ';
+	} else if (tty->term.ascii && cell.chars[0] > 0x7e) {
+		/* A border in ASCII, as tmux draws one where the terminal has
+		 * no line drawing; '?' for anything else it cannot show. */
+		utf8[n++] = ascii_glyph(cell.chars[0]);
+		if (width == 2)
+			utf8[n++] = '?';
 	} else {
 		for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
 			n += term_utf8_encode(cell.chars[i], utf8 + n);

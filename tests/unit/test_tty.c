@@ -409,6 +409,30 @@ static void test_start_stop_invalidate(void **state)
 	rig_close(&rig);
 }
 
+/* A client outside UTF-8: borders in ASCII, '?' for what it cannot show. */
+static void test_ascii_terminal(void **state)
+{
+	struct rig rig;
+	struct term_cell cell;
+	const uint32_t chars[] = {0x2502, 0x2500, 0x253c, 0xe9, 0x4e2d};
+	char *text;
+
+	rig_open(&rig, "xterm-256color", NULL, 2, 10);
+	rig.tty->term.ascii = true;
+	for (int i = 0, col = 0; i < 5; i++) {
+		memset(&cell, 0, sizeof cell);
+		cell.chars[0] = chars[i];
+		cell.width = chars[i] == 0x4e2d ? 2 : 1;
+		tty_set_cell(rig.tty, 0, col, &cell);
+		col += cell.width;
+	}
+	flush_and_drain(&rig);
+	text = term_capture(rig.emu, 0, 0, false, NULL);
+	assert_string_equal(text, "|-+???\n");
+	free(text);
+	rig_close(&rig);
+}
+
 static void test_color_reduce(void **state)
 {
 	struct tty_term tt;
@@ -461,6 +485,7 @@ int main(void)
 	    cmocka_unit_test(test_terminal_gone),
 	    cmocka_unit_test(test_resize_redraws),
 	    cmocka_unit_test(test_start_stop_invalidate),
+	    cmocka_unit_test(test_ascii_terminal),
 	    cmocka_unit_test(test_color_reduce),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
