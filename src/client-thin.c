@@ -155,8 +155,8 @@ static void terminal_size(int *rows, int *cols)
 	*rows = 24;
 	*cols = 80;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
-		*rows = ws.ws_row < 4 ? 4 : ws.ws_row > 1000 ? 1000 : ws.ws_row;
-		*cols = ws.ws_col < 10 ? 10 : ws.ws_col > 1000 ? 1000 : ws.ws_col;
+		*rows = ws.ws_row > 1000 ? 1000 : ws.ws_row;
+		*cols = ws.ws_col > 1000 ? 1000 : ws.ws_col;
 	}
 }
 
@@ -173,9 +173,13 @@ static void add_size(cJSON *req)
 {
 	int rows, cols;
 
+	/* The session is sized at least 10x4; the server draws what of it
+	 * fits a smaller terminal. */
 	terminal_size(&rows, &cols);
-	cJSON_AddNumberToObject(req, "cols", cols);
-	cJSON_AddNumberToObject(req, "rows", rows);
+	cJSON_AddNumberToObject(req, "cols", cols < 10 ? 10 : cols);
+	cJSON_AddNumberToObject(req, "rows", rows < 4 ? 4 : rows);
+	cJSON_AddNumberToObject(req, "terminal_cols", cols);
+	cJSON_AddNumberToObject(req, "terminal_rows", rows);
 }
 
 /* An answer that is an error: its message, else NULL. */

@@ -33,6 +33,16 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 	}
 	c->client_cols = cols;
 	c->client_rows = rows;
+	c->terminal_cols = cols;
+	c->terminal_rows = rows;
+	if (cmd_get_int(req, "terminal_cols", false, &c->terminal_cols, err) < 0 ||
+	    cmd_get_int(req, "terminal_rows", false, &c->terminal_rows, err) < 0)
+		return -1;
+	if (c->terminal_cols < 1 || c->terminal_cols > 1000 || c->terminal_rows < 1 ||
+	    c->terminal_rows > 1000) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "terminal size must be 1..1000 x 1..1000");
+		return -1;
+	}
 	/* Without a status line the panes have the client's last row too. */
 	if (status != NULL)
 		c->client_status = cJSON_IsTrue(status);

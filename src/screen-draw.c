@@ -424,6 +424,8 @@ static void draw_status(struct canvas *cv)
 		put(cv, y, 0, cols, ov->message, slot);
 		return;
 	}
+	if (!cv->config->status)
+		return;
 	status_text(cv, cv->config->status_left, left, sizeof left);
 	status_text(cv, cv->config->status_right, right, sizeof right);
 	fill(cv, y, 0, cols, " ", THEME_STATUS_BAR);
@@ -491,6 +493,9 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 		draw_borders(&cv, w);
 		place_cursor(&cv, w);
 	}
-	if (config->status && tty->rows > 1)
+	/* Without a status line a message or the prompt still takes the
+	 * last row, over the pane there. */
+	if (tty->rows > 1 && (config->status || overlay->prompt ||
+			      (overlay->message != NULL && overlay->message[0] != '\0')))
 		draw_status(&cv);
 }

@@ -552,7 +552,7 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	fcntl(ct->in_fd, F_SETFL, ct->in_flags | O_NONBLOCK);
 	if (ct->saved_ok)
 		set_raw(ct);
-	ct->tty = tty_new(ct->out_fd, &tt, c->client_rows, c->client_cols);
+	ct->tty = tty_new(ct->out_fd, &tt, c->terminal_rows, c->terminal_cols);
 	config_defaults(&ct->config);
 	if (config_load(NULL, &ct->config, &ignored) != 0) {
 		/* As the server's own: a broken config is logged, not fatal. */
@@ -586,7 +586,7 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	uv_poll_start(ct->in_poll, UV_READABLE, on_input);
 	tty_start(ct->tty);
 	c->ctty = ct;
-	log_info("client terminal %s, %dx%d", term_name, c->client_cols, c->client_rows);
+	log_info("client terminal %s, %dx%d", term_name, c->terminal_cols, c->terminal_rows);
 	return 0;
 }
 
@@ -681,10 +681,10 @@ void server_tty_resize(struct conn *c)
 	}
 	/* The same size again: the client was continued after a stop, and
 	 * whatever ran meanwhile drew over the screen. */
-	if (ct->tty->rows == c->client_rows && ct->tty->cols == c->client_cols) {
+	if (ct->tty->rows == c->terminal_rows && ct->tty->cols == c->terminal_cols) {
 		server_tty_redraw(c);
 		return;
 	}
-	tty_resize(ct->tty, c->client_rows, c->client_cols);
+	tty_resize(ct->tty, c->terminal_rows, c->terminal_cols);
 	server_tty_draw(c);
 }

@@ -161,6 +161,9 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	/* The terminal's own size when the server draws it (it may be
+	 * smaller than the least client size the session takes). */
+	int terminal_cols, terminal_rows;
 	unsigned long active_at; /* server.activity at its last key, mouse or attach */
 	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
