@@ -249,7 +249,9 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		return;
 	}
 	if (strcmp(name, "display-message") == 0) {
-		struct pane *p = active_pane(c);
+		const cJSON *target = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
+		struct pane *p =
+		    cJSON_IsNumber(target) ? pane_find(target->valueint) : active_pane(c);
 		struct format_context ctx;
 		char text[512] = "";
 
@@ -420,9 +422,18 @@ static void decode_input(struct conn *c, bool final)
 
 		if (used == 0)
 			break;
-		at += used;
-		if (in.kind == TERM_INPUT_KEY)
+		if (in.kind == TERM_INPUT_KEY) {
 			handle_key(c, &in.key);
+		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
+			/* A sequence no key has is what the user typed (an ESC
+			 * and text, as a program's name may hold): the pane gets
+			 * it as it came. */
+			struct pane *p = active_pane(c);
+
+			if (p != NULL && p->master >= 0)
+				term_send_text(p->term, ct->input + at, used);
+		}
+		at += used;
 	}
 	if (c->ctty != ct)
 		return;

@@ -272,6 +272,9 @@ static void server_send_layout(struct conn *c, struct session *s)
 	size_t n = 0;
 
 	if (c->ctty != NULL) {
+		/* The names drawn now: automatic-rename's timer looks for a change. */
+		for (struct window *v = s->windows; v != NULL; v = v->next)
+			window_display_name(v, v->shown, sizeof v->shown);
 		server_tty_draw(c);
 		return;
 	}
