@@ -397,10 +397,74 @@ static void window_entry(const struct canvas *cv, const struct window *w, char *
 		 window_rang(w) ? "!" : "", !current && window_denied(w) ? "D" : "");
 }
 
+/* Which windows the list shows, [*first, *last): all that fit in room;
+ * when they do not, a run around the current window, as tmux scrolls
+ * its list, with a column kept on each cut side for the < or > mark. */
+static void window_range(const int *widths, size_t n, size_t active, int room, size_t *first,
+			 size_t *last)
+{
+	int used = 0;
+
+	for (size_t i = 0; i < n; i++)
+		used += widths[i];
+	*first = 0;
+	*last = n;
+	if (used <= room)
+		return;
+	*first = active;
+	*last = active + 1;
+	used = widths[active];
+	for (bool grew = true; grew;) {
+		/* Each side still cut costs its mark's column. */
+		int marks = (*first > 0) + (*last < n);
+
+		grew = false;
+		if (*last < n && used + widths[*last] + marks - (*last + 1 == n) <= room) {
+			used += widths[(*last)++];
+			grew = true;
+		}
+		marks = (*first > 0) + (*last < n);
+		if (*first > 0 && used + widths[*first - 1] + marks - (*first == 1) <= room) {
+			used += widths[--(*first)];
+			grew = true;
+		}
+	}
+}
+
+static void draw_status_windows(struct canvas *cv, int y, int *x, int limit)
+{
+	struct window *windows[1024];
+	int widths[1024];
+	size_t n = 0, active = 0, first, last;
+	char entry[160];
+
+	for (struct window *w = cv->session->windows; w != NULL && n < 1024; w = w->next) {
+		if (w == cv->session->active)
+			active = n;
+		window_entry(cv, w, entry, sizeof entry);
+		widths[n] = text_columns(entry) + 1;
+		windows[n++] = w;
+	}
+	if (n == 0)
+		return;
+	window_range(widths, n, active, limit - *x, &first, &last);
+	if (first > 0 && *x < limit)
+		*x += put(cv, y, *x, limit - *x, "<", THEME_STATUS_BAR);
+	for (size_t i = first; i < last && *x < limit; i++) {
+		window_entry(cv, windows[i], entry, sizeof entry);
+		*x += put(cv, y, *x, limit - *x, entry,
+			  i == active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW);
+		if (*x < limit)
+			*x += put(cv, y, *x, limit - *x, " ", THEME_STATUS_BAR);
+	}
+	if (last < n && *x < limit)
+		*x += put(cv, y, *x, limit - *x, ">", THEME_STATUS_BAR);
+}
+
 static void draw_status(struct canvas *cv)
 {
 	int y = cv->tty->rows - 1, x = 0, cols = cv->tty->cols, right_width, limit;
-	char left[512], right[512], entry[160];
+	char left[512], right[512];
 
 	const struct screen_overlay *ov = cv->overlay;
 
@@ -440,13 +504,7 @@ static void draw_status(struct canvas *cv)
 	x += put(cv, y, x, limit, left, THEME_STATUS_SESSION);
 	if (ov->prefix && x < limit)
 		x += put(cv, y, x, limit - x, "^ ", THEME_STATUS_CURRENT);
-	for (struct window *w = cv->session->windows; w != NULL && x < limit; w = w->next) {
-		window_entry(cv, w, entry, sizeof entry);
-		x += put(cv, y, x, limit - x, entry,
-			 w == cv->session->active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW);
-		if (x < limit)
-			x += put(cv, y, x, limit - x, " ", THEME_STATUS_BAR);
-	}
+	draw_status_windows(cv, y, &x, limit);
 	if (right_width > 0)
 		put(cv, y, limit, right_width, right, THEME_STATUS_CLOCK);
 }
