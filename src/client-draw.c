@@ -159,31 +159,6 @@ static int color_pair(const struct client *c, const struct theme_color *fg,
 }
 
 /* Without colour, chrome still needs to stand apart from pane text. */
-static unsigned no_color_attrs(enum theme_slot slot)
-{
-	switch (slot) {
-	case THEME_BORDER_ACTIVE:
-	case THEME_TITLE_ACTIVE:
-	case THEME_TITLE_VIOLATIONS:
-	case THEME_TITLE_ZOOM:
-	case THEME_HELP_KEY:
-		return THEME_ATTR_BOLD;
-	case THEME_LABEL_NONE:
-	case THEME_LABEL_NATIVE:
-	case THEME_LABEL_MICROVM:
-	case THEME_BANNER_FAILED:
-	case THEME_STATUS_ERROR:
-		return THEME_ATTR_REVERSE | THEME_ATTR_BOLD;
-	case THEME_BORDER_INACTIVE:
-	case THEME_TITLE_TEXT:
-	case THEME_HELP_TEXT:
-	case THEME_LABEL_PENDING:
-		return 0;
-	default:
-		return THEME_ATTR_REVERSE;
-	}
-}
-
 struct look {
 	attr_t attr;
 	int pair;
@@ -195,7 +170,7 @@ static struct look slot_look(const struct client *c, enum theme_slot slot)
 	struct look look;
 
 	if (!c->use_color) {
-		look.attr = curses_attrs(style->attrs | no_color_attrs(slot));
+		look.attr = curses_attrs(style->attrs | screen_no_color_attrs(slot));
 		look.pair = 0;
 		return look;
 	}

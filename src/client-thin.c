@@ -289,6 +289,7 @@ int client_thin_attach(const char *socket_path, const char *session_name, const 
 	struct reader *r = xcalloc(1, sizeof *r);
 	char session[64] = "", message[600] = "";
 	const char *term_name = getenv("TERM"), *colorterm = getenv("COLORTERM");
+	const char *no_color = getenv("NO_COLOR");
 	cJSON *req, *terminal;
 	struct termios saved;
 	bool saved_ok;
@@ -324,6 +325,7 @@ int client_thin_attach(const char *socket_path, const char *session_name, const 
 	/* Outside UTF-8 the server draws in ASCII. */
 	setlocale(LC_CTYPE, "");
 	cJSON_AddBoolToObject(terminal, "utf8", strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	cJSON_AddBoolToObject(terminal, "no_color", no_color != NULL && no_color[0] != '\0');
 	if (send_line(sock, req, true) != 0) {
 		fprintf(stderr, "sandmux: cannot hand the terminal to the server: %s\n",
 			strerror(errno));

@@ -73,14 +73,16 @@ CMD_HANDLER(cmd_attach)
 		return -1;
 	terminal = cJSON_GetObjectItemCaseSensitive(req, "terminal");
 	if (terminal != NULL) {
-		const char *term_name = NULL, *colorterm = NULL, *theme = NULL;
+		struct server_tty_options options = {
+		    .utf8 = cmd_get_bool(terminal, "utf8", true),
+		    .no_color = cmd_get_bool(terminal, "no_color", false),
+		};
 
 		if (!cJSON_IsObject(terminal) ||
-		    cmd_get_string(terminal, "term", true, &term_name, err) < 0 ||
-		    cmd_get_string(terminal, "colorterm", false, &colorterm, err) < 0 ||
-		    cmd_get_string(terminal, "theme", false, &theme, err) < 0 ||
-		    server_tty_attach(c, term_name, colorterm, theme,
-				      cmd_get_bool(terminal, "utf8", true), err) < 0) {
+		    cmd_get_string(terminal, "term", true, &options.term, err) < 0 ||
+		    cmd_get_string(terminal, "colorterm", false, &options.colorterm, err) < 0 ||
+		    cmd_get_string(terminal, "theme", false, &options.theme, err) < 0 ||
+		    server_tty_attach(c, &options, err) < 0) {
 			if (err->code[0] == '\0')
 				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");
 			return -1;

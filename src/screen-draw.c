@@ -41,12 +41,43 @@ struct canvas {
 	bool zoomed;
 };
 
+/* Without colours (NO_COLOR) the chrome still tells its parts apart:
+ * labels and banners reversed, the active border and title bold. */
+unsigned screen_no_color_attrs(enum theme_slot slot)
+{
+	switch (slot) {
+	case THEME_BORDER_ACTIVE:
+	case THEME_TITLE_ACTIVE:
+	case THEME_TITLE_VIOLATIONS:
+	case THEME_TITLE_ZOOM:
+	case THEME_HELP_KEY:
+		return THEME_ATTR_BOLD;
+	case THEME_LABEL_NONE:
+	case THEME_LABEL_NATIVE:
+	case THEME_LABEL_MICROVM:
+	case THEME_BANNER_FAILED:
+	case THEME_STATUS_ERROR:
+		return THEME_ATTR_REVERSE | THEME_ATTR_BOLD;
+	case THEME_BORDER_INACTIVE:
+	case THEME_TITLE_TEXT:
+	case THEME_HELP_TEXT:
+	case THEME_LABEL_PENDING:
+		return 0;
+	default:
+		return THEME_ATTR_REVERSE;
+	}
+}
+
 static struct term_style slot_style(const struct canvas *cv, enum theme_slot slot)
 {
 	const struct theme_style *ts = &cv->theme->slots[slot];
 	struct term_style style;
 
 	memset(&style, 0, sizeof(style));
+	if (cv->overlay->no_color) {
+		style.attrs = (uint8_t)(ts->attrs | screen_no_color_attrs(slot));
+		return style;
+	}
 	/* The theme's colours and attribute bits are the emulator's. */
 	style.fg = (struct term_color){ts->fg.kind, ts->fg.index, ts->fg.r, ts->fg.g, ts->fg.b};
 	style.bg = (struct term_color){ts->bg.kind, ts->bg.index, ts->bg.r, ts->bg.g, ts->bg.b};

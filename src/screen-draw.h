@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "theme.h"
+
 struct tty;
 struct session;
 struct config;
@@ -25,6 +27,7 @@ struct screen_overlay {
 	const char *prompt_label, *prompt_text;
 	size_t prompt_cursor; /* bytes of prompt_text before the cursor */
 	bool prefix;
+	bool no_color; /* NO_COLOR: the chrome in attributes only */
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
@@ -34,6 +37,9 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
  * microvm's with its accelerator), or "starting". */
 void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
 		       size_t size);
+/* The attributes a theme slot is drawn with when there are no colours
+ * (NO_COLOR): labels and banners reversed, the active border bold. */
+unsigned screen_no_color_attrs(enum theme_slot slot);
 /* A program's title as drawn beside the label: trimmed, and quoted when
  * it holds a label's word, so that it can never pass for one. */
 void screen_title_beside_label(const char *title, char *out, size_t size);

@@ -66,8 +66,9 @@ struct client_tty {
 	struct term_key prefix_key;
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
-	pid_t client_pid;	/* the thin client, from the socket's credentials */
-	bool paused;		/* the client lost its terminal: no reading, no drawing */
+	pid_t client_pid; /* the thin client, from the socket's credentials */
+	bool paused;
+	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	char message[512];
@@ -177,6 +178,7 @@ void server_tty_draw(struct conn *c)
 	    .prefix = ct->prefix,
 	};
 
+	overlay.no_color = ct->no_color;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -531,12 +533,13 @@ static int take_fds(struct conn *c, int *fds, int max)
 	return n;
 }
 
-int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
-		      const char *theme_name, bool utf8, struct sm_error *err)
+int server_tty_attach(struct conn *c, const struct server_tty_options *options,
+		      struct sm_error *err)
 {
 	struct client_tty *ct;
 	struct tty_term tt;
 	struct sm_error ignored = {0};
+	char warning[700] = "";
 	int fds[2] = {-1, -1}, n = take_fds(c, fds, 2);
 
 	if (n < 1 || fds[0] < 0 || !isatty(fds[0]) || (n == 2 && (fds[1] < 0 || !isatty(fds[1])))) {
@@ -546,12 +549,15 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 		sm_error_set(err, SM_ERR_NO_TERMINAL, "the attach request came without a terminal");
 		return -1;
 	}
-	if (tty_term_load(&tt, term_name, colorterm, err) != 0) {
+	if (tty_term_load(&tt, options->term, options->colorterm, err) != 0) {
 		for (int i = 0; i < n; i++)
 			close(fds[i]);
 		return -1;
 	}
-	tt.ascii = !utf8;
+	tt.ascii = !options->utf8;
+	/* NO_COLOR: attributes only, the chrome's as the theme's slots say. */
+	if (options->no_color)
+		tt.colors = 0;
 	ct = xcalloc(1, sizeof *ct);
 	ct->conn = c;
 	ct->client_pid = peer_pid(c);
@@ -566,8 +572,8 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	ct->tty = tty_new(ct->out_fd, &tt, c->terminal_rows, c->terminal_cols);
 	config_defaults(&ct->config);
 	if (config_load(NULL, &ct->config, &ignored) != 0) {
-		/* As the server's own: a broken config is logged, not fatal. */
-		log_warn("config: %s (using defaults)", ignored.message);
+		/* Not fatal: said in the status line, the defaults used. */
+		snprintf(warning, sizeof warning, "config: %s", ignored.message);
 		config_free(&ct->config);
 		config_defaults(&ct->config);
 	}
@@ -581,9 +587,9 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	c->client_status = ct->config.status;
 	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
 		term_key_parse("C-b", &ct->prefix_key);
-	if (theme_load(theme_name != NULL ? theme_name : ct->config.theme, &ct->theme, &ignored) !=
-	    0)
-		log_warn("theme: %s (using the built-in theme)", ignored.message);
+	if (theme_load(options->theme != NULL ? options->theme : ct->config.theme, &ct->theme,
+		       &ignored) != 0)
+		snprintf(warning, sizeof warning, "%s; using the built-in theme", ignored.message);
 	ct->in_poll = xmalloc(sizeof *ct->in_poll);
 	ct->out_poll = xmalloc(sizeof *ct->out_poll);
 	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
@@ -597,7 +603,10 @@ int server_tty_attach(struct conn *c, const char *term_name, const char *colorte
 	uv_poll_start(ct->in_poll, UV_READABLE, on_input);
 	tty_start(ct->tty);
 	c->ctty = ct;
-	log_info("client terminal %s, %dx%d", term_name, c->terminal_cols, c->terminal_rows);
+	if (warning[0] != '\0')
+		server_tty_message(c, true, warning);
+	ct->no_color = options->no_color;
+	log_info("client terminal %s, %dx%d", options->term, c->terminal_cols, c->terminal_rows);
 	return 0;
 }
 

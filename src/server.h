@@ -296,8 +296,14 @@ void session_store_start(void);
 /* server-tty.c: a client's terminal passed to the server, which reads
  * its keys and draws it (issue 28's model; SANDMUX_SERVER_DRAWS). */
 struct client_tty;
-int server_tty_attach(struct conn *c, const char *term_name, const char *colorterm,
-		      const char *theme_name, bool utf8, struct sm_error *err);
+struct server_tty_options {
+	const char *term, *colorterm; /* the client's TERM and COLORTERM */
+	const char *theme;	      /* NULL: the config's */
+	bool utf8;		      /* the client's locale; else ASCII */
+	bool no_color;		      /* the client's NO_COLOR */
+};
+int server_tty_attach(struct conn *c, const struct server_tty_options *options,
+		      struct sm_error *err);
 /* Give the terminal back as it was found (idempotent). */
 void server_tty_detach(struct conn *c);
 void server_tty_draw(struct conn *c);
