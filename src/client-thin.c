@@ -31,6 +31,7 @@
 #include <cjson/cJSON.h>
 
 #include "client.h"
+#include "config.h"
 #include "jsonl.h"
 #include "xalloc.h"
 
@@ -290,6 +291,7 @@ int client_thin_attach(const char *socket_path, const char *session_name, const 
 	char session[64] = "", message[600] = "";
 	const char *term_name = getenv("TERM"), *colorterm = getenv("COLORTERM");
 	const char *no_color = getenv("NO_COLOR");
+	char config_path[4096];
 	cJSON *req, *terminal;
 	struct termios saved;
 	bool saved_ok;
@@ -326,6 +328,8 @@ int client_thin_attach(const char *socket_path, const char *session_name, const 
 	setlocale(LC_CTYPE, "");
 	cJSON_AddBoolToObject(terminal, "utf8", strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
 	cJSON_AddBoolToObject(terminal, "no_color", no_color != NULL && no_color[0] != '\0');
+	cJSON_AddStringToObject(terminal, "config",
+				config_default_path(config_path, sizeof config_path));
 	if (send_line(sock, req, true) != 0) {
 		fprintf(stderr, "sandmux: cannot hand the terminal to the server: %s\n",
 			strerror(errno));

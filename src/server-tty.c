@@ -571,7 +571,11 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 		set_raw(ct);
 	ct->tty = tty_new(ct->out_fd, &tt, c->terminal_rows, c->terminal_cols);
 	config_defaults(&ct->config);
-	if (config_load(NULL, &ct->config, &ignored) != 0) {
+	/* The config the client would read, by its environment: the same
+	 * user (the socket's peer is checked), so any file it names is one
+	 * it may read itself.  Its default file may be missing. */
+	if ((options->config == NULL || access(options->config, F_OK) == 0) &&
+	    config_load(options->config, &ct->config, &ignored) != 0) {
 		/* Not fatal: said in the status line, the defaults used. */
 		snprintf(warning, sizeof warning, "config: %s", ignored.message);
 		config_free(&ct->config);

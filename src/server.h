@@ -299,6 +299,7 @@ struct client_tty;
 struct server_tty_options {
 	const char *term, *colorterm; /* the client's TERM and COLORTERM */
 	const char *theme;	      /* NULL: the config's */
+	const char *config;	      /* the client's config file (its environment's) */
 	bool utf8;		      /* the client's locale; else ASCII */
 	bool no_color;		      /* the client's NO_COLOR */
 };
