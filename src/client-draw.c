@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "client-internal.h"
+#include "command.h"
 #include "screen-draw.h"
 #include "xalloc.h"
 
@@ -942,7 +943,7 @@ static void draw_help(struct client *c)
 			 b->command, text);
 		x += command_width + 2;
 		if (x < left + width - 1)
-			put_utf8(y, x, left + width - 1 - x, client_command_summary(b->command),
+			put_utf8(y, x, left + width - 1 - x, command_summary(b->command),
 				 text);
 	}
 }

@@ -357,8 +357,6 @@ int client_cmd_source_file(struct client *c, struct command_parsed *parsed);
 int client_cmd_allow(struct client *c, struct command_parsed *parsed);
 int client_cmd_record(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
-/* The one-line description of the verb that starts line, for help. */
-const char *client_command_summary(const char *line);
 
 /* client-choose.c: choose-tree and choose-buffer. */
 void choose_open(struct client *c, enum choose_kind kind, enum choose_start start);

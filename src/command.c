@@ -605,3 +605,28 @@ void command_fill_template(const char *template, const char *text, char *out, si
 	}
 	out[used] = 0;
 }
+
+/* A command-prompt with a template (C-b ,) is described by what the
+ * template runs: "name a window", not "type a command". */
+const char *command_summary(const char *line)
+{
+	static const struct command_context check = {CMD_PROMPT, 0, "."};
+	char name[64];
+	size_t len = strcspn(line, " \t");
+	const struct command_entry *cmd;
+	struct command_parsed parsed;
+	struct sm_error err = {0};
+	const char *summary;
+
+	if (len >= sizeof name)
+		return "";
+	memcpy(name, line, len);
+	name[len] = 0;
+	cmd = command_find(name, CMD_PROMPT);
+	if (cmd == NULL || strcmp(cmd->name, "command-prompt") != 0 ||
+	    command_parse_line(line, &check, &parsed, &err) < 0)
+		return cmd ? cmd->summary : "";
+	summary = parsed.nwords > 0 ? command_summary(parsed.words[0]) : cmd->summary;
+	command_parsed_free(&parsed);
+	return summary[0] != 0 ? summary : cmd->summary;
+}

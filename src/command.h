@@ -153,6 +153,8 @@ void command_parsed_free(struct command_parsed *parsed);
 /* command-prompt's template with every %% replaced by text, quoted for
  * the double quotes the template puts around it (tmux's "%%"). */
 void command_fill_template(const char *template, const char *text, char *out, size_t size);
+/* What a key's command line does, in a few words (the help overlay). */
+const char *command_summary(const char *line);
 /* A local option given on the command line (by long name, else the
  * letter as a one-character string): its value, "" for a flag, or NULL. */
 const char *command_local(const struct command_parsed *parsed, const char *name);

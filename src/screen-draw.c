@@ -21,6 +21,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "bindings.h"
+#include "command.h"
 #include "config.h"
 #include "format.h"
 #include "sanitise.h"
@@ -540,6 +542,70 @@ static void draw_status(struct canvas *cv)
 		put(cv, y, limit, right_width, right, THEME_STATUS_CLOCK);
 }
 
+/* ---- the help overlay ---- */
+
+static int help_command_width(const struct binding_table *table)
+{
+	int width = 8;
+
+	for (size_t i = 0; i < table->count; i++) {
+		int len = text_columns(table->entries[i].command);
+
+		if (len > width)
+			width = len;
+	}
+	return width > 48 ? 48 : width;
+}
+
+/* Generated from the binding table, so it lists exactly what the keys
+ * do, config overrides included. */
+static void draw_help(struct canvas *cv)
+{
+	const struct binding_table *table = cv->overlay->help;
+	int *offset = cv->overlay->help_offset;
+	/* The whole width, less a margin: descriptions are read whole on a
+	 * wide terminal (tmux's list-keys fills the pane). */
+	int width = cv->tty->cols - 4, height = cv->tty->rows - 3;
+	int top = 1, left = (cv->tty->cols - width) / 2, lines = (int)table->count;
+	int command_width = help_command_width(table);
+	char header[128];
+
+	/* A narrow terminal shares the line between the command and its
+	 * description rather than cut the description to nothing. */
+	if (command_width > (width - 12) / 2)
+		command_width = (width - 12) / 2 > 8 ? (width - 12) / 2 : 8;
+	if (width < 20 || height < 3)
+		return;
+	if (height > lines + 2)
+		height = lines + 2;
+	if (*offset > lines - (height - 2))
+		*offset = lines - (height - 2);
+	if (*offset < 0)
+		*offset = 0;
+	snprintf(header, sizeof header, " key bindings (prefix %s) \u2014 j/k scroll, q closes ",
+		 cv->overlay->help_prefix);
+	fill(cv, top, left, width, " ", THEME_HELP_KEY);
+	put(cv, top, left, width, header, THEME_HELP_KEY);
+	for (int i = 0; i < height - 1; i++) {
+		int y = top + 1 + i, index = *offset + i, x = left + 1;
+		const struct binding *b;
+
+		fill(cv, y, left, width, " ", THEME_HELP_TEXT);
+		if (index >= lines)
+			continue;
+		b = &table->entries[index];
+		put(cv, y, x, 10, b->key, THEME_HELP_KEY);
+		x += 11;
+		put(cv, y, x, command_width < left + width - x ? command_width : left + width - x,
+		    b->command, THEME_HELP_TEXT);
+		x += command_width + 2;
+		if (x < left + width - 1)
+			put(cv, y, x, left + width - 1 - x, command_summary(b->command),
+			    THEME_HELP_TEXT);
+	}
+	tty_set_cursor(cv->tty, 0, 0, false);
+}
+
 /* ---- the whole screen ---- */
 
 static void place_cursor(struct canvas *cv, struct window *w)
@@ -587,4 +653,6 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 	if (tty->rows > 1 && (config->status || overlay->prompt ||
 			      (overlay->message != NULL && overlay->message[0] != '\0')))
 		draw_status(&cv);
+	if (overlay->help != NULL)
+		draw_help(&cv);
 }

@@ -17,6 +17,7 @@ struct tty;
 struct session;
 struct config;
 struct theme;
+struct binding_table;
 
 /* What the client shows over the panes: a message or the prompt in the
  * status line, the prefix mark. */
@@ -28,6 +29,11 @@ struct screen_overlay {
 	size_t prompt_cursor; /* bytes of prompt_text before the cursor */
 	bool prefix;
 	bool no_color; /* NO_COLOR: the chrome in attributes only */
+	/* The help overlay (list-keys): the key table, the prefix's name and
+	 * the first line shown, kept in range by the draw. */
+	const struct binding_table *help;
+	const char *help_prefix;
+	int *help_offset;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,

@@ -71,6 +71,8 @@ struct client_tty {
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
+	bool help; /* the help overlay (list-keys) */
+	int help_offset;
 	char message[512];
 	bool message_error;
 	uv_timer_t *message_timer; /* the message goes when it fires */
@@ -179,6 +181,9 @@ void server_tty_draw(struct conn *c)
 	};
 
 	overlay.no_color = ct->no_color;
+	overlay.help = ct->help ? &ct->bindings : NULL;
+	overlay.help_prefix = ct->config.prefix;
+	overlay.help_offset = &ct->help_offset;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -265,7 +270,10 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		server_tty_message(c, false, text);
 		return;
 	}
-	if (strcmp(name, "command-prompt") == 0) {
+	if (strcmp(name, "list-keys") == 0) {
+		ct->help = true;
+		ct->help_offset = 0;
+	} else if (strcmp(name, "command-prompt") == 0) {
 		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
 		struct pane *p = active_pane(c);
 
@@ -363,11 +371,38 @@ static void prefix_command(struct conn *c, const struct term_key *key)
 		term_send_key(p->term, key);
 }
 
+/* The help overlay's keys: j/k, Down/Up a line, PageDown/Space/C-f and
+ * PageUp/C-b a page; anything else closes it. */
+static void help_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	int page = ct->tty->rows > 6 ? ct->tty->rows - 6 : 1;
+	char name[KEY_NAME_MAX];
+
+	term_key_name(key, name, sizeof name);
+	if (strcmp(name, "j") == 0 || strcmp(name, "Down") == 0)
+		ct->help_offset++;
+	else if (strcmp(name, "k") == 0 || strcmp(name, "Up") == 0)
+		ct->help_offset--;
+	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 ||
+		 strcmp(name, "C-f") == 0)
+		ct->help_offset += page;
+	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
+		ct->help_offset -= page;
+	else
+		ct->help = false;
+	server_tty_draw(c);
+}
+
 static void handle_key(struct conn *c, const struct term_key *key)
 {
 	struct client_tty *ct = c->ctty;
 	struct pane *p;
 
+	if (ct->help) {
+		help_key(c, key);
+		return;
+	}
 	if (ct->prompt.active) {
 		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
 
