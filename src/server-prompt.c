@@ -1,7 +1,8 @@
 /*
  * server-prompt: the status line's prompt, edited as tmux's emacs keys
  * edit it: text goes in at the cursor; BSpace, Delete, C-u, C-k, C-w
- * delete; C-a/Home, C-e/End, Left/C-b, Right/C-f move; Enter runs;
+ * delete; C-a/Home, C-e/End, Left/C-b, Right/C-f, M-b, M-f move; Up and
+ * Down go through the history (server_prompt_history); Enter runs;
  * Escape, C-c, C-g cancel.  A confirm-before question takes one key:
  * y or Y runs its command, anything else drops it.
  */
@@ -47,6 +48,15 @@ static size_t prev_word(const struct server_prompt *p, size_t at)
 		at--;
 	while (at > 0 && p->text[at - 1] != ' ')
 		at--;
+	return at;
+}
+
+static size_t next_word(const struct server_prompt *p, size_t at)
+{
+	while (at < p->length && p->text[at] == ' ')
+		at++;
+	while (at < p->length && p->text[at] != ' ')
+		at++;
 	return at;
 }
 
@@ -112,7 +122,29 @@ bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size
 		p->cursor = prev_char(p, p->cursor);
 	else if (strcmp(key, "C-f") == 0 || strcmp(key, "Right") == 0)
 		p->cursor = next_char(p, p->cursor);
+	else if (strcmp(key, "M-b") == 0)
+		p->cursor = prev_word(p, p->cursor);
+	else if (strcmp(key, "M-f") == 0)
+		p->cursor = next_word(p, p->cursor);
 	else if (key_name_is_text(key))
 		insert(p, strcmp(key, "Space") == 0 ? " " : key);
 	return false;
+}
+
+bool server_prompt_has_history(const struct server_prompt *p)
+{
+	return p->active && p->kind == SERVER_PROMPT_COMMAND && p->command[0] == '\0';
+}
+
+void server_prompt_history(struct server_prompt *p, int step, const char *const *lines, int count)
+{
+	int at = p->history_at - step;
+
+	if (!server_prompt_has_history(p) || at < 0 || at > count)
+		return;
+	if (p->history_at == 0)
+		snprintf(p->typed, sizeof p->typed, "%s", p->text);
+	p->history_at = at;
+	snprintf(p->text, sizeof p->text, "%s", at == 0 ? p->typed : lines[count - at]);
+	p->length = p->cursor = strlen(p->text);
 }

@@ -20,6 +20,8 @@ struct server_prompt {
 	char text[1024];
 	size_t length, cursor; /* bytes */
 	char command[256];     /* the template (command) or the confirmed command */
+	int history_at;	       /* lines back in the history; 0: the line typed */
+	char typed[1024];      /* the line typed, kept while the history is shown */
 };
 
 void server_prompt_open(struct server_prompt *p, enum server_prompt_kind kind, const char *label,
@@ -28,5 +30,11 @@ void server_prompt_open(struct server_prompt *p, enum server_prompt_kind kind, c
  * a command to run, written to run; the prompt is then inactive, as it
  * is after Escape. */
 bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size_t size);
+/* Whether the prompt goes through the command history: a command
+ * prompt without a template (a template's text is a name, not a line). */
+bool server_prompt_has_history(const struct server_prompt *p);
+/* Up (step -1, older) or Down (1) through lines, oldest first; past the
+ * newest is the line that was being typed; beyond either end nothing. */
+void server_prompt_history(struct server_prompt *p, int step, const char *const *lines, int count);
 
 #endif

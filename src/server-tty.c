@@ -405,12 +405,27 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	}
 	if (ct->prompt.active) {
 		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
+		bool history;
 
 		term_key_name(key, name, sizeof name);
 		if (!key_name_canonical(name, canonical, sizeof canonical))
 			return;
-		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run))
+		history = server_prompt_has_history(&ct->prompt);
+		if (history && (strcmp(canonical, "Up") == 0 || strcmp(canonical, "Down") == 0)) {
+			int count;
+			const char *const *lines = prompt_history_lines(&count);
+
+			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines, count);
+			server_tty_draw(c);
+			return;
+		}
+		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			/* The line typed is the server's history (prompt-history.c),
+			 * as the ncurses client's lines are. */
+			if (history)
+				prompt_history_add(run);
 			run_binding(c, run);
+		}
 		if (c->ctty == ct)
 			server_tty_draw(c);
 		return;

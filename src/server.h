@@ -409,6 +409,10 @@ void buffers_clear(void);
 
 /* prompt-history.c: at exit, the prompt history goes. */
 void prompt_history_clear(void);
+/* A line run at the prompt, and the lines so far, oldest first (the
+ * server's own prompt, server-tty.c). */
+void prompt_history_add(const char *line);
+const char *const *prompt_history_lines(int *count);
 
 /* events.c */
 int events_open(const char *state_dir);

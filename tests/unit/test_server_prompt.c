@@ -28,6 +28,8 @@ static const struct prompt_case cases[] = {
     {SERVER_PROMPT_COMMAND, "abc", "", {"C-a", "Delete", "Enter"}, "bc", NULL},
     {SERVER_PROMPT_COMMAND, "one two", "", {"C-w", "Enter"}, "one ", NULL},
     {SERVER_PROMPT_COMMAND, "abc", "", {"C-u", "Enter"}, NULL, NULL},
+    {SERVER_PROMPT_COMMAND, "one two", "", {"M-b", "x", "Enter"}, "one xtwo", NULL},
+    {SERVER_PROMPT_COMMAND, "one  two", "", {"C-a", "M-f", "x", "M-f", "y", "Enter"}, "onex  twoy", NULL},
     {SERVER_PROMPT_COMMAND, "abc", "", {"C-a", "C-k", "z"}, NULL, "z"},
     {SERVER_PROMPT_COMMAND, "h\xc3\xa9", "", {"BSpace", "Enter"}, "h", NULL},
     {SERVER_PROMPT_COMMAND, "abc", "", {"Escape", "Enter"}, NULL, "abc"},
@@ -63,10 +65,44 @@ static void test_prompt_cases(void **state)
 	}
 }
 
+/* Up and Down through the history, oldest line first in the list; the
+ * line being typed comes back past the newest; a template's prompt has
+ * no history. */
+static void test_prompt_history(void **state)
+{
+	static const char *const lines[] = {"first", "second"};
+	struct server_prompt p;
+	char run[512] = "";
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "typing", "");
+	assert_true(server_prompt_has_history(&p));
+	server_prompt_history(&p, -1, lines, 2);
+	assert_string_equal(p.text, "second");
+	server_prompt_history(&p, -1, lines, 2);
+	assert_string_equal(p.text, "first");
+	server_prompt_history(&p, -1, lines, 2);
+	assert_string_equal(p.text, "first");
+	assert_int_equal(p.cursor, strlen("first"));
+	server_prompt_history(&p, 1, lines, 2);
+	server_prompt_history(&p, 1, lines, 2);
+	assert_string_equal(p.text, "typing");
+	server_prompt_history(&p, 1, lines, 2);
+	assert_string_equal(p.text, "typing");
+	server_prompt_history(&p, -1, lines, 2);
+	assert_true(server_prompt_key(&p, "Enter", run, sizeof run));
+	assert_string_equal(run, "second");
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, "(rename-window) ", "win", "rename-window %%");
+	assert_false(server_prompt_has_history(&p));
+	server_prompt_history(&p, -1, lines, 2);
+	assert_string_equal(p.text, "win");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prompt_cases),
+	    cmocka_unit_test(test_prompt_history),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
