@@ -564,20 +564,6 @@ static bool pane_failed(const struct pane_view *pane)
 	return strcmp(pane->state, "error") == 0;
 }
 
-/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
- * "[busy] ", "[paused 42%] "; "" when none. */
-static void progress_text(const struct pane_view *pane, char *out, size_t size)
-{
-	static const char *const states[] = { [1] = "", [2] = "error ", [4] = "paused " };
-
-	if (pane->progress_state == 3)
-		snprintf(out, size, "[busy] ");
-	else if (pane->progress_state > 0 && pane->progress_state <= 4)
-		snprintf(out, size, "[%s%d%%] ", states[pane->progress_state], pane->progress);
-	else
-		out[0] = '\0';
-}
-
 /* The title line: label, title and cwd on the left, violations and the
  * zoom mark on the right, the rest drawn as border. */
 static void draw_title(struct client *c, struct pane_view *pane)
@@ -623,7 +609,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 	if (right_width > width - used - 1)
 		right_width = 0;
 	screen_title_beside_label(pane->title, shown, sizeof shown);
-	progress_text(pane, progress, sizeof progress);
+	screen_progress_text(pane->progress_state, pane->progress, progress, sizeof progress);
 	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", pane->bell || pane->notice[0] ? "! " : "",
 		 pane->notice, pane->notice[0] ? " | " : "", progress, shown,
 		 shown[0] && pane->cwd[0] ? " : " : "", pane->cwd);

@@ -186,6 +186,18 @@ void screen_title_beside_label(const char *title, char *out, size_t size)
 	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
 }
 
+void screen_progress_text(int state, int percent, char *out, size_t size)
+{
+	static const char *const states[] = {[1] = "", [2] = "error ", [4] = "paused "};
+
+	if (state == 3)
+		snprintf(out, size, "[busy] ");
+	else if (state > 0 && state <= 4)
+		snprintf(out, size, "[%s%d%%] ", states[state], percent);
+	else
+		out[0] = '\0';
+}
+
 static enum theme_slot label_slot(const char *state, const char *backend)
 {
 	if (strcmp(state, "error") == 0)
@@ -208,7 +220,7 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 				      ? backend_probe_result()->microvm_accel
 				      : "";
 	enum theme_slot label = label_slot(state, backend);
-	char name[40], text[1024], shown[512], right[64] = "";
+	char name[40], text[1024], shown[512], right[64] = "", progress[32];
 
 	if (y < 0 || y >= cv->rows)
 		return;
@@ -230,7 +242,11 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 	if (right_width > width - used - 1)
 		right_width = 0;
 	screen_title_beside_label(term_title(p->term), shown, sizeof shown);
-	snprintf(text, sizeof text, " %s%s%s%s ", p->bell ? "! " : "", shown,
+	/* A notification not seen yet and OSC 9;4 progress, as the ncurses
+	 * client draws them (the notice is sanitised by put, as all text). */
+	screen_progress_text(p->sent_progress_state, p->sent_progress, progress, sizeof progress);
+	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", p->bell || p->notice[0] ? "! " : "",
+		 p->notice, p->notice[0] ? " | " : "", progress, shown,
 		 shown[0] && pane_current_path(p)[0] ? " : " : "", pane_current_path(p));
 	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
 		used += put(cv, y, x + used, width - used - right_width - 1, text,

@@ -49,5 +49,8 @@ unsigned screen_no_color_attrs(enum theme_slot slot);
 /* A program's title as drawn beside the label: trimmed, and quoted when
  * it holds a label's word, so that it can never pass for one. */
 void screen_title_beside_label(const char *title, char *out, size_t size);
+/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
+ * "[busy] ", "[paused 42%] "; "" when none (state 0). */
+void screen_progress_text(int state, int percent, char *out, size_t size);
 
 #endif
