@@ -630,3 +630,47 @@ const char *command_summary(const char *line)
 	command_parsed_free(&parsed);
 	return summary[0] != 0 ? summary : cmd->summary;
 }
+
+/* Targets are completed a level at a time, as they are written: session
+ * names, then "SESSION:W" once a ':' is typed, "SESSION:W.P" after the
+ * '.', pane ids after a '%'. */
+int command_target_level(const char *word, size_t len)
+{
+	const char *colon = memchr(word, ':', len);
+
+	if (len > 0 && word[0] == '%')
+		return 3;
+	if (colon == NULL)
+		return 0;
+	return memchr(colon, '.', len - (size_t)(colon - word)) != NULL ? 2 : 1;
+}
+
+/* What the option before the word takes, as the command's entry types
+ * it: the kind of words the server completes it from, or NULL. */
+const char *command_option_value_kind(const struct command_entry *entry, const char *option)
+{
+	if (entry == NULL || option[0] != '-' || option[1] == 0)
+		return NULL;
+	for (const struct command_option *o = entry->options; o && (o->letter || o->long_name);
+	     o++) {
+		bool named = option[1] == '-' ? o->long_name != NULL &&
+							 strcmp(option + 2, o->long_name) == 0
+					      : o->letter != 0 && option[strlen(option) - 1] == o->letter;
+
+		if (!named)
+			continue;
+		switch (o->type) {
+		case CV_PANE:
+		case CV_SESSION:
+		case CV_WINDOW:
+			return "target";
+		case CV_BACKEND:
+			return "backend";
+		case CV_PROFILE:
+			return "profile";
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}

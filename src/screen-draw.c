@@ -521,6 +521,13 @@ static void draw_status(struct canvas *cv)
 		char before[1024];
 		int at;
 
+		/* Tab's matches: the row above the prompt, over the pane
+		 * there, as tmux lists them. */
+		if (ov->prompt_candidates != NULL && ov->prompt_candidates[0] != '\0' &&
+		    cv->tty->rows >= 3) {
+			fill(cv, y - 1, 0, cols, " ", THEME_STATUS_MESSAGE);
+			put(cv, y - 1, 0, cols, ov->prompt_candidates, THEME_STATUS_MESSAGE);
+		}
 		fill(cv, y, 0, cols, " ", THEME_STATUS_PROMPT);
 		at = put(cv, y, 0, cols, ov->prompt_label, THEME_STATUS_PROMPT);
 		put(cv, y, at, cols - at, ov->prompt_text, THEME_STATUS_PROMPT);

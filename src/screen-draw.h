@@ -27,6 +27,7 @@ struct screen_overlay {
 	bool prompt;
 	const char *prompt_label, *prompt_text;
 	size_t prompt_cursor; /* bytes of prompt_text before the cursor */
+	const char *prompt_candidates; /* Tab's matches, the row above; NULL or "": none */
 	bool prefix;
 	bool no_color; /* NO_COLOR: the chrome in attributes only */
 	/* The help overlay (list-keys): the key table, the prefix's name and

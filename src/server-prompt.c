@@ -2,7 +2,8 @@
  * server-prompt: the status line's prompt, edited as tmux's emacs keys
  * edit it: text goes in at the cursor; BSpace, Delete, C-u, C-k, C-w
  * delete; C-a/Home, C-e/End, Left/C-b, Right/C-f, M-b, M-f move; Up and
- * Down go through the history (server_prompt_history); Enter runs;
+ * Down go through the history (server_prompt_history), Tab completes
+ * (server_prompt_complete); Enter runs;
  * Escape, C-c, C-g cancel.  A confirm-before question takes one key:
  * y or Y runs its command, anything else drops it.
  */
@@ -100,6 +101,8 @@ bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size
 		snprintf(run, size, "%s", p->command);
 		return true;
 	}
+	/* Any key edits the line: Tab's matches go. */
+	p->candidates[0] = '\0';
 	if (strcmp(key, "Enter") == 0)
 		return finish(p, run, size);
 	if (strcmp(key, "Escape") == 0 || strcmp(key, "C-c") == 0 || strcmp(key, "C-g") == 0)
@@ -147,4 +150,71 @@ void server_prompt_history(struct server_prompt *p, int step, const char *const 
 	p->history_at = at;
 	snprintf(p->text, sizeof p->text, "%s", at == 0 ? p->typed : lines[count - at]);
 	p->length = p->cursor = strlen(p->text);
+}
+
+static size_t word_start(const struct server_prompt *p)
+{
+	size_t start = p->cursor;
+
+	while (start > 0 && p->text[start - 1] != ' ')
+		start--;
+	return start;
+}
+
+const char *server_prompt_completion_kind(const struct server_prompt *p)
+{
+	size_t start = word_start(p), option_end = start, option_start;
+	char name[64], option[64];
+	size_t skip = strspn(p->text, " ");
+
+	if (!server_prompt_has_history(p))
+		return NULL;
+	if (skip == start)
+		return "command";
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(p->text + skip, " "), p->text + skip);
+	while (option_end > 0 && p->text[option_end - 1] == ' ')
+		option_end--;
+	option_start = option_end;
+	while (option_start > 0 && p->text[option_start - 1] != ' ')
+		option_start--;
+	snprintf(option, sizeof option, "%.*s", (int)(option_end - option_start),
+		 p->text + option_start);
+	return command_option_value_kind(command_find(name, CMD_PROMPT), option);
+}
+
+void server_prompt_complete(struct server_prompt *p, const char *const *words, size_t count)
+{
+	size_t start = word_start(p), typed = p->cursor - start, common = 0, matches = 0, used = 0;
+	int level = command_target_level(p->text + start, typed);
+	bool targets = strcmp(server_prompt_completion_kind(p) ? server_prompt_completion_kind(p) : "",
+			      "target") == 0;
+	const char *first = NULL;
+	char replacement[256];
+
+	p->candidates[0] = '\0';
+	for (size_t i = 0; i < count; i++) {
+		if (strncmp(words[i], p->text + start, typed) != 0 ||
+		    (targets && command_target_level(words[i], strlen(words[i])) != level))
+			continue;
+		if (first == NULL) {
+			first = words[i];
+			common = strlen(first);
+		}
+		while (common > 0 && strncmp(words[i], first, common) != 0)
+			common--;
+		if (used + strlen(words[i]) + 3 < sizeof p->candidates)
+			used += (size_t)snprintf(p->candidates + used, sizeof p->candidates - used,
+						 "%s%s", matches ? "  " : "", words[i]);
+		matches++;
+	}
+	if (matches == 0)
+		return;
+	if (matches == 1) {
+		snprintf(replacement, sizeof replacement, "%s ", first);
+		p->candidates[0] = '\0';
+	} else {
+		snprintf(replacement, sizeof replacement, "%.*s", (int)common, first);
+	}
+	delete_range(p, start, p->cursor);
+	insert(p, replacement);
 }

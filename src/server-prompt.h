@@ -22,6 +22,7 @@ struct server_prompt {
 	char command[256];     /* the template (command) or the confirmed command */
 	int history_at;	       /* lines back in the history; 0: the line typed */
 	char typed[1024];      /* the line typed, kept while the history is shown */
+	char candidates[512];  /* Tab's matches when there were several, else "" */
 };
 
 void server_prompt_open(struct server_prompt *p, enum server_prompt_kind kind, const char *label,
@@ -36,5 +37,14 @@ bool server_prompt_has_history(const struct server_prompt *p);
 /* Up (step -1, older) or Down (1) through lines, oldest first; past the
  * newest is the line that was being typed; beyond either end nothing. */
 void server_prompt_history(struct server_prompt *p, int step, const char *const *lines, int count);
+
+/* What Tab completes the word before the cursor from: "command" (the
+ * first word), or the kind of value the option before it takes
+ * ("target", "backend", "profile"); NULL: nothing. */
+const char *server_prompt_completion_kind(const struct server_prompt *p);
+/* Tab, as tmux's: the word before the cursor completed from words (for
+ * targets, only those at the level typed).  One match: it and a blank;
+ * several: as far as they agree, and the matches kept in candidates. */
+void server_prompt_complete(struct server_prompt *p, const char *const *words, size_t count);
 
 #endif

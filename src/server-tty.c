@@ -176,6 +176,7 @@ void server_tty_draw(struct conn *c)
 	    .prompt = ct->prompt.active,
 	    .prompt_label = ct->prompt.label,
 	    .prompt_text = ct->prompt.text,
+	    .prompt_candidates = ct->prompt.candidates,
 	    .prompt_cursor = ct->prompt.cursor,
 	    .prefix = ct->prefix,
 	};
@@ -394,6 +395,42 @@ static void help_key(struct conn *c, const struct term_key *key)
 	server_tty_draw(c);
 }
 
+/* Tab at the prompt: a command's name, or the value of the option
+ * before the word from the server's words (cmd-complete.c, the words the
+ * ncurses client asks for with `complete`). */
+static void prompt_tab(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	const char *kind = server_prompt_completion_kind(&ct->prompt);
+	const char *words[512];
+	size_t n = 0;
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "command") == 0) {
+		while (n < sizeof words / sizeof words[0] &&
+		       (words[n] = command_complete("", CMD_PROMPT, (int)n)) != NULL)
+			n++;
+		server_prompt_complete(&ct->prompt, words, n);
+	} else {
+		cJSON *request = cJSON_CreateObject(), *result = cJSON_CreateObject();
+		const cJSON *list, *word;
+		struct sm_error err = {0};
+
+		cJSON_AddStringToObject(request, "kind", kind);
+		if (cmd_complete(c, request, result, &err) == 0) {
+			list = cJSON_GetObjectItemCaseSensitive(result, "words");
+			cJSON_ArrayForEach(word, list)
+			if (cJSON_IsString(word) && n < sizeof words / sizeof words[0])
+				words[n++] = word->valuestring;
+			server_prompt_complete(&ct->prompt, words, n);
+		}
+		cJSON_Delete(request);
+		cJSON_Delete(result);
+	}
+	server_tty_draw(c);
+}
+
 static void handle_key(struct conn *c, const struct term_key *key)
 {
 	struct client_tty *ct = c->ctty;
@@ -411,6 +448,10 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		if (!key_name_canonical(name, canonical, sizeof canonical))
 			return;
 		history = server_prompt_has_history(&ct->prompt);
+		if (strcmp(canonical, "Tab") == 0) {
+			prompt_tab(c);
+			return;
+		}
 		if (history && (strcmp(canonical, "Up") == 0 || strcmp(canonical, "Down") == 0)) {
 			int count;
 			const char *const *lines = prompt_history_lines(&count);

@@ -98,11 +98,48 @@ static void test_prompt_history(void **state)
 	assert_string_equal(p.text, "win");
 }
 
+/* Tab: the kind of word by where the cursor is, one match completed
+ * with a blank, several as far as they agree and listed; a target only
+ * at the level typed. */
+static void test_prompt_complete(void **state)
+{
+	static const char *const commands[] = {"select-pane", "select-window", "split"};
+	static const char *const targets[] = {"work", "work:1", "work:1.0", "%3"};
+	struct server_prompt p;
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "sp", "");
+	assert_string_equal(server_prompt_completion_kind(&p), "command");
+	server_prompt_complete(&p, commands, 3);
+	assert_string_equal(p.text, "split ");
+	assert_string_equal(p.candidates, "");
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "sel", "");
+	server_prompt_complete(&p, commands, 3);
+	assert_string_equal(p.text, "select-");
+	assert_string_equal(p.candidates, "select-pane  select-window");
+	server_prompt_key(&p, "p", NULL, 0);
+	assert_string_equal(p.candidates, "");
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "split -t wo", "");
+	assert_string_equal(server_prompt_completion_kind(&p), "target");
+	server_prompt_complete(&p, targets, 4);
+	assert_string_equal(p.text, "split -t work ");
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "split -t work:", "");
+	server_prompt_complete(&p, targets, 4);
+	assert_string_equal(p.text, "split -t work:1 ");
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "split -x", "");
+	assert_null(server_prompt_completion_kind(&p));
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, "(rename-window) ", "w", "rename-window %%");
+	assert_null(server_prompt_completion_kind(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prompt_cases),
 	    cmocka_unit_test(test_prompt_history),
+	    cmocka_unit_test(test_prompt_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
