@@ -186,8 +186,8 @@ void server_prompt_complete(struct server_prompt *p, const char *const *words, s
 {
 	size_t start = word_start(p), typed = p->cursor - start, common = 0, matches = 0, used = 0;
 	int level = command_target_level(p->text + start, typed);
-	bool targets = strcmp(server_prompt_completion_kind(p) ? server_prompt_completion_kind(p) : "",
-			      "target") == 0;
+	const char *kind = server_prompt_completion_kind(p);
+	bool targets = kind != NULL && strcmp(kind, "target") == 0;
 	const char *first = NULL;
 	char replacement[256];
 
