@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "client-internal.h"
+#include "screen-draw.h"
 #include "xalloc.h"
 
 static const char *json_string(const cJSON *object, const char *key)
@@ -74,7 +75,7 @@ static void pane_item(struct choose_list *list, const cJSON *pane, int parent)
 	item = add_item(list, 2, parent, key);
 	snprintf(item->target, sizeof item->target, "%s", key);
 	snprintf(item->before, sizeof item->before, "%s ", key);
-	client_label_text(json_string(pane, "state"), json_string(pane, "backend"), accelerator,
+	screen_label_text(json_string(pane, "state"), json_string(pane, "backend"), accelerator,
 			  item->label, sizeof item->label);
 	snprintf(item->backend, sizeof item->backend, "%s", json_string(pane, "backend"));
 	snprintf(item->state, sizeof item->state, "%s", json_string(pane, "state"));

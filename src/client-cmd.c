@@ -420,30 +420,6 @@ bool client_command_valid(const char *line, struct sm_error *err)
 	return true;
 }
 
-/* A command-prompt with a template (C-b ,) is described by what the
- * template runs: "name a window", not "type a command". */
-const char *client_command_summary(const char *line)
-{
-	char name[64];
-	size_t len = strcspn(line, " \t");
-	const struct command_entry *cmd;
-	struct command_parsed parsed;
-	struct sm_error err = { 0 };
-	const char *summary;
-
-	if (len >= sizeof name)
-		return "";
-	memcpy(name, line, len);
-	name[len] = 0;
-	cmd = command_find(name, CMD_PROMPT);
-	if (cmd == NULL || cmd->client != client_cmd_command_prompt ||
-	    command_parse_line(line, &check_context, &parsed, &err) < 0)
-		return cmd ? cmd->summary : "";
-	summary = parsed.nwords > 0 ? client_command_summary(parsed.words[0]) : cmd->summary;
-	command_parsed_free(&parsed);
-	return summary[0] != 0 ? summary : cmd->summary;
-}
-
 int client_run_command(struct client *c, const char *line)
 {
 	struct pane_view *active = client_active_pane(c);

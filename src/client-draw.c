@@ -30,6 +30,8 @@
 #include <time.h>
 
 #include "client-internal.h"
+#include "command.h"
+#include "screen-draw.h"
 #include "xalloc.h"
 
 #include <ncurses.h>
@@ -158,31 +160,6 @@ static int color_pair(const struct client *c, const struct theme_color *fg,
 }
 
 /* Without colour, chrome still needs to stand apart from pane text. */
-static unsigned no_color_attrs(enum theme_slot slot)
-{
-	switch (slot) {
-	case THEME_BORDER_ACTIVE:
-	case THEME_TITLE_ACTIVE:
-	case THEME_TITLE_VIOLATIONS:
-	case THEME_TITLE_ZOOM:
-	case THEME_HELP_KEY:
-		return THEME_ATTR_BOLD;
-	case THEME_LABEL_NONE:
-	case THEME_LABEL_NATIVE:
-	case THEME_LABEL_MICROVM:
-	case THEME_BANNER_FAILED:
-	case THEME_STATUS_ERROR:
-		return THEME_ATTR_REVERSE | THEME_ATTR_BOLD;
-	case THEME_BORDER_INACTIVE:
-	case THEME_TITLE_TEXT:
-	case THEME_HELP_TEXT:
-	case THEME_LABEL_PENDING:
-		return 0;
-	default:
-		return THEME_ATTR_REVERSE;
-	}
-}
-
 struct look {
 	attr_t attr;
 	int pair;
@@ -194,7 +171,7 @@ static struct look slot_look(const struct client *c, enum theme_slot slot)
 	struct look look;
 
 	if (!c->use_color) {
-		look.attr = curses_attrs(style->attrs | no_color_attrs(slot));
+		look.attr = curses_attrs(style->attrs | screen_no_color_attrs(slot));
 		look.pair = 0;
 		return look;
 	}
@@ -582,79 +559,9 @@ static enum theme_slot label_slot(const char *state, const char *backend)
 	return THEME_LABEL_PENDING;
 }
 
-void client_label_text(const char *state, const char *backend, const char *accelerator,
-		       char *out, size_t size)
-{
-	if (strcmp(state, "error") == 0)
-		snprintf(out, size, "FAILED");
-	else if (backend[0] != 0 && accelerator[0] != 0)
-		/* The microvm label names what runs it: kvm or tcg. */
-		snprintf(out, size, "%s\u00b7%s", backend, accelerator);
-	else if (backend[0] != 0)
-		snprintf(out, size, "%s", backend);
-	else
-		snprintf(out, size, "starting");
-}
-
 static bool pane_failed(const struct pane_view *pane)
 {
 	return strcmp(pane->state, "error") == 0;
-}
-
-/* Words the title line's label is made of.  A program's title (any
- * program can set it) that holds one could pass for a label beside the
- * real one: "  native  " in a `none` pane. */
-static bool label_word(const char *word, size_t len)
-{
-	static const char *const words[] = { "none",   "native",   "microvm",  "kvm",
-					     "tcg",    "failed",   "starting", "suspended",
-					     "agent",  "terminal", "sandbox",  "sandboxed" };
-
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strlen(words[i]) == len && strncasecmp(word, words[i], len) == 0)
-			return true;
-	return false;
-}
-
-/* The title as drawn beside the label: its spaces at either end dropped
- * (they would set it apart as a label is), and quoted when it holds a
- * label's word, so the label stays the one thing that says what wraps
- * the pane.  The label has its own colours too, which a title, drawn
- * in the title's and sanitised of every escape, cannot take. */
-static void title_beside_label(const char *title, char *out, size_t size)
-{
-	size_t len;
-	bool imitates = false;
-
-	while (*title == ' ')
-		title++;
-	len = strlen(title);
-	while (len > 0 && title[len - 1] == ' ')
-		len--;
-	for (size_t i = 0; i < len && !imitates;) {
-		size_t start = i;
-
-		while (i < len && isalnum((unsigned char)title[i]))
-			i++;
-		imitates = i > start && label_word(title + start, i - start);
-		if (i == start)
-			i++;
-	}
-	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
-}
-
-/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
- * "[busy] ", "[paused 42%] "; "" when none. */
-static void progress_text(const struct pane_view *pane, char *out, size_t size)
-{
-	static const char *const states[] = { [1] = "", [2] = "error ", [4] = "paused " };
-
-	if (pane->progress_state == 3)
-		snprintf(out, size, "[busy] ");
-	else if (pane->progress_state > 0 && pane->progress_state <= 4)
-		snprintf(out, size, "[%s%d%%] ", states[pane->progress_state], pane->progress);
-	else
-		out[0] = '\0';
 }
 
 /* The title line: label, title and cwd on the left, violations and the
@@ -680,7 +587,7 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		return;
 	pane->title_drawn = h;
 	fill(y, x, width, L'─', border);
-	client_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
+	screen_label_text(pane->state, pane->backend, pane->accelerator, name, sizeof name);
 	snprintf(label, sizeof label, " %s ", name);
 	used += put_utf8(y, x, width, label, slot_look(c, label_slot(pane->state, pane->backend)));
 	/* Beside the label, in its colours: a sandbox's profile (an agent
@@ -701,8 +608,8 @@ static void draw_title(struct client *c, struct pane_view *pane)
 		right_width += 3;
 	if (right_width > width - used - 1)
 		right_width = 0;
-	title_beside_label(pane->title, shown, sizeof shown);
-	progress_text(pane, progress, sizeof progress);
+	screen_title_beside_label(pane->title, shown, sizeof shown);
+	screen_progress_text(pane->progress_state, pane->progress, progress, sizeof progress);
 	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", pane->bell || pane->notice[0] ? "! " : "",
 		 pane->notice, pane->notice[0] ? " | " : "", progress, shown,
 		 shown[0] && pane->cwd[0] ? " : " : "", pane->cwd);
@@ -1022,7 +929,7 @@ static void draw_help(struct client *c)
 			 b->command, text);
 		x += command_width + 2;
 		if (x < left + width - 1)
-			put_utf8(y, x, left + width - 1 - x, client_command_summary(b->command),
+			put_utf8(y, x, left + width - 1 - x, command_summary(b->command),
 				 text);
 	}
 }

@@ -323,10 +323,6 @@ size_t sanitize_text(const char *utf8, wchar_t *out, size_t max);
 size_t cells_to_utf8(const struct cell *row, int from, int to, char *out, size_t size);
 
 /* client-draw.c */
-/* A pane's label as its title shows it: FAILED, "starting" while the
- * backend is unconfirmed, "microvm·tcg", "native". */
-void client_label_text(const char *state, const char *backend, const char *accelerator,
-		       char *out, size_t size);
 void client_draw_init(struct client *c);
 void client_draw(struct client *c);
 
@@ -361,8 +357,6 @@ int client_cmd_source_file(struct client *c, struct command_parsed *parsed);
 int client_cmd_allow(struct client *c, struct command_parsed *parsed);
 int client_cmd_record(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_panes(struct client *c, struct command_parsed *parsed);
-/* The one-line description of the verb that starts line, for help. */
-const char *client_command_summary(const char *line);
 
 /* client-choose.c: choose-tree and choose-buffer. */
 void choose_open(struct client *c, enum choose_kind kind, enum choose_start start);

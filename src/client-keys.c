@@ -152,28 +152,6 @@ void client_prompt_open(struct client *c, enum prompt_purpose purpose, const cha
 	c->dirty = true;
 }
 
-/* command-prompt's template with every %% replaced by text, quoted for
- * the double quotes the template puts around it (tmux's "%%"): a name
- * with blanks or quotes stays one word. */
-static void prompt_fill_template(const char *template, const char *text, char *out, size_t size)
-{
-	size_t used = 0;
-
-	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
-		if (t[0] != '%' || t[1] != '%') {
-			out[used++] = *t;
-			continue;
-		}
-		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
-			if (*p == '"' || *p == '\\')
-				out[used++] = '\\';
-			out[used++] = *p;
-		}
-		t++;
-	}
-	out[used] = 0;
-}
-
 static void prompt_finish(struct client *c, bool accepted)
 {
 	struct prompt *prompt = &c->prompt;
@@ -189,7 +167,7 @@ static void prompt_finish(struct client *c, bool accepted)
 		if (prompt->template[0] != 0) {
 			char command[sizeof prompt->template + sizeof text];
 
-			prompt_fill_template(prompt->template, text, command, sizeof command);
+			command_fill_template(prompt->template, text, command, sizeof command);
 			client_run_command(c, command);
 			break;
 		}
@@ -249,20 +227,6 @@ static void prompt_complete_from(struct client *c, size_t start, const char *con
 	prompt_insert(prompt, replacement, strlen(replacement));
 }
 
-/* Targets are completed a level at a time, as they are written: session
- * names, then "SESSION:W" once a ':' is typed, "SESSION:W.P" after the
- * '.', pane ids after a '%'. */
-static int target_level(const char *word, size_t len)
-{
-	const char *colon = memchr(word, ':', len);
-
-	if (len > 0 && word[0] == '%')
-		return 3;
-	if (colon == NULL)
-		return 0;
-	return memchr(colon, '.', len - (size_t)(colon - word)) != NULL ? 2 : 1;
-}
-
 /* The server's words for the kind asked (cmd-complete.c), unless the
  * line changed since Tab was pressed. */
 static void on_complete_reply(struct client *c, const cJSON *result, const cJSON *error,
@@ -288,44 +252,14 @@ static void on_complete_reply(struct client *c, const cJSON *result, const cJSON
 	{
 		if (!cJSON_IsString(word))
 			continue;
-		if (targets && target_level(word->valuestring, strlen(word->valuestring)) !=
-				   target_level(prompt->text + start, prompt->cursor - start))
+		if (targets && command_target_level(word->valuestring, strlen(word->valuestring)) !=
+				   command_target_level(prompt->text + start, prompt->cursor - start))
 			continue;
 		words[n++] = word->valuestring;
 	}
 	prompt_complete_from(c, start, words, n);
 	free(words);
 	c->dirty = true;
-}
-
-/* What the option before the word takes, as the command's entry types
- * it: the kind of words the server completes it from, or NULL. */
-static const char *option_value_kind(const struct command_entry *entry, const char *option)
-{
-	if (entry == NULL || option[0] != '-' || option[1] == 0)
-		return NULL;
-	for (const struct command_option *o = entry->options; o && (o->letter || o->long_name);
-	     o++) {
-		bool named = option[1] == '-' ? o->long_name != NULL &&
-							 strcmp(option + 2, o->long_name) == 0
-					      : o->letter != 0 && option[strlen(option) - 1] == o->letter;
-
-		if (!named)
-			continue;
-		switch (o->type) {
-		case CV_PANE:
-		case CV_SESSION:
-		case CV_WINDOW:
-			return "target";
-		case CV_BACKEND:
-			return "backend";
-		case CV_PROFILE:
-			return "profile";
-		default:
-			return NULL;
-		}
-	}
-	return NULL;
 }
 
 /* Tab: a command's name when it is the first word, else the value of
@@ -360,7 +294,7 @@ static void prompt_complete(struct client *c)
 	while (option_start > 0 && line[option_start - 1] != ' ')
 		option_start--;
 	snprintf(option, sizeof option, "%.*s", (int)(option_end - option_start), line + option_start);
-	kind = option_value_kind(command_find(name, CMD_PROMPT), option);
+	kind = command_option_value_kind(command_find(name, CMD_PROMPT), option);
 	if (kind != NULL) {
 		cJSON *request = cJSON_CreateObject();
 

@@ -22,6 +22,11 @@ struct sm_error;
  * Returns the process exit code. */
 int client_attach(const char *socket_path, const char *session, const char *theme_override);
 
+/* The same, handing the terminal to the server, which reads and draws
+ * it (client-thin.c); client_attach calls it when the environment has
+ * SANDMUX_SERVER_DRAWS=1. */
+int client_thin_attach(const char *socket_path, const char *session, const char *theme_override);
+
 /* True if line is a command the client understands (the verbs of the ":"
  * prompt and of key bindings); otherwise err says why. */
 bool client_command_valid(const char *line, struct sm_error *err);

@@ -33,15 +33,27 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 	}
 	c->client_cols = cols;
 	c->client_rows = rows;
+	c->terminal_cols = cols;
+	c->terminal_rows = rows;
+	if (cmd_get_int(req, "terminal_cols", false, &c->terminal_cols, err) < 0 ||
+	    cmd_get_int(req, "terminal_rows", false, &c->terminal_rows, err) < 0)
+		return -1;
+	if (c->terminal_cols < 1 || c->terminal_cols > 1000 || c->terminal_rows < 1 ||
+	    c->terminal_rows > 1000) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "terminal size must be 1..1000 x 1..1000");
+		return -1;
+	}
 	/* Without a status line the panes have the client's last row too. */
 	if (status != NULL)
 		c->client_status = cJSON_IsTrue(status);
+	server_tty_resize(c);
 	return 0;
 }
 
 CMD_HANDLER(cmd_attach)
 {
 	const char *name = NULL, *tty = NULL, *page = NULL;
+	const cJSON *terminal;
 	struct session *s;
 
 	c->client_status = true;
@@ -59,7 +71,26 @@ CMD_HANDLER(cmd_attach)
 	if (cmd_get_string(req, "tty", false, &tty, err) < 0 ||
 	    cmd_get_string(req, "echo", false, &page, err) < 0)
 		return -1;
-	server_echo_attach(c, tty, page);
+	terminal = cJSON_GetObjectItemCaseSensitive(req, "terminal");
+	if (terminal != NULL) {
+		struct server_tty_options options = {
+		    .utf8 = cmd_get_bool(terminal, "utf8", true),
+		    .no_color = cmd_get_bool(terminal, "no_color", false),
+		};
+
+		if (!cJSON_IsObject(terminal) ||
+		    cmd_get_string(terminal, "term", true, &options.term, err) < 0 ||
+		    cmd_get_string(terminal, "colorterm", false, &options.colorterm, err) < 0 ||
+		    cmd_get_string(terminal, "theme", false, &options.theme, err) < 0 ||
+		    cmd_get_string(terminal, "config", false, &options.config, err) < 0 ||
+		    server_tty_attach(c, &options, err) < 0) {
+			if (err->code[0] == '\0')
+				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");
+			return -1;
+		}
+	} else {
+		server_echo_attach(c, tty, page);
+	}
 	cJSON_AddBoolToObject(result, "echo", c->echo != NULL);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;

@@ -25,7 +25,8 @@ static const char *window_shown_name(const struct window *w)
 	return w->active && term_title(w->active->term)[0] ? term_title(w->active->term) : w->name;
 }
 
-static void pane_context(struct conn *c, struct pane *p, struct format_context *ctx)
+void format_pane_context(struct pane *p, int client_cols, int client_rows,
+			 struct format_context *ctx)
 {
 	struct window *w = p->window;
 	struct session *s = w ? w->session : NULL;
@@ -40,8 +41,8 @@ static void pane_context(struct conn *c, struct pane *p, struct format_context *
 	ctx->pane_width = p->cols;
 	ctx->pane_height = p->rows;
 	ctx->pane_pid = p->state == SANDBOX_ERROR ? 0 : p->launch.pid;
-	ctx->client_width = c->client_cols;
-	ctx->client_height = c->client_rows;
+	ctx->client_width = client_cols;
+	ctx->client_height = client_rows;
 	if (w == NULL)
 		return;
 	ctx->pane_active = w->active == p;
@@ -74,7 +75,7 @@ CMD_HANDLER(cmd_format)
 	}
 	if ((p = cmd_target_pane(c, req, err)) == NULL)
 		return -1;
-	pane_context(c, p, &ctx);
+	format_pane_context(p, c->client_cols, c->client_rows, &ctx);
 	format_expand(text, &ctx, out, sizeof out);
 	cJSON_AddStringToObject(result, "text", out);
 	return 0;

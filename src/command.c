@@ -583,3 +583,94 @@ const char *command_complete(const char *prefix, int flags, int index)
 			return e->name;
 	return NULL;
 }
+
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"): a name
+ * with blanks or quotes stays one word. */
+void command_fill_template(const char *template, const char *text, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *t = template; *t != 0 && used + 1 < size; t++) {
+		if (t[0] != '%' || t[1] != '%') {
+			out[used++] = *t;
+			continue;
+		}
+		for (const char *p = text; *p != 0 && used + 2 < size; p++) {
+			if (*p == '"' || *p == '\\')
+				out[used++] = '\\';
+			out[used++] = *p;
+		}
+		t++;
+	}
+	out[used] = 0;
+}
+
+/* A command-prompt with a template (C-b ,) is described by what the
+ * template runs: "name a window", not "type a command". */
+const char *command_summary(const char *line)
+{
+	static const struct command_context check = {CMD_PROMPT, 0, "."};
+	char name[64];
+	size_t len = strcspn(line, " \t");
+	const struct command_entry *cmd;
+	struct command_parsed parsed;
+	struct sm_error err = {0};
+	const char *summary;
+
+	if (len >= sizeof name)
+		return "";
+	memcpy(name, line, len);
+	name[len] = 0;
+	cmd = command_find(name, CMD_PROMPT);
+	if (cmd == NULL || strcmp(cmd->name, "command-prompt") != 0 ||
+	    command_parse_line(line, &check, &parsed, &err) < 0)
+		return cmd ? cmd->summary : "";
+	summary = parsed.nwords > 0 ? command_summary(parsed.words[0]) : cmd->summary;
+	command_parsed_free(&parsed);
+	return summary[0] != 0 ? summary : cmd->summary;
+}
+
+/* Targets are completed a level at a time, as they are written: session
+ * names, then "SESSION:W" once a ':' is typed, "SESSION:W.P" after the
+ * '.', pane ids after a '%'. */
+int command_target_level(const char *word, size_t len)
+{
+	const char *colon = memchr(word, ':', len);
+
+	if (len > 0 && word[0] == '%')
+		return 3;
+	if (colon == NULL)
+		return 0;
+	return memchr(colon, '.', len - (size_t)(colon - word)) != NULL ? 2 : 1;
+}
+
+/* What the option before the word takes, as the command's entry types
+ * it: the kind of words the server completes it from, or NULL. */
+const char *command_option_value_kind(const struct command_entry *entry, const char *option)
+{
+	if (entry == NULL || option[0] != '-' || option[1] == 0)
+		return NULL;
+	for (const struct command_option *o = entry->options; o && (o->letter || o->long_name);
+	     o++) {
+		bool named = option[1] == '-' ? o->long_name != NULL &&
+							 strcmp(option + 2, o->long_name) == 0
+					      : o->letter != 0 && option[strlen(option) - 1] == o->letter;
+
+		if (!named)
+			continue;
+		switch (o->type) {
+		case CV_PANE:
+		case CV_SESSION:
+		case CV_WINDOW:
+			return "target";
+		case CV_BACKEND:
+			return "backend";
+		case CV_PROFILE:
+			return "profile";
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}

@@ -150,6 +150,17 @@ int command_parse(const struct command_entry *entry, int argc, char **argv,
 int command_parse_line(const char *line, const struct command_context *ctx,
 		       struct command_parsed *out, struct sm_error *err);
 void command_parsed_free(struct command_parsed *parsed);
+/* command-prompt's template with every %% replaced by text, quoted for
+ * the double quotes the template puts around it (tmux's "%%"). */
+void command_fill_template(const char *template, const char *text, char *out, size_t size);
+/* Tab at the prompt (both clients): a target's level as typed (0 a
+ * session, 1 "SESSION:W", 2 "SESSION:W.P", 3 "%ID"), and the kind of
+ * words the value after option completes from ("target", "backend",
+ * "profile"), as entry declares the option; NULL if none. */
+int command_target_level(const char *word, size_t len);
+const char *command_option_value_kind(const struct command_entry *entry, const char *option);
+/* What a key's command line does, in a few words (the help overlay). */
+const char *command_summary(const char *line);
 /* A local option given on the command line (by long name, else the
  * letter as a one-character string): its value, "" for a flag, or NULL. */
 const char *command_local(const struct command_parsed *parsed, const char *name);

@@ -19,9 +19,9 @@
 static char *lines[HISTORY_MAX];
 static int nlines;
 
-static void history_add(const char *line)
+void prompt_history_add(const char *line)
 {
-	if (line[0] == 0 || (nlines > 0 && strcmp(lines[nlines - 1], line) == 0))
+	if (line[0] == 0 || strlen(line) >= HISTORY_LINE_MAX || (nlines > 0 && strcmp(lines[nlines - 1], line) == 0))
 		return;
 	if (nlines == HISTORY_MAX) {
 		free(lines[0]);
@@ -29,6 +29,12 @@ static void history_add(const char *line)
 		nlines--;
 	}
 	lines[nlines++] = xstrdup(line);
+}
+
+const char *const *prompt_history_lines(int *count)
+{
+	*count = nlines;
+	return (const char *const *)lines;
 }
 
 void prompt_history_clear(void)
@@ -51,7 +57,7 @@ CMD_HANDLER(cmd_prompt_history)
 		return -1;
 	}
 	if (add != NULL)
-		history_add(add);
+		prompt_history_add(add);
 	out = cJSON_AddArrayToObject(result, "lines");
 	for (int i = 0; i < nlines; i++)
 		cJSON_AddItemToArray(out, cJSON_CreateString(lines[i]));

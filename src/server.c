@@ -83,6 +83,7 @@ static void conn_close(struct conn *c)
 		}
 	}
 	c->attached = NULL;
+	server_tty_detach(c);
 	server_echo_detach(c);
 	if (s != NULL)
 		session_fit_clients(s);
@@ -156,6 +157,33 @@ void server_send(struct conn *c, cJSON *msg)
 	if (cJSON_IsString(event) && strcmp(event->valuestring, "exit") == 0) {
 		server_echo_stop_input(c);
 		c->tty_wanted = false;
+		server_tty_detach(c);
+	}
+	/* A client whose terminal the server draws is shown what went wrong
+	 * with a key's command (a notification's error: id null), and the
+	 * status pushes, in its status line. */
+	if (c->ctty != NULL && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id")) &&
+	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "ok"))) {
+		const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+		const cJSON *message = cJSON_GetObjectItemCaseSensitive(error, "message");
+
+		server_tty_message(c, true, cJSON_IsString(message) ? message->valuestring : "failed");
+		cJSON_Delete(msg);
+		return;
+	}
+	if (c->ctty != NULL && cJSON_IsString(event) && strcmp(event->valuestring, "status") == 0) {
+		const cJSON *text = cJSON_GetObjectItemCaseSensitive(msg, "text");
+
+		if (cJSON_IsString(text))
+			server_tty_message(c, false, text->valuestring);
+		cJSON_Delete(msg);
+		return;
+	}
+	/* A client whose terminal the server draws gets no layouts or frames. */
+	if (c->ctty != NULL && cJSON_IsString(event) &&
+	    (strcmp(event->valuestring, "layout") == 0 || strcmp(event->valuestring, "frame") == 0)) {
+		cJSON_Delete(msg);
+		return;
 	}
 	text = jsonl_line(msg, &len);
 	cJSON_Delete(msg);
@@ -169,7 +197,7 @@ static bool conn_behind(struct conn *c)
 
 /* --- layout and frames ---------------------------------------------- */
 
-static bool window_rang(const struct window *w)
+bool window_rang(const struct window *w)
 {
 	for (const struct pane *p = w->panes; p != NULL; p = p->next)
 		if (p->bell)
@@ -179,7 +207,7 @@ static bool window_rang(const struct window *w)
 
 /* A window not on screen where a pane was denied something since the
  * window was last shown: the status line marks it (docs/keys.md). */
-static bool window_denied(const struct window *w)
+bool window_denied(const struct window *w)
 {
 	for (const struct pane *p = w->panes; p != NULL; p = p->next)
 		if (p->violations > p->violations_seen)
@@ -243,6 +271,13 @@ static void server_send_layout(struct conn *c, struct session *s)
 	struct shown_pane *shown;
 	size_t n = 0;
 
+	if (c->ctty != NULL) {
+		/* The names drawn now: automatic-rename's timer looks for a change. */
+		for (struct window *v = s->windows; v != NULL; v = v->next)
+			window_display_name(v, v->shown, sizeof v->shown);
+		server_tty_draw(c);
+		return;
+	}
 	server_send(c, server_layout_json(s, c));
 	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
 		n++;
@@ -279,6 +314,7 @@ void server_pane_bell(struct pane *p)
 
 		if (c->attached != s)
 			continue;
+		server_tty_bell(c, p->window);
 		ev = cJSON_CreateObject();
 		cJSON_AddStringToObject(ev, "event", "bell");
 		cJSON_AddNumberToObject(ev, "pane", p->id);
@@ -464,7 +500,7 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 	 * it goes (server_echo_flush). */
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		char *copy;
-		if (c->attached != s || (only != NULL && c != only))
+		if (c->attached != s || (only != NULL && c != only) || c->ctty != NULL)
 			continue;
 		/* Only the patched frame waits: anything else for that client
 		 * (another pane's output, a flood) sends the held frames first,
@@ -512,6 +548,7 @@ void server_send_frames(struct session *s, struct conn *only, bool full)
 	for (struct pane *p = w->panes; p != NULL; p = p->next)
 		if (pane_visible(w, p))
 			server_send_pane_frame(s, p, only, full);
+	server_tty_draw_session(s);
 	s->last_frame_ms = server_now_ms();
 }
 
@@ -570,6 +607,7 @@ void server_pane_damaged(struct pane *p)
 	if (server_now_ms() - p->input_ms < ECHO_WINDOW_MS && pane_visible(s->active, p) &&
 	    session_has_clients(s)) {
 		server_send_pane_frame(s, p, NULL, false);
+		server_tty_draw_session(s);
 		if (p->id == server.typed_pane && server.echo_due) {
 			/* The echo is out: the frames held for it follow. */
 			server.echo_due = false;
@@ -750,7 +788,9 @@ static void server_on_connection(uv_stream_t *listener, int status)
 		return;
 	c = xcalloc(1, sizeof *c);
 	c->echo_tty = -1;
-	uv_pipe_init(server.loop, &c->pipe, 0);
+	/* An IPC pipe: a thin client's attach brings its terminal's
+	 * descriptors (server-tty.c). */
+	uv_pipe_init(server.loop, &c->pipe, 1);
 	c->pipe.data = c;
 	if (uv_accept(listener, (uv_stream_t *)&c->pipe) < 0) {
 		uv_close((uv_handle_t *)&c->pipe, conn_on_closed);

@@ -161,6 +161,9 @@ struct conn {
 	size_t discarded;
 	struct session *attached;
 	int client_cols, client_rows;
+	/* The terminal's own size when the server draws it (it may be
+	 * smaller than the least client size the session takes). */
+	int terminal_cols, terminal_rows;
 	unsigned long active_at; /* server.activity at its last key, mouse or attach */
 	bool client_status; /* the client keeps its last row for a status line */
 	bool needs_full; /* fell behind: one full redraw when drained */
@@ -196,6 +199,8 @@ struct conn {
 	unsigned long tty_forwarded; /* chunks sent to the client */
 	uint64_t lines_sent;	     /* lines sent to the client (see echo-share.h) */
 	unsigned long tty_passed;    /* bytes written straight to a pane */
+	/* The client's terminal when the server owns it (server-tty.c). */
+	struct client_tty *ctty;
 	struct conn *next;
 };
 
@@ -288,6 +293,37 @@ void session_store_save_all(const char *why);
 void session_store_forget(const char *name);
 void session_store_start(void);
 
+/* server-tty.c: a client's terminal passed to the server, which reads
+ * its keys and draws it (issue 28's model; SANDMUX_SERVER_DRAWS). */
+struct client_tty;
+struct server_tty_options {
+	const char *term, *colorterm; /* the client's TERM and COLORTERM */
+	const char *theme;	      /* NULL: the config's */
+	const char *config;	      /* the client's config file (its environment's) */
+	bool utf8;		      /* the client's locale; else ASCII */
+	bool no_color;		      /* the client's NO_COLOR */
+};
+int server_tty_attach(struct conn *c, const struct server_tty_options *options,
+		      struct sm_error *err);
+/* Give the terminal back as it was found (idempotent). */
+void server_tty_detach(struct conn *c);
+void server_tty_draw(struct conn *c);
+void server_tty_draw_session(struct session *s);
+void server_tty_resize(struct conn *c);
+/* A line in the client's status line for a few seconds. */
+void server_tty_message(struct conn *c, bool is_error, const char *text);
+/* A pane of w rang: the terminal's bell, as the config's bell_action says. */
+void server_tty_bell(struct conn *c, const struct window *w);
+/* A pane in the window rang since it was focused; a window not shown
+ * had a denial since it was (the status line's ! and D). */
+bool window_rang(const struct window *w);
+bool window_denied(const struct window *w);
+
+/* cmd-format.c: a pane's format context, for a client of that size. */
+struct format_context;
+void format_pane_context(struct pane *p, int client_cols, int client_rows,
+			 struct format_context *ctx);
+
 /* session.c */
 struct session *session_find(const char *name);
 struct session *session_create(const char *name, int cols, int rows);
@@ -373,6 +409,10 @@ void buffers_clear(void);
 
 /* prompt-history.c: at exit, the prompt history goes. */
 void prompt_history_clear(void);
+/* A line run at the prompt, and the lines so far, oldest first (the
+ * server's own prompt, server-tty.c). */
+void prompt_history_add(const char *line);
+const char *const *prompt_history_lines(int *count);
 
 /* events.c */
 int events_open(const char *state_dir);

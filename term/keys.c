@@ -334,3 +334,283 @@ bool term_send_mouse(struct term *term, int row, int col, int button, bool press
 		vterm_mouse_button(vt, button, pressed, vmods);
 	return true;
 }
+
+/* ---- decoding what a terminal sends ---- */
+
+#define CSI_MAX 32 /* a longer "sequence" is not one: its ESC is a key */
+
+/* xterm's modifier parameter: 1 + shift 1, alt 2, ctrl 4 (meta 8 as alt). */
+static int xterm_mods(int param)
+{
+	int bits = param > 1 ? param - 1 : 0, mods = 0;
+
+	if (bits & 1)
+		mods |= TERM_MOD_SHIFT;
+	if (bits & 10)
+		mods |= TERM_MOD_ALT;
+	if (bits & 4)
+		mods |= TERM_MOD_CTRL;
+	return mods;
+}
+
+static size_t named(struct term_input *out, int key, int mods, size_t len)
+{
+	out->kind = TERM_INPUT_KEY;
+	out->key.kind = TERM_KEY_NAMED;
+	out->key.named = key;
+	out->key.mods = mods;
+	return len;
+}
+
+static size_t character(struct term_input *out, uint32_t cp, int mods, size_t len)
+{
+	out->kind = TERM_INPUT_KEY;
+	out->key.kind = TERM_KEY_CHAR;
+	out->key.codepoint = cp;
+	out->key.mods = mods;
+	return len;
+}
+
+/* The final letter of CSI/SS3 A-D, H, F and P-S: cursor keys, Home, End, F1-F4. */
+static int letter_key(char c)
+{
+	switch (c) {
+	case 'A':
+		return VTERM_KEY_UP;
+	case 'B':
+		return VTERM_KEY_DOWN;
+	case 'C':
+		return VTERM_KEY_RIGHT;
+	case 'D':
+		return VTERM_KEY_LEFT;
+	case 'H':
+		return VTERM_KEY_HOME;
+	case 'F':
+		return VTERM_KEY_END;
+	case 'P':
+	case 'Q':
+	case 'R':
+	case 'S':
+		return VTERM_KEY_FUNCTION(1 + c - 'P');
+	default:
+		return -1;
+	}
+}
+
+/* CSI N ~: the editing keypad and F5 up (vt220 numbering, as xterm). */
+static int tilde_key(int n)
+{
+	static const struct {
+		int n, key;
+	} keys[] = {
+	    {1, VTERM_KEY_HOME},	  {2, VTERM_KEY_INS},
+	    {3, VTERM_KEY_DEL},		  {4, VTERM_KEY_END},
+	    {5, VTERM_KEY_PAGEUP},	  {6, VTERM_KEY_PAGEDOWN},
+	    {7, VTERM_KEY_HOME},	  {8, VTERM_KEY_END},
+	    {11, VTERM_KEY_FUNCTION(1)},  {12, VTERM_KEY_FUNCTION(2)},
+	    {13, VTERM_KEY_FUNCTION(3)},  {14, VTERM_KEY_FUNCTION(4)},
+	    {15, VTERM_KEY_FUNCTION(5)},  {17, VTERM_KEY_FUNCTION(6)},
+	    {18, VTERM_KEY_FUNCTION(7)},  {19, VTERM_KEY_FUNCTION(8)},
+	    {20, VTERM_KEY_FUNCTION(9)},  {21, VTERM_KEY_FUNCTION(10)},
+	    {23, VTERM_KEY_FUNCTION(11)}, {24, VTERM_KEY_FUNCTION(12)},
+	};
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (keys[i].n == n)
+			return keys[i].key;
+	return -1;
+}
+
+/* SS3 with the keypad in application mode (smkx). */
+static size_t ss3(const char *bytes, struct term_input *out)
+{
+	char c = bytes[2];
+	int key = letter_key(c);
+
+	if (key >= 0)
+		return named(out, key, 0, 3);
+	if (c == 'M')
+		return named(out, VTERM_KEY_KP_ENTER, 0, 3);
+	if (c >= 'p' && c <= 'y')
+		return named(out, VTERM_KEY_KP_0 + (c - 'p'), 0, 3);
+	switch (c) {
+	case 'j':
+		return named(out, VTERM_KEY_KP_MULT, 0, 3);
+	case 'k':
+		return named(out, VTERM_KEY_KP_PLUS, 0, 3);
+	case 'l':
+		return named(out, VTERM_KEY_KP_COMMA, 0, 3);
+	case 'm':
+		return named(out, VTERM_KEY_KP_MINUS, 0, 3);
+	case 'n':
+		return named(out, VTERM_KEY_KP_PERIOD, 0, 3);
+	case 'o':
+		return named(out, VTERM_KEY_KP_DIVIDE, 0, 3);
+	case 'X':
+		return named(out, VTERM_KEY_KP_EQUAL, 0, 3);
+	default:
+		out->kind = TERM_INPUT_OTHER;
+		return 3;
+	}
+}
+
+/* ESC [ < b ; x ; y M|m: an SGR mouse report. */
+static size_t sgr_mouse(const int *params, int nparams, char final, size_t len,
+			struct term_input *out)
+{
+	int b = params[0];
+
+	if (nparams != 3 || params[1] < 1 || params[2] < 1) {
+		out->kind = TERM_INPUT_OTHER;
+		return len;
+	}
+	out->kind = TERM_INPUT_MOUSE;
+	out->col = params[1] - 1;
+	out->row = params[2] - 1;
+	out->pressed = final == 'M';
+	out->mods = (b & 4 ? TERM_MOD_SHIFT : 0) | (b & 8 ? TERM_MOD_ALT : 0) |
+		    (b & 16 ? TERM_MOD_CTRL : 0);
+	if (b & 64)
+		out->button = 4 + (b & 1);
+	else if ((b & 32) && (b & 3) == 3)
+		out->button = 0;
+	else
+		out->button = 1 + (b & 3);
+	return len;
+}
+
+static size_t csi(const char *bytes, size_t len, struct term_input *out)
+{
+	int params[8] = {0}, nparams = 0, key;
+	bool mouse = false, unknown = false;
+	size_t i = 2;
+
+	if (i < len && bytes[i] == '<') {
+		mouse = true;
+		i++;
+	}
+	for (; i < len && i < CSI_MAX; i++) {
+		char c = bytes[i];
+
+		if (c >= '0' && c <= '9') {
+			if (nparams == 0)
+				nparams = 1;
+			if (params[nparams - 1] < 10000)
+				params[nparams - 1] = params[nparams - 1] * 10 + (c - '0');
+			continue;
+		}
+		if (c == ';') {
+			if (nparams == 0)
+				nparams = 1;
+			if (nparams < 8)
+				nparams++;
+			continue;
+		}
+		if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x40) {
+			/* Private markers and intermediates: a report (DA, DSR), no key. */
+			unknown = true;
+			continue;
+		}
+		if ((unsigned char)c < 0x20 || (unsigned char)c > 0x7e) {
+			out->kind = TERM_INPUT_OTHER;
+			return i;
+		}
+		if (unknown) {
+			out->kind = TERM_INPUT_OTHER;
+			return i + 1;
+		}
+		if (mouse)
+			return sgr_mouse(params, nparams, c, i + 1, out);
+		if (c == 'Z')
+			return named(out, VTERM_KEY_TAB, TERM_MOD_SHIFT, i + 1);
+		if (c == '~' && (key = tilde_key(params[0])) >= 0)
+			return named(out, key, nparams > 1 ? xterm_mods(params[1]) : 0, i + 1);
+		if ((key = letter_key(c)) >= 0)
+			return named(out, key, nparams > 1 ? xterm_mods(params[1]) : 0, i + 1);
+		out->kind = TERM_INPUT_OTHER;
+		return i + 1;
+	}
+	return i >= CSI_MAX ? (size_t)-1 : 0;
+}
+
+/* A control byte as the key a user pressed for it. */
+static size_t control_key(unsigned char byte, int mods, size_t len, struct term_input *out)
+{
+	switch (byte) {
+	case '\r':
+		return named(out, VTERM_KEY_ENTER, mods, len);
+	case '\t':
+		return named(out, VTERM_KEY_TAB, mods, len);
+	case 0x7f:
+	case 0x08:
+		return named(out, VTERM_KEY_BACKSPACE, mods, len);
+	case 0x00:
+		return character(out, ' ', mods | TERM_MOD_CTRL, len);
+	case 0x1b:
+		return named(out, VTERM_KEY_ESCAPE, mods, len);
+	default:
+		if (byte >= 0x1c && byte <= 0x1f)
+			return character(out, (uint32_t)("\\]^_"[byte - 0x1c]),
+					 mods | TERM_MOD_CTRL, len);
+		return character(out, (uint32_t)(byte + 'a' - 1), mods | TERM_MOD_CTRL, len);
+	}
+}
+
+/* One character or control byte, with mods (Alt when an ESC came first). */
+static size_t plain(const char *bytes, size_t len, bool final, int mods, size_t before,
+		    struct term_input *out)
+{
+	unsigned char byte = (unsigned char)bytes[0];
+	uint32_t cp;
+	size_t used;
+
+	if (byte < 0x20 || byte == 0x7f)
+		return control_key(byte, mods, before + 1, out);
+	used = term_utf8_decode(bytes, len, &cp);
+	if (used > 0)
+		return character(out, cp, mods, before + used);
+	/* A character cut by the read: wait for its end, unless nothing more
+	 * came or it cannot be one. */
+	if (!final && byte >= 0xc2 && byte <= 0xf4 && len < 4) {
+		bool may_continue = true;
+
+		for (size_t i = 1; i < len; i++)
+			may_continue &= ((unsigned char)bytes[i] & 0xc0) == 0x80;
+		if (may_continue)
+			return 0;
+	}
+	return character(out, 0xfffd, mods, before + 1);
+}
+
+size_t term_input_decode(const char *bytes, size_t len, bool final, struct term_input *out)
+{
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (len == 0)
+		return 0;
+	if (bytes[0] != 0x1b)
+		return plain(bytes, len, final, 0, 0, out);
+	if (len == 1)
+		return final ? named(out, VTERM_KEY_ESCAPE, 0, 1) : 0;
+	if (bytes[1] == '[') {
+		n = csi(bytes, len, out);
+		if (n == (size_t)-1 || (n == 0 && final))
+			return named(out, VTERM_KEY_ESCAPE, 0, 1);
+		return n;
+	}
+	if (bytes[1] == 'O') {
+		if (len == 2)
+			return final ? character(out, 'O', TERM_MOD_ALT, 2) : 0;
+		return ss3(bytes, out);
+	}
+	/* ESC then a key: that key with Alt (Meta), as xterm sends it. */
+	if (bytes[1] == 0x1b && len > 2 && (bytes[2] == '[' || bytes[2] == 'O')) {
+		n = term_input_decode(bytes + 1, len - 1, final, out);
+		if (n == 0 || out->kind != TERM_INPUT_KEY)
+			return n == 0 ? 0 : n + 1;
+		out->key.mods |= TERM_MOD_ALT;
+		return n + 1;
+	}
+	return plain(bytes + 1, len - 1, final, TERM_MOD_ALT, 1, out);
+}

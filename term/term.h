@@ -152,6 +152,23 @@ struct term_key {
 bool term_key_parse(const char *name, struct term_key *out);
 /* Canonical name of a key (for the protocol), written to buf. */
 void term_key_name(const struct term_key *key, char *buf, size_t size);
+/* What a user's terminal sent, decoded (the server reads a client's
+ * terminal): one key, one mouse report (SGR, mode 1006), or a sequence
+ * no key has, to be dropped. */
+enum term_input_kind { TERM_INPUT_KEY, TERM_INPUT_MOUSE, TERM_INPUT_OTHER };
+struct term_input {
+	int kind; /* enum term_input_kind */
+	struct term_key key;
+	/* TERM_INPUT_MOUSE: button 1-3, 4 and 5 the wheel, 0 motion alone;
+	 * row and col from 0; mods TERM_MOD_*. */
+	int button, row, col, mods;
+	bool pressed;
+};
+/* Decode what starts at bytes: returns its length, or 0 when bytes are
+ * the start of a sequence not complete yet.  Call again with more, or
+ * with `final` once no more came in time (the escape timeout): a lone
+ * ESC is then Escape, and a cut sequence its bytes as keys. */
+size_t term_input_decode(const char *bytes, size_t len, bool final, struct term_input *out);
 void term_send_key(struct term *term, const struct term_key *key);
 /* Literal text, as typed; UTF-8. */
 void term_send_text(struct term *term, const char *utf8, size_t len);

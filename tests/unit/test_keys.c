@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -242,12 +243,147 @@ static void test_key_name_small_buffer(void **state)
 	assert_string_equal(name, "C-M");
 }
 
+/* ---- decoding what a terminal sends ---- */
+
+struct decode_case {
+	const char *bytes;
+	bool final;	  /* the escape timeout passed */
+	size_t used;	  /* 0: wait for more */
+	const char *name; /* the key's canonical name; "mouse", "other" */
+};
+
+static const struct decode_case decode_cases[] = {
+    {"a", false, 1, "a"},
+    {"\xc3\xa9x", false, 2, "\xc3\xa9"},
+    {"\xc3", false, 0, NULL},
+    {"\xc3", true, 1, "\xef\xbf\xbd"},
+    {"\xff", false, 1, "\xef\xbf\xbd"},
+    {"\r", false, 1, "Enter"},
+    {"\t", false, 1, "Tab"},
+    {"\x7f", false, 1, "BSpace"},
+    {"\x02", false, 1, "C-b"},
+    {"\x00", false, 1, "C-Space"},
+    {"\x1f", false, 1, "C-_"},
+    {"\033", false, 0, NULL},
+    {"\033", true, 1, "Escape"},
+    {"\033[", false, 0, NULL},
+    {"\033[", true, 1, "Escape"},
+    {"\033[1;5", false, 0, NULL},
+    {"\033[A", false, 3, "Up"},
+    {"\033OA", false, 3, "Up"},
+    {"\033[1;5A", false, 6, "C-Up"},
+    {"\033[1;3D", false, 6, "M-Left"},
+    {"\033[1;2C", false, 6, "S-Right"},
+    {"\033[5~", false, 4, "PageUp"},
+    {"\033[6;5~", false, 6, "C-PageDown"},
+    {"\033[3~x", false, 4, "Delete"},
+    {"\033[15~", false, 5, "F5"},
+    {"\033[24~", false, 5, "F12"},
+    {"\033OP", false, 3, "F1"},
+    {"\033[Z", false, 3, "BTab"},
+    {"\033OM", false, 3, "KPEnter"},
+    {"\033Oq", false, 3, "KP1"},
+    {"\033x", false, 2, "M-x"},
+    {"\033\x18", false, 2, "C-M-x"},
+    {"\033\r", false, 2, "M-Enter"},
+    {"\033\033[A", false, 4, "M-Up"},
+    {"\033O", false, 0, NULL},
+    {"\033O", true, 2, "M-O"},
+    {"\033[<0;5;3M", false, 9, "mouse"},
+    {"\033[<0;5;3", false, 0, NULL},
+    {"\033[?1;2c", false, 7, "other"},
+    {"\033[99~", false, 5, "other"},
+    {"\033[1234567890123456789012345678901234", false, 1, "Escape"},
+};
+
+static void test_decode_cases(void **state)
+{
+	for (size_t i = 0; i < sizeof decode_cases / sizeof decode_cases[0]; i++) {
+		const struct decode_case *c = &decode_cases[i];
+		size_t len = c->bytes[0] == 0 ? 1 : strlen(c->bytes);
+		struct term_input in;
+		size_t used = term_input_decode(c->bytes, len, c->final, &in);
+		char name[32] = "";
+
+		if (used > 0 && in.kind == TERM_INPUT_KEY)
+			term_key_name(&in.key, name, sizeof name);
+		else if (used > 0)
+			snprintf(name, sizeof name, "%s",
+				 in.kind == TERM_INPUT_MOUSE ? "mouse" : "other");
+		if (used != c->used || (used > 0 && strcmp(name, c->name) != 0))
+			fail_msg("case %zu: used %zu, wanted %zu; key %s, wanted %s", i, used,
+				 c->used, name, c->name ? c->name : "(none)");
+	}
+}
+
+static void test_decode_mouse(void **state)
+{
+	struct term_input in;
+
+	assert_int_equal(term_input_decode("\033[<0;5;3M", 9, false, &in), 9);
+	assert_int_equal(in.kind, TERM_INPUT_MOUSE);
+	assert_int_equal(in.button, 1);
+	assert_int_equal(in.col, 4);
+	assert_int_equal(in.row, 2);
+	assert_true(in.pressed);
+	assert_int_equal(term_input_decode("\033[<2;1;1m", 9, false, &in), 9);
+	assert_int_equal(in.button, 3);
+	assert_false(in.pressed);
+	assert_int_equal(term_input_decode("\033[<65;10;20M", 12, false, &in), 12);
+	assert_int_equal(in.button, 5);
+	assert_int_equal(term_input_decode("\033[<20;10;20M", 12, false, &in), 12);
+	assert_int_equal(in.button, 1);
+	assert_int_equal(in.mods, TERM_MOD_CTRL | TERM_MOD_SHIFT);
+}
+
+/* Every key the encoder writes for a program reads back as itself (as
+ * far as the bytes can tell: C-[ is Escape, C-? is BSpace, C-C is C-c). */
+static void test_decode_reads_encodings(void **state)
+{
+	struct term *term = term_new(4, 10, 0);
+	struct output out = {0};
+
+	term_set_output(term, on_output, &out);
+	for (int app = 0; app < 2; app++) {
+		if (app)
+			term_write(term, "\033[?1h", 5);
+		for (size_t i = 0; i < sizeof encode_cases / sizeof encode_cases[0]; i++) {
+			struct term_key key;
+			struct term_input in;
+			char wanted[32], got[32];
+
+			assert_true(term_key_parse(encode_cases[i].name, &key));
+			out.len = 0;
+			term_send_key(term, &key);
+			assert_int_equal(term_input_decode(out.bytes, out.len, true, &in), out.len);
+			assert_int_equal(in.kind, TERM_INPUT_KEY);
+			term_key_name(&key, wanted, sizeof wanted);
+			term_key_name(&in.key, got, sizeof got);
+			if (strcmp(encode_cases[i].name, "C-[") == 0)
+				snprintf(wanted, sizeof wanted, "Escape");
+			if (strcmp(encode_cases[i].name, "C-?") == 0)
+				snprintf(wanted, sizeof wanted, "BSpace");
+			if (strcmp(encode_cases[i].name, "C-C") == 0)
+				snprintf(wanted, sizeof wanted, "C-c");
+			if (strcmp(wanted, got) != 0)
+				fail_msg("%s: read back as %s", wanted, got);
+		}
+	}
+	term_free(term);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_names), cmocka_unit_test(test_reject_names),
-	    cmocka_unit_test(test_encodings),	cmocka_unit_test(test_ctrl_space_is_nul),
-	    cmocka_unit_test(test_send_text),	cmocka_unit_test(test_key_name_small_buffer),
+	    cmocka_unit_test(test_parse_names),
+	    cmocka_unit_test(test_reject_names),
+	    cmocka_unit_test(test_encodings),
+	    cmocka_unit_test(test_ctrl_space_is_nul),
+	    cmocka_unit_test(test_send_text),
+	    cmocka_unit_test(test_key_name_small_buffer),
+	    cmocka_unit_test(test_decode_cases),
+	    cmocka_unit_test(test_decode_mouse),
+	    cmocka_unit_test(test_decode_reads_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,681 @@
+/*
+ * screen-draw: an attached client's screen, composed by the server.
+ *
+ * Every draw composes the whole screen into the tty's wanted cells: the
+ * active window's panes straight from their grids (a pane in state
+ * error as its FAILED banner, never as cells, so a failed sandbox can
+ * never look like a live shell), a title line above each pane (row
+ * y-1), one-column borders between panes side by side with junctions
+ * chosen from their neighbours (as tmux's screen-redraw does), and the
+ * status line.  The tty writes only what differs from what the terminal
+ * shows, so composing all of it costs the terminal nothing.
+ *
+ * Text any program chose (titles, window names, working directories)
+ * goes through the sanitiser first: nothing a pane writes reaches the
+ * outer terminal but as cells.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bindings.h"
+#include "command.h"
+#include "config.h"
+#include "format.h"
+#include "sanitise.h"
+#include "screen-draw.h"
+#include "server.h"
+#include "term.h"
+#include "theme.h"
+#include "tty.h"
+#include "xalloc.h"
+
+struct canvas {
+	struct tty *tty;
+	struct session *session;
+	const struct config *config;
+	const struct theme *theme;
+	const struct screen_overlay *overlay;
+	int rows; /* rows for panes: the tty's less the status line */
+	bool zoomed;
+};
+
+/* Without colours (NO_COLOR) the chrome still tells its parts apart:
+ * labels and banners reversed, the active border and title bold. */
+unsigned screen_no_color_attrs(enum theme_slot slot)
+{
+	switch (slot) {
+	case THEME_BORDER_ACTIVE:
+	case THEME_TITLE_ACTIVE:
+	case THEME_TITLE_VIOLATIONS:
+	case THEME_TITLE_ZOOM:
+	case THEME_HELP_KEY:
+		return THEME_ATTR_BOLD;
+	case THEME_LABEL_NONE:
+	case THEME_LABEL_NATIVE:
+	case THEME_LABEL_MICROVM:
+	case THEME_BANNER_FAILED:
+	case THEME_STATUS_ERROR:
+		return THEME_ATTR_REVERSE | THEME_ATTR_BOLD;
+	case THEME_BORDER_INACTIVE:
+	case THEME_TITLE_TEXT:
+	case THEME_HELP_TEXT:
+	case THEME_LABEL_PENDING:
+		return 0;
+	default:
+		return THEME_ATTR_REVERSE;
+	}
+}
+
+static struct term_style slot_style(const struct canvas *cv, enum theme_slot slot)
+{
+	const struct theme_style *ts = &cv->theme->slots[slot];
+	struct term_style style;
+
+	memset(&style, 0, sizeof(style));
+	if (cv->overlay->no_color) {
+		style.attrs = (uint8_t)(ts->attrs | screen_no_color_attrs(slot));
+		return style;
+	}
+	/* The theme's colours and attribute bits are the emulator's. */
+	style.fg = (struct term_color){ts->fg.kind, ts->fg.index, ts->fg.r, ts->fg.g, ts->fg.b};
+	style.bg = (struct term_color){ts->bg.kind, ts->bg.index, ts->bg.r, ts->bg.g, ts->bg.b};
+	style.attrs = (uint8_t)ts->attrs;
+	return style;
+}
+
+/* Text at y, x, at most width columns, sanitised; returns the columns used. */
+static int put(struct canvas *cv, int y, int x, int width, const char *text, enum theme_slot slot)
+{
+	struct term_style style = slot_style(cv, slot);
+	char *clean = sanitise_text(text);
+	size_t at = 0, len = strlen(clean);
+	int used = 0;
+
+	/* The longest start of the text that fits in width columns. */
+	while (at < len) {
+		uint32_t cp;
+		size_t n = term_utf8_decode(clean + at, len - at, &cp);
+		int w = n ? tty_char_width(cp) : 1;
+
+		if (used + w > width)
+			break;
+		used += w;
+		at += n ? n : 1;
+	}
+	clean[at] = '\0';
+	used = width > 0 ? tty_put_text(cv->tty, y, x, clean, &style) : 0;
+	free(clean);
+	return used;
+}
+
+static int text_columns(const char *text)
+{
+	int columns = 0;
+
+	for (size_t at = 0, len = strlen(text); at < len;) {
+		uint32_t cp;
+		size_t n = term_utf8_decode(text + at, len - at, &cp);
+
+		columns += n ? tty_char_width(cp) : 1;
+		at += n ? n : 1;
+	}
+	return columns;
+}
+
+static void fill(struct canvas *cv, int y, int x, int width, const char *glyph,
+		 enum theme_slot slot)
+{
+	for (int i = 0; i < width; i++)
+		put(cv, y, x + i, 1, glyph, slot);
+}
+
+/* ---- titles ---- */
+
+void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
+		       size_t size)
+{
+	if (strcmp(state, "error") == 0)
+		snprintf(out, size, "FAILED");
+	else if (backend[0] != 0 && accelerator[0] != 0)
+		/* The microvm label names what runs it: kvm or tcg. */
+		snprintf(out, size, "%s\u00b7%s", backend, accelerator);
+	else if (backend[0] != 0)
+		snprintf(out, size, "%s", backend);
+	else
+		snprintf(out, size, "starting");
+}
+
+/* Words the title line's label is made of.  A program's title (any
+ * program can set it) that holds one could pass for a label beside the
+ * real one: "  native  " in a `none` pane. */
+static bool label_word(const char *word, size_t len)
+{
+	static const char *const words[] = {"none",  "native",	 "microvm",  "kvm",
+					    "tcg",   "failed",	 "starting", "suspended",
+					    "agent", "terminal", "sandbox",  "sandboxed"};
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == len && strncasecmp(word, words[i], len) == 0)
+			return true;
+	return false;
+}
+
+void screen_title_beside_label(const char *title, char *out, size_t size)
+{
+	size_t len;
+	bool imitates = false;
+
+	while (*title == ' ')
+		title++;
+	len = strlen(title);
+	while (len > 0 && title[len - 1] == ' ')
+		len--;
+	for (size_t i = 0; i < len && !imitates;) {
+		size_t start = i;
+
+		while (i < len && isalnum((unsigned char)title[i]))
+			i++;
+		imitates = i > start && label_word(title + start, i - start);
+		if (i == start)
+			i++;
+	}
+	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
+}
+
+void screen_progress_text(int state, int percent, char *out, size_t size)
+{
+	static const char *const states[] = {[1] = "", [2] = "error ", [4] = "paused "};
+
+	if (state == 3)
+		snprintf(out, size, "[busy] ");
+	else if (state > 0 && state <= 4)
+		snprintf(out, size, "[%s%d%%] ", states[state], percent);
+	else
+		out[0] = '\0';
+}
+
+static enum theme_slot label_slot(const char *state, const char *backend)
+{
+	if (strcmp(state, "error") == 0)
+		return THEME_BANNER_FAILED;
+	if (strcmp(backend, "none") == 0)
+		return THEME_LABEL_NONE;
+	if (strcmp(backend, "native") == 0)
+		return THEME_LABEL_NATIVE;
+	if (strcmp(backend, "microvm") == 0)
+		return THEME_LABEL_MICROVM;
+	return THEME_LABEL_PENDING;
+}
+
+static void draw_title(struct canvas *cv, struct pane *p, bool active)
+{
+	int y = p->y - 1, x = p->x, width = p->cols, used = 0, right_width;
+	const char *state = sandbox_state_name(p->state);
+	const char *backend = pane_backend_label(p) ? pane_backend_label(p) : "";
+	const char *accelerator = p->launch.backend == SANDBOX_MICROVM && backend[0]
+				      ? backend_probe_result()->microvm_accel
+				      : "";
+	enum theme_slot label = label_slot(state, backend);
+	char name[40], text[1024], shown[512], right[64] = "", progress[32];
+
+	if (y < 0 || y >= cv->rows)
+		return;
+	fill(cv, y, x, width, "\u2500", active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+	screen_label_text(state, backend, accelerator, name, sizeof name);
+	snprintf(text, sizeof text, " %s ", name);
+	used += put(cv, y, x, width, text, label);
+	if (backend[0] != 0 && strcmp(backend, "none") != 0 && p->profile[0] != 0 && used < width) {
+		snprintf(text, sizeof text, "%s ", p->profile);
+		used += put(cv, y, x + used, width - used, text, label);
+	}
+	if (p->state == SANDBOX_SUSPENDED && used < width)
+		used += put(cv, y, x + used, width - used, "suspended ", label);
+	if (p->violations > 0)
+		snprintf(right, sizeof right, " %d denied ", p->violations);
+	right_width = text_columns(right);
+	if (cv->zoomed && active)
+		right_width += 3;
+	if (right_width > width - used - 1)
+		right_width = 0;
+	screen_title_beside_label(term_title(p->term), shown, sizeof shown);
+	/* A notification not seen yet and OSC 9;4 progress, as the ncurses
+	 * client draws them (the notice is sanitised by put, as all text). */
+	screen_progress_text(p->sent_progress_state, p->sent_progress, progress, sizeof progress);
+	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", p->bell || p->notice[0] ? "! " : "",
+		 p->notice, p->notice[0] ? " | " : "", progress, shown,
+		 shown[0] && pane_current_path(p)[0] ? " : " : "", pane_current_path(p));
+	if (strcmp(text, "  ") != 0 && width - used - right_width - 1 > 0)
+		used += put(cv, y, x + used, width - used - right_width - 1, text,
+			    active ? THEME_TITLE_ACTIVE : THEME_TITLE_TEXT);
+	if (right_width > 0) {
+		int rx = x + width - right_width - 1;
+
+		if (right[0] != 0)
+			rx += put(cv, y, rx, width, right, THEME_TITLE_VIOLATIONS);
+		if (cv->zoomed && active)
+			put(cv, y, rx, 3, " Z ", THEME_TITLE_ZOOM);
+	}
+}
+
+/* ---- panes ---- */
+
+static void draw_cells(struct canvas *cv, struct pane *p)
+{
+	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++) {
+		for (int col = 0; col < p->cols && p->x + col < cv->tty->cols; col++) {
+			struct term_cell cell;
+
+			if (!term_get_cell(p->term, row, col, &cell) || cell.width == 0)
+				continue;
+			for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
+			if (cell.width == 2 && col + 1 >= p->cols)
+				cell.chars[0] = 0, cell.width = 1;
+			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
+		}
+	}
+}
+
+/* Word-wrapped text from *y on, inside the pane less a column each side. */
+static void banner_wrapped(struct canvas *cv, struct pane *p, int *y, const char *prefix,
+			   const char *text, enum theme_slot slot)
+{
+	char joined[1200];
+	int width = p->cols - 2;
+	size_t at = 0, len;
+
+	if (text == NULL || text[0] == 0 || width < 1)
+		return;
+	snprintf(joined, sizeof joined, "%s%s", prefix, text);
+	len = strlen(joined);
+	while (at < len && *y < p->y + p->rows) {
+		size_t take = 0, last_space = 0;
+		char line[1200];
+
+		while (at + take < len && (int)take < width) {
+			if (joined[at + take] == ' ')
+				last_space = take;
+			take++;
+		}
+		if (at + take < len && last_space > 0)
+			take = last_space + 1;
+		memcpy(line, joined + at, take);
+		line[take] = 0;
+		put(cv, *y, p->x + 1, width, line, slot);
+		at += take;
+		(*y)++;
+	}
+}
+
+/* Invariant 2: a pane that could not be wrapped shows why, in red, and
+ * nothing that could pass for a shell. */
+static void draw_failed_banner(struct canvas *cv, struct pane *p)
+{
+	char title[128];
+	const char *requested = sandbox_backend_name(p->requested);
+	int y = p->y;
+
+	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++)
+		fill(cv, p->y + row, p->x, p->cols, " ", THEME_BANNER_TEXT);
+	if (p->rows > 4)
+		y += (p->rows - 4) / 3;
+	snprintf(title, sizeof title, "FAILED: %s%ssandbox could not start", requested,
+		 requested[0] ? " " : "");
+	banner_wrapped(cv, p, &y, "", title, THEME_BANNER_FAILED);
+	banner_wrapped(cv, p, &y, "reason: ", p->reason[0] ? p->reason : "unknown",
+		       THEME_BANNER_TEXT);
+	banner_wrapped(cv, p, &y, "hint: ", p->hint, THEME_BANNER_TEXT);
+}
+
+/* ---- borders ---- */
+
+#define MASK_VERTICAL 1
+#define MASK_HORIZONTAL 2
+#define MASK_ACTIVE 4
+
+static bool pane_shown(const struct window *w, const struct pane *p)
+{
+	return w->zoomed == NULL || w->zoomed == p;
+}
+
+static bool inside_content(const struct window *w, int x, int y)
+{
+	for (const struct pane *p = w->panes; p != NULL; p = p->next)
+		if (pane_shown(w, p) && x >= p->x && x < p->x + p->cols && y >= p->y &&
+		    y < p->y + p->rows)
+			return true;
+	return false;
+}
+
+static const char *junction(bool up, bool down, bool left, bool right)
+{
+	static const char *const glyphs[16] = {
+	    /* index: up 8, down 4, left 2, right 1 */
+	    "\u2502", "\u2500", "\u2500", "\u2500", "\u2502", "\u250c", "\u2510", "\u252c",
+	    "\u2502", "\u2514", "\u2518", "\u2534", "\u2502", "\u251c", "\u2524", "\u253c",
+	};
+
+	return glyphs[(up ? 8 : 0) | (down ? 4 : 0) | (left ? 2 : 0) | (right ? 1 : 0)];
+}
+
+static void mark(uint8_t *mask, const struct canvas *cv, int x, int y, uint8_t bits)
+{
+	if (x >= 0 && x < cv->tty->cols && y >= 0 && y < cv->rows)
+		mask[y * cv->tty->cols + x] |= bits;
+}
+
+static void draw_borders(struct canvas *cv, struct window *w)
+{
+	int cols = cv->tty->cols;
+	uint8_t *mask = xcalloc((size_t)cols * (size_t)cv->rows, 1);
+
+	for (struct pane *p = w->panes; p != NULL; p = p->next) {
+		uint8_t active = p == w->active ? MASK_ACTIVE : 0;
+
+		if (!pane_shown(w, p))
+			continue;
+		for (int x = p->x; x < p->x + p->cols; x++)
+			mark(mask, cv, x, p->y - 1, MASK_HORIZONTAL | active);
+		for (int y = p->y - 1; y < p->y + p->rows; y++) {
+			if (p->x > 0 && !inside_content(w, p->x - 1, y))
+				mark(mask, cv, p->x - 1, y, MASK_VERTICAL | active);
+			if (p->x + p->cols < cols && !inside_content(w, p->x + p->cols, y))
+				mark(mask, cv, p->x + p->cols, y, MASK_VERTICAL | active);
+		}
+	}
+	for (int y = 0; y < cv->rows; y++) {
+		for (int x = 0; x < cols; x++) {
+			uint8_t m = mask[y * cols + x];
+			bool up, down, left, right;
+
+			if (!(m & MASK_VERTICAL))
+				continue;
+			up = y > 0 && (mask[(y - 1) * cols + x] & MASK_VERTICAL);
+			down = y + 1 < cv->rows && (mask[(y + 1) * cols + x] & MASK_VERTICAL);
+			left = x > 0 && (mask[y * cols + x - 1] & MASK_HORIZONTAL);
+			right = x + 1 < cols && (mask[y * cols + x + 1] & MASK_HORIZONTAL);
+			put(cv, y, x, 1, junction(up, down, left, right),
+			    (m & MASK_ACTIVE) ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE);
+		}
+	}
+	free(mask);
+}
+
+/* ---- the status line ---- */
+
+#define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
+
+static void status_text(struct canvas *cv, const char *text, char *out, size_t size)
+{
+	struct format_context ctx;
+	char timed[1024];
+	time_t now = time(NULL);
+	struct tm tm;
+	struct window *w = cv->session->active;
+
+	/* The time first, as tmux does: what the formats expand to (a title
+	 * with a '%' in it) is never read by strftime. */
+	localtime_r(&now, &tm);
+	if (strftime(timed, sizeof timed, text, &tm) == 0)
+		timed[0] = '\0';
+	memset(&ctx, 0, sizeof ctx);
+	ctx.pane_id = -1;
+	ctx.session_name = cv->session->name;
+	char window_name[64];
+
+	if (w != NULL && w->active != NULL) {
+		/* #W as the window list shows it: its display name. */
+		format_pane_context(w->active, cv->tty->cols, cv->tty->rows, &ctx);
+		window_display_name(w, window_name, sizeof window_name);
+		ctx.window_name = window_name;
+	}
+	format_expand(timed, &ctx, out, size);
+}
+
+static void window_entry(const struct canvas *cv, const struct window *w, char *out, size_t size)
+{
+	char name[64];
+	bool current = w == cv->session->active;
+
+	window_display_name(w, name, sizeof name);
+	snprintf(out, size, "%d:%s%s%s%s", w->index, name, current ? (cv->zoomed ? "*Z" : "*") : "",
+		 window_rang(w) ? "!" : "", !current && window_denied(w) ? "D" : "");
+}
+
+/* Which windows the list shows, [*first, *last): all that fit in room;
+ * when they do not, a run around the current window, as tmux scrolls
+ * its list, with a column kept on each cut side for the < or > mark. */
+static void window_range(const int *widths, size_t n, size_t active, int room, size_t *first,
+			 size_t *last)
+{
+	int used = 0;
+
+	for (size_t i = 0; i < n; i++)
+		used += widths[i];
+	*first = 0;
+	*last = n;
+	if (used <= room)
+		return;
+	*first = active;
+	*last = active + 1;
+	used = widths[active];
+	for (bool grew = true; grew;) {
+		/* Each side still cut costs its mark's column. */
+		int marks = (*first > 0) + (*last < n);
+
+		grew = false;
+		if (*last < n && used + widths[*last] + marks - (*last + 1 == n) <= room) {
+			used += widths[(*last)++];
+			grew = true;
+		}
+		marks = (*first > 0) + (*last < n);
+		if (*first > 0 && used + widths[*first - 1] + marks - (*first == 1) <= room) {
+			used += widths[--(*first)];
+			grew = true;
+		}
+	}
+}
+
+static void draw_status_windows(struct canvas *cv, int y, int *x, int limit)
+{
+	struct window *windows[1024];
+	int widths[1024];
+	size_t n = 0, active = 0, first, last;
+	char entry[160];
+
+	for (struct window *w = cv->session->windows; w != NULL && n < 1024; w = w->next) {
+		if (w == cv->session->active)
+			active = n;
+		window_entry(cv, w, entry, sizeof entry);
+		widths[n] = text_columns(entry) + 1;
+		windows[n++] = w;
+	}
+	if (n == 0)
+		return;
+	window_range(widths, n, active, limit - *x, &first, &last);
+	if (first > 0 && *x < limit)
+		*x += put(cv, y, *x, limit - *x, "<", THEME_STATUS_BAR);
+	for (size_t i = first; i < last && *x < limit; i++) {
+		window_entry(cv, windows[i], entry, sizeof entry);
+		*x += put(cv, y, *x, limit - *x, entry,
+			  i == active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW);
+		if (*x < limit)
+			*x += put(cv, y, *x, limit - *x, " ", THEME_STATUS_BAR);
+	}
+	if (last < n && *x < limit)
+		*x += put(cv, y, *x, limit - *x, ">", THEME_STATUS_BAR);
+}
+
+static void draw_status(struct canvas *cv)
+{
+	int y = cv->tty->rows - 1, x = 0, cols = cv->tty->cols, right_width, limit;
+	char left[512], right[512];
+
+	const struct screen_overlay *ov = cv->overlay;
+
+	if (ov->prompt) {
+		char before[1024];
+		int at;
+
+		/* Tab's matches: the row above the prompt, over the pane
+		 * there, as tmux lists them. */
+		if (ov->prompt_candidates != NULL && ov->prompt_candidates[0] != '\0' &&
+		    cv->tty->rows >= 3) {
+			fill(cv, y - 1, 0, cols, " ", THEME_STATUS_MESSAGE);
+			put(cv, y - 1, 0, cols, ov->prompt_candidates, THEME_STATUS_MESSAGE);
+		}
+		fill(cv, y, 0, cols, " ", THEME_STATUS_PROMPT);
+		at = put(cv, y, 0, cols, ov->prompt_label, THEME_STATUS_PROMPT);
+		put(cv, y, at, cols - at, ov->prompt_text, THEME_STATUS_PROMPT);
+		snprintf(before, sizeof before, "%.*s", (int)ov->prompt_cursor, ov->prompt_text);
+		at += text_columns(before);
+		tty_set_cursor(cv->tty, y, at < cols ? at : cols - 1, true);
+		return;
+	}
+	if (ov->message != NULL && ov->message[0] != '\0') {
+		enum theme_slot slot =
+		    ov->message_error ? THEME_STATUS_ERROR : THEME_STATUS_MESSAGE;
+
+		fill(cv, y, 0, cols, " ", slot);
+		put(cv, y, 0, cols, ov->message, slot);
+		return;
+	}
+	if (!cv->config->status)
+		return;
+	status_text(cv, cv->config->status_left, left, sizeof left);
+	status_text(cv, cv->config->status_right, right, sizeof right);
+	fill(cv, y, 0, cols, " ", THEME_STATUS_BAR);
+	right_width = text_columns(right);
+	if (right_width > cols / 2)
+		right_width = cols / 2;
+	limit = cols - right_width;
+	if (limit < CLOCK_ROOM_MIN) {
+		right_width = 0;
+		limit = cols;
+	}
+	x += put(cv, y, x, limit, left, THEME_STATUS_SESSION);
+	if (ov->prefix && x < limit)
+		x += put(cv, y, x, limit - x, "^ ", THEME_STATUS_CURRENT);
+	draw_status_windows(cv, y, &x, limit);
+	if (right_width > 0)
+		put(cv, y, limit, right_width, right, THEME_STATUS_CLOCK);
+}
+
+/* ---- the help overlay ---- */
+
+static int help_command_width(const struct binding_table *table)
+{
+	int width = 8;
+
+	for (size_t i = 0; i < table->count; i++) {
+		int len = text_columns(table->entries[i].command);
+
+		if (len > width)
+			width = len;
+	}
+	return width > 48 ? 48 : width;
+}
+
+/* Generated from the binding table, so it lists exactly what the keys
+ * do, config overrides included. */
+static void draw_help(struct canvas *cv)
+{
+	const struct binding_table *table = cv->overlay->help;
+	int *offset = cv->overlay->help_offset;
+	/* The whole width, less a margin: descriptions are read whole on a
+	 * wide terminal (tmux's list-keys fills the pane). */
+	int width = cv->tty->cols - 4, height = cv->tty->rows - 3;
+	int top = 1, left = (cv->tty->cols - width) / 2, lines = (int)table->count;
+	int command_width = help_command_width(table);
+	char header[128];
+
+	/* A narrow terminal shares the line between the command and its
+	 * description rather than cut the description to nothing. */
+	if (command_width > (width - 12) / 2)
+		command_width = (width - 12) / 2 > 8 ? (width - 12) / 2 : 8;
+	if (width < 20 || height < 3)
+		return;
+	if (height > lines + 2)
+		height = lines + 2;
+	if (*offset > lines - (height - 2))
+		*offset = lines - (height - 2);
+	if (*offset < 0)
+		*offset = 0;
+	snprintf(header, sizeof header, " key bindings (prefix %s) \u2014 j/k scroll, q closes ",
+		 cv->overlay->help_prefix);
+	fill(cv, top, left, width, " ", THEME_HELP_KEY);
+	put(cv, top, left, width, header, THEME_HELP_KEY);
+	for (int i = 0; i < height - 1; i++) {
+		int y = top + 1 + i, index = *offset + i, x = left + 1;
+		const struct binding *b;
+
+		fill(cv, y, left, width, " ", THEME_HELP_TEXT);
+		if (index >= lines)
+			continue;
+		b = &table->entries[index];
+		put(cv, y, x, 10, b->key, THEME_HELP_KEY);
+		x += 11;
+		put(cv, y, x, command_width < left + width - x ? command_width : left + width - x,
+		    b->command, THEME_HELP_TEXT);
+		x += command_width + 2;
+		if (x < left + width - 1)
+			put(cv, y, x, left + width - 1 - x, command_summary(b->command),
+			    THEME_HELP_TEXT);
+	}
+	tty_set_cursor(cv->tty, 0, 0, false);
+}
+
+/* ---- the whole screen ---- */
+
+static void place_cursor(struct canvas *cv, struct window *w)
+{
+	struct pane *p = w->zoomed != NULL ? w->zoomed : w->active;
+	int row, col;
+
+	if (p == NULL || p->state == SANDBOX_ERROR || !term_cursor_visible(p->term)) {
+		tty_set_cursor(cv->tty, 0, 0, false);
+		return;
+	}
+	term_cursor(p->term, &row, &col);
+	if (row >= p->rows || col >= p->cols || p->y + row >= cv->rows) {
+		tty_set_cursor(cv->tty, 0, 0, false);
+		return;
+	}
+	tty_set_cursor(cv->tty, p->y + row, p->x + col, true);
+}
+
+void screen_draw(struct tty *tty, struct session *s, const struct config *config,
+		 const struct theme *theme, const struct screen_overlay *overlay)
+{
+	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
+			    false};
+	struct window *w = s->active;
+
+	for (int y = 0; y < tty->rows; y++)
+		tty_fill(tty, y, 0, tty->cols, NULL);
+	if (w != NULL) {
+		cv.zoomed = w->zoomed != NULL;
+		for (struct pane *p = w->panes; p != NULL; p = p->next) {
+			if (!pane_shown(w, p))
+				continue;
+			if (p->state == SANDBOX_ERROR)
+				draw_failed_banner(&cv, p);
+			else
+				draw_cells(&cv, p);
+			draw_title(&cv, p, p == w->active);
+		}
+		draw_borders(&cv, w);
+		place_cursor(&cv, w);
+	}
+	/* Without a status line a message or the prompt still takes the
+	 * last row, over the pane there. */
+	if (tty->rows > 1 && (config->status || overlay->prompt ||
+			      (overlay->message != NULL && overlay->message[0] != '\0')))
+		draw_status(&cv);
+	if (overlay->help != NULL)
+		draw_help(&cv);
+}

@@ -1,0 +1,57 @@
+/*
+ * screen-draw: what an attached client's terminal shows, composed by the
+ * server from its own data into a tty's wanted cells (tty.h): the active
+ * window's panes from their grids, a title line above each (backend
+ * label, title, working directory, denials, zoom), borders, FAILED
+ * banners, the status line.
+ */
+#ifndef SANDMUX_SCREEN_DRAW_H
+#define SANDMUX_SCREEN_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "theme.h"
+
+struct tty;
+struct session;
+struct config;
+struct theme;
+struct binding_table;
+
+/* What the client shows over the panes: a message or the prompt in the
+ * status line, the prefix mark. */
+struct screen_overlay {
+	const char *message; /* NULL or "": none */
+	bool message_error;
+	bool prompt;
+	const char *prompt_label, *prompt_text;
+	size_t prompt_cursor; /* bytes of prompt_text before the cursor */
+	const char *prompt_candidates; /* Tab's matches, the row above; NULL or "": none */
+	bool prefix;
+	bool no_color; /* NO_COLOR: the chrome in attributes only */
+	/* The help overlay (list-keys): the key table, the prefix's name and
+	 * the first line shown, kept in range by the draw. */
+	const struct binding_table *help;
+	const char *help_prefix;
+	int *help_offset;
+};
+
+void screen_draw(struct tty *tty, struct session *s, const struct config *config,
+		 const struct theme *theme, const struct screen_overlay *overlay);
+
+/* A pane's label as its title line shows it: FAILED, the backend (a
+ * microvm's with its accelerator), or "starting". */
+void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
+		       size_t size);
+/* The attributes a theme slot is drawn with when there are no colours
+ * (NO_COLOR): labels and banners reversed, the active border bold. */
+unsigned screen_no_color_attrs(enum theme_slot slot);
+/* A program's title as drawn beside the label: trimmed, and quoted when
+ * it holds a label's word, so that it can never pass for one. */
+void screen_title_beside_label(const char *title, char *out, size_t size);
+/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
+ * "[busy] ", "[paused 42%] "; "" when none (state 0). */
+void screen_progress_text(int state, int percent, char *out, size_t size);
+
+#endif

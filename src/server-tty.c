@@ -1,0 +1,805 @@
+/*
+ * server-tty: a client's terminal, owned by the server (tmux's model).
+ *
+ * A thin client (client-thin.c) passes its terminal's descriptors with
+ * the attach request (SCM_RIGHTS on the protocol socket, which the
+ * server reads as a libuv IPC pipe).  From then on the server is the
+ * terminal's one writer and one reader: it sets raw mode, decodes what
+ * the user types with term/keys.c (the prefix key first, then the
+ * active pane), and draws the client's screen from the panes' grids
+ * (screen-draw.c) through the tty writer (tty.c), which writes only
+ * what changed and never waits for a slow terminal.  Detach, exit, or
+ * a closed connection give the terminal back as it was found: the
+ * main screen, the saved termios, blocking descriptors.
+ *
+ * Ownership: a struct client_tty belongs to its conn (conn->ctty); it
+ * owns its descriptors (dups of the client's), its tty and its libuv
+ * handles.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "backend.h"
+#include "bindings.h"
+#include "cmd.h"
+#include "command.h"
+#include "config.h"
+#include "format.h"
+#include "log.h"
+#include "screen-draw.h"
+#include "server-prompt.h"
+#include "server.h"
+#include "term.h"
+#include "theme.h"
+#include "tty.h"
+#include "xalloc.h"
+
+#define ESCAPE_MS 25	  /* how long a lone ESC waits to be a sequence's start */
+#define INPUT_MAX 256	  /* bytes of a sequence not complete yet */
+#define GIVE_BACK_MS 200  /* how long the last bytes may take to reach a terminal */
+#define OWNER_CHECK_MS 50 /* how long a look at who has the terminal holds */
+#define MESSAGE_MS 3000	  /* a message in the status line, as the ncurses client's */
+#define ERROR_MESSAGE_MS 6000
+
+struct client_tty {
+	struct conn *conn;
+	int in_fd, out_fd;
+	struct tty *tty;
+	struct termios saved;
+	bool saved_ok;
+	int in_flags, out_flags; /* file status flags before ours */
+	uv_poll_t *in_poll, *out_poll;
+	bool out_polling;
+	uv_timer_t *escape_timer;
+	char input[INPUT_MAX];
+	size_t ninput;
+	bool prefix; /* the prefix key was pressed: the next key is a command */
+	struct term_key prefix_key;
+	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
+	struct binding_table bindings;
+	pid_t client_pid; /* the thin client, from the socket's credentials */
+	bool paused;
+	bool no_color;		/* the client lost its terminal: no reading, no drawing */
+	uint64_t owner_checked; /* when the last look found the client the owner */
+	struct server_prompt prompt;
+	bool help; /* the help overlay (list-keys) */
+	int help_offset;
+	char message[512];
+	bool message_error;
+	uv_timer_t *message_timer; /* the message goes when it fires */
+	struct config config;
+	struct theme theme;
+};
+
+static void on_handle_closed(uv_handle_t *handle)
+{
+	free(handle);
+}
+
+static void close_handle(void *handle)
+{
+	if (handle != NULL)
+		uv_close((uv_handle_t *)handle, on_handle_closed);
+}
+
+/* Raw mode as a multiplexer wants it: every byte as typed, no echo, no
+ * signals from ^C or ^Z (they are keys for the panes), no output
+ * processing (the tty writer places every character itself). */
+static void set_raw(struct client_tty *ct)
+{
+	struct termios tio = ct->saved;
+
+	tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF | ICRNL | INLCR | IGNCR | IMAXBEL | ISTRIP);
+	tio.c_iflag |= IGNBRK;
+	tio.c_oflag &= ~(tcflag_t)(OPOST | ONLCR | OCRNL | ONLRET);
+	tio.c_lflag &= ~(tcflag_t)(IEXTEN | ICANON | ECHO | ECHOE | ECHONL | ECHOCTL | ECHOPRT |
+				   ECHOKE | ISIG);
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	tcsetattr(ct->in_fd, TCSANOW, &tio);
+}
+
+static struct pane *active_pane(const struct conn *c)
+{
+	struct session *s = c->attached;
+
+	if (s == NULL || s->active == NULL)
+		return NULL;
+	return s->active->zoomed != NULL ? s->active->zoomed : s->active->active;
+}
+
+static void start_output_poll(struct client_tty *ct);
+
+/* Does the client still have its terminal: running and, when the
+ * terminal is its controlling terminal, its process group the
+ * terminal's foreground?  Unreadable counts as yes: the connection's
+ * end says when the client is gone. */
+static bool client_owns_terminal(struct client_tty *ct)
+{
+	struct proc_stat ps;
+	struct stat st;
+
+	if (ct->client_pid <= 0 || proc_stat_read(ct->client_pid, &ps) != 0)
+		return true;
+	if (ps.state == 'T' || ps.state == 't')
+		return false;
+	if (fstat(ct->in_fd, &st) != 0 || (unsigned long long)st.st_rdev != ps.tty_nr)
+		return true;
+	return ps.tpgid == ps.pgrp;
+}
+
+/* Threat: a client stopped from outside (kill -STOP, which it cannot
+ * catch) while the server reads its terminal and draws on it.  The
+ * user's shell takes the terminal back; without this the server would
+ * take what the user types to the shell and send it to a pane, and
+ * paint pane output over the shell's screen.  So before it reads and
+ * before it draws (at most every OWNER_CHECK_MS) the server looks, and
+ * a client that lost its terminal is paused until its SIGCONT brings
+ * its client-size request (server_tty_resize). */
+static bool paused(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	uint64_t now = server_now_ms();
+
+	if (ct->paused)
+		return true;
+	if (now - ct->owner_checked < OWNER_CHECK_MS)
+		return false;
+	if (client_owns_terminal(ct)) {
+		ct->owner_checked = now;
+		return false;
+	}
+	log_info("client %d lost its terminal: not read, not drawn", (int)ct->client_pid);
+	ct->paused = true;
+	uv_poll_stop(ct->in_poll);
+	return true;
+}
+
+void server_tty_draw(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL || c->attached == NULL || paused(c))
+		return;
+	struct screen_overlay overlay = {
+	    .message = ct->message,
+	    .message_error = ct->message_error,
+	    .prompt = ct->prompt.active,
+	    .prompt_label = ct->prompt.label,
+	    .prompt_text = ct->prompt.text,
+	    .prompt_candidates = ct->prompt.candidates,
+	    .prompt_cursor = ct->prompt.cursor,
+	    .prefix = ct->prefix,
+	};
+
+	overlay.no_color = ct->no_color;
+	overlay.help = ct->help ? &ct->bindings : NULL;
+	overlay.help_prefix = ct->config.prefix;
+	overlay.help_offset = &ct->help_offset;
+	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+void server_tty_draw_session(struct session *s)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next)
+		if (c->attached == s && c->ctty != NULL)
+			server_tty_draw(c);
+}
+
+/* ---- messages ---- */
+
+static void on_message_timer(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+
+	if (c->ctty == NULL)
+		return;
+	c->ctty->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+void server_tty_message(struct conn *c, bool is_error, const char *text)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	snprintf(ct->message, sizeof ct->message, "%s", text);
+	ct->message_error = is_error;
+	uv_timer_start(ct->message_timer, on_message_timer,
+		       is_error ? ERROR_MESSAGE_MS : MESSAGE_MS, 0);
+	server_tty_draw(c);
+}
+
+/* ---- input ---- */
+
+static bool same_key(const struct term_key *a, const struct term_key *b)
+{
+	return a->kind == b->kind && a->mods == b->mods &&
+	       (a->kind == TERM_KEY_CHAR ? a->codepoint == b->codepoint : a->named == b->named);
+}
+
+static void join_words(const struct command_parsed *parsed, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (int i = 0; i < parsed->nwords; i++)
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "",
+			 parsed->words[i]);
+}
+
+/* The commands the ncurses client runs itself (modes), as far as the
+ * server has them: send-prefix, display-message, the prompt and
+ * confirm-before. */
+static void client_command(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	const char *name = parsed->entry->name;
+	char words[BINDING_COMMAND_MAX], label[160], initial[1024] = "";
+
+	join_words(parsed, words, sizeof words);
+	if (strcmp(name, "send-prefix") == 0) {
+		struct pane *p = active_pane(c);
+
+		if (p != NULL)
+			term_send_key(p->term, &ct->prefix_key);
+		return;
+	}
+	if (strcmp(name, "display-message") == 0) {
+		const cJSON *target = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
+		struct pane *p =
+		    cJSON_IsNumber(target) ? pane_find(target->valueint) : active_pane(c);
+		struct format_context ctx;
+		char text[512] = "";
+
+		/* The words are text, not a command line (tmux's display-message). */
+		if (p != NULL) {
+			format_pane_context(p, c->client_cols, c->client_rows, &ctx);
+			format_expand(words, &ctx, text, sizeof text);
+		}
+		server_tty_message(c, false, text);
+		return;
+	}
+	if (strcmp(name, "list-keys") == 0) {
+		ct->help = true;
+		ct->help_offset = 0;
+	} else if (strcmp(name, "command-prompt") == 0) {
+		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
+		struct pane *p = active_pane(c);
+
+		if (start != NULL && p != NULL) {
+			struct format_context ctx;
+
+			char window_name[64];
+
+			/* #W as the status line shows it: the window's display name. */
+			format_pane_context(p, c->client_cols, c->client_rows, &ctx);
+			window_display_name(p->window, window_name, sizeof window_name);
+			ctx.window_name = window_name;
+			format_expand(start, &ctx, initial, sizeof initial);
+		}
+		if (given != NULL)
+			snprintf(label, sizeof label, "%s", given);
+		else if (words[0] != '\0')
+			snprintf(label, sizeof label, "(%.*s) ", (int)strcspn(words, " \t"), words);
+		else
+			snprintf(label, sizeof label, ":");
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_COMMAND, label, initial, words);
+	} else if (strcmp(name, "confirm-before") == 0 && parsed->nwords > 0) {
+		const char *question = command_local(parsed, "p");
+
+		if (question != NULL)
+			snprintf(label, sizeof label, "%s ", question);
+		else
+			snprintf(label, sizeof label, "%s? (y/n) ", parsed->words[0]);
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_CONFIRM, label, NULL, words);
+	} else {
+		log_info("%s: %s is not on the server's path yet", __func__, name);
+		return;
+	}
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+/* A binding's command, run as this client: the server's commands as
+ * if the client had sent the request; the client's own (modes) only as
+ * far as the server has them yet. */
+static void run_binding(struct conn *c, const char *line)
+{
+	struct pane *p = active_pane(c);
+	struct command_context ctx = {CMD_PROMPT, p != NULL ? p->id : -1, c->attached->name};
+	struct command_parsed parsed;
+	struct sm_error err = {0};
+
+	if (command_parse_line(line, &ctx, &parsed, &err) < 0) {
+		server_tty_message(c, true, err.message);
+		return;
+	}
+	/* The client's own commands have no request of the server's; a
+	 * few that have one do more on the client's side first. */
+	if (parsed.entry->client != NULL &&
+	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
+		client_command(c, &parsed);
+	} else if (parsed.request != NULL) {
+		cJSON *request = parsed.request;
+
+		/* No id: a notification, answered only if it fails. */
+		parsed.request = NULL;
+		cmd_dispatch(c, request);
+		cJSON_Delete(request);
+	}
+	command_parsed_free(&parsed);
+}
+
+/* A key's binding, by its canonical name; NULL if none. */
+static const char *binding_of(const struct client_tty *ct, const struct term_key *key, bool *repeat)
+{
+	char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
+
+	term_key_name(key, name, sizeof name);
+	if (!key_name_canonical(name, canonical, sizeof canonical))
+		return NULL;
+	*repeat = bindings_repeats(&ct->bindings, canonical);
+	return bindings_lookup(&ct->bindings, canonical);
+}
+
+/* The key after the prefix: its binding; the prefix again goes to the
+ * pane. */
+static void prefix_command(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = active_pane(c);
+	bool repeat = false;
+	const char *command = binding_of(ct, key, &repeat);
+
+	if (command != NULL) {
+		ct->repeat_until = repeat ? server_now_ms() + (uint64_t)ct->config.repeat_time : 0;
+		run_binding(c, command);
+		return;
+	}
+	if (same_key(key, &ct->prefix_key) && p != NULL)
+		term_send_key(p->term, key);
+}
+
+/* The help overlay's keys: j/k, Down/Up a line, PageDown/Space/C-f and
+ * PageUp/C-b a page; anything else closes it. */
+static void help_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	int page = ct->tty->rows > 6 ? ct->tty->rows - 6 : 1;
+	char name[KEY_NAME_MAX];
+
+	term_key_name(key, name, sizeof name);
+	if (strcmp(name, "j") == 0 || strcmp(name, "Down") == 0)
+		ct->help_offset++;
+	else if (strcmp(name, "k") == 0 || strcmp(name, "Up") == 0)
+		ct->help_offset--;
+	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 ||
+		 strcmp(name, "C-f") == 0)
+		ct->help_offset += page;
+	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
+		ct->help_offset -= page;
+	else
+		ct->help = false;
+	server_tty_draw(c);
+}
+
+/* Tab at the prompt: a command's name, or the value of the option
+ * before the word from the server's words (cmd-complete.c, the words the
+ * ncurses client asks for with `complete`). */
+static void prompt_tab(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	const char *kind = server_prompt_completion_kind(&ct->prompt);
+	const char *words[512];
+	size_t n = 0;
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "command") == 0) {
+		while (n < sizeof words / sizeof words[0] &&
+		       (words[n] = command_complete("", CMD_PROMPT, (int)n)) != NULL)
+			n++;
+		server_prompt_complete(&ct->prompt, words, n);
+	} else {
+		cJSON *request = cJSON_CreateObject(), *result = cJSON_CreateObject();
+		const cJSON *list, *word;
+		struct sm_error err = {0};
+
+		cJSON_AddStringToObject(request, "kind", kind);
+		if (cmd_complete(c, request, result, &err) == 0) {
+			list = cJSON_GetObjectItemCaseSensitive(result, "words");
+			cJSON_ArrayForEach(word, list)
+			if (cJSON_IsString(word) && n < sizeof words / sizeof words[0])
+				words[n++] = word->valuestring;
+			server_prompt_complete(&ct->prompt, words, n);
+		}
+		cJSON_Delete(request);
+		cJSON_Delete(result);
+	}
+	server_tty_draw(c);
+}
+
+static void handle_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p;
+
+	if (ct->help) {
+		help_key(c, key);
+		return;
+	}
+	if (ct->prompt.active) {
+		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
+		bool history;
+
+		term_key_name(key, name, sizeof name);
+		if (!key_name_canonical(name, canonical, sizeof canonical))
+			return;
+		history = server_prompt_has_history(&ct->prompt);
+		if (strcmp(canonical, "Tab") == 0) {
+			prompt_tab(c);
+			return;
+		}
+		if (history && (strcmp(canonical, "Up") == 0 || strcmp(canonical, "Down") == 0)) {
+			int count;
+			const char *const *lines = prompt_history_lines(&count);
+
+			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines, count);
+			server_tty_draw(c);
+			return;
+		}
+		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			/* The line typed is the server's history (prompt-history.c),
+			 * as the ncurses client's lines are. */
+			if (history)
+				prompt_history_add(run);
+			run_binding(c, run);
+		}
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
+	if (ct->prefix) {
+		ct->prefix = false;
+		prefix_command(c, key);
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
+	/* A repeating binding's key again, soon enough: no prefix needed. */
+	if (ct->repeat_until > server_now_ms()) {
+		bool repeat = false;
+		const char *command = binding_of(ct, key, &repeat);
+
+		if (command != NULL && repeat) {
+			ct->repeat_until = server_now_ms() + (uint64_t)ct->config.repeat_time;
+			run_binding(c, command);
+			return;
+		}
+		ct->repeat_until = 0;
+	}
+	if (same_key(key, &ct->prefix_key)) {
+		ct->prefix = true;
+		server_tty_draw(c);
+		return;
+	}
+	p = active_pane(c);
+	if (p != NULL && p->master >= 0) {
+		p->input_ms = server_now_ms();
+		term_send_key(p->term, key);
+	}
+}
+
+/* Decode what waits in the input buffer; `final` once the escape timeout
+ * passed.  Stops when the client detached on a key. */
+static void decode_input(struct conn *c, bool final)
+{
+	struct client_tty *ct = c->ctty;
+	size_t at = 0;
+
+	while (c->ctty == ct && c->attached != NULL && at < ct->ninput) {
+		struct term_input in;
+		size_t used = term_input_decode(ct->input + at, ct->ninput - at, final, &in);
+
+		if (used == 0)
+			break;
+		if (in.kind == TERM_INPUT_KEY) {
+			handle_key(c, &in.key);
+		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
+			/* A sequence no key has is what the user typed (an ESC
+			 * and text, as a program's name may hold): the pane gets
+			 * it as it came. */
+			struct pane *p = active_pane(c);
+
+			if (p != NULL && p->master >= 0)
+				term_send_text(p->term, ct->input + at, used);
+		}
+		at += used;
+	}
+	if (c->ctty != ct)
+		return;
+	memmove(ct->input, ct->input + at, ct->ninput - at);
+	ct->ninput -= at;
+}
+
+static void on_escape_timer(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+
+	if (c->ctty != NULL)
+		decode_input(c, true);
+}
+
+static void on_input(uv_poll_t *handle, int status, int events)
+{
+	struct conn *c = handle->data;
+	struct client_tty *ct = c->ctty;
+	ssize_t n;
+
+	if (ct == NULL || paused(c))
+		return;
+	n = status < 0 ? -1
+		       : read(ct->in_fd, ct->input + ct->ninput, sizeof ct->input - ct->ninput);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* The terminal hung up: the client goes with it. */
+		uv_poll_stop(handle);
+		return;
+	}
+	ct->ninput += (size_t)n;
+	uv_timer_stop(ct->escape_timer);
+	session_client_active(c);
+	decode_input(c, ct->ninput == sizeof ct->input);
+	if (c->ctty == ct && ct->ninput > 0)
+		uv_timer_start(ct->escape_timer, on_escape_timer, ESCAPE_MS, 0);
+}
+
+/* ---- output ---- */
+
+static void on_writable(uv_poll_t *handle, int status, int events)
+{
+	struct conn *c = handle->data;
+	struct client_tty *ct = c->ctty;
+	int rc;
+
+	if (ct == NULL)
+		return;
+	rc = status < 0 ? -1 : tty_write_out(ct->tty);
+	if (rc == 1)
+		return;
+	uv_poll_stop(handle);
+	ct->out_polling = false;
+}
+
+static void start_output_poll(struct client_tty *ct)
+{
+	if (ct->out_polling)
+		return;
+	ct->out_polling = true;
+	uv_poll_start(ct->out_poll, UV_WRITABLE, on_writable);
+}
+
+/* ---- taking and giving back ---- */
+
+static pid_t peer_pid(struct conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+
+	if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return -1;
+	return cred.pid;
+}
+
+/* The descriptors that came with the attach line, as our own. */
+static int take_fds(struct conn *c, int *fds, int max)
+{
+	int n = 0;
+
+	while (uv_pipe_pending_count(&c->pipe) > 0) {
+		uv_pipe_t *tmp = xmalloc(sizeof *tmp);
+		uv_os_fd_t fd = -1;
+
+		uv_pipe_init(server.loop, tmp, 0);
+		if (uv_accept((uv_stream_t *)&c->pipe, (uv_stream_t *)tmp) == 0 &&
+		    uv_fileno((uv_handle_t *)tmp, &fd) == 0 && n < max)
+			fds[n++] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		uv_close((uv_handle_t *)tmp, on_handle_closed);
+	}
+	return n;
+}
+
+int server_tty_attach(struct conn *c, const struct server_tty_options *options,
+		      struct sm_error *err)
+{
+	struct client_tty *ct;
+	struct tty_term tt;
+	struct sm_error ignored = {0};
+	char warning[700] = "";
+	int fds[2] = {-1, -1}, n = take_fds(c, fds, 2);
+
+	if (n < 1 || fds[0] < 0 || !isatty(fds[0]) || (n == 2 && (fds[1] < 0 || !isatty(fds[1])))) {
+		for (int i = 0; i < n; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		sm_error_set(err, SM_ERR_NO_TERMINAL, "the attach request came without a terminal");
+		return -1;
+	}
+	if (tty_term_load(&tt, options->term, options->colorterm, err) != 0) {
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+		return -1;
+	}
+	tt.ascii = !options->utf8;
+	/* NO_COLOR: attributes only, the chrome's as the theme's slots say. */
+	if (options->no_color)
+		tt.colors = 0;
+	ct = xcalloc(1, sizeof *ct);
+	ct->conn = c;
+	ct->client_pid = peer_pid(c);
+	ct->in_fd = fds[0];
+	ct->out_fd = n == 2 ? fds[1] : fds[0];
+	ct->saved_ok = tcgetattr(ct->in_fd, &ct->saved) == 0;
+	ct->in_flags = fcntl(ct->in_fd, F_GETFL);
+	ct->out_flags = fcntl(ct->out_fd, F_GETFL);
+	fcntl(ct->in_fd, F_SETFL, ct->in_flags | O_NONBLOCK);
+	if (ct->saved_ok)
+		set_raw(ct);
+	ct->tty = tty_new(ct->out_fd, &tt, c->terminal_rows, c->terminal_cols);
+	config_defaults(&ct->config);
+	/* The config the client would read, by its environment: the same
+	 * user (the socket's peer is checked), so any file it names is one
+	 * it may read itself.  Its default file may be missing. */
+	if ((options->config == NULL || access(options->config, F_OK) == 0) &&
+	    config_load(options->config, &ct->config, &ignored) != 0) {
+		/* Not fatal: said in the status line, the defaults used. */
+		snprintf(warning, sizeof warning, "config: %s", ignored.message);
+		config_free(&ct->config);
+		config_defaults(&ct->config);
+	}
+	bindings_init_defaults(&ct->bindings);
+	if (ct->config.vi_pane_keys)
+		bindings_add_vi_pane_keys(&ct->bindings);
+	for (size_t i = 0; i < ct->config.nbindings; i++)
+		bindings_set(&ct->bindings, ct->config.bindings[i].key,
+			     ct->config.bindings[i].command, NULL);
+	/* Without a status line the panes have the last row too. */
+	c->client_status = ct->config.status;
+	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
+		term_key_parse("C-b", &ct->prefix_key);
+	if (theme_load(options->theme != NULL ? options->theme : ct->config.theme, &ct->theme,
+		       &ignored) != 0)
+		snprintf(warning, sizeof warning, "%s; using the built-in theme", ignored.message);
+	ct->in_poll = xmalloc(sizeof *ct->in_poll);
+	ct->out_poll = xmalloc(sizeof *ct->out_poll);
+	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
+	ct->message_timer = xmalloc(sizeof *ct->message_timer);
+	uv_timer_init(server.loop, ct->message_timer);
+	ct->message_timer->data = c;
+	uv_poll_init(server.loop, ct->in_poll, ct->in_fd);
+	uv_poll_init(server.loop, ct->out_poll, ct->out_fd);
+	uv_timer_init(server.loop, ct->escape_timer);
+	ct->in_poll->data = ct->out_poll->data = ct->escape_timer->data = c;
+	uv_poll_start(ct->in_poll, UV_READABLE, on_input);
+	tty_start(ct->tty);
+	c->ctty = ct;
+	if (warning[0] != '\0')
+		server_tty_message(c, true, warning);
+	ct->no_color = options->no_color;
+	log_info("client terminal %s, %dx%d", options->term, c->terminal_cols, c->terminal_rows);
+	return 0;
+}
+
+/* The last bytes (the main screen back) reach the terminal if it reads
+ * within GIVE_BACK_MS; a terminal that does not read is left as it is. */
+static void write_last(struct client_tty *ct)
+{
+	uint64_t deadline = server_now_ms() + GIVE_BACK_MS;
+
+	while (tty_write_out(ct->tty) == 1) {
+		struct pollfd pfd = {.fd = ct->out_fd, .events = POLLOUT};
+		uint64_t now = server_now_ms();
+
+		if (now >= deadline || poll(&pfd, 1, (int)(deadline - now)) <= 0)
+			break;
+	}
+}
+
+void server_tty_detach(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	c->ctty = NULL;
+	tty_stop(ct->tty);
+	write_last(ct);
+	if (ct->saved_ok)
+		tcsetattr(ct->in_fd, TCSADRAIN, &ct->saved);
+	/* The descriptors share their file description with the user's
+	 * shell: it gets them back blocking, as they came. */
+	if (ct->in_flags >= 0)
+		fcntl(ct->in_fd, F_SETFL, ct->in_flags);
+	if (ct->out_flags >= 0)
+		fcntl(ct->out_fd, F_SETFL, ct->out_flags);
+	close_handle(ct->in_poll);
+	close_handle(ct->out_poll);
+	close_handle(ct->escape_timer);
+	close_handle(ct->message_timer);
+	if (ct->out_fd != ct->in_fd)
+		close(ct->out_fd);
+	close(ct->in_fd);
+	tty_free(ct->tty);
+	config_free(&ct->config);
+	bindings_free(&ct->bindings);
+	free(ct);
+}
+
+void server_tty_bell(struct conn *c, const struct window *w)
+{
+	struct client_tty *ct = c->ctty;
+	const char *bel;
+
+	if (ct == NULL || ct->config.bell_action == BELL_NONE ||
+	    (ct->config.bell_action == BELL_CURRENT &&
+	     (c->attached == NULL || c->attached->active != w)))
+		return;
+	bel = ct->tty->term.caps[TTYC_BEL] != NULL ? ct->tty->term.caps[TTYC_BEL] : "\a";
+	tty_raw(ct->tty, bel, strlen(bel));
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+/* Write the whole screen again: the terminal's content is unknown. */
+static void server_tty_redraw(struct conn *c)
+{
+	if (c->ctty == NULL)
+		return;
+	tty_invalidate(c->ctty->tty);
+	server_tty_draw(c);
+}
+
+void server_tty_resize(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	if (ct->paused) {
+		ct->owner_checked = 0;
+		if (!client_owns_terminal(ct))
+			return;
+		/* Back in the foreground: the shell had the terminal in its
+		 * own modes meanwhile. */
+		log_info("client %d has its terminal again", (int)ct->client_pid);
+		ct->paused = false;
+		if (ct->saved_ok)
+			set_raw(ct);
+		tty_start(ct->tty);
+		uv_poll_start(ct->in_poll, UV_READABLE, on_input);
+	}
+	/* The same size again: the client was continued after a stop, and
+	 * whatever ran meanwhile drew over the screen. */
+	if (ct->tty->rows == c->terminal_rows && ct->tty->cols == c->terminal_cols) {
+		server_tty_redraw(c);
+		return;
+	}
+	tty_resize(ct->tty, c->terminal_rows, c->terminal_cols);
+	server_tty_draw(c);
+}

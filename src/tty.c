@@ -1,0 +1,696 @@
+/*
+ * tty: one client's terminal, written by the server (tmux's tty.c in
+ * spirit).
+ *
+ * Two screens of cells: `want`, which the server composes, and `shown`,
+ * what the bytes written so far make the terminal show.  A flush walks
+ * both and writes, for each cell that differs, a cursor move when the
+ * cursor is not already there, the attributes when the pen differs, and
+ * the character.  `shown` is updated as the bytes are queued, not as
+ * they are written: it describes the terminal once the buffer drains.
+ * That is what lets a slow terminal's damage merge: while the buffer
+ * is over its bound nothing is added, `want` keeps changing, and the
+ * flush after the drain writes the difference between the last state
+ * queued and the newest one, once, however many frames went by.
+ *
+ * A cell the tty cannot vouch for (the right half of a wide character
+ * a narrow one overwrote) is marked unknown (width UNKNOWN), which no
+ * wanted cell equals, so it is written again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "tty.h"
+#include "xalloc.h"
+
+#define UNKNOWN 0xff	      /* a shown cell's width when its content is not known */
+#define BOUND_MIN (64 * 1024) /* the smallest output buffer bound */
+#define BOUND_PER_CELL 8      /* as tmux: a screenful at about 8 bytes a cell */
+
+/* ---- colours ---- */
+
+/* xterm's default 16 colours. */
+static const uint8_t basic_rgb[16][3] = {
+    {0, 0, 0},	   {205, 0, 0},	    {0, 205, 0},     {205, 205, 0},   {0, 0, 238}, {205, 0, 205},
+    {0, 205, 205}, {229, 229, 229}, {127, 127, 127}, {255, 0, 0},     {0, 255, 0}, {255, 255, 0},
+    {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255},
+};
+
+static const uint8_t cube_levels[6] = {0, 95, 135, 175, 215, 255};
+
+static void palette_rgb(int index, uint8_t rgb[3])
+{
+	if (index < 16) {
+		memcpy(rgb, basic_rgb[index], 3);
+	} else if (index < 232) {
+		index -= 16;
+		rgb[0] = cube_levels[index / 36];
+		rgb[1] = cube_levels[index / 6 % 6];
+		rgb[2] = cube_levels[index % 6];
+	} else {
+		rgb[0] = rgb[1] = rgb[2] = (uint8_t)(8 + 10 * (index - 232));
+	}
+}
+
+static int distance(const uint8_t a[3], const uint8_t b[3])
+{
+	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
+
+	return dr * dr + dg * dg + db * db;
+}
+
+/* The cube's step nearest a level. */
+static int cube_step(int level)
+{
+	return level < 48 ? 0 : level < 115 ? 1 : (level - 35) / 40;
+}
+
+/* The nearest of the first `colors` palette entries: for 256, the
+ * nearer of the cube's and the grey ramp's nearest (the 16 system
+ * colours vary with the user's theme and are left out); else among the
+ * 16 or 8 system colours. */
+static int nearest_palette(const uint8_t rgb[3], int colors)
+{
+	int best = 0, best_distance = 1 << 30, n = colors >= 16 ? 16 : 8;
+
+	if (colors >= 256) {
+		int cube = 16 + 36 * cube_step(rgb[0]) + 6 * cube_step(rgb[1]) + cube_step(rgb[2]);
+		int average = (rgb[0] + rgb[1] + rgb[2]) / 3;
+		int grey = average < 8 ? 232 : average > 238 ? 255 : 232 + (average - 8) / 10;
+		uint8_t cube_rgb[3], grey_rgb[3];
+
+		palette_rgb(cube, cube_rgb);
+		palette_rgb(grey, grey_rgb);
+		return distance(rgb, cube_rgb) <= distance(rgb, grey_rgb) ? cube : grey;
+	}
+	for (int i = 0; i < n; i++) {
+		int d = distance(rgb, basic_rgb[i]);
+
+		if (d < best_distance) {
+			best = i;
+			best_distance = d;
+		}
+	}
+	return best;
+}
+
+struct term_color tty_color_reduce(const struct tty_term *tt, const struct term_color *color)
+{
+	struct term_color out = {.kind = TERM_COLOR_DEFAULT};
+	uint8_t rgb[3];
+
+	if (color->kind == TERM_COLOR_DEFAULT || tt->colors < 8)
+		return out;
+	if (color->kind == TERM_COLOR_PALETTE) {
+		if (tt->colors >= 256 || color->index < tt->colors)
+			return *color;
+		palette_rgb(color->index, rgb);
+	} else {
+		if (tt->rgb)
+			return *color;
+		rgb[0] = color->r;
+		rgb[1] = color->g;
+		rgb[2] = color->b;
+	}
+	out.kind = TERM_COLOR_PALETTE;
+	out.index = (uint8_t)nearest_palette(rgb, tt->colors);
+	return out;
+}
+
+/* ---- the output buffer ---- */
+
+static void put(struct tty *tty, const char *bytes, size_t n)
+{
+	if (tty->len + n > tty->cap) {
+		if (tty->sent > 0) {
+			memmove(tty->out, tty->out + tty->sent, tty->len - tty->sent);
+			tty->len -= tty->sent;
+			tty->sent = 0;
+		}
+		while (tty->len + n > tty->cap)
+			tty->cap = tty->cap ? tty->cap * 2 : 4096;
+		tty->out = xrealloc(tty->out, tty->cap);
+	}
+	memcpy(tty->out + tty->len, bytes, n);
+	tty->len += n;
+}
+
+static void put_str(struct tty *tty, const char *s)
+{
+	put(tty, s, strlen(s));
+}
+
+/* A capability with parameters; false when the terminal lacks it. */
+static bool put_cap(struct tty *tty, enum tty_cap cap, int a, int b, int c)
+{
+	char buf[256];
+	size_t n = tty_term_string(&tty->term, cap, a, b, c, buf, sizeof(buf));
+
+	if (n == 0)
+		return false;
+	put(tty, buf, n);
+	return true;
+}
+
+size_t tty_pending(const struct tty *tty)
+{
+	return tty->len - tty->sent;
+}
+
+void tty_raw(struct tty *tty, const char *bytes, size_t len)
+{
+	put(tty, bytes, len);
+}
+
+/* ---- cells ---- */
+
+static struct term_cell *want_at(struct tty *tty, int row, int col)
+{
+	return &tty->want[(size_t)row * tty->cols + col];
+}
+
+static struct term_cell *shown_at(struct tty *tty, int row, int col)
+{
+	return &tty->shown[(size_t)row * tty->cols + col];
+}
+
+static bool color_equal(const struct term_color *a, const struct term_color *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == TERM_COLOR_PALETTE)
+		return a->index == b->index;
+	if (a->kind == TERM_COLOR_RGB)
+		return a->r == b->r && a->g == b->g && a->b == b->b;
+	return true;
+}
+
+static bool style_equal(const struct term_style *a, const struct term_style *b)
+{
+	return a->attrs == b->attrs && color_equal(&a->fg, &b->fg) && color_equal(&a->bg, &b->bg);
+}
+
+static bool cell_equal(const struct term_cell *a, const struct term_cell *b)
+{
+	if (a->width != b->width || !style_equal(&a->style, &b->style))
+		return false;
+	for (int i = 0; i < TERM_MAX_CHARS; i++) {
+		if (a->chars[i] != b->chars[i])
+			return false;
+		if (a->chars[i] == 0)
+			break;
+	}
+	return true;
+}
+
+static void blank(struct term_cell *cell, const struct term_style *style)
+{
+	memset(cell, 0, sizeof(*cell));
+	cell->width = 1;
+	if (style != NULL)
+		cell->style = *style;
+}
+
+static bool blank_default(const struct term_cell *cell)
+{
+	static const struct term_style plain;
+
+	return cell->width == 1 && cell->chars[0] == 0 && style_equal(&cell->style, &plain);
+}
+
+static void fill_blank(struct term_cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		blank(&cells[i], NULL);
+}
+
+static void mark_unknown(struct term_cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&cells[i], 0, sizeof(cells[i]));
+		cells[i].width = UNKNOWN;
+	}
+}
+
+/* ---- the pen and the cursor ---- */
+
+/* A colour's sequence: the terminal's setaf/setab for palette colours it
+ * counts, ISO 8613-6's 38;5 / 38;2 forms beyond (as tmux does for
+ * terminals that say RGB or Tc). */
+static void put_color(struct tty *tty, const struct term_color *color, bool fg)
+{
+	char buf[32];
+
+	if (color->kind == TERM_COLOR_PALETTE && tty->term.colors <= 256 &&
+	    put_cap(tty, fg ? TTYC_SETAF : TTYC_SETAB, color->index, 0, 0))
+		return;
+	if (color->kind == TERM_COLOR_PALETTE)
+		snprintf(buf, sizeof(buf), "\033[%d;5;%dm", fg ? 38 : 48, color->index);
+	else
+		snprintf(buf, sizeof(buf), "\033[%d;2;%d;%d;%dm", fg ? 38 : 48, color->r, color->g,
+			 color->b);
+	put_str(tty, buf);
+}
+
+static const struct {
+	uint8_t attr;
+	enum tty_cap cap;
+} attr_caps[] = {
+    {TERM_ATTR_BOLD, TTYC_BOLD},      {TERM_ATTR_DIM, TTYC_DIM},     {TERM_ATTR_ITALIC, TTYC_SITM},
+    {TERM_ATTR_UNDERLINE, TTYC_SMUL}, {TERM_ATTR_BLINK, TTYC_BLINK}, {TERM_ATTR_REVERSE, TTYC_REV},
+    {TERM_ATTR_CONCEAL, TTYC_INVIS},  {TERM_ATTR_STRIKE, TTYC_SMXX},
+};
+
+static void pen_reset(struct tty *tty)
+{
+	if (!put_cap(tty, TTYC_SGR0, 0, 0, 0))
+		put_str(tty, "\033[m");
+	memset(&tty->pen, 0, sizeof(tty->pen));
+	tty->pen_known = true;
+}
+
+/* Attributes go on one by one; only sgr0 takes them off, so a style
+ * that drops one (or a colour back to the default) starts from a reset. */
+static void set_pen(struct tty *tty, const struct term_style *style)
+{
+	struct term_style want = *style;
+	uint8_t add;
+
+	want.fg = tty_color_reduce(&tty->term, &style->fg);
+	want.bg = tty_color_reduce(&tty->term, &style->bg);
+	if (tty->pen_known && style_equal(&tty->pen, &want))
+		return;
+	if (!tty->pen_known || (tty->pen.attrs & ~want.attrs) != 0 ||
+	    (want.fg.kind == TERM_COLOR_DEFAULT && tty->pen.fg.kind != TERM_COLOR_DEFAULT) ||
+	    (want.bg.kind == TERM_COLOR_DEFAULT && tty->pen.bg.kind != TERM_COLOR_DEFAULT))
+		pen_reset(tty);
+	add = want.attrs & ~tty->pen.attrs;
+	for (size_t i = 0; i < sizeof(attr_caps) / sizeof(attr_caps[0]); i++)
+		if (add & attr_caps[i].attr)
+			put_cap(tty, attr_caps[i].cap, 0, 0, 0);
+	if (!color_equal(&want.fg, &tty->pen.fg))
+		put_color(tty, &want.fg, true);
+	if (!color_equal(&want.bg, &tty->pen.bg))
+		put_color(tty, &want.bg, false);
+	tty->pen = want;
+}
+
+static void move_to(struct tty *tty, int row, int col)
+{
+	if (tty->row == row && tty->col == col)
+		return;
+	if (row == tty->row && col == 0 && tty->col >= 0)
+		put_str(tty, "\r");
+	else
+		put_cap(tty, TTYC_CUP, row, col, 0);
+	tty->row = row;
+	tty->col = col;
+}
+
+static void set_cursor_shown(struct tty *tty, bool visible)
+{
+	if (tty->cursor_shown == (int)visible)
+		return;
+	put_cap(tty, visible ? TTYC_CNORM : TTYC_CIVIS, 0, 0, 0);
+	tty->cursor_shown = visible;
+}
+
+/* ---- the difference ---- */
+
+static char ascii_glyph(uint32_t cp)
+{
+	switch (cp) {
+	case 0x2502: /* │ */
+		return '|';
+	case 0x2500: /* ─ */
+		return '-';
+	case 0x250c:
+	case 0x2510:
+	case 0x2514:
+	case 0x2518: /* corners */
+	case 0x252c:
+	case 0x2534:
+	case 0x251c:
+	case 0x2524:
+	case 0x253c: /* junctions */
+		return '+';
+	default:
+		return '?';
+	}
+}
+
+/* Write want's cell at row, col (its left half when col is a right
+ * half's) and account for it in shown; returns the next column. */
+static int write_cell(struct tty *tty, int row, int col)
+{
+	struct term_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
+	struct term_cell cell = *w;
+	int width = cell.width == 2 ? 2 : 1;
+	char utf8[4 * TERM_MAX_CHARS];
+	size_t n = 0;
+
+	if (width == 2 && col == tty->cols - 1) {
+		blank(&cell, &w->style);
+		width = 1;
+	}
+	if (row == tty->rows - 1 && col + width == tty->cols && tty->term.am && !tty->term.xenl) {
+		/* The bottom right cell would scroll this terminal. */
+		*s = cell;
+		return col + width;
+	}
+	move_to(tty, row, col);
+	set_pen(tty, &cell.style);
+	if (cell.chars[0] == 0) {
+		utf8[n++] = ' ';
+	} else if (tty->term.ascii && cell.chars[0] > 0x7e) {
+		/* A border in ASCII, as tmux draws one where the terminal has
+		 * no line drawing; '?' for anything else it cannot show. */
+		utf8[n++] = ascii_glyph(cell.chars[0]);
+		if (width == 2)
+			utf8[n++] = '?';
+	} else {
+		for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+			n += term_utf8_encode(cell.chars[i], utf8 + n);
+	}
+	put(tty, utf8, n);
+	/* A narrow character over a wide one erases its right half too. */
+	if (width == 1 && s->width == 2 && col + 1 < tty->cols)
+		mark_unknown(s + 1, 1);
+	/* A wide one over the left half of another erases that one too. */
+	if (width == 2 && col + 2 < tty->cols && s[1].width == 2)
+		mark_unknown(s + 2, 1);
+	*s = cell;
+	if (width == 2)
+		s[1] = w[1];
+	tty->col = col + width;
+	if (tty->col >= tty->cols)
+		tty->col = -1; /* pending wrap: where the cursor is depends on the terminal */
+	return col + width;
+}
+
+/* Whether want's row from col on is default blanks while shown's is not
+ * all the same: one erase to the end of the line does it. */
+static bool erase_rest(struct tty *tty, int row, int col)
+{
+	bool differs = false;
+
+	if (tty->term.caps[TTYC_EL] == NULL)
+		return false;
+	for (int c = col; c < tty->cols; c++) {
+		if (!blank_default(want_at(tty, row, c)))
+			return false;
+		if (!cell_equal(want_at(tty, row, c), shown_at(tty, row, c)))
+			differs = true;
+	}
+	return differs && tty->cols - col > 4;
+}
+
+static void draw_row(struct tty *tty, int row)
+{
+	int col = 0;
+
+	while (col < tty->cols) {
+		struct term_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
+
+		if (cell_equal(w, s)) {
+			col++;
+			continue;
+		}
+		/* Writing into the right half of a wide character erases its
+		 * left half: write from there.  A right half wanted alone
+		 * (its wide character unchanged) is written with it. */
+		if (col > 0 && (s->width == 0 || w->width == 0) &&
+		    shown_at(tty, row, col - 1)->width != 1) {
+			col = write_cell(tty, row, col - 1);
+			continue;
+		}
+		if (w->width == 0) {
+			struct term_cell space;
+
+			blank(&space, &w->style);
+			*w = space;
+		}
+		if (erase_rest(tty, row, col)) {
+			static const struct term_style plain;
+
+			move_to(tty, row, col);
+			set_pen(tty, &plain);
+			put_cap(tty, TTYC_EL, 0, 0, 0);
+			fill_blank(s, (size_t)(tty->cols - col));
+			return;
+		}
+		col = write_cell(tty, row, col);
+	}
+}
+
+static void redraw_start(struct tty *tty)
+{
+	pen_reset(tty);
+	put_cap(tty, TTYC_CLEAR, 0, 0, 0);
+	fill_blank(tty->shown, (size_t)tty->rows * tty->cols);
+	tty->row = tty->col = 0;
+	tty->redraw = false;
+	tty->redraws++;
+}
+
+static void compose_difference(struct tty *tty)
+{
+	if (tty->redraw && tty->term.caps[TTYC_CLEAR] != NULL)
+		redraw_start(tty);
+	for (int row = 0; row < tty->rows; row++)
+		draw_row(tty, row);
+	if (tty->want_cursor)
+		move_to(tty, tty->want_row, tty->want_col);
+	set_cursor_shown(tty, tty->want_cursor);
+}
+
+void tty_flush(struct tty *tty)
+{
+	if (tty_pending(tty) > tty->bound)
+		tty->blocked = true;
+	if (!tty->blocked && tty->started)
+		compose_difference(tty);
+	tty_write_out(tty);
+}
+
+int tty_write_out(struct tty *tty)
+{
+	for (;;) {
+		while (tty->sent < tty->len) {
+			ssize_t n = write(tty->fd, tty->out + tty->sent, tty->len - tty->sent);
+
+			if (n > 0) {
+				tty->sent += (size_t)n;
+				tty->bytes_written += (uint64_t)n;
+			} else if (n < 0 && errno == EINTR) {
+				continue;
+			} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				return 1;
+			} else {
+				return -1;
+			}
+		}
+		tty->len = tty->sent = 0;
+		if (!tty->blocked)
+			return 0;
+		/* Drained after falling behind: the merged damage, once. */
+		tty->blocked = false;
+		if (tty->started)
+			compose_difference(tty);
+	}
+}
+
+/* ---- life ---- */
+
+static void allocate(struct tty *tty, int rows, int cols)
+{
+	size_t n;
+
+	tty->rows = rows < 1 ? 1 : rows;
+	tty->cols = cols < 1 ? 1 : cols;
+	n = (size_t)tty->rows * tty->cols;
+	tty->want = xrealloc(tty->want, n * sizeof(*tty->want));
+	tty->shown = xrealloc(tty->shown, n * sizeof(*tty->shown));
+	fill_blank(tty->want, n);
+	mark_unknown(tty->shown, n);
+	tty->bound = n * BOUND_PER_CELL;
+	if (tty->bound < BOUND_MIN)
+		tty->bound = BOUND_MIN;
+	tty->want_row = tty->want_col = 0;
+	tty_invalidate(tty);
+}
+
+struct tty *tty_new(int fd, struct tty_term *tt, int rows, int cols)
+{
+	struct tty *tty = xcalloc(1, sizeof(*tty));
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	tty->fd = fd;
+	tty->term = *tt;
+	memset(tt, 0, sizeof(*tt));
+	allocate(tty, rows, cols);
+	return tty;
+}
+
+void tty_free(struct tty *tty)
+{
+	if (tty == NULL)
+		return;
+	tty_term_free(&tty->term);
+	free(tty->want);
+	free(tty->shown);
+	free(tty->out);
+	free(tty);
+}
+
+void tty_invalidate(struct tty *tty)
+{
+	tty->redraw = true;
+	tty->row = tty->col = -1;
+	tty->cursor_shown = -1;
+	tty->pen_known = false;
+	mark_unknown(tty->shown, (size_t)tty->rows * tty->cols);
+}
+
+void tty_resize(struct tty *tty, int rows, int cols)
+{
+	allocate(tty, rows, cols);
+}
+
+void tty_start(struct tty *tty)
+{
+	put_cap(tty, TTYC_SMCUP, 0, 0, 0);
+	put_cap(tty, TTYC_SMKX, 0, 0, 0);
+	tty_invalidate(tty);
+	tty->started = true;
+}
+
+void tty_stop(struct tty *tty)
+{
+	pen_reset(tty);
+	put_cap(tty, TTYC_CNORM, 0, 0, 0);
+	put_cap(tty, TTYC_RMKX, 0, 0, 0);
+	put_cap(tty, TTYC_RMCUP, 0, 0, 0);
+	tty->cursor_shown = 1;
+	tty->started = false;
+}
+
+/* ---- composing ---- */
+
+int tty_char_width(uint32_t cp)
+{
+	/* wcwidth answers for the thread's locale; the server's is C. */
+	static locale_t utf8;
+	locale_t before;
+	int width;
+
+	if (utf8 == (locale_t)0)
+		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (utf8 == (locale_t)0)
+		return 1;
+	before = uselocale(utf8);
+	width = wcwidth((wchar_t)cp);
+	uselocale(before);
+	return width < 0 ? 1 : width;
+}
+
+/* Make room in want for a cell `width` wide at row, col: a wide
+ * character cut in half becomes a blank on both sides. */
+static struct term_cell *make_room(struct tty *tty, int row, int col, int width)
+{
+	struct term_cell *w = want_at(tty, row, col);
+
+	if (w->width == 0 && col > 0 && w[-1].width == 2)
+		blank(&w[-1], &w[-1].style);
+	if (w[width - 1].width == 2 && col + width < tty->cols)
+		blank(&w[width], &w[width].style);
+	return w;
+}
+
+void tty_set_cell(struct tty *tty, int row, int col, const struct term_cell *cell)
+{
+	struct term_cell *w;
+	bool fits = cell->width != 2 || col + 1 < tty->cols;
+
+	if (row < 0 || row >= tty->rows || col < 0 || col >= tty->cols)
+		return;
+	w = make_room(tty, row, col, cell->width == 2 && fits ? 2 : 1);
+	if (!fits) {
+		/* No room for both halves. */
+		blank(w, &cell->style);
+		return;
+	}
+	*w = *cell;
+	if (cell->width == 2) {
+		blank(&w[1], &cell->style);
+		w[1].width = 0;
+	} else if (cell->width != 1) {
+		w->width = 1;
+	}
+}
+
+void tty_fill(struct tty *tty, int row, int col, int n, const struct term_style *style)
+{
+	if (row < 0 || row >= tty->rows)
+		return;
+	for (int c = col < 0 ? 0 : col; c < col + n && c < tty->cols; c++)
+		blank(make_room(tty, row, c, 1), style);
+}
+
+int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
+		 const struct term_style *style)
+{
+	size_t len = strlen(utf8), at = 0;
+	int start = col, last = -1;
+
+	while (at < len && col < tty->cols) {
+		uint32_t cp;
+		size_t n = term_utf8_decode(utf8 + at, len - at, &cp);
+		int width;
+		struct term_cell cell;
+
+		if (n == 0) {
+			cp = '?';
+			n = 1;
+		}
+		at += n;
+		width = tty_char_width(cp);
+		if (width == 0 && last >= 0) {
+			struct term_cell *prev = want_at(tty, row, last);
+			int i = 1;
+
+			while (i < TERM_MAX_CHARS - 1 && prev->chars[i] != 0)
+				i++;
+			if (i < TERM_MAX_CHARS - 1)
+				prev->chars[i] = cp;
+			continue;
+		}
+		if (width != 2)
+			width = 1;
+		if (col + width > tty->cols)
+			break;
+		blank(&cell, style);
+		cell.chars[0] = cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? '?' : cp;
+		cell.width = (uint8_t)width;
+		if (row >= 0 && row < tty->rows)
+			tty_set_cell(tty, row, col, &cell);
+		last = col;
+		col += width;
+	}
+	return col - start;
+}
+
+void tty_set_cursor(struct tty *tty, int row, int col, bool visible)
+{
+	tty->want_row = row < 0 ? 0 : row >= tty->rows ? tty->rows - 1 : row;
+	tty->want_col = col < 0 ? 0 : col >= tty->cols ? tty->cols - 1 : col;
+	tty->want_cursor = visible;
+}

@@ -1,0 +1,110 @@
+/*
+ * tty: the writer of one client's terminal.
+ *
+ * The server composes what a client's terminal should show (panes,
+ * borders, titles, status line, a mode's overlay) into the tty's
+ * `want` cells and cursor, then calls tty_flush.  The tty keeps what it
+ * last wrote (`shown`), so a flush writes only the cells that differ,
+ * with the terminal's own sequences (tty-term.h).
+ *
+ * The terminal's descriptor is non-blocking and never waited on.  Bytes
+ * the terminal has not taken yet wait in an output buffer; the caller
+ * calls tty_write_out when the descriptor is writable.  A terminal that
+ * falls behind by more than a screenful (the buffer over its bound) is
+ * given nothing more: its damage is merged, and once the buffer has
+ * drained the whole screen is written again from `want`, once.  A slow
+ * or stopped terminal costs the server a bounded buffer and no time.
+ *
+ * Ownership: a struct tty owns its cells, its buffer and its tty_term;
+ * it does not own the descriptor.
+ */
+#ifndef SANDMUX_TTY_H
+#define SANDMUX_TTY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "term.h"
+#include "tty-term.h"
+
+struct tty {
+	int fd;
+	struct tty_term term;
+	int rows, cols;
+	struct term_cell *want;	 /* rows * cols: what the terminal should show */
+	struct term_cell *shown; /* what it shows, as far as the tty knows */
+	int want_row, want_col;
+	bool want_cursor;
+
+	/* The terminal's state as last written; -1 or false: unknown. */
+	int row, col;
+	int cursor_shown; /* -1 unknown, 0 hidden, 1 visible */
+	struct term_style pen;
+	bool pen_known;
+
+	char *out; /* bytes not yet taken by the terminal: [sent, len) */
+	size_t len, cap, sent;
+	size_t bound;
+	bool blocked; /* over the bound: nothing added until drained */
+	bool redraw;  /* shown is unknown: the next flush writes every cell */
+	bool started; /* between tty_start and tty_stop: flushes draw */
+
+	/* For tests and benchmarks. */
+	uint64_t bytes_written;
+	unsigned redraws;
+};
+
+/* A tty over descriptor `fd` (made non-blocking) for the terminal `tt`
+ * (taken over: the caller's copy is emptied), rows x cols. */
+struct tty *tty_new(int fd, struct tty_term *tt, int rows, int cols);
+void tty_free(struct tty *tty);
+
+/* Take the terminal: its alternate screen and keypad mode; the next
+ * flush clears it and draws.  tty_stop gives it back (attributes off,
+ * cursor shown, the main screen again) and flushes draw nothing until
+ * the next tty_start (a client stopped by SIGTSTP).  Both only queue
+ * bytes. */
+void tty_start(struct tty *tty);
+void tty_stop(struct tty *tty);
+
+/* New size: want is blank again, and the next flush redraws. */
+void tty_resize(struct tty *tty, int rows, int cols);
+/* The terminal's content is unknown (resumed after a stop, redraw
+ * asked): the next flush writes every cell. */
+void tty_invalidate(struct tty *tty);
+
+/* Composing: cells of `want`.  Out of range is ignored.  A width-2 cell
+ * also sets its right half; the last column cannot hold one. */
+void tty_set_cell(struct tty *tty, int row, int col, const struct term_cell *cell);
+/* n blank cells with style (NULL: default) from row, col. */
+void tty_fill(struct tty *tty, int row, int col, int n, const struct term_style *style);
+/* UTF-8 text at row, col in style, cut at the right edge; returns the
+ * columns used. */
+int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
+		 const struct term_style *style);
+void tty_set_cursor(struct tty *tty, int row, int col, bool visible);
+/* Columns a character takes (wcwidth in UTF-8, whatever the process's
+ * locale): 0 for a combining mark, 2 for a wide one, else 1. */
+int tty_char_width(uint32_t cp);
+
+/* Write the difference between want and shown (unless blocked), then
+ * as much of the buffer as the terminal takes. */
+void tty_flush(struct tty *tty);
+/* Queue bytes as they are (a bell, a mode change), even while
+ * blocked: they are few. */
+void tty_raw(struct tty *tty, const char *bytes, size_t len);
+/* Write what the terminal takes now.  Returns 0 when the buffer is
+ * empty, 1 when bytes wait (call again when writable), -1 when the
+ * terminal is gone (EIO, EPIPE, ...).  A blocked tty that drains is
+ * redrawn whole. */
+int tty_write_out(struct tty *tty);
+/* Bytes waiting for the terminal. */
+size_t tty_pending(const struct tty *tty);
+
+/* A colour as this terminal can show it: palette colours beyond its
+ * count and RGB on a terminal without it become the nearest palette
+ * colour it has; none at all on a monochrome one. */
+struct term_color tty_color_reduce(const struct tty_term *tt, const struct term_color *color);
+
+#endif
