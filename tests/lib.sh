@@ -12,16 +12,19 @@ T_NAME="t$$"
 # reach the binaries: with the checkout in a directory that uid cannot
 # traverse (/root/project, /root mode 0700, as in a debian:12 container)
 # bwrap fails with "Permission denied".  Then the build is staged in
-# $T_DIR/stage (T_DIR made traversable, 0711, not listable): hard links
-# where it is on the same file system (no copy), else a copy; the parts a
-# server or test runs (binaries, helpers, the trash rm, the guest image;
-# not the objects), with themes/ beside it as in the checkout.
-# SANDMUX_BIN and SANDMUX_BUILD point at it until the test ends.
+# /var/tmp/sandmux-stage.* (0755; not under /tmp, where the escape suite
+# checks a pane finds nothing of sandmux's: a pane sees the shim at its
+# host path): hard links where it is on the same file system (no copy),
+# else a copy; the parts a server or test runs (binaries, helpers, the
+# trash rm, the guest image; not the objects), with themes/ beside it as
+# in the checkout.  SANDMUX_BIN and SANDMUX_BUILD point at it until the
+# test ends (cleanup removes it).
+T_STAGE=""
 stage_build() {
 	build=${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}
-	stage="$T_DIR/stage"
+	T_STAGE=$(mktemp -d /var/tmp/sandmux-stage.XXXXXX) || return 1
+	stage=$T_STAGE
 	mkdir -p "$stage/build"
-	chmod 711 "$T_DIR"
 	chmod 755 "$stage" "$stage/build"
 	for part in "$build"/* "$(dirname "$build")/themes"; do
 		case "${part##*/}" in
@@ -86,9 +89,11 @@ cleanup() {
 	sm kill-server >/dev/null 2>&1
 	if [ "${SANDMUX_KEEP:-0}" = 1 ] && [ "$T_FAILED" != 0 ]; then
 		echo "# kept $T_DIR"
+		[ -n "$T_STAGE" ] && rm -rf "$T_STAGE"
 		return
 	fi
 	rm -rf "$T_DIR"
+	[ -n "$T_STAGE" ] && rm -rf "$T_STAGE"
 }
 trap cleanup EXIT
 

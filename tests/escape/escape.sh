@@ -63,7 +63,7 @@ cleanup_escape() {
 	[ -n "$NAME2" ] && "$SANDMUX_BIN" -L "$NAME2" kill-server >/dev/null 2>&1
 	# Anything an attempt left behind (it should be nothing: checked below).
 	for p in $(marker_pids "$MARK"); do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$W" "$T_DIR" "/etc/$MARK"
+	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"} "/etc/$MARK"
 }
 trap cleanup_escape EXIT
 

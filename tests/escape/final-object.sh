@@ -41,7 +41,7 @@ chmod 755 "$W"
 BIN="$W/bin"
 mkdir -p "$BIN"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
 
 if ! cc -O1 -pthread -o "$BIN/finalobj" "$ESCAPE_DIR/progs/finalobj.c" 2>"$W/cc.log"; then
 	not_ok "finalobj.c compiles"

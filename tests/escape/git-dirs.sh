@@ -46,7 +46,7 @@ chmod 755 "$W"
 BIN="$W/bin"
 mkdir -p "$BIN"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
 if ! cc -O1 -o "$BIN/calls" "$ESCAPE_DIR/progs/calls.c" 2>"$W/cc.log"; then
 	not_ok "calls.c compiles"
 	cat "$W/cc.log"

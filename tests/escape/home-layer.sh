@@ -29,7 +29,7 @@ done
 W=$(mktemp -d /var/tmp/sandmux-home-layer.XXXXXX)
 chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
 
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
 newest_pane() { sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1; }

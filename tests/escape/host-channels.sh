@@ -26,7 +26,7 @@ W=$(mktemp -d /var/tmp/sandmux-host-channels.XXXXXX)
 chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
 LISTENERS=""
-trap 'for l in $LISTENERS; do kill "$l" 2>/dev/null; done; servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'for l in $LISTENERS; do kill "$l" 2>/dev/null; done; servers_kill; rm -rf "$W"; cleanup' EXIT
 
 BIN="$W/bin"
 mkdir -p "$BIN"

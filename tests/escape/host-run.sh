@@ -42,7 +42,7 @@ mkdir -p "$A"
 chmod 755 "$A"
 # (Copied: a build under /tmp is out of the pane's sight.)
 cp "${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}/helpers/sv-readracer" "$A/"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
 
 # The wrapper every attempt runs through: output and status into $R.
 cat >"$A/run" <<'EOF'

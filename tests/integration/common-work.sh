@@ -22,7 +22,7 @@ HOST_PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 W=$(mktemp -d /var/tmp/sandmux-common-work.XXXXXX)
 chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'servers_kill; rm -rf "$W"; cleanup' EXIT
 
 # The host-run names a pane must never leave behind in $HOME.
 GHOSTS=".bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zshenv .zprofile

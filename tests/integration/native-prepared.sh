@@ -26,7 +26,7 @@ chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
 cleanup_all() {
 	servers_kill
-	rm -rf "$W" "$T_DIR"
+	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"}
 }
 trap cleanup_all EXIT
 

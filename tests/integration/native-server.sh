@@ -35,7 +35,7 @@ cleanup_all() {
 	for f in $FOLLOWERS; do kill "$f" 2>/dev/null; done
 	servers_kill
 	[ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
-	rm -rf "$W" "$T_DIR" "$HOST_MARK"
+	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"} "$HOST_MARK"
 }
 trap cleanup_all EXIT
 
