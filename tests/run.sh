@@ -29,6 +29,8 @@ passed=0
 failed=0
 failures=""
 log=$(mktemp -d /tmp/sandmux-check.XXXXXX)
+check_began=$(date +%s)
+: >"$log/times"
 
 count() { # file: adds its ok/not ok lines to the totals
 	p=$(grep '^ok ' "$1" | grep -vc '# SKIP')
@@ -52,8 +54,10 @@ for t in "$ROOT/$suite_build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name="$label$(basename "$t")"
 	out="$log/$name.out"
+	began=$(date +%s)
 	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$out" 2>&1
 	rc=$?
+	echo "${label}unit $(($(date +%s) - began))" >>"$log/times"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
 	passed=$((passed + ${p:-0}))
@@ -80,6 +84,7 @@ for dir in $dirs; do
 		timeout 600 sh "$t" >"$out" 2>&1
 		rc=$?
 		took=$(($(date +%s) - began))
+		echo "$label$dir $took" >>"$log/times"
 		before=$failed
 		count "$out"
 		if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then
@@ -154,6 +159,12 @@ fi
 echo "== the TUI suite, alone"
 run_suite "$BUILD" "tui" ""
 
+# Time per suite (the sum of its tests' seconds; the sanitizer lane ran
+# beside the plain one), then the whole run's.
+echo "== time per suite"
+awk '{ t[$1] += $2; n[$1]++ } END { for (s in t) printf "%6d s  %-24s (%d files)\n", t[s], s, n[s] }' \
+	"$log/times" | sort -rn
+printf "%6d s  make check, from start to end\n" "$(($(date +%s) - check_began))"
 [ -n "$failures" ] && echo "failures:$failures (logs in $log)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
