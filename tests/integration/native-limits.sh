@@ -15,21 +15,8 @@
 #   - kill-server leaves no control group behind.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv bash timeout; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap util-linux bash coreutils)"
-		finish
-	fi
-done
-# Outside /tmp: the sandbox has a private /tmp.
-W=$(mktemp -d /var/tmp/sandmux-limits.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-cleanup_all() {
-	servers_kill
-	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"}
-}
-trap cleanup_all EXIT
+native_start limits bwrap setpriv bash timeout
 
 PIDS_MAX=64
 pane_id() { sed -n 's/.*%\([0-9][0-9]*\).*/\1/p' | head -1; }

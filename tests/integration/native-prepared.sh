@@ -14,21 +14,8 @@
 #   - SANDMUX_NATIVE_PREPARE=0 prepares nothing.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap util-linux)"
-		finish
-	fi
-done
-# Outside /tmp: the sandbox has a private /tmp.
-W=$(mktemp -d /var/tmp/sandmux-prepared.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-cleanup_all() {
-	servers_kill
-	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"}
-}
-trap cleanup_all EXIT
+native_start prepared bwrap setpriv
 
 as_who() { $AS "$@"; }
 last_pane() { sm ls --json | awk '$1 == "\"id\":" { v = $2; sub(/,$/, "", v); print v }' | sort -n | tail -1; }

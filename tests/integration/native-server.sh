@@ -14,28 +14,21 @@
 # layout path exists yet.)
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap socat setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap socat util-linux)"
-		finish
-	fi
-done
 REAL_BWRAP=$(command -v bwrap)
 HOST_PATH=$PATH
 # Outside /tmp: the sandbox has a private /tmp, and homes, work trees and
 # bwrap stand-ins must be the same path inside and out.
-W=$(mktemp -d /var/tmp/sandmux-native-server.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
+native_start native-server bwrap socat setpriv
 cd "$W" || exit 1
 FOLLOWERS=""
 SECRET="sandmux-secret-$$"
 
 cleanup_all() {
 	for f in $FOLLOWERS; do kill "$f" 2>/dev/null; done
-	servers_kill
 	[ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
-	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"} "$HOST_MARK"
+	rm -f "$HOST_MARK"
+	native_cleanup
 }
 trap cleanup_all EXIT
 
