@@ -8,7 +8,6 @@
 
 file_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 buffers_have() { sm list-buffers | grep -qF -- "$1"; }
-tmux_gone() { ! tm has-session >/dev/null 2>&1; }
 # paste_into_cat FILE TEXT PASTE...: cat >FILE in the active pane, PASTE
 # (a command that pastes TEXT), then Enter and C-d once TEXT is on the
 # screen once more (the shell leaves the terminal cooked: cat reads it).
