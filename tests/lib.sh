@@ -70,6 +70,11 @@ wait_for() {
 	return 1
 }
 
+# dead PID: PID ended (gone, or a zombie not yet reaped)
+dead() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }
+# server_gone: no server answers on the test's socket (after kill-server)
+server_gone() { ! sm ls >/dev/null 2>&1; }
+
 # capture_has PANE TEXT: the pane's screen or history contains TEXT
 capture_has() { sm capture -t "$1" -S - | grep -qF -- "$2"; }
 

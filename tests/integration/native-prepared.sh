@@ -37,8 +37,6 @@ waiting_bwrap() {
 	done | head -1
 }
 has_waiting() { [ -n "$(waiting_bwrap)" ]; }
-# dead PID: PID ended (gone, or a zombie not yet reaped)
-dead() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }
 state_is() { [ "$(pane_field "$1" state)" = "$2" ]; }
 
 for who in root nobody; do

@@ -250,7 +250,7 @@ check "the pane says its supervisor is gone" grep -q '"supervisor":"gone"' "$T_D
 # --- the log keeps every violation across a restart -------------------------
 before=$(grep -c '"kind":"violation"' "$LOG")
 sm kill-server
-sleep 0.3
+wait_for 5 server_gone
 sm new -d -s again -- /bin/sh >/dev/null
 after=$(grep -c '"kind":"violation"' "$LOG")
 check "the log still holds all $before violations after a restart" [ "$after" -ge "$before" ]
