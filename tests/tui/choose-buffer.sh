@@ -20,7 +20,7 @@ sm ctl "{\"cmd\":\"set-buffer\",\"name\":\"beta\",\"text\":\"BETA\\tTWO\\nLINES\
 check "two buffers, newest first" buffers_are "beta alpha"
 
 keys "cat > $T_DIR/pasted" Enter
-sleep 0.3
+wait_for 5 test -e "$T_DIR/pasted"
 prefix =
 check "prefix = opens the buffer list" wait_screen "choose-buffer"
 check "the newest buffer first: name, size, its pane's label, its text, tab and newline shown escaped" \
