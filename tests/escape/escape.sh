@@ -114,6 +114,15 @@ attempt() {
 		OUT="(no result within 20 s)"
 	fi
 }
+# witness PANE: a command typed into PANE's shell once an attempt is
+# done; when it has run, whatever the attempt pushed into that shell's
+# input (TIOCSTI) ran before it, in the input's order.
+N_WITNESS=0
+witness() {
+	N_WITNESS=$((N_WITNESS + 1))
+	sm send-keys -t "%$1" "touch $WORK/witness-$N_WITNESS" Enter
+	wait_for 10 test -e "$WORK/witness-$N_WITNESS"
+}
 # verdict THREAT COMMAND...: one counted attempt; ok if COMMAND succeeds.
 verdict() {
 	desc=$1
@@ -433,13 +442,13 @@ verdict "create a cgroup for release_agent" absent "/sys/fs/cgroup/$MARK"
 attempt "$P" tiocsti <<EOF
 $BIN/tiocsti "touch $WORK/injected-sti"
 EOF
-sleep 1
+witness "$P"
 verdict "TIOCSTI injection into the pane's shell" absent "$WORK/injected-sti"
 # threat: TIOCSTI with high bits set in the request number (filter bypass)
 attempt "$P" tiocsti-wide <<EOF
 $BIN/tiocsti "touch $WORK/injected-wide" wide
 EOF
-sleep 1
+witness "$P"
 verdict "TIOCSTI with 0xdead in the high 32 bits of the request" absent "$WORK/injected-wide"
 # threat: TIOCLINUX selection paste into the terminal's input
 attempt "$P" tioclinux <<EOF
@@ -457,7 +466,7 @@ verdict "write $BPTS (pane $B's terminal) or the host pane's" pts_untouched
 attempt "$P" other-pts-sti <<EOF
 $BIN/tiocsti "touch $WORK/injected-other" <$BPTS
 EOF
-sleep 1
+witness "$B"
 verdict "TIOCSTI into pane $B's terminal" absent "$WORK/injected-other"
 
 # --- other processes -----------------------------------------------------------------------
@@ -612,6 +621,9 @@ K=$(native_pane)
 attempt "$K" kill-all <<EOF
 kill -9 -1
 EOF
+# The thing under test: nothing outside dies.  kill(2) has sent its
+# signals when the attempt ends; the half second is for a SIGKILLed
+# process to be gone.
 sleep 0.5
 verdict "kill -9 -1 inside kills nothing outside" \
 	all_alive "$SERVER_PID" "$HOST_SLEEP" "$(pane_field "$B" pid)"
