@@ -78,6 +78,7 @@ JSON
 		[ "$ms" -gt "$slow" ] && slow=$ms
 		sm send-keys -t "%$echo_pane" "key-$who-$round" Enter
 		wait_for 3 capture_has "%$echo_pane" "key-$who-$round" && echoed=$((echoed + 1))
+		# The rounds sample the bomb over time: the pause is the time under test.
 		sleep 0.3
 		round=$((round + 1))
 	done
@@ -97,7 +98,9 @@ JSON
 	wait_for 20 running "$wild"
 	winit=$(ns_init "$wild")
 	wgroup=$(pane_json "$wild" | sed -n 's/.*"cgroup":"\([^"]*\)".*/\1/p')
-	sleep 2
+	# Killed once it has grown (more than 8 processes), not after 2 s.
+	grown() { [ "$(ns_count "$winit")" -gt 8 ]; }
+	wait_for 20 grown
 	n=$(ns_count "$winit")
 	sm kill-pane -t "%$wild" >/dev/null 2>&1
 	check "$who: kill-pane ends a running bomb ($n processes): none is left" wait_for 10 bomb_gone "$winit"

@@ -61,12 +61,15 @@ probe() {
 	wait_for 10 capture_has "%$1" "$tag=["
 	sm capture -t "%$1" -S - | sed -n "s/^$tag=\[\(.*\)\]\$/\1/p" | tail -1
 }
-# follow: start `events --follow --json` into $D/events; wait until subscribed.
+# follow SESSION: start `events --follow --json` into $D/events; wait until
+# subscribed: the backlog, sent once the subscription is live, holds SESSION's start.
 follow() {
 	sm events --follow --json >"$D/events" 2>&1 &
 	FOLLOWERS="$FOLLOWERS $!"
-	sleep 0.3
+	wait_for 5 grep -q "\"session\":\"$1\"" "$D/events"
 }
+# port_listens PORT: a TCP socket listens on 127.0.0.1:PORT
+port_listens() { ss -Hltn | awk '{ print $4 }' | grep -qxF "127.0.0.1:$1"; }
 event_seen() { grep "\"kind\":\"$2\"" "$D/events" | grep -q "\"pane\":$1[,}]"; }
 exit_event() { grep '"kind":"exit"' "$D/events" | grep "\"pane\":$1[,}]" | grep -q "\"exitCode\":$2[,}]"; }
 
@@ -132,7 +135,7 @@ isolation_checks() {
 	rm -f "$W/net-$who"
 	socat -u "TCP-LISTEN:$PORT,bind=127.0.0.1,reuseaddr" "CREATE:$W/net-$who" &
 	LISTENER=$!
-	sleep 0.2
+	wait_for 5 port_listens "$PORT"
 	probe "$nat" NET "echo net-ok-$who >/dev/tcp/127.0.0.1/$PORT" >/dev/null
 	wait_for 5 grep -q "net-ok-$who" "$W/net-$who"
 	check "[$who] native: network works (loopback to a host listener)" \
@@ -199,7 +202,7 @@ mkfifo "$W/block.fifo"
 ctx standin self "$W/bin-standin:$HOST_PATH"
 echo pass >"$W/standin-mode"
 sm new -d -s m -x 200 -y 200 -- /bin/sh >/dev/null
-follow
+follow m
 # gone PID: neither PID nor anything in the session it led is alive.
 gone() { ! kill -0 "$1" 2>/dev/null && ! ps -e -o sid= | grep -qx " *$1"; }
 
@@ -220,6 +223,7 @@ standin_case exit1 "bwrap exits 1" "bubblewrap exited before running the command
 standin_case mountfail "mount fails after child-pid" "Can't find source path /nonexistent-sandmux-source" 5
 echo stuck >"$W/standin-mode"
 p=$(new_pane --backend native -- $SHELL_CMD)
+# The time passing is the thing under test: no label comes.
 sleep 1
 check "child-pid reported but the command never ran: still unlabelled after 1 s" \
 	sh -c "[ '$(pane_field "$p" state)' = created ] && [ '$(pane_field "$p" backend)' = null ]"
@@ -262,7 +266,7 @@ sm kill-server >/dev/null 2>&1
 # --- lifecycle and its events ---------------------------------------------
 ctx life self
 sm new -d -s l -x 120 -y 100 -e PS1='$ ' -- $SHELL_CMD >/dev/null
-follow
+follow l
 p=$(new_pane --backend native -e PS1='$ ' -- $SHELL_CMD)
 check "lifecycle: created before the command runs" field_is "$p" requested native
 wait_for 10 field_is "$p" state warm
@@ -309,7 +313,7 @@ sm kill-server >/dev/null 2>&1
 ctx cfgmicrovm self "" SANDMUX_MICROVM_DIR="$W/no-microvm-image"
 echo '{"default_backend": "microvm"}' >"$D/config/sandmux/config.json"
 sm new -d -s c -- $SHELL_CMD >/dev/null
-follow
+follow c
 p=$(new_pane -- $SHELL_CMD)
 wait_for 10 field_is "$p" state warm
 check "default microvm (unavailable) steps to native" field_is "$p" backend native
