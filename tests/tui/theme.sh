@@ -12,7 +12,7 @@ label_bg_is() { ansi | grep -q "$1 none "; }
 no_colour_codes() { ! ansi | grep -q '\[3[0-7]m\|\[4[0-7]m\|[34]8;5;\|[34]8;2;'; }
 restart_client() {
 	tm kill-server >/dev/null 2>&1
-	sleep 0.2
+	wait_for 5 tmux_gone
 	start_client "$@"
 }
 
