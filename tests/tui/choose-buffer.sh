@@ -29,6 +29,7 @@ check "then the older one (set from the command line: no label)" \
 	screen_matches '^ *alpha: 10 bytes "ALPHA-TEXT"'
 keys q
 check "q leaves the list" wait_screen_gone "choose-buffer"
+# The thing under test: nothing comes of q.  The moment is its chance.
 sleep 0.3
 check "... pasting nothing" file_is "$T_DIR/pasted" ""
 check "... deleting nothing" buffers_are "beta alpha"
