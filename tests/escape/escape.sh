@@ -123,6 +123,14 @@ witness() {
 	sm send-keys -t "%$1" "touch $WORK/witness-$N_WITNESS" Enter
 	wait_for 10 test -e "$WORK/witness-$N_WITNESS"
 }
+# out_witness PANE: a line echoed by PANE's shell once an attempt is
+# done; when it shows, whatever the attempt wrote to that terminal
+# before it has been read by the server, in the terminal's order.
+out_witness() {
+	N_WITNESS=$((N_WITNESS + 1))
+	sm send-keys -t "%$1" "echo out-witness-$N_WITNESS-\$((6 * 7))" Enter
+	wait_for 10 capture_has "%$1" "out-witness-$N_WITNESS-42"
+}
 # verdict THREAT COMMAND...: one counted attempt; ok if COMMAND succeeds.
 verdict() {
 	desc=$1
@@ -460,7 +468,8 @@ BPTS=$(readlink "/proc/$(pane_field "$B" pid)/fd/0")
 attempt "$P" other-pts <<EOF
 echo $MARK-pts >$BPTS; for t in /dev/pts/[0-9]*; do echo $MARK-pts >\$t; done; ls /dev/pts
 EOF
-sleep 0.3
+out_witness "$B"
+out_witness 1
 verdict "write $BPTS (pane $B's terminal) or the host pane's" pts_untouched
 # threat: TIOCSTI into another pane's terminal
 attempt "$P" other-pts-sti <<EOF
