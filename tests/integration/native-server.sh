@@ -172,7 +172,7 @@ pj=$(sm probe --json)
 check "no bwrap: probe --json has available false, requiresInstall true" \
 	sh -c "echo '$pj' | tr -d ' \t\n' | grep -q '\"available\":false,\"requiresInstall\":true'"
 check "no bwrap: the startup line names the packages" \
-	grep -q 'sandbox: no OS-native sandbox on this host (install: apt-get install bubblewrap socat)' \
+	wait_for 10 grep -q 'sandbox: no OS-native sandbox on this host (install: apt-get install bubblewrap socat)' \
 	"$D/state/sandmux/server-$NAME.log"
 p=$(new_pane --backend native -- /bin/sh)
 check "no bwrap: the native pane is FAILED (state error, no label)" failed "$p"
@@ -242,8 +242,9 @@ ctx off self
 sm server --sandbox off >/dev/null 2>&1
 wait_for 5 sm ls
 sm new -d -s m -x 200 -y 200 -- /bin/sh >/dev/null
+# The probe runs beside the first requests: its line comes when it ends.
 check "--sandbox off: the startup line says DISABLED" \
-	grep -q 'sandbox: DISABLED by --sandbox off' "$D/state/sandmux/server-$NAME.log"
+	wait_for 10 grep -q 'sandbox: DISABLED by --sandbox off' "$D/state/sandmux/server-$NAME.log"
 for b in native microvm; do
 	p=$(new_pane --backend $b -- /bin/sh)
 	check "--sandbox off: $b is FAILED" failed "$p"
