@@ -7,6 +7,40 @@ export XDG_RUNTIME_DIR="$T_DIR/run" XDG_STATE_HOME="$T_DIR/state" XDG_CONFIG_HOM
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME"
 chmod 700 "$XDG_RUNTIME_DIR"
 T_NAME="t$$"
+
+# Root's tests also run servers, bwrap and helpers as uid 65534, who must
+# reach the binaries: with the checkout in a directory that uid cannot
+# traverse (/root/project, /root mode 0700, as in a debian:12 container)
+# bwrap fails with "Permission denied".  Then the build is staged in
+# /var/tmp/sandmux-stage.* (0755; not under /tmp, where the escape suite
+# checks a pane finds nothing of sandmux's: a pane sees the shim at its
+# host path): hard links where it is on the same file system (no copy),
+# else a copy; the parts a server or test runs (binaries, helpers, the
+# trash rm, the guest image; not the objects), with themes/ beside it as
+# in the checkout.  SANDMUX_BIN and SANDMUX_BUILD point at it until the
+# test ends (cleanup removes it).
+T_STAGE=""
+stage_build() {
+	build=${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}
+	T_STAGE=$(mktemp -d /var/tmp/sandmux-stage.XXXXXX) || return 1
+	stage=$T_STAGE
+	mkdir -p "$stage/build"
+	chmod 755 "$stage" "$stage/build"
+	for part in "$build"/* "$(dirname "$build")/themes"; do
+		case "${part##*/}" in
+		src | term | backends | tests | shim-include | *.a | *.o | *.d) continue ;;
+		esac
+		[ -e "$part" ] || continue
+		to="$stage/build"
+		[ "${part##*/}" = themes ] && to="$stage"
+		cp -al "$part" "$to/" 2>/dev/null || cp -a "$part" "$to/" || return 1
+	done
+	export SANDMUX_BUILD="$stage/build" SANDMUX_BIN="$stage/build/${SANDMUX_BIN##*/}"
+}
+if [ "$(id -u)" = 0 ] && [ -x "$SANDMUX_BIN" ] && command -v setpriv >/dev/null 2>&1 &&
+	! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$SANDMUX_BIN" 2>/dev/null; then
+	stage_build || echo "# could not stage the build where uid 65534 reaches it" >&2
+fi
 T_FAILED=0
 export SHELL=/bin/sh
 # Run from inside a sandmux pane, the tests are still not nested in it.
@@ -36,6 +70,11 @@ wait_for() {
 	return 1
 }
 
+# dead PID: PID ended (gone, or a zombie not yet reaped)
+dead() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }
+# server_gone: no server answers on the test's socket (after kill-server)
+server_gone() { ! sm ls >/dev/null 2>&1; }
+
 # capture_has PANE TEXT: the pane's screen or history contains TEXT
 capture_has() { sm capture -t "$1" -S - | grep -qF -- "$2"; }
 
@@ -55,9 +94,11 @@ cleanup() {
 	sm kill-server >/dev/null 2>&1
 	if [ "${SANDMUX_KEEP:-0}" = 1 ] && [ "$T_FAILED" != 0 ]; then
 		echo "# kept $T_DIR"
+		[ -n "$T_STAGE" ] && rm -rf "$T_STAGE"
 		return
 	fi
 	rm -rf "$T_DIR"
+	[ -n "$T_STAGE" ] && rm -rf "$T_STAGE"
 }
 trap cleanup EXIT
 

@@ -1,9 +1,38 @@
-# Private servers for the native tests (sourced after tests/lib.sh, with
-# $W set to the test's directory outside /tmp): each context is a server
+# Private servers for the native tests (sourced after tests/lib.sh; then
+# native_start makes $W, the test's directory): each context is a server
 # run as root/self or as uid 65534, with its own HOME, XDG dirs, work
 # tree, PATH and extra environment under $W/NAME.
 HOST_PATH=${HOST_PATH:-$PATH}
 SERVERS=""
+
+# native_start NAME TOOL...: the native tests' start.  Each TOOL must be
+# on PATH (else "not ok" with its package, and the test ends).  $W, the
+# test's directory, is made outside /tmp (a pane has a private /tmp, and
+# homes and work trees must be the same path inside and out), 0755 (the
+# uid-65534 contexts live in it).  On exit every context's server is
+# killed and $W and the test's directories removed (a test with more to
+# undo sets its own trap and calls native_cleanup).
+native_start() {
+	name=$1
+	shift
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null 2>&1 && continue
+		case $tool in
+		bwrap) pkg=bubblewrap ;; setpriv) pkg=util-linux ;; timeout) pkg=coreutils ;;
+		cc) pkg=gcc ;; *) pkg=$tool ;;
+		esac
+		not_ok "$tool is installed (apt-get install $pkg)"
+		finish
+	done
+	W=$(mktemp -d "/var/tmp/sandmux-$name.XXXXXX")
+	chmod 755 "$W"
+	trap native_cleanup EXIT
+}
+native_cleanup() {
+	servers_kill
+	rm -rf "$W"
+	cleanup
+}
 
 # ctx NAME WHO [PATH] [VAR=VALUE...]: make context NAME and switch to it.
 ctx() {

@@ -2,158 +2,218 @@
 # Runs every test: cmocka unit tests, then the shell-driven integration,
 # backend and TUI tests.  Scripts speak a TAP-like dialect ("ok - what",
 # "not ok - what"); a script that exits non-zero without saying what
-# failed counts as one failure.  Closes with "N passed, N failed".
+# failed counts as one failure.  Closes with the seconds each suite took
+# and "N passed, N failed".
 #
 # usage: tests/run.sh BUILD [SANITIZER_BUILD]
 # With a second build tree (compiled with ASan + UBSan), the unit and
 # integration tests run again against it; any sanitizer report, leaks
 # included, is a failure.
 #
-# Two lanes, to keep make check near its 15 minutes on two cores: the
-# sanitizer pass runs beside the plain integration, escape, fault and
-# fuzz suites (it walks the integration scripts in reverse order, so the
-# two lanes are on the same script at most once, in passing: each test
-# has its own server, XDG dirs and namespaces anyway); the TUI suite,
-# whose tests time what the user sees, runs after both, alone.  A "# SKIP"
-# line is not counted as passed.  The full microvm suite (real guests
-# under TCG, a minute of CPU) runs in the plain pass only; the sanitizer
-# lane runs tests/sanitizer/ instead, a short microvm run that walks the
-# server's microvm code paths once (and skips the cgroup v2 guest, whose
-# sanitizer reports could not leave the guest); it ends with the plain
-# fault and fuzz suites, to end near the plain lane.
+# Two workers, one per core, take the tests from one queue: the unit,
+# integration, escape, fault and fuzz suites, plain and under the
+# sanitizers (each test has its own server, XDG dirs and namespaces, so
+# any two may run side by side).  The queue is ordered longest first by
+# the seconds each test took in the last run ($BUILD/check-times; tests
+# it does not know come first), so that the two workers end together.
+# The TUI suite, whose tests time what the user sees, runs after them,
+# alone.  A "# SKIP" line is not counted as passed.  The full microvm
+# suite (real guests under TCG, a minute of CPU) runs plain only; the
+# sanitizer build runs tests/sanitizer/ instead, a short microvm run that
+# walks the server's microvm code paths once (and skips the cgroup v2
+# guest, whose sanitizer reports could not leave the guest).
+# CHECK_WORKERS=N changes the number of workers.
 BUILD=${1:-build}
 SAN_BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export SANDMUX_ROOT="$ROOT"
-passed=0
-failed=0
-failures=""
+WORKERS=${CHECK_WORKERS:-2}
 log=$(mktemp -d /tmp/sandmux-check.XXXXXX)
+check_began=$(date +%s)
+san_logs="$log/sanitizer"
+mkdir -p "$san_logs"
+: >"$log/times"
+: >"$log/results"
+# The sanitizer build's tests that do not run under it (see above).
+SAN_SKIP=" integration/microvm integration/microvm-attacker integration/microvm-repos integration/microvm-uid integration/microvm-guest-report integration/native-limits-cgroup2 "
 
-count() { # file: adds its ok/not ok lines to the totals
-	p=$(grep '^ok ' "$1" | grep -vc '# SKIP')
-	f=$(grep -c '^not ok ' "$1")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	[ "$f" -gt 0 ] && failures="$failures $(basename "$1" .out)"
-	return 0
-}
-
-run_suite() { # BUILD DIRS LABEL [units] [reverse] [SKIP: dir/name ...]
-	suite_build=$1
-	dirs=$2
-	label=$3
-	units=$4
-	order=${5:-cat}
-	skip=" $6 "
-	export SANDMUX_BIN="$ROOT/$suite_build/sandmux" SANDMUX_BUILD="$ROOT/$suite_build"
-for t in "$ROOT/$suite_build"/tests/test_*; do
-	[ "$units" = units ] || break
-	[ -x "$t" ] || continue
-	name="$label$(basename "$t")"
-	out="$log/$name.out"
-	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$out" 2>&1
-	rc=$?
-	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
-	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
-	passed=$((passed + ${p:-0}))
-	failed=$((failed + ${f:-0}))
-	if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
-		failed=$((failed + 1))
-	fi
-	if [ "$rc" -ne 0 ]; then
-		failures="$failures $name"
-		echo "FAIL $name"
-		grep -E 'FAILED|ERROR|error' "$out" | head -20
+# run_one BUILD LABEL PATH: one unit binary (build/tests/test_*) or test
+# script, with the build's environment (the sanitizers' options for the
+# label asan:).  Its report is printed in one piece; its counts go to
+# $log/results as "PASSED FAILED NAME", its seconds to $log/times (by
+# suite) and $log/took (by test).
+run_one() {
+	build=$1 label=$2 t=$3
+	export SANDMUX_BIN="$ROOT/$build/sandmux" SANDMUX_BUILD="$ROOT/$build"
+	if [ "$label" = asan: ]; then
+		# Reports go to files: the server is a daemon with no stderr.
+		# check_printf=0: libvterm's DECRQSS reply (tests/fuzz/run.sh).
+		export ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0:check_printf=0"
+		export UBSAN_OPTIONS="log_path=$san_logs/ubsan:print_stacktrace=1:halt_on_error=1"
 	else
-		echo "pass $name (${p:-0})"
+		unset ASAN_OPTIONS UBSAN_OPTIONS
 	fi
-done
-
-for dir in $dirs; do
-	for t in $(ls "$ROOT"/tests/$dir/*.sh 2>/dev/null | $order); do
-		[ -f "$t" ] || continue
-		case "$skip" in *" $dir/$(basename "$t" .sh) "*) continue ;; esac
-		name="$label$dir/$(basename "$t" .sh)"
-		out="$log/$(echo "$name" | tr /: __).out"
-		began=$(date +%s)
+	case $t in
+	*/tests/test_*)
+		name="$label$(basename "$t")" suite="${label}unit"
+		;;
+	*)
+		dir=$(basename "$(dirname "$t")")
+		name="$label$dir/$(basename "$t" .sh)" suite="$label$dir"
+		;;
+	esac
+	out="$log/$(echo "$name" | tr /: __).out"
+	report="$out.report"
+	began=$(date +%s)
+	case $t in
+	*/tests/test_*)
+		CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$out" 2>&1
+		rc=$?
+		took=$(($(date +%s) - began))
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
+		p=${p:-0} f=${f:-0}
+		[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		if [ "$rc" -ne 0 ]; then
+			{
+				echo "FAIL $name"
+				grep -E 'FAILED|ERROR|error' "$out" | head -20
+			} >"$report"
+		else
+			echo "pass $name ($p)" >"$report"
+		fi
+		;;
+	*)
 		timeout 600 sh "$t" >"$out" 2>&1
 		rc=$?
 		took=$(($(date +%s) - began))
-		before=$failed
-		count "$out"
-		if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then
-			failed=$((failed + 1))
-			failures="$failures $name"
+		p=$(grep '^ok ' "$out" | grep -vc '# SKIP')
+		f=$(grep -c '^not ok ' "$out")
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			f=1
 			echo "not ok - $name exited $rc" >>"$out"
 		fi
-		if [ "$failed" -gt "$before" ]; then
-			echo "FAIL $name (${took}s)"
-			grep -E '^not ok|^#' "$out" | head -30
-			tail -5 "$out"
+		if [ "$f" -gt 0 ]; then
+			{
+				echo "FAIL $name (${took}s)"
+				grep -E '^not ok|^#' "$out" | head -30
+				tail -5 "$out"
+			} >"$report"
 		else
-			echo "pass $name ($(grep -c '^ok ' "$out"), ${took}s)"
+			echo "pass $name ($(grep -c '^ok ' "$out"), ${took}s)" >"$report"
 		fi
-	done
-done
-
+		;;
+	esac
+	cat "$report"
+	echo "$p $f $name" >>"$log/results"
+	echo "$suite $took" >>"$log/times"
+	echo "$name $took" >>"$log/took"
 }
 
-# The sanitizer lane: its totals come back through a file.
-sanitized() {
-	passed=0 failed=0 failures=""
-	echo "== under AddressSanitizer + UndefinedBehaviorSanitizer (beside the plain suites)"
-	san_logs="$log/sanitizer"
-	mkdir -p "$san_logs"
-	# Reports go to files: the server is a daemon with no stderr.
-	# check_printf=0: libvterm's DECRQSS reply (tests/fuzz/run.sh says why).
-	export ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0:check_printf=0"
-	export UBSAN_OPTIONS="log_path=$san_logs/ubsan:print_stacktrace=1:halt_on_error=1"
-	run_suite "$SAN_BUILD" "integration sanitizer" "asan:" units "sort -r" \
-		"integration/microvm integration/microvm-attacker integration/microvm-repos integration/microvm-uid integration/microvm-guest-report integration/native-limits-cgroup2"
-	unset ASAN_OPTIONS UBSAN_OPTIONS
+# queue_of BUILD LABEL DIRS [SKIP]: the queue's lines "BUILD LABEL PATH" for
+# the build's unit binaries (when DIRS names units) and the scripts of
+# DIRS, less those SKIP names (" dir/name ").
+queue_of() {
+	for dir in $3; do
+		if [ "$dir" = units ]; then
+			for t in "$ROOT/$1"/tests/test_*; do
+				[ -x "$t" ] && echo "$1 ${2:--} $t"
+			done
+			continue
+		fi
+		for t in "$ROOT"/tests/"$dir"/*.sh; do
+			[ -f "$t" ] || continue
+			case "${4:-}" in *" $dir/$(basename "$t" .sh) "*) continue ;; esac
+			echo "$1 ${2:--} $t"
+		done
+	done
+}
+
+# worker: takes the queue's jobs in order, each once (mkdir is the lock).
+# The guests under TCG (the microvm suites, the cgroup v2 guest) take a
+# core each and time their boots: one at a time, the other worker takes
+# the next job meanwhile and comes back for them.
+worker() {
+	total=$(wc -l <"$log/queue")
+	while [ "$(ls -d "$log"/claim.* 2>/dev/null | wc -l)" -lt "$total" ]; do
+		i=0 ran=0
+		while read -r build label t; do
+			i=$((i + 1))
+			[ -d "$log/claim.$i" ] && continue
+			heavy=0
+			case $t in */microvm*.sh | */native-limits-cgroup2.sh) heavy=1 ;; esac
+			[ "$heavy" = 1 ] && ! mkdir "$log/guest" 2>/dev/null && continue
+			if mkdir "$log/claim.$i" 2>/dev/null; then
+				[ "$label" = - ] && label=""
+				run_one "$build" "$label" "$t" </dev/null
+				ran=1
+			fi
+			[ "$heavy" = 1 ] && rmdir "$log/guest"
+		done <"$log/queue"
+		# Nothing it could take: the rest is claimed or a guest runs.
+		[ "$ran" = 1 ] || sleep 1
+	done
+}
+
+# The queue: the plain suites, then the sanitizer build's; longest first
+# by the last run's seconds.
+{
+	queue_of "$BUILD" "" "units integration escape fault fuzz"
+	[ -n "$SAN_BUILD" ] && queue_of "$SAN_BUILD" asan: "units integration sanitizer" "$SAN_SKIP"
+} >"$log/jobs"
+last="$ROOT/$BUILD/check-times"
+awk -v root="$ROOT/" -v last="$last" '
+	BEGIN { while ((getline line < last) > 0) { split(line, f, " "); secs[f[1]] = f[2] } }
+	{
+		t = $3; label = ($2 == "-") ? "" : $2
+		if (t ~ /\/tests\/test_[^\/]*$/) { name = t; sub(/.*\//, "", name) }
+		else { name = t; sub(/\.sh$/, "", name); n = split(name, p, "/"); name = p[n - 1] "/" p[n] }
+		name = label name
+		s = (name in secs) ? secs[name] : 100000
+		printf "%d %d %s\n", s, NR, $0
+	}' "$log/jobs" | sort -k1,1nr -k2,2n | cut -d' ' -f3- >"$log/queue"
+
+echo "== the unit, integration, escape, fault and fuzz suites$([ -n "$SAN_BUILD" ] && echo ", plain and under AddressSanitizer + UndefinedBehaviorSanitizer"), $WORKERS at a time"
+n=0
+pids=""
+while [ "$n" -lt "$WORKERS" ]; do
+	worker &
+	pids="$pids $!"
+	n=$((n + 1))
+done
+# shellcheck disable=SC2086
+wait $pids
+
+if [ -n "$SAN_BUILD" ]; then
 	reports=$(ls "$san_logs" 2>/dev/null | wc -l)
 	if [ "$reports" -gt 0 ]; then
-		failed=$((failed + 1))
-		failures="$failures sanitizer-reports"
+		echo "0 1 sanitizer-reports" >>"$log/results"
 		echo "not ok - sanitizers reported problems ($reports files):"
 		head -40 "$san_logs"/*
 	else
-		passed=$((passed + 1))
+		echo "1 0 -" >>"$log/results"
 		echo "ok - no sanitizer report from any process"
 	fi
-	# The plain fault and fuzz suites end this lane: the plain lane
-	# holds the full microvm suite and the cgroup v2 guest, minutes of
-	# TCG, and the two lanes should end near each other.
-	echo "== the plain fault and fuzz suites (in the sanitizer lane)"
-	run_suite "$BUILD" "fault fuzz" ""
-	echo "$passed $failed$failures" >"$log/sanitized.totals"
-}
+fi
 
-san_pid=""
-if [ -n "$SAN_BUILD" ]; then
-	sanitized >"$log/sanitized.log" 2>&1 &
-	san_pid=$!
-fi
-plain_dirs="integration escape"
-[ -n "$SAN_BUILD" ] || plain_dirs="$plain_dirs fault fuzz"
-run_suite "$BUILD" "$plain_dirs" "" units
-if [ -n "$san_pid" ]; then
-	wait "$san_pid"
-	cat "$log/sanitized.log"
-	if read -r p f rest <"$log/sanitized.totals"; then
-		passed=$((passed + p))
-		failed=$((failed + f))
-		[ -n "$rest" ] && failures="$failures $rest"
-	else
-		failed=$((failed + 1))
-		failures="$failures sanitizer-lane"
-		echo "not ok - the sanitizer lane ended without its totals"
-	fi
-fi
 echo "== the TUI suite, alone"
-run_suite "$BUILD" "tui" ""
+queue_of "$BUILD" "" tui >"$log/tui-jobs"
+while read -r build label t; do
+	run_one "$build" "" "$t" </dev/null
+done <"$log/tui-jobs"
 
+# The seconds of each test, for the next run's order.
+cp "$log/took" "$last" 2>/dev/null
+
+# Time per suite (the sum of its tests' seconds; the workers ran side by
+# side), then the whole run's.
+echo "== time per suite"
+awk '{ t[$1] += $2; n[$1]++ } END { for (s in t) printf "%6d s  %-24s (%d files)\n", t[s], s, n[s] }' \
+	"$log/times" | sort -rn
+printf "%6d s  make check, from start to end\n" "$(($(date +%s) - check_began))"
+passed=$(awk '{ s += $1 } END { print s + 0 }' "$log/results")
+failed=$(awk '{ s += $2 } END { print s + 0 }' "$log/results")
+failures=$(awk '$2 > 0 { printf " %s", $3 }' "$log/results")
 [ -n "$failures" ] && echo "failures:$failures (logs in $log)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,7 +25,7 @@ HARNESS="$BUILD_DIR/helpers/ptyharness"
 KNOWN_LINES=4000
 LW=$(mktemp -d /var/tmp/sandmux-load.XXXXXX)
 chmod 755 "$LW"
-trap 'kill $LOOPS 2>/dev/null; sm kill-server >/dev/null 2>&1; rm -rf "$LW" "$T_DIR"' EXIT
+trap 'kill $LOOPS 2>/dev/null; sm kill-server >/dev/null 2>&1; rm -rf "$LW" "$T_DIR" ${T_STAGE:+"$T_STAGE"}' EXIT
 if [ ! -x "$HARNESS" ]; then
 	not_ok "ptyharness is built ($HARNESS)"
 	finish

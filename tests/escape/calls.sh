@@ -36,19 +36,11 @@
 . "$(dirname "$0")/../lib.sh"
 ESCAPE_DIR=$(cd "$(dirname "$0")" && pwd)
 
-for tool in bwrap cc setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
 HOST_PATH=$PATH
-W=$(mktemp -d /var/tmp/sandmux-calls.XXXXXX)
-chmod 755 "$W"
+. "$(dirname "$0")/../native-ctx.sh"
+native_start calls bwrap cc setpriv
 BIN="$W/bin"
 mkdir -p "$BIN"
-. "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 if ! cc -O1 -o "$BIN/calls" "$ESCAPE_DIR/progs/calls.c" 2>"$W/cc.log"; then
 	not_ok "calls.c compiles"
 	cat "$W/cc.log"

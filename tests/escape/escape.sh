@@ -63,7 +63,7 @@ cleanup_escape() {
 	[ -n "$NAME2" ] && "$SANDMUX_BIN" -L "$NAME2" kill-server >/dev/null 2>&1
 	# Anything an attempt left behind (it should be nothing: checked below).
 	for p in $(marker_pids "$MARK"); do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$W" "$T_DIR" "/etc/$MARK"
+	rm -rf "$W" "$T_DIR" ${T_STAGE:+"$T_STAGE"} "/etc/$MARK"
 }
 trap cleanup_escape EXIT
 
@@ -113,6 +113,23 @@ attempt() {
 	else
 		OUT="(no result within 20 s)"
 	fi
+}
+# witness PANE: a command typed into PANE's shell once an attempt is
+# done; when it has run, whatever the attempt pushed into that shell's
+# input (TIOCSTI) ran before it, in the input's order.
+N_WITNESS=0
+witness() {
+	N_WITNESS=$((N_WITNESS + 1))
+	sm send-keys -t "%$1" "touch $WORK/witness-$N_WITNESS" Enter
+	wait_for 10 test -e "$WORK/witness-$N_WITNESS"
+}
+# out_witness PANE: a line echoed by PANE's shell once an attempt is
+# done; when it shows, whatever the attempt wrote to that terminal
+# before it has been read by the server, in the terminal's order.
+out_witness() {
+	N_WITNESS=$((N_WITNESS + 1))
+	sm send-keys -t "%$1" "echo out-witness-$N_WITNESS-\$((6 * 7))" Enter
+	wait_for 10 capture_has "%$1" "out-witness-$N_WITNESS-42"
 }
 # verdict THREAT COMMAND...: one counted attempt; ok if COMMAND succeeds.
 verdict() {
@@ -433,13 +450,13 @@ verdict "create a cgroup for release_agent" absent "/sys/fs/cgroup/$MARK"
 attempt "$P" tiocsti <<EOF
 $BIN/tiocsti "touch $WORK/injected-sti"
 EOF
-sleep 1
+witness "$P"
 verdict "TIOCSTI injection into the pane's shell" absent "$WORK/injected-sti"
 # threat: TIOCSTI with high bits set in the request number (filter bypass)
 attempt "$P" tiocsti-wide <<EOF
 $BIN/tiocsti "touch $WORK/injected-wide" wide
 EOF
-sleep 1
+witness "$P"
 verdict "TIOCSTI with 0xdead in the high 32 bits of the request" absent "$WORK/injected-wide"
 # threat: TIOCLINUX selection paste into the terminal's input
 attempt "$P" tioclinux <<EOF
@@ -451,13 +468,14 @@ BPTS=$(readlink "/proc/$(pane_field "$B" pid)/fd/0")
 attempt "$P" other-pts <<EOF
 echo $MARK-pts >$BPTS; for t in /dev/pts/[0-9]*; do echo $MARK-pts >\$t; done; ls /dev/pts
 EOF
-sleep 0.3
+out_witness "$B"
+out_witness 1
 verdict "write $BPTS (pane $B's terminal) or the host pane's" pts_untouched
 # threat: TIOCSTI into another pane's terminal
 attempt "$P" other-pts-sti <<EOF
 $BIN/tiocsti "touch $WORK/injected-other" <$BPTS
 EOF
-sleep 1
+witness "$B"
 verdict "TIOCSTI into pane $B's terminal" absent "$WORK/injected-other"
 
 # --- other processes -----------------------------------------------------------------------
@@ -612,6 +630,9 @@ K=$(native_pane)
 attempt "$K" kill-all <<EOF
 kill -9 -1
 EOF
+# The thing under test: nothing outside dies.  kill(2) has sent its
+# signals when the attempt ends; the half second is for a SIGKILLed
+# process to be gone.
 sleep 0.5
 verdict "kill -9 -1 inside kills nothing outside" \
 	all_alive "$SERVER_PID" "$HOST_SLEEP" "$(pane_field "$B" pid)"

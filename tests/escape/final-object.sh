@@ -29,19 +29,11 @@
 ESCAPE_DIR=$(cd "$(dirname "$0")" && pwd)
 BUILD_DIR=${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}
 
-for tool in bwrap cc setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
 HOST_PATH=$PATH
-W=$(mktemp -d /var/tmp/sandmux-final.XXXXXX)
-chmod 755 "$W"
+. "$(dirname "$0")/../native-ctx.sh"
+native_start final bwrap cc setpriv
 BIN="$W/bin"
 mkdir -p "$BIN"
-. "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 
 if ! cc -O1 -pthread -o "$BIN/finalobj" "$ESCAPE_DIR/progs/finalobj.c" 2>"$W/cc.log"; then
 	not_ok "finalobj.c compiles"

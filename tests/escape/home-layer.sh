@@ -20,16 +20,8 @@
 # stays unreadable through the overlay.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv python3; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
-W=$(mktemp -d /var/tmp/sandmux-home-layer.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+native_start home-layer bwrap setpriv python3
 
 field_is() { [ "$(pane_field "$1" "$2")" = "$3" ]; }
 newest_pane() { sm ls --json | sed -n 's/.*"id":[^0-9]*\([0-9]*\).*/\1/p' | sort -n | tail -1; }

@@ -16,17 +16,10 @@
 # violation event.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv python3; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
-W=$(mktemp -d /var/tmp/sandmux-host-channels.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
+native_start host-channels bwrap setpriv python3
 LISTENERS=""
-trap 'for l in $LISTENERS; do kill "$l" 2>/dev/null; done; servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+trap 'for l in $LISTENERS; do kill "$l" 2>/dev/null; done; native_cleanup' EXIT
 
 BIN="$W/bin"
 mkdir -p "$BIN"

@@ -27,22 +27,14 @@
 # in $HOME because a pane started (no stub "ghost" dotfiles).
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap socat setpriv git; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
 HOST_PATH=$PATH
-W=$(mktemp -d /var/tmp/sandmux-host-run.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
+native_start host-run bwrap socat setpriv git
 A="$W/attempts"
 mkdir -p "$A"
 chmod 755 "$A"
 # (Copied: a build under /tmp is out of the pane's sight.)
 cp "${SANDMUX_BUILD:-$(dirname "$SANDMUX_BIN")}/helpers/sv-readracer" "$A/"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
 
 # The wrapper every attempt runs through: output and status into $R.
 cat >"$A/run" <<'EOF'

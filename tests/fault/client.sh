@@ -30,8 +30,13 @@ C2=$(client 2)
 check "two clients attached (pids $C1 $C2)" sh -c "kill -0 $C1 && kill -0 $C2"
 S=$(server_pid)
 
+# attached_is N: session f has N clients, as the server counts them
+attached_is() { [ "$(sm ls --json | tr -d ' \t\n' | grep -o '"attached":[0-9]*' | head -1 | cut -d: -f2)" = "$1" ]; }
+check "two clients counted" wait_for 5 attached_is 2
+
 kill -9 "$C1"
-sleep 0.5
+# The server has taken the hangup once it counts one client.
+check "after kill -9 of client 1: the server counts one client" wait_for 10 attached_is 1
 check "after kill -9 of client 1: the server lives" kill -0 "$S"
 check "... and answers" sh -c "'$SANDMUX_BIN' -L $T_NAME ls >/dev/null"
 check "... the host pane still counts" advancing %1
@@ -42,7 +47,7 @@ C3=$(client 3)
 check "... a new client attaches and sees the native label" \
 	sh -c "tmux -L '$TM' capture-pane -p -t fc:3 | grep -q native"
 kill -9 "$C2" "$C3"
-sleep 0.5
+check "after kill -9 of the other two clients: the server counts none" wait_for 10 attached_is 0
 check "after kill -9 of the other two clients: the server lives and answers" \
 	sh -c "kill -0 $S && '$SANDMUX_BIN' -L $T_NAME ls >/dev/null"
 check "... the native pane still counts" advancing %2

@@ -24,7 +24,7 @@ hostile() {
 	fi
 	f="$FW/$(printf '%s' "$1" | tr -c 'a-zA-Z0-9' '_').bytes"
 	printf "$2" >"$f"
-	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "sleep 0.3; cat '$f'; exec sleep 1000" >/dev/null
+	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "sleep 0.3; cat '$f'; touch '$f.done'; exec sleep 1000" >/dev/null
 	p=$(newest_pane)
 	# The label appears once the sandbox confirms (split returns before).
 	if ! wait_for 10 field_is "$p" backend native; then
@@ -32,14 +32,17 @@ hostile() {
 		sm kill-pane -t "%$p" >/dev/null 2>&1
 		return
 	fi
-	sleep 0.8
+	# Written once cat returns: the server has read all but the last
+	# of it (cat blocks on a full pty); then the judgement.
+	wait_for 10 test -e "$f.done"
 	if responsive; then
 		ok "hostile output, $1: the server stays responsive"
 		sm kill-pane -t "%$(newest_pane)" >/dev/null 2>&1
 	else
 		not_ok "hostile output, $1: the server stays responsive (it froze: killed)"
-		kill -9 "$(server_pid)" 2>/dev/null
-		sleep 0.5
+		spid=$(server_pid)
+		kill -9 "$spid" 2>/dev/null
+		wait_for 5 dead "$spid"
 		start_server
 	fi
 }
@@ -66,12 +69,15 @@ hostile "an unterminated DCS of 256 KiB" "\033P$(head -c 262144 /dev/zero | tr '
 # when the pane shrinks (any split beside it), and the next scroll
 # memmoves a negative size.
 quiet sm ls || { kill -9 "$(server_pid)" 2>/dev/null; start_server; }
+# The pane sets the region, says so, waits for the split, scrolls, says so.
 sm split -t %1 -v --backend native -c "$FW" -- /bin/sh -c \
-	'sleep 0.3; printf "\033[15;19r"; sleep 2; printf "\033[3S"; printf "x\n%.0s" 1 2 3 4 5 6; exec sleep 1000' >/dev/null
+	'sleep 0.3; printf "\033[15;19r"; touch region-set; while [ ! -e split-done ]; do sleep 0.1; done
+	printf "\033[3S"; printf "x\n%.0s" 1 2 3 4 5 6; touch scrolled; exec sleep 1000' >/dev/null
 p=$(newest_pane)
-if wait_for 10 field_is "$p" backend native; then
+if wait_for 10 field_is "$p" backend native && wait_for 10 test -e "$FW/region-set"; then
 	sm split -t "%$p" -v -l 80 -- /bin/sleep 1000 >/dev/null
-	sleep 3
+	touch "$FW/split-done"
+	wait_for 10 test -e "$FW/scrolled"
 	check "hostile output, a scroll region left below the bottom by a split, then a scroll: the server stays responsive" responsive
 else
 	not_ok "hostile output, scroll region then shrink: the native pane did not start ($(pane_field "$p" reason))"

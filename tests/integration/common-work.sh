@@ -11,18 +11,10 @@
 # created in $HOME (no stub "ghost" dotfiles, by bwrap or anyone).
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap socat setpriv git; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed"
-		finish
-	fi
-done
 # Debian's tools, not whatever a developer has under ~/.cargo or pyenv.
 HOST_PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
-W=$(mktemp -d /var/tmp/sandmux-common-work.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-trap 'servers_kill; rm -rf "$W" "$T_DIR"' EXIT
+native_start common-work bwrap socat setpriv git
 
 # The host-run names a pane must never leave behind in $HOME.
 GHOSTS=".bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zshenv .zprofile

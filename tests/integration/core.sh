@@ -42,7 +42,9 @@ sm send-keys -t shell 'stty size' Enter
 wait_for 5 capture_has shell '40 120'
 check "resize reaches the pane (TIOCSWINSZ)" capture_has shell '40 120'
 sm send-keys -t shell 'sleep 30; echo not""-interrupted' Enter
-sleep 0.3
+# C-c once sleep runs (sent before, it reached the shell at its prompt).
+shell_pid=$(sm ls --json | tr -d ' \t\n' | grep -o '"session":"shell"[^}]*"pid":[0-9]*' | grep -o '"pid":[0-9]*' | cut -d: -f2)
+wait_for 5 pgrep -P "$shell_pid" -x sleep
 sm send-keys -t shell C-c
 sm send-keys -t shell 'echo after-interrupt' Enter
 wait_for 5 capture_has shell 'after-interrupt'
@@ -86,11 +88,9 @@ pid=$(sm ls --json | tr -d ' \t\n' | grep -o '"pid":[0-9]*' | head -1 | cut -d: 
 sm new -d -s victim -- sleep 300 >/dev/null
 vpid=$(sm ls --json | tr -d ' \t\n' | grep -o '"session":"victim"[^}]*"pid":[0-9]*' | grep -o '"pid":[0-9]*' | cut -d: -f2)
 sm kill-session -t victim
-sleep 0.2
-check "kill-session kills the pane's process" sh -c "! ps -o stat= -p $vpid | grep -qv Z"
+check "kill-session kills the pane's process" wait_for 5 dead "$vpid"
 sm kill-server
-sleep 0.2
-check "kill-server removes the socket" [ ! -e "$XDG_RUNTIME_DIR/sandmux/$T_NAME" ]
+check "kill-server removes the socket" wait_for 5 test ! -e "$XDG_RUNTIME_DIR/sandmux/$T_NAME"
 check "usage errors exit 2" sh -c "$SANDMUX_BIN -L $T_NAME split >/dev/null 2>&1; [ \$? -eq 2 ]"
 check "verbs have --help" sh -c "$SANDMUX_BIN capture --help | grep -q usage"
 

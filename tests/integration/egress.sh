@@ -32,6 +32,19 @@ check() {
 	shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
+# wait_for SECONDS COMMAND...: retry until it succeeds (tests/lib.sh's;
+# this test has its own helpers, as it re-runs itself in namespaces)
+wait_for() {
+	limit=$1
+	shift
+	i=0
+	while [ "$i" -lt $((limit * 20)) ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
 
 if [ "$1" != --inner ]; then
 	for tool in curl socat unshare nsenter ip; do
@@ -68,8 +81,18 @@ ip link set lo up
 unshare -n sleep 600 &
 BPID=$!
 bg
-sleep 0.1
 inb() { nsenter -t "$BPID" -n "$@"; }
+# own_netns: the sleeper is in its network namespace (unshare has run)
+own_netns() { [ "$(readlink "/proc/$BPID/ns/net")" != "$(readlink /proc/self/ns/net)" ]; }
+# listening NETNS-PID ADDR:PORT...: each is a listening TCP socket there
+listening() {
+	ns=$1
+	shift
+	for a in "$@"; do
+		nsenter -t "$ns" -n ss -Hltn | awk '{ print $4 }' | grep -qxF "$a" || return 1
+	done
+}
+wait_for 5 own_netns
 ip link add eg0 type veth peer name eg1 netns "$BPID" || {
 	not_ok "veth pair between two network namespaces"
 	exit 1
@@ -130,7 +153,7 @@ bg
 printf 'cat "%s/blob"; sleep 0.5; printf TAIL; sleep 30\n' "$T" >"$T/burst.sh"
 nsenter -t "$BPID" -n socat TCP-LISTEN:10,bind=10.203.0.2,reuseaddr,fork EXEC:"sh $T/burst.sh" 2>/dev/null &
 bg
-sleep 0.3
+wait_for 5 listening "$BPID" 10.203.0.2:9 10.203.0.2:81 10.203.0.2:10
 
 # The origins answer directly, so every refusal below is the proxy's doing.
 direct() { curl -sS -m 5 --noproxy '*' "$@" 2>&1; }
@@ -277,7 +300,7 @@ socat TCP-LISTEN:3128,bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:"$T/http-0.sock
 bg
 socat TCP-LISTEN:1080,bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:"$T/socks-0.sock" 2>/dev/null &
 bg
-sleep 0.2
+wait_for 5 listening $$ 127.0.0.1:3128 127.0.0.1:1080
 check "Unix socket listeners are 0600" test "$(stat -c %a "$T/http-0.sock")" = 600
 got=$(curl -sS -m 5 -x http://127.0.0.1:3128 http://allowed.test/unix 2>&1)
 check "the HTTP proxy answers on its Unix socket ($got)" test "$got" = "origin allowed got: GET /unix HTTP/1.1"

@@ -10,7 +10,8 @@ LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
 sm new -d -s ev -x 160 -y 30 -- /bin/sh >/dev/null
 sm events --follow --json >"$T_DIR/follow.txt" &
 follower=$!
-sleep 0.3
+# The subscription is live once the backlog (this session's start) is in.
+wait_for 5 grep -q '"session":"ev"' "$T_DIR/follow.txt"
 sm split -t ev -v --remain -- sh -c 'exit 7' >/dev/null
 sm split -t ev -v --backend microvm >/dev/null 2>&1
 wait_for 5 grep -q '"exitCode":7' "$T_DIR/follow.txt"
@@ -38,7 +39,7 @@ check "the feed pane is titled" sh -c "$SANDMUX_BIN -L $T_NAME ls --json | grep 
 # After a restart the log and the backlog still hold everything.
 lines=$(wc -l <"$LOG")
 sm kill-server
-sleep 0.3
+wait_for 5 server_gone
 sm new -d -s again -- /bin/sh >/dev/null
 check "the log survives a restart" [ "$(wc -l <"$LOG")" -gt "$lines" ]
 sm events --json >"$T_DIR/after.txt"

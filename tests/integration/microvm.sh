@@ -198,22 +198,34 @@ before=$(run "$main" Z1 'stty size')
 sm resize -t "%$main" -y 12 >/dev/null
 rows=$(field "$main" 'p["rows"]')
 cols=$(field "$main" 'p["cols"]')
-sleep 0.5
+# The new size reaches the guest over its control port: asked until the
+# guest's terminal has it (each ask with a tag of its own, none of them
+# holding another: run waits for ">TAG" on the screen; no tag starts
+# with G), or 20 s.
+n=0
+guest_resized() {
+	n=$((n + 1))
+	after=$(run "$main" "GSIZE$n" 'stty size')
+	[ "$after" = "$rows $cols" ]
+}
+wait_for 20 guest_resized
 after=$(run "$main" Z2 'stty size')
 check "resize changes stty size inside ($before -> $after, pane ${rows}x$cols)" \
 	[ "$after" = "$rows $cols" ] && [ "$after" != "$before" ]
 
 # --- job control ------------------------------------------------------------
-sm send-keys -t "$main" 'sleep 300' Enter
-sleep 1
+# The job says when it runs and when it is continued, in the shared work
+# tree: C-z and C-c are typed once it is the terminal's foreground.
+sm send-keys -t "$main" "bash -c 'trap \"echo cont >>$WORK/jc\" CONT; echo run >>$WORK/jc; while :; do sleep 1; done'" Enter
+check "the job runs in the guest" wait_for 20 grep -qx run "$WORK/jc"
 sm send-keys -t "$main" C-z
 check "C-z stops the foreground job" wait_for 10 capture_has "$main" Stopped
 out=$(run "$main" J1 'jobs')
-check "jobs lists it stopped ($out)" sh -c "echo '$out' | grep -q 'Stopped.*sleep 300'"
+stopped_job() { printf '%s\n' "$out" | grep -q 'Stopped.*bash -c'; }
+check "jobs lists it stopped ($out)" stopped_job
 sm send-keys -t "$main" fg Enter
-sleep 1
+check "fg continues it" wait_for 10 grep -qx cont "$WORK/jc"
 sm send-keys -t "$main" C-c
-sleep 0.5
 sm send-keys -t "$main" 'echo "C=$?=C"' Enter
 check "fg brings it back and C-c reaches it (exit 130)" wait_for 10 capture_has "$main" 'C=130=C'
 
@@ -297,9 +309,19 @@ check "suspend --to-disk of a none pane: invalid_state ($out)" \
 	sh -c "echo '$out' | grep -q invalid_state && echo '$out' | grep -q 'only a microvm pane'"
 
 # --- the prepared VM -------------------------------------------------------------
+# prepared_vm_running: the server has a qemu child no pane owns
+prepared_vm_running() {
+	server=$(sed -n "s/.*sandmux server $T_NAME starting, pid \([0-9]*\).*/\1/p" \
+		"$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | tail -n 1)
+	owned=$(sm ls --json | sed -n 's/.*"pid":[^0-9]*\([0-9]*\).*/\1/p')
+	for c in $(ps -o pid= --ppid "$server"); do
+		qemu_alive "$c" && ! echo "$owned" | grep -qx "$c" && return 0
+	done
+	return 1
+}
 # Confirmed microvm panes leave the next VM booted like them; a split
-# with the same working directory takes it.
-sleep 2
+# with the same working directory takes it, once the server runs it.
+check "the server runs a prepared VM" wait_for 30 prepared_vm_running
 began=$(date +%s.%N)
 warm=$(split_vm --profile terminal --remain -- $BASH_CMD)
 wait_ready "$warm"

@@ -14,21 +14,8 @@
 # keeps everything.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv socat; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap util-linux socat)"
-		finish
-	fi
-done
-# Outside /tmp: the sandbox has a private /tmp.
-W=$(mktemp -d /var/tmp/sandmux-env.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-cleanup_all() {
-	servers_kill
-	rm -rf "$W" "$T_DIR"
-}
-trap cleanup_all EXIT
+native_start env bwrap setpriv socat
 
 SECRETS="GITHUB_TOKEN=ghp_VALUE1 GH_TOKEN=gho_VALUE2 AWS_SECRET_ACCESS_KEY=awsVALUE3
 AWS_ACCESS_KEY_ID=AKIAVALUE4 AWS_SESSION_TOKEN=awsVALUE5 OPENAI_API_KEY=skVALUE6

@@ -14,28 +14,21 @@
 # layout path exists yet.)
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap socat setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap socat util-linux)"
-		finish
-	fi
-done
 REAL_BWRAP=$(command -v bwrap)
 HOST_PATH=$PATH
 # Outside /tmp: the sandbox has a private /tmp, and homes, work trees and
 # bwrap stand-ins must be the same path inside and out.
-W=$(mktemp -d /var/tmp/sandmux-native-server.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
+native_start native-server bwrap socat setpriv
 cd "$W" || exit 1
 FOLLOWERS=""
 SECRET="sandmux-secret-$$"
 
 cleanup_all() {
 	for f in $FOLLOWERS; do kill "$f" 2>/dev/null; done
-	servers_kill
 	[ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null
-	rm -rf "$W" "$T_DIR" "$HOST_MARK"
+	rm -f "$HOST_MARK"
+	native_cleanup
 }
 trap cleanup_all EXIT
 
@@ -68,12 +61,15 @@ probe() {
 	wait_for 10 capture_has "%$1" "$tag=["
 	sm capture -t "%$1" -S - | sed -n "s/^$tag=\[\(.*\)\]\$/\1/p" | tail -1
 }
-# follow: start `events --follow --json` into $D/events; wait until subscribed.
+# follow SESSION: start `events --follow --json` into $D/events; wait until
+# subscribed: the backlog, sent once the subscription is live, holds SESSION's start.
 follow() {
 	sm events --follow --json >"$D/events" 2>&1 &
 	FOLLOWERS="$FOLLOWERS $!"
-	sleep 0.3
+	wait_for 5 grep -q "\"session\":\"$1\"" "$D/events"
 }
+# port_listens PORT: a TCP socket listens on 127.0.0.1:PORT
+port_listens() { ss -Hltn | awk '{ print $4 }' | grep -qxF "127.0.0.1:$1"; }
 event_seen() { grep "\"kind\":\"$2\"" "$D/events" | grep -q "\"pane\":$1[,}]"; }
 exit_event() { grep '"kind":"exit"' "$D/events" | grep "\"pane\":$1[,}]" | grep -q "\"exitCode\":$2[,}]"; }
 
@@ -139,7 +135,7 @@ isolation_checks() {
 	rm -f "$W/net-$who"
 	socat -u "TCP-LISTEN:$PORT,bind=127.0.0.1,reuseaddr" "CREATE:$W/net-$who" &
 	LISTENER=$!
-	sleep 0.2
+	wait_for 5 port_listens "$PORT"
 	probe "$nat" NET "echo net-ok-$who >/dev/tcp/127.0.0.1/$PORT" >/dev/null
 	wait_for 5 grep -q "net-ok-$who" "$W/net-$who"
 	check "[$who] native: network works (loopback to a host listener)" \
@@ -176,7 +172,7 @@ pj=$(sm probe --json)
 check "no bwrap: probe --json has available false, requiresInstall true" \
 	sh -c "echo '$pj' | tr -d ' \t\n' | grep -q '\"available\":false,\"requiresInstall\":true'"
 check "no bwrap: the startup line names the packages" \
-	grep -q 'sandbox: no OS-native sandbox on this host (install: apt-get install bubblewrap socat)' \
+	wait_for 10 grep -q 'sandbox: no OS-native sandbox on this host (install: apt-get install bubblewrap socat)' \
 	"$D/state/sandmux/server-$NAME.log"
 p=$(new_pane --backend native -- /bin/sh)
 check "no bwrap: the native pane is FAILED (state error, no label)" failed "$p"
@@ -206,7 +202,7 @@ mkfifo "$W/block.fifo"
 ctx standin self "$W/bin-standin:$HOST_PATH"
 echo pass >"$W/standin-mode"
 sm new -d -s m -x 200 -y 200 -- /bin/sh >/dev/null
-follow
+follow m
 # gone PID: neither PID nor anything in the session it led is alive.
 gone() { ! kill -0 "$1" 2>/dev/null && ! ps -e -o sid= | grep -qx " *$1"; }
 
@@ -227,6 +223,7 @@ standin_case exit1 "bwrap exits 1" "bubblewrap exited before running the command
 standin_case mountfail "mount fails after child-pid" "Can't find source path /nonexistent-sandmux-source" 5
 echo stuck >"$W/standin-mode"
 p=$(new_pane --backend native -- $SHELL_CMD)
+# The time passing is the thing under test: no label comes.
 sleep 1
 check "child-pid reported but the command never ran: still unlabelled after 1 s" \
 	sh -c "[ '$(pane_field "$p" state)' = created ] && [ '$(pane_field "$p" backend)' = null ]"
@@ -245,8 +242,9 @@ ctx off self
 sm server --sandbox off >/dev/null 2>&1
 wait_for 5 sm ls
 sm new -d -s m -x 200 -y 200 -- /bin/sh >/dev/null
+# The probe runs beside the first requests: its line comes when it ends.
 check "--sandbox off: the startup line says DISABLED" \
-	grep -q 'sandbox: DISABLED by --sandbox off' "$D/state/sandmux/server-$NAME.log"
+	wait_for 10 grep -q 'sandbox: DISABLED by --sandbox off' "$D/state/sandmux/server-$NAME.log"
 for b in native microvm; do
 	p=$(new_pane --backend $b -- /bin/sh)
 	check "--sandbox off: $b is FAILED" failed "$p"
@@ -269,7 +267,7 @@ sm kill-server >/dev/null 2>&1
 # --- lifecycle and its events ---------------------------------------------
 ctx life self
 sm new -d -s l -x 120 -y 100 -e PS1='$ ' -- $SHELL_CMD >/dev/null
-follow
+follow l
 p=$(new_pane --backend native -e PS1='$ ' -- $SHELL_CMD)
 check "lifecycle: created before the command runs" field_is "$p" requested native
 wait_for 10 field_is "$p" state warm
@@ -316,7 +314,7 @@ sm kill-server >/dev/null 2>&1
 ctx cfgmicrovm self "" SANDMUX_MICROVM_DIR="$W/no-microvm-image"
 echo '{"default_backend": "microvm"}' >"$D/config/sandmux/config.json"
 sm new -d -s c -- $SHELL_CMD >/dev/null
-follow
+follow c
 p=$(new_pane -- $SHELL_CMD)
 wait_for 10 field_is "$p" state warm
 check "default microvm (unavailable) steps to native" field_is "$p" backend native

@@ -7,20 +7,8 @@
 # Nothing else rides on it: the value is exactly those three fields.
 . "$(dirname "$0")/../lib.sh"
 
-for tool in bwrap setpriv; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		not_ok "$tool is installed (apt-get install bubblewrap util-linux)"
-		finish
-	fi
-done
-W=$(mktemp -d /var/tmp/sandmux-paneenv.XXXXXX)
-chmod 755 "$W"
 . "$(dirname "$0")/../native-ctx.sh"
-cleanup_all() {
-	servers_kill
-	rm -rf "$W" "$T_DIR"
-}
-trap cleanup_all EXIT
+native_start paneenv bwrap setpriv
 
 # A server started from inside another's pane: its own SANDMUX wins.
 ctx env root "$HOST_PATH" SANDMUX=/elsewhere/sock,1,%99

@@ -29,7 +29,7 @@ done
 # Outside /tmp: the sandbox has a private /tmp.
 W=$(mktemp -d /var/tmp/sandmux-pane-handles.XXXXXX)
 chmod 755 "$W"
-trap 'sm kill-server >/dev/null 2>&1; rm -rf "$W" "$T_DIR"' EXIT
+trap 'rm -rf "$W"; cleanup' EXIT
 cat >"$W/walk.py" <<'PY'
 import gdb
 loop = gdb.parse_and_eval("server.loop")

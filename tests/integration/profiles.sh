@@ -50,7 +50,9 @@ run() {
 ci=$(run ci ci "$W" "echo x >a.secret; echo secret=\$?; echo x >fine.txt; echo fine=\$?;
 	echo x >'$X/out.txt'; echo extra=\$?; echo x >locked/f; echo locked=\$?;
 	cat ~/private/p.txt; echo private=\$?; echo x >\$HOME/h.txt; echo home=\$?;")
-sleep 0.3
+# The three refusals' violations are in the log (or, failing, the checks say so).
+wait_for 5 eval '[ "$(violations "$W/a.secret")" -ge 1 ] && [ "$(violations "$W/locked/f")" -ge 1 ] &&
+	[ "$(violations "$HOME/private/p.txt")" -ge 1 ]'
 pane_json "$ci" >"$T_DIR/ci.json"
 check "ci: the pane runs native under its profile" \
 	sh -c "grep -q '\"backend\":\"native\"' '$T_DIR/ci.json' && grep -q '\"profile\":\"ci\"' '$T_DIR/ci.json'"

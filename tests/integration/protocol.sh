@@ -49,8 +49,7 @@ out=$( (printf '%s\n' '{"id":1,"cmd":"hello","version":1}'; printf '{"id":2,"cmd
 check "a line over 1 MiB gives line_too_long" sh -c "echo '$out' | grep -q line_too_long"
 check "and that client is disconnected" sh -c "! echo '$out' | grep -q '\"id\":3'"
 printf '{"id":9,"cmd":"list"}\n' >&3
-sleep 0.5
-check "a bystander client carries on" grep -q '"id":9,"ok":true' "$T_DIR/bystander.out"
+check "a bystander client carries on" wait_for 5 grep -q '"id":9,"ok":true' "$T_DIR/bystander.out"
 exec 3>&-
 kill $holder $bystander 2>/dev/null
 check "the server still answers" sm ls
@@ -68,7 +67,7 @@ out=$("$SANDMUX_BIN" -L "$T_NAME" server 2>&1)
 check "a second server on the same socket is refused" sh -c "echo '$out' | grep -q 'already running'"
 spid=$(sm ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
 kill -9 "$spid"
-sleep 0.2
+wait_for 5 dead "$spid"
 check "a crashed server leaves its socket" [ -S "$SOCK" ]
 sm new -d -s again -- /bin/sh >/dev/null
 check "a stale socket is reclaimed by the next server" sm ls

@@ -81,7 +81,9 @@ check "no FILE and no --stop: usage error" [ $? = 2 ]
 # --- the recorded run ----------------------------------------------------------------
 sm send-keys -t "%$id" Enter
 wait_for 20 capture_has "%$id" REC-DONE
-sleep 0.3
+# The markers are written as the log takes the violations: all three in.
+pane_violations() { grep '"kind":"violation"' "$LOG" | grep -c "\"pane\":$id[,}]"; }
+wait_for 10 eval '[ "$(pane_violations)" -ge 3 ]'
 out=$(sm record -t "%$id" --stop 2>&1)
 check "--stop ends it ($out)" sh -c 'case "$1" in *"stopped: $2"*"3 markers"*) exit 0 ;; esac; exit 1' _ "$out" "$CAST"
 check "the file is 0600" [ "$(stat -c %a "$CAST")" = 600 ]
@@ -143,7 +145,8 @@ sm kill-pane -t "%$id2" >/dev/null 2>&1
 out=$(sm record -t "%$id" "$REC/again.cast" 2>&1)
 check "after --stop the pane can be recorded again ($out)" [ -f "$REC/again.cast" ]
 sm kill-pane -t "%$id" >/dev/null 2>&1
-sleep 0.2
+# The recording ends with its pane: once ls no longer lists it.
+wait_for 5 eval '! sm ls 2>/dev/null | grep -q "%$id "'
 check "a killed pane's recording is whole JSON lines" \
 	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$REC/again.cast"
 finish

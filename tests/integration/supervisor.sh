@@ -64,7 +64,15 @@ done
 agent=$(pane make --backend native --profile agent -c "$W" -- sh -c \
 	"{ $script } >'$W/make.out' 2>&1; echo ALL-DONE; sleep 600")
 wait_done "%$agent"
-sleep 0.3
+# every_create_reported: each refused create's violation is in the log
+every_create_reported() {
+	for m in $methods; do
+		for name in .env x.pem; do
+			[ "$(violations "$W/$m/$name")" -ge 1 ] || return 1
+		done
+	done
+}
+wait_for 5 every_create_reported
 for m in $methods; do
 	for name in .env x.pem; do
 		check "$m $name: refused with EACCES" grep -qx "$m $name: EACCES" "$W/make.out"
@@ -213,18 +221,25 @@ check "writing /proc/sys/kernel/core_pattern fails" sh -c "grep -q '^core=[1-9]'
 check "and is reported" [ "$(violations /proc/sys/kernel/core_pattern)" -ge 1 ]
 
 # --- a secret read reaches events --follow within 200 ms --------------------
+# A witness's read first: the follower, filtered to file-read*, is
+# subscribed once that event arrives as its backlog.
+witness=$(pane witness --backend native -c "$W" -- sh -c "cat ~/.ssh/id_test; echo ALL-DONE; sleep 600")
+wait_done "%$witness"
+wait_for 5 sh -c "grep '\"kind\":\"violation\"' '$LOG' | grep -q '\"file-read\\*\"'"
 sm events --follow --json --action 'file-read*' | while IFS= read -r line; do
 	printf '%s %s\n' "$(date +%s.%N)" "$line"
 done >"$T_DIR/follow.txt" &
-sleep 0.5
+wait_for 5 grep -q '"file-read\*"' "$T_DIR/follow.txt"
 reader=$(pane reader --backend native -c "$W" -- sh -c \
 	"sleep 0.3; date +%s.%N >'$W/t0'; cat ~/.ssh/id_test; echo cat=\$?; echo ALL-DONE; sleep 600")
 wait_done "%$reader"
-wait_for 5 grep -q '"file-read\*"' "$T_DIR/follow.txt"
+# read_seen: the reader's read, live (not the backlog's), has arrived
+read_seen() { grep '"file-read\*"' "$T_DIR/follow.txt" | grep -v '"backlog":true' | grep -q "\"pane\":$reader[,}]"; }
+wait_for 5 read_seen
 check "reading ~/.ssh fails in the pane" capture_has "%$reader" "cat=1"
 check "the read is a file-read* violation naming the key" \
-	grep -q "\"action\":\"file-read\\*\",\"target\":\"$HOME/.ssh/id_test\"" "$T_DIR/follow.txt"
-arrived=$(grep '"file-read\*"' "$T_DIR/follow.txt" | head -1 | cut -d' ' -f1)
+	sh -c "grep '\"pane\":$reader[,}]' '$T_DIR/follow.txt' | grep -q '\"action\":\"file-read\\*\",\"target\":\"$HOME/.ssh/id_test\"'"
+arrived=$(grep '"file-read\*"' "$T_DIR/follow.txt" | grep -v '"backlog":true' | grep "\"pane\":$reader[,}]" | head -1 | cut -d' ' -f1)
 started=$(cat "$W/t0" 2>/dev/null)
 ms=$(awk -v a="${arrived:-0}" -v s="${started:-0}" 'BEGIN { printf "%d", (a - s) * 1000 }')
 check "it reached events --follow ${ms} ms after the pane started cat (<= 200)" \
@@ -239,7 +254,9 @@ wait_for 10 test -e "$W/before.txt"
 check "before the kill, creates work" [ -e "$W/before.txt" ]
 server_pid=$(sed -n 's/.*starting, pid \([0-9]*\).*/\1/p' "$XDG_STATE_HOME/sandmux/server-$T_NAME.log" | tail -1)
 kill -USR2 "$server_pid"
-sleep 0.3
+# sv_gone: the server has marked the victim's supervisor gone
+sv_gone() { pane_json "$victim" | grep -q '"supervisor":"gone"'; }
+check "the test signal stops the supervisor: the pane says so" wait_for 5 sv_gone
 touch "$W/go"
 wait_done "%$victim"
 check "after the kill, a create fails" capture_has "%$victim" "after=2"
@@ -250,7 +267,7 @@ check "the pane says its supervisor is gone" grep -q '"supervisor":"gone"' "$T_D
 # --- the log keeps every violation across a restart -------------------------
 before=$(grep -c '"kind":"violation"' "$LOG")
 sm kill-server
-sleep 0.3
+wait_for 5 server_gone
 sm new -d -s again -- /bin/sh >/dev/null
 after=$(grep -c '"kind":"violation"' "$LOG")
 check "the log still holds all $before violations after a restart" [ "$after" -ge "$before" ]

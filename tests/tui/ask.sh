@@ -188,6 +188,7 @@ keys p
 start_fetch "%$asker" held ask.test
 check "a CONNECT to an unknown host: the feed asks" wait_for 10 feed_has "pane %$asker asks to reach ask.test:80"
 check "... offering this session, the profile, refuse now" sh -c "$SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF '  s  allow for this session' && $SANDMUX_BIN -L $T_NAME capture -t %$feed | grep -qF '  d  refuse now'"
+# The feed asks: the two seconds of no answer are the test.
 sleep 2
 check "the proxy has not replied while it asks" [ ! -s "$T_DIR/work/held.out" ]
 keys s

@@ -59,6 +59,7 @@ tm select-window -t main:away
 # Both clients show window 1 (the session's active one); window 0 rings.
 ring "$first"
 check "every client hears it: bell_action any (the main client) rings" wait_for 5 bell_flag_is client 1
+# The other clients had the same bell: the second after it is the test.
 sleep 1
 check "bell_action none never rings" bell_flag_is quiet 0
 check "bell_action current does not ring for another window" bell_flag_is current 0

@@ -8,6 +8,24 @@
 
 file_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 buffers_have() { sm list-buffers | grep -qF -- "$1"; }
+# paste_into_cat FILE TEXT PASTE...: cat >FILE in the active pane, PASTE
+# (a command that pastes TEXT), then Enter and C-d once TEXT is on the
+# screen once more (the shell leaves the terminal cooked: cat reads it).
+paste_into_cat() {
+	file=$1 text=$2
+	shift 2
+	pane=$(active_pane)
+	keys "cat > $file" Enter
+	wait_for 5 test -e "$file"
+	before=$(text_count "%$pane" "$text")
+	"$@"
+	wait_for 5 text_count_above "%$pane" "$text" "$before"
+	keys Enter C-d
+}
+# text_count PANE TEXT: how many lines of the pane's screen and history
+# hold TEXT; text_count_above PANE TEXT N: more than N
+text_count() { sm capture -t "$1" -S - | grep -cF -- "$2"; }
+text_count_above() { [ "$(text_count "$1" "$2")" -gt "$3" ]; }
 
 start_client
 host=$(active_pane)
@@ -16,7 +34,8 @@ wait_for 5 capture_has "$host" COPY-FROM-HOST
 prefix [
 wait_for 3 screen_matches '\[0/[0-9]*\]'
 keys "?" C O P Y - F R O M Enter
-sleep 0.3
+# The search has landed when the copy-mode cursor is on the match's row.
+check "the search lands on the output line" wait_for 5 cursor_on_row_of "COPY-FROM-HOST"
 keys Enter
 check "a copy becomes a server buffer" wait_for 5 buffers_have "COPY-FROM-HOST"
 check "list-buffers labels it with its pane's backend" buffers_have "[none]"
@@ -25,13 +44,9 @@ check "list-buffers labels it with its pane's backend" buffers_have "[none]"
 prefix d
 check "the client detaches" wait_screen "CLIENT-EXIT=0"
 tm kill-server >/dev/null 2>&1
-sleep 0.2
+wait_for 5 tmux_gone
 start_client
-keys "cat > $T_DIR/after-detach" Enter
-sleep 0.3
-prefix ]
-sleep 0.3
-keys Enter C-d
+paste_into_cat "$T_DIR/after-detach" COPY-FROM-HOST prefix ]
 check "prefix ] in a new client pastes what was copied before the detach" \
 	wait_for 5 file_has "$T_DIR/after-detach" "COPY-FROM-HOST"
 
@@ -39,11 +54,7 @@ check "prefix ] in a new client pastes what was copied before the detach" \
 tm new-window -d -n other "$(client_cmd)"
 wait_screen "─" 10 other
 sm set-buffer -b shared "TEXT-FOR-BOTH" >/dev/null
-keys "cat > $T_DIR/second" Enter
-sleep 0.3
-tm send-keys -t other C-b ]
-sleep 0.3
-keys Enter C-d
+paste_into_cat "$T_DIR/second" TEXT-FOR-BOTH tm send-keys -t other C-b ]
 check "the other client's prefix ] pastes the top buffer (set by the command line)" \
 	wait_for 5 file_has "$T_DIR/second" "TEXT-FOR-BOTH"
 tm kill-window -t other
@@ -64,7 +75,8 @@ if command -v bwrap >/dev/null 2>&1; then
 	wait_for 20 screen_has " native "
 	native=$(active_pane)
 	keys "cat" Enter
-	sleep 0.5
+	# (The shell leaves the terminal cooked: what is pasted before cat
+	# reads waits in the terminal for it.)
 	# Back to the host pane's copy at the top: delete the ones set since.
 	for name in buffer1 named shared; do sm delete-buffer -b "$name" >/dev/null; done
 	check "the top buffer is the host pane's copy again" \
@@ -76,23 +88,24 @@ if command -v bwrap >/dev/null 2>&1; then
 	check "pasting host text into a native pane asks first" \
 		wait_screen "paste none text into a native pane? (y/n)"
 	keys n
-	sleep 0.5
+	# The answer is taken when the question goes; a paste would come
+	# with it.
+	check "n closes the question" wait_screen_gone "(y/n)"
 	check "n pastes nothing" sh -c '! "$0" -L "$1" capture -t "%$2" | grep -q COPY' \
 		"$SANDMUX_BIN" "$T_NAME" "$native"
 	prefix ]
 	wait_screen "(y/n)"
 	keys y
-	sleep 0.5
+	check "y pastes it" wait_for 5 capture_has "%$native" "COPY-FROM-HOST"
 	keys Enter
-	check "y pastes it" wait_for 5 capture_has "$native" "COPY-FROM-HOST"
 	pasted() { sm capture -t "%$native" | grep -c COPY-FROM-HOST; }
 	before=$(pasted)
 	prefix ]
-	sleep 0.5
-	check "the next paste of that buffer into that pane does not ask again" \
-		wait_for 3 screen_lacks "(y/n)"
+	# A question would hold the paste back: once it is pasted, no
+	# question was asked.
 	more_pasted() { [ "$(pasted)" -gt "$before" ]; }
-	check "and pastes" wait_for 5 more_pasted
+	check "the next paste of that buffer into that pane pastes" wait_for 5 more_pasted
+	check "and does not ask again" screen_lacks "(y/n)"
 	keys Enter C-d
 else
 	not_ok "bwrap is installed (apt-get install bubblewrap)"

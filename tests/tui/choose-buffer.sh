@@ -20,7 +20,7 @@ sm ctl "{\"cmd\":\"set-buffer\",\"name\":\"beta\",\"text\":\"BETA\\tTWO\\nLINES\
 check "two buffers, newest first" buffers_are "beta alpha"
 
 keys "cat > $T_DIR/pasted" Enter
-sleep 0.3
+wait_for 5 test -e "$T_DIR/pasted"
 prefix =
 check "prefix = opens the buffer list" wait_screen "choose-buffer"
 check "the newest buffer first: name, size, its pane's label, its text, tab and newline shown escaped" \
@@ -29,6 +29,7 @@ check "then the older one (set from the command line: no label)" \
 	screen_matches '^ *alpha: 10 bytes "ALPHA-TEXT"'
 keys q
 check "q leaves the list" wait_screen_gone "choose-buffer"
+# The thing under test: nothing comes of q.  The moment is its chance.
 sleep 0.3
 check "... pasting nothing" file_is "$T_DIR/pasted" ""
 check "... deleting nothing" buffers_are "beta alpha"

@@ -42,6 +42,10 @@ pane_lines() { screen | grep -- "^       %"; }
 tree_has() { pane_lines | grep -q -- "^       $1"; }
 # pane_line_is N TEXT: the Nth pane line starts with TEXT
 pane_line_is() { pane_lines | sed -n "$1p" | grep -q -- "^       $2"; }
+# selected_has TEXT: the highlighted line (the default theme's
+# copy.selection, black on yellow) holds TEXT
+ESC=$(printf '\033')
+selected_has() { tm capture-pane -p -e -t main | grep "^$ESC\[30m$ESC\[43m" | grep -qF -- "$1"; }
 no_window_lines() { ! screen | grep -q '^   [-+] [0-9]'; }
 
 export HOME="$T_DIR/home"
@@ -83,9 +87,9 @@ check "... then the host pane beside it" pane_line_is 3 "%$beside "
 # Starting on window 0: Down x4 is window 1's second pane, k one up is
 # the native pane.
 keys Down Down j Down
-sleep 0.2
+check "Down Down j Down selects window 1's second pane" wait_for 5 selected_has "%$beside "
 keys k
-sleep 0.2
+check "k selects the native pane" wait_for 5 selected_has "%$native "
 keys Enter
 check "Enter on the native pane makes window 1 current, with that pane active" \
 	wait_for 5 current_is "$session" 1 "$native"

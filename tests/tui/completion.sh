@@ -92,6 +92,8 @@ check "every profile listed: the built-in ones, then the config's" \
 cancel
 
 tab "split -c /tm"
+# The thing under test: Tab changes nothing here.  The half second is
+# its chance to.
 sleep 0.5
 check "an option with free text is left as typed" prompt_is "split -c /tm"
 cancel

@@ -34,9 +34,11 @@ check "the copied text spans both lines" clipboard_has "248"
 check "leaving copy mode restores the live pane" wait_for 3 screen_matches '^600 *'
 
 keys "cat > $T_DIR/pasted" Enter
-sleep 0.3
+# cat runs once its file is there; the shell left the terminal cooked,
+# so the paste waits in it for cat.  Enter and C-d once it is echoed.
+wait_for 5 test -e "$T_DIR/pasted"
 prefix ]
-sleep 0.3
+wait_for 5 screen_matches '^248 *$'
 keys Enter C-d
 check "prefix ] pastes the copied text into the pane" wait_for 5 file_has "$T_DIR/pasted" "248"
 

@@ -86,6 +86,7 @@ start_client
 prefix q
 check "prefix q draws each pane's index big at its centre, with its id and size" \
 	wait_for 3 numbers_shown
+# The time passing is the thing under test (display_panes_time 0).
 sleep 1.5
 check "with display_panes_time 0 they are still there after 1.5 s" numbers_shown
 keys 0
@@ -99,6 +100,7 @@ wait_for 3 numbers_shown
 keys x
 check "another key takes the numbers away" wait_for 2 no_numbers
 check "... focusing nothing" active_pane_is "$first"
+# The thing under test: the x was not typed into the pane; its chance.
 sleep 0.3
 sm capture -t "%$focused" >"$T_DIR/after"
 x_count() { tr -cd x <"$1" | wc -c; }

@@ -80,7 +80,7 @@ prefix [
 check "copy mode entered right after typing shows the typed text" wait_screen "prompt> echo held-back"
 keys q
 keys C-u
-sleep 0.3
+wait_screen_gone "prompt> echo held-back"
 
 # Copy mode: a view of history the server must not write over.
 keys "seq 1 200" Enter
@@ -90,6 +90,9 @@ keys k k k k k k k k k k
 wait_for 3 screen_matches '\[[1-9][0-9]*/[0-9]*\]'
 sm send-keys -t %1 "echo WHILE-COPYING" Enter >/dev/null 2>&1 ||
 	sm ctl '{"cmd":"key","pane":1,"text":"echo WHILE-COPYING\r"}' >/dev/null
+# Once the pane has the output, the half second is the test: nothing of
+# it may reach the client's screen meanwhile.
+wait_for 5 capture_has %1 "WHILE-COPYING"
 sleep 0.5
 check "output during copy mode is not drawn over the copy view" screen_lacks "WHILE-COPYING"
 keys q
@@ -102,6 +105,8 @@ wait_screen "CLIENT-EXIT=0"
 n=$(patches)
 check "the server wrote echo patches to the client's terminal ($n)" [ "$n" -gt 0 ]
 sm ctl '{"cmd":"key","pane":1,"text":"echo AFTER-DETACH\r"}' >/dev/null
+# Once the pane has the output, the half second is the test (as above).
+wait_for 5 capture_has %1 "AFTER-DETACH"
 sleep 0.5
 check "after detach nothing of the pane reaches the old terminal" screen_lacks "AFTER-DETACH"
 finish

@@ -35,11 +35,15 @@ wait_screen '$ '
 for split in % '"'; do
 	prefix "$split"
 	check "a second pane opens ($split)" wait_for 5 pane_count_is 2
-	sleep 0.5
-	# Typed slowly, a key at a time, so each echo is a patch.
+	new=$(active_pane)
+	wait_for 10 capture_has "%$new" '$ '
+	# Typed slowly, a key at a time, so each echo is a patch: the next
+	# key once the client shows the last one's echo.
+	typed=""
 	for k in e x i t; do
 		keys "$k"
-		sleep 0.15
+		typed=$typed$k
+		wait_screen "\$ $typed"
 	done
 	keys Enter
 	check "the pane exits ($split)" wait_for 5 pane_count_is 1

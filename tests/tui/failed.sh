@@ -24,6 +24,8 @@ check "the server reports the pane in state error" [ -n "$failed_pane" ]
 prefix :
 keys "select-pane -t %$failed_pane" Enter
 keys "echo SHOULD-NOT-RUN" Enter
+# The thing under test: nothing comes of these keys.  The half second
+# is the chance for an echo or a run to show.
 sleep 0.5
 check "keys sent to it are neither echoed nor run" screen_count_is "SHOULD-NOT-RUN" 0
 check "the banner is still drawn" screen_has "FAILED:"

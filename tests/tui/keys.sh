@@ -7,7 +7,8 @@
 
 start_client
 keys "stty -echo; cat -v" Enter
-sleep 0.5
+# (stty first: the keys below must not be echoed by the terminal)
+wait_for 5 pane_runs cat
 received() { sm capture -t "$(active_pane)" | grep -qF -- "$1"; }
 # send KEY... then Enter, and expect cat -v to print EXPECTED
 expect_keys() {

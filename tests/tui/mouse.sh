@@ -61,7 +61,9 @@ keys q
 mouse 0 100 10
 mouse 3 100 10
 keys "printf '\\033[?1000h'; cat -v" Enter
-sleep 0.5
+# Clicked once the server has the pane's mouse mode (ls --json).
+mouse_on() { sm ctl '{"cmd":"list"}' | tr -d ' ' | grep -q '"mouse":true'; }
+wait_for 5 mouse_on
 mouse 0 100 10
 mouse 3 100 10
 keys Enter

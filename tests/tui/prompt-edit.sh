@@ -49,7 +49,7 @@ keys Escape
 prefix d
 wait_screen "CLIENT-EXIT=0"
 tm kill-server >/dev/null 2>&1
-sleep 0.2
+wait_for 5 tmux_gone
 start_client
 prefix :
 keys Up

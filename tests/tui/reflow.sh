@@ -35,6 +35,9 @@ screen_before=$(screen_noclock)
 
 host_cursor() { tm display -p -t main '#{cursor_x} #{cursor_y}'; }
 ref_cursor() { tm display -p -t ref '#{cursor_x} #{cursor_y}'; }
+# ref_size_is COLS ROWS: the reference pane has that size (the cursor is
+# read from it once it has been resized)
+ref_size_is() { [ "$(tm display -p -t ref '#{pane_width} #{pane_height}')" = "$1 $2" ]; }
 set -- $(host_cursor)
 hx=$1 hy=$2
 set -- $(ref_cursor)
@@ -57,7 +60,7 @@ check "narrowed, the long line is split, not cut" \
 	eval 'joined "$narrow" | grep -qF "$(seq -s "" 1 120)"'
 check "narrowed, rows are no wider than the pane" \
 	eval '[ "$(printf "%s\n" "$narrow" | awk "{ if (length > m) m = length } END { print m }")" -le "$cols1" ]'
-sleep 0.5
+wait_for 5 ref_size_is "$cols1" "$rows0"
 ref_narrow=$(ref_cursor)
 check "narrowed, the cursor is where tmux puts it ($ref_narrow)" \
 	wait_for 5 eval '[ "$(pane_cursor)" = "$ref_narrow" ]'
@@ -68,7 +71,7 @@ tm resize-window -t ref -x "$cols0" -y "$rows0"
 after=$(sm capture -t "$pane" -S -)
 check "widened back, screen and history are as before" [ "$after" = "$before" ]
 check "widened back, the client shows what it showed" wait_for 5 eval '[ "$(screen_noclock)" = "$screen_before" ]'
-sleep 0.5
+wait_for 5 ref_size_is "$cols0" "$rows0"
 ref_wide=$(ref_cursor)
 check "widened back, the cursor is where tmux puts it ($ref_wide)" \
 	wait_for 5 eval '[ "$(pane_cursor)" = "$ref_wide" ]'

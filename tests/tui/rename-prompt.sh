@@ -42,7 +42,8 @@ check "editing the prefilled name renames to the edit" wait_for 5 window_name_is
 prefix ,
 wait_for 3 status_matches '^(rename-window) '
 keys C-u "never" Escape
-sleep 0.5
+prompt_closed() { ! status_matches '^(rename-window) '; }
+check "Escape closes the prompt" wait_for 3 prompt_closed
 check "Escape leaves the name as it was" window_name_is 'my "odd" job'
 
 prefix ,

@@ -19,14 +19,14 @@ tm send-keys -t main C-b C-Left C-Left C-Left
 check "prefix C-Left then C-Left C-Left: three resizes of 5 ($start -> $((start - 15)))" \
 	wait_for 5 width_is "$left" $((start - 15))
 
-# Past repeat_time, the key is the program's again.
+# Past repeat_time, the key is the program's again.  (The time passing
+# is the thing under test: 1.5 s against repeat_time's 500 ms.)
 sleep 1.5
 keys "cat -v" Enter
-sleep 0.3
+wait_for 5 pane_runs cat
 keys C-Left
-sleep 1
-check "after repeat_time C-Left goes to the pane, not the layout" width_is "$left" $((start - 15))
 check "the program got it" wait_screen "^[[1;5D"
+check "after repeat_time C-Left goes to the pane, not the layout" width_is "$left" $((start - 15))
 keys C-c
 
 # A key that does not repeat ends the repeat and is typed.
@@ -37,7 +37,8 @@ check "and the one resize happened" wait_for 5 width_is "$left" $((start - 10))
 # repeat_time 0 turns repeating off.
 sm kill-server >/dev/null 2>&1
 tm kill-server >/dev/null 2>&1
-sleep 0.3
+wait_for 5 server_gone
+wait_for 5 tmux_gone
 mkdir -p "$XDG_CONFIG_HOME/sandmux"
 printf '{"repeat_time": 0}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
 start_client
@@ -47,6 +48,7 @@ wait_for 5 pane_count_is 2
 start=$(width_of "$left")
 tm send-keys -t main C-b C-Left C-Left C-Left
 check "with repeat_time 0 only the prefixed press resizes" wait_for 5 width_is "$left" $((start - 5))
+# The thing under test: nothing more comes of the two presses.
 sleep 1
 check "and stays so" width_is "$left" $((start - 5))
 

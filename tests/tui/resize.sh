@@ -85,7 +85,8 @@ check_screen "grown back: the screen is the server's"
 # again when the terminal grows.
 size 8 3
 wait_for 3 outer_size_is 8x3
-sleep 0.5
+tiny_drawn() { screen | head -n 1 | grep -q '^ none  /'; }
+wait_for 5 tiny_drawn
 screen >"$T_DIR/tiny.txt"
 check "a terminal of 8x3 shows no error" sh -c "! grep -q 'client' '$T_DIR/tiny.txt'"
 check "... it shows the start of the title row" sh -c "head -n 1 '$T_DIR/tiny.txt' | grep -q '^ none  /'"

@@ -30,7 +30,7 @@ check "prefix Down focuses the pane below" wait_for 3 active_pane_is "$bottom"
 prefix x
 check "prefix x asks for confirmation" wait_screen "(y/n)"
 keys n
-sleep 0.3
+check "answering n closes the question" wait_screen_gone "(y/n)"
 check "answering n keeps the pane" pane_count_is 3
 prefix x
 wait_screen "(y/n)"
@@ -78,7 +78,7 @@ check "prefix p goes to the previous window" wait_for 5 status_matches '0:[^ ]*\
 
 # The prefix twice sends it to the program.
 keys "cat -v" Enter
-sleep 0.3
+wait_for 5 pane_runs cat
 prefix C-b
 keys Enter
 check "prefix prefix sends C-b to the pane" wait_screen "^B"

@@ -42,6 +42,7 @@ fi
 # shell's screen.
 sm send-keys -t %1 "echo LATE-\$((5*5))" Enter
 wait_for 5 capture_has %1 "LATE-25"
+# The pane has it: the moment after is the test.
 sleep 0.3
 check "a pane's output is not painted over the shell's screen" screen_lacks "LATE-25"
 

@@ -12,7 +12,7 @@ label_bg_is() { ansi | grep -q "$1 none "; }
 no_colour_codes() { ! ansi | grep -q '\[3[0-7]m\|\[4[0-7]m\|[34]8;5;\|[34]8;2;'; }
 restart_client() {
 	tm kill-server >/dev/null 2>&1
-	sleep 0.2
+	wait_for 5 tmux_gone
 	start_client "$@"
 }
 
@@ -52,13 +52,19 @@ check "the config's theme is used" wait_for 3 label_bg_is '48;5;201m'
 tm send-keys -t main C-a '|'
 check "the config's prefix and binding split the pane" wait_for 5 pane_count_is 2
 tm send-keys -t main C-a '%'
-sleep 0.5
-check "an unbound key does nothing" pane_count_is 2
 tm send-keys -t main C-a '?'
 check "the help shows the configured prefix" wait_screen "prefix C-a"
+# (the help came after the unbound key: that key was taken by then)
+check "an unbound key does nothing" pane_count_is 2
 # The list is longer than a screen: the binding is on the first page or,
 # after PageDown, on the last.
-listed() { screen_matches '|  *split -h' || { tm send-keys -t main PageDown; sleep 0.3; screen_matches '|  *split -h'; }; }
+listed() {
+	screen_matches '|  *split -h' && return 0
+	screen >"$T_DIR/help-page"
+	tm send-keys -t main PageDown
+	wait_for 3 screen_changed "$T_DIR/help-page"
+	screen_matches '|  *split -h'
+}
 check "the help lists the configured binding" listed
 keys q
 

@@ -40,7 +40,8 @@ cols=$(panes | awk -v id="$left" '$1 == id { print $4 }')
 if [ $((cols % 2)) -eq 0 ]; then
 	prefix :
 	keys "resize-pane -R 1" Enter
-	sleep 0.3
+	cols_odd() { [ $(($(panes | awk -v id="$left" '$1 == id { print $4 }') % 2)) -eq 1 ]; }
+	wait_for 5 cols_odd
 	cols=$(panes | awk -v id="$left" '$1 == id { print $4 }')
 fi
 rows=$(panes | awk -v id="$left" '$1 == id { print $5 }')

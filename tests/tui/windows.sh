@@ -12,9 +12,22 @@ windows() {
 import json, sys
 d = json.load(sys.stdin)
 for s in d["result"]["sessions"]:
+    if s["name"] == "tick":
+        continue
     for w in s["windows"]:
         print(w["index"], w["name"], "active" if w["active"] else "-")'
 }
+# tick_name: the name of the window of the session "tick", the witness
+# that the server's name check ran (it runs once a second)
+tick_name() {
+	sm ctl '{"cmd":"list"}' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for s in d["result"]["sessions"]:
+    if s["name"] == "tick":
+        print(s["windows"][0]["name"])'
+}
+tick_name_is() { [ "$(tick_name)" = "$1" ]; }
 window_indices_are() { [ "$(windows | awk '{ printf "%s ", $1 }')" = "$1 " ]; }
 active_window_is() { [ "$(windows | awk '$3 == "active" { print $1 }')" = "$1" ]; }
 window_name_is() { [ "$(windows | awk -v i="$1" '$1 == i { print $2 }')" = "$2" ]; }
@@ -39,8 +52,20 @@ keys C-u "work" Enter
 check "rename-window names the window" wait_for 5 window_name_is 0 work
 check "the status line shows the new name" wait_for 5 status_matches '0:work'
 keys "sleep 600" Enter
-sleep 2.5
+# Has the name check run since sleep started in window 0?  A witness
+# session, started after it, runs sleep too and then its shell again:
+# once its window has followed both, the check ran at least once after
+# window 0's sleep began (and would have renamed it).
+shell_pid=$(pane_field "$(active_pane)" pid)
+wait_for 5 pgrep -P "$shell_pid" -x sleep
+sm new -d -s tick -x 80 -y 24 >/dev/null
+tick_shell=$(tick_name)
+sm send-keys -t tick 'sleep 600' Enter
+check "the witness window is named after its program" wait_for 10 tick_name_is sleep
+sm send-keys -t tick C-c
+check "and after its shell again" wait_for 10 tick_name_is "$tick_shell"
 check "the name sticks while another program runs" window_name_is 0 work
+sm kill-session -t tick >/dev/null 2>&1
 keys C-c
 
 # Numbers are reused; kill-window goes back to the window used last.
@@ -57,7 +82,7 @@ check "prefix l again goes back to 1" wait_for 5 active_window_is 1
 prefix '&'
 check "prefix & asks before killing the window" wait_screen "kill window? (y/n)"
 keys n
-sleep 0.3
+check "answering n closes the question" wait_screen_gone "kill window? (y/n)"
 check "answering n keeps it" window_indices_are "0 1 2"
 prefix '&'
 wait_screen "kill window? (y/n)"
@@ -89,7 +114,7 @@ check "killing a pane goes back to the pane used last, not the first ($first)" \
 # The option renumber_windows closes the gaps, as tmux's does.
 sm kill-server >/dev/null 2>&1
 tm kill-server >/dev/null 2>&1
-sleep 0.3
+wait_for 5 server_gone
 mkdir -p "$XDG_CONFIG_HOME/sandmux"
 printf '{"renumber_windows": true}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
 start_client

@@ -1,7 +1,8 @@
 /*
  * test_bwrap: the native sandbox's bwrap argv (bwrap_build_argv), as data.  Each case is
- * an input (home, cwd, deny list, writable roots, status fd, command) and
- * the exact argv expected, with @T@ standing for a temporary tree built
+ * a file of tests/golden/bwrap/ (golden_read says its form): an input
+ * (home, cwd, deny list, writable roots, status fd, command) and the
+ * exact argv expected, with @T@ standing for a temporary tree built
  * here (outside /tmp) and @C@ for a working directory under /tmp:
  *
  *   @T@/home                 $HOME
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,409 +35,125 @@
 static char tree[PATH_MAX];    /* @T@ */
 static char tmp_cwd[PATH_MAX]; /* @C@ */
 
-#define NAMESPACES                                                                                 \
-	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
-	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/", "/"
-/* The same when the shim makes the read-only binds. */
+/* The argv's opening, named in the goldens by a line of its own. */
+static const char *const namespaces[] = {
+    "bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",
+    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--ro-bind", "/", "/", NULL};
 /* The namespaces with the two capabilities the shim's binds need. */
-#define NAMESPACES_SHIM_CAPS                                                                       \
-	"bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",          \
-	    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add",             \
-	    "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"
-#define NAMESPACES_SHIM NAMESPACES_SHIM_CAPS, "--ro-bind", "/", "/"
+static const char *const namespaces_shim_caps[] = {
+    "bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",
+    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN",
+    "--cap-add", "CAP_SETPCAP", NULL};
+/* The same, when the shim makes the read-only binds. */
+static const char *const namespaces_shim[] = {
+    "bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc",
+    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN",
+    "--cap-add", "CAP_SETPCAP", "--ro-bind", "/", "/", NULL};
+static const struct {
+	const char *line;
+	const char *const *argv;
+} openings[] = {
+    {"@NAMESPACES@", namespaces},
+    {"@NAMESPACES_SHIM_CAPS@", namespaces_shim_caps},
+    {"@NAMESPACES_SHIM@", namespaces_shim},
+};
 
+/*
+ * One golden, read from tests/golden/bwrap/NN-NAME.txt: "key: value"
+ * lines (name, home, cwd, status-fd, self-exe, shim-binds-at,
+ * shim-userns: yes; deny, writable, argv and host-run once per element),
+ * then "want:" and the expected argv, one element a line, where a line
+ * @NAMESPACES@, @NAMESPACES_SHIM@ or @NAMESPACES_SHIM_CAPS@ stands for
+ * the opening above.  Lines before "want:" starting with # are comments.
+ */
+#define GOLDEN_MAX 96
 struct golden {
-	const char *name;
-	const char *home, *cwd;
-	const char *deny[12];
-	const char *writable[4];
+	char file[PATH_MAX];
+	char *name, *home, *cwd, *self_exe;
+	const char *deny[GOLDEN_MAX], *writable[GOLDEN_MAX], *argv[GOLDEN_MAX];
+	const char *host_run[GOLDEN_MAX], *want[GOLDEN_MAX];
+	size_t ndeny, nwritable, nargv, nhost_run, nwant;
 	int status_fd;
-	const char *argv[4];
-	const char *self_exe;
-	const char *host_run[6];
 	size_t shim_binds_at;
 	bool shim_userns;
-	const char *want[80];
 };
 
-static const struct golden goldens[] = {
-    {
-	.name = "read-only binds in the shim: bwrap keeps the two capabilities, the shim gets "
-		"--ro for the host-run path, /proc's files and the directory mask (bwrap only "
-		"mounts its tmpfs) before its separator; a path inside another, a masked one, "
-		"one outside every root: not bound at all",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.deny = {"~/.aws"},
-	.status_fd = -1,
-	.argv = {"shim", "--", "sh"},
-	.host_run = {"@T@/home/.config", "@T@/home/.config/readme", "@T@/home/.aws",
-		     "@T@/home/secret.txt"},
-	.shim_binds_at = 1,
-	.want = {NAMESPACES_SHIM,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--chdir",
-		 "@T@/work",
-		 "--perms",
-		 "0000",
-		 "--tmpfs",
-		 "@T@/home/.aws",
-		 "--",
-		 "shim",
-		 "--ro",
-		 "@T@/home/.config",
-		 "--ro",
-		 "/proc/sys",
-		 "--ro-try",
-		 "/proc/sysrq-trigger",
-		 "--ro-try",
-		 "/proc/irq",
-		 "--ro-try",
-		 "/proc/bus",
-		 "--ro-mount",
-		 "@T@/home/.aws",
-		 "--",
-		 "sh"},
-    },
-    {
-	.name = "a server not run as root: bwrap runs the shim as uid 0 with CAP_SETFCAP too, "
-		"and the shim gets --userns with the server's ids first, to nest its own user "
-		"namespace after the binds",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.status_fd = -1,
-	.argv = {"shim", "--", "sh"},
-	.host_run = {"@T@/home/.config"},
-	.shim_binds_at = 1,
-	.shim_userns = true,
-	.want = {NAMESPACES_SHIM_CAPS,
-		 "--uid",
-		 "0",
-		 "--gid",
-		 "0",
-		 "--cap-add",
-		 "CAP_SETFCAP",
-		 "--ro-bind",
-		 "/",
-		 "/",
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--chdir",
-		 "@T@/work",
-		 "--",
-		 "shim",
-		 "--userns",
-		 "@IDS@",
-		 "--ro",
-		 "@T@/home/.config",
-		 "--ro",
-		 "/proc/sys",
-		 "--ro-try",
-		 "/proc/sysrq-trigger",
-		 "--ro-try",
-		 "/proc/irq",
-		 "--ro-try",
-		 "/proc/bus",
-		 "--",
-		 "sh"},
-    },
-    {
-	.name = "read-only binds in the shim at the end of the command (a prepared sandbox's "
-		"key is built so)",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.status_fd = -1,
-	.argv = {"@command"},
-	.host_run = {"@T@/home/.config"},
-	.shim_binds_at = 1,
-	.want = {NAMESPACES_SHIM,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--chdir",
-		 "@T@/work",
-		 "--",
-		 "@command",
-		 "--ro",
-		 "@T@/home/.config",
-		 "--ro",
-		 "/proc/sys",
-		 "--ro-try",
-		 "/proc/sysrq-trigger",
-		 "--ro-try",
-		 "/proc/irq",
-		 "--ro-try",
-		 "/proc/bus"},
-    },
-    {
-	.name = "bwrap's read-only binds: a path inside another bound one, or masked, is not "
-		"bound again",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.deny = {"~/.aws"},
-	.status_fd = -1,
-	.argv = {"sh"},
-	.host_run = {"@T@/home/.config/readme", "@T@/home/.config", "@T@/home/.aws"},
-	.want = {NAMESPACES,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--ro-bind",
-		 "@T@/home/.config",
-		 "@T@/home/.config",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--ro-bind",
-		 "/proc/sys",
-		 "/proc/sys",
-		 "--ro-bind-try",
-		 "/proc/sysrq-trigger",
-		 "/proc/sysrq-trigger",
-		 "--ro-bind-try",
-		 "/proc/irq",
-		 "/proc/irq",
-		 "--ro-bind-try",
-		 "/proc/bus",
-		 "/proc/bus",
-		 "--chdir",
-		 "@T@/work",
-		 "--perms",
-		 "0000",
-		 "--tmpfs",
-		 "@T@/home/.aws",
-		 "--remount-ro",
-		 "@T@/home/.aws",
-		 "--",
-		 "sh"},
-    },
-    {
-	.name = "host-run paths: bound read-only where they exist inside a root, at their real "
-		"location; missing, outside every root, or a root itself: not bound",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.status_fd = -1,
-	.argv = {"sh"},
-	.host_run = {"@T@/home/.config", "@T@/home/missing", "@T@/home/secret.txt", "@T@/home",
-		     "@T@/extra/x", "@T@/work/../home/.config"},
-	.want = {NAMESPACES,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--ro-bind",
-		 "@T@/home/.config",
-		 "@T@/home/.config",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--ro-bind",
-		 "/proc/sys",
-		 "/proc/sys",
-		 "--ro-bind-try",
-		 "/proc/sysrq-trigger",
-		 "/proc/sysrq-trigger",
-		 "--ro-bind-try",
-		 "/proc/irq",
-		 "/proc/irq",
-		 "--ro-bind-try",
-		 "/proc/bus",
-		 "/proc/bus",
-		 "--chdir",
-		 "@T@/work",
-		 "--",
-		 "sh"},
-    },
-    {
-	.name = "terminal secrets: symlinked ~/.ssh masked where it leads, missing skipped",
-	.home = "@T@/home",
-	.cwd = "@T@/work",
-	.deny = {"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gh", "~/Library/Keychains"},
-	.status_fd = 5,
-	.argv = {"/bin/bash", "-l"},
-	.self_exe = "/tmp/checkout/build/sandmux",
-	.want = {NAMESPACES,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/work",
-		 "@T@/work",
-		 "--tmpfs",
-		 "/tmp",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--ro-bind",
-		 "/proc/sys",
-		 "/proc/sys",
-		 "--ro-bind-try",
-		 "/proc/sysrq-trigger",
-		 "/proc/sysrq-trigger",
-		 "--ro-bind-try",
-		 "/proc/irq",
-		 "/proc/irq",
-		 "--ro-bind-try",
-		 "/proc/bus",
-		 "/proc/bus",
-		 "--ro-bind",
-		 "/tmp/checkout/build/sandmux",
-		 "/tmp/checkout/build/sandmux",
-		 "--json-status-fd",
-		 "5",
-		 "--chdir",
-		 "@T@/work",
-		 "--perms",
-		 "0000",
-		 "--tmpfs",
-		 "@T@/keys",
-		 "--remount-ro",
-		 "@T@/keys",
-		 "--perms",
-		 "0000",
-		 "--tmpfs",
-		 "@T@/home/.aws",
-		 "--remount-ro",
-		 "@T@/home/.aws",
-		 "--",
-		 "/bin/bash",
-		 "-l"},
-    },
-    {
-	.name = "files, globs (dotfiles too), links into masked dirs, unresolvable",
-	.home = "@T@/home",
-	.cwd = "@T@/home",
-	.deny = {"~/link-to-key", "~/.ssh", "~/.config/*token*", "~/secret.txt", "~/dangling",
-		 "~/missing", "~/.config/*.nomatch", "@T@/keys"},
-	.status_fd = -1,
-	.argv = {"sh"},
-	.want = {NAMESPACES,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--tmpfs",
-		 "/tmp",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--ro-bind",
-		 "/proc/sys",
-		 "/proc/sys",
-		 "--ro-bind-try",
-		 "/proc/sysrq-trigger",
-		 "/proc/sysrq-trigger",
-		 "--ro-bind-try",
-		 "/proc/irq",
-		 "/proc/irq",
-		 "--ro-bind-try",
-		 "/proc/bus",
-		 "/proc/bus",
-		 "--chdir",
-		 "@T@/home",
-		 "--perms",
-		 "0000",
-		 "--tmpfs",
-		 "@T@/keys",
-		 "--remount-ro",
-		 "@T@/keys",
-		 "--ro-bind",
-		 "@T@/mask",
-		 "@T@/home/.config/.hidden-token",
-		 "--ro-bind",
-		 "@T@/mask",
-		 "@T@/home/.config/gh-token",
-		 "--ro-bind",
-		 "@T@/mask",
-		 "@T@/outside/secret",
-		 "--",
-		 "sh"},
-    },
-    {
-	.name = "cwd under /tmp is bound after the private /tmp; covered roots dropped",
-	.home = "@T@/home",
-	.cwd = "@C@",
-	.writable = {"@T@/home/.config", "@T@/extra"},
-	.status_fd = 3,
-	.argv = {"-dash-command"},
-	.want = {NAMESPACES,
-		 "--bind",
-		 "@T@/home",
-		 "@T@/home",
-		 "--bind",
-		 "@T@/extra",
-		 "@T@/extra",
-		 "--tmpfs",
-		 "/tmp",
-		 "--bind",
-		 "@C@",
-		 "@C@",
-		 "--dev",
-		 "/dev",
-		 "--proc",
-		 "/proc",
-		 "--ro-bind",
-		 "/proc/sys",
-		 "/proc/sys",
-		 "--ro-bind-try",
-		 "/proc/sysrq-trigger",
-		 "/proc/sysrq-trigger",
-		 "--ro-bind-try",
-		 "/proc/irq",
-		 "/proc/irq",
-		 "--ro-bind-try",
-		 "/proc/bus",
-		 "/proc/bus",
-		 "--json-status-fd",
-		 "3",
-		 "--chdir",
-		 "@C@",
-		 "--",
-		 "-dash-command"},
-    },
-};
+static void push(const char **list, size_t *n, const char *value, const char *file)
+{
+	if (*n + 1 >= GOLDEN_MAX)
+		fail_msg("%s: more than %d elements in a list", file, GOLDEN_MAX - 1);
+	list[(*n)++] = value;
+	list[*n] = NULL;
+}
+
+/* Reads one golden file into g (its strings are never freed: a test). */
+static void golden_read(const char *file, struct golden *g)
+{
+	FILE *f = fopen(file, "r");
+	char line[4096];
+	bool want = false;
+
+	if (f == NULL)
+		fail_msg("%s: cannot open", file);
+	memset(g, 0, sizeof *g);
+	snprintf(g->file, sizeof g->file, "%s", file);
+	g->status_fd = -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		char *value;
+
+		line[strcspn(line, "\n")] = 0;
+		if (want) {
+			size_t o;
+
+			for (o = 0; o < sizeof openings / sizeof openings[0]; o++)
+				if (strcmp(line, openings[o].line) == 0)
+					break;
+			if (o < sizeof openings / sizeof openings[0])
+				for (const char *const *a = openings[o].argv; *a != NULL; a++)
+					push(g->want, &g->nwant, *a, file);
+			else
+				push(g->want, &g->nwant, strdup(line), file);
+			continue;
+		}
+		if (line[0] == '#' || line[0] == 0)
+			continue;
+		if (strcmp(line, "want:") == 0) {
+			want = true;
+			continue;
+		}
+		if ((value = strstr(line, ": ")) == NULL)
+			fail_msg("%s: \"%s\" is not \"key: value\"", file, line);
+		*value = 0;
+		value = strdup(value + 2);
+		if (strcmp(line, "name") == 0)
+			g->name = value;
+		else if (strcmp(line, "home") == 0)
+			g->home = value;
+		else if (strcmp(line, "cwd") == 0)
+			g->cwd = value;
+		else if (strcmp(line, "self-exe") == 0)
+			g->self_exe = value;
+		else if (strcmp(line, "status-fd") == 0)
+			g->status_fd = atoi(value);
+		else if (strcmp(line, "shim-binds-at") == 0)
+			g->shim_binds_at = (size_t)atoi(value);
+		else if (strcmp(line, "shim-userns") == 0)
+			g->shim_userns = strcmp(value, "yes") == 0;
+		else if (strcmp(line, "deny") == 0)
+			push(g->deny, &g->ndeny, value, file);
+		else if (strcmp(line, "writable") == 0)
+			push(g->writable, &g->nwritable, value, file);
+		else if (strcmp(line, "argv") == 0)
+			push(g->argv, &g->nargv, value, file);
+		else if (strcmp(line, "host-run") == 0)
+			push(g->host_run, &g->nhost_run, value, file);
+		else
+			fail_msg("%s: unknown key \"%s\"", file, line);
+	}
+	fclose(f);
+	if (g->name == NULL || g->home == NULL || g->cwd == NULL || !want || g->nwant == 0)
+		fail_msg("%s: needs name, home, cwd and a want: list", file);
+}
 
 struct refusal {
 	const char *name;
@@ -572,11 +290,45 @@ static void expand_list(const char *const *in, size_t n, const char **out)
 	out[i] = NULL;
 }
 
+/* Where the goldens are: $SANDMUX_ROOT/tests/golden/bwrap, else beside
+ * this source as compiled (make builds from the checkout's root). */
+static void golden_dir(char *out, size_t size)
+{
+	const char *root = getenv("SANDMUX_ROOT");
+	const char *src = __FILE__, *cut = strstr(src, "tests/unit/");
+
+	if (root != NULL && root[0] != 0)
+		snprintf(out, size, "%s/tests/golden/bwrap", root);
+	else
+		snprintf(out, size, "%.*stests/golden/bwrap", cut ? (int)(cut - src) : 0, src);
+}
+
+static int golden_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && strcmp(d->d_name + n - 4, ".txt") == 0;
+}
+
 static void test_goldens(void **state)
 {
-	for (size_t c = 0; c < sizeof goldens / sizeof goldens[0]; c++) {
-		const struct golden *g = &goldens[c];
-		const char *deny[13], *writable[5], *argv[5], *host_run[7];
+	char dir[PATH_MAX];
+	struct dirent **files;
+	int nfiles;
+
+	golden_dir(dir, sizeof dir);
+	nfiles = scandir(dir, &files, golden_file, alphasort);
+	if (nfiles < 8)
+		fail_msg("%s: %d golden files, want at least the 8 there are", dir, nfiles);
+	for (int c = 0; c < nfiles; c++) {
+		static struct golden golden;
+		struct golden *g = &golden;
+		char file[PATH_MAX * 2];
+		const char *deny[GOLDEN_MAX], *writable[GOLDEN_MAX], *argv[GOLDEN_MAX];
+		const char *host_run[GOLDEN_MAX];
+
+		snprintf(file, sizeof file, "%s/%s", dir, files[c]->d_name);
+		golden_read(file, g);
 		struct bwrap_input in = {
 		    .bwrap = "bwrap",
 		    .home = expand(g->home),
@@ -589,28 +341,27 @@ static void test_goldens(void **state)
 		};
 		struct strvec out = STRVEC_INIT;
 		struct sm_error err = {{0}, {0}};
-		size_t nwant = 0;
 
-		expand_list(g->deny, 12, deny);
-		expand_list(g->writable, 4, writable);
-		expand_list(g->argv, 4, argv);
-		expand_list(g->host_run, 6, host_run);
+		expand_list(g->deny, GOLDEN_MAX - 1, deny);
+		expand_list(g->writable, GOLDEN_MAX - 1, writable);
+		expand_list(g->argv, GOLDEN_MAX - 1, argv);
+		expand_list(g->host_run, GOLDEN_MAX - 1, host_run);
 		in.host_run = host_run;
 		in.deny_read = deny;
 		in.writable = writable;
 		in.argv = (char *const *)argv;
-		print_message("case: %s\n", g->name);
+		print_message("case %s: %s\n", files[c]->d_name, g->name);
 		assert_int_equal(bwrap_build_argv(&in, &out, &err), 0);
-		while (g->want[nwant] != NULL)
-			nwant++;
-		for (size_t i = 0; i < out.n && i < nwant; i++)
+		for (size_t i = 0; i < out.n && i < g->nwant; i++)
 			if (strcmp(out.v[i], expand(g->want[i])) != 0)
-				fail_msg("%s: argv[%zu] is \"%s\", want \"%s\"", g->name, i,
-					 out.v[i], expand(g->want[i]));
-		assert_int_equal(out.n, nwant);
+				fail_msg("%s: argv[%zu] is \"%s\", want \"%s\"", files[c]->d_name,
+					 i, out.v[i], expand(g->want[i]));
+		assert_int_equal(out.n, g->nwant);
 		assert_null(out.v[out.n]);
 		strvec_free(&out);
+		free(files[c]);
 	}
+	free(files);
 }
 
 static void test_refusals(void **state)

@@ -2,8 +2,8 @@
  * test_egress_parse: the proxies' request parsers as data.  HTTP heads
  * (CONNECT and absolute-URI requests, their rewrite to origin form, and
  * everything malformed), SOCKS5 greetings and requests byte by byte,
- * every prefix of a valid request being INCOMPLETE, and random bytes
- * never crashing.
+ * every prefix of a valid request being INCOMPLETE.  Random bytes are
+ * tests/fuzz/fuzz_egress.c's (with invariants, not only "no crash").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -302,33 +302,6 @@ static void test_socks_long_name(void **state)
 	assert_int_equal(req.consumed, 262);
 }
 
-/* --- robustness ------------------------------------------------------------ */
-
-static void test_random_bytes(void **state)
-{
-	static const char connect[] = "CONNECT a:1 HTTP/1.1\r\n";
-	static uint8_t buf[2048];
-	unsigned seed = 12345;
-
-	for (int round = 0; round < 20000; round++) {
-		size_t len = (size_t)(rand_r(&seed) % sizeof buf);
-		struct egress_http_request hreq;
-		struct egress_socks_request sreq;
-		size_t used;
-
-		for (size_t i = 0; i < len; i++)
-			buf[i] = (uint8_t)rand_r(&seed);
-		/* bias towards plausible starts so the deeper code runs */
-		if (round % 3 == 0 && len > sizeof connect - 1)
-			memcpy(buf, connect, sizeof connect - 1);
-		if (round % 3 == 1 && len > 4)
-			buf[0] = 5, buf[1] = 1, buf[2] = 0, buf[3] = (uint8_t)(1 + round % 4);
-		(void)egress_parse_http_request((char *)buf, len, &hreq, forward, sizeof forward);
-		(void)egress_parse_socks_greeting(buf, len, &used);
-		(void)egress_parse_socks_request(buf, len, &sreq);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,8 +314,7 @@ int main(void)
 	    cmocka_unit_test(test_socks_greeting),
 	    cmocka_unit_test(test_socks_requests),
 	    cmocka_unit_test(test_socks_long_name),
-	    cmocka_unit_test(test_random_bytes),
-	};
+		};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
