@@ -404,20 +404,15 @@ static void feed_placement(const struct window *w, const struct pane *from, cJSO
  * gets the focus; with toggle (C-b v), a focused feed closes. */
 CMD_HANDLER(cmd_feed)
 {
-	const char *name = NULL;
-	struct session *s = c->attached;
+	struct session *s = cmd_request_session(c, req, err);
 	struct pane *feed, *from;
 	cJSON *split;
 	int rc;
 
-	if (cmd_get_string(req, "session", false, &name, err) < 0)
-		return -1;
-	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
-		return -1;
 	if (s == NULL)
-		s = server.sessions;
-	if (s == NULL || s->active == NULL || s->active->active == NULL) {
-		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session %.64s", name ? name : "");
+		return -1;
+	if (s->active == NULL || s->active->active == NULL) {
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "session %.64s has no pane", s->name);
 		return -1;
 	}
 	from = s->active->active;

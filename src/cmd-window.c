@@ -12,21 +12,12 @@
 
 CMD_HANDLER(cmd_last_window)
 {
-	struct session *s = c->attached;
-	const char *name = NULL;
-
 	/* From the command line, as tmux's last-window -t: the session
 	 * named, else the first. */
-	if (cmd_get_string(req, "session", false, &name, err) < 0)
-		return -1;
-	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
-		return -1;
+	struct session *s = cmd_request_session(c, req, err);
+
 	if (s == NULL)
-		s = server.sessions;
-	if (s == NULL) {
-		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session");
 		return -1;
-	}
 	if (s->last == NULL) {
 		sm_error_set(err, SM_ERR_NO_SUCH_WINDOW, "no last window");
 		return -1;

@@ -146,6 +146,28 @@ struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_
 	return s;
 }
 
+/*
+ * The session a request names in "session" (a name or a target), else
+ * the client's attached one, else the first, as tmux's -t of
+ * last-window: what last-window, feed and save act on.  NULL with err
+ * set when there is none.
+ */
+struct session *cmd_request_session(struct conn *c, const cJSON *req, struct sm_error *err)
+{
+	const char *name = NULL;
+	struct session *s = c->attached;
+
+	if (cmd_get_string(req, "session", false, &name, err) < 0)
+		return NULL;
+	if (name != NULL)
+		return cmd_resolve_session(c, name, err);
+	if (s == NULL)
+		s = server.sessions;
+	if (s == NULL)
+		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no session");
+	return s;
+}
+
 struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error *err)
 {
 	struct target t;

@@ -89,6 +89,7 @@ struct pane *cmd_target_pane(struct conn *c, const struct cJSON *req, struct sm_
 /* The pane or session a target names; NULL with err (no_such_*). */
 struct pane *cmd_resolve_pane(struct conn *c, const char *text, struct sm_error *err);
 struct session *cmd_resolve_session(struct conn *c, const char *text, struct sm_error *err);
+struct session *cmd_request_session(struct conn *c, const struct cJSON *req, struct sm_error *err);
 /* Fill a pane_spawn from argv/cwd/env/backend/profile/remain fields. */
 int cmd_parse_spawn(const struct cJSON *req, struct pane_spawn *spawn, struct sm_error *err);
 /* What a new pane takes from the pane it was opened from (may be NULL):

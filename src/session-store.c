@@ -295,21 +295,12 @@ void session_store_start(void)
  * needs), and with store, written into the state directory. */
 CMD_HANDLER(cmd_save)
 {
-	const char *name = NULL;
-	struct session *s = c->attached;
+	struct session *s = cmd_request_session(c, req, err);
 	bool layout_only = cmd_get_bool(req, "layout", false);
 	char path[PATH_MAX];
 
-	if (cmd_get_string(req, "session", false, &name, err) < 0)
-		return -1;
-	if (name != NULL && (s = cmd_resolve_session(c, name, err)) == NULL)
-		return -1;
 	if (s == NULL)
-		s = server.sessions;
-	if (s == NULL) {
-		sm_error_set(err, SM_ERR_NO_SUCH_SESSION, "no sessions");
 		return -1;
-	}
 	if (cmd_get_bool(req, "store", false)) {
 		if (session_store_save(s, path, sizeof path, err) < 0)
 			return -1;
