@@ -76,7 +76,26 @@ struct golden {
 	int status_fd;
 	size_t shim_binds_at;
 	bool shim_userns;
+	char *owned[6 * GOLDEN_MAX]; /* every string read, freed by golden_free */
+	size_t nowned;
 };
+
+/* s, kept to be freed with the case (a leak under the sanitizer lane). */
+static char *keep(struct golden *g, const char *s, const char *file)
+{
+	char *copy = strdup(s);
+
+	if (copy == NULL || g->nowned >= sizeof g->owned / sizeof g->owned[0])
+		fail_msg("%s: too many strings", file);
+	return g->owned[g->nowned++] = copy;
+}
+
+static void golden_free(struct golden *g)
+{
+	for (size_t i = 0; i < g->nowned; i++)
+		free(g->owned[i]);
+	g->nowned = 0;
+}
 
 static void push(const char **list, size_t *n, const char *value, const char *file)
 {
@@ -112,7 +131,7 @@ static void golden_read(const char *file, struct golden *g)
 				for (const char *const *a = openings[o].argv; *a != NULL; a++)
 					push(g->want, &g->nwant, *a, file);
 			else
-				push(g->want, &g->nwant, strdup(line), file);
+				push(g->want, &g->nwant, keep(g, line, file), file);
 			continue;
 		}
 		if (line[0] == '#' || line[0] == 0)
@@ -124,7 +143,7 @@ static void golden_read(const char *file, struct golden *g)
 		if ((value = strstr(line, ": ")) == NULL)
 			fail_msg("%s: \"%s\" is not \"key: value\"", file, line);
 		*value = 0;
-		value = strdup(value + 2);
+		value = keep(g, value + 2, file);
 		if (strcmp(line, "name") == 0)
 			g->name = value;
 		else if (strcmp(line, "home") == 0)
@@ -359,6 +378,7 @@ static void test_goldens(void **state)
 		assert_int_equal(out.n, g->nwant);
 		assert_null(out.v[out.n]);
 		strvec_free(&out);
+		golden_free(g);
 		free(files[c]);
 	}
 	free(files);
