@@ -843,6 +843,7 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    "/run/nscd/socket", "/var/run/nscd/socket", NULL};
 	struct supervisor_policy policy = {
 	    .session = shim->session,
+	    .profile = shim->prof->name,
 	    .writable_roots = (const char *const *)shim->writable.v,
 	    .private_roots = sandbox_private_roots,
 	    .shown_roots = (const char *const *)shim->shown.v,

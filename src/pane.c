@@ -345,12 +345,9 @@ static void pane_check_violations(struct pane *p)
 		return;
 	while (p->ops->next_violation(&p->launch, action, sizeof action, target, sizeof target,
 				      &source) == 1) {
-		cJSON *ev = events_lifecycle("violation", p);
+		struct sandbox_violation v = {.action = action, .target = target, .source = source};
 
-		cJSON_AddStringToObject(ev, "action", action);
-		cJSON_AddStringToObject(ev, "target", target);
-		cJSON_AddStringToObject(ev, "source", source);
-		events_emit(ev);
+		events_violation(&v, p);
 	}
 }
 

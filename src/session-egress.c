@@ -49,17 +49,11 @@ static void on_violation(void *user, const struct egress_violation *v)
 {
 	struct session_egress *se = user;
 	struct pane *p = v->tag > 0 ? pane_find(v->tag) : NULL;
-	cJSON *ev = events_lifecycle("violation", p);
+	struct sandbox_violation violation = v->violation;
 
 	if (p == NULL)
-		cJSON_AddStringToObject(ev, "session", se->session);
-	cJSON_AddStringToObject(ev, "action", "network-outbound");
-	cJSON_AddStringToObject(ev, "target", v->target);
-	cJSON_AddStringToObject(ev, "reason", v->reason_text);
-	cJSON_AddStringToObject(ev, "protocol", v->protocol);
-	if (v->detail[0] != '\0')
-		cJSON_AddStringToObject(ev, "detail", v->detail);
-	events_emit(ev);
+		violation.session = se->session;
+	events_violation(&violation, p);
 }
 
 /* Whether the window on screen has a feed, which asks itself. */
@@ -89,7 +83,7 @@ static void ask_clients(const char *session, const struct pane *p, const struct 
 		cJSON_AddStringToObject(ev, "event", "ask");
 		cJSON_AddNumberToObject(ev, "pane", p != NULL ? p->id : 0);
 		cJSON_AddStringToObject(ev, "host", v->host);
-		cJSON_AddStringToObject(ev, "target", v->target);
+		cJSON_AddStringToObject(ev, "target", v->violation.target);
 		cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
 		server_send(c, ev);
 	}
@@ -106,9 +100,9 @@ static void on_ask(void *user, const struct egress_violation *v)
 	if (p == NULL)
 		cJSON_AddStringToObject(ev, "session", se->session);
 	cJSON_AddStringToObject(ev, "action", "network-outbound");
-	cJSON_AddStringToObject(ev, "target", v->target);
+	cJSON_AddStringToObject(ev, "target", v->violation.target);
 	cJSON_AddStringToObject(ev, "host", v->host);
-	cJSON_AddStringToObject(ev, "protocol", v->protocol);
+	cJSON_AddStringToObject(ev, "protocol", v->violation.protocol);
 	cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
 	ask_clients(se->session, p, v);
 	events_emit(ev);

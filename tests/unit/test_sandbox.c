@@ -230,15 +230,20 @@ static void test_handle_errors(void **state)
 static void test_violation_round_trip(void **state)
 {
 	static const char full[] =
-	    "{\"action\":\"file-read*\",\"target\":\"/home/u/.ssh/id\","
-	    "\"raw\":\"openat\",\"pane\":3,\"time\":1700000000.5,\"pid\":42}";
+	    "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"file-read*\","
+	    "\"target\":\"/home/u/.ssh/id\",\"raw\":\"openat(\\\"/home/u/.ssh/id\\\") = -EACCES "
+	    "(deny-read)\",\"pane\":3,\"session\":\"s\",\"profile\":\"agent\",\"backend\":\"native\","
+	    "\"pid\":42,\"syscall\":\"openat\",\"time\":1700000000.5,\"source\":\"supervisor\"}";
 	struct sandbox_violation v;
 	struct sm_error err = {{0}, {0}};
 	cJSON *json = parse(full), *back;
 	char *text;
 
+	(void)state;
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), 0);
 	assert_string_equal(v.action, "file-read*");
+	assert_string_equal(v.source, "supervisor");
+	assert_string_equal(v.profile, "agent");
 	assert_int_equal(v.pane, 3);
 	assert_int_equal(v.pid, 42);
 	back = sandbox_violation_to_json(&v);
@@ -247,7 +252,6 @@ static void test_violation_round_trip(void **state)
 	free(text);
 	cJSON_Delete(back);
 	cJSON_Delete(json);
-	sandbox_violation_free(&v);
 
 	json = parse("{\"action\":\"launch-missiles\",\"target\":\"x\"}");
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
@@ -256,6 +260,67 @@ static void test_violation_round_trip(void **state)
 	json = parse("{\"action\":\"network-outbound\"}");
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
 	assert_string_equal(err.code, "missing_field");
+	cJSON_Delete(json);
+	json = parse("{\"action\":\"network-outbound\",\"target\":\"a:1\",\"source\":7}");
+	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
+	assert_string_equal(err.code, "invalid_argument");
+	cJSON_Delete(json);
+}
+
+/* Every source's violation is the one event shape: an egress refusal
+ * (reason, protocol, detail) and a microvm guard's (source) through the
+ * same writer, the pane's fields in the same places. */
+static void test_violation_sources(void **state)
+{
+	struct sandbox_violation egress = {
+	    .action = "network-outbound", .target = "evil.test:443", .source = "egress",
+	    .time = 1.5, .pane = 4, .session = "s", .profile = "agent", .backend = "native",
+	    .reason = "not allowlisted", .protocol = "http",
+	};
+	struct sandbox_violation guest = {
+	    .action = "file-write*", .target = "/etc/x", .source = "guest", .time = 2,
+	    .pane = 5, .session = "s", .profile = "agent", .backend = "microvm (tcg)",
+	};
+	cJSON *json;
+	char *text;
+
+	(void)state;
+	json = sandbox_violation_to_json(&egress);
+	text = cJSON_PrintUnformatted(json);
+	assert_string_equal(text, "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":"
+				  "\"network-outbound\",\"target\":\"evil.test:443\",\"pane\":4,"
+				  "\"session\":\"s\",\"profile\":\"agent\",\"backend\":\"native\","
+				  "\"time\":1.5,\"source\":\"egress\",\"reason\":\"not allowlisted\","
+				  "\"protocol\":\"http\"}");
+	free(text);
+	cJSON_Delete(json);
+	json = sandbox_violation_to_json(&guest);
+	text = cJSON_PrintUnformatted(json);
+	assert_string_equal(text, "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":"
+				  "\"file-write*\",\"target\":\"/etc/x\",\"pane\":5,\"session\":\"s\","
+				  "\"profile\":\"agent\",\"backend\":\"microvm (tcg)\",\"time\":2,"
+				  "\"source\":\"guest\"}");
+	free(text);
+	cJSON_Delete(json);
+}
+
+/* A line of an earlier version (the supervisor's before violations
+ * carried profile and source) still reads. */
+static void test_violation_old_line(void **state)
+{
+	struct sandbox_violation v;
+	struct sm_error err = {{0}, {0}};
+	cJSON *json = parse("{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"file-write*\","
+			    "\"target\":\"/d/out\",\"raw\":\"openat(\\\"/d/out\\\") = -EROFS\","
+			    "\"pane\":3,\"session\":\"learn\",\"backend\":\"native\",\"pid\":41,"
+			    "\"syscall\":\"openat\",\"time\":1795900001.0,\"count\":12}");
+
+	(void)state;
+	assert_int_equal(sandbox_violation_from_json(json, &v, &err), 0);
+	assert_null(v.profile);
+	assert_null(v.source);
+	assert_string_equal(v.syscall, "openat");
+	assert_int_equal(v.count, 12);
 	cJSON_Delete(json);
 }
 
@@ -643,6 +708,8 @@ int main(void)
 	    cmocka_unit_test(test_handle_round_trip),
 	    cmocka_unit_test(test_handle_errors),
 	    cmocka_unit_test(test_violation_round_trip),
+	    cmocka_unit_test(test_violation_sources),
+	    cmocka_unit_test(test_violation_old_line),
 	    cmocka_unit_test(test_expand_home),
 	    cmocka_unit_test(test_deny_spellings),
 	    cmocka_unit_test(test_probe_lines),
