@@ -49,13 +49,12 @@ struct probe_result {
 	const char *native_socat_path; /* absolute path of socat on PATH */
 };
 
+/* One launch: the spec says what the sandbox is asked to be (backend,
+ * profile, working directory, $HOME, command, environment, session,
+ * network; sandbox.h), built by the server for each pane; the rest is
+ * what the server made for this one process. */
 struct launch_request {
-	const struct sandbox_spec *spec; /* may be NULL for backend none */
-	const char *profile; /* "terminal" (default), "agent", ... */
-	char *const *argv; /* the command to run inside, NULL-terminated */
-	char *const *envp; /* its environment */
-	const char *cwd; /* host path of the working directory */
-	const char *home; /* host $HOME used by the profile */
+	const struct sandbox_spec *spec; /* never NULL */
 	int rows, cols;
 	/* Extra host directories a native sandbox must hide (e.g. the
 	 * server's socket directory), NULL-terminated; may be NULL. */
@@ -70,7 +69,6 @@ struct launch_request {
 	size_t nproxy_ports;
 	/* native: who the supervisor reports violations for. */
 	int pane_id;
-	const char *session;
 };
 
 struct launch_result {

@@ -978,15 +978,15 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (f == NULL)
 		return NULL;
 	rc |= put_line(f, "nonce", nonce);
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		rc |= put_line(f, "arg", req->argv[i]);
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		rc |= put_line(f, "arg", req->spec->command[i]);
 	/* GIT_TEMPLATE_DIR empty, as in a native pane: git init and clone
 	 * copy no template, so they never need .git/hooks, which the work
 	 * tree's diod refuses to write (diod-guard.c). */
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
-		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0)
-			rc |= put_line(f, "env", req->envp[i]);
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->spec->env[i], "SANDMUX_HOME_LAYER=", 19) != 0)
+			rc |= put_line(f, "env", req->spec->env[i]);
 	rc |= put_line(f, "env", "GIT_TEMPLATE_DIR=");
 	/* Where the shell's writes to $HOME go, said by the server only
 	 * where a layer stands (key_layer), as a native pane's. */
@@ -996,7 +996,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		snprintf(var, sizeof var, "SANDMUX_HOME_LAYER=%s", prof->name);
 		rc |= put_line(f, "env", var);
 	}
-	rc |= put_line(f, "cwd", req->cwd);
+	rc |= put_line(f, "cwd", req->spec->workdir);
 	/* The shell's ids in the guest: the server's files are its own
 	 * there (guest_ids_argv), whatever uid the server has. */
 	rc |= put_line(f, "uid", GUEST_ID);
@@ -1389,12 +1389,12 @@ static void remember_shell(const struct launch_request *req)
 	const size_t size[] = {sizeof last_path, sizeof last_term, sizeof last_locale[0],
 			       sizeof last_locale[1], sizeof last_locale[2]};
 
-	snprintf(last_shell, sizeof last_shell, "%s", req->argv[0] != NULL ? req->argv[0] : "");
+	snprintf(last_shell, sizeof last_shell, "%s", req->spec->command[0] != NULL ? req->spec->command[0] : "");
 	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
 		dst[n][0] = '\0';
-		for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-			if (strncmp(req->envp[i], names[n], strlen(names[n])) == 0)
-				snprintf(dst[n], size[n], "%s", req->envp[i] + strlen(names[n]));
+		for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+			if (strncmp(req->spec->env[i], names[n], strlen(names[n])) == 0)
+				snprintf(dst[n], size[n], "%s", req->spec->env[i] + strlen(names[n]));
 	}
 }
 
@@ -1513,8 +1513,8 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 			  struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	const struct sandbox_profile *prof = profile_find(req->profile);
-	const char *home = req->home != NULL ? req->home : getenv("HOME");
+	const struct sandbox_profile *prof = profile_find(req->spec->profile);
+	const char *home = req->spec->home != NULL ? req->spec->home : getenv("HOME");
 	struct vm_key key = {.egress_dir = req->egress_dir};
 	struct strvec deny = STRVEC_INIT;
 	char *message = NULL;
@@ -1525,16 +1525,16 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	res->master = -1;
 	res->status_fd = -1;
 	if (prof == NULL) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->profile);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->spec->profile);
 		return -1;
 	}
 	if (probe == NULL || !probe->microvm_available) {
 		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable");
 		return -1;
 	}
-	if (home == NULL || realpath(req->cwd, key.work) == NULL) {
+	if (home == NULL || realpath(req->spec->workdir, key.work) == NULL) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot resolve the working directory %s: %s",
-			     req->cwd, strerror(errno));
+			     req->spec->workdir, strerror(errno));
 		return -1;
 	}
 	/* The working directory is the guest's one writable host path
@@ -1546,7 +1546,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	key.open_net = !prof->proxied_network;
 	if (key.work[0] != '\0' && !key.work_ro && key_layer(home, prof, &key, err) != 0)
 		return -1;
-	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
+	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->spec->env, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "cannot list the host-run files in the work tree %s", key.work);
 		return -1;

@@ -286,7 +286,7 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 	if (home_layer_dir(prof->name, !np->dry, np->layer_dir, sizeof np->layer_dir, err) != 0)
 		return -1;
 	np->layer = true;
-	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->cwd,
+	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->spec->workdir,
 				  &np->extra_writable, &np->real) != 0)
 		goto nomem;
 	for (size_t i = 0; i < np->host_run.n; i++) {
@@ -336,9 +336,9 @@ static int trash_dir(const struct launch_request *req, const char *home, bool dr
 	const char *data = NULL;
 	char sub[PATH_MAX + 16];
 
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "XDG_DATA_HOME=/", 15) == 0)
-			data = req->envp[i] + 14;
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "XDG_DATA_HOME=/", 15) == 0)
+			data = req->spec->env[i] + 14;
 	if ((data != NULL ? snprintf(out, size, "%s/Trash", data)
 			  : snprintf(out, size, "%s/.local/share/Trash", home)) >= (int)size) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash's path is too long");
@@ -418,15 +418,15 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	np->dry = dry;
 	np->prof = prof;
 	np->home = home;
-	np->cwd = req->cwd;
+	np->cwd = req->spec->workdir;
 	np->no_home = !(chat && prof->home_writable);
 	np->no_cwd = !chat;
 	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
-	    (!np->no_cwd && strvec_push(&np->writable, req->cwd) != 0) ||
+	    (!np->no_cwd && strvec_push(&np->writable, req->spec->workdir) != 0) ||
 	    (chat && push_expanded(&np->extra_writable, &prof->writable, home) != 0) ||
 	    push_expanded(&np->extra_writable, &prof->state_dirs, home) != 0 ||
 	    push_expanded(&np->protected_paths, &prof->protected_paths, home) != 0 ||
-	    hostrun_paths(home, req->envp, &np->host_run) != 0 ||
+	    hostrun_paths(home, req->spec->env, &np->host_run) != 0 ||
 	    write_deny_lists(prof, np) != 0 || deny_list(req, prof, &np->deny) != 0)
 		goto nomem;
 	if (prof->trash && trash_paths(req, home, np, err) != 0) {
@@ -450,12 +450,12 @@ nomem:
 static int check_request(const struct launch_request *req, const struct sandbox_profile **prof,
 			 const char **home, struct sm_error *err)
 {
-	*prof = profile_find(req->profile);
+	*prof = profile_find(req->spec->profile);
 	if (*prof == NULL) {
 		char names[512];
 
 		profile_names(names, sizeof names);
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->spec->profile,
 			     names);
 		return -1;
 	}
@@ -474,13 +474,13 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 			     "the %s profile needs the session's egress proxies", (*prof)->name);
 		return -1;
 	}
-	*home = req->home != NULL ? req->home : getenv("HOME");
+	*home = req->spec->home != NULL ? req->spec->home : getenv("HOME");
 	if (*home == NULL || (*home)[0] != '/') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute $HOME to make writable");
 		return -1;
 	}
-	if (req->cwd == NULL || req->cwd[0] != '/') {
+	if (req->spec->workdir == NULL || req->spec->workdir[0] != '/') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute working directory");
 		return -1;
@@ -514,8 +514,8 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 	}
 	if (strvec_pushv(out, (const char *const[]){self, "egress-bridge", socat, "--"}, 4) != 0)
 		goto nomem;
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		if (strvec_push(out, req->argv[i]) != 0)
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		if (strvec_push(out, req->spec->command[i]) != 0)
 			goto nomem;
 	return 0;
 nomem:
@@ -712,7 +712,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 	shim->pane_id = req->pane_id;
 	shim->prof = paths->prof;
 	shim->egress = req->egress_dir != NULL;
-	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
+	snprintf(shim->session, sizeof shim->session, "%s", req->spec->session_id ? req->spec->session_id : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the shim's socket: %s",
@@ -968,15 +968,15 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 	char rm_dir[PATH_MAX];
 	bool trash_rm = prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
 
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++) {
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++) {
 		/* The trash's rm first on PATH: an `rm` typed in the pane
 		 * moves to the trash (the supervisor refuses the deletes
 		 * themselves wherever the profile does). */
-		if (trash_rm && strncmp(req->envp[i], "PATH=", 5) == 0) {
+		if (trash_rm && strncmp(req->spec->env[i], "PATH=", 5) == 0) {
 			char *var = NULL;
 			int rc;
 
-			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->envp[i] + 5) < 0)
+			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->spec->env[i] + 5) < 0)
 				return -1;
 			rc = strvec_push(out, var);
 			free(var);
@@ -984,9 +984,9 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 				return -1;
 			continue;
 		}
-		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
-		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
-		    strvec_push(out, req->envp[i]) != 0)
+		if (strncmp(req->spec->env[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->spec->env[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
+		    strvec_push(out, req->spec->env[i]) != 0)
 			return -1;
 	}
 	/* The shell may say where its writes to $HOME go (the demo does):
@@ -1012,7 +1012,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 {
 	in->bwrap = backend_probe_result()->native_bwrap_path;
 	in->home = paths->home;
-	in->cwd = req->cwd;
+	in->cwd = req->spec->workdir;
 	in->deny_read = (const char *const *)paths->deny.v;
 	in->writable = (const char *const *)paths->extra_writable.v;
 	in->no_home = paths->no_home;
@@ -1023,7 +1023,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 	in->rm_dir = paths->rm_dir[0] != '\0' ? paths->rm_dir : NULL;
 }
 
-/* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
+/* req->spec->command NULL: a prepared sandbox (see below), whose shim waits. */
 static int spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home, struct launch_result *res, int status_write,
 		       struct sm_error *err)
@@ -1035,7 +1035,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	int keep[2] = {status_write, -1};
 	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
-	    .cwd = req->cwd,
+	    .cwd = req->spec->workdir,
 	    .rows = req->rows,
 	    .cols = req->cols,
 	    .keep_fds = keep,
@@ -1057,7 +1057,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	terminal_input(req, &paths, &in);
 	in.mask_file = res->mask_file;
 	in.status_fd = status_write;
-	in.argv = req->argv;
+	in.argv = req->spec->command;
 	if (req->egress_dir != NULL) {
 		if (egress_bridge_argv(req, &command, err) != 0)
 			goto done;
@@ -1362,8 +1362,8 @@ static int ahead_send_run(int sock, const struct launch_request *req,
 		return -1;
 	}
 	fwrite(hello, 1, sizeof hello, f);
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		fwrite(req->argv[i], 1, strlen(req->argv[i]) + 1, f);
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		fwrite(req->spec->command[i], 1, strlen(req->spec->command[i]) + 1, f);
 	fputc('\0', f);
 	for (size_t i = 0; i < envp.n; i++)
 		if (envp.v[i][0] != '\0')
@@ -1415,7 +1415,7 @@ static int ahead_take(const struct launch_request *req, const struct sandbox_pro
 	ahead.key = NULL;
 	res->shim->pane_id = req->pane_id;
 	snprintf(res->shim->session, sizeof res->shim->session, "%s",
-		 req->session != NULL ? req->session : "");
+		 req->spec->session_id != NULL ? req->spec->session_id : "");
 	res->shim->prof = prof;
 	res->launched_ms = monotonic_ms();
 	return 0;
@@ -1431,26 +1431,34 @@ static void ahead_remember(const struct launch_request *req, const struct sandbo
 	free(ahead.home);
 	free(ahead.path_env);
 	ahead.profile = xstrdup(prof->name);
-	ahead.cwd = xstrdup(req->cwd);
+	ahead.cwd = xstrdup(req->spec->workdir);
 	ahead.home = xstrdup(home);
 	ahead.path_env = NULL;
 	/* The PATH's directories under $HOME are host-run (hostrun.h): the
 	 * next sandbox is prepared for the same ones. */
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "PATH=", 5) == 0) {
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "PATH=", 5) == 0) {
 			free(ahead.path_env);
-			ahead.path_env = xstrdup(req->envp[i]);
+			ahead.path_env = xstrdup(req->spec->env[i]);
 		}
 }
 
 void native_prepare_next(void)
 {
-	char *const envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
-	struct launch_request req = {
+	char *envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
+	/* The last launch's spec without its command: the shim waits for
+	 * the next one's. */
+	const struct sandbox_spec spec = {
+	    .network_enabled = true,
+	    .backend = SANDBOX_NATIVE,
 	    .profile = ahead.profile,
-	    .envp = envp,
-	    .cwd = ahead.cwd,
+	    .workdir = ahead.cwd,
 	    .home = ahead.home,
+	    .env = envp,
+	    .nenv = 1,
+	};
+	struct launch_request req = {
+	    .spec = &spec,
 	    .rows = 24,
 	    .cols = 80,
 	};
@@ -1490,7 +1498,7 @@ void native_prepare_next(void)
 	setsockopt(res->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
 	ahead.ready = true;
 	log_debug("%s: bwrap pid %d waits for the next %s pane in %s", __func__, (int)res->pid,
-		  prof->name, req.cwd);
+		  prof->name, spec.workdir);
 	return;
 fail:
 	log_debug("%s: not prepared: %s", __func__, err.message);
@@ -1900,7 +1908,7 @@ int native_describe(const struct launch_request *asked, struct cJSON *lines, str
 	struct bwrap_input in = {0};
 	int rc = -1;
 
-	prof = profile_find(req.profile);
+	prof = profile_find(req.spec->profile);
 	if (prof != NULL && prof->proxied_network)
 		req.egress_dir = "<the-pane's-egress-dir>";
 	if (check_request(&req, &prof, &home, err) != 0 ||

@@ -336,6 +336,15 @@ cJSON *sandbox_spec_to_json(const struct sandbox_spec *spec)
 	    add_string_array(obj, "execGrantRoots", spec->exec_grant_roots,
 			     spec->nexec_grant_roots) != 0)
 		goto fail;
+	/* The launch's fields, when a launch set them. */
+	if ((spec->backend != SANDBOX_NONE &&
+	     !cJSON_AddStringToObject(obj, "backend", sandbox_backend_name(spec->backend))) ||
+	    add_optional_string(obj, "profile", spec->profile) != 0 ||
+	    add_optional_string(obj, "workdir", spec->workdir) != 0 ||
+	    add_optional_string(obj, "home", spec->home) != 0 ||
+	    (spec->command != NULL &&
+	     add_string_array(obj, "command", spec->command, spec->ncommand) != 0))
+		goto fail;
 	return obj;
 fail:
 	cJSON_Delete(obj);
@@ -393,6 +402,23 @@ static int mode_from_json(const cJSON *json, enum sandbox_mode *out, struct sm_e
 	return 0;
 }
 
+/* A stored spec names its backend strictly: a sandbox never becomes
+ * another by a typo (backend_from_name's leniency is for session files,
+ * which say which pane asked for what). */
+static int backend_from_json(const cJSON *json, enum sandbox_backend *out, struct sm_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "backend");
+
+	*out = SANDBOX_NONE;
+	if (item == NULL || cJSON_IsNull(item))
+		return 0;
+	if (!cJSON_IsString(item)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"backend\" must be a string");
+		return -1;
+	}
+	return sandbox_backend_parse(item->valuestring, out, err);
+}
+
 int sandbox_spec_from_json(const cJSON *json, struct sandbox_spec *out, struct sm_error *err)
 {
 	memset(out, 0, sizeof *out);
@@ -412,7 +438,12 @@ int sandbox_spec_from_json(const cJSON *json, struct sandbox_spec *out, struct s
 	    get_string_array(json, "runnerStateDirs", &out->runner_state_dirs,
 			     &out->nrunner_state_dirs, err) != 0 ||
 	    get_string_array(json, "execGrantRoots", &out->exec_grant_roots,
-			     &out->nexec_grant_roots, err) != 0) {
+			     &out->nexec_grant_roots, err) != 0 ||
+	    backend_from_json(json, &out->backend, err) != 0 ||
+	    get_string(json, "profile", false, &out->profile, err) != 0 ||
+	    get_string(json, "workdir", false, &out->workdir, err) != 0 ||
+	    get_string(json, "home", false, &out->home, err) != 0 ||
+	    get_string_array(json, "command", &out->command, &out->ncommand, err) != 0) {
 		sandbox_spec_free(out);
 		return -1;
 	}
@@ -436,6 +467,11 @@ void sandbox_spec_free(struct sandbox_spec *spec)
 	free_strings(spec->protected_paths, spec->nprotected_paths);
 	free_strings(spec->runner_state_dirs, spec->nrunner_state_dirs);
 	free_strings(spec->exec_grant_roots, spec->nexec_grant_roots);
+	free(spec->profile);
+	free(spec->workdir);
+	free(spec->home);
+	free_strings(spec->command, spec->ncommand);
+	free_strings(spec->env, spec->nenv);
 	memset(spec, 0, sizeof *spec);
 }
 

@@ -53,6 +53,20 @@ struct sandbox_spec {
 	size_t nrunner_state_dirs;
 	char **exec_grant_roots; /* macOS only */
 	size_t nexec_grant_roots;
+	/* The launch, as the server builds it for each pane (src/pane.c)
+	 * and every backend reads it: the backend and profile asked for,
+	 * the host directory the command starts in, the host $HOME the
+	 * profile reads, the command and its environment (both
+	 * NULL-terminated).  The environment never goes into JSON: it is
+	 * the server's and the pane's, secrets withheld or not. */
+	enum sandbox_backend backend;
+	char *profile;
+	char *workdir;
+	char *home;
+	char **command;
+	size_t ncommand;
+	char **env;
+	size_t nenv;
 };
 
 struct sandbox_handle {
@@ -112,7 +126,9 @@ int sandbox_backend_parse(const char *name, enum sandbox_backend *out, struct sm
  * unknown -> none, "docker" -> native; each substitution is logged. */
 enum sandbox_backend backend_from_name(const char *name);
 
-/* JSON round-trips.  *_from_json returns 0 or -1 with err set. */
+/* JSON round-trips.  *_from_json returns 0 or -1 with err set.
+ * sandbox_spec_free frees every field (what from_json made, or a
+ * caller's own allocations). */
 struct cJSON *sandbox_spec_to_json(const struct sandbox_spec *spec);
 int sandbox_spec_from_json(const struct cJSON *json, struct sandbox_spec *out, struct sm_error *err);
 void sandbox_spec_free(struct sandbox_spec *spec);

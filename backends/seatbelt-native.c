@@ -95,9 +95,9 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	res->master = res->status_fd = -1;
 	if (backend_check(SANDBOX_NATIVE, err) != 0)
 		return -1;
-	prof = profile_find(req->profile);
+	prof = profile_find(req->spec->profile);
 	if (prof == NULL) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "unknown profile %s", req->profile);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "unknown profile %s", req->spec->profile);
 		return -1;
 	}
 	/* Fail, don't mislabel: a proxied profile without its ports would
@@ -108,8 +108,8 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	}
 	in.profile = prof;
 	in.spec = req->spec;
-	in.home = req->home;
-	in.cwd = req->cwd;
+	in.home = req->spec->home;
+	in.cwd = req->spec->workdir;
 	in.pane = req->pane_id;
 	in.proxy_ports = req->proxy_ports;
 	in.nproxy_ports = req->nproxy_ports;
@@ -121,13 +121,13 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		goto out;
 	}
 	fcntl(confirm[0], F_SETFD, FD_CLOEXEC);
-	if (seatbelt_exec_argv(profile, helper, confirm[1], req->argv, &argv) != 0) {
+	if (seatbelt_exec_argv(profile, helper, confirm[1], req->spec->command, &argv) != 0) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
 	opts.argv = argv.v;
-	opts.envp = req->envp;
-	opts.cwd = req->cwd;
+	opts.envp = req->spec->env;
+	opts.cwd = req->spec->workdir;
 	opts.rows = req->rows;
 	opts.cols = req->cols;
 	opts.keep_fds = &confirm[1];

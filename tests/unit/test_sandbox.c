@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -626,7 +627,8 @@ static void test_backend_table(void **state)
 	struct sm_error err = {{0}, {0}};
 	struct launch_result res;
 	char *argv[] = {"/bin/sh", NULL};
-	struct launch_request req = {.argv = argv, .cwd = "/", .rows = 24, .cols = 80};
+	struct sandbox_spec spec = {.backend = SANDBOX_MICROVM, .command = argv, .workdir = "/"};
+	struct launch_request req = {.spec = &spec, .rows = 24, .cols = 80};
 
 	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++) {
 		assert_non_null(backend_get(id));
@@ -641,6 +643,41 @@ static void test_backend_table(void **state)
 		assert_string_equal(err.code, "backend_unavailable");
 		assert_int_equal(res.pid, 0);
 	}
+}
+
+/* A backend runs what the spec asks: its command, in its working
+ * directory, with its environment and nothing of the caller's. */
+static void test_launch_reads_spec(void **state)
+{
+	/* It waits for a line, so its output is read before its terminal
+	 * hangs up (a read after that may get EIO first). */
+	char *command[] = {"/bin/sh", "-c", "echo \"[$ASKED:$HOME:$(pwd)]\"; read line", NULL};
+	char *env[] = {"ASKED=from-the-spec", "PATH=/usr/bin:/bin", NULL};
+	struct sandbox_spec spec = {.backend = SANDBOX_NONE, .profile = "terminal",
+				    .workdir = "/tmp", .command = command, .env = env};
+	struct launch_request req = {.spec = &spec, .rows = 24, .cols = 80};
+	struct sm_error err = {{0}, {0}};
+	struct launch_result res;
+	char out[512] = "";
+	size_t len = 0;
+	ssize_t n;
+	int status;
+
+	(void)state;
+	setenv("HOME", "/the/caller's", 1);
+	assert_int_equal(backend_get(SANDBOX_NONE)->launch(&req, &res, &err), 0);
+	assert_true(res.confirmed);
+	/* The master is non-blocking: wait for each piece. */
+	while (len + 1 < sizeof out && strchr(out, ']') == NULL &&
+	       poll(&(struct pollfd){.fd = res.master, .events = POLLIN}, 1, 10000) == 1 &&
+	       (n = read(res.master, out + len, sizeof out - 1 - len)) > 0) {
+		len += (size_t)n;
+		out[len] = '\0';
+	}
+	assert_non_null(strstr(out, "[from-the-spec::/tmp]"));
+	assert_int_equal(write(res.master, "\n", 1), 1);
+	assert_int_equal(waitpid(res.pid, &status, 0), res.pid);
+	close(res.master);
 }
 
 /* Threat: a process inside a sandbox naming itself so that its
@@ -708,6 +745,7 @@ int main(void)
 	    cmocka_unit_test(test_handle_round_trip),
 	    cmocka_unit_test(test_handle_errors),
 	    cmocka_unit_test(test_violation_round_trip),
+	    cmocka_unit_test(test_launch_reads_spec),
 	    cmocka_unit_test(test_violation_sources),
 	    cmocka_unit_test(test_violation_old_line),
 	    cmocka_unit_test(test_expand_home),
