@@ -82,28 +82,16 @@ struct launch_result {
 	int status_fd;
 	bool confirmed; /* true once the label may be shown */
 	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
-	/* Backend-private state; zero it before launch. */
-	char mask_file[64]; /* native: the empty mode-000 file masks bind */
-	char *layer_work;   /* native: the home layer's work directory, or NULL */
-	char status_buf[512]; /* native: a partial line read from status_file */
-	size_t status_len;
-	int status_file; /* native: memfd bwrap writes --json-status-fd to */
-	int status_timer; /* native: the tick timerfd in status_fd's epoll set */
-	off_t status_offset; /* native: how much of it was read */
-	pid_t sandbox_init; /* native: the pid namespace's init (bwrap's child) */
-	long long launched_ms; /* native: CLOCK_MONOTONIC at launch */
-	/* native: the shim's handshake and the pane's supervisor policy,
-	 * until confirmation (native.c); then the supervised pane's id. */
-	struct native_shim *shim;
-	int supervised_pane;
-	/* macOS native: the helper's confirm pipe and the log stream
-	 * watcher (seatbelt-native.c). */
-	struct seatbelt_pane *seatbelt;
-	/* microvm: the VM's control channel, QMP and launch state. */
-	struct microvm_vm *vm;
-	/* native: the sandbox's control groups or rlimits (sandbox-limits.h), until
-	 * released. */
+	/* What the server reads of a contained launch. */
+	bool home_layer; /* a copy-on-write home: its changes are counted at the end */
+	bool supervised; /* its listener reached the supervisor */
+	/* The sandbox's control groups or rlimits (sandbox-limits.h), polled
+	 * by the server, until released. */
 	struct limits_group *limits;
+	/* The backend's own state (native.c's struct native_state,
+	 * microvm.c's struct microvm_vm, seatbelt-native.c's struct
+	 * seatbelt_pane), NULL before launch; its .release frees it. */
+	void *state;
 };
 
 struct backend_ops {

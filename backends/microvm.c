@@ -172,6 +172,12 @@ struct microvm_vm {
 	char failure[256];
 };
 
+/* The launch's VM (launch_result.state), NULL once released. */
+static struct microvm_vm *vm_of(const struct launch_result *res)
+{
+	return res->state;
+}
+
 /* The host's TSC rate for tsc_early_khz=: without it the guest
  * calibrates its clock against an emulated timer and gets it wrong
  * under TCG.  /proc/cpuinfo's "cpu MHz" of the first CPU. */
@@ -1322,7 +1328,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 	}
 	free(world);
 	res->backend = SANDBOX_MICROVM;
-	res->vm = vm;
+	res->state = vm;
 	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid, vm->accel,
 		 key->work[0] != '\0' ? key->work : "none", key->work_ro ? " read-only" : "",
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
@@ -1426,7 +1432,7 @@ void microvm_prepared_discard(void)
 	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	close(prepared.master);
-	vm_free(prepared.vm);
+	vm_free(vm_of(&prepared));
 	limits_group_free(prepared.limits);
 	memset(&prepared, 0, sizeof prepared);
 }
@@ -1496,7 +1502,7 @@ static bool take_prepared(const struct vm_key *key, struct launch_result *res)
 	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
 		/* It died waiting (reaped just now): boot a new one. */
 		close(prepared.master);
-		vm_free(prepared.vm);
+		vm_free(vm_of(&prepared));
 		limits_group_free(prepared.limits);
 		have_prepared = false;
 		return false;
@@ -1577,27 +1583,27 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		remember_shell(req);
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 &key, res->vm->nonce, &message_len);
+				 &key, vm_of(res)->nonce, &message_len);
 	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what
 	 * qemu said on the PTY, which is the better reason. */
 	if (message == NULL ||
-	    (write_all(res->vm->ctl, message, message_len) != 0 && errno != EPIPE)) {
+	    (write_all(vm_of(res)->ctl, message, message_len) != 0 && errno != EPIPE)) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot send the launch to the guest: %s",
 			     message == NULL ? "out of memory" : strerror(errno));
 		goto fail;
 	}
 	free(message);
 	message = NULL;
-	res->status_fd = make_status_fd(res->vm);
+	res->status_fd = make_status_fd(vm_of(res));
 	if (res->status_fd < 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch the guest: %s", strerror(errno));
 		goto fail;
 	}
 	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
-		 res->vm->accel, prof->name, warm ? ", prepared VM" : "");
+		 vm_of(res)->accel, prof->name, warm ? ", prepared VM" : "");
 	return 0;
 fail:
 	free(message);
@@ -1607,8 +1613,8 @@ fail:
 		;
 	close(res->master);
 	res->master = -1;
-	vm_free(res->vm);
-	res->vm = NULL;
+	vm_free(vm_of(res));
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 	res->pid = 0;
@@ -1662,7 +1668,7 @@ static void guest_violation(struct microvm_vm *vm, const char *text)
 /* One line from the agent: 1 handled, -1 failure (err set). */
 static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	char nonce[64];
 	int pid, status;
 
@@ -1702,7 +1708,7 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
  * otherwise. */
 static int read_ctl(struct launch_result *res, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 
 	for (;;) {
 		ssize_t n = recv(vm->ctl, vm->line + vm->len, sizeof vm->line - 1 - vm->len,
@@ -1750,7 +1756,7 @@ static void pty_output_raw(int master)
 
 static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	uint64_t ticks;
 	int rc;
 
@@ -1788,10 +1794,10 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 
 	/* Before "ready" too: the line queues behind the launch message,
 	 * and the agent applies it right after starting the shell. */
-	if (res->vm == NULL)
+	if (vm_of(res) == NULL)
 		return;
 	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
-	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+	if (send(vm_of(res)->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
 
@@ -1805,7 +1811,7 @@ static int microvm_next_violation(struct launch_result *res, char *action, size_
 {
 	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
 					      "network-outbound"};
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	struct sm_error err = {0};
 
 	*source = "host";
@@ -1971,8 +1977,8 @@ static long long mono_ms(void)
 
 static int microvm_suspend(struct launch_result *res)
 {
-	return res->vm != NULL && !res->vm->on_disk
-		   ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n")
+	return vm_of(res) != NULL && !vm_of(res)->on_disk
+		   ? qmp_command(vm_of(res), "{\"execute\":\"stop\"}\n")
 		   : -1;
 }
 
@@ -2035,7 +2041,7 @@ static void qemu_end(pid_t pid, struct microvm_vm *vm)
 static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 				   struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	char slave[128];
 	int fd;
 
@@ -2086,7 +2092,7 @@ fail:
 static int restore(struct launch_result *res, struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	long long deadline = mono_ms() + DISK_DEADLINE_MS;
 	struct winsize ws = {0};
 	char status[32] = "";
@@ -2136,11 +2142,11 @@ static int restore(struct launch_result *res, struct sm_error *err)
 
 static int microvm_resume(struct launch_result *res, struct sm_error *err)
 {
-	if (res->vm == NULL)
+	if (vm_of(res) == NULL)
 		return -1;
-	if (res->vm->on_disk)
+	if (vm_of(res)->on_disk)
 		return restore(res, err);
-	return qmp_command(res->vm, "{\"execute\":\"cont\"}\n");
+	return qmp_command(vm_of(res), "{\"execute\":\"cont\"}\n");
 }
 
 /* --- the end -------------------------------------------------------------- */
@@ -2152,15 +2158,15 @@ static void microvm_destroy(struct launch_result *res)
 	 * qemu (pid 0: kill(0) would be the server's own group). */
 	if (res->pid > 0)
 		backend_kill_tree(res->pid, 0);
-	vm_free(res->vm);
-	res->vm = NULL;
+	vm_free(vm_of(res));
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 }
 
 static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	struct sm_error err = {0};
 	int code = -1;
 
@@ -2178,7 +2184,7 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	vm_free(vm);
-	res->vm = NULL;
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 	return code;

@@ -84,6 +84,41 @@
 #define CONFIRM_FAST_TICK_MS 1
 #define CONFIRM_SLOW_TICK_MS 20
 
+/* A native launch's own state (launch_result.state): made at launch,
+ * freed by native_release. */
+struct native_state {
+	char mask_file[64]; /* the empty mode-000 file masks bind */
+	char *layer_work;   /* the home layer's work directory, or NULL */
+	char status_buf[512]; /* a partial line read from status_file */
+	size_t status_len;
+	int status_file;    /* memfd bwrap writes --json-status-fd to */
+	int status_timer;   /* the tick timerfd in status_fd's epoll set */
+	off_t status_offset; /* how much of it was read */
+	pid_t sandbox_init; /* the pid namespace's init (bwrap's child) */
+	long long launched_ms; /* CLOCK_MONOTONIC at launch */
+	/* The shim's handshake and the pane's supervisor policy, until
+	 * confirmation; then the supervised pane's id. */
+	struct native_shim *shim;
+	int supervised_pane;
+};
+
+static struct native_state *native_of(const struct launch_result *res)
+{
+	return res->state;
+}
+
+/* A launch result zeroed, with a fresh state of its own. */
+static void native_result_init(struct launch_result *res)
+{
+	struct native_state *ns = xcalloc(1, sizeof *ns);
+
+	memset(res, 0, sizeof *res);
+	res->master = -1;
+	res->status_fd = -1;
+	ns->status_file = ns->status_timer = -1;
+	res->state = ns;
+}
+
 /* Mask files a server that is gone left in /tmp (one killed with
  * SIGKILL removes none): sandmux-mask-PID-*, ours, PID not alive.
  * Once per server, at its first mask file. */
@@ -120,16 +155,16 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 	int fd;
 
 	remove_stale_masks();
-	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-%d-XXXXXX", (int)getpid());
-	fd = mkostemp(res->mask_file, O_CLOEXEC);
+	snprintf(native_of(res)->mask_file, sizeof native_of(res)->mask_file, "/tmp/sandmux-mask-%d-XXXXXX", (int)getpid());
+	fd = mkostemp(native_of(res)->mask_file, O_CLOEXEC);
 	if (fd < 0 || fchmod(fd, 0) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the sandbox mask file: %s",
 			     strerror(errno));
 		if (fd >= 0) {
 			close(fd);
-			unlink(res->mask_file);
+			unlink(native_of(res)->mask_file);
 		}
-		res->mask_file[0] = '\0';
+		native_of(res)->mask_file[0] = '\0';
 		return -1;
 	}
 	close(fd);
@@ -138,14 +173,14 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 
 static void remove_mask_file(struct launch_result *res)
 {
-	if (res->mask_file[0] != '\0')
-		unlink(res->mask_file);
-	res->mask_file[0] = '\0';
+	if (native_of(res)->mask_file[0] != '\0')
+		unlink(native_of(res)->mask_file);
+	native_of(res)->mask_file[0] = '\0';
 	/* The home layer's work directory goes with the sandbox too. */
-	if (res->layer_work != NULL)
-		home_layer_work_remove(res->layer_work);
-	free(res->layer_work);
-	res->layer_work = NULL;
+	if (native_of(res)->layer_work != NULL)
+		home_layer_work_remove(native_of(res)->layer_work);
+	free(native_of(res)->layer_work);
+	native_of(res)->layer_work = NULL;
 }
 
 /* The deny list every profile starts from, the profile's own, and what
@@ -546,7 +581,7 @@ struct native_shim {
 
 static void shim_free(struct launch_result *res)
 {
-	struct native_shim *shim = res->shim;
+	struct native_shim *shim = native_of(res)->shim;
 
 	if (shim == NULL)
 		return;
@@ -563,7 +598,7 @@ static void shim_free(struct launch_result *res)
 	strvec_free(&shim->write_denies);
 	strvec_free(&shim->delete_roots);
 	free(shim);
-	res->shim = NULL;
+	native_of(res)->shim = NULL;
 }
 
 /* The directories resolve_missing has resolved for one launch: most
@@ -707,7 +742,7 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	res->shim = shim;
+	native_of(res)->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
 	shim->prof = paths->prof;
@@ -1055,7 +1090,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		return -1;
 	}
 	terminal_input(req, &paths, &in);
-	in.mask_file = res->mask_file;
+	in.mask_file = native_of(res)->mask_file;
 	in.status_fd = status_write;
 	in.argv = req->spec->command;
 	if (req->egress_dir != NULL) {
@@ -1073,7 +1108,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	opts.child_arg = res->limits;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
-	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
+	    shim_argv(native_of(res)->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
 	in.shim_binds_at = shim_binds() ? sep : 0;
@@ -1081,7 +1116,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
-	keep[1] = res->shim->child_sock;
+	keep[1] = native_of(res)->shim->child_sock;
 	if (bwrap_build_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
@@ -1090,10 +1125,11 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		 * the same shim binary, [sandmux-shim] or [sandmux, shim]. */
 		size_t nprefix = strcmp(shimmed.v[1], "shim") == 0 ? 2 : 1;
 
-		if (home_layer_work_new(paths.layer_dir, &res->layer_work, err) != 0)
+		if (home_layer_work_new(paths.layer_dir, &native_of(res)->layer_work, err) != 0)
 			goto done;
+		res->home_layer = true;
 		if (home_layer_argv((const char *const *)shimmed.v, nprefix, paths.home_real,
-				    paths.layer_dir, res->layer_work, &paths.real, argv.v,
+				    paths.layer_dir, native_of(res)->layer_work, &paths.real, argv.v,
 				    &layered) != 0) {
 			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 			goto done;
@@ -1104,9 +1140,9 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start bubblewrap: %s", msg);
 		goto done;
 	}
-	close(res->shim->child_sock);
-	res->shim->child_sock = -1;
-	if (shim_policy(res->shim, &paths) != 0) {
+	close(native_of(res)->shim->child_sock);
+	native_of(res)->shim->child_sock = -1;
+	if (shim_policy(native_of(res)->shim, &paths) != 0) {
 		/* bwrap already runs, and --die-with-parent takes its
 		 * namespace along. */
 		kill(res->pid, SIGKILL);
@@ -1146,24 +1182,26 @@ static long long monotonic_ms(void)
 /* Close what confirmation needed; status_fd itself is the caller's. */
 static void close_confirm_fds(struct launch_result *res)
 {
-	if (res->status_file >= 0)
-		close(res->status_file);
-	res->status_file = -1;
-	if (res->status_timer >= 0)
-		close(res->status_timer);
-	res->status_timer = -1;
-	if (res->shim != NULL && res->shim->attached)
-		res->supervised_pane = res->shim->pane_id;
+	if (native_of(res)->status_file >= 0)
+		close(native_of(res)->status_file);
+	native_of(res)->status_file = -1;
+	if (native_of(res)->status_timer >= 0)
+		close(native_of(res)->status_timer);
+	native_of(res)->status_timer = -1;
+	if (native_of(res)->shim != NULL && native_of(res)->shim->attached) {
+		native_of(res)->supervised_pane = native_of(res)->shim->pane_id;
+		res->supervised = true;
+	}
 	shim_free(res);
 }
 
 static void arm_tick(struct launch_result *res)
 {
-	long long elapsed = monotonic_ms() - res->launched_ms;
+	long long elapsed = monotonic_ms() - native_of(res)->launched_ms;
 	long ms = elapsed < CONFIRM_FAST_SPAN_MS ? CONFIRM_FAST_TICK_MS : CONFIRM_SLOW_TICK_MS;
 	struct itimerspec when = {.it_value = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000}};
 
-	timerfd_settime(res->status_timer, 0, &when, NULL);
+	timerfd_settime(native_of(res)->status_timer, 0, &when, NULL);
 }
 
 /* The status memfd (its fd goes to bwrap; it is never truncated and only
@@ -1172,11 +1210,11 @@ static void arm_tick(struct launch_result *res)
  * it later). */
 static int open_status(struct launch_result *res, struct sm_error *err)
 {
-	res->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
-	res->status_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	native_of(res)->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
+	native_of(res)->status_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	res->status_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (res->status_file < 0 || res->status_timer < 0 || res->status_fd < 0 ||
-	    epoll_ctl(res->status_fd, EPOLL_CTL_ADD, res->status_timer,
+	if (native_of(res)->status_file < 0 || native_of(res)->status_timer < 0 || res->status_fd < 0 ||
+	    epoll_ctl(res->status_fd, EPOLL_CTL_ADD, native_of(res)->status_timer,
 		      &(struct epoll_event){.events = EPOLLIN}) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch bubblewrap's status: %s",
 			     strerror(errno));
@@ -1328,7 +1366,7 @@ static void ahead_discard(void)
 	if (!ahead.ready)
 		return;
 	ahead.ready = false;
-	backend_signal_tree(res->pid, res->sandbox_init, SIGKILL);
+	backend_signal_tree(res->pid, native_of(res)->sandbox_init, SIGKILL);
 	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	if (res->status_fd >= 0)
@@ -1341,6 +1379,8 @@ static void ahead_discard(void)
 	remove_mask_file(res);
 	limits_group_free(res->limits);
 	res->limits = NULL;
+	free(res->state);
+	res->state = NULL;
 	free(ahead.key);
 	ahead.key = NULL;
 }
@@ -1383,7 +1423,7 @@ static int ahead_send_run(int sock, const struct launch_request *req,
 static bool ahead_fits(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home)
 {
-	struct pollfd pfd = {.fd = ahead.res.shim->sock, .events = POLLIN};
+	struct pollfd pfd = {.fd = native_of(&ahead.res)->shim->sock, .events = POLLIN};
 	char *key = ahead_key(req, prof, home);
 	/* Hung up or talking (a failure): it is not waiting any more. */
 	bool fits = key != NULL && strcmp(key, ahead.key) == 0 && poll(&pfd, 1, 0) == 0 &&
@@ -1405,19 +1445,23 @@ static int ahead_take(const struct launch_request *req, const struct sandbox_pro
 		return -1;
 	}
 	pty_resize(ahead.res.master, req->rows, req->cols);
-	if (ahead_send_run(ahead.res.shim->sock, req, prof) != 0) {
+	if (ahead_send_run(native_of(&ahead.res)->shim->sock, req, prof) != 0) {
 		ahead_discard();
 		return -1;
 	}
+	/* The prepared sandbox's result, with its state, becomes the
+	 * launch's: the fresh one goes. */
+	free(res->state);
 	*res = ahead.res;
+	ahead.res.state = NULL;
 	ahead.ready = false;
 	free(ahead.key);
 	ahead.key = NULL;
-	res->shim->pane_id = req->pane_id;
-	snprintf(res->shim->session, sizeof res->shim->session, "%s",
+	native_of(res)->shim->pane_id = req->pane_id;
+	snprintf(native_of(res)->shim->session, sizeof native_of(res)->shim->session, "%s",
 		 req->spec->session_id != NULL ? req->spec->session_id : "");
-	res->shim->prof = prof;
-	res->launched_ms = monotonic_ms();
+	native_of(res)->shim->prof = prof;
+	native_of(res)->launched_ms = monotonic_ms();
 	return 0;
 }
 
@@ -1476,9 +1520,7 @@ void native_prepare_next(void)
 	if (ahead.ready && ahead_fits(&req, prof, home))
 		return;
 	ahead_discard();
-	memset(res, 0, sizeof *res);
-	res->master = -1;
-	res->status_fd = res->status_file = res->status_timer = -1;
+	native_result_init(res);
 	ahead.key = ahead_key(&req, prof, home);
 	if (ahead.key == NULL || make_mask_file(res, &err) != 0)
 		goto fail;
@@ -1486,7 +1528,7 @@ void native_prepare_next(void)
 		remove_mask_file(res);
 		goto fail;
 	}
-	if (spawn_bwrap(&req, prof, home, res, res->status_file, &err) != 0) {
+	if (spawn_bwrap(&req, prof, home, res, native_of(res)->status_file, &err) != 0) {
 		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
@@ -1495,13 +1537,15 @@ void native_prepare_next(void)
 		goto fail;
 	}
 	/* Room for a whole environment in the run message. */
-	setsockopt(res->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
+	setsockopt(native_of(res)->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
 	ahead.ready = true;
 	log_debug("%s: bwrap pid %d waits for the next %s pane in %s", __func__, (int)res->pid,
 		  prof->name, spec.workdir);
 	return;
 fail:
 	log_debug("%s: not prepared: %s", __func__, err.message);
+	free(res->state);
+	res->state = NULL;
 	free(ahead.key);
 	ahead.key = NULL;
 }
@@ -1522,9 +1566,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	const struct sandbox_profile *prof;
 	const char *home;
 
-	memset(res, 0, sizeof *res);
-	res->master = -1;
-	res->status_fd = res->status_file = res->status_timer = -1;
+	native_result_init(res);
 	/* Never launch on a host the probe did not vouch for. */
 	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &prof, &home, err) != 0)
 		return -1;
@@ -1539,8 +1581,8 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		remove_mask_file(res);
 		return -1;
 	}
-	res->launched_ms = monotonic_ms();
-	if (spawn_bwrap(req, prof, home, res, res->status_file, err) != 0) {
+	native_of(res)->launched_ms = monotonic_ms();
+	if (spawn_bwrap(req, prof, home, res, native_of(res)->status_file, err) != 0) {
 		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
@@ -1548,7 +1590,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		remove_mask_file(res);
 		return -1;
 	}
-	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
+	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, native_of(res)->status_file);
 launched:
 	arm_tick(res);
 	res->backend = SANDBOX_NATIVE;
@@ -1568,9 +1610,9 @@ static void parse_status_line(struct launch_result *res, const char *line)
 	const cJSON *exit_code = cJSON_GetObjectItemCaseSensitive(json, "exit-code");
 
 	if (cJSON_IsNumber(pid) && pid->valuedouble > 0)
-		res->sandbox_init = (pid_t)pid->valuedouble;
-	if (cJSON_IsNumber(exit_code) && res->sandbox_init > 0) {
-		res->child_pid = res->sandbox_init;
+		native_of(res)->sandbox_init = (pid_t)pid->valuedouble;
+	if (cJSON_IsNumber(exit_code) && native_of(res)->sandbox_init > 0) {
+		res->child_pid = native_of(res)->sandbox_init;
 		res->confirmed = true;
 	}
 	cJSON_Delete(json);
@@ -1579,17 +1621,17 @@ static void parse_status_line(struct launch_result *res, const char *line)
 /* Parse every complete line in the buffer, keep the rest. */
 static void parse_status_buffer(struct launch_result *res)
 {
-	char *start = res->status_buf, *nl;
+	char *start = native_of(res)->status_buf, *nl;
 
 	while (!res->confirmed &&
-	       (nl = memchr(start, '\n', res->status_len - (size_t)(start - res->status_buf))) !=
+	       (nl = memchr(start, '\n', native_of(res)->status_len - (size_t)(start - native_of(res)->status_buf))) !=
 		   NULL) {
 		*nl = '\0';
 		parse_status_line(res, start);
 		start = nl + 1;
 	}
-	res->status_len -= (size_t)(start - res->status_buf);
-	memmove(res->status_buf, start, res->status_len);
+	native_of(res)->status_len -= (size_t)(start - native_of(res)->status_buf);
+	memmove(native_of(res)->status_buf, start, native_of(res)->status_len);
 }
 
 /* True once bwrap itself has exited (a zombie not yet reaped counts). */
@@ -1605,7 +1647,7 @@ static bool bwrap_gone(pid_t pid)
 static int read_status(struct launch_result *res, struct sm_error *err)
 {
 	for (;;) {
-		size_t room = sizeof res->status_buf - 1 - res->status_len;
+		size_t room = sizeof native_of(res)->status_buf - 1 - native_of(res)->status_len;
 		ssize_t n;
 
 		if (room == 0) {
@@ -1614,8 +1656,8 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 				     "bubblewrap sent an unreadable status line");
 			return -1;
 		}
-		n = pread(res->status_file, res->status_buf + res->status_len, room,
-			  res->status_offset);
+		n = pread(native_of(res)->status_file, native_of(res)->status_buf + native_of(res)->status_len, room,
+			  native_of(res)->status_offset);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -1625,8 +1667,8 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 		}
 		if (n == 0)
 			return 0;
-		res->status_len += (size_t)n;
-		res->status_offset += n;
+		native_of(res)->status_len += (size_t)n;
+		native_of(res)->status_offset += n;
 		parse_status_buffer(res);
 		if (res->confirmed)
 			return 1;
@@ -1707,12 +1749,12 @@ static pid_t shim_exec_done(const struct launch_result *res)
 	struct stat self, shim;
 	pid_t child;
 
-	if (!res->shim->attached || !res->shim->exec_seen || stat("/proc/self/exe", &self) != 0)
+	if (!native_of(res)->shim->attached || !native_of(res)->shim->exec_seen || stat("/proc/self/exe", &self) != 0)
 		return 0;
-	child = exec_done(res->sandbox_init);
+	child = exec_done(native_of(res)->sandbox_init);
 	if (child <= 0 || same_exe(child, &self))
 		return 0;
-	if (res->shim->exe[0] != '\0' && stat(res->shim->exe, &shim) == 0 &&
+	if (native_of(res)->shim->exe[0] != '\0' && stat(native_of(res)->shim->exe, &shim) == 0 &&
 	    same_exe(child, &shim))
 		return 0;
 	return child;
@@ -1723,15 +1765,15 @@ static pid_t shim_exec_done(const struct launch_result *res)
  * (its exit code 126 is not the command's). */
 static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
 {
-	shim_poll(res->shim);
-	shim_watch_poll(res->shim);
-	if (res->shim->failure[0] != '\0') {
+	shim_poll(native_of(res)->shim);
+	shim_watch_poll(native_of(res)->shim);
+	if (native_of(res)->shim->failure[0] != '\0') {
 		res->confirmed = false;
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the sandmux shim failed: %s",
-			     res->shim->failure);
+			     native_of(res)->shim->failure);
 		return -1;
 	}
-	if (rc > 0 && !res->shim->attached) {
+	if (rc > 0 && !native_of(res)->shim->attached) {
 		res->confirmed = false;
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the command ended before the seccomp supervisor was attached");
@@ -1748,18 +1790,18 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 
 	if (res->confirmed)
 		return 1;
-	while (read(res->status_timer, &ticks, sizeof ticks) > 0)
+	while (read(native_of(res)->status_timer, &ticks, sizeof ticks) > 0)
 		;
 	/* Whether bwrap is gone is asked before reading: "exit-code" is
 	 * written before bwrap exits, so a status read after a gone bwrap
 	 * is complete. */
 	gone = bwrap_gone(res->pid);
 	rc = read_status(res, err);
-	if (res->shim != NULL && rc >= 0)
+	if (native_of(res)->shim != NULL && rc >= 0)
 		rc = shim_verdict(res, rc, err);
-	if (rc == 0 && res->sandbox_init > 0 &&
-	    (res->child_pid = res->shim != NULL ? shim_exec_done(res)
-						: exec_done(res->sandbox_init)) > 0) {
+	if (rc == 0 && native_of(res)->sandbox_init > 0 &&
+	    (res->child_pid = native_of(res)->shim != NULL ? shim_exec_done(res)
+						: exec_done(native_of(res)->sandbox_init)) > 0) {
 		res->confirmed = true;
 		rc = 1;
 	}
@@ -1767,11 +1809,11 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "bubblewrap exited before running the command");
 		rc = -1;
 	}
-	if (rc == 0 && monotonic_ms() - res->launched_ms >= CONFIRM_TIMEOUT_MS) {
+	if (rc == 0 && monotonic_ms() - native_of(res)->launched_ms >= CONFIRM_TIMEOUT_MS) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "bubblewrap did not start the command within %d s (%s)",
 			     CONFIRM_TIMEOUT_MS / 1000,
-			     res->sandbox_init > 0 ? "stuck setting up the sandbox"
+			     native_of(res)->sandbox_init > 0 ? "stuck setting up the sandbox"
 						   : "it never reported a sandbox");
 		rc = -1;
 	}
@@ -1782,7 +1824,7 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 	close_confirm_fds(res);
 	if (rc > 0)
 		log_debug("%s: command pid %d running inside, %lld ms after launch", __func__,
-			  (int)res->child_pid, monotonic_ms() - res->launched_ms);
+			  (int)res->child_pid, monotonic_ms() - native_of(res)->launched_ms);
 	return rc;
 }
 
@@ -1791,35 +1833,49 @@ static void native_release(struct launch_result *res);
 /* Stop or continue everything: the PTY session and, in case something
  * inside left it with setsid(), every process in the sandbox's pid
  * namespace. */
+/* The pid namespace's init, once known; 0 after release. */
+static pid_t sandbox_init_of(const struct launch_result *res)
+{
+	return native_of(res) != NULL ? native_of(res)->sandbox_init : 0;
+}
+
 static int native_suspend(struct launch_result *res)
 {
-	return backend_signal_tree(res->pid, res->sandbox_init, SIGSTOP);
+	return backend_signal_tree(res->pid, sandbox_init_of(res), SIGSTOP);
 }
 
 static int native_resume(struct launch_result *res, struct sm_error *err)
 {
 	(void)err;
-	return backend_signal_tree(res->pid, res->sandbox_init, SIGCONT);
+	return backend_signal_tree(res->pid, sandbox_init_of(res), SIGCONT);
 }
 
 /* bwrap leads the session; once it dies, --die-with-parent kills the
  * namespace's init and the kernel kills every process in the namespace. */
 static void native_destroy(struct launch_result *res)
 {
-	backend_kill_tree(res->pid, res->sandbox_init);
+	backend_kill_tree(res->pid, sandbox_init_of(res));
 	/* First: a pane killed before confirmation learns here that its
 	 * listener reached the supervisor (supervised_pane). */
-	close_confirm_fds(res);
-	if (res->supervised_pane > 0)
-		supervisor_detach(res->supervised_pane);
+	if (native_of(res) != NULL) {
+		close_confirm_fds(res);
+		if (native_of(res)->supervised_pane > 0)
+			supervisor_detach(native_of(res)->supervised_pane);
+	}
 	native_release(res);
 }
 
-/* After the pane's process is gone.  The group's last processes may
- * still be dying: sandbox-limits.c removes it once they are. */
+/* After the pane's process is gone: the mask file, the home layer's work
+ * directory and the state go.  The group's last processes may still be
+ * dying: sandbox-limits.c removes it once they are. */
 static void native_release(struct launch_result *res)
 {
-	remove_mask_file(res);
+	if (native_of(res) != NULL) {
+		remove_mask_file(res);
+		close_confirm_fds(res);
+		free(res->state);
+		res->state = NULL;
+	}
 	limits_group_free(res->limits);
 	res->limits = NULL;
 }

@@ -136,9 +136,13 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandbox-exec: %s", msg);
 		goto out;
 	}
-	res->seatbelt = xcalloc(1, sizeof *res->seatbelt);
-	res->seatbelt->pane = req->pane_id;
-	start_log_stream(res->seatbelt);
+	{
+		struct seatbelt_pane *sp = xcalloc(1, sizeof *sp);
+
+		sp->pane = req->pane_id;
+		start_log_stream(sp);
+		res->state = sp;
+	}
 	res->status_fd = confirm[0];
 	confirm[0] = -1;
 	res->backend = SANDBOX_NATIVE;
@@ -158,7 +162,7 @@ out:
 
 static int seatbelt_confirm(struct launch_result *res, struct sm_error *err)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 	char reason[200];
 	bool eof = false;
 	ssize_t n;
@@ -187,7 +191,7 @@ static int seatbelt_confirm(struct launch_result *res, struct sm_error *err)
 static int seatbelt_next_violation(struct launch_result *res, char *action, size_t action_size,
 				   char *target, size_t target_size, const char **source)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 	struct seatbelt_denial d;
 	char chunk[4096];
 	ssize_t n;
@@ -221,7 +225,7 @@ static int seatbelt_resume(struct launch_result *res, struct sm_error *err)
 
 static void seatbelt_release(struct launch_result *res)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 
 	if (sp == NULL)
 		return;
@@ -230,7 +234,7 @@ static void seatbelt_release(struct launch_result *res)
 	if (sp->log_fd >= 0)
 		close(sp->log_fd);
 	free(sp);
-	res->seatbelt = NULL;
+	res->state = NULL;
 }
 
 static void seatbelt_destroy(struct launch_result *res)

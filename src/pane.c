@@ -655,7 +655,7 @@ static void pane_add_home_changes(const struct pane *p, cJSON *ev)
 	bool more;
 	int n;
 
-	if (p->launch.layer_work == NULL)
+	if (!p->launch.home_layer)
 		return;
 	n = home_layer_changed_since(p->profile, (time_t)p->started_at, &more);
 	if (n >= 0)
@@ -986,7 +986,7 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddNumberToObject(o, "progress_state", progress_state);
 		cJSON_AddNumberToObject(o, "progress", progress);
 	}
-	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
+	if (p->launch.supervised && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
 	/* Where the pane's program has its cursor: what an attached client
