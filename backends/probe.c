@@ -37,6 +37,8 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
+#include "bwrap.h"
+#include "error.h"
 #include "seatbelt-launch.h"
 #include "home-layer.h"
 #include "log.h"
@@ -241,47 +243,39 @@ static int bwrap_version(const char *bwrap, char *out, size_t size)
 	return 0;
 }
 
-/* Build the namespaces and masks the terminal profile uses and run bwrap's
- * own binary inside them: where unprivileged user namespaces are blocked
- * (sysctl, AppArmor), bwrap is installed but cannot sandbox, and the
- * label must not promise what a launch would not deliver. */
+/* Build the namespaces and masks of a launch, with the argv a launch
+ * gets (bwrap_build_argv: every namespace, the read-only root, the
+ * private /tmp, /dev and /proc, a deny-read directory masked), and run
+ * bwrap's own binary inside them: where unprivileged user namespaces are
+ * blocked (sysctl, AppArmor), bwrap is installed but cannot sandbox, and
+ * the label must not promise what a launch would not deliver. */
 static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
 {
-	char *const argv[] = {
-	    (char *)bwrap,
-	    "--die-with-parent",
-	    "--unshare-user",
-	    "--unshare-pid",
-	    "--unshare-ipc",
-	    "--unshare-uts",
-	    "--unshare-cgroup-try",
-	    "--cap-drop",
-	    "ALL",
-	    "--ro-bind",
-	    "/",
-	    "/",
-	    "--tmpfs",
-	    "/tmp",
-	    "--dev",
-	    "/dev",
-	    "--proc",
-	    "/proc",
-	    "--perms",
-	    "0000",
-	    "--tmpfs",
-	    "/tmp/mask",
-	    "--remount-ro",
-	    "/tmp/mask",
-	    "--",
-	    (char *)bwrap,
-	    "--version",
-	    NULL,
+	/* A directory every Debian host has (FHS), masked as a profile's
+	 * deny-read directory is; one that is missing is left out, as a
+	 * launch leaves it out. */
+	static const char *const deny_read[] = {"/var/tmp", NULL};
+	char *const command[] = {(char *)bwrap, "--version", NULL};
+	const struct bwrap_input in = {
+	    .bwrap = bwrap,
+	    .home = "/",
+	    .cwd = "/",
+	    .no_home = true,
+	    .no_cwd = true,
+	    .deny_read = deny_read,
+	    .status_fd = -1,
+	    .argv = command,
 	};
+	struct strvec argv = STRVEC_INIT;
+	struct sm_error err = {0};
+	int rc = -1;
 
-	if (run_capture(argv, out, size) == 0)
-		return 0;
-	first_line(out);
-	return -1;
+	if (bwrap_build_argv(&in, &argv, &err) != 0)
+		snprintf(out, size, "%s", err.message);
+	else if ((rc = run_capture(argv.v, out, size)) != 0)
+		first_line(out);
+	strvec_free(&argv);
+	return rc == 0 ? 0 : -1;
 }
 
 /* The copy-on-write home's mount, made by the shim's own step
