@@ -41,44 +41,22 @@ const struct backend_ops *backend_get(enum sandbox_backend id)
 	return backend_table[id];
 }
 
-static int check_native(const struct probe_result *probe, struct sm_error *err)
+int backend_check_record(const char *name, bool disabled, bool available, const char *reason,
+			 const char *hint, bool install, struct sm_error *err)
 {
-	if (probe->native_disabled) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "native sandbox disabled by --sandbox off");
+	if (disabled) {
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox disabled by --sandbox off",
+			     name);
 		return -1;
 	}
-	if (probe->native_available)
+	if (available)
 		return 0;
-	if (probe->native_hint[0] != '\0')
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s (%s%s)",
-			     probe->native_reason,
-			     probe->native_requires_install ? "install: " : "", probe->native_hint);
+	if (hint[0] != '\0')
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox unavailable: %s (%s%s)", name,
+			     reason, install ? "install: " : "", hint);
 	else
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s",
-			     probe->native_reason);
-	return -1;
-}
-
-static int check_microvm(const struct probe_result *probe, struct sm_error *err)
-{
-	if (probe->native_disabled) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "microvm sandbox disabled by --sandbox off");
-		return -1;
-	}
-	/* A request that arrives while the accelerator check still runs
-	 * waits for it: the answer decides the label. */
-	backend_probe_microvm_wait();
-	if (probe->microvm_available)
-		return 0;
-	if (probe->microvm_hint[0] != '\0')
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "microvm sandbox unavailable: %s (install: %s)", probe->microvm_reason,
-			     probe->microvm_hint);
-	else
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable: %s",
-			     probe->microvm_reason);
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox unavailable: %s", name,
+			     reason);
 	return -1;
 }
 
@@ -104,7 +82,7 @@ int backend_check(enum sandbox_backend id, struct sm_error *err)
 			     sandbox_backend_name(id));
 		return -1;
 	}
-	return id == SANDBOX_NATIVE ? check_native(probe, err) : check_microvm(probe, err);
+	return backend_table[id]->check != NULL ? backend_table[id]->check(probe, err) : 0;
 }
 
 /* --- process trees ------------------------------------------------------ */

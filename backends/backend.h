@@ -17,36 +17,49 @@
 
 struct sm_error;
 
-/* What the probe found, fixed for the server's life. */
-struct probe_result {
-	bool native_available;
-	bool native_requires_install;
-	bool native_disabled; /* --sandbox off */
-	char native_tool[64]; /* "bubblewrap 0.8.0" */
-	char native_hint[160]; /* "apt-get install bubblewrap socat" */
-	char native_reason[160]; /* why not available */
+/* What the probe found for the native backend (bubblewrap on Linux,
+ * sandbox-exec on macOS). */
+struct native_probe {
+	bool available;
+	bool requires_install;
+	bool disabled; /* --sandbox off */
+	char tool[64]; /* "bubblewrap 0.8.0" */
+	char hint[160]; /* "apt-get install bubblewrap socat" */
+	char reason[160]; /* why not available */
 	/* The copy-on-write home (home-layer.h) mounts here: a profile that
 	 * makes $HOME writable needs it; the others run without. */
-	bool native_home_layer;
-	char native_home_layer_reason[200]; /* why not */
-	/* microvm: the fast part at start (qemu on PATH, the guest image),
-	 * the rest (qemu's version, which accelerator really boots) in the
-	 * background; every microvm_* field but microvm_qemu_path and
-	 * microvm_dir is only read after backend_probe_microvm_wait(). */
-	bool microvm_available;
-	char microvm_reason[160];
-	char microvm_hint[160];	  /* "apt-get install qemu-system-x86" */
-	char microvm_tool[64];	  /* "qemu 7.2.22" */
-	char microvm_accel[8];	  /* "kvm" or "tcg" */
-	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
+	bool home_layer;
+	char home_layer_reason[200]; /* why not */
+	/* Absolute paths on PATH, kept by the probe until the next one. */
+	const char *bwrap_path;
+	const char *socat_path;
+};
+
+/* What the probe found for microvm: the fast part at start (qemu on
+ * PATH, the guest image), the rest (qemu's version, which accelerator
+ * really boots) in the background; every field but qemu_path and dir is
+ * only read after backend_probe_microvm_wait(). */
+struct microvm_probe {
+	bool available;
+	char reason[160];
+	char hint[160];	      /* "apt-get install qemu-system-x86" */
+	char tool[64];	      /* "qemu 7.2.22" */
+	char accel[8];	      /* "kvm" or "tcg" */
+	char kvm_reason[160]; /* why not kvm, when tcg */
 	/* The paths, "" when not found, kept by the probe (backend_probe)
 	 * until the next probe. */
-	const char *microvm_qemu_path;
-	const char *microvm_diod_path; /* the guest's 9p file server on the host */
-	const char *microvm_dir; /* vmlinux and initramfs.cpio */
+	const char *qemu_path;
+	const char *diod_path; /* the guest's 9p file server on the host */
+	const char *dir;       /* vmlinux and initramfs.cpio */
+};
+
+/* What the probe found, fixed for the server's life: the platform, and
+ * each backend's own record, which its .check reads. */
+struct probe_result {
 	char platform[32]; /* "linux", "wsl2", "macos", ... */
-	const char *native_bwrap_path; /* absolute path of bwrap on PATH */
-	const char *native_socat_path; /* absolute path of socat on PATH */
+	bool sandbox_off;  /* --sandbox off: every contained backend disabled */
+	struct native_probe native;
+	struct microvm_probe microvm;
 };
 
 /* One launch: the spec says what the sandbox is asked to be (backend,
@@ -138,6 +151,11 @@ struct backend_ops {
 	/* The process is gone (reaped, or destroyed): free what the launch
 	 * still holds.  May be called more than once; NULL: nothing. */
 	void (*release)(struct launch_result *res);
+	/* May a launch be tried on this host?  Reads the backend's own
+	 * record of the probe: 0, or -1 with err (backend_unavailable, the
+	 * reason and the install hint; backend_check_record).  NULL: always
+	 * (none). */
+	int (*check)(const struct probe_result *probe, struct sm_error *err);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off.  What
@@ -212,9 +230,14 @@ int native_describe(const struct launch_request *req, struct cJSON *lines, struc
 void microvm_prepare_next(void);
 void microvm_prepared_discard(void);
 
-/* Check that a backend may be launched given the probe; fills err with
- * code backend_unavailable and the reason/hint if not. */
+/* Check that a backend may be launched given the probe (its .check);
+ * fills err with code backend_unavailable and the reason/hint if not. */
 int backend_check(enum sandbox_backend id, struct sm_error *err);
+/* A backend's .check from what its record says: disabled by --sandbox
+ * off, else available, else unavailable with reason and hint (an
+ * "install: " hint when install). */
+int backend_check_record(const char *name, bool disabled, bool available, const char *reason,
+			 const char *hint, bool install, struct sm_error *err);
 
 struct strvec;
 /* The shim's first words, pushed onto out: the standalone shim beside

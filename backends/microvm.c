@@ -276,7 +276,7 @@ static int push_network(struct strvec *a, const struct probe_result *probe,
 			const char *egress_dir, bool open_net)
 {
 	if (egress_dir != NULL) {
-		const char *socat = probe->native_socat_path;
+		const char *socat = probe->native.socat_path;
 
 		if (socat[0] == '\0' || strpbrk(socat, "',\"\\ ") != NULL ||
 		    strpbrk(egress_dir, "',\"\\ ") != NULL)
@@ -306,8 +306,8 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
 {
 	static const char *const port[SHARES] = {"sandmux.root", "sandmux.work"};
 
-	if (push_machine(a, probe->microvm_qemu_path, probe->microvm_dir,
-			 strcmp(probe->microvm_accel, "kvm") == 0, "") != 0 ||
+	if (push_machine(a, probe->microvm.qemu_path, probe->microvm.dir,
+			 strcmp(probe->microvm.accel, "kvm") == 0, "") != 0 ||
 	    push_pair(a, "-chardev", "socket,id=ctl,fd=%d", ctl_fd) != 0 ||
 	    push_pair(a, "-device", "virtserialport,chardev=ctl,name=%s", CTL_PORT) != 0 ||
 	    push_pair(a, "-chardev", "socket,id=qmp,fd=%d", qmp_fd) != 0 ||
@@ -488,7 +488,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 
 	if (which == SHARE_WORK && layer_work != NULL && layer_prefix(key, layer_work, a) != 0)
 		return -1;
-	rc |= strvec_push(a, probe->native_bwrap_path);
+	rc |= strvec_push(a, probe->native.bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
 	if (which == SHARE_ROOT || (secrets = work_secrets(key)) == NULL) {
 		rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", "/", "/"}, 3);
@@ -558,7 +558,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 	}
 	rc |= strvec_push(a, "--");
 	{
-		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
+		const char *const args[] = {probe->microvm.diod_path, "-f", "-n", "-c", "/dev/null",
 					    "-r", "3", "-w", "3", "-t", "2", "-L", "/dev/null",
 					    "-S", "-U", "root", "-e", path};
 
@@ -584,7 +584,7 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	char *const envp[] = {"PATH=/usr/bin:/bin:/usr/sbin:/sbin", NULL};
 	int rc;
 
-	if (probe->native_bwrap_path[0] == '\0') {
+	if (probe->native.bwrap_path[0] == '\0') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "microvm needs bubblewrap to confine its file servers "
 			     "(install: apt-get install bubblewrap)");
@@ -740,11 +740,11 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
 		return 0;
 	}
 	/* Fail, don't mislabel: found once, at the server's start. */
-	if (!backend_probe_result()->native_home_layer) {
+	if (!backend_probe_result()->native.home_layer) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the work tree holds $HOME, which is served through the copy-on-write "
 			     "home, and that cannot be mounted on this host (%s)",
-			     backend_probe_result()->native_home_layer_reason);
+			     backend_probe_result()->native.home_layer_reason);
 		return -1;
 	}
 	return home_layer_dir(prof->name, true, key->layer_dir, sizeof key->layer_dir, err);
@@ -1257,7 +1257,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		vm->share_qemu_end[i] = -1;
 		vm->share_server[i] = 0;
 	}
-	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm.accel);
 	if (make_nonce(vm->nonce) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make a nonce: %s", strerror(errno));
 		goto fail;
@@ -1442,7 +1442,7 @@ void microvm_prepare_next(void)
 	const struct probe_result *probe = backend_probe_result();
 	struct sm_error err = {0};
 
-	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available)
+	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm.available)
 		return;
 	if (have_prepared && key_equal(&prepared_key, &last_key) &&
 	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
@@ -1534,7 +1534,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->spec->profile);
 		return -1;
 	}
-	if (probe == NULL || !probe->microvm_available) {
+	if (probe == NULL || !probe->microvm.available) {
 		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable");
 		return -1;
 	}
@@ -1602,7 +1602,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch the guest: %s", strerror(errno));
 		goto fail;
 	}
-	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
+	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm.tool,
 		 vm_of(res)->accel, prof->name, warm ? ", prepared VM" : "");
 	return 0;
 fail:
@@ -2190,6 +2190,18 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 	return code;
 }
 
+static int microvm_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct microvm_probe *m = &probe->microvm;
+
+	/* A request that arrives while the accelerator check still runs
+	 * waits for it: the answer decides the label. */
+	if (!probe->sandbox_off)
+		backend_probe_microvm_wait();
+	return backend_check_record("microvm", probe->sandbox_off, m->available, m->reason,
+				    m->hint, true, err);
+}
+
 const struct backend_ops backend_microvm_ops = {
     .name = "microvm",
     .id = SANDBOX_MICROVM,
@@ -2202,4 +2214,5 @@ const struct backend_ops backend_microvm_ops = {
     .resize = microvm_resize,
     .exit_code = microvm_exit_code,
     .next_violation = microvm_next_violation,
+    .check = microvm_check,
 };

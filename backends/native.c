@@ -307,11 +307,11 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 	struct strvec kept = STRVEC_INIT;
 
 	/* Fail, don't mislabel: found once, at the server's start. */
-	if (!backend_probe_result()->native_home_layer) {
+	if (!backend_probe_result()->native.home_layer) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the copy-on-write home cannot be mounted on this host (%s); profile %s "
 			     "makes $HOME writable and needs it (the agent profile runs without)",
-			     backend_probe_result()->native_home_layer_reason, prof->name);
+			     backend_probe_result()->native.home_layer_reason, prof->name);
 		return -1;
 	}
 	if (realpath(np->home, np->home_real) == NULL) {
@@ -531,7 +531,7 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 static int egress_bridge_argv(const struct launch_request *req, struct strvec *out,
 			      struct sm_error *err)
 {
-	const char *socat = backend_probe_result()->native_socat_path;
+	const char *socat = backend_probe_result()->native.socat_path;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
@@ -816,7 +816,7 @@ static bool shim_binds(void)
 		struct stat st;
 
 		decided = getuid() == geteuid() && (v == NULL || strcmp(v, "0") != 0) &&
-			  stat(backend_probe_result()->native_bwrap_path, &st) == 0 &&
+			  stat(backend_probe_result()->native.bwrap_path, &st) == 0 &&
 			  (st.st_mode & S_ISUID) == 0;
 	}
 	return decided == 1;
@@ -1045,7 +1045,7 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
 			   struct bwrap_input *in)
 {
-	in->bwrap = backend_probe_result()->native_bwrap_path;
+	in->bwrap = backend_probe_result()->native.bwrap_path;
 	in->home = paths->home;
 	in->cwd = req->spec->workdir;
 	in->deny_read = (const char *const *)paths->deny.v;
@@ -1596,7 +1596,7 @@ launched:
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
-		 backend_probe_result()->native_tool, prof->name);
+		 backend_probe_result()->native.tool, prof->name);
 	return 0;
 }
 
@@ -1998,6 +1998,14 @@ done:
 	return rc;
 }
 
+static int native_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct native_probe *n = &probe->native;
+
+	return backend_check_record("native", n->disabled, n->available, n->reason, n->hint,
+				    n->requires_install, err);
+}
+
 const struct backend_ops backend_native_ops = {
     .name = "native",
     .id = SANDBOX_NATIVE,
@@ -2007,4 +2015,5 @@ const struct backend_ops backend_native_ops = {
     .resume = native_resume,
     .destroy = native_destroy,
     .release = native_release,
+    .check = native_check,
 };

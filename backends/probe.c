@@ -326,12 +326,12 @@ static void native_answer_find(const struct probe_result *r, void *answer)
 	struct native_answer *a = answer;
 	char output[512];
 
-	if (bwrap_version(r->native_bwrap_path, a->tool, sizeof a->tool) != 0) {
+	if (bwrap_version(r->native.bwrap_path, a->tool, sizeof a->tool) != 0) {
 		snprintf(a->reason, sizeof a->reason, "%.130s --version failed",
-			 r->native_bwrap_path);
+			 r->native.bwrap_path);
 		return;
 	}
-	if (bwrap_smoke_test(r->native_bwrap_path, output, sizeof output) != 0) {
+	if (bwrap_smoke_test(r->native.bwrap_path, output, sizeof output) != 0) {
 		snprintf(a->reason, sizeof a->reason, "%.40s cannot create a sandbox here: %.80s",
 			 a->tool, output[0] ? output : "it failed without a message");
 		snprintf(a->hint, sizeof a->hint,
@@ -416,13 +416,13 @@ static void native_settle(struct probe_result *r)
 {
 	if (native_sandbox_off) {
 		/* The host may be able to; this server will not. */
-		r->native_disabled = true;
-		r->native_available = false;
-		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
+		r->native.disabled = true;
+		r->native.available = false;
+		snprintf(r->native.reason, sizeof r->native.reason, "disabled by --sandbox off");
 	}
 	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
-		  r->native_available ? "available" : "unavailable",
-		  r->native_available ? r->native_tool : r->native_reason);
+		  r->native.available ? "available" : "unavailable",
+		  r->native.available ? r->native.tool : r->native.reason);
 	if (native_notify != NULL)
 		native_notify();
 }
@@ -436,15 +436,15 @@ static void native_answer_take(bool block)
 	if (got < 0)
 		return;
 	if (got == 0) {
-		snprintf(r->native_reason, sizeof r->native_reason,
+		snprintf(r->native.reason, sizeof r->native.reason,
 			 "the bwrap check ended without an answer");
 	} else {
-		r->native_available = a.available;
-		r->native_home_layer = a.home_layer;
-		snprintf(r->native_tool, sizeof r->native_tool, "%s", a.tool);
-		snprintf(r->native_reason, sizeof r->native_reason, "%s", a.reason);
-		snprintf(r->native_hint, sizeof r->native_hint, "%s", a.hint);
-		snprintf(r->native_home_layer_reason, sizeof r->native_home_layer_reason, "%s",
+		r->native.available = a.available;
+		r->native.home_layer = a.home_layer;
+		snprintf(r->native.tool, sizeof r->native.tool, "%s", a.tool);
+		snprintf(r->native.reason, sizeof r->native.reason, "%s", a.reason);
+		snprintf(r->native.hint, sizeof r->native.hint, "%s", a.hint);
+		snprintf(r->native.home_layer_reason, sizeof r->native.home_layer_reason, "%s",
 			 a.home_layer_reason);
 	}
 	native_settle(r);
@@ -457,13 +457,13 @@ static bool probe_native_linux(struct probe_result *out)
 	bool have_bwrap, have_socat;
 	const char *path = getenv("PATH");
 
-	have_bwrap = find_kept("bwrap", path, &out->native_bwrap_path) == 0;
-	have_socat = find_kept("socat", path, &out->native_socat_path) == 0;
+	have_bwrap = find_kept("bwrap", path, &out->native.bwrap_path) == 0;
+	have_socat = find_kept("socat", path, &out->native.socat_path) == 0;
 	if (!have_bwrap || !have_socat) {
-		out->native_requires_install = true;
-		snprintf(out->native_hint, sizeof out->native_hint, "apt-get install%s%s",
+		out->native.requires_install = true;
+		snprintf(out->native.hint, sizeof out->native.hint, "apt-get install%s%s",
 			 have_bwrap ? "" : " bubblewrap", have_socat ? "" : " socat");
-		snprintf(out->native_reason, sizeof out->native_reason, "%s not found on PATH",
+		snprintf(out->native.reason, sizeof out->native.reason, "%s not found on PATH",
 			 !have_bwrap && !have_socat ? "bwrap and socat"
 			 : !have_bwrap		    ? "bwrap (bubblewrap)"
 						    : "socat");
@@ -471,7 +471,7 @@ static bool probe_native_linux(struct probe_result *out)
 	}
 	if (answer_start(out, native_answer_find, sizeof(struct native_answer), &native_child,
 			 &native_answer_fd) != 0) {
-		snprintf(out->native_reason, sizeof out->native_reason, "cannot start the bwrap check");
+		snprintf(out->native.reason, sizeof out->native.reason, "cannot start the bwrap check");
 		return false;
 	}
 	return true;
@@ -572,7 +572,7 @@ static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
 		return -1;
 	}
 	close(fd);
-	if (microvm_probe_argv(r->microvm_qemu_path, r->microvm_dir, &argv) != 0) {
+	if (microvm_probe_argv(r->microvm.qemu_path, r->microvm.dir, &argv) != 0) {
 		strvec_free(&argv);
 		snprintf(reason, size, "out of memory");
 		return -1;
@@ -597,9 +597,9 @@ static void microvm_answer_find(const struct probe_result *r, void *answer)
 	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
 	bool kvm = false;
 
-	if (qemu_version(r->microvm_qemu_path, a->tool, sizeof a->tool) != 0) {
+	if (qemu_version(r->microvm.qemu_path, a->tool, sizeof a->tool) != 0) {
 		snprintf(a->reason, sizeof a->reason, "%.120s --version failed",
-			 r->microvm_qemu_path);
+			 r->microvm.qemu_path);
 		snprintf(a->hint, sizeof a->hint, "apt-get install qemu-system-x86");
 		return;
 	}
@@ -623,27 +623,27 @@ static void microvm_answer_take(bool block)
 	if (got < 0)
 		return;
 	if (got == 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
 			 "the qemu check ended without an answer");
 	} else if (a.available) {
-		snprintf(r->microvm_tool, sizeof r->microvm_tool, "%s", a.tool);
-		snprintf(r->microvm_accel, sizeof r->microvm_accel, "%s", a.accel);
-		snprintf(r->microvm_kvm_reason, sizeof r->microvm_kvm_reason, "%s", a.kvm_reason);
-		r->microvm_available = true;
+		snprintf(r->microvm.tool, sizeof r->microvm.tool, "%s", a.tool);
+		snprintf(r->microvm.accel, sizeof r->microvm.accel, "%s", a.accel);
+		snprintf(r->microvm.kvm_reason, sizeof r->microvm.kvm_reason, "%s", a.kvm_reason);
+		r->microvm.available = true;
 	} else {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "%s", a.reason);
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "%s", a.hint);
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "%s", a.reason);
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "%s", a.hint);
 	}
-	log_info("microvm: %s%s%s%s", r->microvm_available ? "available, " : "unavailable: ",
-		 r->microvm_available ? r->microvm_accel : r->microvm_reason,
-		 r->microvm_kvm_reason[0] ? "; kvm: " : "", r->microvm_kvm_reason);
+	log_info("microvm: %s%s%s%s", r->microvm.available ? "available, " : "unavailable: ",
+		 r->microvm.available ? r->microvm.accel : r->microvm.reason,
+		 r->microvm.kvm_reason[0] ? "; kvm: " : "", r->microvm.kvm_reason);
 }
 
 static void microvm_answer_start(struct probe_result *r)
 {
 	if (answer_start(r, microvm_answer_find, sizeof(struct microvm_answer), &microvm_child,
 			 &microvm_answer_fd) != 0)
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "cannot start the qemu check");
 }
 
 static void probe_microvm(struct probe_result *r, bool sandbox_off)
@@ -651,37 +651,37 @@ static void probe_microvm(struct probe_result *r, bool sandbox_off)
 	char dir[PATH_MAX], kernel[4200], initrd[4200];
 	struct stat st;
 
-	r->microvm_available = false;
+	r->microvm.available = false;
 	microvm_image_dir(dir, sizeof dir);
-	r->microvm_dir = keep_path(dir);
+	r->microvm.dir = keep_path(dir);
 	if (sandbox_off) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "disabled by --sandbox off");
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "disabled by --sandbox off");
 		return;
 	}
-	if (find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm_qemu_path) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+	if (find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm.qemu_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
 			 "qemu-system-x86_64 not found on PATH");
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install qemu-system-x86");
 		return;
 	}
 	/* diod serves the guest its files (microvm.c says why not qemu's
 	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
-	if (find_kept("diod", getenv("PATH"), &r->microvm_diod_path) != 0 &&
-	    find_kept("diod", "/usr/sbin:/sbin", &r->microvm_diod_path) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
+	if (find_kept("diod", getenv("PATH"), &r->microvm.diod_path) != 0 &&
+	    find_kept("diod", "/usr/sbin:/sbin", &r->microvm.diod_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
 			 "diod (the guest's file server) not found");
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install diod");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install diod");
 		return;
 	}
-	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm_dir);
-	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm_dir);
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm.dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm.dir);
 	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "guest image missing: %.120s",
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "guest image missing: %.120s",
 			 stat(kernel, &st) != 0 ? kernel : initrd);
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "make microvm-image");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "make microvm-image");
 		return;
 	}
-	snprintf(r->microvm_reason, sizeof r->microvm_reason, "qemu not checked");
+	snprintf(r->microvm.reason, sizeof r->microvm.reason, "qemu not checked");
 	microvm_answer_start(r);
 }
 
@@ -704,13 +704,13 @@ void backend_probe_notify(void (*fn)(void))
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
 {
 	backend_probe_microvm_wait();
-	if (probe->microvm_available)
-		snprintf(buf, size, "microvm: available (%s)", probe->microvm_accel);
-	else if (probe->microvm_hint[0] != '\0')
-		snprintf(buf, size, "microvm: unavailable: %s (install: %s)", probe->microvm_reason,
-			 probe->microvm_hint);
+	if (probe->microvm.available)
+		snprintf(buf, size, "microvm: available (%s)", probe->microvm.accel);
+	else if (probe->microvm.hint[0] != '\0')
+		snprintf(buf, size, "microvm: unavailable: %s (install: %s)", probe->microvm.reason,
+			 probe->microvm.hint);
 	else
-		snprintf(buf, size, "microvm: unavailable: %s", probe->microvm_reason);
+		snprintf(buf, size, "microvm: unavailable: %s", probe->microvm.reason);
 }
 
 void backend_probe(bool sandbox_off, struct probe_result *out)
@@ -729,15 +729,16 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 		probe_paths_used = 0;
 	}
 	native_sandbox_off = sandbox_off;
-	r->native_bwrap_path = r->native_socat_path = "";
-	r->microvm_qemu_path = r->microvm_diod_path = r->microvm_dir = "";
+	r->sandbox_off = sandbox_off;
+	r->native.bwrap_path = r->native.socat_path = "";
+	r->microvm.qemu_path = r->microvm.diod_path = r->microvm.dir = "";
 	host_platform(r->platform, sizeof r->platform);
 	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
 		checking = probe_native_linux(r);
 	else if (strcmp(r->platform, "macos") == 0)
 		probe_native_macos(r);
 	else
-		snprintf(r->native_reason, sizeof r->native_reason,
+		snprintf(r->native.reason, sizeof r->native.reason,
 			 "native sandbox is not offered on this platform");
 	probe_done = true;
 	/* The children's answers fill the rest later. */
@@ -756,26 +757,26 @@ const struct probe_result *backend_probe_result(void)
 
 void backend_probe_line(const struct probe_result *probe, char *buf, size_t size)
 {
-	if (probe->native_disabled)
+	if (probe->native.disabled)
 		snprintf(buf, size, "sandbox: DISABLED by --sandbox off");
-	else if (probe->native_available && strcmp(probe->platform, "macos") == 0)
+	else if (probe->native.available && strcmp(probe->platform, "macos") == 0)
 		snprintf(buf, size,
 			 "sandbox: native ON (%s); a writable $HOME is guarded by mandatory "
 			 "denies only (no copy-on-write home on macOS)",
-			 probe->native_tool);
-	else if (probe->native_available && !probe->native_home_layer)
+			 probe->native.tool);
+	else if (probe->native.available && !probe->native.home_layer)
 		snprintf(buf, size,
 			 "sandbox: native ON (%s), but a profile with a writable $HOME fails: no "
 			 "copy-on-write home here (%s)",
-			 probe->native_tool, probe->native_home_layer_reason);
-	else if (probe->native_available)
-		snprintf(buf, size, "sandbox: native ON (%s)", probe->native_tool);
-	else if (probe->native_requires_install)
+			 probe->native.tool, probe->native.home_layer_reason);
+	else if (probe->native.available)
+		snprintf(buf, size, "sandbox: native ON (%s)", probe->native.tool);
+	else if (probe->native.requires_install)
 		snprintf(buf, size, "sandbox: no OS-native sandbox on this host (install: %s)",
-			 probe->native_hint);
+			 probe->native.hint);
 	else
 		snprintf(buf, size, "sandbox: no OS-native sandbox on this host (%s)",
-			 probe->native_reason);
+			 probe->native.reason);
 }
 
 static bool add_text(cJSON *obj, const char *key, const char *value)
@@ -798,21 +799,21 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	native = cJSON_AddObjectToObject(obj, "native");
 	microvm = cJSON_AddObjectToObject(obj, "microvm");
 	if (native == NULL || microvm == NULL ||
-	    !cJSON_AddBoolToObject(native, "available", probe->native_available) ||
-	    !cJSON_AddBoolToObject(native, "requiresInstall", probe->native_requires_install) ||
-	    !cJSON_AddBoolToObject(native, "disabled", probe->native_disabled) ||
-	    !add_text(native, "tool", probe->native_tool) ||
-	    !add_text(native, "hint", probe->native_hint) ||
-	    !add_text(native, "reason", probe->native_reason) ||
-	    !cJSON_AddBoolToObject(native, "homeLayer", probe->native_home_layer) ||
+	    !cJSON_AddBoolToObject(native, "available", probe->native.available) ||
+	    !cJSON_AddBoolToObject(native, "requiresInstall", probe->native.requires_install) ||
+	    !cJSON_AddBoolToObject(native, "disabled", probe->native.disabled) ||
+	    !add_text(native, "tool", probe->native.tool) ||
+	    !add_text(native, "hint", probe->native.hint) ||
+	    !add_text(native, "reason", probe->native.reason) ||
+	    !cJSON_AddBoolToObject(native, "homeLayer", probe->native.home_layer) ||
 	    !add_text(native, "homeLayerReason",
-		      probe->native_home_layer ? "" : probe->native_home_layer_reason) ||
-	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm_available) ||
-	    !add_text(microvm, "reason", probe->microvm_available ? "" : probe->microvm_reason) ||
-	    !add_text(microvm, "hint", probe->microvm_hint) ||
-	    !add_text(microvm, "tool", probe->microvm_tool) ||
-	    !add_text(microvm, "accelerator", probe->microvm_accel) ||
-	    !add_text(microvm, "kvmReason", probe->microvm_kvm_reason)) {
+		      probe->native.home_layer ? "" : probe->native.home_layer_reason) ||
+	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm.available) ||
+	    !add_text(microvm, "reason", probe->microvm.available ? "" : probe->microvm.reason) ||
+	    !add_text(microvm, "hint", probe->microvm.hint) ||
+	    !add_text(microvm, "tool", probe->microvm.tool) ||
+	    !add_text(microvm, "accelerator", probe->microvm.accel) ||
+	    !add_text(microvm, "kvmReason", probe->microvm.kvm_reason)) {
 		cJSON_Delete(obj);
 		return NULL;
 	}

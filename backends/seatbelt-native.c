@@ -148,7 +148,7 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
-		 backend_probe_result()->native_tool, prof->name);
+		 backend_probe_result()->native.tool, prof->name);
 	rc = 0;
 out:
 	if (confirm[0] >= 0)
@@ -243,6 +243,14 @@ static void seatbelt_destroy(struct launch_result *res)
 	seatbelt_release(res);
 }
 
+static int seatbelt_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct native_probe *n = &probe->native;
+
+	return backend_check_record("native", n->disabled, n->available, n->reason, n->hint,
+				    n->requires_install, err);
+}
+
 const struct backend_ops backend_native_ops = {
     .name = "native",
     .id = SANDBOX_NATIVE,
@@ -253,6 +261,7 @@ const struct backend_ops backend_native_ops = {
     .destroy = seatbelt_destroy,
     .next_violation = seatbelt_next_violation,
     .release = seatbelt_release,
+    .check = seatbelt_check,
 };
 
 #endif

@@ -157,8 +157,8 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
 	if (strcmp(err->code, SM_ERR_BACKEND_UNAVAILABLE) == 0)
 		snprintf(p->hint, sizeof p->hint, "%s",
-			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm_hint
-							 : backend_probe_result()->native_hint);
+			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm.hint
+							 : backend_probe_result()->native.hint);
 	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
 		 err->message);
 	{
@@ -961,7 +961,7 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(details, "summary", p->launch.details);
 		if (p->launch.backend == SANDBOX_MICROVM)
 			cJSON_AddStringToObject(details, "accelerator",
-						backend_probe_result()->microvm_accel);
+						backend_probe_result()->microvm.accel);
 	}
 	if (p->launch.limits != NULL)
 		cJSON_AddItemToObject(o, "limits", limits_group_to_json(p->launch.limits));

@@ -1170,7 +1170,7 @@ static void server_on_probe(void)
 	log_info("%s", line);
 	if (server.foreground)
 		fprintf(stderr, "%s\n", line);
-	if (backend_probe_result()->native_available) {
+	if (backend_probe_result()->native.available) {
 		limits_probe();
 		log_info("%s", limits_probe_summary());
 	}

@@ -402,20 +402,20 @@ static void test_deny_spellings(void **state)
 
 static void test_probe_lines(void **state)
 {
-	struct probe_result on = {.native_available = true, .native_home_layer = true};
-	struct probe_result nolayer = {.native_available = true};
-	struct probe_result missing = {.native_requires_install = true};
-	struct probe_result off = {.native_disabled = true};
-	struct probe_result blocked = {.native_available = false};
+	struct probe_result on = {.native.available = true, .native.home_layer = true};
+	struct probe_result nolayer = {.native.available = true};
+	struct probe_result missing = {.native.requires_install = true};
+	struct probe_result off = {.native.disabled = true};
+	struct probe_result blocked = {.native.available = false};
 	char line[512];
 
-	snprintf(on.native_tool, sizeof on.native_tool, "bubblewrap 0.8.0");
-	snprintf(nolayer.native_tool, sizeof nolayer.native_tool, "bubblewrap 0.8.0");
-	snprintf(nolayer.native_home_layer_reason, sizeof nolayer.native_home_layer_reason,
+	snprintf(on.native.tool, sizeof on.native.tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native.tool, sizeof nolayer.native.tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native.home_layer_reason, sizeof nolayer.native.home_layer_reason,
 		 "cannot mount the copy-on-write home over /s/home: Invalid argument");
-	snprintf(missing.native_hint, sizeof missing.native_hint,
+	snprintf(missing.native.hint, sizeof missing.native.hint,
 		 "apt-get install bubblewrap socat");
-	snprintf(blocked.native_reason, sizeof blocked.native_reason,
+	snprintf(blocked.native.reason, sizeof blocked.native.reason,
 		 "native sandbox is not offered on this platform");
 
 	backend_probe_line(&on, line, sizeof line);
@@ -436,14 +436,14 @@ static void test_probe_lines(void **state)
 
 static void test_probe_json(void **state)
 {
-	struct probe_result r = {.native_available = true, .native_home_layer = true};
+	struct probe_result r = {.native.available = true, .native.home_layer = true};
 	cJSON *json;
 	char *text;
 
 	snprintf(r.platform, sizeof r.platform, "linux");
-	snprintf(r.native_tool, sizeof r.native_tool, "bubblewrap 0.8.0");
-	snprintf(r.microvm_reason, sizeof r.microvm_reason, "qemu-system-x86_64 not found on PATH");
-	snprintf(r.microvm_hint, sizeof r.microvm_hint, "apt-get install qemu-system-x86");
+	snprintf(r.native.tool, sizeof r.native.tool, "bubblewrap 0.8.0");
+	snprintf(r.microvm.reason, sizeof r.microvm.reason, "qemu-system-x86_64 not found on PATH");
+	snprintf(r.microvm.hint, sizeof r.microvm.hint, "apt-get install qemu-system-x86");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_string_equal(text, "{\"platform\":\"linux\",\"native\":{\"available\":true,"
@@ -457,10 +457,10 @@ static void test_probe_json(void **state)
 	free(text);
 	cJSON_Delete(json);
 	/* Available: the accelerator is named, the reason is not. */
-	r.microvm_available = true;
-	r.microvm_hint[0] = '\0';
-	snprintf(r.microvm_tool, sizeof r.microvm_tool, "qemu 7.2.22");
-	snprintf(r.microvm_accel, sizeof r.microvm_accel, "tcg");
+	r.microvm.available = true;
+	r.microvm.hint[0] = '\0';
+	snprintf(r.microvm.tool, sizeof r.microvm.tool, "qemu 7.2.22");
+	snprintf(r.microvm.accel, sizeof r.microvm.accel, "tcg");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_non_null(strstr(text, "\"microvm\":{\"available\":true,\"reason\":null,"
@@ -468,8 +468,8 @@ static void test_probe_json(void **state)
 	free(text);
 	cJSON_Delete(json);
 	/* No copy-on-write home: said, with the step's reason. */
-	r.native_home_layer = false;
-	snprintf(r.native_home_layer_reason, sizeof r.native_home_layer_reason, "no overlayfs");
+	r.native.home_layer = false;
+	snprintf(r.native.home_layer_reason, sizeof r.native.home_layer_reason, "no overlayfs");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_non_null(strstr(text, "\"homeLayer\":false,\"homeLayerReason\":\"no overlayfs\"}"));
@@ -554,15 +554,15 @@ static void test_probe_missing_tools(void **state)
 
 	make_bin_dir(empty, NULL, NULL);
 	probe_with_path(empty, false, &r);
-	assert_false(r.native_available);
-	assert_true(r.native_requires_install);
-	assert_string_equal(r.native_hint, "apt-get install bubblewrap socat");
+	assert_false(r.native.available);
+	assert_true(r.native.requires_install);
+	assert_string_equal(r.native.hint, "apt-get install bubblewrap socat");
 	backend_probe_line(&r, line, sizeof line);
 	assert_string_equal(line, "sandbox: no OS-native sandbox on this host "
 				  "(install: apt-get install bubblewrap socat)");
-	assert_false(r.microvm_available);
-	assert_string_equal(r.microvm_reason, "qemu-system-x86_64 not found on PATH");
-	assert_string_equal(r.microvm_hint, "apt-get install qemu-system-x86");
+	assert_false(r.microvm.available);
+	assert_string_equal(r.microvm.reason, "qemu-system-x86_64 not found on PATH");
+	assert_string_equal(r.microvm.hint, "apt-get install qemu-system-x86");
 	backend_probe_microvm_line(&r, line, sizeof line);
 	assert_string_equal(line, "microvm: unavailable: qemu-system-x86_64 not found on PATH "
 				  "(install: apt-get install qemu-system-x86)");
@@ -577,8 +577,8 @@ static void test_probe_missing_tools(void **state)
 	if (probe_find_on_path("bwrap", getenv("PATH"), bwrap, sizeof bwrap) == 0) {
 		make_bin_dir(only_bwrap, "bwrap", bwrap);
 		probe_with_path(only_bwrap, false, &r);
-		assert_false(r.native_available);
-		assert_string_equal(r.native_hint, "apt-get install socat");
+		assert_false(r.native.available);
+		assert_string_equal(r.native.hint, "apt-get install socat");
 		remove_dir(only_bwrap);
 	}
 	remove_dir(empty);
@@ -591,8 +591,8 @@ static void test_probe_off(void **state)
 	char line[256];
 
 	backend_probe(true, &r);
-	assert_true(r.native_disabled);
-	assert_false(r.native_available);
+	assert_true(r.native.disabled);
+	assert_false(r.native.available);
 	backend_probe_line(&r, line, sizeof line);
 	assert_string_equal(line, "sandbox: DISABLED by --sandbox off");
 	assert_int_equal(backend_check(SANDBOX_NATIVE, &err), -1);
@@ -614,8 +614,8 @@ static void test_probe_host(void **state)
 	    probe_find_on_path("socat", path, socat, sizeof socat) != 0)
 		skip();
 	/* This host has both; unprivileged user namespaces work here. */
-	assert_true(r.native_available);
-	assert_string_equal(r.native_bwrap_path, bwrap);
+	assert_true(r.native.available);
+	assert_string_equal(r.native.bwrap_path, bwrap);
 	backend_probe_line(&r, line, sizeof line);
 	assert_true(strncmp(line, "sandbox: native ON (bubblewrap ", 31) == 0);
 }
@@ -638,7 +638,7 @@ static void test_backend_table(void **state)
 	assert_null(backend_get(SANDBOX_BACKEND_COUNT));
 	/* Whatever the probe found, a launch the probe did not offer is
 	 * refused rather than attempted. */
-	if (backend_probe_result() == NULL || !backend_probe_result()->microvm_available) {
+	if (backend_probe_result() == NULL || !backend_probe_result()->microvm.available) {
 		assert_int_equal(backend_get(SANDBOX_MICROVM)->launch(&req, &res, &err), -1);
 		assert_string_equal(err.code, "backend_unavailable");
 		assert_int_equal(res.pid, 0);
