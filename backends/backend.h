@@ -156,6 +156,13 @@ struct backend_ops {
 	 * reason and the install hint; backend_check_record).  NULL: always
 	 * (none). */
 	int (*check)(const struct probe_result *probe, struct sm_error *err);
+	/* Optional.  Probe the host once at server start (backend_probe,
+	 * docs/design.md invariant 5) into the backend's own record of r,
+	 * r->platform and r->sandbox_off already set; never slow: what
+	 * takes time runs in the background, and then probe_settle takes
+	 * its answer (block: wait for it; else only if it is there). */
+	void (*probe)(struct probe_result *r);
+	void (*probe_settle)(bool block);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off.  What
@@ -163,9 +170,10 @@ struct backend_ops {
  * backend_probe_result returns, which waits for that answer. */
 void backend_probe(bool sandbox_off, struct probe_result *out);
 const struct probe_result *backend_probe_result(void);
-/* fn is called once the native part of the result is complete (within
- * backend_probe when nothing was left to ask, else when the answer is
- * taken): the server logs the startup line then. */
+/* fn is called once the native record of the result is complete
+ * (within backend_probe when nothing was left to ask, else when the
+ * bwrap check's answer is taken): the server logs the startup line
+ * then. */
 void backend_probe_notify(void (*fn)(void));
 /* Wait (bounded) for the background part of the microvm probe; every
  * reader of the microvm_* result calls it first. */
@@ -187,6 +195,31 @@ struct cJSON *probe_to_json(const struct probe_result *probe);
  * platform from uname's sysname and /proc/version: "linux", "wsl2",
  * "macos", else sysname in lower case. */
 int probe_find_on_path(const char *name, const char *path, char *out, size_t size);
+/* For the backends' .probe.  probe_find_kept: probe_find_on_path, the
+ * path kept until the next probe (*out; "" when not found).
+ * probe_keep_path keeps a copy of path so.  probe_run_capture(_for):
+ * run argv (no shell) with its output (stdout and stderr, cut to size)
+ * in out; its exit code, or -1 when it could not run or outran the
+ * timeout (PROBE_TIMEOUT_MS without _for).  probe_first_line cuts s at
+ * its first line end. */
+int probe_find_kept(const char *name, const char *path, const char **out);
+const char *probe_keep_path(const char *path);
+int probe_run_capture_for(char *const argv[], char *out, size_t size, long timeout_ms);
+int probe_run_capture(char *const argv[], char *out, size_t size);
+void probe_first_line(char *s);
+/* A backend's slow part in a child process (probe_answer_start: find
+ * fills an answer of size bytes, at most 1 KiB, that the child writes
+ * whole to a pipe and exits; the server's descriptors are closed in
+ * it), taken by probe_answer_take (block: wait for the child, else
+ * only an answer already there): 1 with the answer, 0 when the child
+ * ended without one, -1 when there is nothing (yet) to take. */
+int probe_answer_start(const struct probe_result *r,
+		       void (*find)(const struct probe_result *, void *), size_t size, pid_t *child,
+		       int *fd);
+int probe_answer_take(pid_t *child, int *fd, void *answer, size_t size, bool block);
+/* The native record is complete: the backend that fills it calls this
+ * once per probe (backend_probe_notify's function runs). */
+void probe_native_complete(void);
 void probe_platform(const char *sysname, const char *proc_version, char *out, size_t size);
 
 const struct backend_ops *backend_get(enum sandbox_backend id);

@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -80,7 +81,6 @@
 #include "linked-secret.h"
 #include "log.h"
 #include "microvm-warm.h"
-#include "microvm.h"
 #include "profile.h"
 #include "pty.h"
 #include "sandbox-limits.h"
@@ -246,7 +246,11 @@ static int push_machine(struct strvec *a, const char *qemu, const char *dir, boo
 		   : 0;
 }
 
-int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
+/* The probe's accelerator check: qemu under KVM booting the guest
+ * image in the agent's probe mode, built by the same code as a pane's so
+ * the check tests what a launch will run; it prints "sandmux-probe-ok"
+ * on its stdout and ends qemu.  0, or -1 out of memory. */
+static int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
 {
 	return push_machine(out, qemu, image_dir, true, "sandmux.probe");
 }
@@ -2190,6 +2194,222 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 	return code;
 }
 
+/* --- the probe ------------------------------------------------------------ */
+
+/* `qemu --version` answers in ~30 ms; a guest under working KVM reaches
+ * its init in well under a second. */
+#define QEMU_VERSION_TIMEOUT_MS 3000
+#define KVM_CHECK_TIMEOUT_MS 4000
+
+/* The slow part runs in a child process, not a thread of the server:
+ * what it touches (qemu's output, scanf, a thread's stack and malloc
+ * arena, the libc code of all that) is then the child's memory, gone
+ * when it exits, and the server keeps only the answer.  The child
+ * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
+ * the server takes it at its SIGCHLD (backend_probe_reap) or,
+ * when a request needs it first, waits for it.  The server's loop is
+ * one thread, and so are the readers of the answer. */
+struct microvm_answer {
+	bool available;
+	char reason[160], hint[160], tool[64], accel[8], kvm_reason[160];
+};
+
+static pid_t microvm_child = -1; /* the slow part, until its answer is taken */
+static int microvm_answer_fd = -1;
+static struct probe_result *answer_into; /* the result the answer completes */
+
+/* Where the guest image is: $SANDMUX_MICROVM_DIR, else microvm/ beside
+ * the binary (the build tree), else ../share/sandmux/microvm (make
+ * install). */
+static void microvm_image_dir(char *out, size_t size)
+{
+	const char *env = getenv("SANDMUX_MICROVM_DIR");
+	char self[4096], probe_path[4200];
+	const char *bin_dir;
+	ssize_t n;
+	struct stat st;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(out, size, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		snprintf(out, size, "/usr/local/share/sandmux/microvm");
+		return;
+	}
+	self[n] = '\0';
+	bin_dir = dirname(self);
+	snprintf(out, size, "%s/microvm", bin_dir);
+	snprintf(probe_path, sizeof probe_path, "%s/vmlinux", out);
+	if (stat(probe_path, &st) != 0) {
+		char up[4200];
+
+		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", bin_dir);
+		snprintf(probe_path, sizeof probe_path, "%s/vmlinux", up);
+		if (stat(probe_path, &st) == 0)
+			snprintf(out, size, "%s", up);
+	}
+}
+
+/* "qemu 7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)". */
+static int qemu_version(const char *qemu, char *out, size_t size)
+{
+	char *const argv[] = {(char *)qemu, "--version", NULL};
+	char buf[512], version[64];
+	const char *at;
+
+	if (probe_run_capture_for(argv, buf, sizeof buf, QEMU_VERSION_TIMEOUT_MS) != 0)
+		return -1;
+	at = strstr(buf, "version ");
+	if (at == NULL || sscanf(at + 8, "%63s", version) != 1)
+		return -1;
+	snprintf(out, size, "qemu %s", version);
+	return 0;
+}
+
+/* Does KVM boot the guest image here?  0 yes; -1 no, why in reason. */
+static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
+{
+	struct strvec argv = STRVEC_INIT;
+	char output[4096];
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(reason, size, "/dev/kvm: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (microvm_probe_argv(r->microvm.qemu_path, r->microvm.dir, &argv) != 0) {
+		strvec_free(&argv);
+		snprintf(reason, size, "out of memory");
+		return -1;
+	}
+	probe_run_capture_for(argv.v, output, sizeof output, KVM_CHECK_TIMEOUT_MS);
+	strvec_free(&argv);
+	if (strstr(output, "sandmux-probe-ok") != NULL)
+		return 0;
+	probe_first_line(output);
+	if (output[0] != '\0')
+		snprintf(reason, size, "KVM cannot boot the guest here: %.100s", output);
+	else
+		snprintf(reason, size, "KVM did not boot the guest within %d s",
+			 KVM_CHECK_TIMEOUT_MS / 1000);
+	return -1;
+}
+
+/* The slow part, in the child: qemu's version, then the accelerator. */
+static void microvm_answer_find(const struct probe_result *r, void *answer)
+{
+	struct microvm_answer *a = answer;
+	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
+	bool kvm = false;
+
+	if (qemu_version(r->microvm.qemu_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.120s --version failed",
+			 r->microvm.qemu_path);
+		snprintf(a->hint, sizeof a->hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	a->available = true;
+	if (accel != NULL && strcmp(accel, "tcg") == 0)
+		snprintf(a->kvm_reason, sizeof a->kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
+	else
+		kvm = kvm_boots(r, a->kvm_reason, sizeof a->kvm_reason) == 0;
+	snprintf(a->accel, sizeof a->accel, "%s", kvm ? "kvm" : "tcg");
+}
+
+/* The child's answer into the probe's result, once; block: wait for the child,
+ * else only take an answer that is already there.  A child that died
+ * without answering leaves microvm unavailable, saying so. */
+static void microvm_answer_take(bool block)
+{
+	struct probe_result *r = answer_into;
+	struct microvm_answer a;
+	int got = probe_answer_take(&microvm_child, &microvm_answer_fd, &a, sizeof a, block);
+
+	if (got < 0)
+		return;
+	if (got == 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "the qemu check ended without an answer");
+	} else if (a.available) {
+		snprintf(r->microvm.tool, sizeof r->microvm.tool, "%s", a.tool);
+		snprintf(r->microvm.accel, sizeof r->microvm.accel, "%s", a.accel);
+		snprintf(r->microvm.kvm_reason, sizeof r->microvm.kvm_reason, "%s", a.kvm_reason);
+		r->microvm.available = true;
+	} else {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "%s", a.reason);
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "%s", a.hint);
+	}
+	log_info("microvm: %s%s%s%s", r->microvm.available ? "available, " : "unavailable: ",
+		 r->microvm.available ? r->microvm.accel : r->microvm.reason,
+		 r->microvm.kvm_reason[0] ? "; kvm: " : "", r->microvm.kvm_reason);
+}
+
+static void microvm_answer_start(struct probe_result *r)
+{
+	if (probe_answer_start(r, microvm_answer_find, sizeof(struct microvm_answer),
+			       &microvm_child, &microvm_answer_fd) != 0)
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "cannot start the qemu check");
+}
+
+static void probe_microvm(struct probe_result *r, bool sandbox_off)
+{
+	char dir[PATH_MAX], kernel[4200], initrd[4200];
+	struct stat st;
+
+	r->microvm.available = false;
+	microvm_image_dir(dir, sizeof dir);
+	r->microvm.dir = probe_keep_path(dir);
+	if (sandbox_off) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "disabled by --sandbox off");
+		return;
+	}
+	if (probe_find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm.qemu_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "qemu-system-x86_64 not found on PATH");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	/* diod serves the guest its files (microvm.c says why not qemu's
+	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
+	if (probe_find_kept("diod", getenv("PATH"), &r->microvm.diod_path) != 0 &&
+	    probe_find_kept("diod", "/usr/sbin:/sbin", &r->microvm.diod_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "diod (the guest's file server) not found");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install diod");
+		return;
+	}
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm.dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm.dir);
+	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "guest image missing: %.120s",
+			 stat(kernel, &st) != 0 ? kernel : initrd);
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "make microvm-image");
+		return;
+	}
+	snprintf(r->microvm.reason, sizeof r->microvm.reason, "qemu not checked");
+	microvm_answer_start(r);
+}
+
+/* The microvm backend's .probe: qemu, diod and the guest image at once,
+ * qemu's version and the accelerator in a child (above).  A check still
+ * running from an earlier probe is waited for first. */
+static void microvm_probe(struct probe_result *r)
+{
+	microvm_answer_take(true);
+	r->microvm.qemu_path = r->microvm.diod_path = r->microvm.dir = "";
+	answer_into = r;
+	probe_microvm(r, r->sandbox_off);
+}
+
+/* The microvm backend's .probe_settle. */
+static void microvm_probe_settle(bool block)
+{
+	microvm_answer_take(block);
+}
+
 static int microvm_check(const struct probe_result *probe, struct sm_error *err)
 {
 	const struct microvm_probe *m = &probe->microvm;
@@ -2197,7 +2417,7 @@ static int microvm_check(const struct probe_result *probe, struct sm_error *err)
 	/* A request that arrives while the accelerator check still runs
 	 * waits for it: the answer decides the label. */
 	if (!probe->sandbox_off)
-		backend_probe_microvm_wait();
+		microvm_answer_take(true);
 	return backend_check_record("microvm", probe->sandbox_off, m->available, m->reason,
 				    m->hint, true, err);
 }
@@ -2215,4 +2435,6 @@ const struct backend_ops backend_microvm_ops = {
     .exit_code = microvm_exit_code,
     .next_violation = microvm_next_violation,
     .check = microvm_check,
+    .probe = microvm_probe,
+    .probe_settle = microvm_probe_settle,
 };

@@ -1998,6 +1998,213 @@ done:
 	return rc;
 }
 
+/* --- the probe ------------------------------------------------------------ */
+
+static bool probe_native_linux(struct probe_result *out);
+
+/* "bubblewrap 0.8.0" from `bwrap --version`. */
+static int bwrap_version(const char *bwrap, char *out, size_t size)
+{
+	char *const argv[] = {(char *)bwrap, "--version", NULL};
+	char buf[256];
+
+	if (probe_run_capture(argv, buf, sizeof buf) != 0)
+		return -1;
+	probe_first_line(buf);
+	if (buf[0] == '\0')
+		return -1;
+	snprintf(out, size, "%s", buf);
+	return 0;
+}
+
+/* Build the namespaces and masks of a launch, with the argv a launch
+ * gets (bwrap_build_argv: every namespace, the read-only root, the
+ * private /tmp, /dev and /proc, a deny-read directory masked), and run
+ * bwrap's own binary inside them: where unprivileged user namespaces are
+ * blocked (sysctl, AppArmor), bwrap is installed but cannot sandbox, and
+ * the label must not promise what a launch would not deliver. */
+static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
+{
+	/* A directory every Debian host has (FHS), masked as a profile's
+	 * deny-read directory is; one that is missing is left out, as a
+	 * launch leaves it out. */
+	static const char *const deny_read[] = {"/var/tmp", NULL};
+	char *const command[] = {(char *)bwrap, "--version", NULL};
+	const struct bwrap_input in = {
+	    .bwrap = bwrap,
+	    .home = "/",
+	    .cwd = "/",
+	    .no_home = true,
+	    .no_cwd = true,
+	    .deny_read = deny_read,
+	    .status_fd = -1,
+	    .argv = command,
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct sm_error err = {0};
+	int rc = -1;
+
+	if (bwrap_build_argv(&in, &argv, &err) != 0)
+		snprintf(out, size, "%s", err.message);
+	else if ((rc = probe_run_capture(argv.v, out, size)) != 0)
+		probe_first_line(out);
+	strvec_free(&argv);
+	return rc == 0 ? 0 : -1;
+}
+
+/* The copy-on-write home's mount, made by the shim's own step
+ * (home-layer.h); false with the step's message. */
+static bool home_layer_works(char *reason, size_t size)
+{
+	static const char prefix[] = "sandmux home layer: ";
+	struct home_layer_probe p;
+	char output[512];
+	bool works = false;
+
+	if (home_layer_probe_start(&p, reason, size) == 0) {
+		works = probe_run_capture(p.argv.v, output, sizeof output) == 0;
+		probe_first_line(output);
+		if (!works)
+			snprintf(reason, size, "%s",
+				 output[0] == '\0' ? "the shim's --home-layer step failed"
+				 : strncmp(output, prefix, sizeof prefix - 1) == 0
+				     ? output + sizeof prefix - 1
+				     : output);
+	}
+	home_layer_probe_end(&p);
+	return works;
+}
+
+/* What bwrap itself says (its version, whether it can build a launch's
+ * namespaces here, whether the copy-on-write home mounts) is asked in a
+ * child process, as microvm's accelerator is, so the server answers its
+ * first requests meanwhile.  Every reader of the result waits for the
+ * answer first (backend_probe_result, through .probe_settle): a native
+ * request that arrives before it is decided on the answer, never on a
+ * guess, and a pane that runs on the host does not read the result. */
+struct native_answer {
+	bool available, home_layer;
+	char tool[64], reason[160], hint[160], home_layer_reason[200];
+};
+
+static pid_t native_child = -1; /* the bwrap check, until its answer is taken */
+static int native_answer_fd = -1;
+static struct probe_result *native_answer_into; /* the result the answer completes */
+
+/* The slow part, in the child. */
+static void native_answer_find(const struct probe_result *r, void *answer)
+{
+	struct native_answer *a = answer;
+	char output[512];
+
+	if (bwrap_version(r->native.bwrap_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.130s --version failed",
+			 r->native.bwrap_path);
+		return;
+	}
+	if (bwrap_smoke_test(r->native.bwrap_path, output, sizeof output) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.40s cannot create a sandbox here: %.80s",
+			 a->tool, output[0] ? output : "it failed without a message");
+		snprintf(a->hint, sizeof a->hint,
+			 "allow unprivileged user namespaces (sysctl "
+			 "kernel.unprivileged_userns_clone, "
+			 "kernel.apparmor_restrict_unprivileged_userns)");
+		return;
+	}
+	a->available = true;
+	a->home_layer = home_layer_works(a->home_layer_reason, sizeof a->home_layer_reason);
+}
+
+/* The native record is complete: --sandbox off has its say, and the
+ * server hears of it. */
+static void native_probe_complete(struct probe_result *r)
+{
+	struct native_probe *n = &r->native;
+
+	if (r->sandbox_off) {
+		/* The host may be able to; this server will not. */
+		n->disabled = true;
+		n->available = false;
+		snprintf(n->reason, sizeof n->reason, "disabled by --sandbox off");
+	}
+	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
+		  n->available ? "available" : "unavailable", n->available ? n->tool : n->reason);
+	probe_native_complete();
+}
+
+/* The native backend's .probe_settle: the bwrap check's answer, once. */
+static void native_probe_settle(bool block)
+{
+	struct probe_result *r = native_answer_into;
+	struct native_probe *n;
+	struct native_answer a;
+	int got = probe_answer_take(&native_child, &native_answer_fd, &a, sizeof a, block);
+
+	if (got < 0)
+		return;
+	n = &r->native;
+	if (got == 0) {
+		snprintf(n->reason, sizeof n->reason, "the bwrap check ended without an answer");
+	} else {
+		n->available = a.available;
+		n->home_layer = a.home_layer;
+		snprintf(n->tool, sizeof n->tool, "%s", a.tool);
+		snprintf(n->reason, sizeof n->reason, "%s", a.reason);
+		snprintf(n->hint, sizeof n->hint, "%s", a.hint);
+		snprintf(n->home_layer_reason, sizeof n->home_layer_reason, "%s",
+			 a.home_layer_reason);
+	}
+	native_probe_complete(r);
+}
+
+/* The native backend's .probe: bubblewrap and socat on PATH at once; a
+ * bwrap that really builds a sandbox here, and the copy-on-write home,
+ * in a child (above).  A check still running from an earlier probe is
+ * waited for first. */
+static void native_probe(struct probe_result *r)
+{
+	struct native_probe *n = &r->native;
+
+	native_probe_settle(true);
+	native_answer_into = r;
+	n->bwrap_path = n->socat_path = "";
+	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0) {
+		if (probe_native_linux(r))
+			return;
+	} else {
+		snprintf(n->reason, sizeof n->reason, "native sandbox is not offered on this platform");
+	}
+	native_probe_complete(r);
+}
+
+/* What costs nothing (bwrap and socat on PATH) now; returns whether the
+ * bwrap check was started, whose answer completes the record later. */
+static bool probe_native_linux(struct probe_result *out)
+{
+	bool have_bwrap, have_socat;
+	const char *path = getenv("PATH");
+
+	have_bwrap = probe_find_kept("bwrap", path, &out->native.bwrap_path) == 0;
+	have_socat = probe_find_kept("socat", path, &out->native.socat_path) == 0;
+	if (!have_bwrap || !have_socat) {
+		out->native.requires_install = true;
+		snprintf(out->native.hint, sizeof out->native.hint, "apt-get install%s%s",
+			 have_bwrap ? "" : " bubblewrap", have_socat ? "" : " socat");
+		snprintf(out->native.reason, sizeof out->native.reason, "%s not found on PATH",
+			 !have_bwrap && !have_socat ? "bwrap and socat"
+			 : !have_bwrap		    ? "bwrap (bubblewrap)"
+						    : "socat");
+		return false;
+	}
+	if (probe_answer_start(out, native_answer_find, sizeof(struct native_answer),
+			       &native_child, &native_answer_fd) != 0) {
+		snprintf(out->native.reason, sizeof out->native.reason,
+			 "cannot start the bwrap check");
+		return false;
+	}
+	return true;
+}
+
 static int native_check(const struct probe_result *probe, struct sm_error *err)
 {
 	const struct native_probe *n = &probe->native;
@@ -2016,4 +2223,6 @@ const struct backend_ops backend_native_ops = {
     .destroy = native_destroy,
     .release = native_release,
     .check = native_check,
+    .probe = native_probe,
+    .probe_settle = native_probe_settle,
 };

@@ -243,6 +243,30 @@ static void seatbelt_destroy(struct launch_result *res)
 	seatbelt_release(res);
 }
 
+/* The native backend's .probe on macOS: sandbox-exec where Apple puts
+ * it (never from PATH: a pane's PATH is not the host's word), and a
+ * trivial profile really applied. */
+static void seatbelt_probe(struct probe_result *r)
+{
+	char *const argv[] = {SEATBELT_EXEC_PATH, "-p", SEATBELT_PROBE_PROFILE, "/usr/bin/true",
+			      NULL};
+	char output[512] = "";
+	bool exists = access(SEATBELT_EXEC_PATH, X_OK) == 0;
+	int rc = exists ? probe_run_capture(argv, output, sizeof output) : -1;
+
+	r->native.bwrap_path = r->native.socat_path = "";
+	probe_first_line(output);
+	/* probe_run_capture gives an exit code, or -1: as a wait status. */
+	seatbelt_probe_decide(exists, rc < 0 ? 0x7f : rc << 8, output, r);
+	if (r->sandbox_off) {
+		/* The host may be able to; this server will not. */
+		r->native.disabled = true;
+		r->native.available = false;
+		snprintf(r->native.reason, sizeof r->native.reason, "disabled by --sandbox off");
+	}
+	probe_native_complete();
+}
+
 static int seatbelt_check(const struct probe_result *probe, struct sm_error *err)
 {
 	const struct native_probe *n = &probe->native;
@@ -262,6 +286,7 @@ const struct backend_ops backend_native_ops = {
     .next_violation = seatbelt_next_violation,
     .release = seatbelt_release,
     .check = seatbelt_check,
+    .probe = seatbelt_probe,
 };
 
 #endif
