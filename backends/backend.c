@@ -1,12 +1,7 @@
 /*
- * backend: the table of sandbox backends, the check that a backend may be
- * launched on this host, and the process-tree signalling the backends
- * share.
- *
- * The check is where invariants 4 and 5 meet the probe: a request for a
- * contained backend that this host or this server cannot honour is
- * refused with the reason and the install hint, and is never answered
- * with a weaker backend.
+ * backend: the table of sandbox backends, the words of a refusal
+ * (backend_check_record, for each backend's .check), and the
+ * process-tree signalling the backends share.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -60,30 +55,6 @@ int backend_check_record(const char *name, bool disabled, bool available, const 
 	return -1;
 }
 
-int backend_check(enum sandbox_backend id, struct sm_error *err)
-{
-	const struct probe_result *probe;
-
-	/* The host's own shell needs no probe: it does not wait for one. */
-	if (id == SANDBOX_NONE)
-		return 0;
-	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
-		sm_error_set(err, SM_ERR_INVALID_BACKEND,
-			     "unknown backend: valid backends are none, native, microvm");
-		return -1;
-	}
-	/* Without a probe nothing is known about the host, and guessing
-	 * would be a label the host may not honour.  A probe still asking
-	 * bwrap is waited for. */
-	probe = backend_probe_result();
-	if (probe == NULL) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "%s sandbox unavailable: the host has not been probed",
-			     sandbox_backend_name(id));
-		return -1;
-	}
-	return backend_table[id]->check != NULL ? backend_table[id]->check(probe, err) : 0;
-}
 
 /* --- process trees ------------------------------------------------------ */
 

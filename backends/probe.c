@@ -382,6 +382,35 @@ void backend_probe_line(const struct probe_result *probe, char *buf, size_t size
 			 probe->native.reason);
 }
 
+/* Where invariants 4 and 5 meet the probe: a request for a contained
+ * backend that this host or this server cannot honour is refused with
+ * the reason and the install hint (the backend's .check), and is never
+ * answered with a weaker backend. */
+int backend_check(enum sandbox_backend id, struct sm_error *err)
+{
+	const struct probe_result *probe;
+
+	/* The host's own shell needs no probe: it does not wait for one. */
+	if (id == SANDBOX_NONE)
+		return 0;
+	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
+		sm_error_set(err, SM_ERR_INVALID_BACKEND,
+			     "unknown backend: valid backends are none, native, microvm");
+		return -1;
+	}
+	/* Without a probe nothing is known about the host, and guessing
+	 * would be a label the host may not honour.  A probe still asking
+	 * bwrap is waited for. */
+	probe = backend_probe_result();
+	if (probe == NULL) {
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
+			     "%s sandbox unavailable: the host has not been probed",
+			     sandbox_backend_name(id));
+		return -1;
+	}
+	return backend_get(id)->check != NULL ? backend_get(id)->check(probe, err) : 0;
+}
+
 static bool add_text(cJSON *obj, const char *key, const char *value)
 {
 	if (value[0] == '\0')
