@@ -38,7 +38,8 @@ struct native_probe {
 /* What the probe found for microvm: the fast part at start (qemu on
  * PATH, the guest image), the rest (qemu's version, which accelerator
  * really boots) in the background; every field but qemu_path and dir is
- * only read after backend_probe_microvm_wait(). */
+ * only read after its .probe_settle(true) (probe.c does, for its
+ * readers; microvm.c before a launch). */
 struct microvm_probe {
 	bool available;
 	char reason[160];
@@ -175,11 +176,10 @@ const struct probe_result *backend_probe_result(void);
  * bwrap check's answer is taken): the server logs the startup line
  * then. */
 void backend_probe_notify(void (*fn)(void));
-/* Wait (bounded) for the background part of the microvm probe; every
- * reader of the microvm_* result calls it first. */
-void backend_probe_microvm_wait(void);
-/* Take the background parts' answers (bwrap's, qemu's) whose processes
- * have ended, without waiting: the server calls it at each SIGCHLD. */
+/* Take the answers of the probe's background parts (each backend's
+ * .probe_settle) whose processes have ended, without waiting: the
+ * server calls it at each SIGCHLD.  The readers here (the lines, the
+ * JSON, backend_check) wait for them, bounded. */
 void backend_probe_reap(void);
 /* "microvm: available (tcg)", or unavailable with reason and hint. */
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);

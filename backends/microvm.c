@@ -2206,7 +2206,7 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
  * arena, the libc code of all that) is then the child's memory, gone
  * when it exits, and the server keeps only the answer.  The child
  * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
- * the server takes it at its SIGCHLD (backend_probe_reap) or,
+ * the server takes it at its SIGCHLD (backend_probe_reap, through .probe_settle) or,
  * when a request needs it first, waits for it.  The server's loop is
  * one thread, and so are the readers of the answer. */
 struct microvm_answer {

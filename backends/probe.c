@@ -283,18 +283,18 @@ int probe_answer_take(pid_t *child, int *fd, void *answer, size_t size, bool blo
 	return n == (ssize_t)size;
 }
 
-void backend_probe_microvm_wait(void)
+/* Every backend's background part answered; block: wait for it, else
+ * take only the answers already there. */
+static void probe_settle(bool block)
 {
 	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++)
 		if (backend_get(id)->probe_settle != NULL)
-			backend_get(id)->probe_settle(true);
+			backend_get(id)->probe_settle(block);
 }
 
 void backend_probe_reap(void)
 {
-	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++)
-		if (backend_get(id)->probe_settle != NULL)
-			backend_get(id)->probe_settle(false);
+	probe_settle(false);
 }
 
 void backend_probe_notify(void (*fn)(void))
@@ -310,7 +310,7 @@ void probe_native_complete(void)
 
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
 {
-	backend_probe_microvm_wait();
+	probe_settle(true);
 	if (probe->microvm.available)
 		snprintf(buf, size, "microvm: available (%s)", probe->microvm.accel);
 	else if (probe->microvm.hint[0] != '\0')
@@ -329,7 +329,7 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 	/* A second probe (only tests make one) ends the first one's checks
 	 * and starts from nothing. */
 	if (probe_done) {
-		backend_probe_microvm_wait();
+		probe_settle(true);
 		memset(r, 0, sizeof *r);
 		probe_paths_used = 0;
 	}
@@ -337,7 +337,7 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 	host_platform(r->platform, sizeof r->platform);
 	probe_done = true;
 	/* Each backend fills its own record (a slow part may answer later:
-	 * backend_probe_microvm_wait). */
+	 * probe_settle). */
 	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++)
 		if (backend_get(id)->probe != NULL)
 			backend_get(id)->probe(r);
@@ -423,7 +423,7 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *native, *microvm;
 
-	backend_probe_microvm_wait();
+	probe_settle(true);
 	if (obj == NULL || !add_text(obj, "platform", probe->platform)) {
 		cJSON_Delete(obj);
 		return NULL;
