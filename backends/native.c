@@ -2022,13 +2022,13 @@ static int bwrap_version(const char *bwrap, char *out, size_t size)
  * private /tmp, /dev and /proc, a deny-read directory masked), and run
  * bwrap's own binary inside them: where unprivileged user namespaces are
  * blocked (sysctl, AppArmor), bwrap is installed but cannot sandbox, and
- * the label must not promise what a launch would not deliver. */
+ * the label must not promise what a launch would not deliver.  The
+ * masked directory is an empty one of the probe's own: a directory of
+ * the host's might hold bwrap itself. */
 static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
 {
-	/* A directory every Debian host has (FHS), masked as a profile's
-	 * deny-read directory is; one that is missing is left out, as a
-	 * launch leaves it out. */
-	static const char *const deny_read[] = {"/var/tmp", NULL};
+	char mask[] = "/var/tmp/sandmux-probe.XXXXXX";
+	const char *deny_read[] = {mkdtemp(mask), NULL};
 	char *const command[] = {(char *)bwrap, "--version", NULL};
 	const struct bwrap_input in = {
 	    .bwrap = bwrap,
@@ -2049,6 +2049,8 @@ static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
 	else if ((rc = probe_run_capture(argv.v, out, size)) != 0)
 		probe_first_line(out);
 	strvec_free(&argv);
+	if (deny_read[0] != NULL)
+		rmdir(deny_read[0]);
 	return rc == 0 ? 0 : -1;
 }
 
