@@ -1,12 +1,7 @@
 /*
- * backend: the table of sandbox backends, the check that a backend may be
- * launched on this host, and the process-tree signalling the backends
- * share.
- *
- * The check is where invariants 4 and 5 meet the probe: a request for a
- * contained backend that this host or this server cannot honour is
- * refused with the reason and the install hint, and is never answered
- * with a weaker backend.
+ * backend: the table of sandbox backends, the words of a refusal
+ * (backend_check_record, for each backend's .check), and the
+ * process-tree signalling the backends share.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,71 +36,25 @@ const struct backend_ops *backend_get(enum sandbox_backend id)
 	return backend_table[id];
 }
 
-static int check_native(const struct probe_result *probe, struct sm_error *err)
+int backend_check_record(const char *name, bool disabled, bool available, const char *reason,
+			 const char *hint, bool install, struct sm_error *err)
 {
-	if (probe->native_disabled) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "native sandbox disabled by --sandbox off");
+	if (disabled) {
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox disabled by --sandbox off",
+			     name);
 		return -1;
 	}
-	if (probe->native_available)
+	if (available)
 		return 0;
-	if (probe->native_hint[0] != '\0')
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s (%s%s)",
-			     probe->native_reason,
-			     probe->native_requires_install ? "install: " : "", probe->native_hint);
+	if (hint[0] != '\0')
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox unavailable: %s (%s%s)", name,
+			     reason, install ? "install: " : "", hint);
 	else
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "native sandbox unavailable: %s",
-			     probe->native_reason);
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "%s sandbox unavailable: %s", name,
+			     reason);
 	return -1;
 }
 
-static int check_microvm(const struct probe_result *probe, struct sm_error *err)
-{
-	if (probe->native_disabled) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "microvm sandbox disabled by --sandbox off");
-		return -1;
-	}
-	/* A request that arrives while the accelerator check still runs
-	 * waits for it: the answer decides the label. */
-	backend_probe_microvm_wait();
-	if (probe->microvm_available)
-		return 0;
-	if (probe->microvm_hint[0] != '\0')
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "microvm sandbox unavailable: %s (install: %s)", probe->microvm_reason,
-			     probe->microvm_hint);
-	else
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable: %s",
-			     probe->microvm_reason);
-	return -1;
-}
-
-int backend_check(enum sandbox_backend id, struct sm_error *err)
-{
-	const struct probe_result *probe;
-
-	/* The host's own shell needs no probe: it does not wait for one. */
-	if (id == SANDBOX_NONE)
-		return 0;
-	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
-		sm_error_set(err, SM_ERR_INVALID_BACKEND,
-			     "unknown backend: valid backends are none, native, microvm");
-		return -1;
-	}
-	/* Without a probe nothing is known about the host, and guessing
-	 * would be a label the host may not honour.  A probe still asking
-	 * bwrap is waited for. */
-	probe = backend_probe_result();
-	if (probe == NULL) {
-		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
-			     "%s sandbox unavailable: the host has not been probed",
-			     sandbox_backend_name(id));
-		return -1;
-	}
-	return id == SANDBOX_NATIVE ? check_native(probe, err) : check_microvm(probe, err);
-}
 
 /* --- process trees ------------------------------------------------------ */
 

@@ -17,45 +17,58 @@
 
 struct sm_error;
 
-/* What the probe found, fixed for the server's life. */
-struct probe_result {
-	bool native_available;
-	bool native_requires_install;
-	bool native_disabled; /* --sandbox off */
-	char native_tool[64]; /* "bubblewrap 0.8.0" */
-	char native_hint[160]; /* "apt-get install bubblewrap socat" */
-	char native_reason[160]; /* why not available */
+/* What the probe found for the native backend (bubblewrap on Linux,
+ * sandbox-exec on macOS). */
+struct native_probe {
+	bool available;
+	bool requires_install;
+	bool disabled; /* --sandbox off */
+	char tool[64]; /* "bubblewrap 0.8.0" */
+	char hint[160]; /* "apt-get install bubblewrap socat" */
+	char reason[160]; /* why not available */
 	/* The copy-on-write home (home-layer.h) mounts here: a profile that
 	 * makes $HOME writable needs it; the others run without. */
-	bool native_home_layer;
-	char native_home_layer_reason[200]; /* why not */
-	/* microvm: the fast part at start (qemu on PATH, the guest image),
-	 * the rest (qemu's version, which accelerator really boots) in the
-	 * background; every microvm_* field but microvm_qemu_path and
-	 * microvm_dir is only read after backend_probe_microvm_wait(). */
-	bool microvm_available;
-	char microvm_reason[160];
-	char microvm_hint[160];	  /* "apt-get install qemu-system-x86" */
-	char microvm_tool[64];	  /* "qemu 7.2.22" */
-	char microvm_accel[8];	  /* "kvm" or "tcg" */
-	char microvm_kvm_reason[160]; /* why not kvm, when tcg */
-	/* The paths, "" when not found, kept by the probe (backend_probe)
-	 * until the next probe. */
-	const char *microvm_qemu_path;
-	const char *microvm_diod_path; /* the guest's 9p file server on the host */
-	const char *microvm_dir; /* vmlinux and initramfs.cpio */
-	char platform[32]; /* "linux", "wsl2", "macos", ... */
-	const char *native_bwrap_path; /* absolute path of bwrap on PATH */
-	const char *native_socat_path; /* absolute path of socat on PATH */
+	bool home_layer;
+	char home_layer_reason[200]; /* why not */
+	/* Absolute paths on PATH, kept by the probe until the next one. */
+	const char *bwrap_path;
+	const char *socat_path;
 };
 
+/* What the probe found for microvm: the fast part at start (qemu on
+ * PATH, the guest image), the rest (qemu's version, which accelerator
+ * really boots) in the background; every field but qemu_path and dir is
+ * only read after its .probe_settle(true) (probe.c does, for its
+ * readers; microvm.c before a launch). */
+struct microvm_probe {
+	bool available;
+	char reason[160];
+	char hint[160];	      /* "apt-get install qemu-system-x86" */
+	char tool[64];	      /* "qemu 7.2.22" */
+	char accel[8];	      /* "kvm" or "tcg" */
+	char kvm_reason[160]; /* why not kvm, when tcg */
+	/* The paths, "" when not found, kept by the probe (backend_probe)
+	 * until the next probe. */
+	const char *qemu_path;
+	const char *diod_path; /* the guest's 9p file server on the host */
+	const char *dir;       /* vmlinux and initramfs.cpio */
+};
+
+/* What the probe found, fixed for the server's life: the platform, and
+ * each backend's own record, which its .check reads. */
+struct probe_result {
+	char platform[32]; /* "linux", "wsl2", "macos", ... */
+	bool sandbox_off;  /* --sandbox off: every contained backend disabled */
+	struct native_probe native;
+	struct microvm_probe microvm;
+};
+
+/* One launch: the spec says what the sandbox is asked to be (backend,
+ * profile, working directory, $HOME, command, environment, session,
+ * network; sandbox.h), built by the server for each pane; the rest is
+ * what the server made for this one process. */
 struct launch_request {
-	const struct sandbox_spec *spec; /* may be NULL for backend none */
-	const char *profile; /* "terminal" (default), "agent", ... */
-	char *const *argv; /* the command to run inside, NULL-terminated */
-	char *const *envp; /* its environment */
-	const char *cwd; /* host path of the working directory */
-	const char *home; /* host $HOME used by the profile */
+	const struct sandbox_spec *spec; /* never NULL */
 	int rows, cols;
 	/* Extra host directories a native sandbox must hide (e.g. the
 	 * server's socket directory), NULL-terminated; may be NULL. */
@@ -70,7 +83,6 @@ struct launch_request {
 	size_t nproxy_ports;
 	/* native: who the supervisor reports violations for. */
 	int pane_id;
-	const char *session;
 };
 
 struct launch_result {
@@ -84,28 +96,16 @@ struct launch_result {
 	int status_fd;
 	bool confirmed; /* true once the label may be shown */
 	char details[256]; /* e.g. "bubblewrap 0.8.0, profile terminal" */
-	/* Backend-private state; zero it before launch. */
-	char mask_file[64]; /* native: the empty mode-000 file masks bind */
-	char *layer_work;   /* native: the home layer's work directory, or NULL */
-	char status_buf[512]; /* native: a partial line read from status_file */
-	size_t status_len;
-	int status_file; /* native: memfd bwrap writes --json-status-fd to */
-	int status_timer; /* native: the tick timerfd in status_fd's epoll set */
-	off_t status_offset; /* native: how much of it was read */
-	pid_t sandbox_init; /* native: the pid namespace's init (bwrap's child) */
-	long long launched_ms; /* native: CLOCK_MONOTONIC at launch */
-	/* native: the shim's handshake and the pane's supervisor policy,
-	 * until confirmation (native.c); then the supervised pane's id. */
-	struct native_shim *shim;
-	int supervised_pane;
-	/* macOS native: the helper's confirm pipe and the log stream
-	 * watcher (seatbelt-native.c). */
-	struct seatbelt_pane *seatbelt;
-	/* microvm: the VM's control channel, QMP and launch state. */
-	struct microvm_vm *vm;
-	/* native: the sandbox's control groups or rlimits (sandbox-limits.h), until
-	 * released. */
+	/* What the server reads of a contained launch. */
+	bool home_layer; /* a copy-on-write home: its changes are counted at the end */
+	bool supervised; /* its listener reached the supervisor */
+	/* The sandbox's control groups or rlimits (sandbox-limits.h), polled
+	 * by the server, until released. */
 	struct limits_group *limits;
+	/* The backend's own state (native.c's struct native_state,
+	 * microvm.c's struct microvm_vm, seatbelt-native.c's struct
+	 * seatbelt_pane), NULL before launch; its .release frees it. */
+	void *state;
 };
 
 struct backend_ops {
@@ -152,6 +152,18 @@ struct backend_ops {
 	/* The process is gone (reaped, or destroyed): free what the launch
 	 * still holds.  May be called more than once; NULL: nothing. */
 	void (*release)(struct launch_result *res);
+	/* May a launch be tried on this host?  Reads the backend's own
+	 * record of the probe: 0, or -1 with err (backend_unavailable, the
+	 * reason and the install hint; backend_check_record).  NULL: always
+	 * (none). */
+	int (*check)(const struct probe_result *probe, struct sm_error *err);
+	/* Optional.  Probe the host once at server start (backend_probe,
+	 * docs/design.md invariant 5) into the backend's own record of r,
+	 * r->platform and r->sandbox_off already set; never slow: what
+	 * takes time runs in the background, and then probe_settle takes
+	 * its answer (block: wait for it; else only if it is there). */
+	void (*probe)(struct probe_result *r);
+	void (*probe_settle)(bool block);
 };
 
 /* Probe once at server start.  sandbox_off is --sandbox off.  What
@@ -159,15 +171,15 @@ struct backend_ops {
  * backend_probe_result returns, which waits for that answer. */
 void backend_probe(bool sandbox_off, struct probe_result *out);
 const struct probe_result *backend_probe_result(void);
-/* fn is called once the native part of the result is complete (within
- * backend_probe when nothing was left to ask, else when the answer is
- * taken): the server logs the startup line then. */
+/* fn is called once the native record of the result is complete
+ * (within backend_probe when nothing was left to ask, else when the
+ * bwrap check's answer is taken): the server logs the startup line
+ * then. */
 void backend_probe_notify(void (*fn)(void));
-/* Wait (bounded) for the background part of the microvm probe; every
- * reader of the microvm_* result calls it first. */
-void backend_probe_microvm_wait(void);
-/* Take the background parts' answers (bwrap's, qemu's) whose processes
- * have ended, without waiting: the server calls it at each SIGCHLD. */
+/* Take the answers of the probe's background parts (each backend's
+ * .probe_settle) whose processes have ended, without waiting: the
+ * server calls it at each SIGCHLD.  The readers here (the lines, the
+ * JSON, backend_check) wait for them, bounded. */
 void backend_probe_reap(void);
 /* "microvm: available (tcg)", or unavailable with reason and hint. */
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size);
@@ -183,6 +195,31 @@ struct cJSON *probe_to_json(const struct probe_result *probe);
  * platform from uname's sysname and /proc/version: "linux", "wsl2",
  * "macos", else sysname in lower case. */
 int probe_find_on_path(const char *name, const char *path, char *out, size_t size);
+/* For the backends' .probe.  probe_find_kept: probe_find_on_path, the
+ * path kept until the next probe (*out; "" when not found).
+ * probe_keep_path keeps a copy of path so.  probe_run_capture(_for):
+ * run argv (no shell) with its output (stdout and stderr, cut to size)
+ * in out; its exit code, or -1 when it could not run or outran the
+ * timeout (PROBE_TIMEOUT_MS without _for).  probe_first_line cuts s at
+ * its first line end. */
+int probe_find_kept(const char *name, const char *path, const char **out);
+const char *probe_keep_path(const char *path);
+int probe_run_capture_for(char *const argv[], char *out, size_t size, long timeout_ms);
+int probe_run_capture(char *const argv[], char *out, size_t size);
+void probe_first_line(char *s);
+/* A backend's slow part in a child process (probe_answer_start: find
+ * fills an answer of size bytes, at most 1 KiB, that the child writes
+ * whole to a pipe and exits; the server's descriptors are closed in
+ * it), taken by probe_answer_take (block: wait for the child, else
+ * only an answer already there): 1 with the answer, 0 when the child
+ * ended without one, -1 when there is nothing (yet) to take. */
+int probe_answer_start(const struct probe_result *r,
+		       void (*find)(const struct probe_result *, void *), size_t size, pid_t *child,
+		       int *fd);
+int probe_answer_take(pid_t *child, int *fd, void *answer, size_t size, bool block);
+/* The native record is complete: the backend that fills it calls this
+ * once per probe (backend_probe_notify's function runs). */
+void probe_native_complete(void);
 void probe_platform(const char *sysname, const char *proc_version, char *out, size_t size);
 
 const struct backend_ops *backend_get(enum sandbox_backend id);
@@ -226,9 +263,14 @@ int native_describe(const struct launch_request *req, struct cJSON *lines, struc
 void microvm_prepare_next(void);
 void microvm_prepared_discard(void);
 
-/* Check that a backend may be launched given the probe; fills err with
- * code backend_unavailable and the reason/hint if not. */
+/* Check that a backend may be launched given the probe (its .check);
+ * fills err with code backend_unavailable and the reason/hint if not. */
 int backend_check(enum sandbox_backend id, struct sm_error *err);
+/* A backend's .check from what its record says: disabled by --sandbox
+ * off, else available, else unavailable with reason and hint (an
+ * "install: " hint when install). */
+int backend_check_record(const char *name, bool disabled, bool available, const char *reason,
+			 const char *hint, bool install, struct sm_error *err);
 
 struct strvec;
 /* The shim's first words, pushed onto out: the standalone shim beside

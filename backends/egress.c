@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <time.h>
 
 #include "egress.h"
 #include "error.h"
@@ -418,21 +419,37 @@ static void timer_arm(struct proxy_conn *c, unsigned ms)
 
 /* --- refusals and violations ----------------------------------------------- */
 
-static void report(struct proxy_conn *c, enum allowlist_reason reason, const char *detail)
+/* The violation of a connection refused, or held, for reason. */
+static struct egress_violation conn_violation(const struct proxy_conn *c,
+					      enum allowlist_reason reason, const char *detail)
 {
-	struct egress_violation v = {
-	    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (struct egress_violation){
+	    .violation =
+		{
+		    .action = "network-outbound",
+		    .target = c->target,
+		    .source = "egress",
+		    .time = ts.tv_sec + ts.tv_nsec / 1e9,
+		    .reason = allowlist_reason_text(reason),
+		    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
+		    .detail = detail != NULL && detail[0] != '\0' ? detail : NULL,
+		},
 	    .host = c->host,
 	    .port = c->port,
-	    .target = c->target,
 	    .reason = reason,
-	    .reason_text = allowlist_reason_text(reason),
-	    .detail = detail != NULL ? detail : "",
 	    .tag = c->tag,
 	};
+}
 
-	log_info("egress %s: %s %s refused: %s%s%s", c->eg->label, v.protocol, c->target,
-		 v.reason_text, v.detail[0] ? " " : "", v.detail);
+static void report(struct proxy_conn *c, enum allowlist_reason reason, const char *detail)
+{
+	struct egress_violation v = conn_violation(c, reason, detail);
+
+	log_info("egress %s: %s %s refused: %s%s%s", c->eg->label, v.violation.protocol, c->target,
+		 v.violation.reason, detail != NULL && detail[0] ? " " : "", detail ? detail : "");
 	if (c->eg->on_violation != NULL)
 		c->eg->on_violation(c->eg->user, &v);
 }
@@ -1014,20 +1031,12 @@ static bool conn_asks(const struct proxy_conn *c)
  * refuse_held (refused) or EGRESS_ASK_MS (refused), and say so. */
 static void conn_hold(struct proxy_conn *c)
 {
-	struct egress_violation v = {
-	    .protocol = c->proto == PROTO_HTTP ? "http" : "socks5",
-	    .host = c->host,
-	    .port = c->port,
-	    .target = c->target,
-	    .reason = ALLOWLIST_NOT_ALLOWLISTED,
-	    .reason_text = allowlist_reason_text(ALLOWLIST_NOT_ALLOWLISTED),
-	    .detail = "",
-	    .tag = c->tag,
-	};
+	struct egress_violation v = conn_violation(c, ALLOWLIST_NOT_ALLOWLISTED, NULL);
 
 	c->state = ST_ASKING;
 	timer_arm(c, EGRESS_ASK_MS);
-	log_info("egress %s: %s %s held for an answer", c->eg->label, v.protocol, c->target);
+	log_info("egress %s: %s %s held for an answer", c->eg->label, v.violation.protocol,
+		 c->target);
 	c->eg->on_ask(c->eg->user, &v);
 }
 

@@ -25,6 +25,7 @@
 #include <uv.h>
 
 #include "allowlist.h"
+#include "sandbox.h"
 
 struct sm_error;
 
@@ -43,15 +44,16 @@ struct egress_policy {
 	const char *label;	     /* for the log, e.g. the session name */
 };
 
+/* A refused (or, in ask mode, held) connection: the violation as every
+ * source reports one (sandbox.h; action network-outbound, source egress,
+ * reason, protocol, detail), which the server completes with the pane's
+ * fields, and what the proxies know besides. */
 struct egress_violation {
-	const char *protocol; /* "http" or "socks5" */
-	const char *host;     /* as the client named it */
+	struct sandbox_violation violation;
+	const char *host; /* as the client named it */
 	uint16_t port;
-	const char *target; /* "host:port" ("[v6]:port") */
 	enum allowlist_reason reason;
-	const char *reason_text; /* allowlist_reason_text(reason) */
-	const char *detail;	 /* rule or address class, may be "" */
-	int tag;		 /* the Unix listener's tag; -1 on 127.0.0.1 */
+	int tag; /* the Unix listener's tag; -1 on 127.0.0.1 */
 };
 
 typedef void (*egress_violation_fn)(void *user, const struct egress_violation *v);

@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -80,7 +81,6 @@
 #include "linked-secret.h"
 #include "log.h"
 #include "microvm-warm.h"
-#include "microvm.h"
 #include "profile.h"
 #include "pty.h"
 #include "sandbox-limits.h"
@@ -172,6 +172,12 @@ struct microvm_vm {
 	char failure[256];
 };
 
+/* The launch's VM (launch_result.state), NULL once released. */
+static struct microvm_vm *vm_of(const struct launch_result *res)
+{
+	return res->state;
+}
+
 /* The host's TSC rate for tsc_early_khz=: without it the guest
  * calibrates its clock against an emulated timer and gets it wrong
  * under TCG.  /proc/cpuinfo's "cpu MHz" of the first CPU. */
@@ -240,7 +246,11 @@ static int push_machine(struct strvec *a, const char *qemu, const char *dir, boo
 		   : 0;
 }
 
-int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
+/* The probe's accelerator check: qemu under KVM booting the guest
+ * image in the agent's probe mode, built by the same code as a pane's so
+ * the check tests what a launch will run; it prints "sandmux-probe-ok"
+ * on its stdout and ends qemu.  0, or -1 out of memory. */
+static int microvm_probe_argv(const char *qemu, const char *image_dir, struct strvec *out)
 {
 	return push_machine(out, qemu, image_dir, true, "sandmux.probe");
 }
@@ -270,7 +280,7 @@ static int push_network(struct strvec *a, const struct probe_result *probe,
 			const char *egress_dir, bool open_net)
 {
 	if (egress_dir != NULL) {
-		const char *socat = probe->native_socat_path;
+		const char *socat = probe->native.socat_path;
 
 		if (socat[0] == '\0' || strpbrk(socat, "',\"\\ ") != NULL ||
 		    strpbrk(egress_dir, "',\"\\ ") != NULL)
@@ -300,8 +310,8 @@ static int qemu_argv(const struct probe_result *probe, const struct vm_key *key,
 {
 	static const char *const port[SHARES] = {"sandmux.root", "sandmux.work"};
 
-	if (push_machine(a, probe->microvm_qemu_path, probe->microvm_dir,
-			 strcmp(probe->microvm_accel, "kvm") == 0, "") != 0 ||
+	if (push_machine(a, probe->microvm.qemu_path, probe->microvm.dir,
+			 strcmp(probe->microvm.accel, "kvm") == 0, "") != 0 ||
 	    push_pair(a, "-chardev", "socket,id=ctl,fd=%d", ctl_fd) != 0 ||
 	    push_pair(a, "-device", "virtserialport,chardev=ctl,name=%s", CTL_PORT) != 0 ||
 	    push_pair(a, "-chardev", "socket,id=qmp,fd=%d", qmp_fd) != 0 ||
@@ -482,7 +492,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 
 	if (which == SHARE_WORK && layer_work != NULL && layer_prefix(key, layer_work, a) != 0)
 		return -1;
-	rc |= strvec_push(a, probe->native_bwrap_path);
+	rc |= strvec_push(a, probe->native.bwrap_path);
 	rc |= strvec_pushv(a, confine, sizeof confine / sizeof confine[0]);
 	if (which == SHARE_ROOT || (secrets = work_secrets(key)) == NULL) {
 		rc |= strvec_pushv(a, (const char *const[]){"--ro-bind", "/", "/"}, 3);
@@ -552,7 +562,7 @@ static int share_argv(const struct probe_result *probe, const struct vm_key *key
 	}
 	rc |= strvec_push(a, "--");
 	{
-		const char *const args[] = {probe->microvm_diod_path, "-f", "-n", "-c", "/dev/null",
+		const char *const args[] = {probe->microvm.diod_path, "-f", "-n", "-c", "/dev/null",
 					    "-r", "3", "-w", "3", "-t", "2", "-L", "/dev/null",
 					    "-S", "-U", "root", "-e", path};
 
@@ -578,7 +588,7 @@ static int share_start(const struct probe_result *probe, const struct vm_key *ke
 	char *const envp[] = {"PATH=/usr/bin:/bin:/usr/sbin:/sbin", NULL};
 	int rc;
 
-	if (probe->native_bwrap_path[0] == '\0') {
+	if (probe->native.bwrap_path[0] == '\0') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "microvm needs bubblewrap to confine its file servers "
 			     "(install: apt-get install bubblewrap)");
@@ -734,11 +744,11 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
 		return 0;
 	}
 	/* Fail, don't mislabel: found once, at the server's start. */
-	if (!backend_probe_result()->native_home_layer) {
+	if (!backend_probe_result()->native.home_layer) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the work tree holds $HOME, which is served through the copy-on-write "
 			     "home, and that cannot be mounted on this host (%s)",
-			     backend_probe_result()->native_home_layer_reason);
+			     backend_probe_result()->native.home_layer_reason);
 		return -1;
 	}
 	return home_layer_dir(prof->name, true, key->layer_dir, sizeof key->layer_dir, err);
@@ -978,15 +988,15 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 	if (f == NULL)
 		return NULL;
 	rc |= put_line(f, "nonce", nonce);
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		rc |= put_line(f, "arg", req->argv[i]);
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		rc |= put_line(f, "arg", req->spec->command[i]);
 	/* GIT_TEMPLATE_DIR empty, as in a native pane: git init and clone
 	 * copy no template, so they never need .git/hooks, which the work
 	 * tree's diod refuses to write (diod-guard.c). */
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
-		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0)
-			rc |= put_line(f, "env", req->envp[i]);
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->spec->env[i], "SANDMUX_HOME_LAYER=", 19) != 0)
+			rc |= put_line(f, "env", req->spec->env[i]);
 	rc |= put_line(f, "env", "GIT_TEMPLATE_DIR=");
 	/* Where the shell's writes to $HOME go, said by the server only
 	 * where a layer stands (key_layer), as a native pane's. */
@@ -996,7 +1006,7 @@ static char *launch_message(const struct launch_request *req, const struct sandb
 		snprintf(var, sizeof var, "SANDMUX_HOME_LAYER=%s", prof->name);
 		rc |= put_line(f, "env", var);
 	}
-	rc |= put_line(f, "cwd", req->cwd);
+	rc |= put_line(f, "cwd", req->spec->workdir);
 	/* The shell's ids in the guest: the server's files are its own
 	 * there (guest_ids_argv), whatever uid the server has. */
 	rc |= put_line(f, "uid", GUEST_ID);
@@ -1251,7 +1261,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		vm->share_qemu_end[i] = -1;
 		vm->share_server[i] = 0;
 	}
-	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm_accel);
+	snprintf(vm->accel, sizeof vm->accel, "%s", probe->microvm.accel);
 	if (make_nonce(vm->nonce) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot make a nonce: %s", strerror(errno));
 		goto fail;
@@ -1322,7 +1332,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 	}
 	free(world);
 	res->backend = SANDBOX_MICROVM;
-	res->vm = vm;
+	res->state = vm;
 	log_info("microvm: qemu pid %d (%s), work %s%s, network %s", (int)res->pid, vm->accel,
 		 key->work[0] != '\0' ? key->work : "none", key->work_ro ? " read-only" : "",
 		 key->egress_dir != NULL ? "proxied" : key->open_net ? "open" : "none");
@@ -1389,12 +1399,12 @@ static void remember_shell(const struct launch_request *req)
 	const size_t size[] = {sizeof last_path, sizeof last_term, sizeof last_locale[0],
 			       sizeof last_locale[1], sizeof last_locale[2]};
 
-	snprintf(last_shell, sizeof last_shell, "%s", req->argv[0] != NULL ? req->argv[0] : "");
+	snprintf(last_shell, sizeof last_shell, "%s", req->spec->command[0] != NULL ? req->spec->command[0] : "");
 	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
 		dst[n][0] = '\0';
-		for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-			if (strncmp(req->envp[i], names[n], strlen(names[n])) == 0)
-				snprintf(dst[n], size[n], "%s", req->envp[i] + strlen(names[n]));
+		for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+			if (strncmp(req->spec->env[i], names[n], strlen(names[n])) == 0)
+				snprintf(dst[n], size[n], "%s", req->spec->env[i] + strlen(names[n]));
 	}
 }
 
@@ -1426,7 +1436,7 @@ void microvm_prepared_discard(void)
 	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	close(prepared.master);
-	vm_free(prepared.vm);
+	vm_free(vm_of(&prepared));
 	limits_group_free(prepared.limits);
 	memset(&prepared, 0, sizeof prepared);
 }
@@ -1436,7 +1446,7 @@ void microvm_prepare_next(void)
 	const struct probe_result *probe = backend_probe_result();
 	struct sm_error err = {0};
 
-	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm_available)
+	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm.available)
 		return;
 	if (have_prepared && key_equal(&prepared_key, &last_key) &&
 	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
@@ -1496,7 +1506,7 @@ static bool take_prepared(const struct vm_key *key, struct launch_result *res)
 	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
 		/* It died waiting (reaped just now): boot a new one. */
 		close(prepared.master);
-		vm_free(prepared.vm);
+		vm_free(vm_of(&prepared));
 		limits_group_free(prepared.limits);
 		have_prepared = false;
 		return false;
@@ -1513,8 +1523,8 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 			  struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	const struct sandbox_profile *prof = profile_find(req->profile);
-	const char *home = req->home != NULL ? req->home : getenv("HOME");
+	const struct sandbox_profile *prof = profile_find(req->spec->profile);
+	const char *home = req->spec->home != NULL ? req->spec->home : getenv("HOME");
 	struct vm_key key = {.egress_dir = req->egress_dir};
 	struct strvec deny = STRVEC_INIT;
 	char *message = NULL;
@@ -1525,16 +1535,16 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	res->master = -1;
 	res->status_fd = -1;
 	if (prof == NULL) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->profile);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\"", req->spec->profile);
 		return -1;
 	}
-	if (probe == NULL || !probe->microvm_available) {
+	if (probe == NULL || !probe->microvm.available) {
 		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE, "microvm sandbox unavailable");
 		return -1;
 	}
-	if (home == NULL || realpath(req->cwd, key.work) == NULL) {
+	if (home == NULL || realpath(req->spec->workdir, key.work) == NULL) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot resolve the working directory %s: %s",
-			     req->cwd, strerror(errno));
+			     req->spec->workdir, strerror(errno));
 		return -1;
 	}
 	/* The working directory is the guest's one writable host path
@@ -1546,7 +1556,7 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 	key.open_net = !prof->proxied_network;
 	if (key.work[0] != '\0' && !key.work_ro && key_layer(home, prof, &key, err) != 0)
 		return -1;
-	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->envp, &key) != 0) {
+	if (key.work[0] != '\0' && !key.work_ro && host_run_in_work(home, req->spec->env, &key) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "cannot list the host-run files in the work tree %s", key.work);
 		return -1;
@@ -1577,27 +1587,27 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 		remember_shell(req);
 	}
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
-				 &key, res->vm->nonce, &message_len);
+				 &key, vm_of(res)->nonce, &message_len);
 	strvec_free(&deny);
 	/* Far below a socket buffer, so this never blocks; the agent reads
 	 * it when it opens the port (at once if the VM was prepared). */
 	/* EPIPE: qemu is already gone; confirm reports that, with what
 	 * qemu said on the PTY, which is the better reason. */
 	if (message == NULL ||
-	    (write_all(res->vm->ctl, message, message_len) != 0 && errno != EPIPE)) {
+	    (write_all(vm_of(res)->ctl, message, message_len) != 0 && errno != EPIPE)) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot send the launch to the guest: %s",
 			     message == NULL ? "out of memory" : strerror(errno));
 		goto fail;
 	}
 	free(message);
 	message = NULL;
-	res->status_fd = make_status_fd(res->vm);
+	res->status_fd = make_status_fd(vm_of(res));
 	if (res->status_fd < 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch the guest: %s", strerror(errno));
 		goto fail;
 	}
-	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm_tool,
-		 res->vm->accel, prof->name, warm ? ", prepared VM" : "");
+	snprintf(res->details, sizeof res->details, "%s, %s, profile %s%s", probe->microvm.tool,
+		 vm_of(res)->accel, prof->name, warm ? ", prepared VM" : "");
 	return 0;
 fail:
 	free(message);
@@ -1607,8 +1617,8 @@ fail:
 		;
 	close(res->master);
 	res->master = -1;
-	vm_free(res->vm);
-	res->vm = NULL;
+	vm_free(vm_of(res));
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 	res->pid = 0;
@@ -1662,7 +1672,7 @@ static void guest_violation(struct microvm_vm *vm, const char *text)
 /* One line from the agent: 1 handled, -1 failure (err set). */
 static int handle_line(struct launch_result *res, const char *line, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	char nonce[64];
 	int pid, status;
 
@@ -1702,7 +1712,7 @@ static int handle_line(struct launch_result *res, const char *line, struct sm_er
  * otherwise. */
 static int read_ctl(struct launch_result *res, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 
 	for (;;) {
 		ssize_t n = recv(vm->ctl, vm->line + vm->len, sizeof vm->line - 1 - vm->len,
@@ -1750,7 +1760,7 @@ static void pty_output_raw(int master)
 
 static int microvm_confirm(struct launch_result *res, struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	uint64_t ticks;
 	int rc;
 
@@ -1788,10 +1798,10 @@ static void microvm_resize(struct launch_result *res, int rows, int cols)
 
 	/* Before "ready" too: the line queues behind the launch message,
 	 * and the agent applies it right after starting the shell. */
-	if (res->vm == NULL)
+	if (vm_of(res) == NULL)
 		return;
 	n = snprintf(line, sizeof line, "resize %d %d\n", rows, cols);
-	if (send(res->vm->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+	if (send(vm_of(res)->ctl, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
 		log_warn("microvm: resize to %dx%d not sent: %s", cols, rows, strerror(errno));
 }
 
@@ -1805,7 +1815,7 @@ static int microvm_next_violation(struct launch_result *res, char *action, size_
 {
 	static const char *const actions[] = {"file-read*", "file-write*", "file-write-create",
 					      "network-outbound"};
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	struct sm_error err = {0};
 
 	*source = "host";
@@ -1971,8 +1981,8 @@ static long long mono_ms(void)
 
 static int microvm_suspend(struct launch_result *res)
 {
-	return res->vm != NULL && !res->vm->on_disk
-		   ? qmp_command(res->vm, "{\"execute\":\"stop\"}\n")
+	return vm_of(res) != NULL && !vm_of(res)->on_disk
+		   ? qmp_command(vm_of(res), "{\"execute\":\"stop\"}\n")
 		   : -1;
 }
 
@@ -2035,7 +2045,7 @@ static void qemu_end(pid_t pid, struct microvm_vm *vm)
 static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 				   struct sm_error *err)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	char slave[128];
 	int fd;
 
@@ -2086,7 +2096,7 @@ fail:
 static int restore(struct launch_result *res, struct sm_error *err)
 {
 	const struct probe_result *probe = backend_probe_result();
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	long long deadline = mono_ms() + DISK_DEADLINE_MS;
 	struct winsize ws = {0};
 	char status[32] = "";
@@ -2136,11 +2146,11 @@ static int restore(struct launch_result *res, struct sm_error *err)
 
 static int microvm_resume(struct launch_result *res, struct sm_error *err)
 {
-	if (res->vm == NULL)
+	if (vm_of(res) == NULL)
 		return -1;
-	if (res->vm->on_disk)
+	if (vm_of(res)->on_disk)
 		return restore(res, err);
-	return qmp_command(res->vm, "{\"execute\":\"cont\"}\n");
+	return qmp_command(vm_of(res), "{\"execute\":\"cont\"}\n");
 }
 
 /* --- the end -------------------------------------------------------------- */
@@ -2152,15 +2162,15 @@ static void microvm_destroy(struct launch_result *res)
 	 * qemu (pid 0: kill(0) would be the server's own group). */
 	if (res->pid > 0)
 		backend_kill_tree(res->pid, 0);
-	vm_free(res->vm);
-	res->vm = NULL;
+	vm_free(vm_of(res));
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 }
 
 static int microvm_exit_code(struct launch_result *res, int status, char *reason, size_t size)
 {
-	struct microvm_vm *vm = res->vm;
+	struct microvm_vm *vm = vm_of(res);
 	struct sm_error err = {0};
 	int code = -1;
 
@@ -2178,10 +2188,238 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	vm_free(vm);
-	res->vm = NULL;
+	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
 	return code;
+}
+
+/* --- the probe ------------------------------------------------------------ */
+
+/* `qemu --version` answers in ~30 ms; a guest under working KVM reaches
+ * its init in well under a second. */
+#define QEMU_VERSION_TIMEOUT_MS 3000
+#define KVM_CHECK_TIMEOUT_MS 4000
+
+/* The slow part runs in a child process, not a thread of the server:
+ * what it touches (qemu's output, scanf, a thread's stack and malloc
+ * arena, the libc code of all that) is then the child's memory, gone
+ * when it exits, and the server keeps only the answer.  The child
+ * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
+ * the server takes it at its SIGCHLD (backend_probe_reap, through .probe_settle) or,
+ * when a request needs it first, waits for it.  The server's loop is
+ * one thread, and so are the readers of the answer. */
+struct microvm_answer {
+	bool available;
+	char reason[160], hint[160], tool[64], accel[8], kvm_reason[160];
+};
+
+static pid_t microvm_child = -1; /* the slow part, until its answer is taken */
+static int microvm_answer_fd = -1;
+static struct probe_result *answer_into; /* the result the answer completes */
+
+/* Where the guest image is: $SANDMUX_MICROVM_DIR, else microvm/ beside
+ * the binary (the build tree), else ../share/sandmux/microvm (make
+ * install). */
+static void microvm_image_dir(char *out, size_t size)
+{
+	const char *env = getenv("SANDMUX_MICROVM_DIR");
+	char self[4096], probe_path[4200];
+	const char *bin_dir;
+	ssize_t n;
+	struct stat st;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(out, size, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		snprintf(out, size, "/usr/local/share/sandmux/microvm");
+		return;
+	}
+	self[n] = '\0';
+	bin_dir = dirname(self);
+	snprintf(out, size, "%s/microvm", bin_dir);
+	snprintf(probe_path, sizeof probe_path, "%s/vmlinux", out);
+	if (stat(probe_path, &st) != 0) {
+		char up[4200];
+
+		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", bin_dir);
+		snprintf(probe_path, sizeof probe_path, "%s/vmlinux", up);
+		if (stat(probe_path, &st) == 0)
+			snprintf(out, size, "%s", up);
+	}
+}
+
+/* "qemu 7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)". */
+static int qemu_version(const char *qemu, char *out, size_t size)
+{
+	char *const argv[] = {(char *)qemu, "--version", NULL};
+	char buf[512], version[64];
+	const char *at;
+
+	if (probe_run_capture_for(argv, buf, sizeof buf, QEMU_VERSION_TIMEOUT_MS) != 0)
+		return -1;
+	at = strstr(buf, "version ");
+	if (at == NULL || sscanf(at + 8, "%63s", version) != 1)
+		return -1;
+	snprintf(out, size, "qemu %s", version);
+	return 0;
+}
+
+/* Does KVM boot the guest image here?  0 yes; -1 no, why in reason. */
+static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
+{
+	struct strvec argv = STRVEC_INIT;
+	char output[4096];
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(reason, size, "/dev/kvm: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (microvm_probe_argv(r->microvm.qemu_path, r->microvm.dir, &argv) != 0) {
+		strvec_free(&argv);
+		snprintf(reason, size, "out of memory");
+		return -1;
+	}
+	probe_run_capture_for(argv.v, output, sizeof output, KVM_CHECK_TIMEOUT_MS);
+	strvec_free(&argv);
+	if (strstr(output, "sandmux-probe-ok") != NULL)
+		return 0;
+	probe_first_line(output);
+	if (output[0] != '\0')
+		snprintf(reason, size, "KVM cannot boot the guest here: %.100s", output);
+	else
+		snprintf(reason, size, "KVM did not boot the guest within %d s",
+			 KVM_CHECK_TIMEOUT_MS / 1000);
+	return -1;
+}
+
+/* The slow part, in the child: qemu's version, then the accelerator. */
+static void microvm_answer_find(const struct probe_result *r, void *answer)
+{
+	struct microvm_answer *a = answer;
+	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
+	bool kvm = false;
+
+	if (qemu_version(r->microvm.qemu_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.120s --version failed",
+			 r->microvm.qemu_path);
+		snprintf(a->hint, sizeof a->hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	a->available = true;
+	if (accel != NULL && strcmp(accel, "tcg") == 0)
+		snprintf(a->kvm_reason, sizeof a->kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
+	else
+		kvm = kvm_boots(r, a->kvm_reason, sizeof a->kvm_reason) == 0;
+	snprintf(a->accel, sizeof a->accel, "%s", kvm ? "kvm" : "tcg");
+}
+
+/* The child's answer into the probe's result, once; block: wait for the child,
+ * else only take an answer that is already there.  A child that died
+ * without answering leaves microvm unavailable, saying so. */
+static void microvm_answer_take(bool block)
+{
+	struct probe_result *r = answer_into;
+	struct microvm_answer a;
+	int got = probe_answer_take(&microvm_child, &microvm_answer_fd, &a, sizeof a, block);
+
+	if (got < 0)
+		return;
+	if (got == 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "the qemu check ended without an answer");
+	} else if (a.available) {
+		snprintf(r->microvm.tool, sizeof r->microvm.tool, "%s", a.tool);
+		snprintf(r->microvm.accel, sizeof r->microvm.accel, "%s", a.accel);
+		snprintf(r->microvm.kvm_reason, sizeof r->microvm.kvm_reason, "%s", a.kvm_reason);
+		r->microvm.available = true;
+	} else {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "%s", a.reason);
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "%s", a.hint);
+	}
+	log_info("microvm: %s%s%s%s", r->microvm.available ? "available, " : "unavailable: ",
+		 r->microvm.available ? r->microvm.accel : r->microvm.reason,
+		 r->microvm.kvm_reason[0] ? "; kvm: " : "", r->microvm.kvm_reason);
+}
+
+static void microvm_answer_start(struct probe_result *r)
+{
+	if (probe_answer_start(r, microvm_answer_find, sizeof(struct microvm_answer),
+			       &microvm_child, &microvm_answer_fd) != 0)
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "cannot start the qemu check");
+}
+
+static void probe_microvm(struct probe_result *r, bool sandbox_off)
+{
+	char dir[PATH_MAX], kernel[4200], initrd[4200];
+	struct stat st;
+
+	r->microvm.available = false;
+	microvm_image_dir(dir, sizeof dir);
+	r->microvm.dir = probe_keep_path(dir);
+	if (sandbox_off) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "disabled by --sandbox off");
+		return;
+	}
+	if (probe_find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm.qemu_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "qemu-system-x86_64 not found on PATH");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install qemu-system-x86");
+		return;
+	}
+	/* diod serves the guest its files (microvm.c says why not qemu's
+	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
+	if (probe_find_kept("diod", getenv("PATH"), &r->microvm.diod_path) != 0 &&
+	    probe_find_kept("diod", "/usr/sbin:/sbin", &r->microvm.diod_path) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason,
+			 "diod (the guest's file server) not found");
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "apt-get install diod");
+		return;
+	}
+	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm.dir);
+	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm.dir);
+	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {
+		snprintf(r->microvm.reason, sizeof r->microvm.reason, "guest image missing: %.120s",
+			 stat(kernel, &st) != 0 ? kernel : initrd);
+		snprintf(r->microvm.hint, sizeof r->microvm.hint, "make microvm-image");
+		return;
+	}
+	snprintf(r->microvm.reason, sizeof r->microvm.reason, "qemu not checked");
+	microvm_answer_start(r);
+}
+
+/* The microvm backend's .probe: qemu, diod and the guest image at once,
+ * qemu's version and the accelerator in a child (above).  A check still
+ * running from an earlier probe is waited for first. */
+static void microvm_probe(struct probe_result *r)
+{
+	microvm_answer_take(true);
+	r->microvm.qemu_path = r->microvm.diod_path = r->microvm.dir = "";
+	answer_into = r;
+	probe_microvm(r, r->sandbox_off);
+}
+
+/* The microvm backend's .probe_settle. */
+static void microvm_probe_settle(bool block)
+{
+	microvm_answer_take(block);
+}
+
+static int microvm_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct microvm_probe *m = &probe->microvm;
+
+	/* A request that arrives while the accelerator check still runs
+	 * waits for it: the answer decides the label. */
+	if (!probe->sandbox_off)
+		microvm_answer_take(true);
+	return backend_check_record("microvm", probe->sandbox_off, m->available, m->reason,
+				    m->hint, true, err);
 }
 
 const struct backend_ops backend_microvm_ops = {
@@ -2196,4 +2434,7 @@ const struct backend_ops backend_microvm_ops = {
     .resize = microvm_resize,
     .exit_code = microvm_exit_code,
     .next_violation = microvm_next_violation,
+    .check = microvm_check,
+    .probe = microvm_probe,
+    .probe_settle = microvm_probe_settle,
 };

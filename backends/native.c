@@ -84,6 +84,41 @@
 #define CONFIRM_FAST_TICK_MS 1
 #define CONFIRM_SLOW_TICK_MS 20
 
+/* A native launch's own state (launch_result.state): made at launch,
+ * freed by native_release. */
+struct native_state {
+	char mask_file[64]; /* the empty mode-000 file masks bind */
+	char *layer_work;   /* the home layer's work directory, or NULL */
+	char status_buf[512]; /* a partial line read from status_file */
+	size_t status_len;
+	int status_file;    /* memfd bwrap writes --json-status-fd to */
+	int status_timer;   /* the tick timerfd in status_fd's epoll set */
+	off_t status_offset; /* how much of it was read */
+	pid_t sandbox_init; /* the pid namespace's init (bwrap's child) */
+	long long launched_ms; /* CLOCK_MONOTONIC at launch */
+	/* The shim's handshake and the pane's supervisor policy, until
+	 * confirmation; then the supervised pane's id. */
+	struct native_shim *shim;
+	int supervised_pane;
+};
+
+static struct native_state *native_of(const struct launch_result *res)
+{
+	return res->state;
+}
+
+/* A launch result zeroed, with a fresh state of its own. */
+static void native_result_init(struct launch_result *res)
+{
+	struct native_state *ns = xcalloc(1, sizeof *ns);
+
+	memset(res, 0, sizeof *res);
+	res->master = -1;
+	res->status_fd = -1;
+	ns->status_file = ns->status_timer = -1;
+	res->state = ns;
+}
+
 /* Mask files a server that is gone left in /tmp (one killed with
  * SIGKILL removes none): sandmux-mask-PID-*, ours, PID not alive.
  * Once per server, at its first mask file. */
@@ -120,16 +155,16 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 	int fd;
 
 	remove_stale_masks();
-	snprintf(res->mask_file, sizeof res->mask_file, "/tmp/sandmux-mask-%d-XXXXXX", (int)getpid());
-	fd = mkostemp(res->mask_file, O_CLOEXEC);
+	snprintf(native_of(res)->mask_file, sizeof native_of(res)->mask_file, "/tmp/sandmux-mask-%d-XXXXXX", (int)getpid());
+	fd = mkostemp(native_of(res)->mask_file, O_CLOEXEC);
 	if (fd < 0 || fchmod(fd, 0) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the sandbox mask file: %s",
 			     strerror(errno));
 		if (fd >= 0) {
 			close(fd);
-			unlink(res->mask_file);
+			unlink(native_of(res)->mask_file);
 		}
-		res->mask_file[0] = '\0';
+		native_of(res)->mask_file[0] = '\0';
 		return -1;
 	}
 	close(fd);
@@ -138,14 +173,14 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 
 static void remove_mask_file(struct launch_result *res)
 {
-	if (res->mask_file[0] != '\0')
-		unlink(res->mask_file);
-	res->mask_file[0] = '\0';
+	if (native_of(res)->mask_file[0] != '\0')
+		unlink(native_of(res)->mask_file);
+	native_of(res)->mask_file[0] = '\0';
 	/* The home layer's work directory goes with the sandbox too. */
-	if (res->layer_work != NULL)
-		home_layer_work_remove(res->layer_work);
-	free(res->layer_work);
-	res->layer_work = NULL;
+	if (native_of(res)->layer_work != NULL)
+		home_layer_work_remove(native_of(res)->layer_work);
+	free(native_of(res)->layer_work);
+	native_of(res)->layer_work = NULL;
 }
 
 /* The deny list every profile starts from, the profile's own, and what
@@ -272,11 +307,11 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 	struct strvec kept = STRVEC_INIT;
 
 	/* Fail, don't mislabel: found once, at the server's start. */
-	if (!backend_probe_result()->native_home_layer) {
+	if (!backend_probe_result()->native.home_layer) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the copy-on-write home cannot be mounted on this host (%s); profile %s "
 			     "makes $HOME writable and needs it (the agent profile runs without)",
-			     backend_probe_result()->native_home_layer_reason, prof->name);
+			     backend_probe_result()->native.home_layer_reason, prof->name);
 		return -1;
 	}
 	if (realpath(np->home, np->home_real) == NULL) {
@@ -286,7 +321,7 @@ static int home_layout(const struct launch_request *req, const struct sandbox_pr
 	if (home_layer_dir(prof->name, !np->dry, np->layer_dir, sizeof np->layer_dir, err) != 0)
 		return -1;
 	np->layer = true;
-	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->cwd,
+	if (home_layer_real_roots(np->home_real, np->no_cwd ? NULL : req->spec->workdir,
 				  &np->extra_writable, &np->real) != 0)
 		goto nomem;
 	for (size_t i = 0; i < np->host_run.n; i++) {
@@ -336,9 +371,9 @@ static int trash_dir(const struct launch_request *req, const char *home, bool dr
 	const char *data = NULL;
 	char sub[PATH_MAX + 16];
 
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "XDG_DATA_HOME=/", 15) == 0)
-			data = req->envp[i] + 14;
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "XDG_DATA_HOME=/", 15) == 0)
+			data = req->spec->env[i] + 14;
 	if ((data != NULL ? snprintf(out, size, "%s/Trash", data)
 			  : snprintf(out, size, "%s/.local/share/Trash", home)) >= (int)size) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the trash's path is too long");
@@ -418,15 +453,15 @@ static int native_paths_build(const struct launch_request *req, const struct san
 	np->dry = dry;
 	np->prof = prof;
 	np->home = home;
-	np->cwd = req->cwd;
+	np->cwd = req->spec->workdir;
 	np->no_home = !(chat && prof->home_writable);
 	np->no_cwd = !chat;
 	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
-	    (!np->no_cwd && strvec_push(&np->writable, req->cwd) != 0) ||
+	    (!np->no_cwd && strvec_push(&np->writable, req->spec->workdir) != 0) ||
 	    (chat && push_expanded(&np->extra_writable, &prof->writable, home) != 0) ||
 	    push_expanded(&np->extra_writable, &prof->state_dirs, home) != 0 ||
 	    push_expanded(&np->protected_paths, &prof->protected_paths, home) != 0 ||
-	    hostrun_paths(home, req->envp, &np->host_run) != 0 ||
+	    hostrun_paths(home, req->spec->env, &np->host_run) != 0 ||
 	    write_deny_lists(prof, np) != 0 || deny_list(req, prof, &np->deny) != 0)
 		goto nomem;
 	if (prof->trash && trash_paths(req, home, np, err) != 0) {
@@ -450,12 +485,12 @@ nomem:
 static int check_request(const struct launch_request *req, const struct sandbox_profile **prof,
 			 const char **home, struct sm_error *err)
 {
-	*prof = profile_find(req->profile);
+	*prof = profile_find(req->spec->profile);
 	if (*prof == NULL) {
 		char names[512];
 
 		profile_names(names, sizeof names);
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->profile,
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "no profile \"%s\" (profiles: %s)", req->spec->profile,
 			     names);
 		return -1;
 	}
@@ -474,13 +509,13 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 			     "the %s profile needs the session's egress proxies", (*prof)->name);
 		return -1;
 	}
-	*home = req->home != NULL ? req->home : getenv("HOME");
+	*home = req->spec->home != NULL ? req->spec->home : getenv("HOME");
 	if (*home == NULL || (*home)[0] != '/') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute $HOME to make writable");
 		return -1;
 	}
-	if (req->cwd == NULL || req->cwd[0] != '/') {
+	if (req->spec->workdir == NULL || req->spec->workdir[0] != '/') {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the terminal profile needs an absolute working directory");
 		return -1;
@@ -496,7 +531,7 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 static int egress_bridge_argv(const struct launch_request *req, struct strvec *out,
 			      struct sm_error *err)
 {
-	const char *socat = backend_probe_result()->native_socat_path;
+	const char *socat = backend_probe_result()->native.socat_path;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
@@ -514,8 +549,8 @@ static int egress_bridge_argv(const struct launch_request *req, struct strvec *o
 	}
 	if (strvec_pushv(out, (const char *const[]){self, "egress-bridge", socat, "--"}, 4) != 0)
 		goto nomem;
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		if (strvec_push(out, req->argv[i]) != 0)
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		if (strvec_push(out, req->spec->command[i]) != 0)
 			goto nomem;
 	return 0;
 nomem:
@@ -546,7 +581,7 @@ struct native_shim {
 
 static void shim_free(struct launch_result *res)
 {
-	struct native_shim *shim = res->shim;
+	struct native_shim *shim = native_of(res)->shim;
 
 	if (shim == NULL)
 		return;
@@ -563,7 +598,7 @@ static void shim_free(struct launch_result *res)
 	strvec_free(&shim->write_denies);
 	strvec_free(&shim->delete_roots);
 	free(shim);
-	res->shim = NULL;
+	native_of(res)->shim = NULL;
 }
 
 /* The directories resolve_missing has resolved for one launch: most
@@ -707,12 +742,12 @@ static int shim_prepare(const struct launch_request *req, const struct native_pa
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	res->shim = shim;
+	native_of(res)->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;
 	shim->prof = paths->prof;
 	shim->egress = req->egress_dir != NULL;
-	snprintf(shim->session, sizeof shim->session, "%s", req->session ? req->session : "");
+	snprintf(shim->session, sizeof shim->session, "%s", req->spec->session_id ? req->spec->session_id : "");
 	/* SEQPACKET: the handshake is one message, and its fd comes with it. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the shim's socket: %s",
@@ -781,7 +816,7 @@ static bool shim_binds(void)
 		struct stat st;
 
 		decided = getuid() == geteuid() && (v == NULL || strcmp(v, "0") != 0) &&
-			  stat(backend_probe_result()->native_bwrap_path, &st) == 0 &&
+			  stat(backend_probe_result()->native.bwrap_path, &st) == 0 &&
 			  (st.st_mode & S_ISUID) == 0;
 	}
 	return decided == 1;
@@ -843,6 +878,7 @@ static void shim_attach(struct native_shim *shim, int listener)
 	    "/run/nscd/socket", "/var/run/nscd/socket", NULL};
 	struct supervisor_policy policy = {
 	    .session = shim->session,
+	    .profile = shim->prof->name,
 	    .writable_roots = (const char *const *)shim->writable.v,
 	    .private_roots = sandbox_private_roots,
 	    .shown_roots = (const char *const *)shim->shown.v,
@@ -967,15 +1003,15 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 	char rm_dir[PATH_MAX];
 	bool trash_rm = prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
 
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++) {
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++) {
 		/* The trash's rm first on PATH: an `rm` typed in the pane
 		 * moves to the trash (the supervisor refuses the deletes
 		 * themselves wherever the profile does). */
-		if (trash_rm && strncmp(req->envp[i], "PATH=", 5) == 0) {
+		if (trash_rm && strncmp(req->spec->env[i], "PATH=", 5) == 0) {
 			char *var = NULL;
 			int rc;
 
-			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->envp[i] + 5) < 0)
+			if (asprintf(&var, "PATH=%s:%s", rm_dir, req->spec->env[i] + 5) < 0)
 				return -1;
 			rc = strvec_push(out, var);
 			free(var);
@@ -983,9 +1019,9 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 				return -1;
 			continue;
 		}
-		if (strncmp(req->envp[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
-		    strncmp(req->envp[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
-		    strvec_push(out, req->envp[i]) != 0)
+		if (strncmp(req->spec->env[i], "GIT_TEMPLATE_DIR=", 17) != 0 &&
+		    strncmp(req->spec->env[i], "SANDMUX_HOME_LAYER=", 19) != 0 &&
+		    strvec_push(out, req->spec->env[i]) != 0)
 			return -1;
 	}
 	/* The shell may say where its writes to $HOME go (the demo does):
@@ -1009,9 +1045,9 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
 			   struct bwrap_input *in)
 {
-	in->bwrap = backend_probe_result()->native_bwrap_path;
+	in->bwrap = backend_probe_result()->native.bwrap_path;
 	in->home = paths->home;
-	in->cwd = req->cwd;
+	in->cwd = req->spec->workdir;
 	in->deny_read = (const char *const *)paths->deny.v;
 	in->writable = (const char *const *)paths->extra_writable.v;
 	in->no_home = paths->no_home;
@@ -1022,7 +1058,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 	in->rm_dir = paths->rm_dir[0] != '\0' ? paths->rm_dir : NULL;
 }
 
-/* req->argv NULL: a prepared sandbox (see below), whose shim waits. */
+/* req->spec->command NULL: a prepared sandbox (see below), whose shim waits. */
 static int spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home, struct launch_result *res, int status_write,
 		       struct sm_error *err)
@@ -1034,7 +1070,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	int keep[2] = {status_write, -1};
 	struct bwrap_input in = {0};
 	struct pty_spawn_opts opts = {
-	    .cwd = req->cwd,
+	    .cwd = req->spec->workdir,
 	    .rows = req->rows,
 	    .cols = req->cols,
 	    .keep_fds = keep,
@@ -1054,9 +1090,9 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		return -1;
 	}
 	terminal_input(req, &paths, &in);
-	in.mask_file = res->mask_file;
+	in.mask_file = native_of(res)->mask_file;
 	in.status_fd = status_write;
-	in.argv = req->argv;
+	in.argv = req->spec->command;
 	if (req->egress_dir != NULL) {
 		if (egress_bridge_argv(req, &command, err) != 0)
 			goto done;
@@ -1072,7 +1108,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	opts.child_arg = res->limits;
 	/* The shim first: nothing of the command runs unfiltered. */
 	if (shim_prepare(req, &paths, res, err) != 0 ||
-	    shim_argv(res->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
+	    shim_argv(native_of(res)->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
 	in.shim_binds_at = shim_binds() ? sep : 0;
@@ -1080,7 +1116,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
 	in.self_exe = req->egress_dir != NULL ? command.v[0] : NULL;
-	keep[1] = res->shim->child_sock;
+	keep[1] = native_of(res)->shim->child_sock;
 	if (bwrap_build_argv(&in, &argv, err) != 0)
 		goto done;
 	opts.argv = argv.v;
@@ -1089,10 +1125,11 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		 * the same shim binary, [sandmux-shim] or [sandmux, shim]. */
 		size_t nprefix = strcmp(shimmed.v[1], "shim") == 0 ? 2 : 1;
 
-		if (home_layer_work_new(paths.layer_dir, &res->layer_work, err) != 0)
+		if (home_layer_work_new(paths.layer_dir, &native_of(res)->layer_work, err) != 0)
 			goto done;
+		res->home_layer = true;
 		if (home_layer_argv((const char *const *)shimmed.v, nprefix, paths.home_real,
-				    paths.layer_dir, res->layer_work, &paths.real, argv.v,
+				    paths.layer_dir, native_of(res)->layer_work, &paths.real, argv.v,
 				    &layered) != 0) {
 			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 			goto done;
@@ -1103,9 +1140,9 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot start bubblewrap: %s", msg);
 		goto done;
 	}
-	close(res->shim->child_sock);
-	res->shim->child_sock = -1;
-	if (shim_policy(res->shim, &paths) != 0) {
+	close(native_of(res)->shim->child_sock);
+	native_of(res)->shim->child_sock = -1;
+	if (shim_policy(native_of(res)->shim, &paths) != 0) {
 		/* bwrap already runs, and --die-with-parent takes its
 		 * namespace along. */
 		kill(res->pid, SIGKILL);
@@ -1145,24 +1182,26 @@ static long long monotonic_ms(void)
 /* Close what confirmation needed; status_fd itself is the caller's. */
 static void close_confirm_fds(struct launch_result *res)
 {
-	if (res->status_file >= 0)
-		close(res->status_file);
-	res->status_file = -1;
-	if (res->status_timer >= 0)
-		close(res->status_timer);
-	res->status_timer = -1;
-	if (res->shim != NULL && res->shim->attached)
-		res->supervised_pane = res->shim->pane_id;
+	if (native_of(res)->status_file >= 0)
+		close(native_of(res)->status_file);
+	native_of(res)->status_file = -1;
+	if (native_of(res)->status_timer >= 0)
+		close(native_of(res)->status_timer);
+	native_of(res)->status_timer = -1;
+	if (native_of(res)->shim != NULL && native_of(res)->shim->attached) {
+		native_of(res)->supervised_pane = native_of(res)->shim->pane_id;
+		res->supervised = true;
+	}
 	shim_free(res);
 }
 
 static void arm_tick(struct launch_result *res)
 {
-	long long elapsed = monotonic_ms() - res->launched_ms;
+	long long elapsed = monotonic_ms() - native_of(res)->launched_ms;
 	long ms = elapsed < CONFIRM_FAST_SPAN_MS ? CONFIRM_FAST_TICK_MS : CONFIRM_SLOW_TICK_MS;
 	struct itimerspec when = {.it_value = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000}};
 
-	timerfd_settime(res->status_timer, 0, &when, NULL);
+	timerfd_settime(native_of(res)->status_timer, 0, &when, NULL);
 }
 
 /* The status memfd (its fd goes to bwrap; it is never truncated and only
@@ -1171,11 +1210,11 @@ static void arm_tick(struct launch_result *res)
  * it later). */
 static int open_status(struct launch_result *res, struct sm_error *err)
 {
-	res->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
-	res->status_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	native_of(res)->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
+	native_of(res)->status_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	res->status_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (res->status_file < 0 || res->status_timer < 0 || res->status_fd < 0 ||
-	    epoll_ctl(res->status_fd, EPOLL_CTL_ADD, res->status_timer,
+	if (native_of(res)->status_file < 0 || native_of(res)->status_timer < 0 || res->status_fd < 0 ||
+	    epoll_ctl(res->status_fd, EPOLL_CTL_ADD, native_of(res)->status_timer,
 		      &(struct epoll_event){.events = EPOLLIN}) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot watch bubblewrap's status: %s",
 			     strerror(errno));
@@ -1327,7 +1366,7 @@ static void ahead_discard(void)
 	if (!ahead.ready)
 		return;
 	ahead.ready = false;
-	backend_signal_tree(res->pid, res->sandbox_init, SIGKILL);
+	backend_signal_tree(res->pid, native_of(res)->sandbox_init, SIGKILL);
 	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	if (res->status_fd >= 0)
@@ -1340,6 +1379,8 @@ static void ahead_discard(void)
 	remove_mask_file(res);
 	limits_group_free(res->limits);
 	res->limits = NULL;
+	free(res->state);
+	res->state = NULL;
 	free(ahead.key);
 	ahead.key = NULL;
 }
@@ -1361,8 +1402,8 @@ static int ahead_send_run(int sock, const struct launch_request *req,
 		return -1;
 	}
 	fwrite(hello, 1, sizeof hello, f);
-	for (size_t i = 0; req->argv[i] != NULL; i++)
-		fwrite(req->argv[i], 1, strlen(req->argv[i]) + 1, f);
+	for (size_t i = 0; req->spec->command[i] != NULL; i++)
+		fwrite(req->spec->command[i], 1, strlen(req->spec->command[i]) + 1, f);
 	fputc('\0', f);
 	for (size_t i = 0; i < envp.n; i++)
 		if (envp.v[i][0] != '\0')
@@ -1382,7 +1423,7 @@ static int ahead_send_run(int sock, const struct launch_request *req,
 static bool ahead_fits(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home)
 {
-	struct pollfd pfd = {.fd = ahead.res.shim->sock, .events = POLLIN};
+	struct pollfd pfd = {.fd = native_of(&ahead.res)->shim->sock, .events = POLLIN};
 	char *key = ahead_key(req, prof, home);
 	/* Hung up or talking (a failure): it is not waiting any more. */
 	bool fits = key != NULL && strcmp(key, ahead.key) == 0 && poll(&pfd, 1, 0) == 0 &&
@@ -1404,19 +1445,23 @@ static int ahead_take(const struct launch_request *req, const struct sandbox_pro
 		return -1;
 	}
 	pty_resize(ahead.res.master, req->rows, req->cols);
-	if (ahead_send_run(ahead.res.shim->sock, req, prof) != 0) {
+	if (ahead_send_run(native_of(&ahead.res)->shim->sock, req, prof) != 0) {
 		ahead_discard();
 		return -1;
 	}
+	/* The prepared sandbox's result, with its state, becomes the
+	 * launch's: the fresh one goes. */
+	free(res->state);
 	*res = ahead.res;
+	ahead.res.state = NULL;
 	ahead.ready = false;
 	free(ahead.key);
 	ahead.key = NULL;
-	res->shim->pane_id = req->pane_id;
-	snprintf(res->shim->session, sizeof res->shim->session, "%s",
-		 req->session != NULL ? req->session : "");
-	res->shim->prof = prof;
-	res->launched_ms = monotonic_ms();
+	native_of(res)->shim->pane_id = req->pane_id;
+	snprintf(native_of(res)->shim->session, sizeof native_of(res)->shim->session, "%s",
+		 req->spec->session_id != NULL ? req->spec->session_id : "");
+	native_of(res)->shim->prof = prof;
+	native_of(res)->launched_ms = monotonic_ms();
 	return 0;
 }
 
@@ -1430,26 +1475,34 @@ static void ahead_remember(const struct launch_request *req, const struct sandbo
 	free(ahead.home);
 	free(ahead.path_env);
 	ahead.profile = xstrdup(prof->name);
-	ahead.cwd = xstrdup(req->cwd);
+	ahead.cwd = xstrdup(req->spec->workdir);
 	ahead.home = xstrdup(home);
 	ahead.path_env = NULL;
 	/* The PATH's directories under $HOME are host-run (hostrun.h): the
 	 * next sandbox is prepared for the same ones. */
-	for (size_t i = 0; req->envp != NULL && req->envp[i] != NULL; i++)
-		if (strncmp(req->envp[i], "PATH=", 5) == 0) {
+	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
+		if (strncmp(req->spec->env[i], "PATH=", 5) == 0) {
 			free(ahead.path_env);
-			ahead.path_env = xstrdup(req->envp[i]);
+			ahead.path_env = xstrdup(req->spec->env[i]);
 		}
 }
 
 void native_prepare_next(void)
 {
-	char *const envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
-	struct launch_request req = {
+	char *envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
+	/* The last launch's spec without its command: the shim waits for
+	 * the next one's. */
+	const struct sandbox_spec spec = {
+	    .network_enabled = true,
+	    .backend = SANDBOX_NATIVE,
 	    .profile = ahead.profile,
-	    .envp = envp,
-	    .cwd = ahead.cwd,
+	    .workdir = ahead.cwd,
 	    .home = ahead.home,
+	    .env = envp,
+	    .nenv = 1,
+	};
+	struct launch_request req = {
+	    .spec = &spec,
 	    .rows = 24,
 	    .cols = 80,
 	};
@@ -1467,9 +1520,7 @@ void native_prepare_next(void)
 	if (ahead.ready && ahead_fits(&req, prof, home))
 		return;
 	ahead_discard();
-	memset(res, 0, sizeof *res);
-	res->master = -1;
-	res->status_fd = res->status_file = res->status_timer = -1;
+	native_result_init(res);
 	ahead.key = ahead_key(&req, prof, home);
 	if (ahead.key == NULL || make_mask_file(res, &err) != 0)
 		goto fail;
@@ -1477,7 +1528,7 @@ void native_prepare_next(void)
 		remove_mask_file(res);
 		goto fail;
 	}
-	if (spawn_bwrap(&req, prof, home, res, res->status_file, &err) != 0) {
+	if (spawn_bwrap(&req, prof, home, res, native_of(res)->status_file, &err) != 0) {
 		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
@@ -1486,13 +1537,15 @@ void native_prepare_next(void)
 		goto fail;
 	}
 	/* Room for a whole environment in the run message. */
-	setsockopt(res->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
+	setsockopt(native_of(res)->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
 	ahead.ready = true;
 	log_debug("%s: bwrap pid %d waits for the next %s pane in %s", __func__, (int)res->pid,
-		  prof->name, req.cwd);
+		  prof->name, spec.workdir);
 	return;
 fail:
 	log_debug("%s: not prepared: %s", __func__, err.message);
+	free(res->state);
+	res->state = NULL;
 	free(ahead.key);
 	ahead.key = NULL;
 }
@@ -1513,9 +1566,7 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 	const struct sandbox_profile *prof;
 	const char *home;
 
-	memset(res, 0, sizeof *res);
-	res->master = -1;
-	res->status_fd = res->status_file = res->status_timer = -1;
+	native_result_init(res);
 	/* Never launch on a host the probe did not vouch for. */
 	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &prof, &home, err) != 0)
 		return -1;
@@ -1530,8 +1581,8 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		remove_mask_file(res);
 		return -1;
 	}
-	res->launched_ms = monotonic_ms();
-	if (spawn_bwrap(req, prof, home, res, res->status_file, err) != 0) {
+	native_of(res)->launched_ms = monotonic_ms();
+	if (spawn_bwrap(req, prof, home, res, native_of(res)->status_file, err) != 0) {
 		shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
@@ -1539,13 +1590,13 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 		remove_mask_file(res);
 		return -1;
 	}
-	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, res->status_file);
+	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, native_of(res)->status_file);
 launched:
 	arm_tick(res);
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
-		 backend_probe_result()->native_tool, prof->name);
+		 backend_probe_result()->native.tool, prof->name);
 	return 0;
 }
 
@@ -1559,9 +1610,9 @@ static void parse_status_line(struct launch_result *res, const char *line)
 	const cJSON *exit_code = cJSON_GetObjectItemCaseSensitive(json, "exit-code");
 
 	if (cJSON_IsNumber(pid) && pid->valuedouble > 0)
-		res->sandbox_init = (pid_t)pid->valuedouble;
-	if (cJSON_IsNumber(exit_code) && res->sandbox_init > 0) {
-		res->child_pid = res->sandbox_init;
+		native_of(res)->sandbox_init = (pid_t)pid->valuedouble;
+	if (cJSON_IsNumber(exit_code) && native_of(res)->sandbox_init > 0) {
+		res->child_pid = native_of(res)->sandbox_init;
 		res->confirmed = true;
 	}
 	cJSON_Delete(json);
@@ -1570,17 +1621,17 @@ static void parse_status_line(struct launch_result *res, const char *line)
 /* Parse every complete line in the buffer, keep the rest. */
 static void parse_status_buffer(struct launch_result *res)
 {
-	char *start = res->status_buf, *nl;
+	char *start = native_of(res)->status_buf, *nl;
 
 	while (!res->confirmed &&
-	       (nl = memchr(start, '\n', res->status_len - (size_t)(start - res->status_buf))) !=
+	       (nl = memchr(start, '\n', native_of(res)->status_len - (size_t)(start - native_of(res)->status_buf))) !=
 		   NULL) {
 		*nl = '\0';
 		parse_status_line(res, start);
 		start = nl + 1;
 	}
-	res->status_len -= (size_t)(start - res->status_buf);
-	memmove(res->status_buf, start, res->status_len);
+	native_of(res)->status_len -= (size_t)(start - native_of(res)->status_buf);
+	memmove(native_of(res)->status_buf, start, native_of(res)->status_len);
 }
 
 /* True once bwrap itself has exited (a zombie not yet reaped counts). */
@@ -1596,7 +1647,7 @@ static bool bwrap_gone(pid_t pid)
 static int read_status(struct launch_result *res, struct sm_error *err)
 {
 	for (;;) {
-		size_t room = sizeof res->status_buf - 1 - res->status_len;
+		size_t room = sizeof native_of(res)->status_buf - 1 - native_of(res)->status_len;
 		ssize_t n;
 
 		if (room == 0) {
@@ -1605,8 +1656,8 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 				     "bubblewrap sent an unreadable status line");
 			return -1;
 		}
-		n = pread(res->status_file, res->status_buf + res->status_len, room,
-			  res->status_offset);
+		n = pread(native_of(res)->status_file, native_of(res)->status_buf + native_of(res)->status_len, room,
+			  native_of(res)->status_offset);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -1616,8 +1667,8 @@ static int read_status(struct launch_result *res, struct sm_error *err)
 		}
 		if (n == 0)
 			return 0;
-		res->status_len += (size_t)n;
-		res->status_offset += n;
+		native_of(res)->status_len += (size_t)n;
+		native_of(res)->status_offset += n;
 		parse_status_buffer(res);
 		if (res->confirmed)
 			return 1;
@@ -1698,12 +1749,12 @@ static pid_t shim_exec_done(const struct launch_result *res)
 	struct stat self, shim;
 	pid_t child;
 
-	if (!res->shim->attached || !res->shim->exec_seen || stat("/proc/self/exe", &self) != 0)
+	if (!native_of(res)->shim->attached || !native_of(res)->shim->exec_seen || stat("/proc/self/exe", &self) != 0)
 		return 0;
-	child = exec_done(res->sandbox_init);
+	child = exec_done(native_of(res)->sandbox_init);
 	if (child <= 0 || same_exe(child, &self))
 		return 0;
-	if (res->shim->exe[0] != '\0' && stat(res->shim->exe, &shim) == 0 &&
+	if (native_of(res)->shim->exe[0] != '\0' && stat(native_of(res)->shim->exe, &shim) == 0 &&
 	    same_exe(child, &shim))
 		return 0;
 	return child;
@@ -1714,15 +1765,15 @@ static pid_t shim_exec_done(const struct launch_result *res)
  * (its exit code 126 is not the command's). */
 static int shim_verdict(struct launch_result *res, int rc, struct sm_error *err)
 {
-	shim_poll(res->shim);
-	shim_watch_poll(res->shim);
-	if (res->shim->failure[0] != '\0') {
+	shim_poll(native_of(res)->shim);
+	shim_watch_poll(native_of(res)->shim);
+	if (native_of(res)->shim->failure[0] != '\0') {
 		res->confirmed = false;
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "the sandmux shim failed: %s",
-			     res->shim->failure);
+			     native_of(res)->shim->failure);
 		return -1;
 	}
-	if (rc > 0 && !res->shim->attached) {
+	if (rc > 0 && !native_of(res)->shim->attached) {
 		res->confirmed = false;
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "the command ended before the seccomp supervisor was attached");
@@ -1739,18 +1790,18 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 
 	if (res->confirmed)
 		return 1;
-	while (read(res->status_timer, &ticks, sizeof ticks) > 0)
+	while (read(native_of(res)->status_timer, &ticks, sizeof ticks) > 0)
 		;
 	/* Whether bwrap is gone is asked before reading: "exit-code" is
 	 * written before bwrap exits, so a status read after a gone bwrap
 	 * is complete. */
 	gone = bwrap_gone(res->pid);
 	rc = read_status(res, err);
-	if (res->shim != NULL && rc >= 0)
+	if (native_of(res)->shim != NULL && rc >= 0)
 		rc = shim_verdict(res, rc, err);
-	if (rc == 0 && res->sandbox_init > 0 &&
-	    (res->child_pid = res->shim != NULL ? shim_exec_done(res)
-						: exec_done(res->sandbox_init)) > 0) {
+	if (rc == 0 && native_of(res)->sandbox_init > 0 &&
+	    (res->child_pid = native_of(res)->shim != NULL ? shim_exec_done(res)
+						: exec_done(native_of(res)->sandbox_init)) > 0) {
 		res->confirmed = true;
 		rc = 1;
 	}
@@ -1758,11 +1809,11 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "bubblewrap exited before running the command");
 		rc = -1;
 	}
-	if (rc == 0 && monotonic_ms() - res->launched_ms >= CONFIRM_TIMEOUT_MS) {
+	if (rc == 0 && monotonic_ms() - native_of(res)->launched_ms >= CONFIRM_TIMEOUT_MS) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "bubblewrap did not start the command within %d s (%s)",
 			     CONFIRM_TIMEOUT_MS / 1000,
-			     res->sandbox_init > 0 ? "stuck setting up the sandbox"
+			     native_of(res)->sandbox_init > 0 ? "stuck setting up the sandbox"
 						   : "it never reported a sandbox");
 		rc = -1;
 	}
@@ -1773,7 +1824,7 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 	close_confirm_fds(res);
 	if (rc > 0)
 		log_debug("%s: command pid %d running inside, %lld ms after launch", __func__,
-			  (int)res->child_pid, monotonic_ms() - res->launched_ms);
+			  (int)res->child_pid, monotonic_ms() - native_of(res)->launched_ms);
 	return rc;
 }
 
@@ -1782,35 +1833,49 @@ static void native_release(struct launch_result *res);
 /* Stop or continue everything: the PTY session and, in case something
  * inside left it with setsid(), every process in the sandbox's pid
  * namespace. */
+/* The pid namespace's init, once known; 0 after release. */
+static pid_t sandbox_init_of(const struct launch_result *res)
+{
+	return native_of(res) != NULL ? native_of(res)->sandbox_init : 0;
+}
+
 static int native_suspend(struct launch_result *res)
 {
-	return backend_signal_tree(res->pid, res->sandbox_init, SIGSTOP);
+	return backend_signal_tree(res->pid, sandbox_init_of(res), SIGSTOP);
 }
 
 static int native_resume(struct launch_result *res, struct sm_error *err)
 {
 	(void)err;
-	return backend_signal_tree(res->pid, res->sandbox_init, SIGCONT);
+	return backend_signal_tree(res->pid, sandbox_init_of(res), SIGCONT);
 }
 
 /* bwrap leads the session; once it dies, --die-with-parent kills the
  * namespace's init and the kernel kills every process in the namespace. */
 static void native_destroy(struct launch_result *res)
 {
-	backend_kill_tree(res->pid, res->sandbox_init);
+	backend_kill_tree(res->pid, sandbox_init_of(res));
 	/* First: a pane killed before confirmation learns here that its
 	 * listener reached the supervisor (supervised_pane). */
-	close_confirm_fds(res);
-	if (res->supervised_pane > 0)
-		supervisor_detach(res->supervised_pane);
+	if (native_of(res) != NULL) {
+		close_confirm_fds(res);
+		if (native_of(res)->supervised_pane > 0)
+			supervisor_detach(native_of(res)->supervised_pane);
+	}
 	native_release(res);
 }
 
-/* After the pane's process is gone.  The group's last processes may
- * still be dying: sandbox-limits.c removes it once they are. */
+/* After the pane's process is gone: the mask file, the home layer's work
+ * directory and the state go.  The group's last processes may still be
+ * dying: sandbox-limits.c removes it once they are. */
 static void native_release(struct launch_result *res)
 {
-	remove_mask_file(res);
+	if (native_of(res) != NULL) {
+		remove_mask_file(res);
+		close_confirm_fds(res);
+		free(res->state);
+		res->state = NULL;
+	}
 	limits_group_free(res->limits);
 	res->limits = NULL;
 }
@@ -1899,7 +1964,7 @@ int native_describe(const struct launch_request *asked, struct cJSON *lines, str
 	struct bwrap_input in = {0};
 	int rc = -1;
 
-	prof = profile_find(req.profile);
+	prof = profile_find(req.spec->profile);
 	if (prof != NULL && prof->proxied_network)
 		req.egress_dir = "<the-pane's-egress-dir>";
 	if (check_request(&req, &prof, &home, err) != 0 ||
@@ -1933,6 +1998,223 @@ done:
 	return rc;
 }
 
+/* --- the probe ------------------------------------------------------------ */
+
+static bool probe_native_linux(struct probe_result *out);
+
+/* "bubblewrap 0.8.0" from `bwrap --version`. */
+static int bwrap_version(const char *bwrap, char *out, size_t size)
+{
+	char *const argv[] = {(char *)bwrap, "--version", NULL};
+	char buf[256];
+
+	if (probe_run_capture(argv, buf, sizeof buf) != 0)
+		return -1;
+	probe_first_line(buf);
+	if (buf[0] == '\0')
+		return -1;
+	snprintf(out, size, "%s", buf);
+	return 0;
+}
+
+/* Build the namespaces and masks of a launch, with the argv a launch
+ * gets (bwrap_build_argv: every namespace, the read-only root, the
+ * private /tmp, /dev and /proc, a deny-read directory masked), and run
+ * bwrap's own binary inside them: where unprivileged user namespaces are
+ * blocked (sysctl, AppArmor), bwrap is installed but cannot sandbox, and
+ * the label must not promise what a launch would not deliver.  The
+ * masked directory is an empty one of the probe's own: a directory of
+ * the host's might hold bwrap itself. */
+static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
+{
+	char mask[] = "/var/tmp/sandmux-probe.XXXXXX";
+	const char *deny_read[] = {mkdtemp(mask), NULL};
+	char *const command[] = {(char *)bwrap, "--version", NULL};
+	const struct bwrap_input in = {
+	    .bwrap = bwrap,
+	    .home = "/",
+	    .cwd = "/",
+	    .no_home = true,
+	    .no_cwd = true,
+	    .deny_read = deny_read,
+	    .status_fd = -1,
+	    .argv = command,
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct sm_error err = {0};
+	int rc = -1;
+
+	if (bwrap_build_argv(&in, &argv, &err) != 0)
+		snprintf(out, size, "%s", err.message);
+	else if ((rc = probe_run_capture(argv.v, out, size)) != 0)
+		probe_first_line(out);
+	strvec_free(&argv);
+	if (deny_read[0] != NULL)
+		rmdir(deny_read[0]);
+	return rc == 0 ? 0 : -1;
+}
+
+/* The copy-on-write home's mount, made by the shim's own step
+ * (home-layer.h); false with the step's message. */
+static bool home_layer_works(char *reason, size_t size)
+{
+	static const char prefix[] = "sandmux home layer: ";
+	struct home_layer_probe p;
+	char output[512];
+	bool works = false;
+
+	if (home_layer_probe_start(&p, reason, size) == 0) {
+		works = probe_run_capture(p.argv.v, output, sizeof output) == 0;
+		probe_first_line(output);
+		if (!works)
+			snprintf(reason, size, "%s",
+				 output[0] == '\0' ? "the shim's --home-layer step failed"
+				 : strncmp(output, prefix, sizeof prefix - 1) == 0
+				     ? output + sizeof prefix - 1
+				     : output);
+	}
+	home_layer_probe_end(&p);
+	return works;
+}
+
+/* What bwrap itself says (its version, whether it can build a launch's
+ * namespaces here, whether the copy-on-write home mounts) is asked in a
+ * child process, as microvm's accelerator is, so the server answers its
+ * first requests meanwhile.  Every reader of the result waits for the
+ * answer first (backend_probe_result, through .probe_settle): a native
+ * request that arrives before it is decided on the answer, never on a
+ * guess, and a pane that runs on the host does not read the result. */
+struct native_answer {
+	bool available, home_layer;
+	char tool[64], reason[160], hint[160], home_layer_reason[200];
+};
+
+static pid_t native_child = -1; /* the bwrap check, until its answer is taken */
+static int native_answer_fd = -1;
+static struct probe_result *native_answer_into; /* the result the answer completes */
+
+/* The slow part, in the child. */
+static void native_answer_find(const struct probe_result *r, void *answer)
+{
+	struct native_answer *a = answer;
+	char output[512];
+
+	if (bwrap_version(r->native.bwrap_path, a->tool, sizeof a->tool) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.130s --version failed",
+			 r->native.bwrap_path);
+		return;
+	}
+	if (bwrap_smoke_test(r->native.bwrap_path, output, sizeof output) != 0) {
+		snprintf(a->reason, sizeof a->reason, "%.40s cannot create a sandbox here: %.80s",
+			 a->tool, output[0] ? output : "it failed without a message");
+		snprintf(a->hint, sizeof a->hint,
+			 "allow unprivileged user namespaces (sysctl "
+			 "kernel.unprivileged_userns_clone, "
+			 "kernel.apparmor_restrict_unprivileged_userns)");
+		return;
+	}
+	a->available = true;
+	a->home_layer = home_layer_works(a->home_layer_reason, sizeof a->home_layer_reason);
+}
+
+/* The native record is complete: --sandbox off has its say, and the
+ * server hears of it. */
+static void native_probe_complete(struct probe_result *r)
+{
+	struct native_probe *n = &r->native;
+
+	if (r->sandbox_off) {
+		/* The host may be able to; this server will not. */
+		n->disabled = true;
+		n->available = false;
+		snprintf(n->reason, sizeof n->reason, "disabled by --sandbox off");
+	}
+	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
+		  n->available ? "available" : "unavailable", n->available ? n->tool : n->reason);
+	probe_native_complete();
+}
+
+/* The native backend's .probe_settle: the bwrap check's answer, once. */
+static void native_probe_settle(bool block)
+{
+	struct probe_result *r = native_answer_into;
+	struct native_probe *n;
+	struct native_answer a;
+	int got = probe_answer_take(&native_child, &native_answer_fd, &a, sizeof a, block);
+
+	if (got < 0)
+		return;
+	n = &r->native;
+	if (got == 0) {
+		snprintf(n->reason, sizeof n->reason, "the bwrap check ended without an answer");
+	} else {
+		n->available = a.available;
+		n->home_layer = a.home_layer;
+		snprintf(n->tool, sizeof n->tool, "%s", a.tool);
+		snprintf(n->reason, sizeof n->reason, "%s", a.reason);
+		snprintf(n->hint, sizeof n->hint, "%s", a.hint);
+		snprintf(n->home_layer_reason, sizeof n->home_layer_reason, "%s",
+			 a.home_layer_reason);
+	}
+	native_probe_complete(r);
+}
+
+/* The native backend's .probe: bubblewrap and socat on PATH at once; a
+ * bwrap that really builds a sandbox here, and the copy-on-write home,
+ * in a child (above).  A check still running from an earlier probe is
+ * waited for first. */
+static void native_probe(struct probe_result *r)
+{
+	struct native_probe *n = &r->native;
+
+	native_probe_settle(true);
+	native_answer_into = r;
+	n->bwrap_path = n->socat_path = "";
+	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0) {
+		if (probe_native_linux(r))
+			return;
+	} else {
+		snprintf(n->reason, sizeof n->reason, "native sandbox is not offered on this platform");
+	}
+	native_probe_complete(r);
+}
+
+/* What costs nothing (bwrap and socat on PATH) now; returns whether the
+ * bwrap check was started, whose answer completes the record later. */
+static bool probe_native_linux(struct probe_result *out)
+{
+	bool have_bwrap, have_socat;
+	const char *path = getenv("PATH");
+
+	have_bwrap = probe_find_kept("bwrap", path, &out->native.bwrap_path) == 0;
+	have_socat = probe_find_kept("socat", path, &out->native.socat_path) == 0;
+	if (!have_bwrap || !have_socat) {
+		out->native.requires_install = true;
+		snprintf(out->native.hint, sizeof out->native.hint, "apt-get install%s%s",
+			 have_bwrap ? "" : " bubblewrap", have_socat ? "" : " socat");
+		snprintf(out->native.reason, sizeof out->native.reason, "%s not found on PATH",
+			 !have_bwrap && !have_socat ? "bwrap and socat"
+			 : !have_bwrap		    ? "bwrap (bubblewrap)"
+						    : "socat");
+		return false;
+	}
+	if (probe_answer_start(out, native_answer_find, sizeof(struct native_answer),
+			       &native_child, &native_answer_fd) != 0) {
+		snprintf(out->native.reason, sizeof out->native.reason,
+			 "cannot start the bwrap check");
+		return false;
+	}
+	return true;
+}
+
+static int native_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct native_probe *n = &probe->native;
+
+	return backend_check_record("native", n->disabled, n->available, n->reason, n->hint,
+				    n->requires_install, err);
+}
+
 const struct backend_ops backend_native_ops = {
     .name = "native",
     .id = SANDBOX_NATIVE,
@@ -1942,4 +2224,7 @@ const struct backend_ops backend_native_ops = {
     .resume = native_resume,
     .destroy = native_destroy,
     .release = native_release,
+    .check = native_check,
+    .probe = native_probe,
+    .probe_settle = native_probe_settle,
 };

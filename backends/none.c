@@ -16,9 +16,9 @@ static int none_launch(const struct launch_request *req, struct launch_result *r
 		       struct sm_error *err)
 {
 	struct pty_spawn_opts opts = {
-	    .argv = req->argv,
-	    .envp = req->envp,
-	    .cwd = req->cwd,
+	    .argv = req->spec->command,
+	    .envp = req->spec->env,
+	    .cwd = req->spec->workdir,
 	    .rows = req->rows,
 	    .cols = req->cols,
 	};

@@ -3,20 +3,16 @@
  *
  * The result is fixed for the server's life (docs/design.md invariant 5): a
  * pane's label is decided against it, and it is printed as one startup
- * line and served as JSON by `sandmux probe`.  Linux native needs bwrap
- * and socat on the server's PATH and a bwrap that can really build the
- * terminal profile's namespaces here; the probe runs it once to know.
- * Programs are run from argv arrays, never through a shell.
- *
- * microvm is probed in two parts so that it never delays the start: what
- * costs nothing (qemu on PATH, the guest image on disk) at once, and what
- * runs programs in a child process afterwards: qemu's version, and which
- * accelerator really boots the guest.  A readable /dev/kvm is not enough
- * (on this project's host a stock kernel dies under KVM with "KVM
- * internal error"), so the check boots the guest image under KVM with
- * the agent's probe mode and waits, bounded, for its "sandmux-probe-ok";
- * anything else means TCG.  Whoever reads the microvm result waits for
- * that child's answer first (backend_probe_microvm_wait).
+ * line and served as JSON by `sandmux probe`.  This file knows the
+ * platform and the order; each backend probes for itself (its `.probe`
+ * in the table fills its own record: native.c runs bwrap once to know it
+ * really builds a sandbox here, microvm.c boots its guest under KVM, each
+ * in a child process beside the server's first requests) with the
+ * helpers here.  Programs are run from argv arrays, never through a
+ * shell.  A backend whose probe answers later is waited for by whoever
+ * reads its record (through the backends' `.probe_settle`): the native
+ * record by every reader of the result (backend_probe_result), microvm's
+ * by its own readers.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -37,20 +33,15 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
-#include "seatbelt-launch.h"
-#include "home-layer.h"
+#include "error.h"
 #include "log.h"
-#include "microvm.h"
 #include "strvec.h"
 
 #define PROBE_TIMEOUT_MS 5000
-/* `qemu --version` answers in ~30 ms; a guest under working KVM reaches
- * its init in well under a second. */
-#define QEMU_VERSION_TIMEOUT_MS 3000
-#define KVM_CHECK_TIMEOUT_MS 4000
 
 static struct probe_result probe_saved;
 static bool probe_done;
+static void (*probe_notify_fn)(void); /* backend_probe_notify's */
 
 /* The paths the probe found, one after another, the result's fields
  * pointing into it: five PATH_MAX arrays in the result would be 20 KiB
@@ -58,7 +49,7 @@ static bool probe_done;
 static char probe_paths[5 * PATH_MAX];
 static size_t probe_paths_used;
 
-static const char *keep_path(const char *path)
+const char *probe_keep_path(const char *path)
 {
 	size_t n = strlen(path) + 1;
 	char *at = probe_paths + probe_paths_used;
@@ -72,13 +63,13 @@ static const char *keep_path(const char *path)
 }
 
 /* probe_find_on_path, the path found kept in *out ("" when none). */
-static int find_kept(const char *name, const char *path, const char **out)
+int probe_find_kept(const char *name, const char *path, const char **out)
 {
 	char found[PATH_MAX];
 
 	if (probe_find_on_path(name, path, found, sizeof found) != 0)
 		return -1;
-	*out = keep_path(found);
+	*out = probe_keep_path(found);
 	return 0;
 }
 
@@ -179,7 +170,7 @@ static void read_output(int fd, char *out, size_t size, long timeout_ms)
 /* Run argv (argv[0] an absolute path) with stdin from /dev/null and
  * stdout+stderr captured.  Returns its exit status, or -1 when it could
  * not be run, did not finish in time, or died of a signal. */
-static int run_capture_for(char *const argv[], char *out, size_t size, long timeout_ms)
+int probe_run_capture_for(char *const argv[], char *out, size_t size, long timeout_ms)
 {
 	int pipefd[2], status;
 	pid_t pid;
@@ -216,147 +207,23 @@ static int run_capture_for(char *const argv[], char *out, size_t size, long time
 	return WEXITSTATUS(status);
 }
 
-static int run_capture(char *const argv[], char *out, size_t size)
+int probe_run_capture(char *const argv[], char *out, size_t size)
 {
-	return run_capture_for(argv, out, size, PROBE_TIMEOUT_MS);
+	return probe_run_capture_for(argv, out, size, PROBE_TIMEOUT_MS);
 }
 
-static void first_line(char *s)
+void probe_first_line(char *s)
 {
 	s[strcspn(s, "\r\n")] = '\0';
-}
-
-/* "bubblewrap 0.8.0" from `bwrap --version`. */
-static int bwrap_version(const char *bwrap, char *out, size_t size)
-{
-	char *const argv[] = {(char *)bwrap, "--version", NULL};
-	char buf[256];
-
-	if (run_capture(argv, buf, sizeof buf) != 0)
-		return -1;
-	first_line(buf);
-	if (buf[0] == '\0')
-		return -1;
-	snprintf(out, size, "%s", buf);
-	return 0;
-}
-
-/* Build the namespaces and masks the terminal profile uses and run bwrap's
- * own binary inside them: where unprivileged user namespaces are blocked
- * (sysctl, AppArmor), bwrap is installed but cannot sandbox, and the
- * label must not promise what a launch would not deliver. */
-static int bwrap_smoke_test(const char *bwrap, char *out, size_t size)
-{
-	char *const argv[] = {
-	    (char *)bwrap,
-	    "--die-with-parent",
-	    "--unshare-user",
-	    "--unshare-pid",
-	    "--unshare-ipc",
-	    "--unshare-uts",
-	    "--unshare-cgroup-try",
-	    "--cap-drop",
-	    "ALL",
-	    "--ro-bind",
-	    "/",
-	    "/",
-	    "--tmpfs",
-	    "/tmp",
-	    "--dev",
-	    "/dev",
-	    "--proc",
-	    "/proc",
-	    "--perms",
-	    "0000",
-	    "--tmpfs",
-	    "/tmp/mask",
-	    "--remount-ro",
-	    "/tmp/mask",
-	    "--",
-	    (char *)bwrap,
-	    "--version",
-	    NULL,
-	};
-
-	if (run_capture(argv, out, size) == 0)
-		return 0;
-	first_line(out);
-	return -1;
-}
-
-/* The copy-on-write home's mount, made by the shim's own step
- * (home-layer.h); false with the step's message. */
-static bool home_layer_works(char *reason, size_t size)
-{
-	static const char prefix[] = "sandmux home layer: ";
-	struct home_layer_probe p;
-	char output[512];
-	bool works = false;
-
-	if (home_layer_probe_start(&p, reason, size) == 0) {
-		works = run_capture(p.argv.v, output, sizeof output) == 0;
-		first_line(output);
-		if (!works)
-			snprintf(reason, size, "%s",
-				 output[0] == '\0' ? "the shim's --home-layer step failed"
-				 : strncmp(output, prefix, sizeof prefix - 1) == 0
-				     ? output + sizeof prefix - 1
-				     : output);
-	}
-	home_layer_probe_end(&p);
-	return works;
-}
-
-/* --- native, in the background ------------------------------------------ */
-
-/* What bwrap itself says (its version, whether it can build the terminal
- * profile's namespaces here, whether the copy-on-write home mounts) is
- * asked in a child process, as the microvm check is (see there), so the
- * server answers its first request meanwhile.  Every reader of the
- * result waits for the answer first (backend_probe_result): a native
- * request that arrives before it is decided on the answer, never on a
- * guess, and a pane that runs on the host does not read the result. */
-struct native_answer {
-	bool available, home_layer;
-	char tool[64], reason[160], hint[160], home_layer_reason[200];
-};
-
-static pid_t native_child = -1; /* the bwrap check, until its answer is taken */
-static int native_answer_fd = -1;
-static bool native_sandbox_off;
-static void (*native_notify)(void);
-
-/* The slow part, in the child. */
-static void native_answer_find(const struct probe_result *r, void *answer)
-{
-	struct native_answer *a = answer;
-	char output[512];
-
-	if (bwrap_version(r->native_bwrap_path, a->tool, sizeof a->tool) != 0) {
-		snprintf(a->reason, sizeof a->reason, "%.130s --version failed",
-			 r->native_bwrap_path);
-		return;
-	}
-	if (bwrap_smoke_test(r->native_bwrap_path, output, sizeof output) != 0) {
-		snprintf(a->reason, sizeof a->reason, "%.40s cannot create a sandbox here: %.80s",
-			 a->tool, output[0] ? output : "it failed without a message");
-		snprintf(a->hint, sizeof a->hint,
-			 "allow unprivileged user namespaces (sysctl "
-			 "kernel.unprivileged_userns_clone, "
-			 "kernel.apparmor_restrict_unprivileged_userns)");
-		return;
-	}
-	a->available = true;
-	a->home_layer = home_layer_works(a->home_layer_reason, sizeof a->home_layer_reason);
 }
 
 /* Start find(r, answer) in a child that keeps only its answer's pipe:
  * the server's sockets, logs and its starter's pipe are none of its
  * business, and holding them would keep them open past their owner.
  * The answer goes whole in one write, far below PIPE_BUF. */
-static int answer_start(const struct probe_result *r,
-			void (*find)(const struct probe_result *, void *), size_t size,
-			pid_t *child, int *fd)
+int probe_answer_start(const struct probe_result *r,
+		       void (*find)(const struct probe_result *, void *), size_t size, pid_t *child,
+		       int *fd)
 {
 	int fds[2];
 	pid_t pid;
@@ -392,7 +259,7 @@ static int answer_start(const struct probe_result *r,
  * else only take an answer that is already there.  Returns 1 with the
  * answer, 0 when the child ended without one, -1 when there is nothing
  * (yet) to take. */
-static int answer_take(pid_t *child, int *fd, void *answer, size_t size, bool block)
+int probe_answer_take(pid_t *child, int *fd, void *answer, size_t size, bool block)
 {
 	ssize_t n;
 	pid_t done;
@@ -416,307 +283,41 @@ static int answer_take(pid_t *child, int *fd, void *answer, size_t size, bool bl
 	return n == (ssize_t)size;
 }
 
-/* The native result is complete: --sandbox off has its say, and the
- * server hears of it. */
-static void native_settle(struct probe_result *r)
+/* Every backend's background part answered; block: wait for it, else
+ * take only the answers already there. */
+static void probe_settle(bool block)
 {
-	if (native_sandbox_off) {
-		/* The host may be able to; this server will not. */
-		r->native_disabled = true;
-		r->native_available = false;
-		snprintf(r->native_reason, sizeof r->native_reason, "disabled by --sandbox off");
-	}
-	log_debug("%s: platform %s, native %s (%s)", __func__, r->platform,
-		  r->native_available ? "available" : "unavailable",
-		  r->native_available ? r->native_tool : r->native_reason);
-	if (native_notify != NULL)
-		native_notify();
-}
-
-static void native_answer_take(bool block)
-{
-	struct probe_result *r = &probe_saved;
-	struct native_answer a;
-	int got = answer_take(&native_child, &native_answer_fd, &a, sizeof a, block);
-
-	if (got < 0)
-		return;
-	if (got == 0) {
-		snprintf(r->native_reason, sizeof r->native_reason,
-			 "the bwrap check ended without an answer");
-	} else {
-		r->native_available = a.available;
-		r->native_home_layer = a.home_layer;
-		snprintf(r->native_tool, sizeof r->native_tool, "%s", a.tool);
-		snprintf(r->native_reason, sizeof r->native_reason, "%s", a.reason);
-		snprintf(r->native_hint, sizeof r->native_hint, "%s", a.hint);
-		snprintf(r->native_home_layer_reason, sizeof r->native_home_layer_reason, "%s",
-			 a.home_layer_reason);
-	}
-	native_settle(r);
-}
-
-/* What costs nothing (bwrap and socat on PATH) now; returns whether the
- * bwrap check was started, whose answer settles the result later. */
-static bool probe_native_linux(struct probe_result *out)
-{
-	bool have_bwrap, have_socat;
-	const char *path = getenv("PATH");
-
-	have_bwrap = find_kept("bwrap", path, &out->native_bwrap_path) == 0;
-	have_socat = find_kept("socat", path, &out->native_socat_path) == 0;
-	if (!have_bwrap || !have_socat) {
-		out->native_requires_install = true;
-		snprintf(out->native_hint, sizeof out->native_hint, "apt-get install%s%s",
-			 have_bwrap ? "" : " bubblewrap", have_socat ? "" : " socat");
-		snprintf(out->native_reason, sizeof out->native_reason, "%s not found on PATH",
-			 !have_bwrap && !have_socat ? "bwrap and socat"
-			 : !have_bwrap		    ? "bwrap (bubblewrap)"
-						    : "socat");
-		return false;
-	}
-	if (answer_start(out, native_answer_find, sizeof(struct native_answer), &native_child,
-			 &native_answer_fd) != 0) {
-		snprintf(out->native_reason, sizeof out->native_reason, "cannot start the bwrap check");
-		return false;
-	}
-	return true;
-}
-
-/* macOS: sandbox-exec where Apple puts it (never from PATH: a pane's
- * PATH is not the host's word), and a trivial profile really applied. */
-static void probe_native_macos(struct probe_result *out)
-{
-	char *const argv[] = {SEATBELT_EXEC_PATH, "-p", SEATBELT_PROBE_PROFILE, "/usr/bin/true",
-			      NULL};
-	char output[512] = "";
-	bool exists = access(SEATBELT_EXEC_PATH, X_OK) == 0;
-	int rc = exists ? run_capture(argv, output, sizeof output) : -1;
-
-	first_line(output);
-	/* run_capture gives an exit code, or -1: as a wait status. */
-	seatbelt_probe_decide(exists, rc < 0 ? 0x7f : rc << 8, output, out);
-}
-
-/* --- microvm ------------------------------------------------------------ */
-
-/* The slow part runs in a child process, not a thread of the server:
- * what it touches (qemu's output, scanf, a thread's stack and malloc
- * arena, the libc code of all that) is then the child's memory, gone
- * when it exits, and the server keeps only the answer.  The child
- * sends it whole over a pipe (one write, far below PIPE_BUF) and exits;
- * the server takes it at its SIGCHLD (backend_probe_reap) or,
- * when a request needs it first, waits for it.  The server's loop is
- * one thread, and so are the readers of the answer. */
-struct microvm_answer {
-	bool available;
-	char reason[160], hint[160], tool[64], accel[8], kvm_reason[160];
-};
-
-static pid_t microvm_child = -1; /* the slow part, until its answer is taken */
-static int microvm_answer_fd = -1;
-
-/* Where the guest image is: $SANDMUX_MICROVM_DIR, else microvm/ beside
- * the binary (the build tree), else ../share/sandmux/microvm (make
- * install). */
-static void microvm_image_dir(char *out, size_t size)
-{
-	const char *env = getenv("SANDMUX_MICROVM_DIR");
-	char self[4096], probe_path[4200];
-	const char *bin_dir;
-	ssize_t n;
-	struct stat st;
-
-	if (env != NULL && env[0] != '\0') {
-		snprintf(out, size, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0) {
-		snprintf(out, size, "/usr/local/share/sandmux/microvm");
-		return;
-	}
-	self[n] = '\0';
-	bin_dir = dirname(self);
-	snprintf(out, size, "%s/microvm", bin_dir);
-	snprintf(probe_path, sizeof probe_path, "%s/vmlinux", out);
-	if (stat(probe_path, &st) != 0) {
-		char up[4200];
-
-		snprintf(up, sizeof up, "%s/../share/sandmux/microvm", bin_dir);
-		snprintf(probe_path, sizeof probe_path, "%s/vmlinux", up);
-		if (stat(probe_path, &st) == 0)
-			snprintf(out, size, "%s", up);
-	}
-}
-
-/* "qemu 7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)". */
-static int qemu_version(const char *qemu, char *out, size_t size)
-{
-	char *const argv[] = {(char *)qemu, "--version", NULL};
-	char buf[512], version[64];
-	const char *at;
-
-	if (run_capture_for(argv, buf, sizeof buf, QEMU_VERSION_TIMEOUT_MS) != 0)
-		return -1;
-	at = strstr(buf, "version ");
-	if (at == NULL || sscanf(at + 8, "%63s", version) != 1)
-		return -1;
-	snprintf(out, size, "qemu %s", version);
-	return 0;
-}
-
-/* Does KVM boot the guest image here?  0 yes; -1 no, why in reason. */
-static int kvm_boots(const struct probe_result *r, char *reason, size_t size)
-{
-	struct strvec argv = STRVEC_INIT;
-	char output[4096];
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(reason, size, "/dev/kvm: %s", strerror(errno));
-		return -1;
-	}
-	close(fd);
-	if (microvm_probe_argv(r->microvm_qemu_path, r->microvm_dir, &argv) != 0) {
-		strvec_free(&argv);
-		snprintf(reason, size, "out of memory");
-		return -1;
-	}
-	run_capture_for(argv.v, output, sizeof output, KVM_CHECK_TIMEOUT_MS);
-	strvec_free(&argv);
-	if (strstr(output, "sandmux-probe-ok") != NULL)
-		return 0;
-	first_line(output);
-	if (output[0] != '\0')
-		snprintf(reason, size, "KVM cannot boot the guest here: %.100s", output);
-	else
-		snprintf(reason, size, "KVM did not boot the guest within %d s",
-			 KVM_CHECK_TIMEOUT_MS / 1000);
-	return -1;
-}
-
-/* The slow part, in the child: qemu's version, then the accelerator. */
-static void microvm_answer_find(const struct probe_result *r, void *answer)
-{
-	struct microvm_answer *a = answer;
-	const char *accel = getenv("SANDMUX_MICROVM_ACCEL");
-	bool kvm = false;
-
-	if (qemu_version(r->microvm_qemu_path, a->tool, sizeof a->tool) != 0) {
-		snprintf(a->reason, sizeof a->reason, "%.120s --version failed",
-			 r->microvm_qemu_path);
-		snprintf(a->hint, sizeof a->hint, "apt-get install qemu-system-x86");
-		return;
-	}
-	a->available = true;
-	if (accel != NULL && strcmp(accel, "tcg") == 0)
-		snprintf(a->kvm_reason, sizeof a->kvm_reason, "not tried: SANDMUX_MICROVM_ACCEL=tcg");
-	else
-		kvm = kvm_boots(r, a->kvm_reason, sizeof a->kvm_reason) == 0;
-	snprintf(a->accel, sizeof a->accel, "%s", kvm ? "kvm" : "tcg");
-}
-
-/* The child's answer into probe_saved, once; block: wait for the child,
- * else only take an answer that is already there.  A child that died
- * without answering leaves microvm unavailable, saying so. */
-static void microvm_answer_take(bool block)
-{
-	struct probe_result *r = &probe_saved;
-	struct microvm_answer a;
-	int got = answer_take(&microvm_child, &microvm_answer_fd, &a, sizeof a, block);
-
-	if (got < 0)
-		return;
-	if (got == 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
-			 "the qemu check ended without an answer");
-	} else if (a.available) {
-		snprintf(r->microvm_tool, sizeof r->microvm_tool, "%s", a.tool);
-		snprintf(r->microvm_accel, sizeof r->microvm_accel, "%s", a.accel);
-		snprintf(r->microvm_kvm_reason, sizeof r->microvm_kvm_reason, "%s", a.kvm_reason);
-		r->microvm_available = true;
-	} else {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "%s", a.reason);
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "%s", a.hint);
-	}
-	log_info("microvm: %s%s%s%s", r->microvm_available ? "available, " : "unavailable: ",
-		 r->microvm_available ? r->microvm_accel : r->microvm_reason,
-		 r->microvm_kvm_reason[0] ? "; kvm: " : "", r->microvm_kvm_reason);
-}
-
-static void microvm_answer_start(struct probe_result *r)
-{
-	if (answer_start(r, microvm_answer_find, sizeof(struct microvm_answer), &microvm_child,
-			 &microvm_answer_fd) != 0)
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "cannot start the qemu check");
-}
-
-static void probe_microvm(struct probe_result *r, bool sandbox_off)
-{
-	char dir[PATH_MAX], kernel[4200], initrd[4200];
-	struct stat st;
-
-	r->microvm_available = false;
-	microvm_image_dir(dir, sizeof dir);
-	r->microvm_dir = keep_path(dir);
-	if (sandbox_off) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "disabled by --sandbox off");
-		return;
-	}
-	if (find_kept("qemu-system-x86_64", getenv("PATH"), &r->microvm_qemu_path) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
-			 "qemu-system-x86_64 not found on PATH");
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install qemu-system-x86");
-		return;
-	}
-	/* diod serves the guest its files (microvm.c says why not qemu's
-	 * own 9p); Debian puts it in /usr/sbin, which a user's PATH lacks. */
-	if (find_kept("diod", getenv("PATH"), &r->microvm_diod_path) != 0 &&
-	    find_kept("diod", "/usr/sbin:/sbin", &r->microvm_diod_path) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason,
-			 "diod (the guest's file server) not found");
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "apt-get install diod");
-		return;
-	}
-	snprintf(kernel, sizeof kernel, "%s/vmlinux", r->microvm_dir);
-	snprintf(initrd, sizeof initrd, "%s/initramfs.cpio", r->microvm_dir);
-	if (stat(kernel, &st) != 0 || stat(initrd, &st) != 0) {
-		snprintf(r->microvm_reason, sizeof r->microvm_reason, "guest image missing: %.120s",
-			 stat(kernel, &st) != 0 ? kernel : initrd);
-		snprintf(r->microvm_hint, sizeof r->microvm_hint, "make microvm-image");
-		return;
-	}
-	snprintf(r->microvm_reason, sizeof r->microvm_reason, "qemu not checked");
-	microvm_answer_start(r);
-}
-
-void backend_probe_microvm_wait(void)
-{
-	microvm_answer_take(true);
+	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++)
+		if (backend_get(id)->probe_settle != NULL)
+			backend_get(id)->probe_settle(block);
 }
 
 void backend_probe_reap(void)
 {
-	native_answer_take(false);
-	microvm_answer_take(false);
+	probe_settle(false);
 }
 
 void backend_probe_notify(void (*fn)(void))
 {
-	native_notify = fn;
+	probe_notify_fn = fn;
+}
+
+void probe_native_complete(void)
+{
+	if (probe_notify_fn != NULL)
+		probe_notify_fn();
 }
 
 void backend_probe_microvm_line(const struct probe_result *probe, char *buf, size_t size)
 {
-	backend_probe_microvm_wait();
-	if (probe->microvm_available)
-		snprintf(buf, size, "microvm: available (%s)", probe->microvm_accel);
-	else if (probe->microvm_hint[0] != '\0')
-		snprintf(buf, size, "microvm: unavailable: %s (install: %s)", probe->microvm_reason,
-			 probe->microvm_hint);
+	probe_settle(true);
+	if (probe->microvm.available)
+		snprintf(buf, size, "microvm: available (%s)", probe->microvm.accel);
+	else if (probe->microvm.hint[0] != '\0')
+		snprintf(buf, size, "microvm: unavailable: %s (install: %s)", probe->microvm.reason,
+			 probe->microvm.hint);
 	else
-		snprintf(buf, size, "microvm: unavailable: %s", probe->microvm_reason);
+		snprintf(buf, size, "microvm: unavailable: %s", probe->microvm.reason);
 }
 
 void backend_probe(bool sandbox_off, struct probe_result *out)
@@ -724,64 +325,90 @@ void backend_probe(bool sandbox_off, struct probe_result *out)
 	/* Filled in place, not built on the stack and copied: every copy
 	 * is more of the server's memory touched for good. */
 	struct probe_result *r = &probe_saved;
-	bool checking = false;
 
 	/* A second probe (only tests make one) ends the first one's checks
 	 * and starts from nothing. */
 	if (probe_done) {
-		native_answer_take(true);
-		microvm_answer_take(true);
+		probe_settle(true);
 		memset(r, 0, sizeof *r);
 		probe_paths_used = 0;
 	}
-	native_sandbox_off = sandbox_off;
-	r->native_bwrap_path = r->native_socat_path = "";
-	r->microvm_qemu_path = r->microvm_diod_path = r->microvm_dir = "";
+	r->sandbox_off = sandbox_off;
 	host_platform(r->platform, sizeof r->platform);
-	if (strcmp(r->platform, "linux") == 0 || strcmp(r->platform, "wsl2") == 0)
-		checking = probe_native_linux(r);
-	else if (strcmp(r->platform, "macos") == 0)
-		probe_native_macos(r);
-	else
-		snprintf(r->native_reason, sizeof r->native_reason,
-			 "native sandbox is not offered on this platform");
 	probe_done = true;
-	/* The children's answers fill the rest later. */
-	probe_microvm(r, sandbox_off);
-	if (!checking)
-		native_settle(r);
+	/* Each backend fills its own record (a slow part may answer later:
+	 * probe_settle). */
+	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++)
+		if (backend_get(id)->probe != NULL)
+			backend_get(id)->probe(r);
 	if (out != NULL)
 		*out = *backend_probe_result();
 }
 
 const struct probe_result *backend_probe_result(void)
 {
-	native_answer_take(true);
+	const struct backend_ops *native = backend_get(SANDBOX_NATIVE);
+
+	/* The native record is read by everyone (the startup line, the
+	 * label, every launch's bwrap and socat, microvm's shares): a
+	 * bwrap check still running is waited for.  microvm's readers wait
+	 * for its answer themselves (its .probe_settle). */
+	if (probe_done && native->probe_settle != NULL)
+		native->probe_settle(true);
 	return probe_done ? &probe_saved : NULL;
 }
 
 void backend_probe_line(const struct probe_result *probe, char *buf, size_t size)
 {
-	if (probe->native_disabled)
+	if (probe->native.disabled)
 		snprintf(buf, size, "sandbox: DISABLED by --sandbox off");
-	else if (probe->native_available && strcmp(probe->platform, "macos") == 0)
+	else if (probe->native.available && strcmp(probe->platform, "macos") == 0)
 		snprintf(buf, size,
 			 "sandbox: native ON (%s); a writable $HOME is guarded by mandatory "
 			 "denies only (no copy-on-write home on macOS)",
-			 probe->native_tool);
-	else if (probe->native_available && !probe->native_home_layer)
+			 probe->native.tool);
+	else if (probe->native.available && !probe->native.home_layer)
 		snprintf(buf, size,
 			 "sandbox: native ON (%s), but a profile with a writable $HOME fails: no "
 			 "copy-on-write home here (%s)",
-			 probe->native_tool, probe->native_home_layer_reason);
-	else if (probe->native_available)
-		snprintf(buf, size, "sandbox: native ON (%s)", probe->native_tool);
-	else if (probe->native_requires_install)
+			 probe->native.tool, probe->native.home_layer_reason);
+	else if (probe->native.available)
+		snprintf(buf, size, "sandbox: native ON (%s)", probe->native.tool);
+	else if (probe->native.requires_install)
 		snprintf(buf, size, "sandbox: no OS-native sandbox on this host (install: %s)",
-			 probe->native_hint);
+			 probe->native.hint);
 	else
 		snprintf(buf, size, "sandbox: no OS-native sandbox on this host (%s)",
-			 probe->native_reason);
+			 probe->native.reason);
+}
+
+/* Where invariants 4 and 5 meet the probe: a request for a contained
+ * backend that this host or this server cannot honour is refused with
+ * the reason and the install hint (the backend's .check), and is never
+ * answered with a weaker backend. */
+int backend_check(enum sandbox_backend id, struct sm_error *err)
+{
+	const struct probe_result *probe;
+
+	/* The host's own shell needs no probe: it does not wait for one. */
+	if (id == SANDBOX_NONE)
+		return 0;
+	if ((unsigned)id >= SANDBOX_BACKEND_COUNT) {
+		sm_error_set(err, SM_ERR_INVALID_BACKEND,
+			     "unknown backend: valid backends are none, native, microvm");
+		return -1;
+	}
+	/* Without a probe nothing is known about the host, and guessing
+	 * would be a label the host may not honour.  A probe still asking
+	 * bwrap is waited for. */
+	probe = backend_probe_result();
+	if (probe == NULL) {
+		sm_error_set(err, SM_ERR_BACKEND_UNAVAILABLE,
+			     "%s sandbox unavailable: the host has not been probed",
+			     sandbox_backend_name(id));
+		return -1;
+	}
+	return backend_get(id)->check != NULL ? backend_get(id)->check(probe, err) : 0;
 }
 
 static bool add_text(cJSON *obj, const char *key, const char *value)
@@ -796,7 +423,7 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *native, *microvm;
 
-	backend_probe_microvm_wait();
+	probe_settle(true);
 	if (obj == NULL || !add_text(obj, "platform", probe->platform)) {
 		cJSON_Delete(obj);
 		return NULL;
@@ -804,21 +431,21 @@ cJSON *probe_to_json(const struct probe_result *probe)
 	native = cJSON_AddObjectToObject(obj, "native");
 	microvm = cJSON_AddObjectToObject(obj, "microvm");
 	if (native == NULL || microvm == NULL ||
-	    !cJSON_AddBoolToObject(native, "available", probe->native_available) ||
-	    !cJSON_AddBoolToObject(native, "requiresInstall", probe->native_requires_install) ||
-	    !cJSON_AddBoolToObject(native, "disabled", probe->native_disabled) ||
-	    !add_text(native, "tool", probe->native_tool) ||
-	    !add_text(native, "hint", probe->native_hint) ||
-	    !add_text(native, "reason", probe->native_reason) ||
-	    !cJSON_AddBoolToObject(native, "homeLayer", probe->native_home_layer) ||
+	    !cJSON_AddBoolToObject(native, "available", probe->native.available) ||
+	    !cJSON_AddBoolToObject(native, "requiresInstall", probe->native.requires_install) ||
+	    !cJSON_AddBoolToObject(native, "disabled", probe->native.disabled) ||
+	    !add_text(native, "tool", probe->native.tool) ||
+	    !add_text(native, "hint", probe->native.hint) ||
+	    !add_text(native, "reason", probe->native.reason) ||
+	    !cJSON_AddBoolToObject(native, "homeLayer", probe->native.home_layer) ||
 	    !add_text(native, "homeLayerReason",
-		      probe->native_home_layer ? "" : probe->native_home_layer_reason) ||
-	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm_available) ||
-	    !add_text(microvm, "reason", probe->microvm_available ? "" : probe->microvm_reason) ||
-	    !add_text(microvm, "hint", probe->microvm_hint) ||
-	    !add_text(microvm, "tool", probe->microvm_tool) ||
-	    !add_text(microvm, "accelerator", probe->microvm_accel) ||
-	    !add_text(microvm, "kvmReason", probe->microvm_kvm_reason)) {
+		      probe->native.home_layer ? "" : probe->native.home_layer_reason) ||
+	    !cJSON_AddBoolToObject(microvm, "available", probe->microvm.available) ||
+	    !add_text(microvm, "reason", probe->microvm.available ? "" : probe->microvm.reason) ||
+	    !add_text(microvm, "hint", probe->microvm.hint) ||
+	    !add_text(microvm, "tool", probe->microvm.tool) ||
+	    !add_text(microvm, "accelerator", probe->microvm.accel) ||
+	    !add_text(microvm, "kvmReason", probe->microvm.kvm_reason)) {
 		cJSON_Delete(obj);
 		return NULL;
 	}

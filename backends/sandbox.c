@@ -336,6 +336,15 @@ cJSON *sandbox_spec_to_json(const struct sandbox_spec *spec)
 	    add_string_array(obj, "execGrantRoots", spec->exec_grant_roots,
 			     spec->nexec_grant_roots) != 0)
 		goto fail;
+	/* The launch's fields, when a launch set them. */
+	if ((spec->backend != SANDBOX_NONE &&
+	     !cJSON_AddStringToObject(obj, "backend", sandbox_backend_name(spec->backend))) ||
+	    add_optional_string(obj, "profile", spec->profile) != 0 ||
+	    add_optional_string(obj, "workdir", spec->workdir) != 0 ||
+	    add_optional_string(obj, "home", spec->home) != 0 ||
+	    (spec->command != NULL &&
+	     add_string_array(obj, "command", spec->command, spec->ncommand) != 0))
+		goto fail;
 	return obj;
 fail:
 	cJSON_Delete(obj);
@@ -393,6 +402,23 @@ static int mode_from_json(const cJSON *json, enum sandbox_mode *out, struct sm_e
 	return 0;
 }
 
+/* A stored spec names its backend strictly: a sandbox never becomes
+ * another by a typo (backend_from_name's leniency is for session files,
+ * which say which pane asked for what). */
+static int backend_from_json(const cJSON *json, enum sandbox_backend *out, struct sm_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "backend");
+
+	*out = SANDBOX_NONE;
+	if (item == NULL || cJSON_IsNull(item))
+		return 0;
+	if (!cJSON_IsString(item)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"backend\" must be a string");
+		return -1;
+	}
+	return sandbox_backend_parse(item->valuestring, out, err);
+}
+
 int sandbox_spec_from_json(const cJSON *json, struct sandbox_spec *out, struct sm_error *err)
 {
 	memset(out, 0, sizeof *out);
@@ -412,7 +438,12 @@ int sandbox_spec_from_json(const cJSON *json, struct sandbox_spec *out, struct s
 	    get_string_array(json, "runnerStateDirs", &out->runner_state_dirs,
 			     &out->nrunner_state_dirs, err) != 0 ||
 	    get_string_array(json, "execGrantRoots", &out->exec_grant_roots,
-			     &out->nexec_grant_roots, err) != 0) {
+			     &out->nexec_grant_roots, err) != 0 ||
+	    backend_from_json(json, &out->backend, err) != 0 ||
+	    get_string(json, "profile", false, &out->profile, err) != 0 ||
+	    get_string(json, "workdir", false, &out->workdir, err) != 0 ||
+	    get_string(json, "home", false, &out->home, err) != 0 ||
+	    get_string_array(json, "command", &out->command, &out->ncommand, err) != 0) {
 		sandbox_spec_free(out);
 		return -1;
 	}
@@ -436,6 +467,11 @@ void sandbox_spec_free(struct sandbox_spec *spec)
 	free_strings(spec->protected_paths, spec->nprotected_paths);
 	free_strings(spec->runner_state_dirs, spec->nrunner_state_dirs);
 	free_strings(spec->exec_grant_roots, spec->nexec_grant_roots);
+	free(spec->profile);
+	free(spec->workdir);
+	free(spec->home);
+	free_strings(spec->command, spec->ncommand);
+	free_strings(spec->env, spec->nenv);
 	memset(spec, 0, sizeof *spec);
 }
 
@@ -538,68 +574,98 @@ void sandbox_handle_free(struct sandbox_handle *h)
 
 /* --- SandboxViolation --------------------------------------------------- */
 
+/* The fields in the order lines have always had them, so a reader of
+ * the log that matches text (a test's grep) sees the same line. */
 cJSON *sandbox_violation_to_json(const struct sandbox_violation *v)
 {
-	cJSON *obj = cJSON_CreateObject();
+	cJSON *ev = cJSON_CreateObject();
 
-	if (obj == NULL || !cJSON_AddStringToObject(obj, "action", v->action) ||
-	    !cJSON_AddStringToObject(obj, "target", v->target ? v->target : "") ||
-	    add_optional_string(obj, "raw", v->raw) != 0 ||
-	    !cJSON_AddNumberToObject(obj, "pane", v->pane) ||
-	    !cJSON_AddNumberToObject(obj, "time", v->time) ||
-	    !cJSON_AddNumberToObject(obj, "pid", (double)v->pid)) {
-		cJSON_Delete(obj);
-		return NULL;
+	cJSON_AddStringToObject(ev, "event", "sandbox");
+	cJSON_AddStringToObject(ev, "kind", "violation");
+	cJSON_AddStringToObject(ev, "action", v->action != NULL ? v->action : "");
+	cJSON_AddStringToObject(ev, "target", v->target != NULL ? v->target : "");
+	add_optional_string(ev, "raw", v->raw);
+	if (v->pane > 0)
+		cJSON_AddNumberToObject(ev, "pane", v->pane);
+	add_optional_string(ev, "session", v->session);
+	add_optional_string(ev, "profile", v->profile);
+	add_optional_string(ev, "backend", v->backend);
+	if (v->pid > 0)
+		cJSON_AddNumberToObject(ev, "pid", v->pid);
+	add_optional_string(ev, "syscall", v->syscall);
+	cJSON_AddNumberToObject(ev, "time", v->time);
+	add_optional_string(ev, "source", v->source);
+	add_optional_string(ev, "reason", v->reason);
+	add_optional_string(ev, "protocol", v->protocol);
+	add_optional_string(ev, "detail", v->detail);
+	if (v->count > 1)
+		cJSON_AddNumberToObject(ev, "count", v->count);
+	return ev;
+}
+
+/* A string field of a violation: absent or null leaves *out NULL. */
+static int borrow_string(const cJSON *obj, const char *key, bool required, const char **out,
+			 struct sm_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (item == NULL || cJSON_IsNull(item)) {
+		if (!required)
+			return 0;
+		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"%s\" is required", key);
+		return -1;
 	}
-	return obj;
+	if (!cJSON_IsString(item)) {
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be a string", key);
+		return -1;
+	}
+	*out = item->valuestring;
+	return 0;
 }
 
 static int violation_action_from_json(const cJSON *json, struct sandbox_violation *out,
 				      struct sm_error *err)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "action");
-
-	if (!cJSON_IsString(item)) {
-		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"action\" is required");
+	if (borrow_string(json, "action", true, &out->action, err) != 0)
 		return -1;
-	}
-	if (name_index(violation_actions, NACTIONS, item->valuestring) < 0) {
+	if (name_index(violation_actions, NACTIONS, out->action) < 0) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
 			     "unknown violation action \"%s\": valid actions are file-read*, "
 			     "file-write*, file-write-create, network-outbound, process-exec",
-			     item->valuestring);
+			     out->action);
 		return -1;
 	}
-	snprintf(out->action, sizeof out->action, "%s", item->valuestring);
 	return 0;
 }
 
 int sandbox_violation_from_json(const cJSON *json, struct sandbox_violation *out,
 				struct sm_error *err)
 {
-	double pane, pid;
+	double pane, pid, count;
 
 	memset(out, 0, sizeof *out);
 	if (require_object(json, "a violation", err) != 0 ||
 	    violation_action_from_json(json, out, err) != 0 ||
-	    get_string(json, "target", true, &out->target, err) != 0 ||
-	    get_string(json, "raw", false, &out->raw, err) != 0 ||
+	    borrow_string(json, "target", true, &out->target, err) != 0 ||
+	    borrow_string(json, "source", false, &out->source, err) != 0 ||
+	    borrow_string(json, "session", false, &out->session, err) != 0 ||
+	    borrow_string(json, "backend", false, &out->backend, err) != 0 ||
+	    borrow_string(json, "profile", false, &out->profile, err) != 0 ||
+	    borrow_string(json, "raw", false, &out->raw, err) != 0 ||
+	    borrow_string(json, "syscall", false, &out->syscall, err) != 0 ||
+	    borrow_string(json, "reason", false, &out->reason, err) != 0 ||
+	    borrow_string(json, "protocol", false, &out->protocol, err) != 0 ||
+	    borrow_string(json, "detail", false, &out->detail, err) != 0 ||
 	    get_number(json, "pane", &pane, err) != 0 ||
 	    get_number(json, "time", &out->time, err) != 0 ||
-	    get_number(json, "pid", &pid, err) != 0) {
-		sandbox_violation_free(out);
+	    get_number(json, "pid", &pid, err) != 0 ||
+	    get_number(json, "count", &count, err) != 0) {
+		memset(out, 0, sizeof *out);
 		return -1;
 	}
 	out->pane = (int)pane;
 	out->pid = (pid_t)pid;
+	out->count = (int)count;
 	return 0;
-}
-
-void sandbox_violation_free(struct sandbox_violation *v)
-{
-	if (v == NULL)
-		return;
-	free(v->target);
-	free(v->raw);
-	memset(v, 0, sizeof *v);
 }

@@ -82,22 +82,22 @@ void seatbelt_probe_decide(bool exists, int smoke_status, const char *smoke_outp
 			   struct probe_result *out)
 {
 	if (!exists) {
-		snprintf(out->native_reason, sizeof out->native_reason,
+		snprintf(out->native.reason, sizeof out->native.reason,
 			 SEATBELT_EXEC_PATH " not found");
 		return;
 	}
 	if (!WIFEXITED(smoke_status) || WEXITSTATUS(smoke_status) != 0) {
-		snprintf(out->native_reason, sizeof out->native_reason,
+		snprintf(out->native.reason, sizeof out->native.reason,
 			 "sandbox-exec cannot run a trivial profile here: %.100s",
 			 smoke_output != NULL && smoke_output[0] != '\0' ? smoke_output
 									 : "it failed without a message");
 		return;
 	}
-	out->native_available = true;
-	snprintf(out->native_tool, sizeof out->native_tool, "Seatbelt (sandbox-exec)");
+	out->native.available = true;
+	snprintf(out->native.tool, sizeof out->native.tool, "Seatbelt (sandbox-exec)");
 	/* No copy-on-write layer exists for Seatbelt: a writable $HOME is
 	 * guarded by the profile's mandatory denies alone (docs/security.md). */
-	out->native_home_layer = false;
-	snprintf(out->native_home_layer_reason, sizeof out->native_home_layer_reason,
+	out->native.home_layer = false;
+	snprintf(out->native.home_layer_reason, sizeof out->native.home_layer_reason,
 		 "Seatbelt has no copy-on-write layer; the mandatory denies guard $HOME");
 }

@@ -95,9 +95,9 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	res->master = res->status_fd = -1;
 	if (backend_check(SANDBOX_NATIVE, err) != 0)
 		return -1;
-	prof = profile_find(req->profile);
+	prof = profile_find(req->spec->profile);
 	if (prof == NULL) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "unknown profile %s", req->profile);
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "unknown profile %s", req->spec->profile);
 		return -1;
 	}
 	/* Fail, don't mislabel: a proxied profile without its ports would
@@ -108,8 +108,8 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	}
 	in.profile = prof;
 	in.spec = req->spec;
-	in.home = req->home;
-	in.cwd = req->cwd;
+	in.home = req->spec->home;
+	in.cwd = req->spec->workdir;
 	in.pane = req->pane_id;
 	in.proxy_ports = req->proxy_ports;
 	in.nproxy_ports = req->nproxy_ports;
@@ -121,13 +121,13 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		goto out;
 	}
 	fcntl(confirm[0], F_SETFD, FD_CLOEXEC);
-	if (seatbelt_exec_argv(profile, helper, confirm[1], req->argv, &argv) != 0) {
+	if (seatbelt_exec_argv(profile, helper, confirm[1], req->spec->command, &argv) != 0) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		goto out;
 	}
 	opts.argv = argv.v;
-	opts.envp = req->envp;
-	opts.cwd = req->cwd;
+	opts.envp = req->spec->env;
+	opts.cwd = req->spec->workdir;
 	opts.rows = req->rows;
 	opts.cols = req->cols;
 	opts.keep_fds = &confirm[1];
@@ -136,15 +136,19 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandbox-exec: %s", msg);
 		goto out;
 	}
-	res->seatbelt = xcalloc(1, sizeof *res->seatbelt);
-	res->seatbelt->pane = req->pane_id;
-	start_log_stream(res->seatbelt);
+	{
+		struct seatbelt_pane *sp = xcalloc(1, sizeof *sp);
+
+		sp->pane = req->pane_id;
+		start_log_stream(sp);
+		res->state = sp;
+	}
 	res->status_fd = confirm[0];
 	confirm[0] = -1;
 	res->backend = SANDBOX_NATIVE;
 	res->confirmed = false;
 	snprintf(res->details, sizeof res->details, "%s, profile %s",
-		 backend_probe_result()->native_tool, prof->name);
+		 backend_probe_result()->native.tool, prof->name);
 	rc = 0;
 out:
 	if (confirm[0] >= 0)
@@ -158,7 +162,7 @@ out:
 
 static int seatbelt_confirm(struct launch_result *res, struct sm_error *err)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 	char reason[200];
 	bool eof = false;
 	ssize_t n;
@@ -187,7 +191,7 @@ static int seatbelt_confirm(struct launch_result *res, struct sm_error *err)
 static int seatbelt_next_violation(struct launch_result *res, char *action, size_t action_size,
 				   char *target, size_t target_size, const char **source)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 	struct seatbelt_denial d;
 	char chunk[4096];
 	ssize_t n;
@@ -221,7 +225,7 @@ static int seatbelt_resume(struct launch_result *res, struct sm_error *err)
 
 static void seatbelt_release(struct launch_result *res)
 {
-	struct seatbelt_pane *sp = res->seatbelt;
+	struct seatbelt_pane *sp = res->state;
 
 	if (sp == NULL)
 		return;
@@ -230,13 +234,45 @@ static void seatbelt_release(struct launch_result *res)
 	if (sp->log_fd >= 0)
 		close(sp->log_fd);
 	free(sp);
-	res->seatbelt = NULL;
+	res->state = NULL;
 }
 
 static void seatbelt_destroy(struct launch_result *res)
 {
 	backend_kill_tree(res->pid, 0);
 	seatbelt_release(res);
+}
+
+/* The native backend's .probe on macOS: sandbox-exec where Apple puts
+ * it (never from PATH: a pane's PATH is not the host's word), and a
+ * trivial profile really applied. */
+static void seatbelt_probe(struct probe_result *r)
+{
+	char *const argv[] = {SEATBELT_EXEC_PATH, "-p", SEATBELT_PROBE_PROFILE, "/usr/bin/true",
+			      NULL};
+	char output[512] = "";
+	bool exists = access(SEATBELT_EXEC_PATH, X_OK) == 0;
+	int rc = exists ? probe_run_capture(argv, output, sizeof output) : -1;
+
+	r->native.bwrap_path = r->native.socat_path = "";
+	probe_first_line(output);
+	/* probe_run_capture gives an exit code, or -1: as a wait status. */
+	seatbelt_probe_decide(exists, rc < 0 ? 0x7f : rc << 8, output, r);
+	if (r->sandbox_off) {
+		/* The host may be able to; this server will not. */
+		r->native.disabled = true;
+		r->native.available = false;
+		snprintf(r->native.reason, sizeof r->native.reason, "disabled by --sandbox off");
+	}
+	probe_native_complete();
+}
+
+static int seatbelt_check(const struct probe_result *probe, struct sm_error *err)
+{
+	const struct native_probe *n = &probe->native;
+
+	return backend_check_record("native", n->disabled, n->available, n->reason, n->hint,
+				    n->requires_install, err);
 }
 
 const struct backend_ops backend_native_ops = {
@@ -249,6 +285,8 @@ const struct backend_ops backend_native_ops = {
     .destroy = seatbelt_destroy,
     .next_violation = seatbelt_next_violation,
     .release = seatbelt_release,
+    .check = seatbelt_check,
+    .probe = seatbelt_probe,
 };
 
 #endif

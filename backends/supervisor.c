@@ -73,6 +73,7 @@
 #include "strvec.h"
 #include "supervisor.h"
 #include "subpath.h"
+#include "xalloc.h"
 
 #ifndef O_TMPFILE
 #define O_TMPFILE (020000000 | O_DIRECTORY)
@@ -117,6 +118,7 @@ struct sv_pane {
 	int listener;
 	int root; /* O_PATH fd of the sandbox's root, once known */
 	char session[64];
+	char profile[64];
 	struct strvec writable, private_roots, shown_roots, deny_read, patterns, write_denies, protected_paths;
 	bool delete_guard;	   /* deletes only below delete_roots (delete_refused) */
 	struct strvec delete_roots;
@@ -299,14 +301,12 @@ static bool proc_global(const char *path)
 
 /* --- reports to the loop thread ----------------------------------------- */
 
+/* Out of memory is xalloc's: a violation is never dropped (docs/design.md
+ * invariant 6), the server aborts instead. */
 static void queue_report(int pane_id, cJSON *event)
 {
-	struct sv_report *r = calloc(1, sizeof *r);
+	struct sv_report *r = xcalloc(1, sizeof *r);
 
-	if (r == NULL) {
-		cJSON_Delete(event);
-		return;
-	}
 	r->pane_id = pane_id;
 	r->event = event;
 	pthread_mutex_lock(&sv.report_lock);
@@ -1062,7 +1062,6 @@ static int respond_result(struct sv_call *c, int rc)
 static void violation(struct sv_call *c, const char *action, const char *target, int err,
 		      const char *why)
 {
-	cJSON *ev = cJSON_CreateObject();
 	struct timespec ts;
 	char raw[PATH_MAX + 256];
 
@@ -1073,19 +1072,20 @@ static void violation(struct sv_call *c, const char *action, const char *target,
 	else
 		snprintf(raw, sizeof raw, "%s(\"%s\") = -%s (%s)", c->syscall, c->a.raw,
 			 strerrorname_np(err), why);
-	cJSON_AddStringToObject(ev, "event", "sandbox");
-	cJSON_AddStringToObject(ev, "kind", "violation");
-	cJSON_AddStringToObject(ev, "action", action);
-	cJSON_AddStringToObject(ev, "target", target);
-	cJSON_AddStringToObject(ev, "raw", raw);
-	cJSON_AddNumberToObject(ev, "pane", c->pane->pane_id);
-	if (c->pane->session[0] != '\0')
-		cJSON_AddStringToObject(ev, "session", c->pane->session);
-	cJSON_AddStringToObject(ev, "backend", "native");
-	cJSON_AddNumberToObject(ev, "pid", c->req->pid);
-	cJSON_AddStringToObject(ev, "syscall", c->syscall);
-	cJSON_AddNumberToObject(ev, "time", ts.tv_sec + ts.tv_nsec / 1e9);
-	queue_report(c->pane->pane_id, ev);
+	queue_report(c->pane->pane_id,
+		     sandbox_violation_to_json(&(struct sandbox_violation){
+			 .action = action,
+			 .target = target,
+			 .source = "supervisor",
+			 .time = ts.tv_sec + ts.tv_nsec / 1e9,
+			 .pane = c->pane->pane_id,
+			 .session = c->pane->session[0] != '\0' ? c->pane->session : NULL,
+			 .backend = "native",
+			 .profile = c->pane->profile[0] != '\0' ? c->pane->profile : NULL,
+			 .raw = raw,
+			 .syscall = c->syscall,
+			 .pid = (pid_t)c->req->pid,
+		     }));
 }
 
 static int deny(struct sv_call *c, const char *action, const char *target, int err,
@@ -3475,6 +3475,7 @@ int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_poli
 	p->root = -1;
 	p->delete_guard = policy->delete_guard;
 	snprintf(p->session, sizeof p->session, "%s", policy->session ? policy->session : "");
+	snprintf(p->profile, sizeof p->profile, "%s", policy->profile ? policy->profile : "");
 	if (copy_list(&p->writable, policy->writable_roots) != 0 ||
 	    copy_list(&p->private_roots, policy->private_roots) != 0 ||
 	    copy_list(&p->shown_roots, policy->shown_roots) != 0 ||

@@ -28,6 +28,7 @@ struct cJSON;
  * NULL-terminated and may be NULL.  attach copies everything. */
 struct supervisor_policy {
 	const char *session;		       /* for events */
+	const char *profile;		       /* for events: the profile the pane runs */
 	const char *const *writable_roots;     /* writes allowed below these */
 	const char *const *private_roots;      /* sandbox-own (/tmp, /dev, /proc): mounts judge */
 	const char *const *shown_roots;	       /* host directories bound into a private root */
@@ -48,8 +49,8 @@ struct supervisor_policy {
 
 struct supervisor_sink {
 	uv_loop_t *loop;
-	/* A violation event ({"event":"sandbox","kind":"violation",...});
-	 * the callee owns it. */
+	/* A violation event (sandbox_violation_to_json's); the callee owns
+	 * it. */
 	void (*emit)(struct cJSON *event);
 	/* The pane's supervision ended abnormally (supervisor killed or
 	 * failed): its intercepted calls now fail with ENOSYS. */

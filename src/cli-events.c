@@ -15,30 +15,13 @@
 
 #include "cli.h"
 #include "command.h"
+#include "error.h"
 #include "record.h"
+#include "sandbox.h"
 #include "sanitise.h"
+#include "theme.h"
 #include "xalloc.h"
 
-
-/* The feed pane's colours, one per action, so a glance tells a secret
- * read from a blocked connection. */
-static const char *action_colour(const char *kind, const char *action)
-{
-	static const struct {
-		const char *action, *sgr;
-	} colours[] = {
-		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
-		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
-		{ "process-exec", "\033[1;34m" },
-	};
-
-	if (kind != NULL && strcmp(kind, "error") == 0)
-		return "\033[41;97m";
-	for (size_t i = 0; action != NULL && i < sizeof colours / sizeof colours[0]; i++)
-		if (strcmp(colours[i].action, action) == 0)
-			return colours[i].sgr;
-	return "\033[2m";
-}
 
 static bool pretty;
 
@@ -46,7 +29,7 @@ static void print_event(const cJSON *ev, bool json)
 {
 	const cJSON *t = cJSON_GetObjectItem(ev, "time");
 	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
-	const cJSON *backend = cJSON_GetObjectItem(ev, "backend");
+	const char *backend = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "backend"));
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
 	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
 	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
@@ -55,6 +38,18 @@ static void print_event(const cJSON *ev, bool json)
 	const cJSON *what = cJSON_GetObjectItem(ev, "what");
 	const cJSON *count = cJSON_GetObjectItem(ev, "count");
 	char stamp[32] = "-", times[24] = "";
+	struct sandbox_violation v;
+	struct sm_error err = {0};
+
+	/* A violation reads as the one schema (sandbox.h); a line that is
+	 * not one is printed by its fields, as any other event. */
+	if (kind != NULL && strcmp(kind, "violation") == 0 &&
+	    sandbox_violation_from_json(ev, &v, &err) == 0) {
+		action = v.action;
+		target = v.target;
+		reason = v.reason;
+		backend = v.backend;
+	}
 
 	/* A grant says what it allowed in "what": the host or path. */
 	if (cJSON_IsObject(what)) {
@@ -80,11 +75,11 @@ static void print_event(const cJSON *ev, bool json)
 	if (cJSON_IsNumber(count) && count->valueint > 1)
 		snprintf(times, sizeof times, " ×%d", count->valueint);
 	if (pretty)
-		fputs(action_colour(kind, action), stdout);
+		fputs(theme_event_sgr(kind, action), stdout);
 	/* Every string may be a pane's choice (sanitise.c): one line per
 	 * event, and nothing in it the terminal would obey. */
 	printf("%s %%%d ", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0);
-	sanitise_fputs(cJSON_IsString(backend) ? backend->valuestring : "-", stdout);
+	sanitise_fputs(backend != NULL ? backend : "-", stdout);
 	putchar(' ');
 	sanitise_fputs(kind ? kind : "?", stdout);
 	if (action != NULL) {

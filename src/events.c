@@ -194,6 +194,26 @@ struct cJSON *events_lifecycle(const char *kind, const struct pane *p)
 	return ev;
 }
 
+void events_violation(struct sandbox_violation *v, const struct pane *p)
+{
+	struct timespec ts;
+
+	if (v->time == 0) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v->time = ts.tv_sec + ts.tv_nsec / 1e9;
+	}
+	if (p != NULL) {
+		v->pane = p->id;
+		if (p->window != NULL)
+			v->session = p->window->session->name;
+		else if (p->session_name[0] != '\0')
+			v->session = p->session_name;
+		v->backend = pane_backend_label(p);
+		v->profile = p->requested != SANDBOX_NONE ? p->profile : NULL;
+	}
+	events_emit(sandbox_violation_to_json(v));
+}
+
 static bool events_match(const struct conn *c, const cJSON *ev)
 {
 	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
@@ -246,7 +266,7 @@ void events_write(cJSON *ev)
 	if (is_violation(ev) && cJSON_IsNumber(pane)) {
 		struct pane *p = pane_find(pane->valueint);
 		if (p != NULL && p->window != NULL)
-			server_broadcast_layout(p->window->session);
+			server_layout_dirty(p->window->session);
 	}
 	record_event(ev);
 	for (struct conn *c = server.conns; c != NULL; c = c->next)

@@ -34,6 +34,7 @@
 #include "config.h"
 #include "error.h"
 #include "hostrun.h"
+#include "sandbox.h"
 #include "sanitise.h"
 #include "theme.h"
 #include "xalloc.h"
@@ -179,27 +180,6 @@ static void put_theme_style(FILE *out, const struct theme_style *st)
 	fputc('m', out);
 }
 
-/* One colour per action, so a glance tells a secret read from a blocked
- * connection. */
-static const char *action_sgr(const struct feed_line *l)
-{
-	static const struct {
-		const char *action, *sgr;
-	} colours[] = {
-		{ "file-read*", "\033[1;31m" },	 { "file-write*", "\033[1;33m" },
-		{ "file-write-create", "\033[1;35m" }, { "network-outbound", "\033[1;36m" },
-		{ "process-exec", "\033[1;34m" },   { "policy-grant", "\033[1;32m" },
-		{ "policy-ask", "\033[1;7;33m" },
-	};
-
-	if (l->error || l->flood)
-		return "\033[41;97m";
-	for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
-		if (strcmp(colours[i].action, l->action) == 0)
-			return colours[i].sgr;
-	return "\033[2m";
-}
-
 static const struct theme_style *label_style(const struct feed *f, const char *backend)
 {
 	if (strcmp(backend, "native") == 0)
@@ -297,7 +277,12 @@ static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool 
 	fputs(selected ? "" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
 	fputc(' ', out);
 	if (!selected && !l->lifecycle)
-		fputs(action_sgr(l), out);
+		fputs(theme_event_sgr(l->flood	 ? "flood"
+				      : l->error ? "error"
+				      : l->grant ? l->action
+						 : NULL,
+				      l->action),
+		      out);
 	put_middle(out, l->action, (size_t)c->action, false);
 	if (!selected && !l->lifecycle)
 		fputs("\033[0;1m", out);
@@ -426,10 +411,24 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	const cJSON *t = cJSON_GetObjectItem(ev, "time"), *pane = cJSON_GetObjectItem(ev, "pane");
 	const char *kind = json_string(ev, "kind"), *action = json_string(ev, "action");
 	const char *reason = json_string(ev, "reason"), *raw = json_string(ev, "raw");
+	const char *backend = json_string(ev, "backend"), *target = json_string(ev, "target");
 	const cJSON *count = cJSON_GetObjectItem(ev, "count");
+	struct sandbox_violation v;
+	struct sm_error err = { 0 };
 	const char *name;
 	struct feed_line l = { 0 };
 
+	/* A violation is read as the one schema (sandbox.h); a line that is
+	 * not one is not shown as one. */
+	if (kind != NULL && strcmp(kind, "violation") == 0) {
+		if (sandbox_violation_from_json(ev, &v, &err) != 0)
+			return;
+		action = v.action;
+		target = v.target;
+		reason = v.reason;
+		raw = v.raw;
+		backend = v.backend;
+	}
 	l.time = cJSON_IsNumber(t) ? t->valuedouble : 0;
 	l.pane = cJSON_IsNumber(pane) ? pane->valueint : 0;
 	l.grant = kind != NULL && (strcmp(kind, "policy-grant") == 0 || strcmp(kind, "policy-ask") == 0);
@@ -437,7 +436,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 	l.lifecycle = !l.grant && !l.flood && (kind == NULL || strcmp(kind, "violation") != 0);
 	l.error = kind != NULL && strcmp(kind, "error") == 0;
 	l.earlier = cJSON_IsTrue(cJSON_GetObjectItem(ev, "backlog")) && l.time < f->server_started;
-	snprintf(l.backend, sizeof l.backend, "%s", json_string(ev, "backend") ? json_string(ev, "backend") : "-");
+	snprintf(l.backend, sizeof l.backend, "%s", backend ? backend : "-");
 	name = l.flood ? "FLOODING" : l.lifecycle || l.grant ? kind : action;
 	snprintf(l.action, sizeof l.action, "%s", name ? name : "?");
 	if (l.flood) {
@@ -477,7 +476,7 @@ static void feed_add(struct feed *f, const cJSON *ev)
 			 n == 1 ? "" : "s");
 		l.target = sanitise_text(text);
 	} else {
-		l.target = sanitise_text(l.lifecycle ? json_string(ev, "requested") : json_string(ev, "target"));
+		l.target = sanitise_text(l.lifecycle ? json_string(ev, "requested") : target);
 	}
 	l.reason = sanitise_text(reason ? reason : raw);
 	/* A line the server folded stands for "count" violations. */

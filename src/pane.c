@@ -28,6 +28,7 @@
 #include "secret-env.h"
 #include "server.h"
 #include "session-egress.h"
+#include "strvec.h"
 #include "record.h"
 #include "sanitise.h"
 #include "supervisor.h"
@@ -150,23 +151,14 @@ static char **pane_environment(struct pane *p, const cJSON *extra)
 	return envp;
 }
 
-static void strv_free(char **v)
-{
-	if (v == NULL)
-		return;
-	for (char **p = v; *p != NULL; p++)
-		free(*p);
-	free(v);
-}
-
 static void pane_fail(struct pane *p, const struct sm_error *err)
 {
 	p->state = SANDBOX_ERROR;
 	snprintf(p->reason, sizeof p->reason, "%s", err->message);
 	if (strcmp(err->code, SM_ERR_BACKEND_UNAVAILABLE) == 0)
 		snprintf(p->hint, sizeof p->hint, "%s",
-			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm_hint
-							 : backend_probe_result()->native_hint);
+			 p->requested == SANDBOX_MICROVM ? backend_probe_result()->microvm.hint
+							 : backend_probe_result()->native.hint);
 	log_warn("pane %%%d: %s backend failed: %s", p->id, sandbox_backend_name(p->requested),
 		 err->message);
 	{
@@ -345,12 +337,9 @@ static void pane_check_violations(struct pane *p)
 		return;
 	while (p->ops->next_violation(&p->launch, action, sizeof action, target, sizeof target,
 				      &source) == 1) {
-		cJSON *ev = events_lifecycle("violation", p);
+		struct sandbox_violation v = {.action = action, .target = target, .source = source};
 
-		cJSON_AddStringToObject(ev, "action", action);
-		cJSON_AddStringToObject(ev, "target", target);
-		cJSON_AddStringToObject(ev, "source", source);
-		events_emit(ev);
+		events_violation(&v, p);
 	}
 }
 
@@ -378,36 +367,80 @@ static void pane_watch_limits(void)
 	started = true;
 }
 
+/* The session's extra allowlist and its network switch come from the
+ * server's environment: SANDMUX_EGRESS_ALLOW (entries separated by
+ * commas or spaces) and SANDMUX_EGRESS_NETWORK=off.  Each entry is
+ * checked like a config entry when the session's proxies start, and a
+ * bad one stops the pane with the reason. */
+static void spec_network(struct sandbox_spec *spec)
+{
+	const char *allow = getenv("SANDMUX_EGRESS_ALLOW");
+	const char *network = getenv("SANDMUX_EGRESS_NETWORK");
+	struct strvec entries = STRVEC_INIT;
+	char *copy = xstrdup(allow != NULL ? allow : "");
+
+	spec->network_enabled = network == NULL || strcmp(network, "off") != 0;
+	for (char *tok = strtok(copy, ", \t\n"); tok != NULL; tok = strtok(NULL, ", \t\n"))
+		strvec_push(&entries, tok);
+	free(copy);
+	spec->egress_allowlist = entries.v;
+	spec->negress_allowlist = entries.n;
+}
+
+/* What the pane asks its backend for (backends/sandbox.h): its backend,
+ * profile, session and working directory, the host's $HOME, the command
+ * and its environment (envp, taken), the network.  Owned copies, which
+ * sandbox_spec_free frees. */
+static void pane_sandbox_spec(const struct pane *p, char *const *argv, char **envp,
+			      struct sandbox_spec *spec)
+{
+	const char *home = getenv("HOME");
+	size_t n = 0;
+
+	*spec = (struct sandbox_spec){
+		.session_id = xstrdup(p->session_name),
+		.workspace_id = xstrdup(p->cwd),
+		.backend = p->requested,
+		.profile = xstrdup(p->profile),
+		.workdir = xstrdup(p->cwd),
+		.home = home != NULL ? xstrdup(home) : NULL,
+		.env = envp,
+	};
+	while (argv[n] != NULL)
+		n++;
+	spec->command = xcalloc(n + 1, sizeof *spec->command);
+	for (size_t i = 0; i < n; i++)
+		spec->command[i] = xstrdup(argv[i]);
+	spec->ncommand = n;
+	while (envp[spec->nenv] != NULL)
+		spec->nenv++;
+	spec_network(spec);
+}
+
 static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm_error *err)
 {
 	char *default_argv[] = { server.default_shell, NULL };
-	char **envp = pane_environment(p, spawn->env);
+	char *const *argv = spawn->argv != NULL ? spawn->argv : default_argv;
+	struct sandbox_spec spec;
 	char egress_dir[PATH_MAX];
 	int proxy_ports[2];
 	struct launch_request req = {
-		.profile = p->profile,
-		.argv = spawn->argv != NULL ? spawn->argv : default_argv,
-		.envp = envp,
-		.cwd = p->cwd,
-		.home = getenv("HOME"),
+		.spec = &spec,
 		.rows = spawn->rows,
 		.cols = spawn->cols,
 		.pane_id = p->id,
-		.session = p->session_name,
 	};
-	const char *slash = strrchr(req.argv[0], '/');
+	const char *slash = strrchr(argv[0], '/');
 	int rc;
 
-	snprintf(p->program, sizeof p->program, "%s", slash != NULL ? slash + 1 : req.argv[0]);
-	if (backend_check(p->requested, err) < 0) {
-		strv_free(envp);
+	snprintf(p->program, sizeof p->program, "%s", slash != NULL ? slash + 1 : argv[0]);
+	if (backend_check(p->requested, err) < 0)
 		return -1;
-	}
+	pane_sandbox_spec(p, argv, pane_environment(p, spawn->env), &spec);
 	if ((p->requested == SANDBOX_NATIVE || p->requested == SANDBOX_MICROVM) &&
 	    session_egress_wanted(p->profile)) {
-		if (session_egress_attach(p->session_name, p->id, p->profile, egress_dir,
-					  sizeof egress_dir, err) != 0) {
-			strv_free(envp);
+		if (session_egress_attach(&spec, p->id, egress_dir, sizeof egress_dir, err) != 0) {
+			sandbox_spec_free(&spec);
 			return -1;
 		}
 		req.egress_dir = egress_dir;
@@ -421,7 +454,7 @@ static int pane_launch(struct pane *p, const struct pane_spawn *spawn, struct sm
 	p->ops = backend_get(p->requested);
 	events_emit(events_lifecycle("starting", p));
 	rc = p->ops->launch(&req, &p->launch, err);
-	strv_free(envp);
+	sandbox_spec_free(&spec);
 	if (rc < 0)
 		return -1;
 	if (p->launch.limits != NULL || p->ops->next_violation != NULL)
@@ -622,7 +655,7 @@ static void pane_add_home_changes(const struct pane *p, cJSON *ev)
 	bool more;
 	int n;
 
-	if (p->launch.layer_work == NULL)
+	if (!p->launch.home_layer)
 		return;
 	n = home_layer_changed_since(p->profile, (time_t)p->started_at, &more);
 	if (n >= 0)
@@ -928,7 +961,7 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddStringToObject(details, "summary", p->launch.details);
 		if (p->launch.backend == SANDBOX_MICROVM)
 			cJSON_AddStringToObject(details, "accelerator",
-						backend_probe_result()->microvm_accel);
+						backend_probe_result()->microvm.accel);
 	}
 	if (p->launch.limits != NULL)
 		cJSON_AddItemToObject(o, "limits", limits_group_to_json(p->launch.limits));
@@ -953,7 +986,7 @@ cJSON *pane_to_json(const struct pane *p)
 		cJSON_AddNumberToObject(o, "progress_state", progress_state);
 		cJSON_AddNumberToObject(o, "progress", progress);
 	}
-	if (p->launch.supervised_pane > 0 && supervisor_gone(p->id))
+	if (p->launch.supervised && supervisor_gone(p->id))
 		cJSON_AddStringToObject(o, "supervisor", "gone");
 	cJSON_AddBoolToObject(o, "mouse", modes.mouse != 0);
 	/* Where the pane's program has its cursor: what an attached client

@@ -118,7 +118,12 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 		return show_macos(prof, home, cwd, lines, err);
 	return native_describe(
 	    &(struct launch_request){
-		.profile = prof->name, .envp = server.environ, .cwd = cwd, .home = home},
+		.spec = &(const struct sandbox_spec){.network_enabled = true,
+						     .backend = SANDBOX_NATIVE,
+						     .profile = (char *)prof->name,
+						     .workdir = (char *)cwd,
+						     .home = (char *)home,
+						     .env = server.environ}},
 	    lines, err);
 }
 

@@ -53,6 +53,7 @@
 #include "error.h"
 #include "log.h"
 #include "record.h"
+#include "sandbox.h"
 #include "server.h"
 #include "supervisor.h"
 #include "term.h"
@@ -346,22 +347,21 @@ static void record_size(struct recording *r, int cols, int rows)
 
 void record_event(const cJSON *ev)
 {
-	const cJSON *pane = cJSON_GetObjectItem(ev, "pane");
-	const cJSON *at = cJSON_GetObjectItem(ev, "time");
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
-	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
-	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
+	struct sandbox_violation v;
+	struct sm_error err = {0};
 	struct recording *r;
 	struct line l = {0};
 
+	/* A marker per violation, read as the one schema (sandbox.h). */
 	if (recordings == NULL || kind == NULL || strcmp(kind, "violation") != 0 ||
-	    !cJSON_IsNumber(pane) || (r = find(pane->valueint)) == NULL)
+	    sandbox_violation_from_json(ev, &v, &err) != 0 || v.pane <= 0 ||
+	    (r = find(v.pane)) == NULL)
 		return;
-	event_start(r, &l, cJSON_IsNumber(at) ? at->valuedouble : now_seconds(), "m");
-	put_escaped(&l, action != NULL ? action : "?", strlen(action != NULL ? action : "?"), true);
+	event_start(r, &l, v.time > 0 ? v.time : now_seconds(), "m");
+	put_escaped(&l, v.action, strlen(v.action), true);
 	put_text(&l, " ");
-	if (target != NULL)
-		put_escaped(&l, target, strlen(target), true);
+	put_escaped(&l, v.target, strlen(v.target), true);
 	put(&l, "\"]", 2);
 	r->markers++;
 	write_line(r, &l);

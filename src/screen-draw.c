@@ -217,7 +217,7 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 	const char *state = sandbox_state_name(p->state);
 	const char *backend = pane_backend_label(p) ? pane_backend_label(p) : "";
 	const char *accelerator = p->launch.backend == SANDBOX_MICROVM && backend[0]
-				      ? backend_probe_result()->microvm_accel
+				      ? backend_probe_result()->microvm.accel
 				      : "";
 	enum theme_slot label = label_slot(state, backend);
 	char name[40], text[1024], shown[512], right[64] = "", progress[32];

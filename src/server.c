@@ -367,6 +367,7 @@ void server_forget_pane(const struct pane *p)
 
 void server_broadcast_layout(struct session *s)
 {
+	s->layout_dirty = false;
 	/* Every focus change sends a layout: a focused pane's mark goes. */
 	if (s->active != NULL && s->active->active != NULL) {
 		s->active->active->bell = false;
@@ -379,6 +380,23 @@ void server_broadcast_layout(struct session *s)
 		if (c->attached == s)
 			server_send_layout(c, s);
 	server_update_focus(s);
+}
+
+/* Violations come in bursts (a build denied a thousand opens): each
+ * marks its session, and one layout per session goes out when the loop
+ * has run every callback of this turn, as tmux's notify.c queues its
+ * notifications, rather than one layout to every client per violation. */
+static void server_on_layout_prepare(uv_prepare_t *prepare)
+{
+	(void)prepare;
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		if (s->layout_dirty)
+			server_broadcast_layout(s);
+}
+
+void server_layout_dirty(struct session *s)
+{
+	s->layout_dirty = true;
 }
 
 void server_push_status(struct session *s, const char *text)
@@ -1152,7 +1170,7 @@ static void server_on_probe(void)
 	log_info("%s", line);
 	if (server.foreground)
 		fprintf(stderr, "%s\n", line);
-	if (backend_probe_result()->native_available) {
+	if (backend_probe_result()->native.available) {
 		limits_probe();
 		log_info("%s", limits_probe_summary());
 	}
@@ -1241,6 +1259,9 @@ int server_main(int argc, char **argv)
 	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
 	uv_unref((uv_handle_t *)&server.name_timer);
 	session_store_start();
+	uv_prepare_init(server.loop, &server.layout_prepare);
+	uv_prepare_start(&server.layout_prepare, server_on_layout_prepare);
+	uv_unref((uv_handle_t *)&server.layout_prepare);
 	server_ready(ready_fd, NULL);
 	uv_run(server.loop, UV_RUN_DEFAULT);
 	limits_shutdown();

@@ -140,6 +140,7 @@ struct session {
 	int timers_open;
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
+	bool layout_dirty; /* server_layout_dirty */
 	struct session *next;
 };
 
@@ -210,6 +211,7 @@ struct server {
 	uv_pipe_t listener;
 	uv_signal_t sigchld, sigterm, sigint, sighup;
 	uv_timer_t name_timer; /* automatic-rename (server.c) */
+	uv_prepare_t layout_prepare; /* server_layout_dirty's one layout a turn */
 	char socket_path[PATH_MAX];
 	char name[64];
 	struct session *sessions;
@@ -244,6 +246,9 @@ extern struct server server;
 int server_main(int argc, char **argv);
 void server_send(struct conn *c, struct cJSON *msg); /* takes ownership */
 void server_broadcast_layout(struct session *s);
+/* The layout of s is out of date (a violation counted): one layout goes
+ * to its clients at the end of this loop turn, however many marked it. */
+void server_layout_dirty(struct session *s);
 /* Clients hold no cells of p any more (a pane respawned in place): the
  * next layout sends its full frame. */
 void server_forget_pane(const struct pane *p);
@@ -421,6 +426,10 @@ void events_emit(struct cJSON *event); /* takes ownership */
 /* Replay the recent events matching the connection's filters. */
 void events_send_backlog(struct conn *c);
 struct cJSON *events_lifecycle(const char *kind, const struct pane *p);
+/* A violation made in pane p (NULL: none; the session's proxies): v's
+ * pane, session, backend and profile are p's, whatever the source said,
+ * and its time now when it has none; then written and emitted. */
+void events_violation(struct sandbox_violation *v, const struct pane *p);
 
 /* cmd.c */
 void cmd_dispatch(struct conn *c, struct cJSON *req);

@@ -49,17 +49,11 @@ static void on_violation(void *user, const struct egress_violation *v)
 {
 	struct session_egress *se = user;
 	struct pane *p = v->tag > 0 ? pane_find(v->tag) : NULL;
-	cJSON *ev = events_lifecycle("violation", p);
+	struct sandbox_violation violation = v->violation;
 
 	if (p == NULL)
-		cJSON_AddStringToObject(ev, "session", se->session);
-	cJSON_AddStringToObject(ev, "action", "network-outbound");
-	cJSON_AddStringToObject(ev, "target", v->target);
-	cJSON_AddStringToObject(ev, "reason", v->reason_text);
-	cJSON_AddStringToObject(ev, "protocol", v->protocol);
-	if (v->detail[0] != '\0')
-		cJSON_AddStringToObject(ev, "detail", v->detail);
-	events_emit(ev);
+		violation.session = se->session;
+	events_violation(&violation, p);
 }
 
 /* Whether the window on screen has a feed, which asks itself. */
@@ -89,7 +83,7 @@ static void ask_clients(const char *session, const struct pane *p, const struct 
 		cJSON_AddStringToObject(ev, "event", "ask");
 		cJSON_AddNumberToObject(ev, "pane", p != NULL ? p->id : 0);
 		cJSON_AddStringToObject(ev, "host", v->host);
-		cJSON_AddStringToObject(ev, "target", v->target);
+		cJSON_AddStringToObject(ev, "target", v->violation.target);
 		cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
 		server_send(c, ev);
 	}
@@ -106,9 +100,9 @@ static void on_ask(void *user, const struct egress_violation *v)
 	if (p == NULL)
 		cJSON_AddStringToObject(ev, "session", se->session);
 	cJSON_AddStringToObject(ev, "action", "network-outbound");
-	cJSON_AddStringToObject(ev, "target", v->target);
+	cJSON_AddStringToObject(ev, "target", v->violation.target);
 	cJSON_AddStringToObject(ev, "host", v->host);
-	cJSON_AddStringToObject(ev, "protocol", v->protocol);
+	cJSON_AddStringToObject(ev, "protocol", v->violation.protocol);
 	cJSON_AddNumberToObject(ev, "timeout", EGRESS_ASK_MS / 1000);
 	ask_clients(se->session, p, v);
 	events_emit(ev);
@@ -122,56 +116,28 @@ static struct session_egress *find(const char *session)
 	return NULL;
 }
 
-/* Until sandbox specs reach panes, the session's extra allowlist and its
- * network switch come from the server's environment:
- * SANDMUX_EGRESS_ALLOW (entries separated by commas or spaces) and
- * SANDMUX_EGRESS_NETWORK=off.  Each entry is checked like a config entry,
- * and a bad one stops the pane with the reason. */
-#define MAX_EXTRA 256
-
-static size_t split_entries(char *text, const char **out, size_t max)
+static struct session_egress *start(const struct sandbox_spec *spec, struct sm_error *err)
 {
-	size_t n = 0;
-
-	for (char *tok = strtok(text, ", \t\n"); tok != NULL && n < max;
-	     tok = strtok(NULL, ", \t\n"))
-		out[n++] = tok;
-	return n;
-}
-
-static struct session_egress *start(const char *session, struct sm_error *err)
-{
+	const char *session = spec->session_id;
 	struct session_egress *se = xcalloc(1, sizeof *se);
-	const char *allow_env = getenv("SANDMUX_EGRESS_ALLOW");
-	const char *network_env = getenv("SANDMUX_EGRESS_NETWORK");
-	const char *extra[MAX_EXTRA];
-	char *allow_copy = xstrdup(allow_env != NULL ? allow_env : "");
 	struct egress_policy policy = {
-	    .network_enabled = network_env == NULL || strcmp(network_env, "off") != 0,
-	    .allowlist = extra,
+	    .network_enabled = spec->network_enabled,
+	    .allowlist = (const char *const *)spec->egress_allowlist,
+	    .nallowlist = spec->negress_allowlist,
 	    .label = session,
 	};
 	char base[PATH_MAX];
 
-	if (se == NULL || allow_copy == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		free(se);
-		free(allow_copy);
-		return NULL;
-	}
-	policy.nallowlist = split_entries(allow_copy, extra, MAX_EXTRA);
 	snprintf(se->session, sizeof se->session, "%s", session);
 	snprintf(base, sizeof base, "%s", server.socket_path);
 	snprintf(se->dir, sizeof se->dir, "%s/egress.XXXXXX", dirname(base));
 	if (mkdtemp(se->dir) == NULL) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "cannot create the egress socket directory: %s",
 			     strerror(errno));
-		free(allow_copy);
 		free(se);
 		return NULL;
 	}
 	se->eg = egress_start(server.loop, &policy, on_violation, se, err);
-	free(allow_copy); /* the allowlist keeps its own copy */
 	if (se->eg == NULL) {
 		rmdir(se->dir);
 		free(se);
@@ -183,14 +149,15 @@ static struct session_egress *start(const char *session, struct sm_error *err)
 	return se;
 }
 
-int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
-			  size_t size, struct sm_error *err)
+int session_egress_attach(const struct sandbox_spec *spec, int pane, char *dir, size_t size,
+			  struct sm_error *err)
 {
+	const char *session = spec->session_id;
 	struct session_egress *se = find(session);
-	const struct sandbox_profile *prof = profile_find(profile);
+	const struct sandbox_profile *prof = profile_find(spec->profile);
 	char http[PATH_MAX], socks[PATH_MAX];
 
-	if (se == NULL && (se = start(session, err)) == NULL)
+	if (se == NULL && (se = start(spec, err)) == NULL)
 		return -1;
 	snprintf(dir, size, "%s/pane-%d", se->dir, pane);
 	snprintf(http, sizeof http, "%s/http.sock", dir);

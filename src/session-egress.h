@@ -8,17 +8,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct sandbox_spec;
 struct sm_error;
 
 /* Does this profile send the network through the proxies? */
 bool session_egress_wanted(const char *profile);
-/* Make sure the session's proxies run and give pane its own pair of
- * Unix sockets (http.sock, socks.sock) in a directory written to dir;
- * connections through them may also reach the profile's
- * egress_allowlist.  Returns 0, or -1 with err: the pane must not start
- * then. */
-int session_egress_attach(const char *session, int pane, const char *profile, char *dir,
-			  size_t size, struct sm_error *err);
+/* Make sure the session of spec (session_id) runs its proxies (started
+ * with the spec's networkEnabled and egressAllowlist when it does not
+ * yet) and give pane its own pair of Unix sockets (http.sock,
+ * socks.sock) in a directory written to dir; connections through them
+ * may also reach the spec's profile's egress_allowlist.  Returns 0, or
+ * -1 with err: the pane must not start then. */
+int session_egress_attach(const struct sandbox_spec *spec, int pane, char *dir, size_t size,
+			  struct sm_error *err);
 /* The session's proxies' ports on 127.0.0.1 (HTTP, then SOCKS5), for a
  * pane that reaches them over loopback (macOS native: Seatbelt has no
  * network namespace).  Their connections carry no pane's tag, so a

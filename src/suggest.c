@@ -341,14 +341,17 @@ static void learn_network(struct suggestion *s, const char *target, const char *
 
 static void learn(struct suggestion *s, const cJSON *ev)
 {
-	const char *action = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "action"));
-	const char *target = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "target"));
-	const char *raw = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "raw"));
-	const char *reason = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "reason"));
+	struct sandbox_violation v;
+	struct sm_error err = {0};
+	const char *action, *target, *raw, *reason;
 	char why[PATH_MAX];
 
-	if (action == NULL || target == NULL)
+	if (sandbox_violation_from_json(ev, &v, &err) != 0)
 		return;
+	action = v.action;
+	target = v.target;
+	raw = v.raw;
+	reason = v.reason;
 	s->violations++;
 	if (strcmp(action, "network-outbound") == 0) {
 		learn_network(s, target, reason);
@@ -467,8 +470,9 @@ static void read_event(struct suggestion *s, const struct suggest_filter *f, con
 
 	if (kind == NULL || !selected(f, ev))
 		return;
-	/* The lifecycle says which profile the pane ran under. */
-	if (strcmp(kind, "starting") == 0 && profile != NULL) {
+	/* The lifecycle says which profile the pane ran under, and so does
+	 * a violation (lines written before violations carried it do not). */
+	if ((strcmp(kind, "starting") == 0 || strcmp(kind, "violation") == 0) && profile != NULL) {
 		snprintf(s->profile, sizeof s->profile, "%s", profile);
 		if (!strvec_contains(&s->profiles, profile))
 			strvec_push(&s->profiles, profile);

@@ -490,3 +490,28 @@ int theme_load(const char *name_or_path, struct theme *theme, struct sm_error *e
 	}
 	return 0;
 }
+
+const char *theme_event_sgr(const char *kind, const char *action)
+{
+	static const struct {
+		const char *name, *sgr;
+	} by_kind[] = {
+	    {"error", "\033[41;97m"},
+	    {"flood", "\033[41;97m"},
+	    {"policy-grant", "\033[1;32m"},
+	    {"policy-ask", "\033[1;7;33m"},
+	},
+	  by_action[] = {
+	      {"file-read*", "\033[1;31m"},	  {"file-write*", "\033[1;33m"},
+	      {"file-write-create", "\033[1;35m"}, {"network-outbound", "\033[1;36m"},
+	      {"process-exec", "\033[1;34m"},
+	  };
+
+	for (size_t i = 0; kind != NULL && i < sizeof by_kind / sizeof by_kind[0]; i++)
+		if (strcmp(by_kind[i].name, kind) == 0)
+			return by_kind[i].sgr;
+	for (size_t i = 0; action != NULL && i < sizeof by_action / sizeof by_action[0]; i++)
+		if (strcmp(by_action[i].name, action) == 0)
+			return by_action[i].sgr;
+	return "\033[2m";
+}

@@ -107,4 +107,11 @@ int theme_resolve(const char *name_or_path, char *path, size_t size, struct sm_e
  * theme silently when no default.json is installed. */
 int theme_load(const char *name_or_path, struct theme *theme, struct sm_error *err);
 
+/* The SGR sequence the feed and `events --pretty` start an event's line
+ * with: one colour per violation action, so a glance tells a secret read
+ * from a blocked connection; grants and questions their own; errors and
+ * floods red.  kind is the event's, action the violation's (or the
+ * grant's); either may be NULL. */
+const char *theme_event_sgr(const char *kind, const char *action);
+
 #endif

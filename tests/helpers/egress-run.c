@@ -48,12 +48,12 @@ static void on_violation(void *user, const struct egress_violation *v)
 
 	cJSON_AddStringToObject(o, "event", "violation");
 	cJSON_AddNumberToObject(o, "instance", (int)(intptr_t)user);
-	cJSON_AddStringToObject(o, "protocol", v->protocol);
+	cJSON_AddStringToObject(o, "protocol", v->violation.protocol);
 	cJSON_AddStringToObject(o, "host", v->host);
 	cJSON_AddNumberToObject(o, "port", v->port);
-	cJSON_AddStringToObject(o, "target", v->target);
-	cJSON_AddStringToObject(o, "reason", v->reason_text);
-	cJSON_AddStringToObject(o, "detail", v->detail);
+	cJSON_AddStringToObject(o, "target", v->violation.target);
+	cJSON_AddStringToObject(o, "reason", v->violation.reason);
+	cJSON_AddStringToObject(o, "detail", v->violation.detail != NULL ? v->violation.detail : "");
 	cJSON_AddNumberToObject(o, "tag", v->tag);
 	print_json(o);
 }

@@ -84,6 +84,8 @@ for m in $methods; do
 done
 check "violations carry pane, backend, pid and syscall" \
 	grep -q "\"action\":\"file-write-create\".*\"pane\":$agent,.*\"backend\":\"native\",\"pid\":[0-9]*,\"syscall\":\"openat\"" "$LOG"
+check "violations carry the pane's profile and their source (docs/protocol.md, Violations)" \
+	grep -q "\"action\":\"file-write-create\".*\"pane\":$agent,.*\"profile\":\"agent\",.*\"source\":\"supervisor\"" "$LOG"
 check "an allowed create has the child's umask (0644)" [ "$(stat -c %a "$W/creat/ok-creat.txt")" = 644 ]
 
 # Emulated opens keep the kernel's meaning (the supervisor reads the

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,15 +231,20 @@ static void test_handle_errors(void **state)
 static void test_violation_round_trip(void **state)
 {
 	static const char full[] =
-	    "{\"action\":\"file-read*\",\"target\":\"/home/u/.ssh/id\","
-	    "\"raw\":\"openat\",\"pane\":3,\"time\":1700000000.5,\"pid\":42}";
+	    "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"file-read*\","
+	    "\"target\":\"/home/u/.ssh/id\",\"raw\":\"openat(\\\"/home/u/.ssh/id\\\") = -EACCES "
+	    "(deny-read)\",\"pane\":3,\"session\":\"s\",\"profile\":\"agent\",\"backend\":\"native\","
+	    "\"pid\":42,\"syscall\":\"openat\",\"time\":1700000000.5,\"source\":\"supervisor\"}";
 	struct sandbox_violation v;
 	struct sm_error err = {{0}, {0}};
 	cJSON *json = parse(full), *back;
 	char *text;
 
+	(void)state;
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), 0);
 	assert_string_equal(v.action, "file-read*");
+	assert_string_equal(v.source, "supervisor");
+	assert_string_equal(v.profile, "agent");
 	assert_int_equal(v.pane, 3);
 	assert_int_equal(v.pid, 42);
 	back = sandbox_violation_to_json(&v);
@@ -247,7 +253,6 @@ static void test_violation_round_trip(void **state)
 	free(text);
 	cJSON_Delete(back);
 	cJSON_Delete(json);
-	sandbox_violation_free(&v);
 
 	json = parse("{\"action\":\"launch-missiles\",\"target\":\"x\"}");
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
@@ -256,6 +261,67 @@ static void test_violation_round_trip(void **state)
 	json = parse("{\"action\":\"network-outbound\"}");
 	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
 	assert_string_equal(err.code, "missing_field");
+	cJSON_Delete(json);
+	json = parse("{\"action\":\"network-outbound\",\"target\":\"a:1\",\"source\":7}");
+	assert_int_equal(sandbox_violation_from_json(json, &v, &err), -1);
+	assert_string_equal(err.code, "invalid_argument");
+	cJSON_Delete(json);
+}
+
+/* Every source's violation is the one event shape: an egress refusal
+ * (reason, protocol, detail) and a microvm guard's (source) through the
+ * same writer, the pane's fields in the same places. */
+static void test_violation_sources(void **state)
+{
+	struct sandbox_violation egress = {
+	    .action = "network-outbound", .target = "evil.test:443", .source = "egress",
+	    .time = 1.5, .pane = 4, .session = "s", .profile = "agent", .backend = "native",
+	    .reason = "not allowlisted", .protocol = "http",
+	};
+	struct sandbox_violation guest = {
+	    .action = "file-write*", .target = "/etc/x", .source = "guest", .time = 2,
+	    .pane = 5, .session = "s", .profile = "agent", .backend = "microvm (tcg)",
+	};
+	cJSON *json;
+	char *text;
+
+	(void)state;
+	json = sandbox_violation_to_json(&egress);
+	text = cJSON_PrintUnformatted(json);
+	assert_string_equal(text, "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":"
+				  "\"network-outbound\",\"target\":\"evil.test:443\",\"pane\":4,"
+				  "\"session\":\"s\",\"profile\":\"agent\",\"backend\":\"native\","
+				  "\"time\":1.5,\"source\":\"egress\",\"reason\":\"not allowlisted\","
+				  "\"protocol\":\"http\"}");
+	free(text);
+	cJSON_Delete(json);
+	json = sandbox_violation_to_json(&guest);
+	text = cJSON_PrintUnformatted(json);
+	assert_string_equal(text, "{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":"
+				  "\"file-write*\",\"target\":\"/etc/x\",\"pane\":5,\"session\":\"s\","
+				  "\"profile\":\"agent\",\"backend\":\"microvm (tcg)\",\"time\":2,"
+				  "\"source\":\"guest\"}");
+	free(text);
+	cJSON_Delete(json);
+}
+
+/* A line of an earlier version (the supervisor's before violations
+ * carried profile and source) still reads. */
+static void test_violation_old_line(void **state)
+{
+	struct sandbox_violation v;
+	struct sm_error err = {{0}, {0}};
+	cJSON *json = parse("{\"event\":\"sandbox\",\"kind\":\"violation\",\"action\":\"file-write*\","
+			    "\"target\":\"/d/out\",\"raw\":\"openat(\\\"/d/out\\\") = -EROFS\","
+			    "\"pane\":3,\"session\":\"learn\",\"backend\":\"native\",\"pid\":41,"
+			    "\"syscall\":\"openat\",\"time\":1795900001.0,\"count\":12}");
+
+	(void)state;
+	assert_int_equal(sandbox_violation_from_json(json, &v, &err), 0);
+	assert_null(v.profile);
+	assert_null(v.source);
+	assert_string_equal(v.syscall, "openat");
+	assert_int_equal(v.count, 12);
 	cJSON_Delete(json);
 }
 
@@ -336,20 +402,20 @@ static void test_deny_spellings(void **state)
 
 static void test_probe_lines(void **state)
 {
-	struct probe_result on = {.native_available = true, .native_home_layer = true};
-	struct probe_result nolayer = {.native_available = true};
-	struct probe_result missing = {.native_requires_install = true};
-	struct probe_result off = {.native_disabled = true};
-	struct probe_result blocked = {.native_available = false};
+	struct probe_result on = {.native.available = true, .native.home_layer = true};
+	struct probe_result nolayer = {.native.available = true};
+	struct probe_result missing = {.native.requires_install = true};
+	struct probe_result off = {.native.disabled = true};
+	struct probe_result blocked = {.native.available = false};
 	char line[512];
 
-	snprintf(on.native_tool, sizeof on.native_tool, "bubblewrap 0.8.0");
-	snprintf(nolayer.native_tool, sizeof nolayer.native_tool, "bubblewrap 0.8.0");
-	snprintf(nolayer.native_home_layer_reason, sizeof nolayer.native_home_layer_reason,
+	snprintf(on.native.tool, sizeof on.native.tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native.tool, sizeof nolayer.native.tool, "bubblewrap 0.8.0");
+	snprintf(nolayer.native.home_layer_reason, sizeof nolayer.native.home_layer_reason,
 		 "cannot mount the copy-on-write home over /s/home: Invalid argument");
-	snprintf(missing.native_hint, sizeof missing.native_hint,
+	snprintf(missing.native.hint, sizeof missing.native.hint,
 		 "apt-get install bubblewrap socat");
-	snprintf(blocked.native_reason, sizeof blocked.native_reason,
+	snprintf(blocked.native.reason, sizeof blocked.native.reason,
 		 "native sandbox is not offered on this platform");
 
 	backend_probe_line(&on, line, sizeof line);
@@ -370,14 +436,14 @@ static void test_probe_lines(void **state)
 
 static void test_probe_json(void **state)
 {
-	struct probe_result r = {.native_available = true, .native_home_layer = true};
+	struct probe_result r = {.native.available = true, .native.home_layer = true};
 	cJSON *json;
 	char *text;
 
 	snprintf(r.platform, sizeof r.platform, "linux");
-	snprintf(r.native_tool, sizeof r.native_tool, "bubblewrap 0.8.0");
-	snprintf(r.microvm_reason, sizeof r.microvm_reason, "qemu-system-x86_64 not found on PATH");
-	snprintf(r.microvm_hint, sizeof r.microvm_hint, "apt-get install qemu-system-x86");
+	snprintf(r.native.tool, sizeof r.native.tool, "bubblewrap 0.8.0");
+	snprintf(r.microvm.reason, sizeof r.microvm.reason, "qemu-system-x86_64 not found on PATH");
+	snprintf(r.microvm.hint, sizeof r.microvm.hint, "apt-get install qemu-system-x86");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_string_equal(text, "{\"platform\":\"linux\",\"native\":{\"available\":true,"
@@ -391,10 +457,10 @@ static void test_probe_json(void **state)
 	free(text);
 	cJSON_Delete(json);
 	/* Available: the accelerator is named, the reason is not. */
-	r.microvm_available = true;
-	r.microvm_hint[0] = '\0';
-	snprintf(r.microvm_tool, sizeof r.microvm_tool, "qemu 7.2.22");
-	snprintf(r.microvm_accel, sizeof r.microvm_accel, "tcg");
+	r.microvm.available = true;
+	r.microvm.hint[0] = '\0';
+	snprintf(r.microvm.tool, sizeof r.microvm.tool, "qemu 7.2.22");
+	snprintf(r.microvm.accel, sizeof r.microvm.accel, "tcg");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_non_null(strstr(text, "\"microvm\":{\"available\":true,\"reason\":null,"
@@ -402,8 +468,8 @@ static void test_probe_json(void **state)
 	free(text);
 	cJSON_Delete(json);
 	/* No copy-on-write home: said, with the step's reason. */
-	r.native_home_layer = false;
-	snprintf(r.native_home_layer_reason, sizeof r.native_home_layer_reason, "no overlayfs");
+	r.native.home_layer = false;
+	snprintf(r.native.home_layer_reason, sizeof r.native.home_layer_reason, "no overlayfs");
 	json = probe_to_json(&r);
 	text = cJSON_PrintUnformatted(json);
 	assert_non_null(strstr(text, "\"homeLayer\":false,\"homeLayerReason\":\"no overlayfs\"}"));
@@ -488,15 +554,15 @@ static void test_probe_missing_tools(void **state)
 
 	make_bin_dir(empty, NULL, NULL);
 	probe_with_path(empty, false, &r);
-	assert_false(r.native_available);
-	assert_true(r.native_requires_install);
-	assert_string_equal(r.native_hint, "apt-get install bubblewrap socat");
+	assert_false(r.native.available);
+	assert_true(r.native.requires_install);
+	assert_string_equal(r.native.hint, "apt-get install bubblewrap socat");
 	backend_probe_line(&r, line, sizeof line);
 	assert_string_equal(line, "sandbox: no OS-native sandbox on this host "
 				  "(install: apt-get install bubblewrap socat)");
-	assert_false(r.microvm_available);
-	assert_string_equal(r.microvm_reason, "qemu-system-x86_64 not found on PATH");
-	assert_string_equal(r.microvm_hint, "apt-get install qemu-system-x86");
+	assert_false(r.microvm.available);
+	assert_string_equal(r.microvm.reason, "qemu-system-x86_64 not found on PATH");
+	assert_string_equal(r.microvm.hint, "apt-get install qemu-system-x86");
 	backend_probe_microvm_line(&r, line, sizeof line);
 	assert_string_equal(line, "microvm: unavailable: qemu-system-x86_64 not found on PATH "
 				  "(install: apt-get install qemu-system-x86)");
@@ -511,8 +577,8 @@ static void test_probe_missing_tools(void **state)
 	if (probe_find_on_path("bwrap", getenv("PATH"), bwrap, sizeof bwrap) == 0) {
 		make_bin_dir(only_bwrap, "bwrap", bwrap);
 		probe_with_path(only_bwrap, false, &r);
-		assert_false(r.native_available);
-		assert_string_equal(r.native_hint, "apt-get install socat");
+		assert_false(r.native.available);
+		assert_string_equal(r.native.hint, "apt-get install socat");
 		remove_dir(only_bwrap);
 	}
 	remove_dir(empty);
@@ -525,8 +591,8 @@ static void test_probe_off(void **state)
 	char line[256];
 
 	backend_probe(true, &r);
-	assert_true(r.native_disabled);
-	assert_false(r.native_available);
+	assert_true(r.native.disabled);
+	assert_false(r.native.available);
 	backend_probe_line(&r, line, sizeof line);
 	assert_string_equal(line, "sandbox: DISABLED by --sandbox off");
 	assert_int_equal(backend_check(SANDBOX_NATIVE, &err), -1);
@@ -548,8 +614,8 @@ static void test_probe_host(void **state)
 	    probe_find_on_path("socat", path, socat, sizeof socat) != 0)
 		skip();
 	/* This host has both; unprivileged user namespaces work here. */
-	assert_true(r.native_available);
-	assert_string_equal(r.native_bwrap_path, bwrap);
+	assert_true(r.native.available);
+	assert_string_equal(r.native.bwrap_path, bwrap);
 	backend_probe_line(&r, line, sizeof line);
 	assert_true(strncmp(line, "sandbox: native ON (bubblewrap ", 31) == 0);
 }
@@ -561,7 +627,8 @@ static void test_backend_table(void **state)
 	struct sm_error err = {{0}, {0}};
 	struct launch_result res;
 	char *argv[] = {"/bin/sh", NULL};
-	struct launch_request req = {.argv = argv, .cwd = "/", .rows = 24, .cols = 80};
+	struct sandbox_spec spec = {.backend = SANDBOX_MICROVM, .command = argv, .workdir = "/"};
+	struct launch_request req = {.spec = &spec, .rows = 24, .cols = 80};
 
 	for (int id = 0; id < SANDBOX_BACKEND_COUNT; id++) {
 		assert_non_null(backend_get(id));
@@ -571,11 +638,46 @@ static void test_backend_table(void **state)
 	assert_null(backend_get(SANDBOX_BACKEND_COUNT));
 	/* Whatever the probe found, a launch the probe did not offer is
 	 * refused rather than attempted. */
-	if (backend_probe_result() == NULL || !backend_probe_result()->microvm_available) {
+	if (backend_probe_result() == NULL || !backend_probe_result()->microvm.available) {
 		assert_int_equal(backend_get(SANDBOX_MICROVM)->launch(&req, &res, &err), -1);
 		assert_string_equal(err.code, "backend_unavailable");
 		assert_int_equal(res.pid, 0);
 	}
+}
+
+/* A backend runs what the spec asks: its command, in its working
+ * directory, with its environment and nothing of the caller's. */
+static void test_launch_reads_spec(void **state)
+{
+	/* It waits for a line, so its output is read before its terminal
+	 * hangs up (a read after that may get EIO first). */
+	char *command[] = {"/bin/sh", "-c", "echo \"[$ASKED:$HOME:$(pwd)]\"; read line", NULL};
+	char *env[] = {"ASKED=from-the-spec", "PATH=/usr/bin:/bin", NULL};
+	struct sandbox_spec spec = {.backend = SANDBOX_NONE, .profile = "terminal",
+				    .workdir = "/tmp", .command = command, .env = env};
+	struct launch_request req = {.spec = &spec, .rows = 24, .cols = 80};
+	struct sm_error err = {{0}, {0}};
+	struct launch_result res;
+	char out[512] = "";
+	size_t len = 0;
+	ssize_t n;
+	int status;
+
+	(void)state;
+	setenv("HOME", "/the/caller's", 1);
+	assert_int_equal(backend_get(SANDBOX_NONE)->launch(&req, &res, &err), 0);
+	assert_true(res.confirmed);
+	/* The master is non-blocking: wait for each piece. */
+	while (len + 1 < sizeof out && strchr(out, ']') == NULL &&
+	       poll(&(struct pollfd){.fd = res.master, .events = POLLIN}, 1, 10000) == 1 &&
+	       (n = read(res.master, out + len, sizeof out - 1 - len)) > 0) {
+		len += (size_t)n;
+		out[len] = '\0';
+	}
+	assert_non_null(strstr(out, "[from-the-spec::/tmp]"));
+	assert_int_equal(write(res.master, "\n", 1), 1);
+	assert_int_equal(waitpid(res.pid, &status, 0), res.pid);
+	close(res.master);
 }
 
 /* Threat: a process inside a sandbox naming itself so that its
@@ -643,6 +745,9 @@ int main(void)
 	    cmocka_unit_test(test_handle_round_trip),
 	    cmocka_unit_test(test_handle_errors),
 	    cmocka_unit_test(test_violation_round_trip),
+	    cmocka_unit_test(test_launch_reads_spec),
+	    cmocka_unit_test(test_violation_sources),
+	    cmocka_unit_test(test_violation_old_line),
 	    cmocka_unit_test(test_expand_home),
 	    cmocka_unit_test(test_deny_spellings),
 	    cmocka_unit_test(test_probe_lines),

@@ -156,23 +156,23 @@ static void test_probe_decide(void **state)
 	(void)state;
 	memset(&r, 0, sizeof r);
 	seatbelt_probe_decide(false, 0, "", &r);
-	assert_false(r.native_available);
-	assert_string_equal(r.native_reason, "/usr/bin/sandbox-exec not found");
+	assert_false(r.native.available);
+	assert_string_equal(r.native.reason, "/usr/bin/sandbox-exec not found");
 
 	memset(&r, 0, sizeof r);
 	seatbelt_probe_decide(true, 1 << 8, "sandbox-exec: sandbox_apply: Operation not permitted", &r);
-	assert_false(r.native_available);
-	assert_non_null(strstr(r.native_reason, "Operation not permitted"));
+	assert_false(r.native.available);
+	assert_non_null(strstr(r.native.reason, "Operation not permitted"));
 
 	memset(&r, 0, sizeof r);
 	seatbelt_probe_decide(true, 9 /* killed by SIGKILL */, "", &r);
-	assert_false(r.native_available);
+	assert_false(r.native.available);
 
 	memset(&r, 0, sizeof r);
 	seatbelt_probe_decide(true, 0, "", &r);
-	assert_true(r.native_available);
-	assert_false(r.native_home_layer);
-	assert_string_equal(r.native_tool, "Seatbelt (sandbox-exec)");
+	assert_true(r.native.available);
+	assert_false(r.native.home_layer);
+	assert_string_equal(r.native.tool, "Seatbelt (sandbox-exec)");
 }
 
 int main(void)

@@ -213,6 +213,31 @@ static void test_search_order(void **state)
 	assert_int_equal(theme_resolve("/no/such/theme.json", path, sizeof path, &err), -1);
 }
 
+/* The one table of event colours, as the feed and `events --pretty`
+ * both read it: by action for a violation, by kind for the rest. */
+static void test_event_colours(void **state)
+{
+	static const struct {
+		const char *kind, *action, *sgr;
+	} cases[] = {
+	    {"violation", "file-read*", "\033[1;31m"},
+	    {"violation", "file-write*", "\033[1;33m"},
+	    {"violation", "file-write-create", "\033[1;35m"},
+	    {"violation", "network-outbound", "\033[1;36m"},
+	    {"violation", "process-exec", "\033[1;34m"},
+	    {"policy-grant", "network-outbound", "\033[1;32m"},
+	    {"policy-ask", "network-outbound", "\033[1;7;33m"},
+	    {"error", NULL, "\033[41;97m"},
+	    {"flood", NULL, "\033[41;97m"},
+	    {"ready", NULL, "\033[2m"},
+	    {NULL, "something-new", "\033[2m"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_string_equal(theme_event_sgr(cases[i].kind, cases[i].action), cases[i].sgr);
+}
+
 static void test_default_without_files(void **state)
 {
 	struct theme theme, builtin;
@@ -233,6 +258,7 @@ int main(void)
 	    cmocka_unit_test(test_colors),	 cmocka_unit_test(test_partial_theme),
 	    cmocka_unit_test(test_bad_themes),	 cmocka_unit_test(test_shipped_themes),
 	    cmocka_unit_test(test_search_order), cmocka_unit_test(test_default_without_files),
+	    cmocka_unit_test(test_event_colours),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
