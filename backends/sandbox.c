@@ -177,9 +177,10 @@ static int add_optional_string(cJSON *obj, const char *key, const char *value)
 	return cJSON_AddStringToObject(obj, key, value) ? 0 : -1;
 }
 
-/* A required string member, copied into *out. */
-static int get_string(const cJSON *obj, const char *key, bool required, char **out,
-		      struct sm_error *err)
+/* A string member, borrowed from obj (a violation's fields point into
+ * its JSON): absent or null leaves *out NULL, an error if required. */
+static int borrow_string(const cJSON *obj, const char *key, bool required, const char **out,
+			 struct sm_error *err)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -194,7 +195,22 @@ static int get_string(const cJSON *obj, const char *key, bool required, char **o
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be a string", key);
 		return -1;
 	}
-	*out = strdup(item->valuestring);
+	*out = item->valuestring;
+	return 0;
+}
+
+/* A string member, copied into *out: absent or null leaves it NULL. */
+static int get_string(const cJSON *obj, const char *key, bool required, char **out,
+		      struct sm_error *err)
+{
+	const char *value;
+
+	*out = NULL;
+	if (borrow_string(obj, key, required, &value, err) != 0)
+		return -1;
+	if (value == NULL)
+		return 0;
+	*out = strdup(value);
 	if (*out == NULL) {
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -601,27 +617,6 @@ cJSON *sandbox_violation_to_json(const struct sandbox_violation *v)
 	if (v->count > 1)
 		cJSON_AddNumberToObject(ev, "count", v->count);
 	return ev;
-}
-
-/* A string field of a violation: absent or null leaves *out NULL. */
-static int borrow_string(const cJSON *obj, const char *key, bool required, const char **out,
-			 struct sm_error *err)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	*out = NULL;
-	if (item == NULL || cJSON_IsNull(item)) {
-		if (!required)
-			return 0;
-		sm_error_set(err, SM_ERR_MISSING_FIELD, "\"%s\" is required", key);
-		return -1;
-	}
-	if (!cJSON_IsString(item)) {
-		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be a string", key);
-		return -1;
-	}
-	*out = item->valuestring;
-	return 0;
 }
 
 static int violation_action_from_json(const cJSON *json, struct sandbox_violation *out,
