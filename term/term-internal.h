@@ -20,7 +20,6 @@
 #include "grid.h"
 #include "term.h"
 
-
 /* libvterm 0.1.4's parser states, mirrored by the scanner in scan(). */
 enum scan_state {
 	SCAN_GROUND,
@@ -70,12 +69,12 @@ struct term {
 	int mouse;
 	bool bell;
 	char *title;
-	char *osc7;	     /* the last OSC 7 (working directory) as sent, or NULL */
+	char *osc7; /* the last OSC 7 (working directory) as sent, or NULL */
 	bool osc7_changed;
-	char *notice;	     /* the last OSC 9 / 777 notification not yet taken */
-	int progress_state;  /* OSC 9;4: 0 none, 1 normal, 2 error, 3 busy, 4 paused */
-	int progress;	     /* ... and its percentage */
-	char *clipboard;     /* the last OSC 52 write, decoded, not yet taken */
+	char *notice;	    /* the last OSC 9 / 777 notification not yet taken */
+	int progress_state; /* OSC 9;4: 0 none, 1 normal, 2 error, 3 busy, 4 paused */
+	int progress;	    /* ... and its percentage */
+	char *clipboard;    /* the last OSC 52 write, decoded, not yet taken */
 	size_t clipboard_len;
 	/* OSC 8 hyperlinks: link n (a style's link) is links[n - 1]. */
 	struct term_link *links;
@@ -91,7 +90,7 @@ struct term {
 	int pending_wrap_row;
 	bool replaying_wrap;
 
-	uint8_t *damaged;	      /* one flag per visible row */
+	uint8_t *damaged; /* one flag per visible row */
 	/* The cursor as it was when damage was last cleared: a cursor that
 	 * moved (or was shown or hidden) with no cell changed is damage
 	 * too, or nothing would tell the screen. */
@@ -117,26 +116,26 @@ struct term {
 	/* The scanner in front of libvterm (see scan): it follows libvterm's
 	 * parser state byte for byte, takes REP and long CSIs away from it,
 	 * and knows when plain text may skip it. */
-	int scan_state;		/* enum scan_state */
-	bool scan_plain;	/* no private marker or intermediate so far */
-	bool scan_first_done;	/* the first parameter has ended */
-	long scan_count;	/* the first parameter (REP's count, a mode), capped */
-	int scan_separators;	/* ';' and ':' seen in this CSI */
-	int scan_leader;	/* the CSI's one leader byte, 0 none, -1 several */
-	int scan_intermeds;	/* intermediate bytes in this ESC or CSI */
-	char scan_intermed;	/* the first of them */
-	bool scan_held_c2;	/* a write ended on 0xc2: is a C1 control next? */
-	char utf8_cut[4];	/* a UTF-8 character the end of a write cut (see term_write) */
+	int scan_state;	      /* enum scan_state */
+	bool scan_plain;      /* no private marker or intermediate so far */
+	bool scan_first_done; /* the first parameter has ended */
+	long scan_count;      /* the first parameter (REP's count, a mode), capped */
+	int scan_separators;  /* ';' and ':' seen in this CSI */
+	int scan_leader;      /* the CSI's one leader byte, 0 none, -1 several */
+	int scan_intermeds;   /* intermediate bytes in this ESC or CSI */
+	char scan_intermed;   /* the first of them */
+	bool scan_held_c2;    /* a write ended on 0xc2: is a C1 control next? */
+	char utf8_cut[4];     /* a UTF-8 character the end of a write cut (see term_write) */
 	size_t utf8_cut_len;
 	/* What libvterm does to plain ASCII text, as far as the fast path
 	 * needs to know (see fast_text). */
-	int gl_set;		/* SO/SI, LS2/LS3: which G set prints 7-bit text */
-	bool g0_ascii;		/* G0 prints ASCII as ASCII (not DEC graphics, UK) */
-	bool single_shift;	/* SS2/SS3 waits for the next character */
-	bool mode_insert;	/* IRM */
-	bool mode_origin;	/* DECOM */
-	bool mode_lrmargin;	/* DECLRMM */
-	bool mode_autowrap;	/* DECAWM: at the edge, is a wrap pending? */
+	int gl_set;	    /* SO/SI, LS2/LS3: which G set prints 7-bit text */
+	bool g0_ascii;	    /* G0 prints ASCII as ASCII (not DEC graphics, UK) */
+	bool single_shift;  /* SS2/SS3 waits for the next character */
+	bool mode_insert;   /* IRM */
+	bool mode_origin;   /* DECOM */
+	bool mode_lrmargin; /* DECLRMM */
+	bool mode_autowrap; /* DECAWM: at the edge, is a wrap pending? */
 	/* Synchronized output (DECSET 2026), which libvterm 0.1.4 does not
 	 * know: set, and how many times it was set (term_sync_count). */
 	bool mode_sync;
@@ -150,9 +149,9 @@ struct term {
 	 * alternate 1) as its spec has it (term_kitty_flags). */
 	uint8_t kitty_stack[2][KITTY_STACK_MAX];
 	int kitty_depth[2];
-	long scan_value;	/* the CSI parameter being read, capped */
-	long scan_last_value;	/* the last parameter of the CSI that ended */
-	bool scan_sync_param;	/* 2026 among this CSI's parameters */
+	long scan_value;      /* the CSI parameter being read, capped */
+	long scan_last_value; /* the last parameter of the CSI that ended */
+	bool scan_sync_param; /* 2026 among this CSI's parameters */
 	/* libvterm decodes each run of text ("chunk": text between controls,
 	 * within one vterm_input_write) with one decoder, picked by the
 	 * chunk's first byte; G0's decoder keeps a partial UTF-8 sequence
@@ -161,8 +160,8 @@ struct term {
 	 * decoder still waits for, -1 unknown. */
 	int text_chunk;
 	int g0_need;
-	bool no_fast_text;	/* tests: everything goes through libvterm */
-	char *padded; /* input copied with zero padding (see scan) */
+	bool no_fast_text; /* tests: everything goes through libvterm */
+	char *padded;	   /* input copied with zero padding (see scan) */
 	size_t padded_cap;
 };
 

@@ -13,7 +13,6 @@
 #include "grid.h"
 #include "xalloc.h"
 
-
 size_t term_utf8_encode(uint32_t cp, char *out)
 {
 	if (cp < 0x80) {

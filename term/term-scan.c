@@ -537,7 +537,8 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				term->scan_held_c2 = true;
 				return;
 			}
-			if ((unsigned char)bytes[i + 1] >= 0x80 && (unsigned char)bytes[i + 1] <= 0x9f) {
+			if ((unsigned char)bytes[i + 1] >= 0x80 &&
+			    (unsigned char)bytes[i + 1] <= 0x9f) {
 				to_vterm(term, bytes + start, i - start);
 				start = i + 2;
 				i++;
@@ -554,7 +555,8 @@ static void scan(struct term *term, const char *bytes, size_t len)
 			continue;
 		}
 		if (c == 0x1b) {
-			term->scan_state = term->scan_state == SCAN_STRING ? SCAN_ESC_IN_STRING : SCAN_ESC;
+			term->scan_state =
+			    term->scan_state == SCAN_STRING ? SCAN_ESC_IN_STRING : SCAN_ESC;
 			term->scan_intermeds = 0;
 			continue;
 		}
@@ -617,7 +619,8 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				 * program to cause): parameters past the 16th are
 				 * dropped here. */
 				if (term->scan_separators >= CSI_MAX_PARAMS - 1 &&
-				    (c == ';' || c == ':' || term->scan_separators >= CSI_MAX_PARAMS)) {
+				    (c == ';' || c == ':' ||
+				     term->scan_separators >= CSI_MAX_PARAMS)) {
 					to_vterm(term, bytes + start, i - start);
 					start = i + 1;
 					term->scan_separators = CSI_MAX_PARAMS;

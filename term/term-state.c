@@ -39,7 +39,6 @@
 #include "grid.h"
 #include "xalloc.h"
 
-
 /* ---- damage ---- */
 
 static void damage_rows(struct term *term, int start, int end)
@@ -108,8 +107,8 @@ static void pen_rebuild(struct term *term)
 		cell->flags |= GRID_CELL_BG_PALETTE;
 		cell->bg = pen->bg.index;
 	}
-	bool compact = pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB &&
-		       pen->link == 0;
+	bool compact =
+	    pen->fg.kind != TERM_COLOR_RGB && pen->bg.kind != TERM_COLOR_RGB && pen->link == 0;
 	term->compact_limit = compact ? 0xff : 0;
 }
 
@@ -394,7 +393,8 @@ static uint16_t link_find_or_add(struct term *term, const char *params, size_t p
 	for (int i = term->nlinks - 1; i >= 0; i--) {
 		const struct term_link *link = &term->links[i];
 		if (strlen(link->uri) == uri_len && memcmp(link->uri, uri, uri_len) == 0 &&
-		    strlen(link->params) == params_len && memcmp(link->params, params, params_len) == 0)
+		    strlen(link->params) == params_len &&
+		    memcmp(link->params, params, params_len) == 0)
 			return (uint16_t)(i + 1);
 	}
 	if (term->nlinks == TERM_LINKS_MAX)
@@ -572,7 +572,8 @@ static void on_osc777(struct term *term, const char *command, size_t len)
 		set_notice(term, title, (size_t)(command + len - title), NULL, 0);
 		return;
 	}
-	set_notice(term, title, (size_t)(body - title), body + 1, (size_t)(command + len - body - 1));
+	set_notice(term, title, (size_t)(body - title), body + 1,
+		   (size_t)(command + len - body - 1));
 }
 
 char *term_take_notice(struct term *term)
@@ -803,7 +804,6 @@ void term_on_output(const char *bytes, size_t len, void *user)
 
 /* ---- lifetime ---- */
 
-
 static int clamp_size(int n)
 {
 	return n < 1 ? 1 : n > GRID_MAX_SIZE ? GRID_MAX_SIZE : n;
@@ -871,7 +871,6 @@ void term_set_output(struct term *term, term_output_fn fn, void *user)
 	term->output = fn;
 	term->output_user = user;
 }
-
 
 /* The reflow left the cursor past the last column of a full row (tmux's
  * cx == sx): the next character must start the row below, as a wrap.
