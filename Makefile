@@ -80,7 +80,8 @@ $(BUILD)/libsandmux.a: $(LIB_OBJS)
 SERVER_CORE := src/server.c src/cmd.c src/cmd-session.c src/session.c src/layout.c \
 	src/pane.c src/pane-cwd.c src/server-echo.c src/record.c src/events.c src/jsonl.c \
 	src/log.c src/paths.c src/xalloc.c src/config.c src/grant.c src/command.c src/command-table.c \
-	src/cli-verbs.c term/term.c term/grid.c term/history.c term/pty.c backends/probe.c backends/backend.c \
+	src/cli-verbs.c term/term-state.c term/term-scan.c term/term-output.c term/grid.c term/history.c \
+	term/pty.c backends/probe.c backends/backend.c \
 	backends/none.c backends/sandbox.c backends/sandbox-limits.c backends/profile.c \
 	backends/strvec.c
 SERVER_CORE_OBJS := $(SERVER_CORE:%.c=$(BUILD)/%.o)

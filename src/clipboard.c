@@ -16,7 +16,7 @@
  * sandbox that writes the host's clipboard has a channel out of it (a
  * secret it read, for the user to paste somewhere) and a channel in (a
  * command line the user pastes into a host shell); neither opens
- * without a person's yes.  A program never reads the clipboard: term.c
+ * without a person's yes.  A program never reads the clipboard: term-state.c
  * does not answer OSC 52 queries.  Every write, held, refused or done,
  * is a `clipboard` event in the durable log.
  */

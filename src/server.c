@@ -329,7 +329,7 @@ void server_pane_bell(struct pane *p)
 
 /* Focus events (DECSET 1004): a pane has the focus while it is the one
  * a person looks at (pane_focused) and a client is attached to its
- * session; a program that asked is told each change (term.c).  Called
+ * session; a program that asked is told each change (term-state.c).  Called
  * wherever the focus or the session's clients change: every focus
  * change sends a layout (server_broadcast_layout), every attach and
  * detach fits the session to its clients (session_fit_clients). */
