@@ -27,6 +27,7 @@
 #include "format.h"
 #include "sanitise.h"
 #include "screen-draw.h"
+#include "server-copy.h"
 #include "server.h"
 #include "term.h"
 #include "theme.h"
@@ -278,6 +279,50 @@ static void draw_cells(struct canvas *cv, struct pane *p)
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
 		}
 	}
+}
+
+static bool copying(const struct canvas *cv, const struct pane *p)
+{
+	const struct server_copy *copy = cv->overlay->copy;
+
+	return copy != NULL && copy->active && copy->pane == p->id;
+}
+
+/* A pane in copy mode: the view copy mode has, not the live grid. */
+static void draw_copy_cells(struct canvas *cv, struct pane *p)
+{
+	const struct server_copy *copy = cv->overlay->copy;
+	struct term_cell *cells = xmalloc((size_t)copy->cols * sizeof *cells);
+	bool *selected = xmalloc((size_t)copy->cols * sizeof *selected);
+	bool *matched = xmalloc((size_t)copy->cols * sizeof *matched);
+	struct term_style sel = slot_style(cv, THEME_COPY_SELECTION);
+	struct term_style match = slot_style(cv, THEME_COPY_MATCH);
+	int cols = p->cols < copy->cols ? p->cols : copy->cols;
+	char position[64];
+
+	for (int row = 0; row < p->rows && row < copy->rows && p->y + row < cv->rows; row++) {
+		server_copy_row(copy, p, row, cells, selected, matched);
+		for (int col = 0; col < cols && p->x + col < cv->tty->cols; col++) {
+			struct term_cell cell = cells[col];
+
+			if (cell.width == 0)
+				continue;
+			for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
+			if (cell.width == 2 && col + 1 >= cols)
+				cell.chars[0] = 0, cell.width = 1;
+			if (selected[col] || matched[col])
+				cell.style = selected[col] ? sel : match;
+			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
+		}
+	}
+	server_copy_position(copy, position, sizeof position);
+	int width = text_columns(position);
+	if (width <= p->cols && p->y < cv->rows)
+		put(cv, p->y, p->x + p->cols - width, width, position, THEME_COPY_POSITION);
+	free(cells);
+	free(selected);
+	free(matched);
 }
 
 /* Word-wrapped text from *y on, inside the pane less a column each side. */
@@ -636,6 +681,16 @@ static void place_cursor(struct canvas *cv, struct window *w)
 	struct pane *p = w->zoomed != NULL ? w->zoomed : w->active;
 	int row, col;
 
+	for (struct pane *q = w->panes; q != NULL; q = q->next) {
+		if (!pane_shown(w, q) || !copying(cv, q))
+			continue;
+		/* The pane may have shrunk since copy mode froze it. */
+		server_copy_cursor(cv->overlay->copy, &row, &col);
+		row = row < q->rows ? row : q->rows - 1;
+		col = col < q->cols ? col : q->cols - 1;
+		tty_set_cursor(cv->tty, q->y + row, q->x + col, q->y + row < cv->rows);
+		return;
+	}
 	if (p == NULL || p->state == SANDBOX_ERROR || !term_cursor_visible(p->term)) {
 		tty_set_cursor(cv->tty, 0, 0, false);
 		return;
@@ -664,6 +719,8 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 				continue;
 			if (p->state == SANDBOX_ERROR)
 				draw_failed_banner(&cv, p);
+			else if (copying(&cv, p))
+				draw_copy_cells(&cv, p);
 			else
 				draw_cells(&cv, p);
 			draw_title(&cv, p, p == w->active);

@@ -18,6 +18,7 @@ struct session;
 struct config;
 struct theme;
 struct binding_table;
+struct server_copy;
 
 /* What the client shows over the panes: a message or the prompt in the
  * status line, the prefix mark. */
@@ -35,6 +36,10 @@ struct screen_overlay {
 	const struct binding_table *help;
 	const char *help_prefix;
 	int *help_offset;
+	/* Copy mode (server-copy.c): its pane shows the view, the selection
+	 * and the search's matches, the position at its top right and the
+	 * cursor where copy mode has it.  NULL or inactive: none. */
+	const struct server_copy *copy;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,

@@ -11,7 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum server_prompt_kind { SERVER_PROMPT_COMMAND, SERVER_PROMPT_CONFIRM };
+enum server_prompt_kind {
+	SERVER_PROMPT_COMMAND,
+	SERVER_PROMPT_CONFIRM,
+	SERVER_PROMPT_SEARCH_UP, /* copy mode's ? and /: Enter gives the text */
+	SERVER_PROMPT_SEARCH_DOWN,
+};
 
 struct server_prompt {
 	bool active;

@@ -36,6 +36,7 @@
 #include "format.h"
 #include "log.h"
 #include "screen-draw.h"
+#include "server-copy.h"
 #include "server-prompt.h"
 #include "server.h"
 #include "term.h"
@@ -71,6 +72,7 @@ struct client_tty {
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
+	struct server_copy copy; /* copy mode (server-copy.c) */
 	bool help; /* the help overlay (list-keys) */
 	int help_offset;
 	char message[512];
@@ -185,6 +187,9 @@ void server_tty_draw(struct conn *c)
 	overlay.help = ct->help ? &ct->bindings : NULL;
 	overlay.help_prefix = ct->config.prefix;
 	overlay.help_offset = &ct->help_offset;
+	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
+		server_copy_leave(&ct->copy); /* its pane is gone */
+	overlay.copy = &ct->copy;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -239,6 +244,57 @@ static void join_words(const struct command_parsed *parsed, char *out, size_t si
 			 parsed->words[i]);
 }
 
+/* What a copy-mode key or search asked for. */
+static void copy_result(struct conn *c, struct server_copy_result *r)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p;
+	char *osc;
+
+	switch (r->action) {
+	case SERVER_COPY_SEARCH_UP:
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_SEARCH_UP, "search up: ", NULL, "");
+		break;
+	case SERVER_COPY_SEARCH_DOWN:
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_SEARCH_DOWN, "search down: ", NULL,
+				   "");
+		break;
+	case SERVER_COPY_COPIED:
+		/* A server buffer (prefix ] pastes it, in any client, after a
+		 * detach too; it carries the pane's backend), and the outer
+		 * terminal's clipboard with OSC 52. */
+		p = pane_find(r->source);
+		buffers_set(NULL, r->text, r->len, p);
+		if ((osc = server_copy_osc52(r->text, r->len)) != NULL) {
+			tty_raw(ct->tty, osc, strlen(osc));
+			free(osc);
+		}
+		free(r->text);
+		r->text = NULL;
+		server_tty_message(c, false, r->message);
+		return;
+	case SERVER_COPY_MESSAGE:
+		server_tty_message(c, false, r->message);
+		return;
+	default:
+		break;
+	}
+}
+
+static void copy_key(struct conn *c, const char *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = pane_find(ct->copy.pane);
+	struct server_copy_result r;
+
+	if (p == NULL) {
+		server_copy_leave(&ct->copy);
+		return;
+	}
+	server_copy_key(&ct->copy, p, key, &r);
+	copy_result(c, &r);
+}
+
 /* The commands the ncurses client runs itself (modes), as far as the
  * server has them: send-prefix, display-message, the prompt and
  * confirm-before. */
@@ -274,6 +330,16 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 	if (strcmp(name, "list-keys") == 0) {
 		ct->help = true;
 		ct->help_offset = 0;
+	} else if (strcmp(name, "copy-mode") == 0) {
+		struct pane *p = active_pane(c);
+		bool up = command_local(parsed, "u") != NULL;
+
+		if (p == NULL || p->state == SANDBOX_ERROR)
+			return;
+		if (!ct->copy.active || ct->copy.pane != p->id)
+			server_copy_enter(&ct->copy, p, up);
+		else if (up)
+			copy_key(c, "PageUp");
 	} else if (strcmp(name, "command-prompt") == 0) {
 		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
 		struct pane *p = active_pane(c);
@@ -328,6 +394,9 @@ static void run_binding(struct conn *c, const char *line)
 	}
 	/* The client's own commands have no request of the server's; a
 	 * few that have one do more on the client's side first. */
+	/* Another pane chosen: copy mode ends, as the ncurses client's. */
+	if (strcmp(parsed.entry->name, "select-pane") == 0)
+		server_copy_leave(&c->ctty->copy);
 	if (parsed.entry->client != NULL &&
 	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
 		client_command(c, &parsed);
@@ -460,7 +529,20 @@ static void handle_key(struct conn *c, const struct term_key *key)
 			server_tty_draw(c);
 			return;
 		}
-		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+		if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
+		     ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
+		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			struct pane *cp = pane_find(ct->copy.pane);
+			struct server_copy_result r;
+
+			if (ct->copy.active && cp != NULL) {
+				server_copy_search(&ct->copy, cp, run,
+						   ct->prompt.kind == SERVER_PROMPT_SEARCH_UP, &r);
+				copy_result(c, &r);
+			}
+		} else if (ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
+			   ct->prompt.kind != SERVER_PROMPT_SEARCH_DOWN &&
+			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			/* The line typed is the server's history (prompt-history.c),
 			 * as the ncurses client's lines are. */
 			if (history)
@@ -493,6 +575,17 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	if (same_key(key, &ct->prefix_key)) {
 		ct->prefix = true;
 		server_tty_draw(c);
+		return;
+	}
+	/* In copy mode the prefix still works, as in tmux's modes. */
+	if (ct->copy.active) {
+		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
+
+		term_key_name(key, name, sizeof name);
+		if (key_name_canonical(name, canonical, sizeof canonical))
+			copy_key(c, canonical);
+		if (c->ctty == ct)
+			server_tty_draw(c);
 		return;
 	}
 	p = active_pane(c);
@@ -745,6 +838,7 @@ void server_tty_detach(struct conn *c)
 		close(ct->out_fd);
 	close(ct->in_fd);
 	tty_free(ct->tty);
+	server_copy_leave(&ct->copy);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
 	free(ct);

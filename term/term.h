@@ -91,6 +91,10 @@ int term_rows(const struct term *term);
 int term_cols(const struct term *term);
 /* Lines currently held in scrollback (0..limit). */
 int term_history_lines(const struct term *term);
+/* Main-screen lines that went into history so far (a resize's reflow
+ * takes some back): a reader holding a history row as it was (copy
+ * mode) finds where it went, row - (now - then). */
+long term_lines_out(const struct term *term);
 
 /* Read one cell.  row 0..rows-1 is the visible screen; negative rows
  * reach into scrollback (-1 is the newest history line).  Cells past a
