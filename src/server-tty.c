@@ -73,6 +73,14 @@ struct client_tty {
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	struct server_copy copy; /* copy mode (server-copy.c) */
+	/* A border being dragged with the mouse: the pane whose right
+	 * (vertical) or bottom edge follows, where the press was and the
+	 * last place the border was moved to, the pane a title-row press
+	 * was on (focused if the mouse did not move). */
+	struct {
+		bool active, vertical;
+		int pane, start_x, start_y, last_x, last_y, press_pane;
+	} drag;
 	bool help; /* the help overlay (list-keys) */
 	int help_offset;
 	char message[512];
@@ -378,6 +386,37 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 	server_tty_draw(c);
 }
 
+/* paste-buffer: a paste across backends the server wants confirmed
+ * becomes a y/n question, and y repeats it with --confirmed (the
+ * ncurses client's on_paste_reply). */
+static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
+{
+	const cJSON *target = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "name"));
+	struct pane *active = active_pane(c);
+	int pane = cJSON_IsNumber(target) ? target->valueint : active != NULL ? active->id : -1;
+	cJSON *result = cJSON_CreateObject();
+	struct sm_error err = {0};
+	char label[600], command[256];
+
+	if (parsed->entry->exec(c, parsed->request, result, &err) != 0) {
+		if (strcmp(err.code, SM_ERR_CONFIRM_NEEDED) != 0) {
+			server_tty_message(c, true, err.message);
+		} else {
+			snprintf(label, sizeof label, "%s (y/n) ", err.message);
+			if (name != NULL)
+				snprintf(command, sizeof command,
+					 "paste-buffer -b \"%s\" -t %%%d --confirmed", name, pane);
+			else
+				snprintf(command, sizeof command, "paste-buffer -t %%%d --confirmed",
+					 pane);
+			server_prompt_open(&c->ctty->prompt, SERVER_PROMPT_CONFIRM, label, NULL,
+					   command);
+		}
+	}
+	cJSON_Delete(result);
+}
+
 /* A binding's command, run as this client: the server's commands as
  * if the client had sent the request; the client's own (modes) only as
  * far as the server has them yet. */
@@ -400,6 +439,8 @@ static void run_binding(struct conn *c, const char *line)
 	if (parsed.entry->client != NULL &&
 	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
 		client_command(c, &parsed);
+	} else if (strcmp(parsed.entry->name, "paste-buffer") == 0 && parsed.request != NULL) {
+		paste_buffer(c, &parsed);
 	} else if (parsed.request != NULL) {
 		cJSON *request = parsed.request;
 
@@ -595,6 +636,162 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	}
 }
 
+/* ---- the mouse (the ncurses client's behaviour, client-keys.c) ---- */
+
+static bool shown(const struct window *w, const struct pane *p)
+{
+	return w->zoomed == NULL || w->zoomed == p;
+}
+
+/* The pane under x, y: its content or its title line. */
+static struct pane *pane_at(struct conn *c, int x, int y)
+{
+	struct window *w = c->attached->active;
+
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
+		if (shown(w, p) && x >= p->x && x < p->x + p->cols && y >= p->y - 1 &&
+		    y < p->y + p->rows)
+			return p;
+	return NULL;
+}
+
+static void dispatch_pane_request(struct conn *c, const char *cmd, int pane, const char *dir,
+				  int amount)
+{
+	cJSON *request = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(request, "cmd", cmd);
+	cJSON_AddNumberToObject(request, "pane", pane);
+	if (dir != NULL) {
+		cJSON_AddStringToObject(request, "dir", dir);
+		cJSON_AddNumberToObject(request, "amount", amount);
+	}
+	cmd_dispatch(c, request);
+	cJSON_Delete(request);
+}
+
+static void focus_pane(struct conn *c, struct pane *p)
+{
+	if (active_pane(c) == p)
+		return;
+	server_copy_leave(&c->ctty->copy);
+	dispatch_pane_request(c, "select-pane", p->id, NULL, 0);
+}
+
+/* A press on a border starts a drag: the pane on the border's left (a
+ * column) or above it (a title line, the divider between stacked
+ * panes) has its right or bottom edge follow. */
+static bool start_border_drag(struct conn *c, int x, int y)
+{
+	struct client_tty *ct = c->ctty;
+	struct window *w = c->attached->active;
+
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next) {
+		struct pane *below;
+
+		if (!shown(w, p))
+			continue;
+		if (x == p->x + p->cols && y >= p->y - 1 && y < p->y + p->rows) {
+			ct->drag.active = true;
+			ct->drag.vertical = true;
+			ct->drag.pane = p->id;
+			ct->drag.press_pane = -1;
+		} else if (y == p->y + p->rows && x >= p->x && x < p->x + p->cols &&
+			   (below = pane_at(c, x, y)) != NULL) {
+			ct->drag.active = true;
+			ct->drag.vertical = false;
+			ct->drag.pane = p->id;
+			ct->drag.press_pane = below->id;
+		} else {
+			continue;
+		}
+		ct->drag.start_x = ct->drag.last_x = x;
+		ct->drag.start_y = ct->drag.last_y = y;
+		return true;
+	}
+	return false;
+}
+
+static void drag_to(struct conn *c, int x, int y)
+{
+	struct client_tty *ct = c->ctty;
+	int delta = ct->drag.vertical ? x - ct->drag.last_x : y - ct->drag.last_y;
+
+	if (delta == 0)
+		return;
+	dispatch_pane_request(c, "resize-pane", ct->drag.pane,
+			      ct->drag.vertical ? (delta > 0 ? "right" : "left")
+						: (delta > 0 ? "down" : "up"),
+			      abs(delta));
+	ct->drag.last_x = x;
+	ct->drag.last_y = y;
+}
+
+/* The wheel: a program that asked for the mouse gets it; otherwise copy
+ * mode in the pane under the pointer, scrolled 3 lines, and ended when
+ * the wheel brings back to the bottom a copy mode the wheel began (as
+ * tmux's copy-mode -e). */
+static void wheel(struct conn *c, struct pane *p, int x, int y, bool up, int mods)
+{
+	struct server_copy *copy = &c->ctty->copy;
+	bool copying = copy->active && copy->pane == p->id;
+
+	if (term_mouse_mode(p->term) > 0 && !copying) {
+		term_send_mouse(p->term, y - p->y, x - p->x, up ? 4 : 5, true, mods);
+		return;
+	}
+	if (p->state == SANDBOX_ERROR)
+		return;
+	if (!copying) {
+		if (!up)
+			return;
+		server_copy_enter(copy, p, false);
+		copy->exit_at_bottom = true;
+	}
+	server_copy_scroll(copy, up ? -3 : 3);
+	if (!up && copy->exit_at_bottom && server_copy_at_bottom(copy))
+		server_copy_leave(copy);
+}
+
+static void handle_mouse(struct conn *c, const struct term_input *in)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = pane_at(c, in->col, in->row);
+	int x = in->col, y = in->row;
+	bool reports = p != NULL && term_mouse_mode(p->term) > 0 && y >= p->y &&
+		       !(ct->copy.active && ct->copy.pane == p->id);
+
+	if (in->button == 4 || in->button == 5) {
+		if (in->pressed && p != NULL && y >= p->y)
+			wheel(c, p, x, y, in->button == 4, in->mods);
+	} else if (in->button == 1 && in->pressed && ct->drag.active) {
+		drag_to(c, x, y);
+	} else if (in->pressed && in->button >= 1) {
+		if (in->button == 1 && start_border_drag(c, x, y))
+			return;
+		if (p == NULL)
+			return;
+		focus_pane(c, p);
+		/* Title-line clicks only focus; content clicks reach programs
+		 * that asked for the mouse. */
+		if (reports)
+			term_send_mouse(p->term, y - p->y, x - p->x, in->button, true, in->mods);
+	} else if (!in->pressed && ct->drag.active) {
+		struct pane *clicked = pane_find(ct->drag.press_pane);
+		bool moved = x != ct->drag.start_x || y != ct->drag.start_y;
+
+		drag_to(c, x, y);
+		ct->drag.active = false;
+		if (!moved && clicked != NULL)
+			focus_pane(c, clicked);
+	} else if (!in->pressed && reports) {
+		term_send_mouse(p->term, y - p->y, x - p->x, in->button > 0 ? in->button : 1, false,
+				in->mods);
+	}
+	if (c->ctty == ct)
+		server_tty_draw(c);
+}
+
 /* Decode what waits in the input buffer; `final` once the escape timeout
  * passed.  Stops when the client detached on a key. */
 static void decode_input(struct conn *c, bool final)
@@ -610,6 +807,8 @@ static void decode_input(struct conn *c, bool final)
 			break;
 		if (in.kind == TERM_INPUT_KEY) {
 			handle_key(c, &in.key);
+		} else if (in.kind == TERM_INPUT_MOUSE) {
+			handle_mouse(c, &in);
 		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
 			/* A sequence no key has is what the user typed (an ESC
 			 * and text, as a program's name may hold): the pane gets
