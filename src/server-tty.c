@@ -336,6 +336,7 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {
+		server_copy_leave(&ct->copy); /* as the ncurses client's */
 		ct->help = true;
 		ct->help_offset = 0;
 	} else if (strcmp(name, "copy-mode") == 0) {
