@@ -627,6 +627,36 @@ static int help_command_width(const struct binding_table *table)
 
 /* Generated from the binding table, so it lists exactly what the keys
  * do, config overrides included. */
+/* A command's printed output over the screen, as the help overlay. */
+static void draw_view(struct canvas *cv)
+{
+	int *offset = cv->overlay->help_offset, lines = cv->overlay->nview;
+	int width = cv->tty->cols - 4, height = cv->tty->rows - 3;
+	int top = 1, left = (cv->tty->cols - width) / 2;
+	char header[160];
+
+	if (width < 20 || height < 3)
+		return;
+	if (height > lines + 2)
+		height = lines + 2;
+	if (*offset > lines - (height - 2))
+		*offset = lines - (height - 2);
+	if (*offset < 0)
+		*offset = 0;
+	snprintf(header, sizeof header, " %s \u2014 j/k scroll, q closes ",
+		 cv->overlay->view_title);
+	fill(cv, top, left, width, " ", THEME_HELP_KEY);
+	put(cv, top, left, width, header, THEME_HELP_KEY);
+	for (int i = 0; i < height - 1; i++) {
+		int y = top + 1 + i, index = *offset + i;
+
+		fill(cv, y, left, width, " ", THEME_HELP_TEXT);
+		if (index < lines)
+			put(cv, y, left + 1, width - 2, cv->overlay->view[index], THEME_HELP_TEXT);
+	}
+	tty_set_cursor(cv->tty, 0, 0, false);
+}
+
 static void draw_help(struct canvas *cv)
 {
 	const struct binding_table *table = cv->overlay->help;
@@ -733,6 +763,8 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 	if (tty->rows > 1 && (config->status || overlay->prompt ||
 			      (overlay->message != NULL && overlay->message[0] != '\0')))
 		draw_status(&cv);
-	if (overlay->help != NULL)
+	if (overlay->help != NULL && overlay->view != NULL)
+		draw_view(&cv);
+	else if (overlay->help != NULL)
 		draw_help(&cv);
 }

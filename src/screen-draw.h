@@ -36,6 +36,11 @@ struct screen_overlay {
 	const struct binding_table *help;
 	const char *help_prefix;
 	int *help_offset;
+	/* Or, with help set, a command's printed output in its place (the
+	 * prompt's `:ls`): its name and lines, sanitised when drawn. */
+	const char *view_title;
+	char *const *view;
+	int nview;
 	/* Copy mode (server-copy.c): its pane shows the view, the selection
 	 * and the search's matches, the position at its top right and the
 	 * cursor where copy mode has it.  NULL or inactive: none. */

@@ -17,6 +17,7 @@
  * handles.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 
 #include "backend.h"
 #include "bindings.h"
+#include "cli.h"
 #include "cmd.h"
 #include "command.h"
 #include "config.h"
@@ -83,6 +85,10 @@ struct client_tty {
 	} drag;
 	bool help; /* the help overlay (list-keys) */
 	int help_offset;
+	/* ... or a command's printed output in its place (`:ls`). */
+	char **view;
+	int nview;
+	char view_title[64];
 	char message[512];
 	bool message_error;
 	uv_timer_t *message_timer; /* the message goes when it fires */
@@ -195,6 +201,9 @@ void server_tty_draw(struct conn *c)
 	overlay.help = ct->help ? &ct->bindings : NULL;
 	overlay.help_prefix = ct->config.prefix;
 	overlay.help_offset = &ct->help_offset;
+	overlay.view = ct->view;
+	overlay.nview = ct->nview;
+	overlay.view_title = ct->view_title;
 	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
 		server_copy_leave(&ct->copy); /* its pane is gone */
 	overlay.copy = &ct->copy;
@@ -209,6 +218,17 @@ void server_tty_draw_session(struct session *s)
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s && c->ctty != NULL)
 			server_tty_draw(c);
+}
+
+/* The help overlay, or a command's output in its place, closed. */
+static void close_overlay(struct client_tty *ct)
+{
+	ct->help = false;
+	for (int i = 0; i < ct->nview; i++)
+		free(ct->view[i]);
+	free(ct->view);
+	ct->view = NULL;
+	ct->nview = 0;
 }
 
 /* ---- messages ---- */
@@ -303,6 +323,8 @@ static void copy_key(struct conn *c, const char *key)
 	copy_result(c, &r);
 }
 
+static void source_file(struct conn *c, const char *path);
+
 /* The commands the ncurses client runs itself (modes), as far as the
  * server has them: send-prefix, display-message, the prompt and
  * confirm-before. */
@@ -333,6 +355,14 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 			format_expand(words, &ctx, text, sizeof text);
 		}
 		server_tty_message(c, false, text);
+		return;
+	}
+	if (strcmp(name, "source-file") == 0) {
+		const char *path =
+		    cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "path"));
+
+		if (path != NULL)
+			source_file(c, path);
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {
@@ -387,6 +417,94 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 	server_tty_draw(c);
 }
 
+/* The request's handler: the entry that answers the request's "cmd"
+ * (list-panes sends "list"), run at once; -1 and err if there is none. */
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result,
+			struct sm_error *err)
+{
+	const struct command_entry *entry =
+	    command_for_request(cJSON_GetStringValue(cJSON_GetObjectItem(request, "cmd")));
+
+	if (entry == NULL || entry->exec == NULL) {
+		sm_error_set(err, SM_ERR_UNKNOWN_COMMAND, "no handler for this request");
+		return -1;
+	}
+	return entry->exec(c, request, result, err);
+}
+
+/* What the command line prints for a command (ls, list-panes, record):
+ * one line as a message, more in the overlay (the ncurses client's
+ * on_print_reply and client_view_text). */
+static void run_printed(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	struct command_parsed printing = {.entry = parsed->entry};
+	cJSON *result = cJSON_CreateObject();
+	struct sm_error err = {0};
+	char *text = NULL, *line;
+	size_t size = 0, len;
+	FILE *out;
+
+	if (exec_request(c, parsed->request, result, &err) != 0) {
+		server_tty_message(c, true, err.message);
+		cJSON_Delete(result);
+		return;
+	}
+	if ((out = open_memstream(&text, &size)) == NULL) {
+		cJSON_Delete(result);
+		return;
+	}
+	parsed->entry->print(&printing, result, out);
+	fclose(out);
+	cJSON_Delete(result);
+	len = strlen(text);
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	if (memchr(text, '\n', len) == NULL) {
+		server_tty_message(c, false, text);
+		free(text);
+		return;
+	}
+	close_overlay(ct);
+	server_copy_leave(&ct->copy);
+	for (char *at = text; (line = strsep(&at, "\n")) != NULL;) {
+		ct->view = xrealloc(ct->view, (size_t)(ct->nview + 1) * sizeof *ct->view);
+		ct->view[ct->nview++] = xstrdup(line);
+	}
+	free(text);
+	snprintf(ct->view_title, sizeof ct->view_title, "%s", parsed->entry->name);
+	ct->help = true;
+	ct->help_offset = 0;
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+static void run_binding(struct conn *c, const char *line);
+
+/* source-file at the prompt: each line run as if typed there; the
+ * first that fails to parse stops it (the ncurses client's). */
+static void source_file(struct conn *c, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char line[BINDING_COMMAND_MAX];
+
+	if (in == NULL) {
+		char text[600];
+
+		snprintf(text, sizeof text, "%s: %s", path, strerror(errno));
+		server_tty_message(c, true, text);
+		return;
+	}
+	while (c->ctty != NULL && fgets(line, sizeof line, in) != NULL) {
+		size_t skip = strspn(line, " \t");
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[skip] != '\0' && line[skip] != '#')
+			run_binding(c, line + skip);
+	}
+	fclose(in);
+}
+
 /* paste-buffer: a paste across backends the server wants confirmed
  * becomes a y/n question, and y repeats it with --confirmed (the
  * ncurses client's on_paste_reply). */
@@ -400,7 +518,7 @@ static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
 	struct sm_error err = {0};
 	char label[600], command[256];
 
-	if (parsed->entry->exec(c, parsed->request, result, &err) != 0) {
+	if (exec_request(c, parsed->request, result, &err) != 0) {
 		if (strcmp(err.code, SM_ERR_CONFIRM_NEEDED) != 0) {
 			server_tty_message(c, true, err.message);
 		} else {
@@ -440,6 +558,14 @@ static void run_binding(struct conn *c, const char *line)
 	if (parsed.entry->client != NULL &&
 	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
 		client_command(c, &parsed);
+	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
+		if (record_prepare(&parsed, &err) < 0)
+			server_tty_message(c, true, err.message);
+		else
+			run_printed(c, &parsed);
+	} else if (parsed.entry->client == NULL && parsed.entry->print != NULL &&
+		   (parsed.entry->flags & CMD_SHOW) && parsed.request != NULL) {
+		run_printed(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "paste-buffer") == 0 && parsed.request != NULL) {
 		paste_buffer(c, &parsed);
 	} else if (parsed.request != NULL) {
@@ -502,7 +628,7 @@ static void help_key(struct conn *c, const struct term_key *key)
 	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
 		ct->help_offset -= page;
 	else
-		ct->help = false;
+		close_overlay(ct);
 	server_tty_draw(c);
 }
 
@@ -1039,6 +1165,7 @@ void server_tty_detach(struct conn *c)
 	close(ct->in_fd);
 	tty_free(ct->tty);
 	server_copy_leave(&ct->copy);
+	close_overlay(ct);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
 	free(ct);
