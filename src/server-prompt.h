@@ -16,6 +16,7 @@ enum server_prompt_kind {
 	SERVER_PROMPT_CONFIRM,
 	SERVER_PROMPT_SEARCH_UP, /* copy mode's ? and /: Enter gives the text */
 	SERVER_PROMPT_SEARCH_DOWN,
+	SERVER_PROMPT_ASK, /* ask mode's question: any one key answers, given back */
 };
 
 struct server_prompt {

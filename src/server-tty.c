@@ -37,6 +37,7 @@
 #include "config.h"
 #include "format.h"
 #include "log.h"
+#include "sanitise.h"
 #include "screen-draw.h"
 #include "server-copy.h"
 #include "server-prompt.h"
@@ -75,6 +76,11 @@ struct client_tty {
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	struct server_copy copy; /* copy mode (server-copy.c) */
+	/* Ask mode's question being asked: the pane, the host, or its
+	 * clipboard write. */
+	int ask_pane;
+	char ask_host[256];
+	bool ask_clipboard;
 	/* A border being dragged with the mouse: the pane whose right
 	 * (vertical) or bottom edge follows, where the press was and the
 	 * last place the border was moved to, the pane a title-row press
@@ -254,6 +260,122 @@ void server_tty_message(struct conn *c, bool is_error, const char *text)
 	uv_timer_start(ct->message_timer, on_message_timer,
 		       is_error ? ERROR_MESSAGE_MS : MESSAGE_MS, 0);
 	server_tty_draw(c);
+}
+
+/* ---- ask mode ---- */
+
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result,
+			struct sm_error *err);
+
+
+void server_tty_ask(struct conn *c, const cJSON *event)
+{
+	struct client_tty *ct = c->ctty;
+	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(event, "pane");
+	const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(event, "timeout");
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(event, "bytes");
+	const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "host"));
+	const char *target =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "kind"));
+	bool clipboard = kind != NULL && strcmp(kind, "clipboard") == 0;
+	char label[400], text[400];
+	char *safe;
+
+	if (ct == NULL || !cJSON_IsNumber(pane) || (!clipboard && host == NULL))
+		return;
+	/* A person typing a command keeps the line: the question waits in
+	 * the feed (or the next write), and is said once here. */
+	if (ct->prompt.active && ct->prompt.kind != SERVER_PROMPT_ASK) {
+		if (clipboard) {
+			snprintf(text, sizeof text,
+				 "pane %%%d asks to write your clipboard: held, asked again at its next write",
+				 pane->valueint);
+		} else {
+			safe = sanitise_text(target != NULL ? target : host);
+			snprintf(text, sizeof text,
+				 "pane %%%d asks to reach %s: the feed (C-b v) answers",
+				 pane->valueint, safe);
+			free(safe);
+		}
+		server_tty_message(c, false, text);
+		return;
+	}
+	if (clipboard) {
+		snprintf(label, sizeof label,
+			 "pane %%%d asks to write your clipboard (%d bytes): a allow, d deny ",
+			 pane->valueint, cJSON_IsNumber(bytes) ? bytes->valueint : 0);
+		ct->ask_host[0] = '\0';
+	} else {
+		/* The host is the pane's choice: shown only through the sanitiser. */
+		safe = sanitise_text(target != NULL ? target : host);
+		snprintf(label, sizeof label, "pane %%%d asks for %s: a allow, d deny (%d s) ",
+			 pane->valueint, safe, cJSON_IsNumber(timeout) ? timeout->valueint : 30);
+		free(safe);
+		snprintf(ct->ask_host, sizeof ct->ask_host, "%s", host);
+	}
+	ct->ask_pane = pane->valueint;
+	ct->ask_clipboard = clipboard;
+	server_prompt_open(&ct->prompt, SERVER_PROMPT_ASK, label, NULL, "");
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+/* The key that answered: a allows, d denies, any other leaves it to the
+ * feed or the timeout. */
+static void ask_answer(struct conn *c, const char *key)
+{
+	struct client_tty *ct = c->ctty;
+	bool allow = strcmp(key, "a") == 0;
+	cJSON *request, *result;
+	struct sm_error err = {0};
+	char text[600];
+	char *safe;
+	int rc;
+
+	if (!allow && strcmp(key, "d") != 0) {
+		safe = sanitise_text(ct->ask_host);
+		if (ct->ask_clipboard)
+			snprintf(text, sizeof text, "pane %%%d's clipboard write stays held",
+				 ct->ask_pane);
+		else
+			snprintf(text, sizeof text, "left waiting: %s is refused when its time is up",
+				 safe);
+		free(safe);
+		server_tty_message(c, false, text);
+		return;
+	}
+	request = cJSON_CreateObject();
+	result = cJSON_CreateObject();
+	if (ct->ask_clipboard) {
+		cJSON_AddStringToObject(request, "cmd", "clipboard");
+		cJSON_AddNumberToObject(request, "pane", ct->ask_pane);
+		cJSON_AddBoolToObject(request, "allow", allow);
+	} else {
+		cJSON_AddStringToObject(request, "cmd", allow ? "allow" : "refuse");
+		cJSON_AddNumberToObject(request, "pane", ct->ask_pane);
+		cJSON_AddStringToObject(request, "host", ct->ask_host);
+		if (allow)
+			cJSON_AddStringToObject(request, "via", "prompt");
+	}
+	rc = exec_request(c, request, result, &err);
+	if (rc != 0) {
+		server_tty_message(c, true, err.message);
+	} else if (!ct->ask_clipboard && allow) {
+		snprintf(text, sizeof text,
+			 "allowed %s for session %s until it ends (the held connection goes through now)",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "host")),
+			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")));
+		server_tty_message(c, false, text);
+	} else if (!ct->ask_clipboard) {
+		const cJSON *refused = cJSON_GetObjectItem(result, "refused");
+
+		snprintf(text, sizeof text, "refused: %d held connection(s) of pane %%%d",
+			 cJSON_IsNumber(refused) ? refused->valueint : 0, ct->ask_pane);
+		server_tty_message(c, false, text);
+	}
+	cJSON_Delete(request);
+	cJSON_Delete(result);
 }
 
 /* ---- input ---- */
@@ -697,7 +819,10 @@ static void handle_key(struct conn *c, const struct term_key *key)
 			server_tty_draw(c);
 			return;
 		}
-		if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
+		if (ct->prompt.kind == SERVER_PROMPT_ASK &&
+		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			ask_answer(c, run);
+		} else if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
 		     ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
 		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			struct pane *cp = pane_find(ct->copy.pane);
@@ -708,7 +833,8 @@ static void handle_key(struct conn *c, const struct term_key *key)
 						   ct->prompt.kind == SERVER_PROMPT_SEARCH_UP, &r);
 				copy_result(c, &r);
 			}
-		} else if (ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
+		} else if (ct->prompt.kind != SERVER_PROMPT_ASK &&
+			   ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
 			   ct->prompt.kind != SERVER_PROMPT_SEARCH_DOWN &&
 			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			/* The line typed is the server's history (prompt-history.c),
