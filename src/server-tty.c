@@ -262,6 +262,27 @@ void server_tty_message(struct conn *c, bool is_error, const char *text)
 	server_tty_draw(c);
 }
 
+/* ---- the terminal's clipboard ---- */
+
+static void clipboard_write(struct client_tty *ct, const char *text, size_t len)
+{
+	char *osc = server_copy_osc52(text, len);
+
+	if (osc == NULL)
+		return;
+	tty_raw(ct->tty, osc, strlen(osc));
+	free(osc);
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+void server_tty_clipboard(struct conn *c, const char *text)
+{
+	if (c->ctty != NULL && !c->ctty->paused)
+		clipboard_write(c->ctty, text, strlen(text));
+}
+
 /* ---- ask mode ---- */
 
 static int exec_request(struct conn *c, const cJSON *request, cJSON *result,
@@ -399,7 +420,6 @@ static void copy_result(struct conn *c, struct server_copy_result *r)
 {
 	struct client_tty *ct = c->ctty;
 	struct pane *p;
-	char *osc;
 
 	switch (r->action) {
 	case SERVER_COPY_SEARCH_UP:
@@ -415,10 +435,7 @@ static void copy_result(struct conn *c, struct server_copy_result *r)
 		 * terminal's clipboard with OSC 52. */
 		p = pane_find(r->source);
 		buffers_set(NULL, r->text, r->len, p);
-		if ((osc = server_copy_osc52(r->text, r->len)) != NULL) {
-			tty_raw(ct->tty, osc, strlen(osc));
-			free(osc);
-		}
+		clipboard_write(ct, r->text, r->len);
 		free(r->text);
 		r->text = NULL;
 		server_tty_message(c, false, r->message);
