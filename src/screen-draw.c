@@ -704,6 +704,63 @@ static void draw_help(struct canvas *cv)
 	tty_set_cursor(cv->tty, 0, 0, false);
 }
 
+/* ---- display-panes ---- */
+
+/* display-panes' digits, as tmux draws them big when a pane has room:
+ * five rows of three cells, each cell two columns wide (the ncurses
+ * client's, client-draw.c). */
+static const char *const big_digits[10][5] = {
+    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
+    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
+    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
+    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+};
+
+#define BIG_DIGIT_COLS 6
+#define BIG_DIGIT_ROWS 5
+
+/* The pane's number at its centre: big digits and, below them, its id
+ * and size when it has room, else the number in plain digits; in the
+ * active border's colour on the active pane. */
+static void draw_pane_number(struct canvas *cv, const struct pane *p, int number, bool active)
+{
+	enum theme_slot slot = active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE;
+	char digits[16], below[48];
+	int ndigits = snprintf(digits, sizeof digits, "%d", number);
+	int width = ndigits * BIG_DIGIT_COLS + (ndigits - 1) * 2;
+
+	snprintf(below, sizeof below, "%%%d %dx%d", p->id, p->cols, p->rows);
+	if (p->cols < width + 2 || p->rows < BIG_DIGIT_ROWS + 2) {
+		int y = p->y + p->rows / 2;
+
+		if (y < cv->rows)
+			put(cv, y, p->x + (p->cols - ndigits) / 2, p->cols, digits, slot);
+		return;
+	}
+	int top = p->y + (p->rows - BIG_DIGIT_ROWS - 1) / 2;
+	int left = p->x + (p->cols - width) / 2;
+
+	for (int row = 0; row < BIG_DIGIT_ROWS && top + row < cv->rows; row++)
+		for (int d = 0; d < ndigits; d++)
+			for (int cell = 0; cell < 3; cell++)
+				if (big_digits[digits[d] - '0'][row][cell] == '#')
+					put(cv, top + row, left + d * (BIG_DIGIT_COLS + 2) + cell * 2,
+					    2, "\u2588\u2588", slot);
+	if (top + BIG_DIGIT_ROWS < cv->rows && text_columns(below) <= p->cols)
+		put(cv, top + BIG_DIGIT_ROWS, p->x + (p->cols - text_columns(below)) / 2, p->cols,
+		    below, slot);
+}
+
+static void draw_display_panes(struct canvas *cv, struct window *w)
+{
+	int index = 0;
+
+	for (struct pane *p = w->panes; p != NULL; p = p->next, index++)
+		if (pane_shown(w, p))
+			draw_pane_number(cv, p, index, p == w->active);
+}
+
 /* ---- the whole screen ---- */
 
 static void place_cursor(struct canvas *cv, struct window *w)
@@ -757,6 +814,8 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 		}
 		draw_borders(&cv, w);
 		place_cursor(&cv, w);
+		if (overlay->display_panes)
+			draw_display_panes(&cv, w);
 	}
 	/* Without a status line a message or the prompt still takes the
 	 * last row, over the pane there. */

@@ -45,6 +45,9 @@ struct screen_overlay {
 	 * and the search's matches, the position at its top right and the
 	 * cursor where copy mode has it.  NULL or inactive: none. */
 	const struct server_copy *copy;
+	/* display-panes: each shown pane's number (its index in the
+	 * window) in big digits at its centre, its id and size below. */
+	bool display_panes;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,

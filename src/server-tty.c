@@ -76,6 +76,8 @@ struct client_tty {
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	struct server_copy copy; /* copy mode (server-copy.c) */
+	bool display_panes;		  /* the panes' numbers shown (display-panes) */
+	uv_timer_t *display_panes_timer; /* ... until it fires (display_panes_time) */
 	/* Ask mode's question being asked: the pane, the host, or its
 	 * clipboard write. */
 	int ask_pane;
@@ -213,6 +215,7 @@ void server_tty_draw(struct conn *c)
 	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
 		server_copy_leave(&ct->copy); /* its pane is gone */
 	overlay.copy = &ct->copy;
+	overlay.display_panes = ct->display_panes;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -235,6 +238,45 @@ static void close_overlay(struct client_tty *ct)
 	free(ct->view);
 	ct->view = NULL;
 	ct->nview = 0;
+}
+
+/* ---- display-panes ---- */
+
+static void on_display_panes_timer(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+
+	if (c->ctty == NULL)
+		return;
+	c->ctty->display_panes = false;
+	server_tty_draw(c);
+}
+
+/* A key while the numbers show: a digit focuses the pane with that
+ * number (its index in the window, as drawn); any other key only takes
+ * the numbers away, as in tmux. */
+static void focus_pane(struct conn *c, struct pane *p);
+
+static void display_panes_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct window *w = c->attached->active;
+	char name[KEY_NAME_MAX];
+
+	ct->display_panes = false;
+	uv_timer_stop(ct->display_panes_timer);
+	term_key_name(key, name, sizeof name);
+	if (w != NULL && name[0] >= '0' && name[0] <= '9' && name[1] == '\0') {
+		int index = name[0] - '0';
+		struct pane *p = w->panes;
+
+		while (p != NULL && index-- > 0)
+			p = p->next;
+		if (p != NULL && (w->zoomed == NULL || w->zoomed == p))
+			focus_pane(c, p);
+	}
+	if (c->ctty == ct)
+		server_tty_draw(c);
 }
 
 /* ---- messages ---- */
@@ -508,6 +550,16 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		server_copy_leave(&ct->copy); /* as the ncurses client's */
 		ct->help = true;
 		ct->help_offset = 0;
+	} else if (strcmp(name, "display-panes") == 0) {
+		const char *duration = command_local(parsed, "d");
+		int ms = duration != NULL ? atoi(duration) : ct->config.display_panes_time;
+
+		server_copy_leave(&ct->copy);
+		ct->display_panes = true;
+		uv_timer_stop(ct->display_panes_timer);
+		if (ms > 0)
+			uv_timer_start(ct->display_panes_timer, on_display_panes_timer, (uint64_t)ms,
+				       0);
 	} else if (strcmp(name, "copy-mode") == 0) {
 		struct pane *p = active_pane(c);
 		bool up = command_local(parsed, "u") != NULL;
@@ -814,6 +866,10 @@ static void handle_key(struct conn *c, const struct term_key *key)
 
 	if (ct->help) {
 		help_key(c, key);
+		return;
+	}
+	if (ct->display_panes) {
+		display_panes_key(c, key);
 		return;
 	}
 	if (ct->prompt.active) {
@@ -1251,6 +1307,9 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	ct->out_poll = xmalloc(sizeof *ct->out_poll);
 	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
 	ct->message_timer = xmalloc(sizeof *ct->message_timer);
+	ct->display_panes_timer = xmalloc(sizeof *ct->display_panes_timer);
+	uv_timer_init(server.loop, ct->display_panes_timer);
+	ct->display_panes_timer->data = c;
 	uv_timer_init(server.loop, ct->message_timer);
 	ct->message_timer->data = c;
 	uv_poll_init(server.loop, ct->in_poll, ct->in_fd);
@@ -1303,6 +1362,7 @@ void server_tty_detach(struct conn *c)
 	close_handle(ct->out_poll);
 	close_handle(ct->escape_timer);
 	close_handle(ct->message_timer);
+	close_handle(ct->display_panes_timer);
 	if (ct->out_fd != ct->in_fd)
 		close(ct->out_fd);
 	close(ct->in_fd);
