@@ -745,8 +745,9 @@ static void draw_pane_number(struct canvas *cv, const struct pane *p, int number
 		for (int d = 0; d < ndigits; d++)
 			for (int cell = 0; cell < 3; cell++)
 				if (big_digits[digits[d] - '0'][row][cell] == '#')
-					put(cv, top + row, left + d * (BIG_DIGIT_COLS + 2) + cell * 2,
-					    2, "\u2588\u2588", slot);
+					put(cv, top + row,
+					    left + d * (BIG_DIGIT_COLS + 2) + cell * 2, 2,
+					    "\u2588\u2588", slot);
 	if (top + BIG_DIGIT_ROWS < cv->rows && text_columns(below) <= p->cols)
 		put(cv, top + BIG_DIGIT_ROWS, p->x + (p->cols - text_columns(below)) / 2, p->cols,
 		    below, slot);

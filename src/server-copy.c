@@ -241,7 +241,8 @@ static bool search_lines(struct server_copy *copy, const struct pane *p, struct 
 
 	for (int line = first; line >= 0 && line < copy->nlines; line += step) {
 		int start = line == first ? from : backward ? copy->cols : 0;
-		int col = start < 0 ? -1 : find_in_line(copy, p, scan, line, needle, start, backward);
+		int col =
+		    start < 0 ? -1 : find_in_line(copy, p, scan, line, needle, start, backward);
 
 		if (col >= 0) {
 			copy->cy = line;

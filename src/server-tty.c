@@ -75,8 +75,8 @@ struct client_tty {
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
-	struct server_copy copy; /* copy mode (server-copy.c) */
-	bool display_panes;		  /* the panes' numbers shown (display-panes) */
+	struct server_copy copy;	 /* copy mode (server-copy.c) */
+	bool display_panes;		 /* the panes' numbers shown (display-panes) */
 	uv_timer_t *display_panes_timer; /* ... until it fires (display_panes_time) */
 	/* Ask mode's question being asked: the pane, the host, or its
 	 * clipboard write. */
@@ -327,9 +327,7 @@ void server_tty_clipboard(struct conn *c, const char *text)
 
 /* ---- ask mode ---- */
 
-static int exec_request(struct conn *c, const cJSON *request, cJSON *result,
-			struct sm_error *err);
-
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result, struct sm_error *err);
 
 void server_tty_ask(struct conn *c, const cJSON *event)
 {
@@ -352,7 +350,8 @@ void server_tty_ask(struct conn *c, const cJSON *event)
 	if (ct->prompt.active && ct->prompt.kind != SERVER_PROMPT_ASK) {
 		if (clipboard) {
 			snprintf(text, sizeof text,
-				 "pane %%%d asks to write your clipboard: held, asked again at its next write",
+				 "pane %%%d asks to write your clipboard: held, asked again at its "
+				 "next write",
 				 pane->valueint);
 		} else {
 			safe = sanitise_text(target != NULL ? target : host);
@@ -402,8 +401,8 @@ static void ask_answer(struct conn *c, const char *key)
 			snprintf(text, sizeof text, "pane %%%d's clipboard write stays held",
 				 ct->ask_pane);
 		else
-			snprintf(text, sizeof text, "left waiting: %s is refused when its time is up",
-				 safe);
+			snprintf(text, sizeof text,
+				 "left waiting: %s is refused when its time is up", safe);
 		free(safe);
 		server_tty_message(c, false, text);
 		return;
@@ -426,7 +425,8 @@ static void ask_answer(struct conn *c, const char *key)
 		server_tty_message(c, true, err.message);
 	} else if (!ct->ask_clipboard && allow) {
 		snprintf(text, sizeof text,
-			 "allowed %s for session %s until it ends (the held connection goes through now)",
+			 "allowed %s for session %s until it ends (the held connection goes "
+			 "through now)",
 			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "host")),
 			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")));
 		server_tty_message(c, false, text);
@@ -558,8 +558,8 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		ct->display_panes = true;
 		uv_timer_stop(ct->display_panes_timer);
 		if (ms > 0)
-			uv_timer_start(ct->display_panes_timer, on_display_panes_timer, (uint64_t)ms,
-				       0);
+			uv_timer_start(ct->display_panes_timer, on_display_panes_timer,
+				       (uint64_t)ms, 0);
 	} else if (strcmp(name, "copy-mode") == 0) {
 		struct pane *p = active_pane(c);
 		bool up = command_local(parsed, "u") != NULL;
@@ -610,8 +610,7 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 
 /* The request's handler: the entry that answers the request's "cmd"
  * (list-panes sends "list"), run at once; -1 and err if there is none. */
-static int exec_request(struct conn *c, const cJSON *request, cJSON *result,
-			struct sm_error *err)
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result, struct sm_error *err)
 {
 	const struct command_entry *entry =
 	    command_for_request(cJSON_GetStringValue(cJSON_GetObjectItem(request, "cmd")));
@@ -718,8 +717,8 @@ static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
 				snprintf(command, sizeof command,
 					 "paste-buffer -b \"%s\" -t %%%d --confirmed", name, pane);
 			else
-				snprintf(command, sizeof command, "paste-buffer -t %%%d --confirmed",
-					 pane);
+				snprintf(command, sizeof command,
+					 "paste-buffer -t %%%d --confirmed", pane);
 			server_prompt_open(&c->ctty->prompt, SERVER_PROMPT_CONFIRM, label, NULL,
 					   command);
 		}
@@ -888,7 +887,8 @@ static void handle_key(struct conn *c, const struct term_key *key)
 			int count;
 			const char *const *lines = prompt_history_lines(&count);
 
-			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines, count);
+			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines,
+					      count);
 			server_tty_draw(c);
 			return;
 		}
@@ -896,8 +896,8 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			ask_answer(c, run);
 		} else if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
-		     ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
-		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			    ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
+			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			struct pane *cp = pane_find(ct->copy.pane);
 			struct server_copy_result r;
 
