@@ -27,6 +27,7 @@
 #include "format.h"
 #include "sanitise.h"
 #include "screen-draw.h"
+#include "server-copy.h"
 #include "server.h"
 #include "term.h"
 #include "theme.h"
@@ -278,6 +279,50 @@ static void draw_cells(struct canvas *cv, struct pane *p)
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
 		}
 	}
+}
+
+static bool copying(const struct canvas *cv, const struct pane *p)
+{
+	const struct server_copy *copy = cv->overlay->copy;
+
+	return copy != NULL && copy->active && copy->pane == p->id;
+}
+
+/* A pane in copy mode: the view copy mode has, not the live grid. */
+static void draw_copy_cells(struct canvas *cv, struct pane *p)
+{
+	const struct server_copy *copy = cv->overlay->copy;
+	struct term_cell *cells = xmalloc((size_t)copy->cols * sizeof *cells);
+	bool *selected = xmalloc((size_t)copy->cols * sizeof *selected);
+	bool *matched = xmalloc((size_t)copy->cols * sizeof *matched);
+	struct term_style sel = slot_style(cv, THEME_COPY_SELECTION);
+	struct term_style match = slot_style(cv, THEME_COPY_MATCH);
+	int cols = p->cols < copy->cols ? p->cols : copy->cols;
+	char position[64];
+
+	for (int row = 0; row < p->rows && row < copy->rows && p->y + row < cv->rows; row++) {
+		server_copy_row(copy, p, row, cells, selected, matched);
+		for (int col = 0; col < cols && p->x + col < cv->tty->cols; col++) {
+			struct term_cell cell = cells[col];
+
+			if (cell.width == 0)
+				continue;
+			for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
+			if (cell.width == 2 && col + 1 >= cols)
+				cell.chars[0] = 0, cell.width = 1;
+			if (selected[col] || matched[col])
+				cell.style = selected[col] ? sel : match;
+			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
+		}
+	}
+	server_copy_position(copy, position, sizeof position);
+	int width = text_columns(position);
+	if (width <= p->cols && p->y < cv->rows)
+		put(cv, p->y, p->x + p->cols - width, width, position, THEME_COPY_POSITION);
+	free(cells);
+	free(selected);
+	free(matched);
 }
 
 /* Word-wrapped text from *y on, inside the pane less a column each side. */
@@ -582,6 +627,36 @@ static int help_command_width(const struct binding_table *table)
 
 /* Generated from the binding table, so it lists exactly what the keys
  * do, config overrides included. */
+/* A command's printed output over the screen, as the help overlay. */
+static void draw_view(struct canvas *cv)
+{
+	int *offset = cv->overlay->help_offset, lines = cv->overlay->nview;
+	int width = cv->tty->cols - 4, height = cv->tty->rows - 3;
+	int top = 1, left = (cv->tty->cols - width) / 2;
+	char header[160];
+
+	if (width < 20 || height < 3)
+		return;
+	if (height > lines + 2)
+		height = lines + 2;
+	if (*offset > lines - (height - 2))
+		*offset = lines - (height - 2);
+	if (*offset < 0)
+		*offset = 0;
+	snprintf(header, sizeof header, " %s \u2014 j/k scroll, q closes ",
+		 cv->overlay->view_title);
+	fill(cv, top, left, width, " ", THEME_HELP_KEY);
+	put(cv, top, left, width, header, THEME_HELP_KEY);
+	for (int i = 0; i < height - 1; i++) {
+		int y = top + 1 + i, index = *offset + i;
+
+		fill(cv, y, left, width, " ", THEME_HELP_TEXT);
+		if (index < lines)
+			put(cv, y, left + 1, width - 2, cv->overlay->view[index], THEME_HELP_TEXT);
+	}
+	tty_set_cursor(cv->tty, 0, 0, false);
+}
+
 static void draw_help(struct canvas *cv)
 {
 	const struct binding_table *table = cv->overlay->help;
@@ -629,6 +704,64 @@ static void draw_help(struct canvas *cv)
 	tty_set_cursor(cv->tty, 0, 0, false);
 }
 
+/* ---- display-panes ---- */
+
+/* display-panes' digits, as tmux draws them big when a pane has room:
+ * five rows of three cells, each cell two columns wide (the ncurses
+ * client's, client-draw.c). */
+static const char *const big_digits[10][5] = {
+    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
+    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
+    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
+    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+};
+
+#define BIG_DIGIT_COLS 6
+#define BIG_DIGIT_ROWS 5
+
+/* The pane's number at its centre: big digits and, below them, its id
+ * and size when it has room, else the number in plain digits; in the
+ * active border's colour on the active pane. */
+static void draw_pane_number(struct canvas *cv, const struct pane *p, int number, bool active)
+{
+	enum theme_slot slot = active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE;
+	char digits[16], below[48];
+	int ndigits = snprintf(digits, sizeof digits, "%d", number);
+	int width = ndigits * BIG_DIGIT_COLS + (ndigits - 1) * 2;
+
+	snprintf(below, sizeof below, "%%%d %dx%d", p->id, p->cols, p->rows);
+	if (p->cols < width + 2 || p->rows < BIG_DIGIT_ROWS + 2) {
+		int y = p->y + p->rows / 2;
+
+		if (y < cv->rows)
+			put(cv, y, p->x + (p->cols - ndigits) / 2, p->cols, digits, slot);
+		return;
+	}
+	int top = p->y + (p->rows - BIG_DIGIT_ROWS - 1) / 2;
+	int left = p->x + (p->cols - width) / 2;
+
+	for (int row = 0; row < BIG_DIGIT_ROWS && top + row < cv->rows; row++)
+		for (int d = 0; d < ndigits; d++)
+			for (int cell = 0; cell < 3; cell++)
+				if (big_digits[digits[d] - '0'][row][cell] == '#')
+					put(cv, top + row,
+					    left + d * (BIG_DIGIT_COLS + 2) + cell * 2, 2,
+					    "\u2588\u2588", slot);
+	if (top + BIG_DIGIT_ROWS < cv->rows && text_columns(below) <= p->cols)
+		put(cv, top + BIG_DIGIT_ROWS, p->x + (p->cols - text_columns(below)) / 2, p->cols,
+		    below, slot);
+}
+
+static void draw_display_panes(struct canvas *cv, struct window *w)
+{
+	int index = 0;
+
+	for (struct pane *p = w->panes; p != NULL; p = p->next, index++)
+		if (pane_shown(w, p))
+			draw_pane_number(cv, p, index, p == w->active);
+}
+
 /* ---- the whole screen ---- */
 
 static void place_cursor(struct canvas *cv, struct window *w)
@@ -636,6 +769,16 @@ static void place_cursor(struct canvas *cv, struct window *w)
 	struct pane *p = w->zoomed != NULL ? w->zoomed : w->active;
 	int row, col;
 
+	for (struct pane *q = w->panes; q != NULL; q = q->next) {
+		if (!pane_shown(w, q) || !copying(cv, q))
+			continue;
+		/* The pane may have shrunk since copy mode froze it. */
+		server_copy_cursor(cv->overlay->copy, &row, &col);
+		row = row < q->rows ? row : q->rows - 1;
+		col = col < q->cols ? col : q->cols - 1;
+		tty_set_cursor(cv->tty, q->y + row, q->x + col, q->y + row < cv->rows);
+		return;
+	}
 	if (p == NULL || p->state == SANDBOX_ERROR || !term_cursor_visible(p->term)) {
 		tty_set_cursor(cv->tty, 0, 0, false);
 		return;
@@ -664,18 +807,24 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 				continue;
 			if (p->state == SANDBOX_ERROR)
 				draw_failed_banner(&cv, p);
+			else if (copying(&cv, p))
+				draw_copy_cells(&cv, p);
 			else
 				draw_cells(&cv, p);
 			draw_title(&cv, p, p == w->active);
 		}
 		draw_borders(&cv, w);
 		place_cursor(&cv, w);
+		if (overlay->display_panes)
+			draw_display_panes(&cv, w);
 	}
 	/* Without a status line a message or the prompt still takes the
 	 * last row, over the pane there. */
 	if (tty->rows > 1 && (config->status || overlay->prompt ||
 			      (overlay->message != NULL && overlay->message[0] != '\0')))
 		draw_status(&cv);
-	if (overlay->help != NULL)
+	if (overlay->help != NULL && overlay->view != NULL)
+		draw_view(&cv);
+	else if (overlay->help != NULL)
 		draw_help(&cv);
 }

@@ -18,6 +18,7 @@ struct session;
 struct config;
 struct theme;
 struct binding_table;
+struct server_copy;
 
 /* What the client shows over the panes: a message or the prompt in the
  * status line, the prefix mark. */
@@ -35,6 +36,18 @@ struct screen_overlay {
 	const struct binding_table *help;
 	const char *help_prefix;
 	int *help_offset;
+	/* Or, with help set, a command's printed output in its place (the
+	 * prompt's `:ls`): its name and lines, sanitised when drawn. */
+	const char *view_title;
+	char *const *view;
+	int nview;
+	/* Copy mode (server-copy.c): its pane shows the view, the selection
+	 * and the search's matches, the position at its top right and the
+	 * cursor where copy mode has it.  NULL or inactive: none. */
+	const struct server_copy *copy;
+	/* display-panes: each shown pane's number (its index in the
+	 * window) in big digits at its centre, its id and size below. */
+	bool display_panes;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,

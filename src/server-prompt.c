@@ -94,6 +94,11 @@ bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size
 {
 	if (!p->active)
 		return false;
+	if (p->kind == SERVER_PROMPT_ASK) {
+		p->active = false;
+		snprintf(run, size, "%s", key);
+		return true;
+	}
 	if (p->kind == SERVER_PROMPT_CONFIRM) {
 		p->active = false;
 		if (strcmp(key, "y") != 0 && strcmp(key, "Y") != 0)

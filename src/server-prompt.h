@@ -11,7 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum server_prompt_kind { SERVER_PROMPT_COMMAND, SERVER_PROMPT_CONFIRM };
+enum server_prompt_kind {
+	SERVER_PROMPT_COMMAND,
+	SERVER_PROMPT_CONFIRM,
+	SERVER_PROMPT_SEARCH_UP, /* copy mode's ? and /: Enter gives the text */
+	SERVER_PROMPT_SEARCH_DOWN,
+	SERVER_PROMPT_ASK, /* ask mode's question: any one key answers, given back */
+};
 
 struct server_prompt {
 	bool active;

@@ -17,6 +17,7 @@
  * handles.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -30,12 +31,15 @@
 
 #include "backend.h"
 #include "bindings.h"
+#include "cli.h"
 #include "cmd.h"
 #include "command.h"
 #include "config.h"
 #include "format.h"
 #include "log.h"
+#include "sanitise.h"
 #include "screen-draw.h"
+#include "server-copy.h"
 #include "server-prompt.h"
 #include "server.h"
 #include "term.h"
@@ -71,8 +75,28 @@ struct client_tty {
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
+	struct server_copy copy;	 /* copy mode (server-copy.c) */
+	bool display_panes;		 /* the panes' numbers shown (display-panes) */
+	uv_timer_t *display_panes_timer; /* ... until it fires (display_panes_time) */
+	/* Ask mode's question being asked: the pane, the host, or its
+	 * clipboard write. */
+	int ask_pane;
+	char ask_host[256];
+	bool ask_clipboard;
+	/* A border being dragged with the mouse: the pane whose right
+	 * (vertical) or bottom edge follows, where the press was and the
+	 * last place the border was moved to, the pane a title-row press
+	 * was on (focused if the mouse did not move). */
+	struct {
+		bool active, vertical;
+		int pane, start_x, start_y, last_x, last_y, press_pane;
+	} drag;
 	bool help; /* the help overlay (list-keys) */
 	int help_offset;
+	/* ... or a command's printed output in its place (`:ls`). */
+	char **view;
+	int nview;
+	char view_title[64];
 	char message[512];
 	bool message_error;
 	uv_timer_t *message_timer; /* the message goes when it fires */
@@ -185,6 +209,13 @@ void server_tty_draw(struct conn *c)
 	overlay.help = ct->help ? &ct->bindings : NULL;
 	overlay.help_prefix = ct->config.prefix;
 	overlay.help_offset = &ct->help_offset;
+	overlay.view = ct->view;
+	overlay.nview = ct->nview;
+	overlay.view_title = ct->view_title;
+	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
+		server_copy_leave(&ct->copy); /* its pane is gone */
+	overlay.copy = &ct->copy;
+	overlay.display_panes = ct->display_panes;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -196,6 +227,56 @@ void server_tty_draw_session(struct session *s)
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		if (c->attached == s && c->ctty != NULL)
 			server_tty_draw(c);
+}
+
+/* The help overlay, or a command's output in its place, closed. */
+static void close_overlay(struct client_tty *ct)
+{
+	ct->help = false;
+	for (int i = 0; i < ct->nview; i++)
+		free(ct->view[i]);
+	free(ct->view);
+	ct->view = NULL;
+	ct->nview = 0;
+}
+
+/* ---- display-panes ---- */
+
+static void on_display_panes_timer(uv_timer_t *timer)
+{
+	struct conn *c = timer->data;
+
+	if (c->ctty == NULL)
+		return;
+	c->ctty->display_panes = false;
+	server_tty_draw(c);
+}
+
+/* A key while the numbers show: a digit focuses the pane with that
+ * number (its index in the window, as drawn); any other key only takes
+ * the numbers away, as in tmux. */
+static void focus_pane(struct conn *c, struct pane *p);
+
+static void display_panes_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct window *w = c->attached->active;
+	char name[KEY_NAME_MAX];
+
+	ct->display_panes = false;
+	uv_timer_stop(ct->display_panes_timer);
+	term_key_name(key, name, sizeof name);
+	if (w != NULL && name[0] >= '0' && name[0] <= '9' && name[1] == '\0') {
+		int index = name[0] - '0';
+		struct pane *p = w->panes;
+
+		while (p != NULL && index-- > 0)
+			p = p->next;
+		if (p != NULL && (w->zoomed == NULL || w->zoomed == p))
+			focus_pane(c, p);
+	}
+	if (c->ctty == ct)
+		server_tty_draw(c);
 }
 
 /* ---- messages ---- */
@@ -223,6 +304,143 @@ void server_tty_message(struct conn *c, bool is_error, const char *text)
 	server_tty_draw(c);
 }
 
+/* ---- the terminal's clipboard ---- */
+
+static void clipboard_write(struct client_tty *ct, const char *text, size_t len)
+{
+	char *osc = server_copy_osc52(text, len);
+
+	if (osc == NULL)
+		return;
+	tty_raw(ct->tty, osc, strlen(osc));
+	free(osc);
+	tty_flush(ct->tty);
+	if (tty_pending(ct->tty) > 0)
+		start_output_poll(ct);
+}
+
+void server_tty_clipboard(struct conn *c, const char *text)
+{
+	if (c->ctty != NULL && !c->ctty->paused)
+		clipboard_write(c->ctty, text, strlen(text));
+}
+
+/* ---- ask mode ---- */
+
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result, struct sm_error *err);
+
+void server_tty_ask(struct conn *c, const cJSON *event)
+{
+	struct client_tty *ct = c->ctty;
+	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(event, "pane");
+	const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(event, "timeout");
+	const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(event, "bytes");
+	const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "host"));
+	const char *target =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "kind"));
+	bool clipboard = kind != NULL && strcmp(kind, "clipboard") == 0;
+	char label[400], text[400];
+	char *safe;
+
+	if (ct == NULL || !cJSON_IsNumber(pane) || (!clipboard && host == NULL))
+		return;
+	/* A person typing a command keeps the line: the question waits in
+	 * the feed (or the next write), and is said once here. */
+	if (ct->prompt.active && ct->prompt.kind != SERVER_PROMPT_ASK) {
+		if (clipboard) {
+			snprintf(text, sizeof text,
+				 "pane %%%d asks to write your clipboard: held, asked again at its "
+				 "next write",
+				 pane->valueint);
+		} else {
+			safe = sanitise_text(target != NULL ? target : host);
+			snprintf(text, sizeof text,
+				 "pane %%%d asks to reach %s: the feed (C-b v) answers",
+				 pane->valueint, safe);
+			free(safe);
+		}
+		server_tty_message(c, false, text);
+		return;
+	}
+	if (clipboard) {
+		snprintf(label, sizeof label,
+			 "pane %%%d asks to write your clipboard (%d bytes): a allow, d deny ",
+			 pane->valueint, cJSON_IsNumber(bytes) ? bytes->valueint : 0);
+		ct->ask_host[0] = '\0';
+	} else {
+		/* The host is the pane's choice: shown only through the sanitiser. */
+		safe = sanitise_text(target != NULL ? target : host);
+		snprintf(label, sizeof label, "pane %%%d asks for %s: a allow, d deny (%d s) ",
+			 pane->valueint, safe, cJSON_IsNumber(timeout) ? timeout->valueint : 30);
+		free(safe);
+		snprintf(ct->ask_host, sizeof ct->ask_host, "%s", host);
+	}
+	ct->ask_pane = pane->valueint;
+	ct->ask_clipboard = clipboard;
+	server_prompt_open(&ct->prompt, SERVER_PROMPT_ASK, label, NULL, "");
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+/* The key that answered: a allows, d denies, any other leaves it to the
+ * feed or the timeout. */
+static void ask_answer(struct conn *c, const char *key)
+{
+	struct client_tty *ct = c->ctty;
+	bool allow = strcmp(key, "a") == 0;
+	cJSON *request, *result;
+	struct sm_error err = {0};
+	char text[600];
+	char *safe;
+	int rc;
+
+	if (!allow && strcmp(key, "d") != 0) {
+		safe = sanitise_text(ct->ask_host);
+		if (ct->ask_clipboard)
+			snprintf(text, sizeof text, "pane %%%d's clipboard write stays held",
+				 ct->ask_pane);
+		else
+			snprintf(text, sizeof text,
+				 "left waiting: %s is refused when its time is up", safe);
+		free(safe);
+		server_tty_message(c, false, text);
+		return;
+	}
+	request = cJSON_CreateObject();
+	result = cJSON_CreateObject();
+	if (ct->ask_clipboard) {
+		cJSON_AddStringToObject(request, "cmd", "clipboard");
+		cJSON_AddNumberToObject(request, "pane", ct->ask_pane);
+		cJSON_AddBoolToObject(request, "allow", allow);
+	} else {
+		cJSON_AddStringToObject(request, "cmd", allow ? "allow" : "refuse");
+		cJSON_AddNumberToObject(request, "pane", ct->ask_pane);
+		cJSON_AddStringToObject(request, "host", ct->ask_host);
+		if (allow)
+			cJSON_AddStringToObject(request, "via", "prompt");
+	}
+	rc = exec_request(c, request, result, &err);
+	if (rc != 0) {
+		server_tty_message(c, true, err.message);
+	} else if (!ct->ask_clipboard && allow) {
+		snprintf(text, sizeof text,
+			 "allowed %s for session %s until it ends (the held connection goes "
+			 "through now)",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "host")),
+			 cJSON_GetStringValue(cJSON_GetObjectItem(result, "session")));
+		server_tty_message(c, false, text);
+	} else if (!ct->ask_clipboard) {
+		const cJSON *refused = cJSON_GetObjectItem(result, "refused");
+
+		snprintf(text, sizeof text, "refused: %d held connection(s) of pane %%%d",
+			 cJSON_IsNumber(refused) ? refused->valueint : 0, ct->ask_pane);
+		server_tty_message(c, false, text);
+	}
+	cJSON_Delete(request);
+	cJSON_Delete(result);
+}
+
 /* ---- input ---- */
 
 static bool same_key(const struct term_key *a, const struct term_key *b)
@@ -238,6 +456,55 @@ static void join_words(const struct command_parsed *parsed, char *out, size_t si
 		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "",
 			 parsed->words[i]);
 }
+
+/* What a copy-mode key or search asked for. */
+static void copy_result(struct conn *c, struct server_copy_result *r)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p;
+
+	switch (r->action) {
+	case SERVER_COPY_SEARCH_UP:
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_SEARCH_UP, "search up: ", NULL, "");
+		break;
+	case SERVER_COPY_SEARCH_DOWN:
+		server_prompt_open(&ct->prompt, SERVER_PROMPT_SEARCH_DOWN, "search down: ", NULL,
+				   "");
+		break;
+	case SERVER_COPY_COPIED:
+		/* A server buffer (prefix ] pastes it, in any client, after a
+		 * detach too; it carries the pane's backend), and the outer
+		 * terminal's clipboard with OSC 52. */
+		p = pane_find(r->source);
+		buffers_set(NULL, r->text, r->len, p);
+		clipboard_write(ct, r->text, r->len);
+		free(r->text);
+		r->text = NULL;
+		server_tty_message(c, false, r->message);
+		return;
+	case SERVER_COPY_MESSAGE:
+		server_tty_message(c, false, r->message);
+		return;
+	default:
+		break;
+	}
+}
+
+static void copy_key(struct conn *c, const char *key)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = pane_find(ct->copy.pane);
+	struct server_copy_result r;
+
+	if (p == NULL) {
+		server_copy_leave(&ct->copy);
+		return;
+	}
+	server_copy_key(&ct->copy, p, key, &r);
+	copy_result(c, &r);
+}
+
+static void source_file(struct conn *c, const char *path);
 
 /* The commands the ncurses client runs itself (modes), as far as the
  * server has them: send-prefix, display-message, the prompt and
@@ -271,9 +538,38 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		server_tty_message(c, false, text);
 		return;
 	}
+	if (strcmp(name, "source-file") == 0) {
+		const char *path =
+		    cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "path"));
+
+		if (path != NULL)
+			source_file(c, path);
+		return;
+	}
 	if (strcmp(name, "list-keys") == 0) {
+		server_copy_leave(&ct->copy); /* as the ncurses client's */
 		ct->help = true;
 		ct->help_offset = 0;
+	} else if (strcmp(name, "display-panes") == 0) {
+		const char *duration = command_local(parsed, "d");
+		int ms = duration != NULL ? atoi(duration) : ct->config.display_panes_time;
+
+		server_copy_leave(&ct->copy);
+		ct->display_panes = true;
+		uv_timer_stop(ct->display_panes_timer);
+		if (ms > 0)
+			uv_timer_start(ct->display_panes_timer, on_display_panes_timer,
+				       (uint64_t)ms, 0);
+	} else if (strcmp(name, "copy-mode") == 0) {
+		struct pane *p = active_pane(c);
+		bool up = command_local(parsed, "u") != NULL;
+
+		if (p == NULL || p->state == SANDBOX_ERROR)
+			return;
+		if (!ct->copy.active || ct->copy.pane != p->id)
+			server_copy_enter(&ct->copy, p, up);
+		else if (up)
+			copy_key(c, "PageUp");
 	} else if (strcmp(name, "command-prompt") == 0) {
 		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
 		struct pane *p = active_pane(c);
@@ -312,6 +608,124 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 	server_tty_draw(c);
 }
 
+/* The request's handler: the entry that answers the request's "cmd"
+ * (list-panes sends "list"), run at once; -1 and err if there is none. */
+static int exec_request(struct conn *c, const cJSON *request, cJSON *result, struct sm_error *err)
+{
+	const struct command_entry *entry =
+	    command_for_request(cJSON_GetStringValue(cJSON_GetObjectItem(request, "cmd")));
+
+	if (entry == NULL || entry->exec == NULL) {
+		sm_error_set(err, SM_ERR_UNKNOWN_COMMAND, "no handler for this request");
+		return -1;
+	}
+	return entry->exec(c, request, result, err);
+}
+
+/* What the command line prints for a command (ls, list-panes, record):
+ * one line as a message, more in the overlay (the ncurses client's
+ * on_print_reply and client_view_text). */
+static void run_printed(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	struct command_parsed printing = {.entry = parsed->entry};
+	cJSON *result = cJSON_CreateObject();
+	struct sm_error err = {0};
+	char *text = NULL, *line;
+	size_t size = 0, len;
+	FILE *out;
+
+	if (exec_request(c, parsed->request, result, &err) != 0) {
+		server_tty_message(c, true, err.message);
+		cJSON_Delete(result);
+		return;
+	}
+	if ((out = open_memstream(&text, &size)) == NULL) {
+		cJSON_Delete(result);
+		return;
+	}
+	parsed->entry->print(&printing, result, out);
+	fclose(out);
+	cJSON_Delete(result);
+	len = strlen(text);
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	if (memchr(text, '\n', len) == NULL) {
+		server_tty_message(c, false, text);
+		free(text);
+		return;
+	}
+	close_overlay(ct);
+	server_copy_leave(&ct->copy);
+	for (char *at = text; (line = strsep(&at, "\n")) != NULL;) {
+		ct->view = xrealloc(ct->view, (size_t)(ct->nview + 1) * sizeof *ct->view);
+		ct->view[ct->nview++] = xstrdup(line);
+	}
+	free(text);
+	snprintf(ct->view_title, sizeof ct->view_title, "%s", parsed->entry->name);
+	ct->help = true;
+	ct->help_offset = 0;
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+static void run_binding(struct conn *c, const char *line);
+
+/* source-file at the prompt: each line run as if typed there; the
+ * first that fails to parse stops it (the ncurses client's). */
+static void source_file(struct conn *c, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char line[BINDING_COMMAND_MAX];
+
+	if (in == NULL) {
+		char text[600];
+
+		snprintf(text, sizeof text, "%s: %s", path, strerror(errno));
+		server_tty_message(c, true, text);
+		return;
+	}
+	while (c->ctty != NULL && fgets(line, sizeof line, in) != NULL) {
+		size_t skip = strspn(line, " \t");
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[skip] != '\0' && line[skip] != '#')
+			run_binding(c, line + skip);
+	}
+	fclose(in);
+}
+
+/* paste-buffer: a paste across backends the server wants confirmed
+ * becomes a y/n question, and y repeats it with --confirmed (the
+ * ncurses client's on_paste_reply). */
+static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
+{
+	const cJSON *target = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(parsed->request, "name"));
+	struct pane *active = active_pane(c);
+	int pane = cJSON_IsNumber(target) ? target->valueint : active != NULL ? active->id : -1;
+	cJSON *result = cJSON_CreateObject();
+	struct sm_error err = {0};
+	char label[600], command[256];
+
+	if (exec_request(c, parsed->request, result, &err) != 0) {
+		if (strcmp(err.code, SM_ERR_CONFIRM_NEEDED) != 0) {
+			server_tty_message(c, true, err.message);
+		} else {
+			snprintf(label, sizeof label, "%s (y/n) ", err.message);
+			if (name != NULL)
+				snprintf(command, sizeof command,
+					 "paste-buffer -b \"%s\" -t %%%d --confirmed", name, pane);
+			else
+				snprintf(command, sizeof command,
+					 "paste-buffer -t %%%d --confirmed", pane);
+			server_prompt_open(&c->ctty->prompt, SERVER_PROMPT_CONFIRM, label, NULL,
+					   command);
+		}
+	}
+	cJSON_Delete(result);
+}
+
 /* A binding's command, run as this client: the server's commands as
  * if the client had sent the request; the client's own (modes) only as
  * far as the server has them yet. */
@@ -328,9 +742,22 @@ static void run_binding(struct conn *c, const char *line)
 	}
 	/* The client's own commands have no request of the server's; a
 	 * few that have one do more on the client's side first. */
+	/* Another pane chosen: copy mode ends, as the ncurses client's. */
+	if (strcmp(parsed.entry->name, "select-pane") == 0)
+		server_copy_leave(&c->ctty->copy);
 	if (parsed.entry->client != NULL &&
 	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
 		client_command(c, &parsed);
+	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
+		if (record_prepare(&parsed, &err) < 0)
+			server_tty_message(c, true, err.message);
+		else
+			run_printed(c, &parsed);
+	} else if (parsed.entry->client == NULL && parsed.entry->print != NULL &&
+		   (parsed.entry->flags & CMD_SHOW) && parsed.request != NULL) {
+		run_printed(c, &parsed);
+	} else if (strcmp(parsed.entry->name, "paste-buffer") == 0 && parsed.request != NULL) {
+		paste_buffer(c, &parsed);
 	} else if (parsed.request != NULL) {
 		cJSON *request = parsed.request;
 
@@ -391,7 +818,7 @@ static void help_key(struct conn *c, const struct term_key *key)
 	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
 		ct->help_offset -= page;
 	else
-		ct->help = false;
+		close_overlay(ct);
 	server_tty_draw(c);
 }
 
@@ -440,6 +867,10 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		help_key(c, key);
 		return;
 	}
+	if (ct->display_panes) {
+		display_panes_key(c, key);
+		return;
+	}
 	if (ct->prompt.active) {
 		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
 		bool history;
@@ -456,11 +887,29 @@ static void handle_key(struct conn *c, const struct term_key *key)
 			int count;
 			const char *const *lines = prompt_history_lines(&count);
 
-			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines, count);
+			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines,
+					      count);
 			server_tty_draw(c);
 			return;
 		}
-		if (server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+		if (ct->prompt.kind == SERVER_PROMPT_ASK &&
+		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			ask_answer(c, run);
+		} else if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
+			    ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
+			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+			struct pane *cp = pane_find(ct->copy.pane);
+			struct server_copy_result r;
+
+			if (ct->copy.active && cp != NULL) {
+				server_copy_search(&ct->copy, cp, run,
+						   ct->prompt.kind == SERVER_PROMPT_SEARCH_UP, &r);
+				copy_result(c, &r);
+			}
+		} else if (ct->prompt.kind != SERVER_PROMPT_ASK &&
+			   ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
+			   ct->prompt.kind != SERVER_PROMPT_SEARCH_DOWN &&
+			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
 			/* The line typed is the server's history (prompt-history.c),
 			 * as the ncurses client's lines are. */
 			if (history)
@@ -495,11 +944,178 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		server_tty_draw(c);
 		return;
 	}
+	/* In copy mode the prefix still works, as in tmux's modes. */
+	if (ct->copy.active) {
+		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
+
+		term_key_name(key, name, sizeof name);
+		if (key_name_canonical(name, canonical, sizeof canonical))
+			copy_key(c, canonical);
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
 	p = active_pane(c);
 	if (p != NULL && p->master >= 0) {
 		p->input_ms = server_now_ms();
 		term_send_key(p->term, key);
 	}
+}
+
+/* ---- the mouse (the ncurses client's behaviour, client-keys.c) ---- */
+
+static bool shown(const struct window *w, const struct pane *p)
+{
+	return w->zoomed == NULL || w->zoomed == p;
+}
+
+/* The pane under x, y: its content or its title line. */
+static struct pane *pane_at(struct conn *c, int x, int y)
+{
+	struct window *w = c->attached->active;
+
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
+		if (shown(w, p) && x >= p->x && x < p->x + p->cols && y >= p->y - 1 &&
+		    y < p->y + p->rows)
+			return p;
+	return NULL;
+}
+
+static void dispatch_pane_request(struct conn *c, const char *cmd, int pane, const char *dir,
+				  int amount)
+{
+	cJSON *request = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(request, "cmd", cmd);
+	cJSON_AddNumberToObject(request, "pane", pane);
+	if (dir != NULL) {
+		cJSON_AddStringToObject(request, "dir", dir);
+		cJSON_AddNumberToObject(request, "amount", amount);
+	}
+	cmd_dispatch(c, request);
+	cJSON_Delete(request);
+}
+
+static void focus_pane(struct conn *c, struct pane *p)
+{
+	if (active_pane(c) == p)
+		return;
+	server_copy_leave(&c->ctty->copy);
+	dispatch_pane_request(c, "select-pane", p->id, NULL, 0);
+}
+
+/* A press on a border starts a drag: the pane on the border's left (a
+ * column) or above it (a title line, the divider between stacked
+ * panes) has its right or bottom edge follow. */
+static bool start_border_drag(struct conn *c, int x, int y)
+{
+	struct client_tty *ct = c->ctty;
+	struct window *w = c->attached->active;
+
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next) {
+		struct pane *below;
+
+		if (!shown(w, p))
+			continue;
+		if (x == p->x + p->cols && y >= p->y - 1 && y < p->y + p->rows) {
+			ct->drag.active = true;
+			ct->drag.vertical = true;
+			ct->drag.pane = p->id;
+			ct->drag.press_pane = -1;
+		} else if (y == p->y + p->rows && x >= p->x && x < p->x + p->cols &&
+			   (below = pane_at(c, x, y)) != NULL) {
+			ct->drag.active = true;
+			ct->drag.vertical = false;
+			ct->drag.pane = p->id;
+			ct->drag.press_pane = below->id;
+		} else {
+			continue;
+		}
+		ct->drag.start_x = ct->drag.last_x = x;
+		ct->drag.start_y = ct->drag.last_y = y;
+		return true;
+	}
+	return false;
+}
+
+static void drag_to(struct conn *c, int x, int y)
+{
+	struct client_tty *ct = c->ctty;
+	int delta = ct->drag.vertical ? x - ct->drag.last_x : y - ct->drag.last_y;
+
+	if (delta == 0)
+		return;
+	dispatch_pane_request(c, "resize-pane", ct->drag.pane,
+			      ct->drag.vertical ? (delta > 0 ? "right" : "left")
+						: (delta > 0 ? "down" : "up"),
+			      abs(delta));
+	ct->drag.last_x = x;
+	ct->drag.last_y = y;
+}
+
+/* The wheel: a program that asked for the mouse gets it; otherwise copy
+ * mode in the pane under the pointer, scrolled 3 lines, and ended when
+ * the wheel brings back to the bottom a copy mode the wheel began (as
+ * tmux's copy-mode -e). */
+static void wheel(struct conn *c, struct pane *p, int x, int y, bool up, int mods)
+{
+	struct server_copy *copy = &c->ctty->copy;
+	bool copying = copy->active && copy->pane == p->id;
+
+	if (term_mouse_mode(p->term) > 0 && !copying) {
+		term_send_mouse(p->term, y - p->y, x - p->x, up ? 4 : 5, true, mods);
+		return;
+	}
+	if (p->state == SANDBOX_ERROR)
+		return;
+	if (!copying) {
+		if (!up)
+			return;
+		server_copy_enter(copy, p, false);
+		copy->exit_at_bottom = true;
+	}
+	server_copy_scroll(copy, up ? -3 : 3);
+	if (!up && copy->exit_at_bottom && server_copy_at_bottom(copy))
+		server_copy_leave(copy);
+}
+
+static void handle_mouse(struct conn *c, const struct term_input *in)
+{
+	struct client_tty *ct = c->ctty;
+	struct pane *p = pane_at(c, in->col, in->row);
+	int x = in->col, y = in->row;
+	bool reports = p != NULL && term_mouse_mode(p->term) > 0 && y >= p->y &&
+		       !(ct->copy.active && ct->copy.pane == p->id);
+
+	if (in->button == 4 || in->button == 5) {
+		if (in->pressed && p != NULL && y >= p->y)
+			wheel(c, p, x, y, in->button == 4, in->mods);
+	} else if (in->button == 1 && in->pressed && ct->drag.active) {
+		drag_to(c, x, y);
+	} else if (in->pressed && in->button >= 1) {
+		if (in->button == 1 && start_border_drag(c, x, y))
+			return;
+		if (p == NULL)
+			return;
+		focus_pane(c, p);
+		/* Title-line clicks only focus; content clicks reach programs
+		 * that asked for the mouse. */
+		if (reports)
+			term_send_mouse(p->term, y - p->y, x - p->x, in->button, true, in->mods);
+	} else if (!in->pressed && ct->drag.active) {
+		struct pane *clicked = pane_find(ct->drag.press_pane);
+		bool moved = x != ct->drag.start_x || y != ct->drag.start_y;
+
+		drag_to(c, x, y);
+		ct->drag.active = false;
+		if (!moved && clicked != NULL)
+			focus_pane(c, clicked);
+	} else if (!in->pressed && reports) {
+		term_send_mouse(p->term, y - p->y, x - p->x, in->button > 0 ? in->button : 1, false,
+				in->mods);
+	}
+	if (c->ctty == ct)
+		server_tty_draw(c);
 }
 
 /* Decode what waits in the input buffer; `final` once the escape timeout
@@ -517,6 +1133,8 @@ static void decode_input(struct conn *c, bool final)
 			break;
 		if (in.kind == TERM_INPUT_KEY) {
 			handle_key(c, &in.key);
+		} else if (in.kind == TERM_INPUT_MOUSE) {
+			handle_mouse(c, &in);
 		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
 			/* A sequence no key has is what the user typed (an ESC
 			 * and text, as a program's name may hold): the pane gets
@@ -689,6 +1307,9 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	ct->out_poll = xmalloc(sizeof *ct->out_poll);
 	ct->escape_timer = xmalloc(sizeof *ct->escape_timer);
 	ct->message_timer = xmalloc(sizeof *ct->message_timer);
+	ct->display_panes_timer = xmalloc(sizeof *ct->display_panes_timer);
+	uv_timer_init(server.loop, ct->display_panes_timer);
+	ct->display_panes_timer->data = c;
 	uv_timer_init(server.loop, ct->message_timer);
 	ct->message_timer->data = c;
 	uv_poll_init(server.loop, ct->in_poll, ct->in_fd);
@@ -741,10 +1362,13 @@ void server_tty_detach(struct conn *c)
 	close_handle(ct->out_poll);
 	close_handle(ct->escape_timer);
 	close_handle(ct->message_timer);
+	close_handle(ct->display_panes_timer);
 	if (ct->out_fd != ct->in_fd)
 		close(ct->out_fd);
 	close(ct->in_fd);
 	tty_free(ct->tty);
+	server_copy_leave(&ct->copy);
+	close_overlay(ct);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
 	free(ct);

@@ -171,6 +171,20 @@ void server_send(struct conn *c, cJSON *msg)
 		cJSON_Delete(msg);
 		return;
 	}
+	if (c->ctty != NULL && cJSON_IsString(event) &&
+	    strcmp(event->valuestring, "clipboard") == 0) {
+		const cJSON *text = cJSON_GetObjectItemCaseSensitive(msg, "text");
+
+		if (cJSON_IsString(text))
+			server_tty_clipboard(c, text->valuestring);
+		cJSON_Delete(msg);
+		return;
+	}
+	if (c->ctty != NULL && cJSON_IsString(event) && strcmp(event->valuestring, "ask") == 0) {
+		server_tty_ask(c, msg);
+		cJSON_Delete(msg);
+		return;
+	}
 	if (c->ctty != NULL && cJSON_IsString(event) && strcmp(event->valuestring, "status") == 0) {
 		const cJSON *text = cJSON_GetObjectItemCaseSensitive(msg, "text");
 

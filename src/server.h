@@ -317,6 +317,12 @@ void server_tty_draw_session(struct session *s);
 void server_tty_resize(struct conn *c);
 /* A line in the client's status line for a few seconds. */
 void server_tty_message(struct conn *c, bool is_error, const char *text);
+/* Ask mode's question (an `ask` push: a held connection or clipboard
+ * write) in the client's status line, a or d answering (client-ask.c's). */
+void server_tty_ask(struct conn *c, const struct cJSON *event);
+/* A pane's clipboard write let through (the `clipboard` push,
+ * clipboard.c) onto the terminal's clipboard with OSC 52. */
+void server_tty_clipboard(struct conn *c, const char *text);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown

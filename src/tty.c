@@ -565,10 +565,16 @@ void tty_resize(struct tty *tty, int rows, int cols)
 	allocate(tty, rows, cols);
 }
 
+#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h"
+#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+
 void tty_start(struct tty *tty)
 {
 	put_cap(tty, TTYC_SMCUP, 0, 0, 0);
 	put_cap(tty, TTYC_SMKX, 0, 0, 0);
+	/* The mouse: presses, releases and motion with a button held
+	 * (1000, 1002), reported in SGR's encoding (1006), as tmux asks. */
+	put(tty, MOUSE_ON, strlen(MOUSE_ON));
 	tty_invalidate(tty);
 	tty->started = true;
 }
@@ -577,6 +583,7 @@ void tty_stop(struct tty *tty)
 {
 	pen_reset(tty);
 	put_cap(tty, TTYC_CNORM, 0, 0, 0);
+	put(tty, MOUSE_OFF, strlen(MOUSE_OFF));
 	put_cap(tty, TTYC_RMKX, 0, 0, 0);
 	put_cap(tty, TTYC_RMCUP, 0, 0, 0);
 	tty->cursor_shown = 1;

@@ -479,12 +479,47 @@ static size_t sgr_mouse(const int *params, int nparams, char final, size_t len,
 	return len;
 }
 
+/* ESC [ M b x y: a mouse report in the old encoding (X10 and normal
+ * tracking without 1006), each byte 32 more than its value. */
+static size_t x10_mouse(const char *bytes, size_t len, struct term_input *out)
+{
+	int b, x, y;
+
+	if (len < 6)
+		return 0;
+	b = (unsigned char)bytes[3] - 32;
+	x = (unsigned char)bytes[4] - 33;
+	y = (unsigned char)bytes[5] - 33;
+	if (b < 0 || x < 0 || y < 0) {
+		out->kind = TERM_INPUT_OTHER;
+		return 6;
+	}
+	out->kind = TERM_INPUT_MOUSE;
+	out->col = x;
+	out->row = y;
+	out->mods = (b & 4 ? TERM_MOD_SHIFT : 0) | (b & 8 ? TERM_MOD_ALT : 0) |
+		    (b & 16 ? TERM_MOD_CTRL : 0);
+	out->pressed = true;
+	if (b & 64) {
+		out->button = 4 + (b & 1);
+	} else if ((b & 3) == 3) {
+		/* A release says no button: the first one's, as tmux takes it. */
+		out->button = b & 32 ? 0 : 1;
+		out->pressed = false;
+	} else {
+		out->button = 1 + (b & 3);
+	}
+	return 6;
+}
+
 static size_t csi(const char *bytes, size_t len, struct term_input *out)
 {
 	int params[8] = {0}, nparams = 0, key;
 	bool mouse = false, unknown = false;
 	size_t i = 2;
 
+	if (i < len && bytes[i] == 'M')
+		return x10_mouse(bytes, len, out);
 	if (i < len && bytes[i] == '<') {
 		mouse = true;
 		i++;

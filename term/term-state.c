@@ -947,6 +947,11 @@ int term_history_lines(const struct term *term)
 	return term->main_grid->history.count;
 }
 
+long term_lines_out(const struct term *term)
+{
+	return term->lines_out;
+}
+
 /* Visible rows come from the shown screen; history always from main. */
 const struct grid_line *term_line(const struct term *term, int row)
 {

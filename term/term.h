@@ -91,6 +91,10 @@ int term_rows(const struct term *term);
 int term_cols(const struct term *term);
 /* Lines currently held in scrollback (0..limit). */
 int term_history_lines(const struct term *term);
+/* Main-screen lines that went into history so far (a resize's reflow
+ * takes some back): a reader holding a history row as it was (copy
+ * mode) finds where it went, row - (now - then). */
+long term_lines_out(const struct term *term);
 
 /* Read one cell.  row 0..rows-1 is the visible screen; negative rows
  * reach into scrollback (-1 is the newest history line).  Cells past a
@@ -153,8 +157,8 @@ bool term_key_parse(const char *name, struct term_key *out);
 /* Canonical name of a key (for the protocol), written to buf. */
 void term_key_name(const struct term_key *key, char *buf, size_t size);
 /* What a user's terminal sent, decoded (the server reads a client's
- * terminal): one key, one mouse report (SGR, mode 1006), or a sequence
- * no key has, to be dropped. */
+ * terminal): one key, one mouse report (SGR, mode 1006, or the older
+ * ESC [ M encoding), or a sequence no key has, to be dropped. */
 enum term_input_kind { TERM_INPUT_KEY, TERM_INPUT_MOUSE, TERM_INPUT_OTHER };
 struct term_input {
 	int kind; /* enum term_input_kind */

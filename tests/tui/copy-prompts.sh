@@ -10,7 +10,9 @@ copied() { [ "$(sm save-buffer - 2>/dev/null)" = "$1" ]; }
 start_client
 keys "mark() { printf '\\033]133;%s\\007' \"\$1\"; }" Enter
 keys "clear; mark A; echo 'P1 first'; seq 1 60; mark A; echo 'P2 second'; echo out; mark A; echo 'P3 end'" Enter
-wait_screen "P3 end"
+# The output's line, not the command line that spells it: copy mode
+# begun before the command ran would have no marks to go to.
+wait_for 5 screen_matches '^P3 end *$'
 
 prefix [
 wait_for 3 screen_matches '\[0/[0-9]*\]'

@@ -10,7 +10,9 @@ file_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
 
 start_client
 keys "seq 1 600" Enter
-wait_screen "600"
+# The output's last line, not the command line that spells it: copy mode
+# freezes what the pane has when it begins.
+wait_for 5 screen_matches '^600 *$'
 
 prefix [
 check "prefix [ enters copy mode with a position indicator" wait_for 3 screen_matches '\[0/[0-9]*\]'

@@ -334,6 +334,18 @@ static void test_decode_mouse(void **state)
 	assert_int_equal(term_input_decode("\033[<20;10;20M", 12, false, &in), 12);
 	assert_int_equal(in.button, 1);
 	assert_int_equal(in.mods, TERM_MOD_CTRL | TERM_MOD_SHIFT);
+	/* The older encoding, ESC [ M and three bytes of value + 32. */
+	assert_int_equal(term_input_decode("\033[M \046$", 6, false, &in), 6);
+	assert_int_equal(in.kind, TERM_INPUT_MOUSE);
+	assert_int_equal(in.button, 1);
+	assert_int_equal(in.col, 5);
+	assert_int_equal(in.row, 3);
+	assert_true(in.pressed);
+	assert_int_equal(term_input_decode("\033[M#\046$", 6, false, &in), 6);
+	assert_false(in.pressed);
+	assert_int_equal(term_input_decode("\033[M`\046$", 6, false, &in), 6);
+	assert_int_equal(in.button, 4);
+	assert_int_equal(term_input_decode("\033[M`\046", 5, false, &in), 0);
 }
 
 /* Every key the encoder writes for a program reads back as itself (as

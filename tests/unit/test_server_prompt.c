@@ -41,6 +41,11 @@ static const struct prompt_case cases[] = {
      NULL},
     {SERVER_PROMPT_CONFIRM, NULL, "kill-pane", {"y"}, "kill-pane", NULL},
     {SERVER_PROMPT_CONFIRM, NULL, "kill-pane", {"n", "y"}, NULL, NULL},
+    /* Ask mode's question: the one key that answers, whatever it is;
+     * copy mode's search: the text typed. */
+    {SERVER_PROMPT_ASK, NULL, "", {"a"}, "a", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"x", "d"}, "x", NULL},
+    {SERVER_PROMPT_SEARCH_UP, NULL, "", {"1", "2", "Enter"}, "12", NULL},
 };
 
 static void test_prompt_cases(void **state)
