@@ -9,9 +9,6 @@
  * becomes a client-size request (the server redraws), and the server's exit event (sent after the
  * server gave the terminal back) says what to print.  It reads no key
  * and writes nothing to the terminal while attached.
- *
- * Chosen with SANDMUX_SERVER_DRAWS=1 while the server's drawing grows
- * to everything the ncurses client does (issue 28).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -764,12 +764,9 @@ int client_attach(const char *socket_path, const char *session, const char *them
 	char why[600], warning[700] = "";
 	int exit_code;
 
-	const char *server_draws = getenv("SANDMUX_SERVER_DRAWS");
-
-	if (server_draws != NULL && strcmp(server_draws, "1") == 0) {
-		free(c);
-		return client_thin_attach(socket_path, session, theme_override);
-	}
+	/* The server owns the terminal (issue 28): always the thin client. */
+	free(c);
+	return client_thin_attach(socket_path, session, theme_override);
 	c->input_pipe[0] = c->input_pipe[1] = -1;
 	setlocale(LC_ALL, "");
 	c->fd = connect_socket(socket_path, why, sizeof why);

@@ -23,8 +23,7 @@ struct sm_error;
 int client_attach(const char *socket_path, const char *session, const char *theme_override);
 
 /* The same, handing the terminal to the server, which reads and draws
- * it (client-thin.c); client_attach calls it when the environment has
- * SANDMUX_SERVER_DRAWS=1. */
+ * it (client-thin.c); client_attach calls it. */
 int client_thin_attach(const char *socket_path, const char *session, const char *theme_override);
 
 /* True if line is a command the client understands (the verbs of the ":"

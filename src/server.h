@@ -299,7 +299,7 @@ void session_store_forget(const char *name);
 void session_store_start(void);
 
 /* server-tty.c: a client's terminal passed to the server, which reads
- * its keys and draws it (issue 28's model; SANDMUX_SERVER_DRAWS). */
+ * its keys and draws it (issue 28's model). */
 struct client_tty;
 struct server_tty_options {
 	const char *term, *colorterm; /* the client's TERM and COLORTERM */
