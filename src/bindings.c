@@ -2,17 +2,12 @@
  * bindings: key names (tmux's spelling) and the table that maps a key
  * pressed after the prefix to a command string.  See bindings.h.
  *
- * Two directions meet here: ncurses hands the client key codes, which are
- * turned into names (key_name_from_ncurses); people write names in the
- * config, which are checked and canonicalised (key_name_canonical).  Both
- * go through one representation, a modifier mask plus a base name, so the
- * two spellings always agree.
+ * People write names in the config, which are checked and canonicalised
+ * here (key_name_canonical); keys the server decodes from a terminal
+ * (term_input_decode) are named by the same parser, term/keys.c.
  */
-#define _XOPEN_SOURCE_EXTENDED 1
-#define NCURSES_WIDECHAR 1
 
 #include <ctype.h>
-#include <ncurses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +19,6 @@
 #include "error.h"
 #include "term.h"
 #include "xalloc.h"
-
-struct key_parts {
-	int mods; /* KEY_MOD_* */
-	char base[KEY_NAME_MAX - 8];
-};
 
 /* Names are read by term/keys.c, the one parser of key names (the
  * server encodes the same names for panes); this file only spells the
@@ -57,167 +47,6 @@ bool key_name_is_text(const char *canonical)
 	struct term_key key;
 
 	return term_key_parse(canonical, &key) && key.kind == TERM_KEY_CHAR && key.mods == 0;
-}
-
-/* ncurses key codes with a fixed name. */
-static const struct {
-	unsigned int code;
-	int mods;
-	const char *base;
-} ncurses_keys[] = {
-    {KEY_UP, 0, "Up"},
-    {KEY_DOWN, 0, "Down"},
-    {KEY_LEFT, 0, "Left"},
-    {KEY_RIGHT, 0, "Right"},
-    {KEY_HOME, 0, "Home"},
-    {KEY_END, 0, "End"},
-    {KEY_PPAGE, 0, "PageUp"},
-    {KEY_NPAGE, 0, "PageDown"},
-    {KEY_IC, 0, "Insert"},
-    {KEY_DC, 0, "Delete"},
-    {KEY_BACKSPACE, 0, "BSpace"},
-    {KEY_ENTER, 0, "Enter"},
-    {KEY_BTAB, KEY_MOD_SHIFT, "Tab"},
-    {KEY_SLEFT, KEY_MOD_SHIFT, "Left"},
-    {KEY_SRIGHT, KEY_MOD_SHIFT, "Right"},
-    {KEY_SR, KEY_MOD_SHIFT, "Up"},
-    {KEY_SF, KEY_MOD_SHIFT, "Down"},
-    {KEY_SHOME, KEY_MOD_SHIFT, "Home"},
-    {KEY_SEND, KEY_MOD_SHIFT, "End"},
-    {KEY_SDC, KEY_MOD_SHIFT, "Delete"},
-    {KEY_SIC, KEY_MOD_SHIFT, "Insert"},
-    {KEY_SPREVIOUS, KEY_MOD_SHIFT, "PageUp"},
-    {KEY_SNEXT, KEY_MOD_SHIFT, "PageDown"},
-};
-
-/* xterm-style modified keys that ncurses reports as extended key codes
- * named by terminfo ("kUP5" is Ctrl+Up).  The digit is xterm's modifier
- * parameter: 1 + (shift 1 | alt 2 | ctrl 4). */
-static const struct {
-	const char *cap;
-	const char *base;
-} extended_keys[] = {
-    {"kUP", "Up"},   {"kDN", "Down"},	 {"kLFT", "Left"},     {"kRIT", "Right"}, {"kHOM", "Home"},
-    {"kEND", "End"}, {"kPRV", "PageUp"}, {"kNXT", "PageDown"}, {"kIC", "Insert"}, {"kDC", "Delete"},
-};
-
-static bool extended_key_parts(const char *cap, struct key_parts *parts)
-{
-	for (size_t i = 0; i < sizeof extended_keys / sizeof extended_keys[0]; i++) {
-		size_t len = strlen(extended_keys[i].cap);
-		int param;
-
-		if (strncmp(cap, extended_keys[i].cap, len) != 0 || cap[len] < '2' ||
-		    cap[len] > '8' || cap[len + 1] != 0)
-			continue;
-		param = cap[len] - '1';
-		parts->mods = ((param & 1) ? KEY_MOD_SHIFT : 0) | ((param & 2) ? KEY_MOD_META : 0) |
-			      ((param & 4) ? KEY_MOD_CTRL : 0);
-		snprintf(parts->base, sizeof parts->base, "%s", extended_keys[i].base);
-		return true;
-	}
-	return false;
-}
-
-static bool function_key_parts(unsigned int code, struct key_parts *parts)
-{
-	int n;
-
-	if (code < (unsigned int)KEY_F(1) || code > (unsigned int)KEY_F(60))
-		return false;
-	n = (int)(code - (unsigned int)KEY_F(1)); /* 0-based; xterm sends F13.. for modified F1.. */
-	/* Blocks of twelve: plain, shift, ctrl, ctrl+shift, alt. */
-	static const int block_mods[] = {0, KEY_MOD_SHIFT, KEY_MOD_CTRL,
-					 KEY_MOD_CTRL | KEY_MOD_SHIFT, KEY_MOD_META};
-	parts->mods = block_mods[n / 12];
-	snprintf(parts->base, sizeof parts->base, "F%d", n % 12 + 1);
-	return true;
-}
-
-static bool key_code_parts(unsigned int code, struct key_parts *parts)
-{
-	const char *cap;
-
-	for (size_t i = 0; i < sizeof ncurses_keys / sizeof ncurses_keys[0]; i++) {
-		if (ncurses_keys[i].code == code) {
-			parts->mods = ncurses_keys[i].mods;
-			snprintf(parts->base, sizeof parts->base, "%s", ncurses_keys[i].base);
-			return true;
-		}
-	}
-	if (function_key_parts(code, parts))
-		return true;
-	if (code > KEY_MAX && (cap = keyname((int)code)) != NULL)
-		return extended_key_parts(cap, parts);
-	return false;
-}
-
-/* A character from get_wch: control characters become C- names, the rest
- * is the character itself in UTF-8. */
-static bool key_char_parts(unsigned int ch, struct key_parts *parts)
-{
-	char utf8[8];
-	mbstate_t state;
-	size_t len;
-
-	parts->mods = 0;
-	switch (ch) {
-	case 0:
-		parts->mods = KEY_MOD_CTRL;
-		snprintf(parts->base, sizeof parts->base, "Space");
-		return true;
-	case '\t':
-		snprintf(parts->base, sizeof parts->base, "Tab");
-		return true;
-	case '\r':
-		snprintf(parts->base, sizeof parts->base, "Enter");
-		return true;
-	case 0x1b:
-		snprintf(parts->base, sizeof parts->base, "Escape");
-		return true;
-	case 0x7f:
-		snprintf(parts->base, sizeof parts->base, "BSpace");
-		return true;
-	case ' ':
-		snprintf(parts->base, sizeof parts->base, "Space");
-		return true;
-	}
-	if (ch < 0x20) {
-		parts->mods = KEY_MOD_CTRL;
-		/* 0x01..0x1a are C-a..C-z; 0x1c..0x1f are C-\ C-] C-^ C-_. */
-		snprintf(parts->base, sizeof parts->base, "%c",
-			 ch <= 0x1a ? (int)ch + 0x60 : (int)ch + 0x40);
-		return true;
-	}
-	if (ch >= 0x80 && ch < 0xa0)
-		return false; /* C1 controls have no key */
-	memset(&state, 0, sizeof state);
-	len = wcrtomb(utf8, (wchar_t)ch, &state);
-	if (len == (size_t)-1 || len >= sizeof parts->base)
-		return false;
-	utf8[len] = 0;
-	snprintf(parts->base, sizeof parts->base, "%s", utf8);
-	return true;
-}
-
-static void key_parts_format(const struct key_parts *parts, char *out, size_t size)
-{
-	snprintf(out, size, "%s%s%s%s", (parts->mods & KEY_MOD_CTRL) ? "C-" : "",
-		 (parts->mods & KEY_MOD_META) ? "M-" : "",
-		 (parts->mods & KEY_MOD_SHIFT) ? "S-" : "", parts->base);
-}
-
-bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *out, size_t size)
-{
-	struct key_parts parts;
-	char spelled[KEY_NAME_MAX];
-
-	if (!(is_key_code ? key_code_parts(ch, &parts) : key_char_parts(ch, &parts)))
-		return false;
-	if (meta)
-		parts.mods |= KEY_MOD_META;
-	key_parts_format(&parts, spelled, sizeof spelled);
-	return key_name_canonical(spelled, out, size);
 }
 
 /* The defaults.  tmux users will recognise every key; those marked

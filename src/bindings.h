@@ -27,10 +27,6 @@ struct sm_error;
 #define KEY_NAME_MAX 32
 #define BINDING_COMMAND_MAX 256
 
-#define KEY_MOD_CTRL 0x1
-#define KEY_MOD_META 0x2
-#define KEY_MOD_SHIFT 0x4
-
 struct binding {
 	char key[KEY_NAME_MAX];
 	char command[BINDING_COMMAND_MAX]; /* "" in a config entry: unbind */
@@ -46,12 +42,6 @@ struct binding_table {
 /* Parse a key name as a person writes it and write its canonical spelling
  * to out.  Returns false if name is not a key. */
 bool key_name_canonical(const char *name, char *out, size_t size);
-
-/* Name a key read by ncurses' get_wch(): ch is the character or key code,
- * is_key_code says get_wch returned KEY_CODE_YES, meta says the key came
- * after a lone ESC (how terminals send Alt).  Writes the canonical name;
- * returns false for keys without a name (KEY_MOUSE, KEY_RESIZE...). */
-bool key_name_from_ncurses(unsigned int ch, bool is_key_code, bool meta, char *out, size_t size);
 
 /* True if a canonical name is plain text to type rather than a key (a
  * single printable character without modifiers). */

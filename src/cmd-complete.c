@@ -3,8 +3,8 @@
  * kind, from the server, which is the one that knows them: targets (every
  * session, "SESSION:W", "SESSION:W.P", the attached session's ":W" and
  * every pane's "%ID"), backends, and profiles (the built-in ones and the
- * config's, as the server read it).  The client picks the words that
- * start with what was typed (client-keys.c).
+ * config's, as the server read it).  The prompt picks the words that
+ * start with what was typed (server-tty.c's Tab).
  */
 #include <stdio.h>
 #include <string.h>

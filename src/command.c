@@ -459,6 +459,20 @@ int command_parse_line(const char *line, const struct command_context *ctx,
 	return 0;
 }
 
+/* A binding checked where no client is (the config's): targets may be
+ * left out, as a binding runs where the client is. */
+static const struct command_context binding_check_context = { CMD_PROMPT, 0, "." };
+
+bool command_binding_valid(const char *line, struct sm_error *err)
+{
+	struct command_parsed parsed;
+
+	if (command_parse_line(line, &binding_check_context, &parsed, err) < 0)
+		return false;
+	command_parsed_free(&parsed);
+	return true;
+}
+
 void command_parsed_free(struct command_parsed *parsed)
 {
 	cJSON_Delete(parsed->request);

@@ -6,8 +6,9 @@
  * option spec (flags, options with typed values, the words after them),
  * the protocol request it becomes, and the parts that run it — the
  * server's handler for that request, and, where a command needs more
- * than "send the request", what the command line or the attached client
- * does around it.
+ * than "send the request", what the command line does around it, or
+ * that it is the attached terminal's own (a mode, the prompt: run by the
+ * server, which owns that terminal).
  *
  * The command line (`sandmux split -t work -h`), the ":" prompt and key
  * bindings ("split -h") all parse through command_parse() into the same
@@ -29,7 +30,6 @@
 
 struct cJSON;
 struct conn;
-struct client;
 struct sm_error;
 
 /* What an option's value is, and so how it is checked and where it goes. */
@@ -81,6 +81,7 @@ struct command_option {
 #define CMD_START_SERVER 0x08 /* CLI: start the server when none runs */
 #define CMD_HIDDEN 0x10	      /* CLI: internal, left out of the verb list */
 #define CMD_SHOW 0x20	      /* prompt: what the command line prints is shown */
+#define CMD_TERMINAL 0x40     /* prompt: the attached terminal's own (server-tty.c) */
 
 struct command_parsed;
 
@@ -94,8 +95,6 @@ typedef int (*command_raw_fn)(int argc, char **argv);
 /* The command line prints the request's result (the generic path). */
 typedef void (*command_print_fn)(struct command_parsed *parsed, const struct cJSON *result,
 				 FILE *out);
-/* The attached client's own part (copy-mode, detach...); 0 or -1. */
-typedef int (*command_client_fn)(struct client *c, struct command_parsed *parsed);
 
 struct command_entry {
 	const char *name;
@@ -113,7 +112,6 @@ struct command_entry {
 	command_cli_fn cli;
 	command_raw_fn raw;
 	command_print_fn print;
-	command_client_fn client;
 };
 
 /* Who is parsing: the command line has no defaults; the prompt and key
@@ -150,6 +148,9 @@ int command_parse(const struct command_entry *entry, int argc, char **argv,
 int command_parse_line(const char *line, const struct command_context *ctx,
 		       struct command_parsed *out, struct sm_error *err);
 void command_parsed_free(struct command_parsed *parsed);
+/* True if line is a command a key binding may run; otherwise err says
+ * why.  For the config's bindings, read where no client is. */
+bool command_binding_valid(const char *line, struct sm_error *err);
 /* command-prompt's template with every %% replaced by text, quoted for
  * the double quotes the template puts around it (tmux's "%%"). */
 void command_fill_template(const char *template, const char *text, char *out, size_t size);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "command.h"
 #include "config.h"
 #include "error.h"
 #include "profile.h"
@@ -314,7 +314,7 @@ static int add_binding(struct config_parse *parse, const cJSON *member)
 	} else {
 		if (strlen(member->valuestring) >= sizeof entry->command)
 			return invalid(parse, member->string, "binds a command that is too long");
-		if (!client_command_valid(member->valuestring, &command_err)) {
+		if (!command_binding_valid(member->valuestring, &command_err)) {
 			sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"bindings\": \"%s\": %s",
 				     parse->source, member->string, command_err.message);
 			return -1;

@@ -46,7 +46,7 @@ struct canvas {
 
 /* Without colours (NO_COLOR) the chrome still tells its parts apart:
  * labels and banners reversed, the active border and title bold. */
-unsigned screen_no_color_attrs(enum theme_slot slot)
+static unsigned screen_no_color_attrs(enum theme_slot slot)
 {
 	switch (slot) {
 	case THEME_BORDER_ACTIVE:
@@ -136,7 +136,9 @@ static void fill(struct canvas *cv, int y, int x, int width, const char *glyph,
 
 /* ---- titles ---- */
 
-void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
+/* A pane's label as its title line shows it: FAILED, the backend (a
+ * microvm's with its accelerator), or "starting". */
+static void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
 		       size_t size)
 {
 	if (strcmp(state, "error") == 0)
@@ -165,7 +167,9 @@ static bool label_word(const char *word, size_t len)
 	return false;
 }
 
-void screen_title_beside_label(const char *title, char *out, size_t size)
+/* A program's title as drawn beside the label: trimmed, and quoted when
+ * it holds a label's word, so that it can never pass for one. */
+static void screen_title_beside_label(const char *title, char *out, size_t size)
 {
 	size_t len;
 	bool imitates = false;
@@ -187,7 +191,9 @@ void screen_title_beside_label(const char *title, char *out, size_t size)
 	snprintf(out, size, imitates ? "\"%.*s\"" : "%.*s", (int)len, title);
 }
 
-void screen_progress_text(int state, int percent, char *out, size_t size)
+/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
+ * "[busy] ", "[paused 42%] "; "" when none (state 0). */
+static void screen_progress_text(int state, int percent, char *out, size_t size)
 {
 	static const char *const states[] = {[1] = "", [2] = "error ", [4] = "paused "};
 
@@ -707,8 +713,7 @@ static void draw_help(struct canvas *cv)
 /* ---- display-panes ---- */
 
 /* display-panes' digits, as tmux draws them big when a pane has room:
- * five rows of three cells, each cell two columns wide (the ncurses
- * client's, client-draw.c). */
+ * five rows of three cells, each cell two columns wide. */
 static const char *const big_digits[10][5] = {
     {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
     {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},

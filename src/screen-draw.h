@@ -53,18 +53,4 @@ struct screen_overlay {
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
 		 const struct theme *theme, const struct screen_overlay *overlay);
 
-/* A pane's label as its title line shows it: FAILED, the backend (a
- * microvm's with its accelerator), or "starting". */
-void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
-		       size_t size);
-/* The attributes a theme slot is drawn with when there are no colours
- * (NO_COLOR): labels and banners reversed, the active border bold. */
-unsigned screen_no_color_attrs(enum theme_slot slot);
-/* A program's title as drawn beside the label: trimmed, and quoted when
- * it holds a label's word, so that it can never pass for one. */
-void screen_title_beside_label(const char *title, char *out, size_t size);
-/* OSC 9;4 progress as the title shows it: "[42%] ", "[error 42%] ",
- * "[busy] ", "[paused 42%] "; "" when none (state 0). */
-void screen_progress_text(int state, int percent, char *out, size_t size);
-
 #endif

@@ -51,7 +51,7 @@
 #define INPUT_MAX 256	  /* bytes of a sequence not complete yet */
 #define GIVE_BACK_MS 200  /* how long the last bytes may take to reach a terminal */
 #define OWNER_CHECK_MS 50 /* how long a look at who has the terminal holds */
-#define MESSAGE_MS 3000	  /* a message in the status line, as the ncurses client's */
+#define MESSAGE_MS 3000	  /* a message in the status line */
 #define ERROR_MESSAGE_MS 6000
 
 struct client_tty {
@@ -506,9 +506,8 @@ static void copy_key(struct conn *c, const char *key)
 
 static void source_file(struct conn *c, const char *path);
 
-/* The commands the ncurses client runs itself (modes), as far as the
- * server has them: send-prefix, display-message, the prompt and
- * confirm-before. */
+/* The attached terminal's own commands (CMD_TERMINAL: modes, the
+ * prompt, messages), which no request of the server's runs. */
 static void client_command(struct conn *c, const struct command_parsed *parsed)
 {
 	struct client_tty *ct = c->ctty;
@@ -547,7 +546,7 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {
-		server_copy_leave(&ct->copy); /* as the ncurses client's */
+		server_copy_leave(&ct->copy);
 		ct->help = true;
 		ct->help_offset = 0;
 	} else if (strcmp(name, "display-panes") == 0) {
@@ -623,8 +622,7 @@ static int exec_request(struct conn *c, const cJSON *request, cJSON *result, str
 }
 
 /* What the command line prints for a command (ls, list-panes, record):
- * one line as a message, more in the overlay (the ncurses client's
- * on_print_reply and client_view_text). */
+ * one line as a message, more in the overlay. */
 static void run_printed(struct conn *c, const struct command_parsed *parsed)
 {
 	struct client_tty *ct = c->ctty;
@@ -672,7 +670,7 @@ static void run_printed(struct conn *c, const struct command_parsed *parsed)
 static void run_binding(struct conn *c, const char *line);
 
 /* source-file at the prompt: each line run as if typed there; the
- * first that fails to parse stops it (the ncurses client's). */
+ * first that fails to parse stops it. */
 static void source_file(struct conn *c, const char *path)
 {
 	FILE *in = fopen(path, "r");
@@ -696,8 +694,7 @@ static void source_file(struct conn *c, const char *path)
 }
 
 /* paste-buffer: a paste across backends the server wants confirmed
- * becomes a y/n question, and y repeats it with --confirmed (the
- * ncurses client's on_paste_reply). */
+ * becomes a y/n question, and y repeats it with --confirmed. */
 static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
 {
 	const cJSON *target = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
@@ -726,6 +723,47 @@ static void paste_buffer(struct conn *c, const struct command_parsed *parsed)
 	cJSON_Delete(result);
 }
 
+/* allow at the prompt: who asks is the prompt; with --persist the dry
+ * run names the change, a y/n question asks for it, and y runs the same
+ * allow with --yes.  Otherwise what the command line would print. */
+static void allow(struct conn *c, struct command_parsed *parsed)
+{
+	const cJSON *pane = cJSON_GetObjectItemCaseSensitive(parsed->request, "pane");
+	cJSON *result;
+	struct sm_error err = {0};
+	const char *host, *path, *profile, *config;
+	char label[512], command[BINDING_COMMAND_MAX], *safe;
+
+	cli_allow_prepare(parsed->request, "prompt");
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(parsed->request, "persist")) ||
+	    command_local(parsed, "yes") != NULL || !cJSON_IsNumber(pane)) {
+		run_printed(c, parsed);
+		return;
+	}
+	cJSON_AddBoolToObject(parsed->request, "dry_run", true);
+	result = cJSON_CreateObject();
+	if (exec_request(c, parsed->request, result, &err) != 0) {
+		server_tty_message(c, true, err.message);
+		cJSON_Delete(result);
+		return;
+	}
+	host = cJSON_GetStringValue(cJSON_GetObjectItem(result, "host"));
+	path = cJSON_GetStringValue(cJSON_GetObjectItem(result, "path"));
+	profile = cJSON_GetStringValue(cJSON_GetObjectItem(result, "profile"));
+	config = cJSON_GetStringValue(cJSON_GetObjectItem(result, "config"));
+	if (profile != NULL && config != NULL && (host != NULL || path != NULL)) {
+		snprintf(label, sizeof label, "write %s into profile %s in %s? (y/n) ",
+			 host != NULL ? host : path, profile, config);
+		snprintf(command, sizeof command, "allow -t %%%d --persist --yes %s",
+			 pane->valueint, host != NULL ? host : path);
+		safe = sanitise_text(label);
+		server_prompt_open(&c->ctty->prompt, SERVER_PROMPT_CONFIRM, safe, NULL, command);
+		free(safe);
+		server_tty_draw(c);
+	}
+	cJSON_Delete(result);
+}
+
 /* A binding's command, run as this client: the server's commands as
  * if the client had sent the request; the client's own (modes) only as
  * far as the server has them yet. */
@@ -742,22 +780,23 @@ static void run_binding(struct conn *c, const char *line)
 	}
 	/* The client's own commands have no request of the server's; a
 	 * few that have one do more on the client's side first. */
-	/* Another pane chosen: copy mode ends, as the ncurses client's. */
+	/* Another pane chosen: copy mode ends. */
 	if (strcmp(parsed.entry->name, "select-pane") == 0)
 		server_copy_leave(&c->ctty->copy);
-	if (parsed.entry->client != NULL &&
-	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
+	if (parsed.entry->flags & CMD_TERMINAL) {
 		client_command(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
 		if (record_prepare(&parsed, &err) < 0)
 			server_tty_message(c, true, err.message);
 		else
 			run_printed(c, &parsed);
-	} else if (parsed.entry->client == NULL && parsed.entry->print != NULL &&
+	} else if (parsed.entry->print != NULL &&
 		   (parsed.entry->flags & CMD_SHOW) && parsed.request != NULL) {
 		run_printed(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "paste-buffer") == 0 && parsed.request != NULL) {
 		paste_buffer(c, &parsed);
+	} else if (strcmp(parsed.entry->name, "allow") == 0 && parsed.request != NULL) {
+		allow(c, &parsed);
 	} else if (parsed.request != NULL) {
 		cJSON *request = parsed.request;
 
@@ -823,8 +862,8 @@ static void help_key(struct conn *c, const struct term_key *key)
 }
 
 /* Tab at the prompt: a command's name, or the value of the option
- * before the word from the server's words (cmd-complete.c, the words the
- * ncurses client asks for with `complete`). */
+ * before the word from the server's words (cmd-complete.c, the words
+ * `complete` answers). */
 static void prompt_tab(struct conn *c)
 {
 	struct client_tty *ct = c->ctty;
@@ -910,8 +949,8 @@ static void handle_key(struct conn *c, const struct term_key *key)
 			   ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
 			   ct->prompt.kind != SERVER_PROMPT_SEARCH_DOWN &&
 			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
-			/* The line typed is the server's history (prompt-history.c),
-			 * as the ncurses client's lines are. */
+			/* The line typed goes into the server's history
+			 * (prompt-history.c). */
 			if (history)
 				prompt_history_add(run);
 			run_binding(c, run);
@@ -962,7 +1001,7 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	}
 }
 
-/* ---- the mouse (the ncurses client's behaviour, client-keys.c) ---- */
+/* ---- the mouse ---- */
 
 static bool shown(const struct window *w, const struct pane *p)
 {

@@ -275,7 +275,7 @@ static bool client_has_pane(const struct conn *c, const struct pane *p)
 /* A layout to one client, and then the full frame of every pane it
  * lists that the client has no cells for.  The client keeps a pane's
  * cells only while the pane stays in its layouts at the same size (a
- * pane new to it, or resized, starts blank: client-model.c); frames
+ * pane new to it, or resized, starts blank); frames
  * carry only damage, so without this a window switched to, or a pane
  * shown again after a zoom, would be drawn blank until its program
  * wrote something. */

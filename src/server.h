@@ -318,7 +318,7 @@ void server_tty_resize(struct conn *c);
 /* A line in the client's status line for a few seconds. */
 void server_tty_message(struct conn *c, bool is_error, const char *text);
 /* Ask mode's question (an `ask` push: a held connection or clipboard
- * write) in the client's status line, a or d answering (client-ask.c's). */
+ * write) in the client's status line, a or d answering. */
 void server_tty_ask(struct conn *c, const struct cJSON *event);
 /* A pane's clipboard write let through (the `clipboard` push,
  * clipboard.c) onto the terminal's clipboard with OSC 52. */

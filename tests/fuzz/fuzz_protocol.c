@@ -10,9 +10,9 @@
  * needs a live connection and would start processes, so it is not
  * called; the parsing it delegates to is.
  *
- * Client side: a line carrying "event":"layout" or "event":"frame" is
- * applied to a client model (client_apply_layout, client_apply_frame):
- * the client must survive whatever the server (or a forged server) sends.
+ * The user's terminal: the same bytes as what a terminal sends the
+ * server (term_input_decode, as server-tty.c reads them), a cut
+ * sequence decoded once more with the escape timeout's `final`.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -21,9 +21,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "client-internal.h"
 #include "cmd.h"
 #include "error.h"
+#include "term.h"
 
 static const char *const int_fields[] = { "id", "pane", "cols", "rows", "start", "end",
 					  "size", "amount", "index", "version", "row",
@@ -51,21 +51,20 @@ static void server_side(const cJSON *req)
 		cmd_free_spawn(&spawn);
 }
 
-static void client_side(const cJSON *msg)
+static void terminal_side(const char *bytes, size_t len)
 {
-	static struct client c;
-	const char *event = cJSON_GetStringValue(cJSON_GetObjectItem(msg, "event"));
+	struct term_input in;
+	size_t used;
 
-	if (event == NULL)
-		return;
-	c.cols = 120;
-	c.rows = 40;
-	if (strcmp(event, "layout") == 0)
-		client_apply_layout(&c, msg);
-	else if (strcmp(event, "frame") == 0)
-		client_apply_frame(&c, msg);
-	else if (strcmp(event, "reset") == 0)
-		client_model_free(&c);
+	while (len > 0) {
+		used = term_input_decode(bytes, len, false, &in);
+		if (used == 0)
+			used = term_input_decode(bytes, len, true, &in);
+		if (used == 0 || used > len)
+			abort(); /* the decoder must always make progress when final */
+		bytes += used;
+		len -= used;
+	}
 }
 
 static void handle_line(const char *line)
@@ -75,7 +74,6 @@ static void handle_line(const char *line)
 
 	if (req != NULL && cJSON_IsObject(req)) {
 		server_side(req);
-		client_side(req);
 		printed = cJSON_PrintUnformatted(req);
 		free(printed);
 	}
@@ -98,5 +96,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		start = i + 1;
 	}
 	free(buf);
+	terminal_side((const char *)data, size);
 	return 0;
 }

@@ -378,7 +378,7 @@ static void test_table(void **state)
 		assert_non_null(e->summary);
 		if (e->request != NULL && command_for_request(e->request) == NULL)
 			fail_msg("%s becomes %s, which no entry serves", e->name, e->request);
-		if ((e->flags & (CMD_CLI | CMD_PROMPT)) && e->request == NULL && e->client == NULL &&
+		if ((e->flags & (CMD_CLI | CMD_PROMPT)) && e->request == NULL && !(e->flags & CMD_TERMINAL) &&
 		    e->cli == NULL && e->raw == NULL)
 			fail_msg("%s has nothing that runs it", e->name);
 		for (const struct command_option *o = e->options; o && (o->letter || o->long_name);

@@ -3,11 +3,9 @@
  *
  * Config cases are tables of file text and what must come out: the
  * values, or the error code and a word the message must contain (the
- * offending key).  Key-name cases give what ncurses hands the client and
- * the tmux name that must come out of it.
+ * offending key).  Key-name cases give a name as a person writes it and
+ * the canonical spelling that must come out of it.
  */
-#define _XOPEN_SOURCE_EXTENDED 1
-#define NCURSES_WIDECHAR 1
 
 #include <locale.h>
 #include <setjmp.h>
@@ -20,7 +18,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <ncurses.h>
 
 #include "bindings.h"
 #include "config.h"
@@ -341,71 +338,6 @@ static void test_check_config(void **state)
 	    config_check_main(write_file("check-theme.json", "{\"theme\":\"no-such-theme\"}")), 1);
 }
 
-struct ncurses_case {
-	unsigned int ch;
-	bool is_key_code;
-	bool meta;
-	const char *name;
-};
-
-static const struct ncurses_case ncurses_cases[] = {
-    {'a', false, false, "a"},
-    {'%', false, false, "%"},
-    {' ', false, false, "Space"},
-    {'\r', false, false, "Enter"},
-    {'\t', false, false, "Tab"},
-    {0x1b, false, false, "Escape"},
-    {0x7f, false, false, "BSpace"},
-    {0x00, false, false, "C-Space"},
-    {0x01, false, false, "C-a"},
-    {0x02, false, false, "C-b"},
-    {0x03, false, false, "C-c"},
-    {0x1a, false, false, "C-z"},
-    {0x1c, false, false, "C-\\"},
-    {0x1d, false, false, "C-]"},
-    {0x1f, false, false, "C-_"},
-    {'x', false, true, "M-x"},
-    {0x03, false, true, "C-M-c"},
-    {0x1b, false, true, "M-Escape"},
-    {0xe9, false, false, "\xc3\xa9"},
-    {0x4e2d, false, false, "\xe4\xb8\xad"},
-    {KEY_UP, true, false, "Up"},
-    {KEY_DOWN, true, false, "Down"},
-    {KEY_LEFT, true, false, "Left"},
-    {KEY_RIGHT, true, true, "M-Right"},
-    {KEY_HOME, true, false, "Home"},
-    {KEY_END, true, false, "End"},
-    {KEY_PPAGE, true, false, "PageUp"},
-    {KEY_NPAGE, true, false, "PageDown"},
-    {KEY_IC, true, false, "Insert"},
-    {KEY_DC, true, false, "Delete"},
-    {KEY_BACKSPACE, true, false, "BSpace"},
-    {KEY_ENTER, true, false, "Enter"},
-    {KEY_BTAB, true, false, "S-Tab"},
-    {KEY_SLEFT, true, false, "S-Left"},
-    {KEY_SR, true, false, "S-Up"},
-    {KEY_F(1), true, false, "F1"},
-    {KEY_F(12), true, false, "F12"},
-    {KEY_F(17), true, false, "S-F5"},
-    {KEY_F(25), true, false, "C-F1"},
-};
-
-static void test_key_names_from_ncurses(void **state)
-{
-	char name[KEY_NAME_MAX];
-
-	for (size_t i = 0; i < sizeof ncurses_cases / sizeof ncurses_cases[0]; i++) {
-		const struct ncurses_case *k = &ncurses_cases[i];
-
-		if (!key_name_from_ncurses(k->ch, k->is_key_code, k->meta, name, sizeof name))
-			fail_msg("case %zu: no name for %#x", i, k->ch);
-		if (strcmp(name, k->name) != 0)
-			fail_msg("case %zu: %#x gave \"%s\", want \"%s\"", i, k->ch, name, k->name);
-	}
-	assert_false(key_name_from_ncurses(KEY_MOUSE, true, false, name, sizeof name));
-	assert_false(key_name_from_ncurses(0x85, false, false, name, sizeof name));
-}
-
 static const char *const canonical_cases[][2] = {
     {"C-b", "C-b"},	{"c-B", "C-b"},	       {"M-C-x", "C-M-x"}, {"s-m-c-Up", "C-M-S-Up"},
     {"PgUp", "PageUp"}, {"npage", "PageDown"}, {"BTab", "S-Tab"},  {"C--", "C--"},
@@ -478,7 +410,6 @@ int main(void)
 	    cmocka_unit_test(test_missing_files),
 	    cmocka_unit_test(test_default_path),
 	    cmocka_unit_test(test_check_config),
-	    cmocka_unit_test(test_key_names_from_ncurses),
 	    cmocka_unit_test(test_key_name_canonical),
 	    cmocka_unit_test(test_binding_table),
 	    cmocka_unit_test(test_command_split),
