@@ -78,7 +78,7 @@ $(BUILD)/libsandmux.a: $(LIB_OBJS)
 # unmapped in a server that does not run them.  A file left off this
 # list still works, only further away.
 SERVER_CORE := src/server.c src/cmd.c src/cmd-session.c src/session.c src/layout.c \
-	src/pane.c src/pane-cwd.c src/server-echo.c src/record.c src/events.c src/jsonl.c \
+	src/pane.c src/pane-cwd.c src/record.c src/events.c src/jsonl.c \
 	src/log.c src/paths.c src/xalloc.c src/config.c src/grant.c src/command.c src/command-table.c \
 	src/cli-verbs.c term/term-state.c term/term-scan.c term/term-output.c term/grid.c term/history.c \
 	term/pty.c backends/probe.c backends/backend.c \

@@ -52,7 +52,7 @@ static int cmd_client_size_fields(const cJSON *req, struct conn *c, bool require
 
 CMD_HANDLER(cmd_attach)
 {
-	const char *name = NULL, *tty = NULL, *page = NULL;
+	const char *name = NULL;
 	const cJSON *terminal;
 	struct session *s;
 
@@ -67,10 +67,7 @@ CMD_HANDLER(cmd_attach)
 		return -1;
 	}
 	cJSON_AddStringToObject(result, "session", s->name);
-	/* Optional: the client's terminal and echo page (server-echo.c). */
-	if (cmd_get_string(req, "tty", false, &tty, err) < 0 ||
-	    cmd_get_string(req, "echo", false, &page, err) < 0)
-		return -1;
+	/* Optional: the client's terminal, which the server then owns. */
 	terminal = cJSON_GetObjectItemCaseSensitive(req, "terminal");
 	if (terminal != NULL) {
 		struct server_tty_options options = {
@@ -88,10 +85,7 @@ CMD_HANDLER(cmd_attach)
 				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");
 			return -1;
 		}
-	} else {
-		server_echo_attach(c, tty, page);
 	}
-	cJSON_AddBoolToObject(result, "echo", c->echo != NULL);
 	/* The reply must precede the layout, so attach after it is queued. */
 	c->attached = NULL;
 	c->active_at = ++server.activity;
@@ -115,11 +109,6 @@ CMD_HANDLER(cmd_detach)
 	cJSON_AddStringToObject(ev, "reason", "detached");
 	server_send(c, ev);
 	return 0;
-}
-
-CMD_HANDLER(cmd_tty)
-{
-	return server_echo_tty_request(c, req, err);
 }
 
 CMD_HANDLER(cmd_client_size)

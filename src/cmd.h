@@ -43,7 +43,6 @@ CMD_HANDLER(cmd_resume);
 CMD_HANDLER(cmd_attach);
 CMD_HANDLER(cmd_detach);
 CMD_HANDLER(cmd_client_size);
-CMD_HANDLER(cmd_tty);
 CMD_HANDLER(cmd_key);
 CMD_HANDLER(cmd_paste);
 CMD_HANDLER(cmd_mouse);

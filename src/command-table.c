@@ -530,8 +530,6 @@ const struct command_entry command_table[] = {
 	  .request = "history", .exec = cmd_history },
 	{ "client-size", { 0 }, "cols rows", "the attached client's size", NULL,
 	  .request = "client-size", .exec = cmd_client_size },
-	{ "tty", { 0 }, "read passthrough seq prefix", "the client's terminal input", NULL,
-	  .request = "tty", .exec = cmd_tty },
 	{ "key", { 0 }, "key | text", "a key pressed in the attached client", NULL,
 	  .request = "key", .exec = cmd_key },
 	{ "paste", { 0 }, "text", "paste text into the active pane", NULL, .request = "paste",

@@ -461,7 +461,7 @@ int command_parse_line(const char *line, const struct command_context *ctx,
 
 /* A binding checked where no client is (the config's): targets may be
  * left out, as a binding runs where the client is. */
-static const struct command_context binding_check_context = { CMD_PROMPT, 0, "." };
+static const struct command_context binding_check_context = {CMD_PROMPT, 0, "."};
 
 bool command_binding_valid(const char *line, struct sm_error *err)
 {

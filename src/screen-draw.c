@@ -138,8 +138,8 @@ static void fill(struct canvas *cv, int y, int x, int width, const char *glyph,
 
 /* A pane's label as its title line shows it: FAILED, the backend (a
  * microvm's with its accelerator), or "starting". */
-static void screen_label_text(const char *state, const char *backend, const char *accelerator, char *out,
-		       size_t size)
+static void screen_label_text(const char *state, const char *backend, const char *accelerator,
+			      char *out, size_t size)
 {
 	if (strcmp(state, "error") == 0)
 		snprintf(out, size, "FAILED");

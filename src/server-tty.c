@@ -790,8 +790,8 @@ static void run_binding(struct conn *c, const char *line)
 			server_tty_message(c, true, err.message);
 		else
 			run_printed(c, &parsed);
-	} else if (parsed.entry->print != NULL &&
-		   (parsed.entry->flags & CMD_SHOW) && parsed.request != NULL) {
+	} else if (parsed.entry->print != NULL && (parsed.entry->flags & CMD_SHOW) &&
+		   parsed.request != NULL) {
 		run_printed(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "paste-buffer") == 0 && parsed.request != NULL) {
 		paste_buffer(c, &parsed);

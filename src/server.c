@@ -84,11 +84,13 @@ static void conn_close(struct conn *c)
 	}
 	c->attached = NULL;
 	server_tty_detach(c);
-	server_echo_detach(c);
 	if (s != NULL)
 		session_fit_clients(s);
 	uv_close((uv_handle_t *)&c->pipe, conn_on_closed);
 }
+
+/* Frames for every visible pane of the session (all rows with full). */
+static void server_send_frames(struct session *s, struct conn *only, bool full);
 
 static void server_on_write(uv_write_t *req, int status)
 {
@@ -116,12 +118,6 @@ static void server_send_raw(struct conn *c, char *data, size_t len)
 		free(data);
 		return;
 	}
-	/* Frames held back for this client go first: it must never act on
-	 * a message (a key it forwarded, a layout) before it has the cells
-	 * its terminal already shows. */
-	if (c->echo_lazy && c->attached != NULL && !c->attached->echo_flushing)
-		server_echo_flush(c->attached);
-	c->lines_sent++;
 	/* Most messages go out at once: straight to the socket, without a
 	 * write request and the poll changes libuv makes for one. */
 	size_t sent = 0;
@@ -155,8 +151,6 @@ void server_send(struct conn *c, cJSON *msg)
 	/* A client told to go gives its terminal back at once: not one more
 	 * keystroke of the shell's may be read here. */
 	if (cJSON_IsString(event) && strcmp(event->valuestring, "exit") == 0) {
-		server_echo_stop_input(c);
-		c->tty_wanted = false;
 		server_tty_detach(c);
 	}
 	/* A client whose terminal the server draws is shown what went wrong
@@ -484,72 +478,37 @@ static cJSON *server_frame_json(struct pane *p, bool full)
 	return ev;
 }
 
-/* Send one pane's damaged rows (or all of them) to every attached client
- * that keeps up, or to `only`.  Damage is cleared once sent to all. */
+/* Send one pane's damaged rows (or all of them) to every attached
+ * protocol client that keeps up, or to `only`.  Damage is cleared once
+ * sent to all (clients whose terminal the server draws read the grid
+ * itself: server_tty_draw_session). */
 static void server_send_pane_frame(struct session *s, struct pane *p, struct conn *only, bool full)
 {
 	char *text = NULL;
 	size_t len = 0;
 	cJSON *frame;
-	bool held = false;
 
 	/* A cursor that moved is damage like a changed cell: a cursor key
-	 * changes no cell, and its frame is all that moves the cursor.
-	 * Damage is counted from the last frame sent, and a patched pane's
-	 * frame has not gone yet: its terminal may show a cursor the damage
-	 * knows nothing of (moved by the patch, then back), so it always
-	 * gets its patch or frame. */
-	if (!full && !p->patched_since_frame && !term_any_damage(p->term) &&
-	    !term_cursor_damaged(p->term))
+	 * changes no cell, and its frame is all that moves the cursor. */
+	if (!full && !term_any_damage(p->term) && !term_cursor_damaged(p->term))
 		return;
-	/* An update the program wants seen whole is neither patched nor
-	 * framed until it ends (pane.c, synchronized output): its damage
-	 * stays.  A full frame (an attach, a client that fell behind) shows
-	 * what there is. */
+	/* An update the program wants seen whole is not framed until it
+	 * ends (pane.c, synchronized output): its damage stays.  A full
+	 * frame (an attach, a client that fell behind) shows what there is. */
 	if (!full && pane_output_held(p))
 		return;
-	/* Small updates go to the terminals of clients that share an echo
-	 * page first (server-echo.c).  Such a client's frame is held back:
-	 * its terminal shows the rows already, and waking it for the frame
-	 * is what an echo would wait on (the CPU it runs on is the one the
-	 * typist's terminal wants).  It follows before anything else goes
-	 * to that client, or a second later, marked "patched" so the client
-	 * repaints those rows from it. */
-	for (struct conn *c = server.conns;
-	     c != NULL && !full && only == NULL && !s->frame_tick && !s->echo_flushing; c = c->next)
-		if (c->attached == s && c->echo != NULL && !conn_behind(c) &&
-		    server_echo_patch(c, p)) {
-			c->echo_lazy = c->echo_patched_now = true;
-			p->patched_since_frame = true;
-			server_echo_hold_frames(s);
-		}
-	/* The frame is built when the first client that gets it now is
-	 * found.  Building it is most of what a keystroke costs the server
-	 * (the JSON of its rows): when every client of the session holds it
-	 * back or is behind, it is not built at all, and the server is back
-	 * in its loop at once, its CPU free for the typist's terminal that
-	 * the patch just woke.  A held frame is built from the damage when
-	 * it goes (server_echo_flush). */
+	/* The frame is built when the first client that gets it is found:
+	 * with no protocol client attached it is not built at all. */
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		char *copy;
 		if (c->attached != s || (only != NULL && c != only) || c->ctty != NULL)
 			continue;
-		/* Only the patched frame waits: anything else for that client
-		 * (another pane's output, a flood) sends the held frames first,
-		 * in server_send_raw. */
-		if (c->echo_lazy && only == NULL && c->echo_patched_now) {
-			c->echo_patched_now = false;
-			held = true;
-			continue;
-		}
 		if (conn_behind(c)) {
 			c->needs_full = true;
 			continue;
 		}
 		if (text == NULL) {
 			frame = server_frame_json(p, full);
-			if (p->patched_since_frame)
-				cJSON_AddBoolToObject(frame, "patched", true);
 			text = jsonl_line(frame, &len);
 			cJSON_Delete(frame);
 		}
@@ -558,11 +517,8 @@ static void server_send_pane_frame(struct session *s, struct pane *p, struct con
 		server_send_raw(c, copy, len);
 	}
 	free(text);
-	/* Damage held for a client stays until its frames go out. */
-	if (only == NULL && !held) {
+	if (only == NULL)
 		term_damage_clear(p->term);
-		p->patched_since_frame = false;
-	}
 }
 
 static bool pane_visible(const struct window *w, const struct pane *p)
@@ -570,8 +526,7 @@ static bool pane_visible(const struct window *w, const struct pane *p)
 	return w != NULL && p->window == w && (w->zoomed == NULL || w->zoomed == p);
 }
 
-/* Frames for every visible pane of the session. */
-void server_send_frames(struct session *s, struct conn *only, bool full)
+static void server_send_frames(struct session *s, struct conn *only, bool full)
 {
 	struct window *w = s->active;
 
@@ -616,9 +571,7 @@ static void server_on_frame_timer(uv_timer_t *timer)
 		return;
 	}
 	s->frame_pending = false;
-	s->frame_tick = true;
 	server_send_frames(s, NULL, false);
-	s->frame_tick = false;
 }
 
 static bool session_has_clients(const struct session *s)
@@ -648,15 +601,6 @@ void server_pane_damaged(struct pane *p)
 		return;
 	}
 	server_session_damaged(s);
-}
-
-void server_flush_pending_frames(struct session *s)
-{
-	if (!s->frame_pending)
-		return;
-	uv_timer_stop(&s->frame_timer);
-	s->frame_pending = false;
-	server_send_frames(s, NULL, false);
 }
 
 void server_session_damaged(struct session *s)
@@ -819,7 +763,6 @@ static void server_on_connection(uv_stream_t *listener, int status)
 	if (status < 0)
 		return;
 	c = xcalloc(1, sizeof *c);
-	c->echo_tty = -1;
 	/* An IPC pipe: a thin client's attach brings its terminal's
 	 * descriptors (server-tty.c). */
 	uv_pipe_init(server.loop, &c->pipe, 1);

@@ -34,7 +34,6 @@ struct session;
 #define ECHO_WINDOW_MS 100 /* output this soon after input is an echo */
 
 struct pane {
-	bool patched_since_frame; /* echo patches since its last frame to all */
 	int id;
 	struct window *window;
 	struct layout_cell *cell;
@@ -131,20 +130,12 @@ struct session {
 	struct window *active;
 	struct window *last; /* used before active: last-window, and after a kill */
 	bool frame_pending;
-	bool frame_tick; /* sending coalesced frames: output, not an echo */
-	/* Frames held back from clients that were patched (server-echo.c):
-	 * sent before anything else goes to such a client, or when the
-	 * timer fires, a second after the first one held. */
-	uv_timer_t echo_timer;
-	bool echo_flushing;
 	int timers_open;
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
 	bool layout_dirty; /* server_layout_dirty */
 	struct session *next;
 };
-
-struct echo_share;
 
 /* A pane as a client last had it in a layout (server.c). */
 struct shown_pane {
@@ -178,28 +169,6 @@ struct conn {
 	int sub_pane;
 	char sub_session[64];
 	char sub_action[32];
-	/* The client's echo page and terminal (server-echo.c), or NULL/-1. */
-	struct echo_share *echo;
-	int echo_tty;
-	bool echo_lazy; /* frames held back: the terminal shows them already */
-	bool echo_patched_now; /* patched for the frame being sent */
-	/* Reading the client's terminal (server-echo.c): printable text
-	 * typed while passthrough is on goes straight to the active pane;
-	 * anything else goes to the client, numbered. */
-	uv_poll_t *tty_poll;
-	/* The client stopped from outside or no longer in the terminal's
-	 * foreground (server-echo.c, watch_client): no reading, no
-	 * patches, until it is back. */
-	uv_timer_t *echo_watch;
-	pid_t peer_pid;
-	bool echo_paused;
-	bool tty_wanted; /* the client asked the server to read */
-	bool passthrough;
-	int prefix_byte; /* never passed through; -1 none */
-	bool pass_cursor_keys; /* arrows, Home, End may pass too (not the prefix) */
-	unsigned long tty_forwarded; /* chunks sent to the client */
-	uint64_t lines_sent;	     /* lines sent to the client (see echo-share.h) */
-	unsigned long tty_passed;    /* bytes written straight to a pane */
 	/* The client's terminal when the server owns it (server-tty.c). */
 	struct client_tty *ctty;
 	struct conn *next;
@@ -259,8 +228,6 @@ void server_update_focus(struct session *s);
 /* The pane's program sent a notification (text: its own, untrusted). */
 void server_pane_notice(struct pane *p, const char *text);
 void server_session_damaged(struct session *s);
-/* Frames waiting for the session's next frame tick go out now. */
-void server_flush_pending_frames(struct session *s);
 /* A pane's screen changed: coalesced, unless it is a fresh echo. */
 void server_pane_damaged(struct pane *p);
 void server_push_status(struct session *s, const char *text);
@@ -268,26 +235,6 @@ void server_maybe_exit(void);
 /* A killed pane's process: reap it when it dies (SIGCHLD, or at exit). */
 void server_reap_later(pid_t pid);
 uint64_t server_now_ms(void);
-
-/* server-echo.c: echo patches straight to a client's terminal. */
-void server_echo_attach(struct conn *c, const char *tty, const char *page);
-void server_echo_detach(struct conn *c);
-bool server_echo_patch(struct conn *c, struct pane *p);
-/* The client's "tty" request: read its terminal or stop; passthrough on
- * once the client has handled every forwarded chunk. */
-int server_echo_tty_request(struct conn *c, const struct cJSON *req, struct sm_error *err);
-void server_echo_stop_input(struct conn *c);
-/* Send the frames held back for a session's patched clients. */
-void server_echo_flush(struct session *s);
-void server_echo_hold_frames(struct session *s);
-/* Frames for every visible pane of the session (all rows with full). */
-void server_send_frames(struct session *s, struct conn *only, bool full);
-/* The bytes that draw term's damaged rows at screen position (x, y) for
- * a client whose page is share, leaving the cursor where it was or, with
- * move_cursor, at term's cursor; 0 when they cannot be patched (too many
- * rows, or a cell the client would draw otherwise). */
-size_t server_echo_patch_bytes(const struct echo_share *share, int x, int y, struct term *term,
-				bool move_cursor, char *buf, size_t size);
 
 /* session-store.c: sessions written down as session files
  * (docs/sessions.md), by `save`, on kill-server and once a minute. */

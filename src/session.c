@@ -43,9 +43,7 @@ struct session *session_create(const char *name, int cols, int rows)
 	s->rows = rows;
 	uv_timer_init(server.loop, &s->frame_timer);
 	s->frame_timer.data = s;
-	uv_timer_init(server.loop, &s->echo_timer);
-	s->echo_timer.data = s;
-	s->timers_open = 2;
+	s->timers_open = 1;
 	while (*tail != NULL)
 		tail = &(*tail)->next;
 	*tail = s;
@@ -88,7 +86,6 @@ void session_destroy(struct session *s)
 	session_egress_close(s->name);
 	log_info("session %s ended", s->name);
 	uv_close((uv_handle_t *)&s->frame_timer, session_on_timer_closed);
-	uv_close((uv_handle_t *)&s->echo_timer, session_on_timer_closed);
 }
 
 /* The lowest index no window of s has, as tmux does: after a few

@@ -1,12 +1,10 @@
 #!/bin/sh
-# TUI: echo patches (src/echo-share.h, server-echo.c).  The server writes
-# small updates of plain cells straight to the client's terminal, before
-# the frame that the client then repaints from.  What the user sees must
-# be exactly what the server holds: after typing, after erasing what was
-# typed, on a coloured prompt; never over a copy-mode view; never on the
-# shell's terminal once the client has gone.
+# TUI: a keystroke's echo, drawn by the server on the client's terminal
+# (server-tty.c, tty.c).  What the user sees must be exactly what the
+# server holds: after typing, after erasing what was typed, on a coloured
+# prompt; never over a copy-mode view; never on the shell's terminal once
+# the client has gone.
 . "$(dirname "$0")/tui-lib"
-LOG="$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
 
 # The pane's rows as the client shows them and as the server holds them,
 # text and colour changes; equal when the client's screen is the truth.
@@ -48,7 +46,6 @@ for i in bad[:3]:
 sys.exit(1 if bad else 0)
 PY
 }
-patches() { sed -n 's/.*client echo: \([0-9]*\) patches.*/\1/p' "$LOG" | awk '{ s += $1 } END { print s + 0 }'; }
 
 # A shell whose prompt is coloured, so the echo row carries colours.
 sm new -d -s e -x 120 -y 38 -- env PS1="$(printf '\033[32mprompt>\033[0m ')" sh >/dev/null
@@ -60,8 +57,7 @@ check "the screen is the server's, colours included" same_as_server
 keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 keys "two"
 check "erased and retyped text shows as the server has it" wait_screen "prompt> two"
-# The client's frames for patched rows are held back (a second at most),
-# so the patch itself leaves the cursor after the typed text.
+# The cursor stands after the typed text.
 row=$(screen | grep -n "prompt> two" | head -1 | cut -d: -f1)
 px=$(panes | awk 'NR == 1 { print $2 }')
 want="$((px + 11)),$((row - 1))"
@@ -72,8 +68,8 @@ check "the screen is still the server's" same_as_server
 keys Enter
 wait_screen "two: not found"
 
-# A key the client handles right after typing: the held frames reach it
-# first, so copy mode starts from what the terminal showed.
+# A key of the client's right after typing: copy mode starts from what
+# the terminal showed.
 keys "echo held-back"
 wait_screen "prompt> echo held-back"
 prefix [
@@ -102,8 +98,6 @@ check "it shows once copy mode is left" wait_screen "WHILE-COPYING"
 # never reach it afterwards.
 prefix d
 wait_screen "CLIENT-EXIT=0"
-n=$(patches)
-check "the server wrote echo patches to the client's terminal ($n)" [ "$n" -gt 0 ]
 sm ctl '{"cmd":"key","pane":1,"text":"echo AFTER-DETACH\r"}' >/dev/null
 # Once the pane has the output, the half second is the test (as above).
 wait_for 5 capture_has %1 "AFTER-DETACH"

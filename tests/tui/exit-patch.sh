@@ -1,9 +1,8 @@
 #!/bin/sh
 # TUI: a pane whose shell exits leaves no stale text (issue 12, item B).
-# The typed `exit` and bash's printed `exit` reach the outer terminal as
-# echo patches, written behind ncurses' back; the pane then goes before
-# its held frame does.  The pane that takes over its area must show
-# exactly what the server has, not the dead pane's last words.
+# The typed `exit` and bash's printed `exit` are drawn as an echo, and
+# the pane goes right after.  The pane that takes over its area must
+# show exactly what the server has, not the dead pane's last words.
 . "$(dirname "$0")/tui-lib"
 
 # Every row of the window's one pane as the client shows it and as the

@@ -1,11 +1,11 @@
 #!/bin/sh
 # TUI: a client stopped from outside (kill -STOP, which it cannot catch)
 # gives its terminal back.  The server reads the client's terminal for
-# keys and writes echo patches to it (server-echo.c); once the client is
-# stopped and the user's shell has the terminal again, neither may go
-# on: what the user types is the shell's, and a pane's output must not
-# be painted over the shell's screen.  After `fg` the client redraws and
-# keys reach the pane again.
+# keys and draws on it (server-tty.c); once the client is stopped and
+# the user's shell has the terminal again, neither may go on: what the
+# user types is the shell's, and a pane's output must not be painted
+# over the shell's screen.  After `fg` the client redraws and keys reach
+# the pane again.
 . "$(dirname "$0")/tui-lib"
 
 if ! command -v bash >/dev/null 2>&1; then
@@ -26,8 +26,9 @@ check "the attached client types into the pane" capture_has %1 "PANE-42"
 client=$(pgrep -f -- "-L $T_NAME attach -t s" | head -1)
 kill -STOP "$client"
 wait_screen "Stopped" 5
-# The server looks every 50 ms (ECHO_WATCH_MS); a person does not type
-# that fast after a stop, tmux's send-keys does.
+# The server looks before it reads, at most every OWNER_CHECK_MS
+# (server-tty.c); a person does not type that fast after a stop,
+# tmux's send-keys does.
 sleep 0.2
 # The shell has the terminal again: what is typed now is the shell's.
 keys "echo HOST-\$((7*6))-DONE" Enter
