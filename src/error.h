@@ -32,7 +32,7 @@
 #define SM_ERR_NOT_ATTACHED "not_attached"	  /* needs an attached client */
 #define SM_ERR_NO_SPACE "no_space"		  /* split: the pane is too small */
 #define SM_ERR_INVALID_STATE "invalid_state"	  /* suspend/resume: not running */
-#define SM_ERR_NO_TERMINAL "no_terminal"	  /* tty: the client shared none */
+#define SM_ERR_NO_TERMINAL "no_terminal"	  /* attach: terminal without its descriptors */
 #define SM_ERR_CONFIRM_NEEDED "confirm_needed" /* paste-buffer across backends: ask first */
 #define SM_ERR_NO_SUCH_BUFFER "no_such_buffer"
 #define SM_ERR_ALREADY_RECORDING "already_recording" /* record: the pane has one */
