@@ -249,8 +249,8 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 	if (right_width > width - used - 1)
 		right_width = 0;
 	screen_title_beside_label(term_title(p->term), shown, sizeof shown);
-	/* A notification not seen yet and OSC 9;4 progress, as the ncurses
-	 * client draws them (the notice is sanitised by put, as all text). */
+	/* A notification not seen yet and OSC 9;4 progress (the notice is
+	 * sanitised by put, as all text). */
 	screen_progress_text(p->sent_progress_state, p->sent_progress, progress, sizeof progress);
 	snprintf(text, sizeof text, " %s%s%s%s%s%s%s ", p->bell || p->notice[0] ? "! " : "",
 		 p->notice, p->notice[0] ? " | " : "", progress, shown,

@@ -8,13 +8,12 @@
 #   rss-empty   server RSS with 32 empty 200x50 panes
 #   start       server start and its first session, milliseconds
 #   capture     `capture -S -` of the full history, milliseconds
-#   search      reading the 10,000 lines back for copy mode's search:
-#               sandmux's copy mode fetches history from the server in
-#               requests of 1,000 lines on its connection
-#               (src/client-copy.c), sent here the same way with socat,
-#               and searches in the client (not measured); tmux searches
-#               in its server (copy-mode, search-backward for a string
-#               not there)
+#   search      reading the 10,000 lines back through the protocol's
+#               `history` requests of 1,000 lines, sent with socat (a
+#               protocol client's read of history; copy mode itself now
+#               reads the grid in the server, src/server-copy.c); tmux
+#               searches in its server (copy-mode, search-backward for a
+#               string not there)
 #
 # Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians.
 # In make bench, the base build is run.sh's (BENCH_NATIVE_BASE).

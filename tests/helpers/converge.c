@@ -55,7 +55,7 @@
 #define MIN_COLS 10
 #define MIN_ROWS 4
 /* A message stays on the status line this long at most from when it
- * first showed (client.c's MESSAGE_MS and ERROR_MESSAGE_MS, and a
+ * first showed (server-tty.c's MESSAGE_MS and ERROR_MESSAGE_MS, and a
  * margin): a search's "not found", a refused split's error. */
 #define SEARCH_MESSAGE_MS 3500
 #define ERROR_MESSAGE_MS 6500
@@ -437,7 +437,7 @@ static void grid_put(struct grid *g, int y, int x, wchar_t wc)
 }
 
 /* Text at (y, x) within width columns; a character that does not fit
- * ends it (client-draw.c's put_text).  Returns the columns used. */
+ * ends it (screen-draw.c's put, tty_put_text).  Returns the columns used. */
 static int grid_text(struct grid *g, int y, int x, int width, const char *utf8)
 {
 	wchar_t wide[1024];
@@ -890,7 +890,7 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 	}
 	if (!v->same)
 		return;
-	/* The cursor (client-draw.c's place_cursor). */
+	/* The cursor (screen-draw.c's place_cursor). */
 	if (model.mode == HELP) {
 		if (o->visible != 0)
 			snprintf(v->why, sizeof v->why, "the cursor shows under the help overlay");
