@@ -147,35 +147,6 @@ CMD_HANDLER(cmd_key)
 	return 0;
 }
 
-CMD_HANDLER(cmd_paste)
-{
-	struct pane *p = cmd_target_pane(c, req, err);
-	const char *text = NULL;
-
-	session_client_active(c);
-	if (p == NULL || cmd_get_string(req, "text", true, &text, err) < 0)
-		return -1;
-	term_send_paste(p->term, text, strlen(text));
-	return 0;
-}
-
-CMD_HANDLER(cmd_mouse)
-{
-	struct pane *p = cmd_target_pane(c, req, err);
-	int row = 0, col = 0, button = 0, mods = 0;
-
-	session_client_active(c);
-	if (p == NULL || cmd_get_int(req, "row", true, &row, err) < 0 ||
-	    cmd_get_int(req, "col", true, &col, err) < 0 ||
-	    cmd_get_int(req, "button", true, &button, err) < 0 ||
-	    cmd_get_int(req, "mods", false, &mods, err) < 0)
-		return -1;
-	cJSON_AddBoolToObject(result, "sent",
-			      term_send_mouse(p->term, row, col, button,
-					      cmd_get_bool(req, "pressed", true), mods));
-	return 0;
-}
-
 /* The pane after (step 1) or before (-1) p in its window's layout
  * order, the order every pane listing uses, wrapping around. */
 static struct pane *pane_in_order(struct pane *p, int step)

@@ -203,24 +203,6 @@ CMD_HANDLER(cmd_capture)
 	return 0;
 }
 
-/* Where the pane's shell drew its prompts (OSC 133), for copy mode's
- * jumps. */
-CMD_HANDLER(cmd_prompts)
-{
-	struct pane *p = cmd_target_pane(c, req, err);
-	int rows[512], n;
-	cJSON *list;
-
-	if (p == NULL)
-		return -1;
-	n = term_prompt_rows(p->term, rows, (int)(sizeof rows / sizeof rows[0]));
-	list = cJSON_AddArrayToObject(result, "rows");
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(list, cJSON_CreateNumber(rows[i]));
-	cJSON_AddNumberToObject(result, "history", term_history_lines(p->term));
-	return 0;
-}
-
 CMD_HANDLER(cmd_history)
 {
 	struct pane *p = cmd_target_pane(c, req, err);

@@ -44,8 +44,6 @@ CMD_HANDLER(cmd_attach);
 CMD_HANDLER(cmd_detach);
 CMD_HANDLER(cmd_client_size);
 CMD_HANDLER(cmd_key);
-CMD_HANDLER(cmd_paste);
-CMD_HANDLER(cmd_mouse);
 CMD_HANDLER(cmd_select_pane);
 CMD_HANDLER(cmd_resize_pane);
 CMD_HANDLER(cmd_zoom);
@@ -55,7 +53,6 @@ CMD_HANDLER(cmd_switch_client);
 CMD_HANDLER(cmd_complete); /* cmd-complete.c */
 CMD_HANDLER(cmd_format); /* cmd-format.c */
 CMD_HANDLER(cmd_last_window);
-CMD_HANDLER(cmd_prompt_history);
 CMD_HANDLER(cmd_set_buffer);
 CMD_HANDLER(cmd_list_buffers);
 CMD_HANDLER(cmd_show_buffer);
@@ -73,7 +70,6 @@ CMD_HANDLER(cmd_next_layout);
 CMD_HANDLER(cmd_allow); /* grant.c */
 CMD_HANDLER(cmd_refuse);
 CMD_HANDLER(cmd_clipboard);
-CMD_HANDLER(cmd_prompts);
 CMD_HANDLER(cmd_record); /* record.c */
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */

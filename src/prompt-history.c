@@ -1,15 +1,13 @@
 /*
  * prompt-history: the command prompt's history, kept by the server for
  * its life (as tmux keeps it), so a client attached later, or again after
- * a detach, goes Up through the lines any client ran.  The client keeps
- * a copy to browse without a round trip per key.
+ * a detach, goes Up through the lines any client ran (server-tty.c's
+ * prompt).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "cmd.h"
+#include "server.h"
 #include "xalloc.h"
 
 /* tmux keeps 100 lines. */
@@ -41,25 +39,4 @@ void prompt_history_clear(void)
 {
 	while (nlines > 0)
 		free(lines[--nlines]);
-}
-
-CMD_HANDLER(cmd_prompt_history)
-{
-	const char *add = NULL;
-	cJSON *out;
-
-	(void)c;
-	if (cmd_get_string(req, "add", false, &add, err) < 0)
-		return -1;
-	if (add != NULL && strlen(add) >= HISTORY_LINE_MAX) {
-		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "a history line is under %d bytes",
-			     HISTORY_LINE_MAX);
-		return -1;
-	}
-	if (add != NULL)
-		prompt_history_add(add);
-	out = cJSON_AddArrayToObject(result, "lines");
-	for (int i = 0; i < nlines; i++)
-		cJSON_AddItemToArray(out, cJSON_CreateString(lines[i]));
-	return 0;
 }
