@@ -787,193 +787,250 @@ static int read_xattr(struct sv_call *c, uint64_t name, uint64_t value, uint64_t
 	return size > 0 ? read_child(c, value, xattr_value, (size_t)size) : 0;
 }
 
-/* The attribute calls and bind (see "attributes"). */
-static int decode_attr(struct sv_call *c, int nr)
-{
-	const __u64 *a = c->req->data.args;
-	int rc;
+/* --- the supervised calls: what each one's arguments are -------------- */
 
+/* The argument that holds a dirfd or an fd, as the kernel reads it. */
 #define DIRFD(x) ((int)(int32_t)(x))
-	switch (nr) {
-	case SYS_truncate:
-		c->syscall = "truncate", c->length = (off_t)a[1];
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_chmod:
-		c->syscall = "chmod", c->mode = (mode_t)a[1];
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_fchmod:
-		c->syscall = "fchmod", c->mode = (mode_t)a[1];
-		return fd_arg(c, DIRFD(a[0]));
-	case SYS_fchmodat:
-		c->syscall = "fchmodat", c->mode = (mode_t)a[2];
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	case SYS_fchmodat2:
-		c->syscall = "fchmodat2", c->mode = (mode_t)a[2];
-		return at_arg(c, DIRFD(a[0]), a[1], a[3]);
-	case SYS_chown:
-	case SYS_lchown:
-		c->syscall = nr == SYS_chown ? "chown" : "lchown";
-		c->owner = (uid_t)a[1], c->group = (gid_t)a[2], c->nofollow = nr == SYS_lchown;
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_fchown:
-		c->syscall = "fchown", c->owner = (uid_t)a[1], c->group = (gid_t)a[2];
-		return fd_arg(c, DIRFD(a[0]));
-	case SYS_fchownat:
-		c->syscall = "fchownat", c->owner = (uid_t)a[2], c->group = (gid_t)a[3];
-		return at_arg(c, DIRFD(a[0]), a[1], a[4]);
-	case SYS_utime:
-	case SYS_utimes:
-		c->syscall = nr == SYS_utime ? "utime" : "utimes";
-		if ((rc = read_times(c, a[1], nr)) != 0)
-			return rc;
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_futimesat:
-	case SYS_utimensat:
-		c->syscall = nr == SYS_futimesat ? "futimesat" : "utimensat";
-		if ((rc = read_times(c, a[2], nr)) != 0)
-			return rc;
-		/* A NULL path: the fd itself (futimens). */
-		if (a[1] == 0)
-			return DIRFD(a[0]) == AT_FDCWD ? -EFAULT : fd_arg(c, DIRFD(a[0]));
-		return at_arg(c, DIRFD(a[0]), a[1], nr == SYS_utimensat ? a[3] : 0);
-	case SYS_setxattr:
-	case SYS_lsetxattr:
-	case SYS_fsetxattr:
-		c->syscall = nr == SYS_setxattr ? "setxattr" : nr == SYS_lsetxattr ? "lsetxattr" : "fsetxattr";
-		c->xflags = (int)a[4], c->nofollow = nr == SYS_lsetxattr;
-		if ((rc = read_xattr(c, a[1], a[2], a[3])) != 0)
-			return rc;
-		return nr == SYS_fsetxattr ? fd_arg(c, DIRFD(a[0]))
-					   : read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_removexattr:
-	case SYS_lremovexattr:
-	case SYS_fremovexattr:
-		c->syscall = nr == SYS_removexattr    ? "removexattr"
-			     : nr == SYS_lremovexattr ? "lremovexattr"
-						      : "fremovexattr";
-		c->nofollow = nr == SYS_lremovexattr;
-		if ((rc = read_xattr(c, a[1], 0, 0)) != 0)
-			return rc;
-		return nr == SYS_fremovexattr ? fd_arg(c, DIRFD(a[0]))
-					      : read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_bind:
-	case SYS_connect:
-		c->syscall = nr == SYS_bind ? "bind" : "connect", c->sockfd = DIRFD(a[0]);
-		if (a[2] > sizeof c->addr)
-			return -EINVAL;
-		c->addrlen = (socklen_t)a[2];
-		return c->addrlen > 0 ? read_child(c, a[1], &c->addr, c->addrlen) : 0;
-	}
-#undef DIRFD
-	return -ENOSYS;
+
+/* What follows the flags and mode: the call's other arguments, read
+ * before its paths (as the kernel reads them, for the same errno).  x
+ * points at the entry's more_at-th argument. */
+static int more_creat(struct sv_call *c, const __u64 *x)
+{
+	c->flags = O_CREAT | O_WRONLY | O_TRUNC;
+	return 0;
 }
 
-/* Decode the call's arguments into c; -errno when they cannot be read. */
+static int more_rmdir(struct sv_call *c, const __u64 *x)
+{
+	c->flags = AT_REMOVEDIR;
+	return 0;
+}
+
+/* openat2's struct open_how: x[0] the address, x[1] its size. */
+static int more_open_how(struct sv_call *c, const __u64 *x)
+{
+	struct open_how how = {0};
+	struct iovec local = {&how, sizeof how}, remote = {(void *)(uintptr_t)x[0], sizeof how};
+
+	if (x[1] < sizeof how || process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) != sizeof how)
+		return -EFAULT;
+	/* RESOLVE_* restrictions are relative to the dirfd; the emulation
+	 * resolves from the root.  Nobody's libc needs them; refuse rather
+	 * than resolve differently. */
+	if (how.resolve != 0 && (how.flags & (O_CREAT | O_ACCMODE | O_TRUNC)))
+		return -EOPNOTSUPP;
+	c->flags = how.flags, c->mode = (mode_t)how.mode;
+	return 0;
+}
+
+static int more_dev(struct sv_call *c, const __u64 *x)
+{
+	c->dev = (dev_t)x[0];
+	return 0;
+}
+
+/* symlink's target. */
+static int more_target(struct sv_call *c, const __u64 *x)
+{
+	return read_child_string(c->req->pid, x[0], c->target, sizeof c->target);
+}
+
+static int more_length(struct sv_call *c, const __u64 *x)
+{
+	c->length = (off_t)x[0];
+	return 0;
+}
+
+static int more_owner(struct sv_call *c, const __u64 *x)
+{
+	c->owner = (uid_t)x[0], c->group = (gid_t)x[1];
+	return 0;
+}
+
+static int more_times(struct sv_call *c, const __u64 *x)
+{
+	return read_times(c, x[0], c->req->data.nr);
+}
+
+/* x: name, value, size, flags. */
+static int more_xattr_set(struct sv_call *c, const __u64 *x)
+{
+	c->xflags = (int)x[3];
+	return read_xattr(c, x[0], x[1], x[2]);
+}
+
+static int more_xattr_name(struct sv_call *c, const __u64 *x)
+{
+	return read_xattr(c, x[0], 0, 0);
+}
+
+/* bind's and connect's socket and address: x: fd, address, length. */
+static int more_sockaddr(struct sv_call *c, const __u64 *x)
+{
+	c->sockfd = DIRFD(x[0]);
+	if (x[2] > sizeof c->addr)
+		return -EINVAL;
+	c->addrlen = (socklen_t)x[2];
+	return c->addrlen > 0 ? read_child(c, x[1], &c->addr, c->addrlen) : 0;
+}
+
+/* How a path argument is read. */
+enum sv_form {
+	SV_NONE,     /* the call has no such path */
+	SV_PATH,     /* a path, from a dirfd or the cwd (read_path_arg) */
+	SV_AT,	     /* a path, or with AT_EMPTY_PATH and "" the dirfd's file (at_arg) */
+	SV_AT_OR_FD, /* SV_AT, and a NULL path names the dirfd's file (futimens) */
+	SV_FD,	     /* the file of the child's fd in `dirfd` (fd_arg) */
+	SV_LINK_FD,  /* SV_PATH, or with AT_EMPTY_PATH in the flags and "" the dirfd (linkat) */
+};
+
+/* Where a path argument is: indexes into the call's arguments. */
+struct sv_path_arg {
+	unsigned char form; /* enum sv_form */
+	signed char dirfd;  /* the dirfd (or the fd of SV_FD); -1: AT_FDCWD */
+	signed char path;
+	signed char at; /* SV_AT's AT_* flags; -1: none */
+};
+
+/* One supervised call, as strace's syscallent describes one: its
+ * name, where its paths, flags and mode are, and what else it carries
+ * (more, reading from its more_at-th argument on). */
+struct sv_syscall {
+	const char *name;
+	struct sv_path_arg a, b;
+	signed char flags; /* what c->flags holds; -1: none */
+	signed char mode;  /* c->mode; -1: none */
+	bool opens;	   /* the open family: c->plain_read from its flags */
+	bool nofollow;	   /* a symlink at the last component is changed itself */
+	int (*more)(struct sv_call *c, const __u64 *x);
+	signed char more_at;
+};
+
+#define NOPATH {SV_NONE, -1, -1, -1}
+#define CWD(p) {SV_PATH, -1, p, -1}
+#define REL(d, p) {SV_PATH, d, p, -1}
+#define AT(d, p, f) {SV_AT, d, p, f}
+#define FD(d) {SV_FD, d, -1, -1}
+
+/* Indexed by the call's number.  The filter (shim-filter.c) sends no
+ * other; umask, chdir and fchdir carry nothing to read (they only
+ * change what is kept: "the child's fs_struct"). */
+static const struct sv_syscall sv_syscalls[] = {
+    [SYS_open] = {"open", CWD(0), NOPATH, 1, 2, .opens = true},
+    [SYS_creat] = {"creat", CWD(0), NOPATH, -1, 1, .more = more_creat},
+    [SYS_openat] = {"openat", REL(0, 1), NOPATH, 2, 3, .opens = true},
+    [SYS_openat2] = {"openat2", REL(0, 1), NOPATH, -1, -1, .opens = true, .more = more_open_how,
+		     .more_at = 2},
+    [SYS_mkdir] = {"mkdir", CWD(0), NOPATH, -1, 1},
+    [SYS_mkdirat] = {"mkdirat", REL(0, 1), NOPATH, -1, 2},
+    [SYS_mknod] = {"mknod", CWD(0), NOPATH, -1, 1, .more = more_dev, .more_at = 2},
+    [SYS_mknodat] = {"mknodat", REL(0, 1), NOPATH, -1, 2, .more = more_dev, .more_at = 3},
+    [SYS_symlink] = {"symlink", CWD(1), NOPATH, -1, -1, .more = more_target},
+    [SYS_symlinkat] = {"symlinkat", REL(1, 2), NOPATH, -1, -1, .more = more_target},
+    [SYS_link] = {"link", CWD(0), CWD(1), -1, -1},
+    [SYS_linkat] = {"linkat", {SV_LINK_FD, 0, 1, -1}, REL(2, 3), 4, -1},
+    [SYS_rename] = {"rename", CWD(0), CWD(1), -1, -1},
+    [SYS_renameat] = {"renameat", REL(0, 1), REL(2, 3), -1, -1},
+    [SYS_renameat2] = {"renameat2", REL(0, 1), REL(2, 3), 4, -1},
+    [SYS_umask] = {"umask", NOPATH, NOPATH, -1, -1},
+    [SYS_chdir] = {"chdir", NOPATH, NOPATH, -1, -1},
+    [SYS_fchdir] = {"fchdir", NOPATH, NOPATH, -1, -1},
+    [SYS_unlink] = {"unlink", CWD(0), NOPATH, -1, -1},
+    [SYS_unlinkat] = {"unlinkat", REL(0, 1), NOPATH, 2, -1},
+    [SYS_rmdir] = {"rmdir", CWD(0), NOPATH, -1, -1, .more = more_rmdir},
+    /* The attribute calls (see "attributes") and bind, connect. */
+    [SYS_truncate] = {"truncate", CWD(0), NOPATH, -1, -1, .more = more_length, .more_at = 1},
+    [SYS_chmod] = {"chmod", CWD(0), NOPATH, -1, 1},
+    [SYS_fchmod] = {"fchmod", FD(0), NOPATH, -1, 1},
+    [SYS_fchmodat] = {"fchmodat", REL(0, 1), NOPATH, -1, 2},
+    [SYS_fchmodat2] = {"fchmodat2", AT(0, 1, 3), NOPATH, -1, 2},
+    [SYS_chown] = {"chown", CWD(0), NOPATH, -1, -1, .more = more_owner, .more_at = 1},
+    [SYS_lchown] = {"lchown", CWD(0), NOPATH, -1, -1, .nofollow = true, .more = more_owner,
+		    .more_at = 1},
+    [SYS_fchown] = {"fchown", FD(0), NOPATH, -1, -1, .more = more_owner, .more_at = 1},
+    [SYS_fchownat] = {"fchownat", AT(0, 1, 4), NOPATH, -1, -1, .more = more_owner, .more_at = 2},
+    [SYS_utime] = {"utime", CWD(0), NOPATH, -1, -1, .more = more_times, .more_at = 1},
+    [SYS_utimes] = {"utimes", CWD(0), NOPATH, -1, -1, .more = more_times, .more_at = 1},
+    [SYS_futimesat] = {"futimesat", {SV_AT_OR_FD, 0, 1, -1}, NOPATH, -1, -1, .more = more_times,
+		       .more_at = 2},
+    [SYS_utimensat] = {"utimensat", {SV_AT_OR_FD, 0, 1, 3}, NOPATH, -1, -1, .more = more_times,
+		       .more_at = 2},
+    [SYS_setxattr] = {"setxattr", CWD(0), NOPATH, -1, -1, .more = more_xattr_set, .more_at = 1},
+    [SYS_lsetxattr] = {"lsetxattr", CWD(0), NOPATH, -1, -1, .nofollow = true,
+		       .more = more_xattr_set, .more_at = 1},
+    [SYS_fsetxattr] = {"fsetxattr", FD(0), NOPATH, -1, -1, .more = more_xattr_set, .more_at = 1},
+    [SYS_removexattr] = {"removexattr", CWD(0), NOPATH, -1, -1, .more = more_xattr_name,
+			 .more_at = 1},
+    [SYS_lremovexattr] = {"lremovexattr", CWD(0), NOPATH, -1, -1, .nofollow = true,
+			  .more = more_xattr_name, .more_at = 1},
+    [SYS_fremovexattr] = {"fremovexattr", FD(0), NOPATH, -1, -1, .more = more_xattr_name,
+			  .more_at = 1},
+    [SYS_bind] = {"bind", NOPATH, NOPATH, -1, -1, .more = more_sockaddr},
+    [SYS_connect] = {"connect", NOPATH, NOPATH, -1, -1, .more = more_sockaddr},
+};
+
+#undef NOPATH
+#undef CWD
+#undef REL
+#undef AT
+#undef FD
+
+/* One path argument, read as the entry says. */
+static int read_arg(struct sv_call *c, struct sv_path *p, const struct sv_path_arg *arg,
+		    const __u64 *a)
+{
+	int dirfd = arg->dirfd >= 0 ? DIRFD(a[arg->dirfd]) : AT_FDCWD;
+
+	switch (arg->form) {
+	case SV_PATH:
+		return read_path_arg(c, p, dirfd, a[arg->path]);
+	case SV_AT:
+		return at_arg(c, dirfd, a[arg->path], arg->at >= 0 ? a[arg->at] : 0);
+	case SV_AT_OR_FD:
+		/* A NULL path: the fd itself (futimens). */
+		if (a[arg->path] == 0)
+			return dirfd == AT_FDCWD ? -EFAULT : fd_arg(c, dirfd);
+		return at_arg(c, dirfd, a[arg->path], arg->at >= 0 ? a[arg->at] : 0);
+	case SV_FD:
+		return fd_arg(c, dirfd);
+	case SV_LINK_FD:
+		p->dirfd = dirfd;
+		if ((c->flags & AT_EMPTY_PATH) &&
+		    read_child_string(c->req->pid, a[arg->path], p->raw, sizeof p->raw) == 0 &&
+		    p->raw[0] == '\0')
+			return 0; /* the file is the fd itself */
+		return read_path_arg(c, p, dirfd, a[arg->path]);
+	}
+	return 0;
+}
+
+/* Decode the call's arguments into c, as its entry in sv_syscalls
+ * says; -errno when they cannot be read. */
 int decode(struct sv_call *c, int *kind)
 {
 	const struct seccomp_data *d = &c->req->data;
-	const __u64 *a = d->args;
-	int nr = d->nr;
-	int rc = 0;
+	const struct sv_syscall *e;
+	int rc;
 
-#define DIRFD(x) ((int)(int32_t)(x))
-	*kind = nr;
+	*kind = d->nr;
 	c->syscall = "?";
-	switch (nr) {
-	case SYS_open:
-		c->syscall = "open", c->flags = a[1], c->mode = (mode_t)a[2];
+	if (d->nr < 0 || (size_t)d->nr >= sizeof sv_syscalls / sizeof sv_syscalls[0] ||
+	    (e = &sv_syscalls[d->nr])->name == NULL)
+		return -ENOSYS;
+	c->syscall = e->name;
+	if (e->flags >= 0)
+		c->flags = d->args[e->flags];
+	if (e->mode >= 0)
+		c->mode = (mode_t)d->args[e->mode];
+	c->nofollow = e->nofollow;
+	if (e->more != NULL && (rc = e->more(c, d->args + e->more_at)) != 0)
+		return rc;
+	if (e->opens)
 		c->plain_read = plain_read_flags(c->flags);
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_creat:
-		c->syscall = "creat", c->flags = O_CREAT | O_WRONLY | O_TRUNC, c->mode = (mode_t)a[1];
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_openat:
-		c->syscall = "openat", c->flags = a[2], c->mode = (mode_t)a[3];
-		c->plain_read = plain_read_flags(c->flags);
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	case SYS_openat2: {
-		struct open_how how = {0};
-		struct iovec local = {&how, sizeof how}, remote = {(void *)(uintptr_t)a[2],
-								    sizeof how};
-		c->syscall = "openat2";
-		if (a[3] < sizeof how ||
-		    process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) != sizeof how)
-			return -EFAULT;
-		/* RESOLVE_* restrictions are relative to the dirfd; the
-		 * emulation resolves from the root.  Nobody's libc needs
-		 * them; refuse rather than resolve differently. */
-		if (how.resolve != 0 && (how.flags & (O_CREAT | O_ACCMODE | O_TRUNC)))
-			return -EOPNOTSUPP;
-		c->flags = how.flags, c->mode = (mode_t)how.mode;
-		c->plain_read = plain_read_flags(c->flags);
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	}
-	case SYS_mkdir:
-		c->syscall = "mkdir", c->mode = (mode_t)a[1];
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_mkdirat:
-		c->syscall = "mkdirat", c->mode = (mode_t)a[2];
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	case SYS_mknod:
-		c->syscall = "mknod", c->mode = (mode_t)a[1], c->dev = (dev_t)a[2];
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_mknodat:
-		c->syscall = "mknodat", c->mode = (mode_t)a[2], c->dev = (dev_t)a[3];
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	case SYS_symlink:
-		c->syscall = "symlink";
-		if ((rc = read_child_string(c->req->pid, a[0], c->target, sizeof c->target)) != 0)
-			return rc;
-		return read_path_arg(c, &c->a, AT_FDCWD, a[1]);
-	case SYS_symlinkat:
-		c->syscall = "symlinkat";
-		if ((rc = read_child_string(c->req->pid, a[0], c->target, sizeof c->target)) != 0)
-			return rc;
-		return read_path_arg(c, &c->a, DIRFD(a[1]), a[2]);
-	case SYS_link:
-		c->syscall = "link";
-		if ((rc = read_path_arg(c, &c->a, AT_FDCWD, a[0])) != 0)
-			return rc;
-		return read_path_arg(c, &c->b, AT_FDCWD, a[1]);
-	case SYS_linkat:
-		c->syscall = "linkat", c->flags = a[4];
-		c->a.dirfd = DIRFD(a[0]);
-		if ((c->flags & AT_EMPTY_PATH) &&
-		    read_child_string(c->req->pid, a[1], c->a.raw, sizeof c->a.raw) == 0 &&
-		    c->a.raw[0] == '\0')
-			; /* the file is the fd itself */
-		else if ((rc = read_path_arg(c, &c->a, DIRFD(a[0]), a[1])) != 0)
-			return rc;
-		return read_path_arg(c, &c->b, DIRFD(a[2]), a[3]);
-	case SYS_rename:
-	case SYS_renameat:
-	case SYS_renameat2: {
-		bool plain = nr == SYS_rename;
-		c->syscall = plain ? "rename" : nr == SYS_renameat ? "renameat" : "renameat2";
-		c->flags = nr == SYS_renameat2 ? a[4] : 0;
-		if ((rc = read_path_arg(c, &c->a, plain ? AT_FDCWD : DIRFD(a[0]),
-					plain ? a[0] : a[1])) != 0)
-			return rc;
-		return read_path_arg(c, &c->b, plain ? AT_FDCWD : DIRFD(a[2]), plain ? a[1] : a[3]);
-	}
-	case SYS_umask:
-	case SYS_chdir:
-	case SYS_fchdir:
-		/* Nothing to read: they only change what is kept. */
-		c->syscall = nr == SYS_umask ? "umask" : nr == SYS_chdir ? "chdir" : "fchdir";
-		return 0;
-	case SYS_unlink:
-		c->syscall = "unlink";
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	case SYS_unlinkat:
-		c->syscall = "unlinkat", c->flags = a[2];
-		return read_path_arg(c, &c->a, DIRFD(a[0]), a[1]);
-	case SYS_rmdir:
-		c->syscall = "rmdir", c->flags = AT_REMOVEDIR;
-		return read_path_arg(c, &c->a, AT_FDCWD, a[0]);
-	}
-#undef DIRFD
-	return decode_attr(c, nr);
+	if ((rc = read_arg(c, &c->a, &e->a, d->args)) != 0)
+		return rc;
+	return read_arg(c, &c->b, &e->b, d->args);
 }
 
 /* Collapse "//", "." and ".." by spelling alone (no symlinks read). */
