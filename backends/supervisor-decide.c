@@ -176,6 +176,8 @@ static void violation(struct sv_call *c, const char *action, const char *target,
 	else
 		snprintf(raw, sizeof raw, "%s(\"%s\") = -%s (%s)", c->syscall, c->a.raw,
 			 strerrorname_np(err), why);
+	/* Never NULL in the server: cJSON allocates through xalloc
+	 * (src/main.c's hooks), so a violation is never dropped. */
 	queue_report(c->pane->pane_id,
 		     sandbox_violation_to_json(&(struct sandbox_violation){
 			 .action = action,
@@ -192,8 +194,7 @@ static void violation(struct sv_call *c, const char *action, const char *target,
 		     }));
 }
 
-int deny(struct sv_call *c, const char *action, const char *target, int err,
-		const char *why)
+int deny(struct sv_call *c, const char *action, const char *target, int err, const char *why)
 {
 	violation(c, action, target, err, why);
 	return respond_errno(c, err);

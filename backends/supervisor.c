@@ -274,22 +274,18 @@ struct sv_pollset {
 	size_t n, cap;
 };
 
-static int pollset_rebuild(struct sv_pollset *set)
+/* Out of memory is xalloc's (the server aborts): a thread that stopped
+ * here instead would leave every pane's calls waiting and their
+ * violations unreported (docs/design.md, invariant 6). */
+static void pollset_rebuild(struct sv_pollset *set)
 {
 	size_t need = 2;
 
 	for (struct sv_pane *p = sv.panes; p != NULL; p = p->next)
 		need += p->listener >= 0;
 	if (need > set->cap) {
-		struct pollfd *fds = realloc(set->fds, need * sizeof *fds);
-		struct sv_pane **panes = fds != NULL ? realloc(set->panes, need * sizeof *panes)
-						     : NULL;
-
-		if (fds != NULL)
-			set->fds = fds;
-		if (panes == NULL)
-			return -1;
-		set->panes = panes;
+		set->fds = xrealloc(set->fds, need * sizeof *set->fds);
+		set->panes = xrealloc(set->panes, need * sizeof *set->panes);
 		set->cap = need;
 	}
 	set->fds[0] = (struct pollfd){.fd = sv.wake_fd, .events = POLLIN};
@@ -304,7 +300,6 @@ static int pollset_rebuild(struct sv_pollset *set)
 		set->panes[set->n++] = p;
 	}
 	sv.panes_changed = false;
-	return 0;
 }
 
 static void serve(struct sv_pane *pane, short revents, struct seccomp_notif *req, size_t req_size)
@@ -340,8 +335,8 @@ static void *supervisor_thread(void *arg)
 	drop_privileges();
 	syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes);
 	req_size = sizes.seccomp_notif > sizeof *req ? sizes.seccomp_notif : sizeof *req;
-	req = calloc(1, req_size);
-	while (req != NULL) {
+	req = xcalloc(1, req_size);
+	for (;;) {
 		int n;
 
 		pthread_mutex_lock(&sv.lock);
@@ -353,11 +348,8 @@ static void *supervisor_thread(void *arg)
 			pthread_mutex_unlock(&sv.lock);
 			break;
 		}
-		if (sv.panes_changed && pollset_rebuild(&set) != 0) {
-			pthread_mutex_unlock(&sv.lock);
-			log_warn("supervisor: out of memory");
-			break;
-		}
+		if (sv.panes_changed)
+			pollset_rebuild(&set);
 		pthread_mutex_unlock(&sv.lock);
 		n = poll(set.fds, set.n, -1);
 		if (n < 0 && errno != EINTR)
