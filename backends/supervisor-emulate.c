@@ -102,21 +102,26 @@ static int reopen_fd(struct sv_call *c, int fdnum, int flags)
 }
 
 /* O_CREAT | O_EXCL, the common case of a create (tar, compilers, git's
- * objects), in one call: with no ".." spelled, openat2 with
- * RESOLVE_NO_SYMLINKS makes the file exactly at the spelling, collapsed
- * (no symlink on the way, and O_EXCL never follows one at the end), so
- * the rules are judged on that name and the parent need not be pinned.
- * A directory swapped under the spelling between the check and the call
- * would have to be renamed there, and renames are judged here too (a
+ * objects), on the short road: with no ".." spelled, the parent opened
+ * with RESOLVE_NO_SYMLINKS is exactly the directory spelled, collapsed
+ * (no symlink on the way), and O_EXCL never follows one at the end, so
+ * the rules are judged on that name.  The directory is opened once:
+ * the rules' walk of git directories (git_verdict) starts from it and
+ * the file is made in it, so a directory swapped under the spelling
+ * after the check changes nothing (and renames are judged here too: a
  * directory holding a protected path, or inside a deny root, does not
- * move).  0: answered; a negative errno to answer; 1: not this case
- * (a refusal, /proc, a symlink met), for emulate_open's long road, which
- * decides and reports it. */
+ * move).  0: answered; a negative errno to answer; 1: not this case (a
+ * refusal, /proc, a symlink met, a parent that cannot be opened), for
+ * emulate_open's long road, which decides and reports it. */
 static int create_new(struct sv_call *c)
 {
 	struct sv_path *p = &c->a;
 	struct sv_refusal why;
-	struct open_how how;
+	struct open_how how = {
+	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char dir[PATH_MAX];
 	int fd, rc, magic;
 	char *slash;
 
@@ -128,21 +133,27 @@ static int create_new(struct sv_call *c)
 	    strcmp(p->canon, "/dev/tty") == 0)
 		return 1;
 	snprintf(p->name, sizeof p->name, "%s", slash + 1);
-	if (mutation_refused(c, p, true, false, &why))
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - p->canon), p->canon);
+	p->parent =
+	    (int)syscall(SYS_openat2, c->root, dir[0] != '\0' ? dir : "/", &how, sizeof how);
+	if (p->parent < 0)
 		return 1;
+	if (mutation_refused(c, p, true, false, &why))
+		goto long_road;
 	if ((rc = become_child(c)) != 0 || (rc = child_umask(c)) != 0)
 		return rc;
-	how = (struct open_how){
-	    .flags = (c->flags & ~(uint64_t)O_CLOEXEC) | O_CLOEXEC | O_NOCTTY,
-	    .mode = c->mode & ~c->umask & 07777,
-	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	fd = (int)syscall(SYS_openat2, c->root, p->canon, &how, sizeof how);
+	fd = openat(p->parent, p->name,
+		    (int)(c->flags & ~(uint64_t)O_CLOEXEC) | O_CLOEXEC | O_NOCTTY,
+		    c->mode & ~c->umask & 07777);
 	if (fd >= 0)
 		return respond_fd(c, fd, c->flags & O_CLOEXEC);
-	if (errno == ELOOP || errno == EINVAL)
-		return 1;
-	return -errno;
+	if (errno != ELOOP && errno != EINVAL)
+		return -errno;
+long_road:
+	/* The long road pins the parent again, its own way. */
+	close(p->parent);
+	p->parent = -1;
+	return 1;
 }
 
 /* The open family with O_CREAT (or creat), and every open that writes:

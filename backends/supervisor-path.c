@@ -813,7 +813,8 @@ static int more_open_how(struct sv_call *c, const __u64 *x)
 	struct open_how how = {0};
 	struct iovec local = {&how, sizeof how}, remote = {(void *)(uintptr_t)x[0], sizeof how};
 
-	if (x[1] < sizeof how || process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) != sizeof how)
+	if (x[1] < sizeof how ||
+	    process_vm_readv(c->req->pid, &local, 1, &remote, 1, 0) != sizeof how)
 		return -EFAULT;
 	/* RESOLVE_* restrictions are relative to the dirfd; the emulation
 	 * resolves from the root.  Nobody's libc needs them; refuse rather
@@ -907,11 +908,13 @@ struct sv_syscall {
 	signed char more_at;
 };
 
+/* clang-format off */
 #define NOPATH {SV_NONE, -1, -1, -1}
 #define CWD(p) {SV_PATH, -1, p, -1}
 #define REL(d, p) {SV_PATH, d, p, -1}
 #define AT(d, p, f) {SV_AT, d, p, f}
 #define FD(d) {SV_FD, d, -1, -1}
+/* clang-format on */
 
 /* Indexed by the call's number.  The filter (shim-filter.c) sends no
  * other; umask, chdir and fchdir carry nothing to read (they only
