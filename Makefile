@@ -47,6 +47,7 @@ PKGS := vterm ncursesw libuv libcjson
 BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
 export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(PKG_CONFIG_PATH)
 LINUX_ONLY := backends/native.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
+	backends/supervisor-path.c backends/supervisor-decide.c backends/supervisor-emulate.c \
 	backends/home-layer.c backends/sandbox-limits.c src/shim.c src/shim-home.c
 LIB_SRCS := $(filter-out $(LINUX_ONLY),$(LIB_SRCS))
 endif
@@ -175,13 +176,14 @@ microvm-image: $(MICROVM_IMAGE)
 # a supervisor that decides by the path's spelling (-DSV_SPELLING_ONLY),
 # so the test can show that its symlink attempts then succeed.  Only a
 # test build: `make`/`make install` never build or install it.  Its
-# supervisor object comes first, so the archive's is never linked in.
-$(BUILD)/backends/supervisor-spelling.o: backends/supervisor.c
+# supervisor objects come first, so the archive's are never linked in.
+SPELLING_OBJS := $(patsubst backends/%.c,$(BUILD)/backends/%-spelling.o,$(wildcard backends/supervisor*.c))
+$(BUILD)/backends/%-spelling.o: backends/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (spelling only)"
 	@$(CC) $(CFLAGS) -DSV_SPELLING_ONLY -c -o $@ $<
 
-$(BUILD)/sandmux-spelling: $(BUILD)/src/main.o $(BUILD)/backends/supervisor-spelling.o \
+$(BUILD)/sandmux-spelling: $(BUILD)/src/main.o $(SPELLING_OBJS) \
 		$(BUILD)/libsandmux.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -265,4 +267,4 @@ format:
 
 .PHONY: all deps build-tests microvm-image run check bench soak fuzz docs install clean format
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d $(BUILD)/backends/supervisor-spelling.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d $(SPELLING_OBJS:.o=.d)

@@ -14,10 +14,10 @@
  *   - paths (absolute once expanded): what exists at launch inside a
  *     writable root is bound read-only (bwrap.c); what does not exist is
  *     refused by the supervisor when anything would create it, rename
- *     onto it or into it (supervisor.c, protected paths);
+ *     onto it or into it (supervisor-decide.c, protected paths);
  *   - component runs (".git/hooks"): the same, inside every writable
  *     root at any depth, for repositories that exist at launch and ones
- *     made later (supervisor.c, write-denies).
+ *     made later (supervisor-decide.c, write-denies).
  *
  * Nothing is ever created on the host to be mounted over (no stub
  * dotfiles in the user's $HOME).

@@ -127,7 +127,7 @@ static int add_notifications(scmp_filter_ctx ctx)
 	    SCMP_SYS(connect),
 	};
 	/* Not decided: the supervisor keeps each thread's umask and cwd
-	 * (supervisor.c, "the child's fs_struct") and must hear of every
+	 * (supervisor-path.c, "the child's fs_struct") and must hear of every
 	 * change.  It lets them through unchanged. */
 	static const int noted[] = {SCMP_SYS(umask), SCMP_SYS(chdir), SCMP_SYS(fchdir)};
 	int rc = 0;

@@ -1,14 +1,18 @@
 /*
  * supervisor: the server's answer to the shim's seccomp listeners.
  *
- * One thread, one epoll over every native pane's listener fd.  For each
- * intercepted call (open family, mkdir, mknod, symlink, link, rename,
- * unlink, the attribute calls, bind, connect) it reads the path arguments once from the child, decides
- * against the pane's policy, and either fails the call with an errno
- * (reporting a violation), performs it itself inside the sandbox's view
- * and injects the result (creates, links, renames: never CONTINUE where
- * a decision enforces something), or lets it proceed (reads and writes
- * the sandbox's mounts judge anyway).  docs/supervisor.md has the rules.
+ * One thread, waiting in poll(2) over every native pane's listener fd
+ * (poll, not epoll: supervisor_thread says why; the one epoll set holds
+ * the pidfds of the child threads whose umask and cwd are kept).  For
+ * each intercepted call (open family, mkdir, mknod, symlink, link,
+ * rename, unlink, the attribute calls, bind, connect) it reads the path
+ * arguments once from the child, decides against the pane's policy, and
+ * either fails the call with an errno (reporting a violation), performs
+ * it itself inside the sandbox's view and injects the result (creates,
+ * links, renames: never CONTINUE where a decision enforces something),
+ * or lets it proceed (reads and writes the sandbox's mounts judge
+ * anyway).  docs/supervisor.md has the rules; supervisor-internal.h
+ * says which file holds which part.
  *
  * Threads: supervisor_start/attach/detach/stop and supervisor_gone are
  * called on the libuv loop thread.  Violations and "supervisor gone"

@@ -353,7 +353,7 @@ late_secret() {
 	mkdir -p "$H/.aws" && echo "late-secret-$$" >"$H/.aws/credentials"
 	[ "$WHO" = nobody ] && chown -R 65534:65534 "$H/.aws"
 	# Relative reads too, from the same shell after a cd: the supervisor
-	# keeps each thread's cwd for plain reads (supervisor.c, "the
+	# keeps each thread's cwd for plain reads (supervisor-path.c, "the
 	# child's fs_struct"), and the read before the cd fills it.
 	attempt late-secret <<EOF
 cat $H/.aws/credentials

@@ -13,7 +13,7 @@
  * makes the child compute that long between calls, as a real workload
  * does (a cat reading the file it opened); SPIN_US makes the parent poll
  * without sleeping that long after each answer before it sleeps.  With
- * addfd the parent answers as an emulated open does (supervisor.c,
+ * addfd the parent answers as an emulated open does (supervisor-decide.c,
  * respond_fd): it opens /dev/null itself and hands the fd over with
  * SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND, which returns
  * only once the child has installed the fd (kernel/seccomp.c waits for

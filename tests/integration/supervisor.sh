@@ -95,7 +95,7 @@ check "an allowed create has the child's umask (0644)" [ "$(stat -c %a "$W/creat
 mkdir -p "$W/modes"
 echo old >"$W/modes/kept.txt"
 chmod 666 "$W/modes/kept.txt"
-# The supervisor keeps each thread's umask (supervisor.c, child_umask):
+# The supervisor keeps each thread's umask (supervisor-path.c, child_umask):
 # one thread's umask(2) must reach the creates of the others, which
 # were read and kept before it.
 cat >"$W/modes/threads.py" <<'EOF'
@@ -133,7 +133,7 @@ check "O_CREAT|O_EXCL on an existing file: File exists" \
 check "a write to an existing file replaces its contents and keeps its mode" \
 	sh -c "grep -q 'kept=0' '$W/modes/out.txt' && [ \"\$(cat '$W/modes/kept.txt')\" = new ] && [ \"\$(stat -c %a '$W/modes/kept.txt')\" = 666 ]"
 
-# Plain reads are opened by the supervisor (supervisor.c, emulate_read)
+# Plain reads are opened by the supervisor (supervisor-emulate.c, emulate_read)
 # and must keep the kernel's meaning: a FIFO's reader waits for its
 # writer (a waiter thread, not the supervisor's own); an O_NONBLOCK
 # reader of a FIFO with no writer does not wait; a shell whose cwd was
