@@ -46,7 +46,7 @@ ifeq ($(UNAME_S),Darwin)
 PKGS := vterm ncursesw libuv libcjson
 BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
 export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(PKG_CONFIG_PATH)
-LINUX_ONLY := backends/native.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
+LINUX_ONLY := backends/native.c backends/native-prepared.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
 	backends/home-layer.c backends/sandbox-limits.c src/shim.c src/shim-home.c
 LIB_SRCS := $(filter-out $(LINUX_ONLY),$(LIB_SRCS))
 endif
