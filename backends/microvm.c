@@ -82,6 +82,7 @@
 #include "log.h"
 #include "microvm-warm.h"
 #include "profile.h"
+#include "qmp.h"
 #include "pty.h"
 #include "sandbox-limits.h"
 #include "sandbox.h"
@@ -136,7 +137,7 @@ enum { SHARE_ROOT, SHARE_WORK, SHARES };
 
 struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
-	int qmp;     /* the server's end of qemu's QMP monitor */
+	struct qmp qmp; /* qemu's QMP monitor (qmp.h) */
 	int timer;   /* the boot deadline */
 	/* The shares' servers' refusals (diod-guard.c), one line each:
 	 * the read end of a pipe both diods write to. */
@@ -167,7 +168,6 @@ struct microvm_vm {
 	} guest[GUEST_VIOLATIONS_MAX];
 	int nguest;
 	bool booted;
-	bool qmp_ready; /* greeting read, capabilities negotiated */
 	int shell_exit; /* "exit N" from the agent, -1 until then */
 	char failure[256];
 };
@@ -1065,8 +1065,8 @@ static void vm_free(struct microvm_vm *vm)
 		return;
 	if (vm->ctl >= 0)
 		close(vm->ctl);
-	if (vm->qmp >= 0)
-		close(vm->qmp);
+	if (vm->qmp.fd >= 0)
+		close(vm->qmp.fd);
 	if (vm->timer >= 0)
 		close(vm->timer);
 	if (vm->report >= 0)
@@ -1215,11 +1215,11 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 	}
 	if (vm->ctl >= 0)
 		close(vm->ctl);
-	if (vm->qmp >= 0)
-		close(vm->qmp);
+	if (vm->qmp.fd >= 0)
+		close(vm->qmp.fd);
 	vm->ctl = ctl[0];
-	vm->qmp = qmp[0];
-	vm->qmp_ready = false;
+	vm->qmp.fd = qmp[0];
+	vm->qmp.ready = false;
 	vm->len = 0;
 	ctl[0] = qmp[0] = -1;
 	rc = 0;
@@ -1250,7 +1250,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
+	vm->ctl = vm->qmp.fd = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;
 	if (key->egress_dir != NULL) {
@@ -1867,110 +1867,6 @@ static int microvm_next_violation(struct launch_result *res, char *action, size_
 	return 0;
 }
 
-/* --- QMP ------------------------------------------------------------------ */
-
-/* Send text (with pass_fd as SCM_RIGHTS when >= 0). */
-static int qmp_send(int fd, const char *text, int pass_fd)
-{
-	char control[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = {.iov_base = (void *)text, .iov_len = strlen(text)};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-	ssize_t n;
-
-	if (pass_fd < 0)
-		return write_all(fd, text, strlen(text));
-	memset(control, 0, sizeof control);
-	msg.msg_control = control;
-	msg.msg_controllen = sizeof control;
-	CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
-	CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
-	CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &pass_fd, sizeof(int));
-	do
-		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)iov.iov_len ? 0 : -1;
-}
-
-/* Send one command and wait (bounded) for its return; events that come
- * in between are skipped.  qemu greets first: the greeting and the
- * capabilities handshake are done on first use.  The "return" value of
- * the reply goes to *reply when it is not NULL (the caller frees it). */
-static int qmp_call(struct microvm_vm *vm, const char *command, int pass_fd, cJSON **reply)
-{
-	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
-	char buf[8192];
-	size_t len = 0;
-
-	if (vm->qmp < 0)
-		return -1;
-	for (int phase = 0; phase < 2; phase++) {
-		if (phase == 0 && vm->qmp_ready)
-			continue;
-		if (qmp_send(vm->qmp, phase == 0 ? caps : command, phase == 0 ? -1 : pass_fd) != 0)
-			return -1;
-		for (;;) {
-			struct pollfd pfd = {.fd = vm->qmp, .events = POLLIN};
-			char *nl;
-			ssize_t n;
-
-			if (poll(&pfd, 1, 5000) <= 0)
-				return -1;
-			n = read(vm->qmp, buf + len, sizeof buf - 1 - len);
-			if (n <= 0)
-				return -1;
-			len += (size_t)n;
-			buf[len] = '\0';
-			while ((nl = strchr(buf, '\n')) != NULL) {
-				cJSON *msg, *ret;
-
-				*nl = '\0';
-				msg = cJSON_Parse(buf);
-				len -= (size_t)(nl + 1 - buf);
-				memmove(buf, nl + 1, len + 1);
-				if (msg != NULL && cJSON_GetObjectItem(msg, "error") != NULL) {
-					cJSON_Delete(msg);
-					return -1;
-				}
-				ret = msg != NULL ? cJSON_DetachItemFromObject(msg, "return") : NULL;
-				cJSON_Delete(msg);
-				if (ret == NULL)
-					continue;
-				if (phase == 1 && reply != NULL)
-					*reply = ret;
-				else
-					cJSON_Delete(ret);
-				goto next;
-			}
-			if (len == sizeof buf - 1)
-				len = 0;
-		}
-	next:
-		vm->qmp_ready = true;
-	}
-	return 0;
-}
-
-static int qmp_command(struct microvm_vm *vm, const char *command)
-{
-	return qmp_call(vm, command, -1, NULL);
-}
-
-/* The "status" string of a query's return, copied to out; -1 if none. */
-static int qmp_status(struct microvm_vm *vm, const char *command, char *out, size_t size)
-{
-	cJSON *ret = NULL, *status;
-	int rc = -1;
-
-	if (qmp_call(vm, command, -1, &ret) == 0 &&
-	    cJSON_IsString(status = cJSON_GetObjectItem(ret, "status"))) {
-		snprintf(out, size, "%s", status->valuestring);
-		rc = 0;
-	}
-	cJSON_Delete(ret);
-	return rc;
-}
-
 static long long mono_ms(void)
 {
 	struct timespec ts;
@@ -1982,7 +1878,7 @@ static long long mono_ms(void)
 static int microvm_suspend(struct launch_result *res)
 {
 	return vm_of(res) != NULL && !vm_of(res)->on_disk
-		   ? qmp_command(vm_of(res), "{\"execute\":\"stop\"}\n")
+		   ? qmp_command(&vm_of(res)->qmp, "{\"execute\":\"stop\"}\n")
 		   : -1;
 }
 
@@ -1997,15 +1893,18 @@ static int save_state(struct microvm_vm *vm, int fd, struct sm_error *err)
 	long long deadline = mono_ms() + DISK_DEADLINE_MS;
 	char status[32] = "";
 
-	if (qmp_call(vm, "{\"execute\":\"getfd\",\"arguments\":{\"fdname\":\"sandmux-state\"}}\n",
-		     fd, NULL) != 0 ||
-	    qmp_command(vm, "{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"fd:sandmux-state\"}}"
-			    "\n") != 0) {
+	if (qmp_call(&vm->qmp,
+		     "{\"execute\":\"getfd\",\"arguments\":{\"fdname\":\"sandmux-state\"}}\n", fd,
+		     NULL) != 0 ||
+	    qmp_command(&vm->qmp,
+			"{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"fd:sandmux-state\"}}"
+			"\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu refused to save the VM");
 		return -1;
 	}
 	while (mono_ms() < deadline) {
-		if (qmp_status(vm, "{\"execute\":\"query-migrate\"}\n", status, sizeof status) != 0)
+		if (qmp_status(&vm->qmp, "{\"execute\":\"query-migrate\"}\n", status,
+			       sizeof status) != 0)
 			break;
 		if (strcmp(status, "completed") == 0)
 			return fsync(fd) == 0 ? 0 : (sm_error_set(err, SM_ERR_FAILED,
@@ -2024,7 +1923,7 @@ static void qemu_end(pid_t pid, struct microvm_vm *vm)
 {
 	long long deadline = mono_ms() + 5000;
 
-	qmp_command(vm, "{\"execute\":\"quit\"}\n");
+	qmp_command(&vm->qmp, "{\"execute\":\"quit\"}\n");
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
 		if (mono_ms() >= deadline) {
 			kill(pid, SIGKILL);
@@ -2058,12 +1957,12 @@ static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 		sm_error_set(err, SM_ERR_FAILED, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (qmp_command(vm, "{\"execute\":\"stop\"}\n") != 0) {
+	if (qmp_command(&vm->qmp, "{\"execute\":\"stop\"}\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu did not stop the VM");
 		goto fail;
 	}
 	if (save_state(vm, fd, err) != 0) {
-		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n");
 		goto fail;
 	}
 	close(fd);
@@ -2072,13 +1971,13 @@ static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 		sm_error_set(err, SM_ERR_FAILED, "cannot hold the pane's terminal: %s",
 			     strerror(errno));
 		unlink(path);
-		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n");
 		return -1;
 	}
 	snprintf(vm->state_path, sizeof vm->state_path, "%s", path);
 	qemu_end(res->pid, vm);
-	close(vm->qmp);
-	vm->qmp = -1;
+	close(vm->qmp.fd);
+	vm->qmp.fd = -1;
 	vm->on_disk = true;
 	log_info("microvm: qemu pid %d saved to %s and ended", (int)res->pid, path);
 	res->pid = res->child_pid = 0;
@@ -2114,7 +2013,8 @@ static int restore(struct launch_result *res, struct sm_error *err)
 	}
 	close(fd);
 	while (mono_ms() < deadline &&
-	       qmp_status(vm, "{\"execute\":\"query-status\"}\n", status, sizeof status) == 0 &&
+	       qmp_status(&vm->qmp, "{\"execute\":\"query-status\"}\n", status, sizeof status) ==
+		   0 &&
 	       strcmp(status, "inmigrate") == 0)
 		usleep(20000);
 	if (strcmp(status, "paused") != 0 && strcmp(status, "running") != 0) {
@@ -2126,7 +2026,8 @@ static int restore(struct launch_result *res, struct sm_error *err)
 		res->pid = 0;
 		return -1;
 	}
-	if (strcmp(status, "paused") == 0 && qmp_command(vm, "{\"execute\":\"cont\"}\n") != 0) {
+	if (strcmp(status, "paused") == 0 &&
+	    qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu did not continue the restored VM");
 		return -1;
 	}
@@ -2150,7 +2051,7 @@ static int microvm_resume(struct launch_result *res, struct sm_error *err)
 		return -1;
 	if (vm_of(res)->on_disk)
 		return restore(res, err);
-	return qmp_command(vm_of(res), "{\"execute\":\"cont\"}\n");
+	return qmp_command(&vm_of(res)->qmp, "{\"execute\":\"cont\"}\n");
 }
 
 /* --- the end -------------------------------------------------------------- */
