@@ -81,6 +81,7 @@
 #include "linked-secret.h"
 #include "log.h"
 #include "microvm-warm.h"
+#include "microvm-internal.h"
 #include "profile.h"
 #include "qmp.h"
 #include "pty.h"
@@ -100,34 +101,6 @@
 #define CTL_PORT "sandmux.ctl"
 /* Where the guest finds the egress proxies (qemu's guestfwd address). */
 #define MICROVM_PROXY_ADDR "10.0.2.100"
-
-/* What a VM's qemu command line depends on, besides the image: a VM
- * booted for one key serves any launch with the same key. */
-struct vm_key {
-	char work[PATH_MAX]; /* "" : no work tree shared */
-	bool work_ro;
-	bool open_net;
-	const char *egress_dir; /* proxied: per pane, never prepared */
-	/* The host-run paths inside a writable work tree that exist at
-	 * launch, resolved, one per line: bound read-only in the work
-	 * tree's diod sandbox and in the guest (host_run_in_work). */
-	char host_run[16384];
-	/* Every host-run path in the work tree, there or not, resolved as
-	 * far as it exists: what its diod refuses to create (diod-guard.c). */
-	char host_run_guard[16384];
-	char guard_lib[PATH_MAX];     /* sandmux-diod-guard.so */
-	char net_guard_lib[PATH_MAX]; /* sandmux-qemu-net-guard.so */
-	/* The profile, whose limits the VM's group has. */
-	char profile[64];
-	/* The deny-read roots, resolved, one per line: what every share's
-	 * diod refuses to open (diod-guard.c). */
-	char deny[16384];
-	/* The copy-on-write home (home-layer.h), when the writable work
-	 * tree holds $HOME: $HOME resolved ("" : none), the profile's
-	 * layer. */
-	char layer_home[PATH_MAX];
-	char layer_dir[PATH_MAX];
-};
 
 /* The guest's own refusals kept between two polls of the server. */
 #define GUEST_VIOLATIONS_MAX 64
@@ -171,12 +144,6 @@ struct microvm_vm {
 	int shell_exit; /* "exit N" from the agent, -1 until then */
 	char failure[256];
 };
-
-/* The launch's VM (launch_result.state), NULL once released. */
-static struct microvm_vm *vm_of(const struct launch_result *res)
-{
-	return res->state;
-}
 
 /* The host's TSC rate for tsc_early_khz=: without it the guest
  * calibrates its clock against an emulated timer and gets it wrong
@@ -653,7 +620,7 @@ static int resolve_as_far(const char *path, char out[PATH_MAX])
 	}
 }
 
-static bool inside(const char *path, const char *root)
+bool microvm_inside(const char *path, const char *root)
 {
 	size_t n = strlen(root);
 
@@ -661,14 +628,14 @@ static bool inside(const char *path, const char *root)
 }
 
 /* Is path at or under one of the lines of list? */
-static bool inside_any(const char *path, const char *list)
+bool microvm_inside_any(const char *path, const char *list)
 {
 	for (const char *p = list; *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 		char root[PATH_MAX];
 
 		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
-		if (root[0] != '\0' && inside(path, root))
+		if (root[0] != '\0' && microvm_inside(path, root))
 			return true;
 		p = nl + 1;
 	}
@@ -739,7 +706,8 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
 		     struct sm_error *err)
 {
 	key->layer_home[0] = '\0';
-	if (realpath(home, key->layer_home) == NULL || !inside(key->layer_home, key->work)) {
+	if (realpath(home, key->layer_home) == NULL ||
+	    !microvm_inside(key->layer_home, key->work)) {
 		key->layer_home[0] = '\0';
 		return 0;
 	}
@@ -758,7 +726,7 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
  * refused, since a write there reaches the layer, never the host. */
 static bool in_layer(const struct vm_key *key, const char *path)
 {
-	return key->layer_home[0] != '\0' && inside(path, key->layer_home);
+	return key->layer_home[0] != '\0' && microvm_inside(path, key->layer_home);
 }
 
 /* The host-run files (hostrun.h: shell startup, git config and hooks,
@@ -788,12 +756,12 @@ static int host_run_in_work(const char *home, char *const *envp, struct vm_key *
 		if (realpath(list.v[i], real) != NULL) {
 			if (in_layer(key, real))
 				continue;
-			if (inside(real, key->work))
+			if (microvm_inside(real, key->work))
 				rc |= add_line(key->host_run, sizeof key->host_run, real);
 		} else if (resolve_as_far(list.v[i], real) != 0 || in_layer(key, real)) {
 			continue;
 		}
-		if (rc == 0 && inside(real, key->work))
+		if (rc == 0 && microvm_inside(real, key->work))
 			rc |= add_line(key->host_run_guard, sizeof key->host_run_guard, real);
 	}
 	strvec_free(&list);
@@ -1059,7 +1027,7 @@ static void share_stop(pid_t pid)
 		;
 }
 
-static void vm_free(struct microvm_vm *vm)
+void microvm_vm_free(struct microvm_vm *vm)
 {
 	if (vm == NULL)
 		return;
@@ -1237,9 +1205,9 @@ out:
 /* Boot a VM (its shares' servers, qemu on a new PTY) for key and queue
  * its world message (warm: the files to copy in ahead, or NULL); the
  * launch is sent later. */
-static int vm_start(const struct probe_result *probe, const struct vm_key *key,
-		    const struct strvec *warm, int rows, int cols, struct launch_result *res,
-		    struct sm_error *err)
+int microvm_vm_start(const struct probe_result *probe, const struct vm_key *key,
+		     const struct strvec *warm, int rows, int cols, struct launch_result *res,
+		     struct sm_error *err)
 {
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
 	int report[2] = {-1, -1};
@@ -1342,179 +1310,8 @@ fail:
 	res->limits = NULL;
 	if (report[1] >= 0)
 		close(report[1]);
-	vm_free(vm);
+	microvm_vm_free(vm);
 	return -1;
-}
-
-/* --- the prepared VM ----------------------------------------------------------
- *
- * A cold boot is seconds under TCG.  Once a microvm pane has been
- * confirmed, the server boots the next VM like it (same key) in the
- * background and leaves it waiting for its launch; a launch whose key
- * matches takes it over and only pays for the mounts and the shell's
- * exec.  Panes of a proxied profile never use it (their egress sockets
- * are their own).  SANDMUX_MICROVM_PREPARE=0 turns it off.  The VM is
- * not a pane, so its qemu is reaped here. */
-
-static struct launch_result prepared;
-static struct vm_key prepared_key, last_key;
-static bool have_prepared, have_last;
-/* The last launch's shell and the variables that say what it reads at
- * its start: the prepared VM reads those files ahead. */
-static char last_shell[PATH_MAX], last_path[4096], last_term[128], last_locale[3][128];
-/* What the prepared VM's copies were made of: one "path dev ino size
- * mtime" line per file.  A launch finding it changed boots a fresh VM
- * rather than run on copies the host no longer has. */
-static struct strvec prepared_warm;
-static char *prepared_warm_sig;
-
-static char *warm_signature(const struct strvec *warm)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (f == NULL)
-		return NULL;
-	for (size_t i = 0; i < warm->n; i++) {
-		struct stat st;
-
-		if (stat(warm->v[i], &st) != 0)
-			memset(&st, 0, sizeof st);
-		fprintf(f, "%s %lu %lu %lld %lld.%09ld\n", warm->v[i], (unsigned long)st.st_dev,
-			(unsigned long)st.st_ino, (long long)st.st_size,
-			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void remember_shell(const struct launch_request *req)
-{
-	static const char *const names[] = {"PATH=", "TERM=", "LC_ALL=", "LC_CTYPE=", "LANG="};
-	char *const dst[] = {last_path, last_term, last_locale[0], last_locale[1], last_locale[2]};
-	const size_t size[] = {sizeof last_path, sizeof last_term, sizeof last_locale[0],
-			       sizeof last_locale[1], sizeof last_locale[2]};
-
-	snprintf(last_shell, sizeof last_shell, "%s", req->spec->command[0] != NULL ? req->spec->command[0] : "");
-	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-		dst[n][0] = '\0';
-		for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
-			if (strncmp(req->spec->env[i], names[n], strlen(names[n])) == 0)
-				snprintf(dst[n], size[n], "%s", req->spec->env[i] + strlen(names[n]));
-	}
-}
-
-static bool prepare_enabled(void)
-{
-	const char *v = getenv("SANDMUX_MICROVM_PREPARE");
-
-	return v == NULL || strcmp(v, "0") != 0;
-}
-
-static bool key_equal(const struct vm_key *a, const struct vm_key *b)
-{
-	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
-	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
-	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
-	       strcmp(a->profile, b->profile) == 0 && strcmp(a->layer_home, b->layer_home) == 0 &&
-	       a->egress_dir == NULL && b->egress_dir == NULL;
-}
-
-void microvm_prepared_discard(void)
-{
-	strvec_free(&prepared_warm);
-	free(prepared_warm_sig);
-	prepared_warm_sig = NULL;
-	if (!have_prepared)
-		return;
-	have_prepared = false;
-	kill(prepared.pid, SIGKILL);
-	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	close(prepared.master);
-	vm_free(vm_of(&prepared));
-	limits_group_free(prepared.limits);
-	memset(&prepared, 0, sizeof prepared);
-}
-
-void microvm_prepare_next(void)
-{
-	const struct probe_result *probe = backend_probe_result();
-	struct sm_error err = {0};
-
-	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm.available)
-		return;
-	if (have_prepared && key_equal(&prepared_key, &last_key) &&
-	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
-		return;
-	microvm_prepared_discard();
-	memset(&prepared, 0, sizeof prepared);
-	prepared.master = -1;
-	{
-		const char *const locales[3] = {last_locale[0], last_locale[1], last_locale[2]};
-		struct strvec all = STRVEC_INIT, *warm = &prepared_warm;
-		int rc = microvm_warm_list(last_shell, last_path[0] != '\0' ? last_path : NULL,
-					   last_term, locales, &all);
-
-		/* Not a file of the work tree: the pane must write the
-		 * host's own, not a read-only copy; nor of /tmp, which is
-		 * the guest's own; nor one the diods refuse to read (the
-		 * guest has no masks of its own over the copies). */
-		for (size_t i = 0; rc == 0 && i < all.n; i++)
-			if (!(last_key.work[0] != '\0' && inside(all.v[i], last_key.work)) &&
-			    !inside(all.v[i], "/tmp") && !inside_any(all.v[i], last_key.deny))
-				rc |= strvec_push(warm, all.v[i]);
-		free(prepared_warm_sig);
-		prepared_warm_sig = rc == 0 ? warm_signature(warm) : NULL;
-		rc = rc != 0 || prepared_warm_sig == NULL
-			 ? (sm_error_set(&err, SM_ERR_OUT_OF_MEMORY, "out of memory"), -1)
-			 : vm_start(probe, &last_key, warm, 24, 80, &prepared, &err);
-		strvec_free(&all);
-		if (rc != 0) {
-			log_warn("microvm: cannot prepare the next VM: %s", err.message);
-			return;
-		}
-	}
-	prepared_key = last_key;
-	have_prepared = true;
-}
-
-/* The prepared VM for key, if there is one and its qemu still runs. */
-static bool take_prepared(const struct vm_key *key, struct launch_result *res)
-{
-	if (!have_prepared || !key_equal(&prepared_key, key))
-		return false;
-	{
-		/* Its copies of the shell's files (copy_ahead in the
-		 * agent) must still be what the host has. */
-		char *now = warm_signature(&prepared_warm);
-		bool same = now != NULL && prepared_warm_sig != NULL &&
-			    strcmp(now, prepared_warm_sig) == 0;
-
-		free(now);
-		if (!same) {
-			log_info("microvm: the prepared VM's copies of the shell's files are "
-				 "out of date: booting a new VM");
-			microvm_prepared_discard();
-			return false;
-		}
-	}
-	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
-		/* It died waiting (reaped just now): boot a new one. */
-		close(prepared.master);
-		vm_free(vm_of(&prepared));
-		limits_group_free(prepared.limits);
-		have_prepared = false;
-		return false;
-	}
-	*res = prepared;
-	have_prepared = false;
-	memset(&prepared, 0, sizeof prepared);
-	return true;
 }
 
 /* --- launch --------------------------------------------------------------- */
@@ -1574,18 +1371,15 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 			     "beside the sandmux binary (make)");
 		return -1;
 	}
-	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
+	warm = microvm_prepared_take(&key, res);
+	if (!warm && microvm_vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
 		strvec_free(&deny);
 		return -1;
 	}
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
-	if (req->egress_dir == NULL) {
-		last_key = key;
-		have_last = true;
-		remember_shell(req);
-	}
+	if (req->egress_dir == NULL)
+		microvm_prepared_remember(&key, req);
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
 				 &key, vm_of(res)->nonce, &message_len);
 	strvec_free(&deny);
@@ -1617,7 +1411,7 @@ fail:
 		;
 	close(res->master);
 	res->master = -1;
-	vm_free(vm_of(res));
+	microvm_vm_free(vm_of(res));
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
@@ -2063,7 +1857,7 @@ static void microvm_destroy(struct launch_result *res)
 	 * qemu (pid 0: kill(0) would be the server's own group). */
 	if (res->pid > 0)
 		backend_kill_tree(res->pid, 0);
-	vm_free(vm_of(res));
+	microvm_vm_free(vm_of(res));
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
@@ -2088,7 +1882,7 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 			snprintf(reason, size, "qemu exited with status %d before the shell did",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
-	vm_free(vm);
+	microvm_vm_free(vm);
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
