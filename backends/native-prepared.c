@@ -5,7 +5,7 @@
  * ms on this project's host against 1-2 for everything sandmux adds.  So
  * once a native pane is running, the server prepares the next one like
  * it (same profile, working directory and $HOME) in the background:
- * bwrap with the shim in --wait (src/shim.c), the filter queued, on a
+ * bwrap with the shim in --wait (backends/native-inside/shim.c), the filter queued, on a
  * PTY of its own.  Nothing of any command runs in it.  A launch whose
  * sandbox would be exactly that one takes it over and sends the shim the
  * command and environment; from there it is an ordinary launch

@@ -477,7 +477,7 @@ int native_check_request(const struct launch_request *req, const struct sandbox_
 }
 
 /* A restricted pane runs `sandmux egress-bridge SOCAT -- CMD...` first
- * (src/egress-bridge.c): it starts the in-sandbox bridges to the egress
+ * (backends/native-inside/egress-bridge.c): it starts the in-sandbox bridges to the egress
  * sockets and execs the command.  The server's own binary is that
  * sandmux; a binary replaced since the server started is refused, since
  * the path would now name something else. */
@@ -646,7 +646,7 @@ static int shim_protected(struct native_shim *shim, const struct strvec *paths)
 }
 
 /* Queue the filter for the shim: it reads this one message before
- * anything else (src/shim.c), so it must be there before bwrap runs. */
+ * anything else (backends/native-inside/shim.c), so it must be there before bwrap runs. */
 static int send_filter(int sock, struct sm_error *err)
 {
 	static const char hello[] = SHIM_HELLO " filter";
@@ -1058,7 +1058,7 @@ int native_spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		goto done;
 	opts.argv = argv.v;
 	if (paths.layer) {
-		/* bwrap runs inside the layer's mount namespace (src/shim-home.c):
+		/* bwrap runs inside the layer's mount namespace (backends/native-inside/shim-home.c):
 		 * the same shim binary, [sandmux-shim] or [sandmux, shim]. */
 		size_t nprefix = strcmp(shimmed.v[1], "shim") == 0 ? 2 : 1;
 

@@ -68,7 +68,6 @@ int verb_demo(int argc, char **argv);
 int verb_changes(int argc, char **argv); /* cli-changes.c */
 int verb_keep(int argc, char **argv);
 int verb_server(int argc, char **argv);
-int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
 /* `profile show ...`: argv[0] is "show" (profile-show.c). */
 int verb_profile_show(int argc, char **argv);
@@ -78,7 +77,6 @@ int cli_record(struct command_parsed *parsed);
  * this process's working directory (record.c). */
 int record_prepare(struct command_parsed *parsed, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
-int shim_main(int argc, char **argv);
 
 /* Whether a server answers on the socket now (nothing printed). */
 bool cli_server_answers(void);

@@ -13,6 +13,7 @@
 #include "client-internal.h"
 #include "cmd.h"
 #include "command.h"
+#include "native-inside/native-inside.h"
 
 /* Options every command that starts a program shares. */
 #define SPAWN_OPTIONS                                                                              \
