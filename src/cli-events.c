@@ -1,7 +1,7 @@
 /*
  * cli-events: `sandmux events` prints sandbox events (lifecycle and
  * violations) as they are pushed by the server (`--pretty`: coloured by
- * action; `--feed`: the interactive feed pane, src/feed.c), and `sandmux
+ * action; `--feed`: the interactive feed pane, src/cli-feed.c), and `sandmux
  * demo` runs the isolation demo script.
  */
 #include <limits.h>

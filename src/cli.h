@@ -98,7 +98,7 @@ const char *cli_socket_path(void);
 /* Inside a pane of the server this command goes to: that pane's id
  * ($SANDMUX_PANE, a command's default target), else -1. */
 int cli_env_pane(void);
-/* The feed pane's program (src/feed.c): runs on a subscribed connection
+/* The feed pane's program (src/cli-feed.c): runs on a subscribed connection
  * until the server goes away. */
 int feed_run(struct cli_conn *events, const char *session, double server_started);
 /* The controlling terminal's size, if there is one (else unchanged). */
