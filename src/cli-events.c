@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "command.h"
 #include "error.h"
+#include "jsonl.h"
 #include "record.h"
 #include "sandbox.h"
 #include "sanitise.h"
@@ -59,9 +60,7 @@ static void print_event(const cJSON *ev, bool json)
 			target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "path"));
 	}
 	if (json) {
-		char *text = cJSON_PrintUnformatted(ev);
-		printf("%s\n", text);
-		free(text);
+		jsonl_put(stdout, ev);
 		fflush(stdout);
 		return;
 	}
