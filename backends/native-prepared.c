@@ -209,9 +209,6 @@ static int ahead_send_run(int sock, const struct launch_request *req,
 	return rc;
 }
 
-/* Take the prepared sandbox over for this launch if it is exactly the
- * one the launch would build, and still waiting: 0 taken (res filled,
- * the command on its way), -1 start cold. */
 /* Is the prepared sandbox the one this launch would build, and still
  * waiting for its command? */
 static bool ahead_fits(const struct launch_request *req, const struct sandbox_profile *prof,
@@ -227,8 +224,11 @@ static bool ahead_fits(const struct launch_request *req, const struct sandbox_pr
 	return fits;
 }
 
-/* An unfit prepared sandbox is left for native_prepare_next to throw
- * away: killing and reaping it here would delay this launch. */
+/* Take the prepared sandbox over for this launch if it is exactly the
+ * one the launch would build, and still waiting: 0 taken (res filled,
+ * the command on its way), -1 start cold.  An unfit prepared sandbox is
+ * left for native_prepare_next to throw away: killing and reaping it
+ * here would delay this launch. */
 int native_prepared_take(const struct launch_request *req, const struct sandbox_profile *prof,
 		     const char *home, struct launch_result *res)
 {
