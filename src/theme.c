@@ -522,7 +522,7 @@ struct theme_style theme_event_style(const char *kind, const char *action)
 	return (struct theme_style){.attrs = THEME_ATTR_DIM};
 }
 
-size_t theme_style_sgr(const struct theme_style *st, char *out, size_t size)
+static size_t theme_style_sgr(const struct theme_style *st, char *out, size_t size)
 {
 	struct term_style style = {
 	    .fg = {st->fg.kind, st->fg.index, st->fg.r, st->fg.g, st->fg.b},

@@ -114,11 +114,9 @@ int theme_load(const char *name_or_path, struct theme *theme, struct sm_error *e
  * floods red.  kind is the event's, action the violation's (or the
  * grant's); either may be NULL. */
 struct theme_style theme_event_style(const char *kind, const char *action);
-/* The SGR sequence that sets exactly st from a reset, as the one SGR
- * builder (term_style_sgr, term.h) writes it: theme styles are the
- * emulator's colours and attribute bits.  Into out (TERM_SGR_MAX bytes
- * hold any); returns its length.  theme_put_sgr writes it to f. */
-size_t theme_style_sgr(const struct theme_style *st, char *out, size_t size);
+/* Write to f the SGR sequence that sets exactly st from a reset, as the
+ * one SGR builder (term_style_sgr, term.h) makes it: theme styles are
+ * the emulator's colours and attribute bits. */
 void theme_put_sgr(FILE *f, const struct theme_style *st);
 
 #endif

@@ -18,7 +18,6 @@
 #include <cmocka.h>
 
 #include "error.h"
-#include "term.h"
 #include "theme.h"
 
 static char tmpdir[256];
@@ -238,11 +237,15 @@ static void test_event_colours(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct theme_style style = theme_event_style(cases[i].kind, cases[i].action);
-		char sgr[TERM_SGR_MAX];
-		size_t len = theme_style_sgr(&style, sgr, sizeof sgr - 1);
+		char *sgr = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&sgr, &len);
 
-		sgr[len] = '\0';
+		assert_non_null(f);
+		theme_put_sgr(f, &style);
+		fclose(f);
 		assert_string_equal(sgr, cases[i].sgr);
+		free(sgr);
 	}
 }
 
