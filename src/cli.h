@@ -48,7 +48,7 @@ void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *r
 void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_profile_show(struct command_parsed *parsed, const struct cJSON *result,
-			    FILE *out); /* profile-show.c */
+			    FILE *out); /* cli-profile-show.c */
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_allow(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_windows(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
@@ -69,7 +69,7 @@ int verb_changes(int argc, char **argv); /* cli-changes.c */
 int verb_keep(int argc, char **argv);
 int verb_server(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
-/* `profile show ...`: argv[0] is "show" (profile-show.c). */
+/* `profile show ...`: argv[0] is "show" (cli-profile-show.c). */
 int verb_profile_show(int argc, char **argv);
 int verb_profile(int argc, char **argv);
 int cli_record(struct command_parsed *parsed); /* cli-record.c */
