@@ -36,7 +36,10 @@ CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parame
 LDLIBS += $(PKG_LIBS) -lpthread -lutil -lm
 SEATBELT_EXEC := $(BUILD)/sandmux-seatbelt-exec
 
-LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c term/*.c backends/*.c))
+# What runs inside a native pane's sandbox (backends/native-inside/):
+# the shim is also built alone, below.
+SHIM_SRCS := backends/native-inside/shim.c backends/native-inside/shim-home.c
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c term/*.c backends/*.c backends/native-inside/*.c))
 # macOS: native is Seatbelt (backends/seatbelt-native.c), so no seccomp,
 # bubblewrap, shim or supervisor; Homebrew's libvterm, libuv, cjson and
 # ncurses (keg-only: its pkg-config directory added).  Written without a
@@ -46,9 +49,9 @@ ifeq ($(UNAME_S),Darwin)
 PKGS := vterm ncursesw libuv libcjson
 BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
 export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(PKG_CONFIG_PATH)
-LINUX_ONLY := backends/native.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
+LINUX_ONLY := backends/native.c backends/native-prepared.c backends/bwrap.c backends/supervisor.c backends/shim-filter.c \
 	backends/supervisor-path.c backends/supervisor-decide.c backends/supervisor-emulate.c \
-	backends/home-layer.c backends/sandbox-limits.c src/shim.c src/shim-home.c
+	backends/home-layer.c backends/sandbox-limits.c $(SHIM_SRCS)
 LIB_SRCS := $(filter-out $(LINUX_ONLY),$(LIB_SRCS))
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -104,9 +107,9 @@ LINK_FLAGS := $(shell printf 'int main(void) { return 0; }' | \
 $(BUILD)/sandmux: $(BUILD)/src/main.o $(SERVER_CORE_OBJS) $(BUILD)/libsandmux.a $(SERVER_ORDER)
 	$(CC) $(LDFLAGS) $(LINK_FLAGS) -Wl,-T,$(SERVER_ORDER) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 
-# The shim every native pane runs first (src/shim.c): static and libc
-# only, whatever the build's flags, so its exec inside each new sandbox
-# is cheap.  Linked against musl where musl-gcc is installed (tests/deps.sh
+# The shim every native pane runs first (backends/native-inside/shim.c):
+# static and libc only, whatever the build's flags, so its exec inside
+# each new sandbox is cheap.  Linked against musl where musl-gcc is installed (tests/deps.sh
 # installs it): about 60 KB against glibc's 770 KB, and on this project's
 # host each exec of it a millisecond faster, most of that the page faults
 # of static glibc's start-up.  musl has no kernel headers of its own, so
@@ -135,15 +138,15 @@ $(BUILD)/sandmux-trash/rm: backends/trash-rm.sh
 	@mkdir -p $(BUILD)/sandmux-trash
 	install -m 0755 $< $@
 
-$(BUILD)/sandmux-shim: src/shim.c src/shim-home.c src/shim-home.h backends/shim-filter.h backends/seccomp-compat.h
+$(BUILD)/sandmux-shim: $(SHIM_SRCS) backends/native-inside/shim-home.h backends/native-inside/native-inside.h backends/shim-filter.h backends/seccomp-compat.h
 	@mkdir -p $(BUILD)/shim-include
 ifneq ($(MUSL_GCC),)
 	ln -sfn /usr/include/linux $(BUILD)/shim-include/linux
 	ln -sfn /usr/include/asm-generic $(BUILD)/shim-include/asm-generic
 	ln -sfn $(ARCH_INC)/asm $(BUILD)/shim-include/asm
-	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ src/shim.c src/shim-home.c
+	$(MUSL_GCC) $(SHIM_FLAGS) -isystem $(BUILD)/shim-include -o $@ $(SHIM_SRCS)
 else
-	$(CC) $(SHIM_FLAGS) -o $@ src/shim.c src/shim-home.c
+	$(CC) $(SHIM_FLAGS) -o $@ $(SHIM_SRCS)
 endif
 
 # The first process inside a macOS native pane (seatbelt-launch.h):
@@ -263,7 +266,7 @@ clean:
 	rm -rf $(BUILD) build-asan build-fuzz
 
 format:
-	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch]
+	clang-format -i src/*.[ch] term/*.[ch] backends/*.[ch] backends/native-inside/*.[ch]
 
 .PHONY: all deps build-tests microvm-image run check bench soak fuzz docs install clean format
 

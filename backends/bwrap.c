@@ -432,7 +432,7 @@ static int push_deny_masks(const struct bwrap_input *in, const struct deny_masks
  * host-run files that exist, the profile's protected paths, /proc's
  * host-wide files.  Where the shim stays in the user namespace that owns
  * the sandbox's mount namespace (a server run as root: bwrap makes no
- * second namespace), the shim makes them instead (src/shim.c, --ro):
+ * second namespace), the shim makes them instead (backends/native-inside/shim.c, --ro):
  * bwrap keeps CAP_SYS_ADMIN and CAP_SETPCAP for it (--cap-add), and the
  * shim binds each path, then drops both from every set and checks,
  * before anything of the command runs.  Elsewhere (an unprivileged

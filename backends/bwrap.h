@@ -60,7 +60,7 @@ struct bwrap_input {
 	/* 0: bwrap makes the read-only binds over paths inside the writable
 	 * roots and over /proc's host-wide files.  Else the shim does
 	 * (bwrap.c, "Read-only binds in the shim"): argv is the shim's, and
-	 * its --ro and --ro-try arguments (src/shim.c) go in at this index,
+	 * its --ro and --ro-try arguments (backends/native-inside/shim.c) go in at this index,
 	 * before the shim's separator; bwrap keeps the two capabilities
 	 * the shim needs for them and drops. */
 	size_t shim_binds_at;
@@ -69,7 +69,7 @@ struct bwrap_input {
 	 * otherwise nest a second namespace that has no say over the
 	 * mounts), and the shim, its binds made, moves into a namespace of
 	 * its own where the user is the server's uid and gid again
-	 * (src/shim.c, --userns). */
+	 * (backends/native-inside/shim.c, --userns). */
 	bool shim_userns;
 };
 

@@ -1,6 +1,6 @@
 /*
  * home-layer: the copy-on-write home of a profile that makes $HOME
- * writable (home-layer.h says why; src/shim-home.c mounts it).
+ * writable (home-layer.h says why; backends/native-inside/shim-home.c mounts it).
  *
  * A layer is overlayfs's upper directory: a file there is the pane's
  * version of the host's file at the same place under $HOME, a character

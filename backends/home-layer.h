@@ -15,7 +15,7 @@
  * user keeps it (`sandmux changes`, `sandmux keep`).
  *
  * The mount itself is made by the shim's --home-layer step before bwrap
- * (src/shim-home.c); this module decides the layout, builds that step's
+ * (backends/native-inside/shim-home.c); this module decides the layout, builds that step's
  * argv, and reads a layer against the host for the CLI.
  */
 #ifndef SANDMUX_HOME_LAYER_H

@@ -81,7 +81,9 @@
 #include "linked-secret.h"
 #include "log.h"
 #include "microvm-warm.h"
+#include "microvm-internal.h"
 #include "profile.h"
+#include "qmp.h"
 #include "pty.h"
 #include "sandbox-limits.h"
 #include "sandbox.h"
@@ -100,34 +102,6 @@
 /* Where the guest finds the egress proxies (qemu's guestfwd address). */
 #define MICROVM_PROXY_ADDR "10.0.2.100"
 
-/* What a VM's qemu command line depends on, besides the image: a VM
- * booted for one key serves any launch with the same key. */
-struct vm_key {
-	char work[PATH_MAX]; /* "" : no work tree shared */
-	bool work_ro;
-	bool open_net;
-	const char *egress_dir; /* proxied: per pane, never prepared */
-	/* The host-run paths inside a writable work tree that exist at
-	 * launch, resolved, one per line: bound read-only in the work
-	 * tree's diod sandbox and in the guest (host_run_in_work). */
-	char host_run[16384];
-	/* Every host-run path in the work tree, there or not, resolved as
-	 * far as it exists: what its diod refuses to create (diod-guard.c). */
-	char host_run_guard[16384];
-	char guard_lib[PATH_MAX];     /* sandmux-diod-guard.so */
-	char net_guard_lib[PATH_MAX]; /* sandmux-qemu-net-guard.so */
-	/* The profile, whose limits the VM's group has. */
-	char profile[64];
-	/* The deny-read roots, resolved, one per line: what every share's
-	 * diod refuses to open (diod-guard.c). */
-	char deny[16384];
-	/* The copy-on-write home (home-layer.h), when the writable work
-	 * tree holds $HOME: $HOME resolved ("" : none), the profile's
-	 * layer. */
-	char layer_home[PATH_MAX];
-	char layer_dir[PATH_MAX];
-};
-
 /* The guest's own refusals kept between two polls of the server. */
 #define GUEST_VIOLATIONS_MAX 64
 
@@ -136,7 +110,7 @@ enum { SHARE_ROOT, SHARE_WORK, SHARES };
 
 struct microvm_vm {
 	int ctl;     /* the server's end of the control channel */
-	int qmp;     /* the server's end of qemu's QMP monitor */
+	struct qmp qmp; /* qemu's QMP monitor (qmp.h) */
 	int timer;   /* the boot deadline */
 	/* The shares' servers' refusals (diod-guard.c), one line each:
 	 * the read end of a pipe both diods write to. */
@@ -167,16 +141,9 @@ struct microvm_vm {
 	} guest[GUEST_VIOLATIONS_MAX];
 	int nguest;
 	bool booted;
-	bool qmp_ready; /* greeting read, capabilities negotiated */
 	int shell_exit; /* "exit N" from the agent, -1 until then */
 	char failure[256];
 };
-
-/* The launch's VM (launch_result.state), NULL once released. */
-static struct microvm_vm *vm_of(const struct launch_result *res)
-{
-	return res->state;
-}
 
 /* The host's TSC rate for tsc_early_khz=: without it the guest
  * calibrates its clock against an emulated timer and gets it wrong
@@ -653,7 +620,7 @@ static int resolve_as_far(const char *path, char out[PATH_MAX])
 	}
 }
 
-static bool inside(const char *path, const char *root)
+bool microvm_inside(const char *path, const char *root)
 {
 	size_t n = strlen(root);
 
@@ -661,14 +628,14 @@ static bool inside(const char *path, const char *root)
 }
 
 /* Is path at or under one of the lines of list? */
-static bool inside_any(const char *path, const char *list)
+bool microvm_inside_any(const char *path, const char *list)
 {
 	for (const char *p = list; *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 		char root[PATH_MAX];
 
 		snprintf(root, sizeof root, "%.*s", (int)(nl - p), p);
-		if (root[0] != '\0' && inside(path, root))
+		if (root[0] != '\0' && microvm_inside(path, root))
 			return true;
 		p = nl + 1;
 	}
@@ -739,7 +706,8 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
 		     struct sm_error *err)
 {
 	key->layer_home[0] = '\0';
-	if (realpath(home, key->layer_home) == NULL || !inside(key->layer_home, key->work)) {
+	if (realpath(home, key->layer_home) == NULL ||
+	    !microvm_inside(key->layer_home, key->work)) {
 		key->layer_home[0] = '\0';
 		return 0;
 	}
@@ -758,7 +726,7 @@ static int key_layer(const char *home, const struct sandbox_profile *prof, struc
  * refused, since a write there reaches the layer, never the host. */
 static bool in_layer(const struct vm_key *key, const char *path)
 {
-	return key->layer_home[0] != '\0' && inside(path, key->layer_home);
+	return key->layer_home[0] != '\0' && microvm_inside(path, key->layer_home);
 }
 
 /* The host-run files (hostrun.h: shell startup, git config and hooks,
@@ -788,12 +756,12 @@ static int host_run_in_work(const char *home, char *const *envp, struct vm_key *
 		if (realpath(list.v[i], real) != NULL) {
 			if (in_layer(key, real))
 				continue;
-			if (inside(real, key->work))
+			if (microvm_inside(real, key->work))
 				rc |= add_line(key->host_run, sizeof key->host_run, real);
 		} else if (resolve_as_far(list.v[i], real) != 0 || in_layer(key, real)) {
 			continue;
 		}
-		if (rc == 0 && inside(real, key->work))
+		if (rc == 0 && microvm_inside(real, key->work))
 			rc |= add_line(key->host_run_guard, sizeof key->host_run_guard, real);
 	}
 	strvec_free(&list);
@@ -1059,14 +1027,14 @@ static void share_stop(pid_t pid)
 		;
 }
 
-static void vm_free(struct microvm_vm *vm)
+void microvm_vm_free(struct microvm_vm *vm)
 {
 	if (vm == NULL)
 		return;
 	if (vm->ctl >= 0)
 		close(vm->ctl);
-	if (vm->qmp >= 0)
-		close(vm->qmp);
+	if (vm->qmp.fd >= 0)
+		close(vm->qmp.fd);
 	if (vm->timer >= 0)
 		close(vm->timer);
 	if (vm->report >= 0)
@@ -1215,11 +1183,11 @@ static int vm_spawn(const struct probe_result *probe, struct microvm_vm *vm, int
 	}
 	if (vm->ctl >= 0)
 		close(vm->ctl);
-	if (vm->qmp >= 0)
-		close(vm->qmp);
+	if (vm->qmp.fd >= 0)
+		close(vm->qmp.fd);
 	vm->ctl = ctl[0];
-	vm->qmp = qmp[0];
-	vm->qmp_ready = false;
+	vm->qmp.fd = qmp[0];
+	vm->qmp.ready = false;
 	vm->len = 0;
 	ctl[0] = qmp[0] = -1;
 	rc = 0;
@@ -1237,9 +1205,9 @@ out:
 /* Boot a VM (its shares' servers, qemu on a new PTY) for key and queue
  * its world message (warm: the files to copy in ahead, or NULL); the
  * launch is sent later. */
-static int vm_start(const struct probe_result *probe, const struct vm_key *key,
-		    const struct strvec *warm, int rows, int cols, struct launch_result *res,
-		    struct sm_error *err)
+int microvm_vm_start(const struct probe_result *probe, const struct vm_key *key,
+		     const struct strvec *warm, int rows, int cols, struct launch_result *res,
+		     struct sm_error *err)
 {
 	struct microvm_vm *vm = calloc(1, sizeof *vm);
 	int report[2] = {-1, -1};
@@ -1250,7 +1218,7 @@ static int vm_start(const struct probe_result *probe, const struct vm_key *key,
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
-	vm->ctl = vm->qmp = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
+	vm->ctl = vm->qmp.fd = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;
 	if (key->egress_dir != NULL) {
@@ -1342,179 +1310,8 @@ fail:
 	res->limits = NULL;
 	if (report[1] >= 0)
 		close(report[1]);
-	vm_free(vm);
+	microvm_vm_free(vm);
 	return -1;
-}
-
-/* --- the prepared VM ----------------------------------------------------------
- *
- * A cold boot is seconds under TCG.  Once a microvm pane has been
- * confirmed, the server boots the next VM like it (same key) in the
- * background and leaves it waiting for its launch; a launch whose key
- * matches takes it over and only pays for the mounts and the shell's
- * exec.  Panes of a proxied profile never use it (their egress sockets
- * are their own).  SANDMUX_MICROVM_PREPARE=0 turns it off.  The VM is
- * not a pane, so its qemu is reaped here. */
-
-static struct launch_result prepared;
-static struct vm_key prepared_key, last_key;
-static bool have_prepared, have_last;
-/* The last launch's shell and the variables that say what it reads at
- * its start: the prepared VM reads those files ahead. */
-static char last_shell[PATH_MAX], last_path[4096], last_term[128], last_locale[3][128];
-/* What the prepared VM's copies were made of: one "path dev ino size
- * mtime" line per file.  A launch finding it changed boots a fresh VM
- * rather than run on copies the host no longer has. */
-static struct strvec prepared_warm;
-static char *prepared_warm_sig;
-
-static char *warm_signature(const struct strvec *warm)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (f == NULL)
-		return NULL;
-	for (size_t i = 0; i < warm->n; i++) {
-		struct stat st;
-
-		if (stat(warm->v[i], &st) != 0)
-			memset(&st, 0, sizeof st);
-		fprintf(f, "%s %lu %lu %lld %lld.%09ld\n", warm->v[i], (unsigned long)st.st_dev,
-			(unsigned long)st.st_ino, (long long)st.st_size,
-			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void remember_shell(const struct launch_request *req)
-{
-	static const char *const names[] = {"PATH=", "TERM=", "LC_ALL=", "LC_CTYPE=", "LANG="};
-	char *const dst[] = {last_path, last_term, last_locale[0], last_locale[1], last_locale[2]};
-	const size_t size[] = {sizeof last_path, sizeof last_term, sizeof last_locale[0],
-			       sizeof last_locale[1], sizeof last_locale[2]};
-
-	snprintf(last_shell, sizeof last_shell, "%s", req->spec->command[0] != NULL ? req->spec->command[0] : "");
-	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-		dst[n][0] = '\0';
-		for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
-			if (strncmp(req->spec->env[i], names[n], strlen(names[n])) == 0)
-				snprintf(dst[n], size[n], "%s", req->spec->env[i] + strlen(names[n]));
-	}
-}
-
-static bool prepare_enabled(void)
-{
-	const char *v = getenv("SANDMUX_MICROVM_PREPARE");
-
-	return v == NULL || strcmp(v, "0") != 0;
-}
-
-static bool key_equal(const struct vm_key *a, const struct vm_key *b)
-{
-	return strcmp(a->work, b->work) == 0 && a->work_ro == b->work_ro &&
-	       a->open_net == b->open_net && strcmp(a->host_run, b->host_run) == 0 &&
-	       strcmp(a->host_run_guard, b->host_run_guard) == 0 && strcmp(a->deny, b->deny) == 0 &&
-	       strcmp(a->profile, b->profile) == 0 && strcmp(a->layer_home, b->layer_home) == 0 &&
-	       a->egress_dir == NULL && b->egress_dir == NULL;
-}
-
-void microvm_prepared_discard(void)
-{
-	strvec_free(&prepared_warm);
-	free(prepared_warm_sig);
-	prepared_warm_sig = NULL;
-	if (!have_prepared)
-		return;
-	have_prepared = false;
-	kill(prepared.pid, SIGKILL);
-	while (waitpid(prepared.pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	close(prepared.master);
-	vm_free(vm_of(&prepared));
-	limits_group_free(prepared.limits);
-	memset(&prepared, 0, sizeof prepared);
-}
-
-void microvm_prepare_next(void)
-{
-	const struct probe_result *probe = backend_probe_result();
-	struct sm_error err = {0};
-
-	if (!have_last || !prepare_enabled() || probe == NULL || !probe->microvm.available)
-		return;
-	if (have_prepared && key_equal(&prepared_key, &last_key) &&
-	    waitpid(prepared.pid, NULL, WNOHANG) == 0)
-		return;
-	microvm_prepared_discard();
-	memset(&prepared, 0, sizeof prepared);
-	prepared.master = -1;
-	{
-		const char *const locales[3] = {last_locale[0], last_locale[1], last_locale[2]};
-		struct strvec all = STRVEC_INIT, *warm = &prepared_warm;
-		int rc = microvm_warm_list(last_shell, last_path[0] != '\0' ? last_path : NULL,
-					   last_term, locales, &all);
-
-		/* Not a file of the work tree: the pane must write the
-		 * host's own, not a read-only copy; nor of /tmp, which is
-		 * the guest's own; nor one the diods refuse to read (the
-		 * guest has no masks of its own over the copies). */
-		for (size_t i = 0; rc == 0 && i < all.n; i++)
-			if (!(last_key.work[0] != '\0' && inside(all.v[i], last_key.work)) &&
-			    !inside(all.v[i], "/tmp") && !inside_any(all.v[i], last_key.deny))
-				rc |= strvec_push(warm, all.v[i]);
-		free(prepared_warm_sig);
-		prepared_warm_sig = rc == 0 ? warm_signature(warm) : NULL;
-		rc = rc != 0 || prepared_warm_sig == NULL
-			 ? (sm_error_set(&err, SM_ERR_OUT_OF_MEMORY, "out of memory"), -1)
-			 : vm_start(probe, &last_key, warm, 24, 80, &prepared, &err);
-		strvec_free(&all);
-		if (rc != 0) {
-			log_warn("microvm: cannot prepare the next VM: %s", err.message);
-			return;
-		}
-	}
-	prepared_key = last_key;
-	have_prepared = true;
-}
-
-/* The prepared VM for key, if there is one and its qemu still runs. */
-static bool take_prepared(const struct vm_key *key, struct launch_result *res)
-{
-	if (!have_prepared || !key_equal(&prepared_key, key))
-		return false;
-	{
-		/* Its copies of the shell's files (copy_ahead in the
-		 * agent) must still be what the host has. */
-		char *now = warm_signature(&prepared_warm);
-		bool same = now != NULL && prepared_warm_sig != NULL &&
-			    strcmp(now, prepared_warm_sig) == 0;
-
-		free(now);
-		if (!same) {
-			log_info("microvm: the prepared VM's copies of the shell's files are "
-				 "out of date: booting a new VM");
-			microvm_prepared_discard();
-			return false;
-		}
-	}
-	if (waitpid(prepared.pid, NULL, WNOHANG) != 0) {
-		/* It died waiting (reaped just now): boot a new one. */
-		close(prepared.master);
-		vm_free(vm_of(&prepared));
-		limits_group_free(prepared.limits);
-		have_prepared = false;
-		return false;
-	}
-	*res = prepared;
-	have_prepared = false;
-	memset(&prepared, 0, sizeof prepared);
-	return true;
 }
 
 /* --- launch --------------------------------------------------------------- */
@@ -1574,18 +1371,15 @@ static int microvm_launch(const struct launch_request *req, struct launch_result
 			     "beside the sandmux binary (make)");
 		return -1;
 	}
-	warm = take_prepared(&key, res);
-	if (!warm && vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
+	warm = microvm_prepared_take(&key, res);
+	if (!warm && microvm_vm_start(probe, &key, NULL, req->rows, req->cols, res, err) != 0) {
 		strvec_free(&deny);
 		return -1;
 	}
 	if (warm)
 		pty_resize(res->master, req->rows, req->cols);
-	if (req->egress_dir == NULL) {
-		last_key = key;
-		have_last = true;
-		remember_shell(req);
-	}
+	if (req->egress_dir == NULL)
+		microvm_prepared_remember(&key, req);
 	message = launch_message(req, prof, home, key.work[0] != '\0' ? key.work : NULL,
 				 &key, vm_of(res)->nonce, &message_len);
 	strvec_free(&deny);
@@ -1617,7 +1411,7 @@ fail:
 		;
 	close(res->master);
 	res->master = -1;
-	vm_free(vm_of(res));
+	microvm_vm_free(vm_of(res));
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
@@ -1867,110 +1661,6 @@ static int microvm_next_violation(struct launch_result *res, char *action, size_
 	return 0;
 }
 
-/* --- QMP ------------------------------------------------------------------ */
-
-/* Send text (with pass_fd as SCM_RIGHTS when >= 0). */
-static int qmp_send(int fd, const char *text, int pass_fd)
-{
-	char control[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = {.iov_base = (void *)text, .iov_len = strlen(text)};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-	ssize_t n;
-
-	if (pass_fd < 0)
-		return write_all(fd, text, strlen(text));
-	memset(control, 0, sizeof control);
-	msg.msg_control = control;
-	msg.msg_controllen = sizeof control;
-	CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
-	CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
-	CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &pass_fd, sizeof(int));
-	do
-		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)iov.iov_len ? 0 : -1;
-}
-
-/* Send one command and wait (bounded) for its return; events that come
- * in between are skipped.  qemu greets first: the greeting and the
- * capabilities handshake are done on first use.  The "return" value of
- * the reply goes to *reply when it is not NULL (the caller frees it). */
-static int qmp_call(struct microvm_vm *vm, const char *command, int pass_fd, cJSON **reply)
-{
-	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
-	char buf[8192];
-	size_t len = 0;
-
-	if (vm->qmp < 0)
-		return -1;
-	for (int phase = 0; phase < 2; phase++) {
-		if (phase == 0 && vm->qmp_ready)
-			continue;
-		if (qmp_send(vm->qmp, phase == 0 ? caps : command, phase == 0 ? -1 : pass_fd) != 0)
-			return -1;
-		for (;;) {
-			struct pollfd pfd = {.fd = vm->qmp, .events = POLLIN};
-			char *nl;
-			ssize_t n;
-
-			if (poll(&pfd, 1, 5000) <= 0)
-				return -1;
-			n = read(vm->qmp, buf + len, sizeof buf - 1 - len);
-			if (n <= 0)
-				return -1;
-			len += (size_t)n;
-			buf[len] = '\0';
-			while ((nl = strchr(buf, '\n')) != NULL) {
-				cJSON *msg, *ret;
-
-				*nl = '\0';
-				msg = cJSON_Parse(buf);
-				len -= (size_t)(nl + 1 - buf);
-				memmove(buf, nl + 1, len + 1);
-				if (msg != NULL && cJSON_GetObjectItem(msg, "error") != NULL) {
-					cJSON_Delete(msg);
-					return -1;
-				}
-				ret = msg != NULL ? cJSON_DetachItemFromObject(msg, "return") : NULL;
-				cJSON_Delete(msg);
-				if (ret == NULL)
-					continue;
-				if (phase == 1 && reply != NULL)
-					*reply = ret;
-				else
-					cJSON_Delete(ret);
-				goto next;
-			}
-			if (len == sizeof buf - 1)
-				len = 0;
-		}
-	next:
-		vm->qmp_ready = true;
-	}
-	return 0;
-}
-
-static int qmp_command(struct microvm_vm *vm, const char *command)
-{
-	return qmp_call(vm, command, -1, NULL);
-}
-
-/* The "status" string of a query's return, copied to out; -1 if none. */
-static int qmp_status(struct microvm_vm *vm, const char *command, char *out, size_t size)
-{
-	cJSON *ret = NULL, *status;
-	int rc = -1;
-
-	if (qmp_call(vm, command, -1, &ret) == 0 &&
-	    cJSON_IsString(status = cJSON_GetObjectItem(ret, "status"))) {
-		snprintf(out, size, "%s", status->valuestring);
-		rc = 0;
-	}
-	cJSON_Delete(ret);
-	return rc;
-}
-
 static long long mono_ms(void)
 {
 	struct timespec ts;
@@ -1982,7 +1672,7 @@ static long long mono_ms(void)
 static int microvm_suspend(struct launch_result *res)
 {
 	return vm_of(res) != NULL && !vm_of(res)->on_disk
-		   ? qmp_command(vm_of(res), "{\"execute\":\"stop\"}\n")
+		   ? qmp_command(&vm_of(res)->qmp, "{\"execute\":\"stop\"}\n")
 		   : -1;
 }
 
@@ -1997,15 +1687,18 @@ static int save_state(struct microvm_vm *vm, int fd, struct sm_error *err)
 	long long deadline = mono_ms() + DISK_DEADLINE_MS;
 	char status[32] = "";
 
-	if (qmp_call(vm, "{\"execute\":\"getfd\",\"arguments\":{\"fdname\":\"sandmux-state\"}}\n",
-		     fd, NULL) != 0 ||
-	    qmp_command(vm, "{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"fd:sandmux-state\"}}"
-			    "\n") != 0) {
+	if (qmp_call(&vm->qmp,
+		     "{\"execute\":\"getfd\",\"arguments\":{\"fdname\":\"sandmux-state\"}}\n", fd,
+		     NULL) != 0 ||
+	    qmp_command(&vm->qmp,
+			"{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"fd:sandmux-state\"}}"
+			"\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu refused to save the VM");
 		return -1;
 	}
 	while (mono_ms() < deadline) {
-		if (qmp_status(vm, "{\"execute\":\"query-migrate\"}\n", status, sizeof status) != 0)
+		if (qmp_status(&vm->qmp, "{\"execute\":\"query-migrate\"}\n", status,
+			       sizeof status) != 0)
 			break;
 		if (strcmp(status, "completed") == 0)
 			return fsync(fd) == 0 ? 0 : (sm_error_set(err, SM_ERR_FAILED,
@@ -2024,7 +1717,7 @@ static void qemu_end(pid_t pid, struct microvm_vm *vm)
 {
 	long long deadline = mono_ms() + 5000;
 
-	qmp_command(vm, "{\"execute\":\"quit\"}\n");
+	qmp_command(&vm->qmp, "{\"execute\":\"quit\"}\n");
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
 		if (mono_ms() >= deadline) {
 			kill(pid, SIGKILL);
@@ -2058,12 +1751,12 @@ static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 		sm_error_set(err, SM_ERR_FAILED, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (qmp_command(vm, "{\"execute\":\"stop\"}\n") != 0) {
+	if (qmp_command(&vm->qmp, "{\"execute\":\"stop\"}\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu did not stop the VM");
 		goto fail;
 	}
 	if (save_state(vm, fd, err) != 0) {
-		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n");
 		goto fail;
 	}
 	close(fd);
@@ -2072,13 +1765,13 @@ static int microvm_suspend_to_disk(struct launch_result *res, const char *path,
 		sm_error_set(err, SM_ERR_FAILED, "cannot hold the pane's terminal: %s",
 			     strerror(errno));
 		unlink(path);
-		qmp_command(vm, "{\"execute\":\"cont\"}\n");
+		qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n");
 		return -1;
 	}
 	snprintf(vm->state_path, sizeof vm->state_path, "%s", path);
 	qemu_end(res->pid, vm);
-	close(vm->qmp);
-	vm->qmp = -1;
+	close(vm->qmp.fd);
+	vm->qmp.fd = -1;
 	vm->on_disk = true;
 	log_info("microvm: qemu pid %d saved to %s and ended", (int)res->pid, path);
 	res->pid = res->child_pid = 0;
@@ -2114,7 +1807,8 @@ static int restore(struct launch_result *res, struct sm_error *err)
 	}
 	close(fd);
 	while (mono_ms() < deadline &&
-	       qmp_status(vm, "{\"execute\":\"query-status\"}\n", status, sizeof status) == 0 &&
+	       qmp_status(&vm->qmp, "{\"execute\":\"query-status\"}\n", status, sizeof status) ==
+		   0 &&
 	       strcmp(status, "inmigrate") == 0)
 		usleep(20000);
 	if (strcmp(status, "paused") != 0 && strcmp(status, "running") != 0) {
@@ -2126,7 +1820,8 @@ static int restore(struct launch_result *res, struct sm_error *err)
 		res->pid = 0;
 		return -1;
 	}
-	if (strcmp(status, "paused") == 0 && qmp_command(vm, "{\"execute\":\"cont\"}\n") != 0) {
+	if (strcmp(status, "paused") == 0 &&
+	    qmp_command(&vm->qmp, "{\"execute\":\"cont\"}\n") != 0) {
 		sm_error_set(err, SM_ERR_FAILED, "qemu did not continue the restored VM");
 		return -1;
 	}
@@ -2150,7 +1845,7 @@ static int microvm_resume(struct launch_result *res, struct sm_error *err)
 		return -1;
 	if (vm_of(res)->on_disk)
 		return restore(res, err);
-	return qmp_command(vm_of(res), "{\"execute\":\"cont\"}\n");
+	return qmp_command(&vm_of(res)->qmp, "{\"execute\":\"cont\"}\n");
 }
 
 /* --- the end -------------------------------------------------------------- */
@@ -2162,7 +1857,7 @@ static void microvm_destroy(struct launch_result *res)
 	 * qemu (pid 0: kill(0) would be the server's own group). */
 	if (res->pid > 0)
 		backend_kill_tree(res->pid, 0);
-	vm_free(vm_of(res));
+	microvm_vm_free(vm_of(res));
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;
@@ -2187,7 +1882,7 @@ static int microvm_exit_code(struct launch_result *res, int status, char *reason
 			snprintf(reason, size, "qemu exited with status %d before the shell did",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
-	vm_free(vm);
+	microvm_vm_free(vm);
 	res->state = NULL;
 	limits_group_free(res->limits);
 	res->limits = NULL;

@@ -67,6 +67,7 @@
 #include "hostrun.h"
 #include "sandbox-limits.h"
 #include "log.h"
+#include "native-internal.h"
 #include "pty.h"
 #include "profile.h"
 #include "sandbox.h"
@@ -84,31 +85,8 @@
 #define CONFIRM_FAST_TICK_MS 1
 #define CONFIRM_SLOW_TICK_MS 20
 
-/* A native launch's own state (launch_result.state): made at launch,
- * freed by native_release. */
-struct native_state {
-	char mask_file[64]; /* the empty mode-000 file masks bind */
-	char *layer_work;   /* the home layer's work directory, or NULL */
-	char status_buf[512]; /* a partial line read from status_file */
-	size_t status_len;
-	int status_file;    /* memfd bwrap writes --json-status-fd to */
-	int status_timer;   /* the tick timerfd in status_fd's epoll set */
-	off_t status_offset; /* how much of it was read */
-	pid_t sandbox_init; /* the pid namespace's init (bwrap's child) */
-	long long launched_ms; /* CLOCK_MONOTONIC at launch */
-	/* The shim's handshake and the pane's supervisor policy, until
-	 * confirmation; then the supervised pane's id. */
-	struct native_shim *shim;
-	int supervised_pane;
-};
-
-static struct native_state *native_of(const struct launch_result *res)
-{
-	return res->state;
-}
-
 /* A launch result zeroed, with a fresh state of its own. */
-static void native_result_init(struct launch_result *res)
+void native_result_init(struct launch_result *res)
 {
 	struct native_state *ns = xcalloc(1, sizeof *ns);
 
@@ -150,7 +128,7 @@ static void remove_stale_masks(void)
  * pid, so removing it at confirmation would race the setup.  Its name
  * holds the server's pid, so that the next server can remove it if this
  * one dies without doing so. */
-static int make_mask_file(struct launch_result *res, struct sm_error *err)
+int native_make_mask_file(struct launch_result *res, struct sm_error *err)
 {
 	int fd;
 
@@ -171,7 +149,7 @@ static int make_mask_file(struct launch_result *res, struct sm_error *err)
 	return 0;
 }
 
-static void remove_mask_file(struct launch_result *res)
+void native_remove_mask_file(struct launch_result *res)
 {
 	if (native_of(res)->mask_file[0] != '\0')
 		unlink(native_of(res)->mask_file);
@@ -213,31 +191,7 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
 	return 0;
 }
 
-/* The profile's paths for one launch, "~/" expanded: what bwrap mounts
- * and what the supervisor compares against. */
-struct native_paths {
-	const struct sandbox_profile *prof;
-	const char *home, *cwd;
-	bool dry;		       /* native_describe: make no directory */
-	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
-	struct strvec extra_writable;  /* writable roots besides home and cwd */
-	struct strvec writable;	       /* every writable root */
-	struct strvec deny;	       /* deny-read entries, "~/" as written */
-	struct strvec protected_paths; /* never writable (the profile's) */
-	struct strvec host_run;	       /* never writable, every profile (hostrun.h) */
-	struct strvec write_denies;    /* the profile's and hostrun_components */
-	struct strvec bound_inside;    /* of those, bound read-only where they exist */
-	char trash[PATH_MAX];	       /* the user's trash, a writable root; "" none */
-	char rm_dir[PATH_MAX];	       /* the directory of the pane's `rm`; "" none */
-	/* The copy-on-write home (home-layer.h), when $HOME is writable:
-	 * home resolved, the profile's layer, and the real roots in it. */
-	bool layer;
-	char home_real[PATH_MAX];
-	char layer_dir[PATH_MAX];
-	struct strvec real;
-};
-
-static void native_paths_free(struct native_paths *np)
+void native_paths_free(struct native_paths *np)
 {
 	strvec_free(&np->extra_writable);
 	strvec_free(&np->writable);
@@ -443,9 +397,8 @@ static int trash_paths(const struct launch_request *req, const char *home, struc
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
-static int native_paths_build(const struct launch_request *req, const struct sandbox_profile *prof,
-			      const char *home, bool dry, struct native_paths *np,
-			      struct sm_error *err)
+int native_paths_build(const struct launch_request *req, const struct sandbox_profile *prof,
+		       const char *home, bool dry, struct native_paths *np, struct sm_error *err)
 {
 	bool chat = prof->mode == SANDBOX_MODE_CHAT;
 
@@ -482,7 +435,7 @@ nomem:
 	return -1;
 }
 
-static int check_request(const struct launch_request *req, const struct sandbox_profile **prof,
+int native_check_request(const struct launch_request *req, const struct sandbox_profile **prof,
 			 const char **home, struct sm_error *err)
 {
 	*prof = profile_find(req->spec->profile);
@@ -524,7 +477,7 @@ static int check_request(const struct launch_request *req, const struct sandbox_
 }
 
 /* A restricted pane runs `sandmux egress-bridge SOCAT -- CMD...` first
- * (src/egress-bridge.c): it starts the in-sandbox bridges to the egress
+ * (backends/native-inside/egress-bridge.c): it starts the in-sandbox bridges to the egress
  * sockets and execs the command.  The server's own binary is that
  * sandmux; a binary replaced since the server started is refused, since
  * the path would now name something else. */
@@ -563,23 +516,7 @@ nomem:
 /* The sandbox's own mounts: nothing written there reaches the host. */
 static const char *const sandbox_private_roots[] = {"/tmp", "/dev", "/proc", NULL};
 
-struct native_shim {
-	int sock;	/* the server's end of the handshake socketpair */
-	int child_sock; /* bwrap's end, until it is started */
-	int watch;	/* the exec watch from the handshake, until it hangs up */
-	int epoll;	/* the launch's status_fd: sock, then watch, are in it */
-	bool attached;	/* the listener reached the supervisor */
-	bool exec_seen; /* the exec watch hung up: the shim exec'd or died */
-	char exe[PATH_MAX]; /* the standalone shim, or "" */
-	char failure[400];
-	int pane_id;
-	char session[64];
-	struct strvec writable, shown, deny_read, protected_paths, write_denies, delete_roots;
-	bool egress; /* the pane's network is the egress proxies' sockets */
-	const struct sandbox_profile *prof;
-};
-
-static void shim_free(struct launch_result *res)
+void native_shim_free(struct launch_result *res)
 {
 	struct native_shim *shim = native_of(res)->shim;
 
@@ -709,7 +646,7 @@ static int shim_protected(struct native_shim *shim, const struct strvec *paths)
 }
 
 /* Queue the filter for the shim: it reads this one message before
- * anything else (src/shim.c), so it must be there before bwrap runs. */
+ * anything else (backends/native-inside/shim.c), so it must be there before bwrap runs. */
 static int send_filter(int sock, struct sm_error *err)
 {
 	static const char hello[] = SHIM_HELLO " filter";
@@ -807,7 +744,7 @@ static int shim_policy(struct native_shim *shim, const struct native_paths *path
  * after the binds (bwrap.h, shim_userns).  Decided once.
  * SANDMUX_NATIVE_SHIM_BINDS=0 in the server's environment leaves them
  * to bwrap (docs/backends.md, "native (Linux)"). */
-static bool shim_binds(void)
+bool native_shim_binds(void)
 {
 	static int decided = -1;
 
@@ -997,7 +934,7 @@ static void shim_watch_poll(struct native_shim *shim)
  * clone then copy no template, so they never need .git/hooks, which is
  * read-only in every native pane (hostrun.h).  Set whatever the caller
  * had: a template with hooks would make every git init fail. */
-static int pane_envp(const struct launch_request *req, const struct sandbox_profile *prof,
+int native_pane_envp(const struct launch_request *req, const struct sandbox_profile *prof,
 		     struct strvec *out)
 {
 	char rm_dir[PATH_MAX];
@@ -1042,7 +979,7 @@ static int pane_envp(const struct launch_request *req, const struct sandbox_prof
 
 /* What bwrap is told for one launch, but for the shim, the command and
  * the per-launch files. */
-static void terminal_input(const struct launch_request *req, const struct native_paths *paths,
+void native_terminal_input(const struct launch_request *req, const struct native_paths *paths,
 			   struct bwrap_input *in)
 {
 	in->bwrap = backend_probe_result()->native.bwrap_path;
@@ -1059,7 +996,7 @@ static void terminal_input(const struct launch_request *req, const struct native
 }
 
 /* req->spec->command NULL: a prepared sandbox (see below), whose shim waits. */
-static int spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
+int native_spawn_bwrap(const struct launch_request *req, const struct sandbox_profile *prof,
 		       const char *home, struct launch_result *res, int status_write,
 		       struct sm_error *err)
 {
@@ -1079,7 +1016,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	char msg[256];
 	int rc = -1;
 
-	if (pane_envp(req, prof, &envp) != 0) {
+	if (native_pane_envp(req, prof, &envp) != 0) {
 		strvec_free(&envp);
 		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
 		return -1;
@@ -1089,7 +1026,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		strvec_free(&envp);
 		return -1;
 	}
-	terminal_input(req, &paths, &in);
+	native_terminal_input(req, &paths, &in);
 	in.mask_file = native_of(res)->mask_file;
 	in.status_fd = status_write;
 	in.argv = req->spec->command;
@@ -1111,7 +1048,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 	    shim_argv(native_of(res)->shim, in.argv, limits_group_nproc(res->limits), &shimmed, &sep, err) != 0)
 		goto done;
 	in.argv = shimmed.v;
-	in.shim_binds_at = shim_binds() ? sep : 0;
+	in.shim_binds_at = native_shim_binds() ? sep : 0;
 	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
 	in.shim_exe = shimmed.v[0];
 	/* The egress bridge of a proxied pane is the sandmux binary itself. */
@@ -1121,7 +1058,7 @@ static int spawn_bwrap(const struct launch_request *req, const struct sandbox_pr
 		goto done;
 	opts.argv = argv.v;
 	if (paths.layer) {
-		/* bwrap runs inside the layer's mount namespace (src/shim-home.c):
+		/* bwrap runs inside the layer's mount namespace (backends/native-inside/shim-home.c):
 		 * the same shim binary, [sandmux-shim] or [sandmux, shim]. */
 		size_t nprefix = strcmp(shimmed.v[1], "shim") == 0 ? 2 : 1;
 
@@ -1171,7 +1108,7 @@ done:
 	return rc;
 }
 
-static long long monotonic_ms(void)
+long long native_monotonic_ms(void)
 {
 	struct timespec ts;
 
@@ -1180,7 +1117,7 @@ static long long monotonic_ms(void)
 }
 
 /* Close what confirmation needed; status_fd itself is the caller's. */
-static void close_confirm_fds(struct launch_result *res)
+void native_close_confirm_fds(struct launch_result *res)
 {
 	if (native_of(res)->status_file >= 0)
 		close(native_of(res)->status_file);
@@ -1192,12 +1129,12 @@ static void close_confirm_fds(struct launch_result *res)
 		native_of(res)->supervised_pane = native_of(res)->shim->pane_id;
 		res->supervised = true;
 	}
-	shim_free(res);
+	native_shim_free(res);
 }
 
 static void arm_tick(struct launch_result *res)
 {
-	long long elapsed = monotonic_ms() - native_of(res)->launched_ms;
+	long long elapsed = native_monotonic_ms() - native_of(res)->launched_ms;
 	long ms = elapsed < CONFIRM_FAST_SPAN_MS ? CONFIRM_FAST_TICK_MS : CONFIRM_SLOW_TICK_MS;
 	struct itimerspec when = {.it_value = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000}};
 
@@ -1208,7 +1145,7 @@ static void arm_tick(struct launch_result *res)
  * read with pread, so bwrap's appends and our reads share no offset) and
  * the set the pane polls, with the tick timer in it (the shim's fds join
  * it later). */
-static int open_status(struct launch_result *res, struct sm_error *err)
+int native_open_status(struct launch_result *res, struct sm_error *err)
 {
 	native_of(res)->status_file = memfd_create("sandmux-bwrap-status", MFD_CLOEXEC);
 	native_of(res)->status_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -1221,343 +1158,10 @@ static int open_status(struct launch_result *res, struct sm_error *err)
 		if (res->status_fd >= 0)
 			close(res->status_fd);
 		res->status_fd = -1;
-		close_confirm_fds(res);
+		native_close_confirm_fds(res);
 		return -1;
 	}
 	return 0;
-}
-
-/* --- the prepared sandbox --------------------------------------------- */
-
-static bool bwrap_gone(pid_t pid);
-
-/*
- * Most of a native pane's start is bwrap building the sandbox: about 10
- * ms on this project's host against 1-2 for everything sandmux adds.  So
- * once a native pane is running, the server prepares the next one like
- * it (same profile, working directory and $HOME) in the background:
- * bwrap with the shim in --wait (src/shim.c), the filter queued, on a
- * PTY of its own.  Nothing of any command runs in it.  A launch whose
- * sandbox would be exactly that one takes it over and sends the shim the
- * command and environment; from there it is an ordinary launch
- * (handshake, supervisor, confirmation, label).  Anything else starts
- * cold, as before, and a prepared sandbox that does not fit is thrown
- * away when the next one is prepared, off the launch's path.
- * SANDMUX_NATIVE_PREPARE=0 in the server's environment turns this
- * off.
- *
- * "Exactly": the key is bwrap's whole argv for the launch (the profile's
- * binds and masks, with symlinks resolved as bwrap.c resolves them),
- * every field of the profile (the supervisor's rules are not in the
- * argv), and what each absolute path in that argv is right now (lstat
- * and stat: device, inode, type).  Threat: a sandbox built before
- * ~/.ssh existed, or before a path was replaced or re-pointed, being
- * used after: its mounts would not be what the launch asks for.  Any
- * such change changes the key.  What a key cannot see is what a running
- * pane cannot see either (a deny root made after its sandbox was built);
- * the supervisor refuses those by name for both.
- */
-static struct {
-	bool loaded, enabled;
-	bool ready;		    /* res holds a prepared sandbox */
-	struct launch_result res;   /* as launched, its shim waiting */
-	char *key;		    /* what it was built for */
-	char *profile, *cwd, *home; /* the launch to prepare next, or NULL */
-	char *path_env;		    /* its "PATH=..." (host-run dirs), or NULL */
-} ahead;
-
-static bool ahead_enabled(void)
-{
-	if (!ahead.loaded) {
-		const char *v = getenv("SANDMUX_NATIVE_PREPARE");
-
-		ahead.loaded = true;
-		ahead.enabled = v == NULL || strcmp(v, "0") != 0;
-	}
-	return ahead.enabled;
-}
-
-static void key_strvec(FILE *f, const char *what, const struct strvec *v)
-{
-	fprintf(f, "%s", what);
-	for (size_t i = 0; i < v->n; i++)
-		fprintf(f, "\x1f%s", v->v[i]);
-	fputc('\x1e', f);
-}
-
-static void key_path(FILE *f, const char *path)
-{
-	struct stat l, st;
-	int lrc = lstat(path, &l), rc = stat(path, &st);
-
-	fprintf(f, "[%d:%llu:%llu:%o|%d:%llu:%llu:%o]", lrc, lrc == 0 ? (unsigned long long)l.st_dev : 0,
-		lrc == 0 ? (unsigned long long)l.st_ino : 0, lrc == 0 ? (unsigned)l.st_mode : 0, rc,
-		rc == 0 ? (unsigned long long)st.st_dev : 0, rc == 0 ? (unsigned long long)st.st_ino : 0,
-		rc == 0 ? (unsigned)st.st_mode : 0);
-}
-
-/* The key of the sandbox a launch would get (see above); NULL when it
- * cannot be prepared ahead (egress, extra deny paths) or on error. */
-static char *ahead_key(const struct launch_request *req, const struct sandbox_profile *prof,
-		      const char *home)
-{
-	char *const command[] = {"@command", NULL};
-	struct bwrap_input in = {0};
-	struct strvec argv = STRVEC_INIT;
-	struct native_paths paths;
-	struct sm_error err = {0};
-	char *key = NULL;
-	size_t len;
-	FILE *f;
-
-	if (req->egress_dir != NULL || req->deny_paths != NULL ||
-	    native_paths_build(req, prof, home, false, &paths, &err) != 0)
-		return NULL;
-	terminal_input(req, &paths, &in);
-	in.mask_file = "@mask";
-	in.status_fd = -1;
-	in.argv = command;
-	in.shim_exe = "@shim";
-	/* The shim's binds are keyed like bwrap's: after "@command". */
-	in.shim_binds_at = shim_binds() ? 1 : 0;
-	in.shim_userns = in.shim_binds_at > 0 && getuid() != 0;
-	f = open_memstream(&key, &len);
-	if (f != NULL && bwrap_build_argv(&in, &argv, &err) == 0) {
-		fprintf(f, "%s\x1e%s\x1e%d%d%d%d%d\x1e%ld:%llu:%d\x1e", prof->name, prof->base,
-			(int)prof->mode, prof->home_writable, prof->proxied_network,
-			prof->delete_guard, prof->trash, prof->pids_max, prof->memory_max,
-			prof->memory_percent);
-		key_strvec(f, "writable", &prof->writable);
-		key_strvec(f, "state", &prof->state_dirs);
-		key_strvec(f, "deny", &prof->deny_read);
-		key_strvec(f, "create", &prof->deny_create_patterns);
-		key_strvec(f, "wdeny", &prof->write_denies);
-		key_strvec(f, "protect", &prof->protected_paths);
-		/* Not all of it is in the argv (what does not exist is the
-		 * supervisor's), and the pane's PATH adds to it. */
-		key_strvec(f, "hostrun", &paths.host_run);
-		for (size_t i = 0; i < argv.n; i++) {
-			fprintf(f, "%s\x1f", argv.v[i]);
-			if (argv.v[i][0] == '/')
-				key_path(f, argv.v[i]);
-		}
-	} else if (f != NULL) {
-		fclose(f);
-		free(key);
-		key = NULL;
-		f = NULL;
-	}
-	if (f != NULL && fclose(f) != 0) {
-		free(key);
-		key = NULL;
-	}
-	strvec_free(&argv);
-	native_paths_free(&paths);
-	return key;
-}
-
-/* Kill a prepared sandbox and reap it: bwrap leads its PTY's session and
- * is a child of the server; SIGKILL ends it at once and, through
- * --die-with-parent, its namespace. */
-static void ahead_discard(void)
-{
-	struct launch_result *res = &ahead.res;
-
-	if (!ahead.ready)
-		return;
-	ahead.ready = false;
-	backend_signal_tree(res->pid, native_of(res)->sandbox_init, SIGKILL);
-	while (waitpid(res->pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	if (res->status_fd >= 0)
-		close(res->status_fd);
-	res->status_fd = -1;
-	if (res->master >= 0)
-		close(res->master);
-	res->master = -1;
-	close_confirm_fds(res);
-	remove_mask_file(res);
-	limits_group_free(res->limits);
-	res->limits = NULL;
-	free(res->state);
-	res->state = NULL;
-	free(ahead.key);
-	ahead.key = NULL;
-}
-
-/* The command and environment for a prepared shim: "sandmux-shim 2
- * run", NUL, argv NUL-separated, an empty string, the environment. */
-static int ahead_send_run(int sock, const struct launch_request *req,
-			  const struct sandbox_profile *prof)
-{
-	static const char hello[] = SHIM_HELLO " run";
-	struct strvec envp = STRVEC_INIT;
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *f;
-	int rc = -1;
-
-	if (pane_envp(req, prof, &envp) != 0 || (f = open_memstream(&msg, &len)) == NULL) {
-		strvec_free(&envp);
-		return -1;
-	}
-	fwrite(hello, 1, sizeof hello, f);
-	for (size_t i = 0; req->spec->command[i] != NULL; i++)
-		fwrite(req->spec->command[i], 1, strlen(req->spec->command[i]) + 1, f);
-	fputc('\0', f);
-	for (size_t i = 0; i < envp.n; i++)
-		if (envp.v[i][0] != '\0')
-			fwrite(envp.v[i], 1, strlen(envp.v[i]) + 1, f);
-	if (fclose(f) == 0 && len <= SHIM_RUN_MAX && send(sock, msg, len, MSG_NOSIGNAL) == (ssize_t)len)
-		rc = 0;
-	free(msg);
-	strvec_free(&envp);
-	return rc;
-}
-
-/* Take the prepared sandbox over for this launch if it is exactly the
- * one the launch would build, and still waiting: 0 taken (res filled,
- * the command on its way), -1 start cold. */
-/* Is the prepared sandbox the one this launch would build, and still
- * waiting for its command? */
-static bool ahead_fits(const struct launch_request *req, const struct sandbox_profile *prof,
-		       const char *home)
-{
-	struct pollfd pfd = {.fd = native_of(&ahead.res)->shim->sock, .events = POLLIN};
-	char *key = ahead_key(req, prof, home);
-	/* Hung up or talking (a failure): it is not waiting any more. */
-	bool fits = key != NULL && strcmp(key, ahead.key) == 0 && poll(&pfd, 1, 0) == 0 &&
-		    !bwrap_gone(ahead.res.pid);
-
-	free(key);
-	return fits;
-}
-
-/* An unfit prepared sandbox is left for native_prepare_next to throw
- * away: killing and reaping it here would delay this launch. */
-static int ahead_take(const struct launch_request *req, const struct sandbox_profile *prof,
-		     const char *home, struct launch_result *res)
-{
-	if (!ahead.ready)
-		return -1;
-	if (!ahead_fits(req, prof, home)) {
-		log_debug("%s: the prepared sandbox does not fit, starting cold", __func__);
-		return -1;
-	}
-	pty_resize(ahead.res.master, req->rows, req->cols);
-	if (ahead_send_run(native_of(&ahead.res)->shim->sock, req, prof) != 0) {
-		ahead_discard();
-		return -1;
-	}
-	/* The prepared sandbox's result, with its state, becomes the
-	 * launch's: the fresh one goes. */
-	free(res->state);
-	*res = ahead.res;
-	ahead.res.state = NULL;
-	ahead.ready = false;
-	free(ahead.key);
-	ahead.key = NULL;
-	native_of(res)->shim->pane_id = req->pane_id;
-	snprintf(native_of(res)->shim->session, sizeof native_of(res)->shim->session, "%s",
-		 req->spec->session_id != NULL ? req->spec->session_id : "");
-	native_of(res)->shim->prof = prof;
-	native_of(res)->launched_ms = monotonic_ms();
-	return 0;
-}
-
-static void ahead_remember(const struct launch_request *req, const struct sandbox_profile *prof,
-			  const char *home)
-{
-	if (!ahead_enabled() || req->egress_dir != NULL || req->deny_paths != NULL)
-		return;
-	free(ahead.profile);
-	free(ahead.cwd);
-	free(ahead.home);
-	free(ahead.path_env);
-	ahead.profile = xstrdup(prof->name);
-	ahead.cwd = xstrdup(req->spec->workdir);
-	ahead.home = xstrdup(home);
-	ahead.path_env = NULL;
-	/* The PATH's directories under $HOME are host-run (hostrun.h): the
-	 * next sandbox is prepared for the same ones. */
-	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++)
-		if (strncmp(req->spec->env[i], "PATH=", 5) == 0) {
-			free(ahead.path_env);
-			ahead.path_env = xstrdup(req->spec->env[i]);
-		}
-}
-
-void native_prepare_next(void)
-{
-	char *envp[] = {ahead.path_env != NULL ? ahead.path_env : "PATH=/usr/bin:/bin", NULL};
-	/* The last launch's spec without its command: the shim waits for
-	 * the next one's. */
-	const struct sandbox_spec spec = {
-	    .network_enabled = true,
-	    .backend = SANDBOX_NATIVE,
-	    .profile = ahead.profile,
-	    .workdir = ahead.cwd,
-	    .home = ahead.home,
-	    .env = envp,
-	    .nenv = 1,
-	};
-	struct launch_request req = {
-	    .spec = &spec,
-	    .rows = 24,
-	    .cols = 80,
-	};
-	struct launch_result *res = &ahead.res;
-	const struct sandbox_profile *prof;
-	struct sm_error err = {0};
-	const char *home;
-
-	if (ahead.profile == NULL || ahead.cwd == NULL || ahead.home == NULL)
-		return;
-	if (backend_check(SANDBOX_NATIVE, &err) != 0 || check_request(&req, &prof, &home, &err) != 0) {
-		ahead_discard();
-		return;
-	}
-	if (ahead.ready && ahead_fits(&req, prof, home))
-		return;
-	ahead_discard();
-	native_result_init(res);
-	ahead.key = ahead_key(&req, prof, home);
-	if (ahead.key == NULL || make_mask_file(res, &err) != 0)
-		goto fail;
-	if (open_status(res, &err) != 0) {
-		remove_mask_file(res);
-		goto fail;
-	}
-	if (spawn_bwrap(&req, prof, home, res, native_of(res)->status_file, &err) != 0) {
-		shim_free(res);
-		close(res->status_fd);
-		res->status_fd = -1;
-		close_confirm_fds(res);
-		remove_mask_file(res);
-		goto fail;
-	}
-	/* Room for a whole environment in the run message. */
-	setsockopt(native_of(res)->shim->sock, SOL_SOCKET, SO_SNDBUF, &(int){SHIM_RUN_MAX + 4096}, sizeof(int));
-	ahead.ready = true;
-	log_debug("%s: bwrap pid %d waits for the next %s pane in %s", __func__, (int)res->pid,
-		  prof->name, spec.workdir);
-	return;
-fail:
-	log_debug("%s: not prepared: %s", __func__, err.message);
-	free(res->state);
-	res->state = NULL;
-	free(ahead.key);
-	ahead.key = NULL;
-}
-
-void native_prepared_discard(void)
-{
-	ahead_discard();
-	free(ahead.profile);
-	free(ahead.cwd);
-	free(ahead.home);
-	free(ahead.path_env);
-	ahead.profile = ahead.cwd = ahead.home = ahead.path_env = NULL;
 }
 
 static int native_launch(const struct launch_request *req, struct launch_result *res,
@@ -1568,26 +1172,27 @@ static int native_launch(const struct launch_request *req, struct launch_result 
 
 	native_result_init(res);
 	/* Never launch on a host the probe did not vouch for. */
-	if (backend_check(SANDBOX_NATIVE, err) != 0 || check_request(req, &prof, &home, err) != 0)
+	if (backend_check(SANDBOX_NATIVE, err) != 0 ||
+	    native_check_request(req, &prof, &home, err) != 0)
 		return -1;
-	ahead_remember(req, prof, home);
-	if (ahead_take(req, prof, home, res) == 0) {
+	native_prepared_remember(req, prof, home);
+	if (native_prepared_take(req, prof, home, res) == 0) {
 		log_debug("%s: bwrap pid %d, prepared ahead", __func__, (int)res->pid);
 		goto launched;
 	}
-	if (make_mask_file(res, err) != 0)
+	if (native_make_mask_file(res, err) != 0)
 		return -1;
-	if (open_status(res, err) != 0) {
-		remove_mask_file(res);
+	if (native_open_status(res, err) != 0) {
+		native_remove_mask_file(res);
 		return -1;
 	}
-	native_of(res)->launched_ms = monotonic_ms();
-	if (spawn_bwrap(req, prof, home, res, native_of(res)->status_file, err) != 0) {
-		shim_free(res);
+	native_of(res)->launched_ms = native_monotonic_ms();
+	if (native_spawn_bwrap(req, prof, home, res, native_of(res)->status_file, err) != 0) {
+		native_shim_free(res);
 		close(res->status_fd);
 		res->status_fd = -1;
-		close_confirm_fds(res);
-		remove_mask_file(res);
+		native_close_confirm_fds(res);
+		native_remove_mask_file(res);
 		return -1;
 	}
 	log_debug("%s: bwrap pid %d, status fd %d", __func__, (int)res->pid, native_of(res)->status_file);
@@ -1635,7 +1240,7 @@ static void parse_status_buffer(struct launch_result *res)
 }
 
 /* True once bwrap itself has exited (a zombie not yet reaped counts). */
-static bool bwrap_gone(pid_t pid)
+bool native_bwrap_gone(pid_t pid)
 {
 	struct proc_stat st;
 
@@ -1795,7 +1400,7 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 	/* Whether bwrap is gone is asked before reading: "exit-code" is
 	 * written before bwrap exits, so a status read after a gone bwrap
 	 * is complete. */
-	gone = bwrap_gone(res->pid);
+	gone = native_bwrap_gone(res->pid);
 	rc = read_status(res, err);
 	if (native_of(res)->shim != NULL && rc >= 0)
 		rc = shim_verdict(res, rc, err);
@@ -1809,7 +1414,7 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "bubblewrap exited before running the command");
 		rc = -1;
 	}
-	if (rc == 0 && monotonic_ms() - native_of(res)->launched_ms >= CONFIRM_TIMEOUT_MS) {
+	if (rc == 0 && native_monotonic_ms() - native_of(res)->launched_ms >= CONFIRM_TIMEOUT_MS) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "bubblewrap did not start the command within %d s (%s)",
 			     CONFIRM_TIMEOUT_MS / 1000,
@@ -1821,10 +1426,10 @@ static int native_confirm(struct launch_result *res, struct sm_error *err)
 		arm_tick(res);
 		return 0;
 	}
-	close_confirm_fds(res);
+	native_close_confirm_fds(res);
 	if (rc > 0)
 		log_debug("%s: command pid %d running inside, %lld ms after launch", __func__,
-			  (int)res->child_pid, monotonic_ms() - native_of(res)->launched_ms);
+			  (int)res->child_pid, native_monotonic_ms() - native_of(res)->launched_ms);
 	return rc;
 }
 
@@ -1858,7 +1463,7 @@ static void native_destroy(struct launch_result *res)
 	/* First: a pane killed before confirmation learns here that its
 	 * listener reached the supervisor (supervised_pane). */
 	if (native_of(res) != NULL) {
-		close_confirm_fds(res);
+		native_close_confirm_fds(res);
 		if (native_of(res)->supervised_pane > 0)
 			supervisor_detach(native_of(res)->supervised_pane);
 	}
@@ -1871,8 +1476,8 @@ static void native_destroy(struct launch_result *res)
 static void native_release(struct launch_result *res)
 {
 	if (native_of(res) != NULL) {
-		remove_mask_file(res);
-		close_confirm_fds(res);
+		native_remove_mask_file(res);
+		native_close_confirm_fds(res);
 		free(res->state);
 		res->state = NULL;
 	}
@@ -1967,10 +1572,10 @@ int native_describe(const struct launch_request *asked, struct cJSON *lines, str
 	prof = profile_find(req.spec->profile);
 	if (prof != NULL && prof->proxied_network)
 		req.egress_dir = "<the-pane's-egress-dir>";
-	if (check_request(&req, &prof, &home, err) != 0 ||
+	if (native_check_request(&req, &prof, &home, err) != 0 ||
 	    native_paths_build(&req, prof, home, true, &paths, err) != 0)
 		return -1;
-	terminal_input(&req, &paths, &in);
+	native_terminal_input(&req, &paths, &in);
 	if (in.bwrap == NULL || in.bwrap[0] == '\0')
 		in.bwrap = "bwrap";
 	in.mask_file = "<mask-file>";

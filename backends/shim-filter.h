@@ -1,6 +1,6 @@
 /*
  * shim-filter: the seccomp filter every native pane runs under, built by
- * the server and handed to the shim (src/shim.c) as BPF.
+ * the server and handed to the shim (backends/native-inside/shim.c) as BPF.
  *
  * The server builds the program once with libseccomp and sends it over
  * the shim's handshake socket before bwrap starts; the shim only loads

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "error.h"
 #include "home-layer.h"
+#include "jsonl.h"
 #include "sanitise.h"
 #include "server.h"
 
@@ -178,7 +179,6 @@ static int list_changes(const struct changes_args *a, const char *layer, const c
 		return fail(err.code, "%s", err.message);
 	if (a->json) {
 		cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "changes");
-		char *text;
 
 		cJSON_AddStringToObject(root, "profile", a->profile);
 		cJSON_AddStringToObject(root, "layer", layer);
@@ -191,9 +191,7 @@ static int list_changes(const struct changes_args *a, const char *layer, const c
 			cJSON_AddBoolToObject(o, "host_run", c.v[i].host_run);
 			cJSON_AddItemToArray(list, o);
 		}
-		text = cJSON_PrintUnformatted(root);
-		puts(text);
-		free(text);
+		jsonl_put(stdout, root);
 		cJSON_Delete(root);
 	} else if (c.n == 0) {
 		printf("profile %s: the home layer holds no change\n", a->profile);

@@ -1,7 +1,7 @@
 /*
  * cli-events: `sandmux events` prints sandbox events (lifecycle and
  * violations) as they are pushed by the server (`--pretty`: coloured by
- * action; `--feed`: the interactive feed pane, src/feed.c), and `sandmux
+ * action; `--feed`: the interactive feed pane, src/cli-feed.c), and `sandmux
  * demo` runs the isolation demo script.
  */
 #include <limits.h>
@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "command.h"
 #include "error.h"
+#include "jsonl.h"
 #include "record.h"
 #include "sandbox.h"
 #include "sanitise.h"
@@ -59,9 +60,7 @@ static void print_event(const cJSON *ev, bool json)
 			target = cJSON_GetStringValue(cJSON_GetObjectItem(what, "path"));
 	}
 	if (json) {
-		char *text = cJSON_PrintUnformatted(ev);
-		printf("%s\n", text);
-		free(text);
+		jsonl_put(stdout, ev);
 		fflush(stdout);
 		return;
 	}
@@ -74,8 +73,11 @@ static void print_event(const cJSON *ev, bool json)
 	/* A line the server folded stands for that many violations. */
 	if (cJSON_IsNumber(count) && count->valueint > 1)
 		snprintf(times, sizeof times, " ×%d", count->valueint);
-	if (pretty)
-		fputs(theme_event_sgr(kind, action), stdout);
+	if (pretty) {
+		struct theme_style style = theme_event_style(kind, action);
+
+		theme_put_sgr(stdout, &style);
+	}
 	/* Every string may be a pane's choice (sanitise.c): one line per
 	 * event, and nothing in it the terminal would obey. */
 	printf("%s %%%d ", stamp, cJSON_IsNumber(pane) ? pane->valueint : 0);
@@ -96,7 +98,9 @@ static void print_event(const cJSON *ev, bool json)
 		sanitise_fputs(scope, stdout);
 		putchar(')');
 	}
-	fputs(pretty ? "\033[0m\n" : "\n", stdout);
+	if (pretty)
+		theme_put_sgr(stdout, &(const struct theme_style){0});
+	putchar('\n');
 	if (reason != NULL) {
 		fputs("    reason: ", stdout);
 		sanitise_fputs(reason, stdout);
@@ -125,7 +129,10 @@ int cli_events(struct command_parsed *parsed)
 	if (cli_connect(&conn, false) < 0)
 		return 1;
 	if (pretty) {
-		printf("\033[1mtime     pane backend event\033[0m\n");
+		theme_put_sgr(stdout, &(const struct theme_style){.attrs = THEME_ATTR_BOLD});
+		fputs("time     pane backend event", stdout);
+		theme_put_sgr(stdout, &(const struct theme_style){0});
+		putchar('\n');
 		fflush(stdout);
 	}
 	/* The request goes (and is freed) with cli_request: keep the name. */

@@ -21,6 +21,7 @@
 #include "command.h"
 #include "config.h"
 #include "error.h"
+#include "jsonl.h"
 #include "sanitise.h"
 #include "session-file.h"
 #include "server.h"
@@ -516,7 +517,6 @@ int verb_ctl(int argc, char **argv)
 {
 	struct cli_conn conn;
 	cJSON *req, *reply;
-	char *text;
 	bool ok;
 
 	if (argc != 2)
@@ -536,9 +536,7 @@ int verb_ctl(int argc, char **argv)
 	cli_close(&conn);
 	if (reply == NULL)
 		return 1;
-	text = cJSON_PrintUnformatted(reply);
-	printf("%s\n", text);
-	free(text);
+	jsonl_put(stdout, reply);
 	ok = cJSON_IsTrue(cJSON_GetObjectItem(reply, "ok"));
 	cJSON_Delete(reply);
 	return ok ? 0 : 1;

@@ -48,7 +48,7 @@ void cli_print_pane_created(struct command_parsed *parsed, const struct cJSON *r
 void cli_print_capture(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_probe(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_profile_show(struct command_parsed *parsed, const struct cJSON *result,
-			    FILE *out); /* profile-show.c */
+			    FILE *out); /* cli-profile-show.c */
 void cli_print_feed(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_allow(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 void cli_print_windows(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
@@ -68,17 +68,15 @@ int verb_demo(int argc, char **argv);
 int verb_changes(int argc, char **argv); /* cli-changes.c */
 int verb_keep(int argc, char **argv);
 int verb_server(int argc, char **argv);
-int verb_egress_bridge(int argc, char **argv);
 int verb_check_config(int argc, char **argv);
-/* `profile show ...`: argv[0] is "show" (profile-show.c). */
+/* `profile show ...`: argv[0] is "show" (cli-profile-show.c). */
 int verb_profile_show(int argc, char **argv);
 int verb_profile(int argc, char **argv);
-int cli_record(struct command_parsed *parsed);
+int cli_record(struct command_parsed *parsed); /* cli-record.c */
 /* record's request as both front ends send it: FILE made absolute from
- * this process's working directory (record.c). */
+ * this process's working directory (cli-record.c). */
 int record_prepare(struct command_parsed *parsed, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
-int shim_main(int argc, char **argv);
 
 /* Whether a server answers on the socket now (nothing printed). */
 bool cli_server_answers(void);
@@ -100,7 +98,7 @@ const char *cli_socket_path(void);
 /* Inside a pane of the server this command goes to: that pane's id
  * ($SANDMUX_PANE, a command's default target), else -1. */
 int cli_env_pane(void);
-/* The feed pane's program (src/feed.c): runs on a subscribed connection
+/* The feed pane's program (src/cli-feed.c): runs on a subscribed connection
  * until the server goes away. */
 int feed_run(struct cli_conn *events, const char *session, double server_started);
 /* The controlling terminal's size, if there is one (else unchanged). */

@@ -19,7 +19,7 @@
 #include "xalloc.h"
 
 /* The feed pane's program: the interactive feed (`sandmux events --feed`,
- * src/feed.c) of this server for the session.  It reads events on the
+ * src/cli-feed.c) of this server for the session.  It reads events on the
  * host: never inherited into a sandbox, whatever the split asked. */
 static int split_feed_spawn(const struct session *s, struct pane_spawn *spawn,
 			    struct sm_error *err)
@@ -380,7 +380,7 @@ static void feed_placement(const struct window *w, const struct pane *from, cJSO
 }
 
 /* The feed pane: a pane running the interactive feed (`sandmux events
- * --feed`, src/feed.c) for the session, beside the active pane or below
+ * --feed`, src/cli-feed.c) for the session, beside the active pane or below
  * the window's (feed_placement), so it scrolls, searches and copies like
  * any pane.  One per window: asked again, the open one
  * gets the focus; with toggle (C-b v), a focused feed closes. */

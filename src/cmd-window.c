@@ -1,7 +1,7 @@
 /*
  * cmd-window: the commands that act on a window as a whole, as tmux
  * names them — last-window, rename-window, kill-window.  (new-window and
- * select-window are the attached client's, in cmd-client.c.)
+ * select-window are the attached client's, in cmd-attached.c.)
  */
 #include <stdio.h>
 #include <string.h>

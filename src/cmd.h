@@ -14,7 +14,7 @@
 
 struct cJSON;
 
-/* The handlers, by file: cmd-session.c, cmd-pane.c, cmd-client.c, cmd-format.c. */
+/* The handlers, by file: cmd-session.c, cmd-pane.c, cmd-attached.c, cmd-format.c. */
 #define CMD_HANDLER(name)                                                                          \
 	int name(struct conn *c, const struct cJSON *req, struct cJSON *result,                    \
 		 struct sm_error *err)

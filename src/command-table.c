@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "command.h"
+#include "native-inside/native-inside.h"
 
 /* Options every command that starts a program shares. */
 #define SPAWN_OPTIONS                                                                              \

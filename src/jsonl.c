@@ -1,6 +1,8 @@
 /*
  * jsonl: one JSON object as one line (see jsonl.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -21,4 +23,14 @@ char *jsonl_line(const cJSON *msg, size_t *len)
 	text[n + 1] = '\0';
 	*len = n + 1;
 	return text;
+}
+
+int jsonl_put(FILE *f, const cJSON *msg)
+{
+	size_t len;
+	char *line = jsonl_line(msg, &len);
+	int rc = fwrite(line, 1, len, f) == len ? 0 : -1;
+
+	free(line);
+	return rc;
 }

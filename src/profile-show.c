@@ -5,9 +5,8 @@
  * bwrap argv and the supervisor's lists and rules (native.c's
  * native_describe); on macOS: the SBPL text seatbelt.c would give
  * sandbox-exec.  One request, "profile-show", for the command line, the
- * prompt and the protocol; its result is lines of text, which the
- * command line prints through the one sanitiser (config text and paths
- * are not sandmux's to trust on a terminal).
+ * prompt and the protocol, answered here by the server; its result is
+ * lines of text, which the command line prints (cli-profile-show.c).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -18,13 +17,10 @@
 #include <cjson/cJSON.h>
 
 #include "backend.h"
-#include "cli.h"
 #include "cmd.h"
-#include "command.h"
 #include "error.h"
 #include "hostrun.h"
 #include "profile.h"
-#include "sanitise.h"
 #include "seatbelt.h"
 #include "server.h"
 #include "strvec.h"
@@ -125,55 +121,4 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 						     .home = (char *)home,
 						     .env = server.environ}},
 	    lines, err);
-}
-
-void cli_print_profile_show(struct command_parsed *parsed, const cJSON *result, FILE *out)
-{
-	const cJSON *line;
-
-	(void)parsed;
-	cJSON_ArrayForEach(line, cJSON_GetObjectItem(result, "lines"))
-	{
-		sanitise_fputs(cJSON_GetStringValue(line), out);
-		fputc('\n', out);
-	}
-}
-
-/* `sandmux profile show NAME [OPTIONS]` is `sandmux profile-show
- * [OPTIONS] NAME` (options first, as the command parser reads them),
- * with the caller's directory as the work tree unless -c names one. */
-int verb_profile_show(int argc, char **argv)
-{
-	char cwd[PATH_MAX], **args = calloc((size_t)argc + 4, sizeof *args);
-	char **words = calloc((size_t)argc + 1, sizeof *words);
-	bool has_cwd = false;
-	int n = 0, nwords = 0, rc = 1;
-
-	if (args == NULL || words == NULL)
-		goto done;
-	args[n++] = "profile-show";
-	for (int i = 1; i < argc; i++) {
-		bool takes_value = strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--cwd") == 0 ||
-				   strcmp(argv[i], "--platform") == 0;
-
-		has_cwd |= strcmp(argv[i], "-c") == 0 || strncmp(argv[i], "--cwd", 5) == 0;
-		if (argv[i][0] != '-') {
-			words[nwords++] = argv[i];
-			continue;
-		}
-		args[n++] = argv[i];
-		if (takes_value && i + 1 < argc)
-			args[n++] = argv[++i];
-	}
-	if (!has_cwd && getcwd(cwd, sizeof cwd) != NULL) {
-		args[n++] = "-c";
-		args[n++] = cwd;
-	}
-	for (int i = 0; i < nwords; i++)
-		args[n++] = words[i];
-	rc = cli_run(command_find("profile-show", CMD_CLI), n, args);
-done:
-	free(args);
-	free(words);
-	return rc;
 }

@@ -376,6 +376,8 @@ void server_forget_pane(const struct pane *p)
 void server_broadcast_layout(struct session *s)
 {
 	s->layout_dirty = false;
+	if (server.loop != NULL)
+		s->layout_sent = uv_now(server.loop);
 	/* Every focus change sends a layout: a focused pane's mark goes. */
 	if (s->active != NULL && s->active->active != NULL) {
 		s->active->active->bell = false;
@@ -393,13 +395,38 @@ void server_broadcast_layout(struct session *s)
 /* Violations come in bursts (a build denied a thousand opens): each
  * marks its session, and one layout per session goes out when the loop
  * has run every callback of this turn, as tmux's notify.c queues its
- * notifications, rather than one layout to every client per violation. */
+ * notifications, rather than one layout to every client per violation.
+ * A loop that keeps up with a burst still turns once per violation or
+ * two, so a marked layout also waits until LAYOUT_SPACING_MS have passed
+ * since the session's last one: the timer wakes the loop for it then,
+ * and the last count of a burst is always sent.
+ * (tests/integration/layout-batch.sh) */
+#define LAYOUT_SPACING_MS 50
+
+static void server_on_layout_timer(uv_timer_t *timer)
+{
+	(void)timer; /* the turn it wakes runs server_on_layout_prepare */
+}
+
 static void server_on_layout_prepare(uv_prepare_t *prepare)
 {
+	uint64_t now = uv_now(server.loop), wait = 0;
+
 	(void)prepare;
-	for (struct session *s = server.sessions; s != NULL; s = s->next)
-		if (s->layout_dirty)
+	for (struct session *s = server.sessions; s != NULL; s = s->next) {
+		if (!s->layout_dirty)
+			continue;
+		if (now - s->layout_sent >= LAYOUT_SPACING_MS) {
 			server_broadcast_layout(s);
+		} else {
+			uint64_t left = s->layout_sent + LAYOUT_SPACING_MS - now;
+
+			if (wait == 0 || left < wait)
+				wait = left;
+		}
+	}
+	if (wait > 0)
+		uv_timer_start(&server.layout_timer, server_on_layout_timer, wait, 0);
 }
 
 void server_layout_dirty(struct session *s)
@@ -1219,6 +1246,8 @@ int server_main(int argc, char **argv)
 	uv_prepare_init(server.loop, &server.layout_prepare);
 	uv_prepare_start(&server.layout_prepare, server_on_layout_prepare);
 	uv_unref((uv_handle_t *)&server.layout_prepare);
+	uv_timer_init(server.loop, &server.layout_timer);
+	uv_unref((uv_handle_t *)&server.layout_timer);
 	server_ready(ready_fd, NULL);
 	uv_run(server.loop, UV_RUN_DEFAULT);
 	limits_shutdown();

@@ -133,7 +133,8 @@ struct session {
 	int timers_open;
 	uv_timer_t frame_timer;
 	uint64_t last_frame_ms;
-	bool layout_dirty; /* server_layout_dirty */
+	bool layout_dirty;     /* server_layout_dirty */
+	uint64_t layout_sent; /* uv_now at its last layout */
 	struct session *next;
 };
 
@@ -181,6 +182,7 @@ struct server {
 	uv_signal_t sigchld, sigterm, sigint, sighup;
 	uv_timer_t name_timer; /* automatic-rename (server.c) */
 	uv_prepare_t layout_prepare; /* server_layout_dirty's one layout a turn */
+	uv_timer_t layout_timer;     /* and its turn after LAYOUT_SPACING_MS */
 	char socket_path[PATH_MAX];
 	char name[64];
 	struct session *sessions;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "term.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -491,27 +492,50 @@ int theme_load(const char *name_or_path, struct theme *theme, struct sm_error *e
 	return 0;
 }
 
-const char *theme_event_sgr(const char *kind, const char *action)
+#define PALETTE(i) {THEME_COLOR_PALETTE, (i), 0, 0, 0}
+
+struct theme_style theme_event_style(const char *kind, const char *action)
 {
 	static const struct {
-		const char *name, *sgr;
+		const char *name;
+		struct theme_style style;
 	} by_kind[] = {
-	    {"error", "\033[41;97m"},
-	    {"flood", "\033[41;97m"},
-	    {"policy-grant", "\033[1;32m"},
-	    {"policy-ask", "\033[1;7;33m"},
+	    {"error", {PALETTE(15), PALETTE(1), 0}},
+	    {"flood", {PALETTE(15), PALETTE(1), 0}},
+	    {"policy-grant", {PALETTE(2), {0}, THEME_ATTR_BOLD}},
+	    {"policy-ask", {PALETTE(3), {0}, THEME_ATTR_BOLD | THEME_ATTR_REVERSE}},
 	},
 	  by_action[] = {
-	      {"file-read*", "\033[1;31m"},	  {"file-write*", "\033[1;33m"},
-	      {"file-write-create", "\033[1;35m"}, {"network-outbound", "\033[1;36m"},
-	      {"process-exec", "\033[1;34m"},
+	      {"file-read*", {PALETTE(1), {0}, THEME_ATTR_BOLD}},
+	      {"file-write*", {PALETTE(3), {0}, THEME_ATTR_BOLD}},
+	      {"file-write-create", {PALETTE(5), {0}, THEME_ATTR_BOLD}},
+	      {"network-outbound", {PALETTE(6), {0}, THEME_ATTR_BOLD}},
+	      {"process-exec", {PALETTE(4), {0}, THEME_ATTR_BOLD}},
 	  };
 
 	for (size_t i = 0; kind != NULL && i < sizeof by_kind / sizeof by_kind[0]; i++)
 		if (strcmp(by_kind[i].name, kind) == 0)
-			return by_kind[i].sgr;
+			return by_kind[i].style;
 	for (size_t i = 0; action != NULL && i < sizeof by_action / sizeof by_action[0]; i++)
 		if (strcmp(by_action[i].name, action) == 0)
-			return by_action[i].sgr;
-	return "\033[2m";
+			return by_action[i].style;
+	return (struct theme_style){.attrs = THEME_ATTR_DIM};
+}
+
+static size_t theme_style_sgr(const struct theme_style *st, char *out, size_t size)
+{
+	struct term_style style = {
+	    .fg = {st->fg.kind, st->fg.index, st->fg.r, st->fg.g, st->fg.b},
+	    .bg = {st->bg.kind, st->bg.index, st->bg.r, st->bg.g, st->bg.b},
+	    .attrs = (uint8_t)st->attrs,
+	};
+
+	return term_style_sgr(&style, out, size);
+}
+
+void theme_put_sgr(FILE *f, const struct theme_style *st)
+{
+	char sgr[TERM_SGR_MAX];
+
+	fwrite(sgr, 1, theme_style_sgr(st, sgr, sizeof sgr), f);
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct sm_error;
 
@@ -107,11 +108,15 @@ int theme_resolve(const char *name_or_path, char *path, size_t size, struct sm_e
  * theme silently when no default.json is installed. */
 int theme_load(const char *name_or_path, struct theme *theme, struct sm_error *err);
 
-/* The SGR sequence the feed and `events --pretty` start an event's line
- * with: one colour per violation action, so a glance tells a secret read
- * from a blocked connection; grants and questions their own; errors and
+/* The style the feed and `events --pretty` start an event's line with:
+ * one colour per violation action, so a glance tells a secret read from
+ * a blocked connection; grants and questions their own; errors and
  * floods red.  kind is the event's, action the violation's (or the
  * grant's); either may be NULL. */
-const char *theme_event_sgr(const char *kind, const char *action);
+struct theme_style theme_event_style(const char *kind, const char *action);
+/* Write to f the SGR sequence that sets exactly st from a reset, as the
+ * one SGR builder (term_style_sgr, term.h) makes it: theme styles are
+ * the emulator's colours and attribute bits. */
+void theme_put_sgr(FILE *f, const struct theme_style *st);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * xalloc: the one way sandmux handles running out of memory.  Every
  * allocation in src/ and term/ goes through these (but the standalone
- * shim, src/shim.c, built without them), and backends/ uses them where
+ * shim, backends/native-inside/shim.c, built without them), and backends/ uses them where
  * it has no error to return; when the allocator
  * says no they print why and abort, because no caller has anything
  * sensible to fall back to and a half-made pane or frame would be worse

@@ -338,7 +338,7 @@ EOF
 		printf '%s\n' "$OUT" | sed 's/^/#   /'
 	fi
 	# The server's own ids inside, not the uid 0 bwrap gives the shim
-	# of a server not run as root for its binds (src/shim.c, --userns).
+	# of a server not run as root for its binds (backends/native-inside/shim.c, --userns).
 	if [ "$WHO" = nobody ]; then want_ids=65534:65534; else want_ids=0:0; fi
 	check "$TAG: the command runs as the server's user ($want_ids)" \
 		sh -c 'printf "%s\n" "$1" | grep -qx "ids $2"' - "$OUT" "$want_ids"

@@ -3,7 +3,8 @@
 # unused static function or variable (-Wall -Werror: -Wunused-function,
 # -Wunused-variable, -Wunused-const-variable); this finds what it cannot:
 # a global function or variable that no object file of the program
-# (build/src, build/term, build/backends, main included) references.  A
+# (build/src, build/term, build/backends and backends/native-inside,
+# main included) references.  A
 # call inside its own file does not count, so a global used only there
 # shows too (it should be static).  The few kept for tests are listed,
 # each with its reason, in tests/test-only-symbols.txt, and each must
@@ -15,7 +16,7 @@ B=${SANDMUX_BUILD:-$ROOT/build}
 # The globals an object defines: code and data, not what a sanitizer
 # adds by itself (ASan's __odr_asan.* indicators, one per global).
 GLOBALS='$2 ~ /^[TDBRG]$/ && $3 !~ /^__(odr_)?asan/ { print $3 }'
-ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o >"$T_DIR/objects" 2>/dev/null
+ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o "$B"/backends/native-inside/*.o >"$T_DIR/objects" 2>/dev/null
 check "the program's objects are there ($(wc -l <"$T_DIR/objects"))" [ "$(wc -l <"$T_DIR/objects")" -gt 40 ]
 while read -r o; do
 	nm -g --defined-only "$o" | awk "$GLOBALS"

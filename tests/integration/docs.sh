@@ -44,7 +44,7 @@ check "protocol.md and the man page name every error code ($(tr '\n' ' ' <"$T_DI
 # A code spelled out in a source file would escape the list above, so
 # every source uses the constants (a quoted code as the code argument,
 # also either side of a ?:, is a failure).
-ls "$ROOT"/src/*.c "$ROOT"/term/*.c "$ROOT"/backends/*.c >"$T_DIR/sources"
+ls "$ROOT"/src/*.c "$ROOT"/term/*.c "$ROOT"/backends/*.c "$ROOT"/backends/native-inside/*.c >"$T_DIR/sources"
 xargs grep -nE 'sm_error_set\([^,]*, [^,]*"[a-z_]+"|conn_reply_error\([^,]*, [^,]*"[a-z_]+"' \
 	<"$T_DIR/sources" >"$T_DIR/bare" || true
 check "the sources use error.h's constants, never a bare code ($(head -3 "$T_DIR/bare"))" [ ! -s "$T_DIR/bare" ]

@@ -62,7 +62,7 @@ tr -c 'A-Za-z0-9_.+-' '\n' <"$T_DIR/code" | grep -E '^[a-z][a-z0-9_.+-]*$' | sor
 	done >"$T_DIR/words"
 # The Makefile's $(CC) is cc; the C code execs these, or finds them on PATH.
 echo cc >>"$T_DIR/words"
-cat "$ROOT"/src/*.c "$ROOT"/backends/*.c |
+cat "$ROOT"/src/*.c "$ROOT"/backends/*.c "$ROOT"/backends/native-inside/*.c |
 	grep -oE '(probe_find_on_path|execvp|execlp|execv|execl)\("[^"]*"' |
 	sed 's/.*"\(.*\)"/\1/; s|.*/||' >>"$T_DIR/words"
 # Words that stand where a command could but run nothing in make run or

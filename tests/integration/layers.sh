@@ -59,9 +59,11 @@ check "the base includes nothing of a layer ($(tr '\n' ' ' <"$T_DIR/base-include
 	[ ! -s "$T_DIR/base-includes" ]
 
 # The code that runs outside the server: the guest's /init, inside the
-# VM (static, libc only: nothing of the host's program), and the
-# preloads of a microvm pane's diods and qemu, inside their processes
-# (backends/ and the base only).  A header beside the file is its own.
+# VM (static, libc only: nothing of the host's program), the preloads
+# of a microvm pane's diods and qemu, inside their processes, and what
+# a native pane's sandbox runs before its command (the shim, its home
+# step, the egress bridge: backends/native-inside/), backends/ and the
+# base only.  A header beside the file is its own.
 sub_includes() {
 	dir=$1
 	shift
@@ -82,8 +84,11 @@ sub_includes microvm-guest >"$T_DIR/guest-includes"
 check "backends/microvm-guest/ includes only its own headers ($(tr '\n' ' ' <"$T_DIR/guest-includes"))" \
 	[ ! -s "$T_DIR/guest-includes" ]
 sub_includes microvm-host backends base >"$T_DIR/host-includes"
+sub_includes native-inside backends base >"$T_DIR/inside-includes"
 check "backends/microvm-host/ includes only its own, backends/ and the base ($(tr '\n' ' ' <"$T_DIR/host-includes"))" \
 	[ ! -s "$T_DIR/host-includes" ]
+check "backends/native-inside/ includes only its own, backends/ and the base ($(tr '\n' ' ' <"$T_DIR/inside-includes"))" \
+	[ ! -s "$T_DIR/inside-includes" ]
 # What the Makefile compiles into each: the guest's sources only its
 # own; a preload's only its own, backends/ and the base.
 listed_clean() { [ -s "$1" ] && [ ! -s "$2" ]; } # ALL STRAY: some listed, none stray
@@ -92,6 +97,10 @@ srcs_of GUEST_SRCS >"$T_DIR/guest-all"
 grep -v '^backends/microvm-guest/' "$T_DIR/guest-all" >"$T_DIR/guest-srcs"
 check "the guest's /init is built from backends/microvm-guest/ alone ($(tr '\n' ' ' <"$T_DIR/guest-srcs"))" \
 	listed_clean "$T_DIR/guest-all" "$T_DIR/guest-srcs"
+srcs_of SHIM_SRCS >"$T_DIR/shim-all"
+grep -v '^backends/native-inside/' "$T_DIR/shim-all" >"$T_DIR/shim-srcs"
+check "the static shim is built from backends/native-inside/ alone ($(tr '\n' ' ' <"$T_DIR/shim-srcs"))" \
+	listed_clean "$T_DIR/shim-all" "$T_DIR/shim-srcs"
 srcs_of DIOD_GUARD_SRCS >"$T_DIR/guard-all"
 grep -v -e '^backends/' -e '^src/error\.c$' -e '^src/log\.c$' -e '^src/xalloc\.c$' \
 	"$T_DIR/guard-all" >"$T_DIR/guard-srcs"
@@ -111,7 +120,7 @@ done
 
 # Symbols: each object's undefined symbols that the program defines
 # must come from an allowed layer (the rest are libc's and libraries').
-ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o >"$T_DIR/objects" 2>/dev/null
+ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o "$B"/backends/native-inside/*.o >"$T_DIR/objects" 2>/dev/null
 check "the program's objects are there ($(wc -l <"$T_DIR/objects"))" [ "$(wc -l <"$T_DIR/objects")" -gt 40 ]
 : >"$T_DIR/owners"
 while read -r o; do
@@ -150,6 +159,9 @@ check "term/'s objects need only term/ and the base ($(head -5 "$T_DIR/term-symb
 stray_symbols "$B"/backends/*.o -- backends term base >"$T_DIR/backends-symbols"
 check "backends/'s objects need only backends/, term/ and the base ($(head -5 "$T_DIR/backends-symbols" | tr '\n' ' '))" \
 	[ ! -s "$T_DIR/backends-symbols" ]
+stray_symbols "$B"/backends/native-inside/*.o -- native-inside backends base >"$T_DIR/inside-symbols"
+check "backends/native-inside/'s objects need only their own, backends/ and the base ($(head -5 "$T_DIR/inside-symbols" | tr '\n' ' '))" \
+	[ ! -s "$T_DIR/inside-symbols" ]
 stray_symbols "$B"/src/error.o "$B"/src/log.o "$B"/src/xalloc.o -- base >"$T_DIR/base-symbols"
 check "the base's objects need nothing of a layer ($(tr '\n' ' ' <"$T_DIR/base-symbols"))" \
 	[ ! -s "$T_DIR/base-symbols" ]

@@ -214,28 +214,39 @@ static void test_search_order(void **state)
 }
 
 /* The one table of event colours, as the feed and `events --pretty`
- * both read it: by action for a violation, by kind for the rest. */
+ * both read it: by action for a violation, by kind for the rest; its
+ * SGR is the one builder's (term_style_sgr). */
 static void test_event_colours(void **state)
 {
 	static const struct {
 		const char *kind, *action, *sgr;
 	} cases[] = {
-	    {"violation", "file-read*", "\033[1;31m"},
-	    {"violation", "file-write*", "\033[1;33m"},
-	    {"violation", "file-write-create", "\033[1;35m"},
-	    {"violation", "network-outbound", "\033[1;36m"},
-	    {"violation", "process-exec", "\033[1;34m"},
-	    {"policy-grant", "network-outbound", "\033[1;32m"},
-	    {"policy-ask", "network-outbound", "\033[1;7;33m"},
-	    {"error", NULL, "\033[41;97m"},
-	    {"flood", NULL, "\033[41;97m"},
-	    {"ready", NULL, "\033[2m"},
-	    {NULL, "something-new", "\033[2m"},
+	    {"violation", "file-read*", "\033[0;1;31m"},
+	    {"violation", "file-write*", "\033[0;1;33m"},
+	    {"violation", "file-write-create", "\033[0;1;35m"},
+	    {"violation", "network-outbound", "\033[0;1;36m"},
+	    {"violation", "process-exec", "\033[0;1;34m"},
+	    {"policy-grant", "network-outbound", "\033[0;1;32m"},
+	    {"policy-ask", "network-outbound", "\033[0;1;7;33m"},
+	    {"error", NULL, "\033[0;97;41m"},
+	    {"flood", NULL, "\033[0;97;41m"},
+	    {"ready", NULL, "\033[0;2m"},
+	    {NULL, "something-new", "\033[0;2m"},
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		assert_string_equal(theme_event_sgr(cases[i].kind, cases[i].action), cases[i].sgr);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct theme_style style = theme_event_style(cases[i].kind, cases[i].action);
+		char *sgr = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&sgr, &len);
+
+		assert_non_null(f);
+		theme_put_sgr(f, &style);
+		fclose(f);
+		assert_string_equal(sgr, cases[i].sgr);
+		free(sgr);
+	}
 }
 
 static void test_default_without_files(void **state)

@@ -1,5 +1,5 @@
 /*
- * cmd-client: commands an attached client sends — attach, detach, its
+ * cmd-attached: commands an attached client sends — attach, detach, its
  * size, keys, paste, mouse, focus, zoom, windows, switching to another
  * session (switch-client) and pane resizing.
  */

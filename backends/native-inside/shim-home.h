@@ -1,6 +1,6 @@
 /*
  * shim-home: the step before bwrap that mounts a pane's copy-on-write
- * home (src/shim-home.c).
+ * home (shim-home.c).
  */
 #ifndef SANDMUX_SHIM_HOME_H
 #define SANDMUX_SHIM_HOME_H

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bwrap.h"
-#include "cli.h"
+#include "native-inside.h"
 
 #define BRIDGE_WAIT_MS 3000
 

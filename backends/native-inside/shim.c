@@ -77,13 +77,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "native-inside.h"
 #include "seccomp-compat.h"
 #include "shim-filter.h"
 #include "shim-home.h"
 
 #define SHIM_EXIT_FAILED 126
-
-int shim_main(int argc, char **argv);
 
 static int shim_sock = -1;
 
@@ -422,7 +421,7 @@ int shim_main(int argc, char **argv)
 	int binds, listener, sep;
 
 	/* The copy-on-write home is mounted before bwrap, by the same
-	 * binary (src/shim-home.c). */
+	 * binary (shim-home.c). */
 	if (argc > 1 && strcmp(argv[1], "--home-layer") == 0)
 		return shim_home_main(argc, argv);
 	sep = parse_args(argc, argv, &shim_sock, &nproc, &binds);

@@ -162,22 +162,17 @@ static char *wrap_text(const char *text, size_t width)
 	return out;
 }
 
-static void put_sgr_colour(FILE *out, int base, const struct theme_color *c)
-{
-	if (c->kind == THEME_COLOR_PALETTE)
-		fprintf(out, ";%d;5;%d", base + 8, c->index);
-	else if (c->kind == THEME_COLOR_RGB)
-		fprintf(out, ";%d;2;%d;%d;%d", base + 8, c->r, c->g, c->b);
-}
+/* The feed's own styles; every SGR it writes is theme_put_sgr's. */
+static const struct theme_style plain = {0}, bold = {.attrs = THEME_ATTR_BOLD},
+				 dim = {.attrs = THEME_ATTR_DIM},
+				 reverse = {.attrs = THEME_ATTR_REVERSE};
 
+/* A backend's label in the feed: the theme's colours, bold or not. */
 static void put_theme_style(FILE *out, const struct theme_style *st)
 {
-	fputs("\033[0", out);
-	if (st->attrs & THEME_ATTR_BOLD)
-		fputs(";1", out);
-	put_sgr_colour(out, 30, &st->fg);
-	put_sgr_colour(out, 40, &st->bg);
-	fputc('m', out);
+	struct theme_style label = {st->fg, st->bg, st->attrs & THEME_ATTR_BOLD};
+
+	theme_put_sgr(out, &label);
 }
 
 static const struct theme_style *label_style(const struct feed *f, const char *backend)
@@ -268,37 +263,40 @@ static void put_line(struct feed *f, FILE *out, const struct feed_line *l, bool 
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	snprintf(pane, sizeof pane, "%%%d", l->pane);
 	count_w = count_text(l, count, sizeof count);
-	fputs(selected ? "\033[0;7m" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
+	theme_put_sgr(out, selected ? &reverse : l->lifecycle ? &dim : &plain);
 	fprintf(out, "%s %s ", stamp, pane);
 	label_w = c->pane - (int)strlen(pane) - 1;
 	if (!selected && !l->lifecycle)
 		put_theme_style(out, label_style(f, l->backend));
 	put_middle(out, l->backend, label_w > 0 ? (size_t)label_w : 0, false);
-	fputs(selected ? "" : l->lifecycle ? "\033[0;2m" : "\033[0m", out);
+	if (!selected)
+		theme_put_sgr(out, l->lifecycle ? &dim : &plain);
 	fputc(' ', out);
-	if (!selected && !l->lifecycle)
-		fputs(theme_event_sgr(l->flood	 ? "flood"
-				      : l->error ? "error"
-				      : l->grant ? l->action
-						 : NULL,
-				      l->action),
-		      out);
+	if (!selected && !l->lifecycle) {
+		struct theme_style ev = theme_event_style(l->flood   ? "flood"
+							  : l->error ? "error"
+							  : l->grant ? l->action
+								     : NULL,
+							  l->action);
+
+		theme_put_sgr(out, &ev);
+	}
 	put_middle(out, l->action, (size_t)c->action, false);
 	if (!selected && !l->lifecycle)
-		fputs("\033[0;1m", out);
+		theme_put_sgr(out, &bold);
 	if (c->count > 0)
 		fprintf(out, " %*s%s", c->count - count_w, "", count);
 	fputc(' ', out);
 	if (!selected && !l->lifecycle)
-		fputs("\033[0m", out);
+		theme_put_sgr(out, &plain);
 	put_middle(out, l->target, (size_t)c->target, true);
 	if (c->reason > 0) {
 		fputc(' ', out);
 		if (!selected && !l->lifecycle)
-			fputs("\033[2m", out);
+			theme_put_sgr(out, &dim);
 		put_middle(out, l->reason, (size_t)c->reason, false);
 	}
-	fputs("\033[0m", out);
+	theme_put_sgr(out, &plain);
 }
 
 /* Totals by action, as the first line and the pane's title show them. */
@@ -357,13 +355,15 @@ static void feed_draw(struct feed *f)
 	put_totals(f, totals, sizeof totals);
 	/* Autowrap off: whatever the columns, a line is cut at the margin,
 	 * never wrapped onto the next. */
-	fprintf(out, "\033]2;%s\007\033[?7l\033[?25l\033[H\033[0;1m", totals);
+	fprintf(out, "\033]2;%s\007\033[?7l\033[?25l\033[H", totals);
+	theme_put_sgr(out, &bold);
 	put_middle(out, totals, (size_t)f->cols, false);
-	fputs("\033[0;2m\r\n", out);
+	theme_put_sgr(out, &dim);
+	fputs("\r\n", out);
 	put_middle(out, columns.reason ? "time     pane, action, target, reason"
 				       : "time     pane, action, target (? for the reason)",
 		   (size_t)f->cols, false);
-	fputs("\033[0m", out);
+	theme_put_sgr(out, &plain);
 	for (int row = 0; row < body; row++) {
 		fputs("\r\n\033[2K", out);
 		if (k_next >= nshown)
@@ -371,9 +371,9 @@ static void feed_draw(struct feed *f)
 		const struct feed_line *l = &f->lines[shown[k_next]];
 		/* The first earlier line says where the durable log's past starts. */
 		if (l->earlier && !marked && row + 1 < body) {
-			fputs("\033[2m", out);
+			theme_put_sgr(out, &dim);
 			put_middle(out, "── earlier ── (before the server started)", (size_t)f->cols, false);
-			fputs("\033[0m", out);
+			theme_put_sgr(out, &plain);
 			marked = true;
 			continue;
 		}
@@ -391,9 +391,9 @@ static void feed_draw(struct feed *f)
 		snprintf(help, sizeof help, "%s%s%s ↑↓ select ⏎ go ? why a allow f filter p %s l %s",
 			 f->paused ? "PAUSED " : "", f->filter[0] ? "filter: " : "", f->filter,
 			 f->paused ? "follow" : "pause", f->hide_lifecycle ? "lifecycle" : "hide lifecycle");
-		fputs("\033[2m", out);
+		theme_put_sgr(out, &dim);
 		put_middle(out, help, (size_t)f->cols, false);
-		fputs("\033[0m", out);
+		theme_put_sgr(out, &plain);
 	}
 	fputs("\033[J", out);
 	fflush(out);
