@@ -207,10 +207,7 @@ static int sgr_color(char *buf, size_t size, const struct term_color *color, int
 	return snprintf(buf, size, ";%d;5;%d", base + 8, color->index);
 }
 
-/* The sequence that sets exactly style from a reset ("\033[0;1;31m"),
- * written to out; returns its length.  64 bytes hold any style. */
-#define TERM_SGR_MAX 64
-static size_t term_style_sgr(const struct term_style *style, char *out, size_t size)
+size_t term_style_sgr(const struct term_style *style, char *out, size_t size)
 {
 	static const struct {
 		uint8_t attr;

@@ -188,6 +188,11 @@ size_t term_utf8_encode(uint32_t cp, char *out);
  * well-formed sequence (overlong forms included: they are how filters
  * get bypassed). */
 size_t term_utf8_decode(const char *s, size_t len, uint32_t *out);
+/* The one SGR builder: the sequence that sets exactly style from a reset
+ * ("\033[0;1;31m"), written to out; returns its length.  64 bytes hold
+ * any style.  capture --ansi, the feed and events --pretty use it. */
+#define TERM_SGR_MAX 64
+size_t term_style_sgr(const struct term_style *style, char *out, size_t size);
 
 /* Memory held by the grids and scrollback, in bytes (for benchmarks). */
 size_t term_memory(const struct term *term);
