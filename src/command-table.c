@@ -176,6 +176,12 @@ static const struct command_option prompt_options[] = {
 	END,
 };
 
+static const struct command_option list_keys_options[] = {
+	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
+	  .help = "only this key table: prefix, copy-mode (the server's drawing path)" },
+	END,
+};
+
 static const struct command_option confirm_options[] = {
 	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the question" },
 	END,
@@ -468,7 +474,8 @@ const struct command_entry command_table[] = {
 	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT] [TEMPLATE]",
 	  "type a command (or the text TEMPLATE's %% stands for)", prompt_options, REST_WORDS,
 	  .flags = CMD_PROMPT, .client = client_cmd_command_prompt },
-	{ "list-keys", { "lsk" }, "", "show the key bindings", NULL, .flags = CMD_PROMPT,
+	{ "list-keys", { "lsk" }, "[-T TABLE]", "show the key bindings", list_keys_options,
+	  .flags = CMD_PROMPT,
 	  .client = client_cmd_list_keys },
 	{ "confirm-before", { "confirm" }, "[-p PROMPT] COMMAND", "run a command after y",
 	  confirm_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_confirm_before },

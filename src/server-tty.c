@@ -70,6 +70,7 @@ struct client_tty {
 	struct term_key prefix_key;
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
+	struct mode_tables modes; /* the modes' key tables (copy-mode) */
 	pid_t client_pid; /* the thin client, from the socket's credentials */
 	bool paused;
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
@@ -92,6 +93,7 @@ struct client_tty {
 		int pane, start_x, start_y, last_x, last_y, press_pane;
 	} drag;
 	bool help; /* the help overlay (list-keys) */
+	const struct binding_table *help_table; /* list-keys -T; NULL: all tables */
 	int help_offset;
 	/* ... or a command's printed output in its place (`:ls`). */
 	char **view;
@@ -206,7 +208,8 @@ void server_tty_draw(struct conn *c)
 	};
 
 	overlay.no_color = ct->no_color;
-	overlay.help = ct->help ? &ct->bindings : NULL;
+	overlay.help = !ct->help ? NULL : ct->help_table ? ct->help_table : &ct->bindings;
+	overlay.help_modes = ct->help && ct->help_table == NULL ? &ct->modes : NULL;
 	overlay.help_prefix = ct->config.prefix;
 	overlay.help_offset = &ct->help_offset;
 	overlay.view = ct->view;
@@ -500,8 +503,30 @@ static void copy_key(struct conn *c, const char *key)
 		server_copy_leave(&ct->copy);
 		return;
 	}
-	server_copy_key(&ct->copy, p, key, &r);
+	server_copy_key(&ct->copy, p, &ct->modes, key, &r);
 	copy_result(c, &r);
+}
+
+/* list-keys [-T TABLE]: every table, or the one named. */
+static void list_keys(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	const char *table = command_local(parsed, "T");
+	struct sm_error err = {0};
+
+	ct->help_table = NULL;
+	if (table != NULL && strcmp(table, "prefix") != 0) {
+		ct->help_table = mode_tables_find(&ct->modes, table, &err);
+		if (ct->help_table == NULL) {
+			server_tty_message(c, true, err.message);
+			return;
+		}
+	} else if (table != NULL) {
+		ct->help_table = &ct->bindings;
+	}
+	server_copy_leave(&ct->copy); /* as the ncurses client's */
+	ct->help = true;
+	ct->help_offset = 0;
 }
 
 static void source_file(struct conn *c, const char *path);
@@ -547,9 +572,9 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {
-		server_copy_leave(&ct->copy); /* as the ncurses client's */
-		ct->help = true;
-		ct->help_offset = 0;
+		list_keys(c, parsed);
+		if (!ct->help)
+			return;
 	} else if (strcmp(name, "display-panes") == 0) {
 		const char *duration = command_local(parsed, "d");
 		int ms = duration != NULL ? atoi(duration) : ct->config.display_panes_time;
@@ -568,8 +593,12 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 			return;
 		if (!ct->copy.active || ct->copy.pane != p->id)
 			server_copy_enter(&ct->copy, p, up);
-		else if (up)
-			copy_key(c, "PageUp");
+		else if (up) {
+			struct server_copy_result r;
+
+			server_copy_command(&ct->copy, p, "page-up", &r);
+			copy_result(c, &r);
+		}
 	} else if (strcmp(name, "command-prompt") == 0) {
 		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
 		struct pane *p = active_pane(c);
@@ -1296,6 +1325,11 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	for (size_t i = 0; i < ct->config.nbindings; i++)
 		bindings_set(&ct->bindings, ct->config.bindings[i].key,
 			     ct->config.bindings[i].command, NULL);
+	mode_tables_init(&ct->modes);
+	for (size_t i = 0; i < ct->config.ntable_bindings; i++)
+		mode_tables_bind(&ct->modes, ct->config.table_bindings[i].table,
+				 ct->config.table_bindings[i].binding.key,
+				 ct->config.table_bindings[i].binding.command, NULL);
 	/* Without a status line the panes have the last row too. */
 	c->client_status = ct->config.status;
 	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
@@ -1371,6 +1405,7 @@ void server_tty_detach(struct conn *c)
 	close_overlay(ct);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
+	mode_tables_free(&ct->modes);
 	free(ct);
 }
 
