@@ -264,6 +264,18 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 
 /* ---- panes ---- */
 
+/* A pane's cell as the tty links it: the pane's OSC 8 link (its term's
+ * id) becomes the tty's id for the same URI, or none. */
+static void link_cell(struct canvas *cv, const struct pane *p, struct term_cell *cell)
+{
+	const char *params = NULL, *uri;
+
+	if (cell->style.link == 0)
+		return;
+	uri = term_link(p->term, cell->style.link, &params);
+	cell->style.link = uri != NULL ? tty_link(cv->tty, uri, params) : 0;
+}
+
 static void draw_cells(struct canvas *cv, struct pane *p)
 {
 	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++) {
@@ -276,6 +288,7 @@ static void draw_cells(struct canvas *cv, struct pane *p)
 				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
 			if (cell.width == 2 && col + 1 >= p->cols)
 				cell.chars[0] = 0, cell.width = 1;
+			link_cell(cv, p, &cell);
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
 		}
 	}
@@ -311,6 +324,7 @@ static void draw_copy_cells(struct canvas *cv, struct pane *p)
 				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
 			if (cell.width == 2 && col + 1 >= cols)
 				cell.chars[0] = 0, cell.width = 1;
+			link_cell(cv, p, &cell);
 			if (selected[col] || matched[col])
 				cell.style = selected[col] ? sel : match;
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
