@@ -77,6 +77,9 @@ int cli_record(struct command_parsed *parsed);
 /* record's request as both front ends send it: FILE made absolute from
  * this process's working directory (record.c). */
 int record_prepare(struct command_parsed *parsed, struct sm_error *err);
+/* The same, a relative FILE taken from cwd (an attached client's
+ * directory; NULL: this process's). */
+int record_prepare_in(struct command_parsed *parsed, const char *cwd, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 int shim_main(int argc, char **argv);
 

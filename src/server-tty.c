@@ -71,6 +71,7 @@ struct client_tty {
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
 	struct mode_tables modes; /* the modes' key tables (copy-mode) */
+	char cwd[PATH_MAX];	  /* the client's directory: relative paths' base; "" unknown */
 	pid_t client_pid; /* the thin client, from the socket's credentials */
 	bool paused;
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
@@ -702,12 +703,17 @@ static void run_binding(struct conn *c, const char *line);
 
 /* source-file at the prompt: each line run as if typed there; the
  * first that fails to parse stops it (the ncurses client's). */
-static void source_file(struct conn *c, const char *path)
+static void source_file(struct conn *c, const char *given)
 {
-	FILE *in = fopen(path, "r");
-	char line[BINDING_COMMAND_MAX];
+	char line[BINDING_COMMAND_MAX], path[PATH_MAX * 2];
+	FILE *in;
 
-	if (in == NULL) {
+	/* A relative path is the user's, from where they attached. */
+	if (given[0] != '/' && c->ctty->cwd[0] != '\0')
+		snprintf(path, sizeof path, "%s/%s", c->ctty->cwd, given);
+	else
+		snprintf(path, sizeof path, "%s", given);
+	if ((in = fopen(path, "r")) == NULL) {
 		char text[600];
 
 		snprintf(text, sizeof text, "%s: %s", path, strerror(errno));
@@ -778,7 +784,7 @@ static void run_binding(struct conn *c, const char *line)
 	    (parsed.entry->request == NULL || strcmp(parsed.entry->name, "display-message") == 0)) {
 		client_command(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
-		if (record_prepare(&parsed, &err) < 0)
+		if (record_prepare_in(&parsed, c->ctty->cwd[0] ? c->ctty->cwd : NULL, &err) < 0)
 			server_tty_message(c, true, err.message);
 		else
 			run_printed(c, &parsed);
@@ -1325,6 +1331,8 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	for (size_t i = 0; i < ct->config.nbindings; i++)
 		bindings_set(&ct->bindings, ct->config.bindings[i].key,
 			     ct->config.bindings[i].command, NULL);
+	if (options->cwd != NULL && options->cwd[0] == '/')
+		snprintf(ct->cwd, sizeof ct->cwd, "%s", options->cwd);
 	mode_tables_init(&ct->modes);
 	for (size_t i = 0; i < ct->config.ntable_bindings; i++)
 		mode_tables_bind(&ct->modes, ct->config.table_bindings[i].table,

@@ -307,6 +307,7 @@ struct server_tty_options {
 	const char *config;	      /* the client's config file (its environment's) */
 	bool utf8;		      /* the client's locale; else ASCII */
 	bool no_color;		      /* the client's NO_COLOR */
+	const char *cwd;	      /* the client's working directory; NULL: unknown */
 };
 int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 		      struct sm_error *err);
