@@ -93,6 +93,7 @@ struct client_tty {
 		bool active, vertical;
 		int pane, start_x, start_y, last_x, last_y, press_pane;
 	} drag;
+	bool unfocused; /* the terminal said its window lost the focus (CSI O) */
 	bool help; /* the help overlay (list-keys) */
 	const struct binding_table *help_table; /* list-keys -T; NULL: all tables */
 	int help_offset;
@@ -1170,6 +1171,11 @@ static void decode_input(struct conn *c, bool final)
 			handle_key(c, &in.key);
 		} else if (in.kind == TERM_INPUT_MOUSE) {
 			handle_mouse(c, &in);
+		} else if (in.kind == TERM_INPUT_FOCUS) {
+			/* The terminal's window lost or gained the user's eye:
+			 * the pane a program watches with 1004 is told. */
+			ct->unfocused = !in.pressed;
+			server_update_focus(c->attached);
 		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
 			/* A sequence no key has is what the user typed (an ESC
 			 * and text, as a program's name may hold): the pane gets
@@ -1415,6 +1421,11 @@ void server_tty_detach(struct conn *c)
 	bindings_free(&ct->bindings);
 	mode_tables_free(&ct->modes);
 	free(ct);
+}
+
+bool server_tty_focused(const struct conn *c)
+{
+	return c->ctty == NULL || !c->ctty->unfocused;
 }
 
 void server_tty_bell(struct conn *c, const struct window *w)

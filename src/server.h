@@ -324,6 +324,10 @@ void server_tty_ask(struct conn *c, const struct cJSON *event);
 /* A pane's clipboard write let through (the `clipboard` push,
  * clipboard.c) onto the terminal's clipboard with OSC 52. */
 void server_tty_clipboard(struct conn *c, const char *text);
+/* Whether the client's terminal has the user's focus: false after
+ * it reported focus out (DECSET 1004, CSI O) until focus in; true for a
+ * client that draws itself. */
+bool server_tty_focused(const struct conn *c);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown

@@ -592,15 +592,16 @@ void tty_resize(struct tty *tty, int rows, int cols)
 	allocate(tty, rows, cols);
 }
 
-#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h"
-#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+/* The mouse: presses, releases and motion with a button held (1000,
+ * 1002), reported in SGR's encoding (1006), as tmux asks; and focus
+ * in and out (1004), for the programs that watch it. */
+#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h\033[?1004h"
+#define MOUSE_OFF "\033[?1004l\033[?1006l\033[?1002l\033[?1000l"
 
 void tty_start(struct tty *tty)
 {
 	put_cap(tty, TTYC_SMCUP, 0, 0, 0);
 	put_cap(tty, TTYC_SMKX, 0, 0, 0);
-	/* The mouse: presses, releases and motion with a button held
-	 * (1000, 1002), reported in SGR's encoding (1006), as tmux asks. */
 	put(tty, MOUSE_ON, strlen(MOUSE_ON));
 	tty_invalidate(tty);
 	tty->started = true;
