@@ -567,6 +567,37 @@ const char *mode_tables_command(const struct mode_tables *tables, const char *ta
 	return NULL;
 }
 
+static void join_put(char *out, size_t size, size_t *used, char c)
+{
+	if (*used + 1 < size)
+		out[*used] = c;
+	(*used)++;
+}
+
+bool command_join(char *const *words, int n, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool quote = words[i][0] == 0 || strpbrk(words[i], " \t\"'\\") != NULL;
+
+		if (i > 0)
+			join_put(out, size, &used, ' ');
+		if (quote)
+			join_put(out, size, &used, '"');
+		for (const char *c = words[i]; *c != 0; c++) {
+			if (*c == '"' || *c == '\\')
+				join_put(out, size, &used, '\\');
+			join_put(out, size, &used, *c);
+		}
+		if (quote)
+			join_put(out, size, &used, '"');
+	}
+	if (size > 0)
+		out[used < size ? used : size - 1] = 0;
+	return used < size;
+}
+
 int command_split(const char *line, char *buf, size_t size, char **argv, int max_args)
 {
 	size_t used = 0;

@@ -136,6 +136,11 @@ int mode_table_check(const char *table, const char *command, struct sm_error *er
 const char *mode_tables_command(const struct mode_tables *tables, const char *table,
 				const char *canonical_key);
 
+/* Words back into one command line, quoted where command_split needs
+ * it (a blank, a quote, a backslash, an empty word); false if it does
+ * not fit in size. */
+bool command_join(char *const *words, int n, char *out, size_t size);
+
 /* Split a command string into words: blanks separate, single and double
  * quotes group, backslash escapes the next character.  Words are written
  * into buf (size bytes) and pointed to from argv; returns the word count,

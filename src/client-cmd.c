@@ -291,6 +291,35 @@ int client_cmd_source_file(struct client *c, struct command_parsed *parsed)
 	return 0;
 }
 
+/* bind-key and unbind-key: the prefix table only (the modes' tables
+ * are the server's drawing path's). */
+int client_cmd_bind_key(struct client *c, struct command_parsed *parsed)
+{
+	bool unbind = strcmp(parsed->entry->name, "unbind-key") == 0;
+	const char *table = command_local(parsed, "T");
+	char command[BINDING_COMMAND_MAX] = "";
+	struct sm_error err = {0};
+
+	if (table != NULL && strcmp(table, "prefix") != 0) {
+		client_show_message(c, true, "bind-key -T %s: the server's drawing path only", table);
+		return -1;
+	}
+	if (unbind ? parsed->nwords != 1 : parsed->nwords < 2) {
+		client_show_message(c, true, "usage: %s %s", parsed->entry->name,
+				    parsed->entry->usage);
+		return -1;
+	}
+	if ((!unbind && (!command_join(parsed->words + 1, parsed->nwords - 1, command,
+				       sizeof command) ||
+			 !client_command_valid(command, &err))) ||
+	    bindings_set(&c->bindings, parsed->words[0], command, &err) < 0) {
+		client_show_message(c, true, "%s (%s)", err.message[0] ? err.message : "too long",
+				    err.code[0] ? err.code : SM_ERR_INVALID_ARGUMENT);
+		return -1;
+	}
+	return 0;
+}
+
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed)
 {
 	client_view_close(c);

@@ -351,6 +351,7 @@ int client_cmd_paste_buffer(struct client *c, struct command_parsed *parsed);
 int client_cmd_send_prefix(struct client *c, struct command_parsed *parsed);
 int client_cmd_command_prompt(struct client *c, struct command_parsed *parsed);
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed);
+int client_cmd_bind_key(struct client *c, struct command_parsed *parsed);
 int client_cmd_confirm_before(struct client *c, struct command_parsed *parsed);
 int client_cmd_display_message(struct client *c, struct command_parsed *parsed);
 int client_cmd_source_file(struct client *c, struct command_parsed *parsed);

@@ -182,6 +182,12 @@ static const struct command_option list_keys_options[] = {
 	END,
 };
 
+static const struct command_option key_table_options[] = {
+	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
+	  .help = "the key table: prefix (the default) or a mode's, copy-mode" },
+	END,
+};
+
 static const struct command_option confirm_options[] = {
 	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the question" },
 	END,
@@ -474,6 +480,12 @@ const struct command_entry command_table[] = {
 	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT] [TEMPLATE]",
 	  "type a command (or the text TEMPLATE's %% stands for)", prompt_options, REST_WORDS,
 	  .flags = CMD_PROMPT, .client = client_cmd_command_prompt },
+	{ "bind-key", { "bind" }, "[-T TABLE] KEY COMMAND...",
+	  "bind a key in a key table, for this client until it detaches (the config's key_tables "
+	  "for good)",
+	  key_table_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_bind_key },
+	{ "unbind-key", { "unbind" }, "[-T TABLE] KEY", "remove a key's binding from a key table",
+	  key_table_options, REST_WORDS, .flags = CMD_PROMPT, .client = client_cmd_bind_key },
 	{ "list-keys", { "lsk" }, "[-T TABLE]", "show the key bindings", list_keys_options,
 	  .flags = CMD_PROMPT,
 	  .client = client_cmd_list_keys },

@@ -509,6 +509,38 @@ static void copy_key(struct conn *c, const char *key)
 	copy_result(c, &r);
 }
 
+/* bind-key and unbind-key [-T TABLE]: this client's tables, until it
+ * detaches (the config's key_tables hold for every attach). */
+static void bind_key(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	static const struct command_context check = {CMD_PROMPT, 0, "."};
+	bool unbind = strcmp(parsed->entry->name, "unbind-key") == 0;
+	const char *table = command_local(parsed, "T");
+	char command[BINDING_COMMAND_MAX] = "", text[600];
+	struct command_parsed valid;
+	struct sm_error err = {0};
+	int rc = -1;
+
+	if (unbind ? parsed->nwords != 1 : parsed->nwords < 2)
+		sm_error_set(&err, SM_ERR_INVALID_COMMAND, "usage: %s %s", parsed->entry->name,
+			     parsed->entry->usage);
+	else if (!unbind && !command_join(parsed->words + 1, parsed->nwords - 1, command,
+					  sizeof command))
+		sm_error_set(&err, SM_ERR_INVALID_ARGUMENT, "the command is too long");
+	else if (table != NULL && strcmp(table, "prefix") != 0)
+		rc = mode_tables_bind(&ct->modes, table, parsed->words[0], command, &err);
+	else if (unbind || command_parse_line(command, &check, &valid, &err) == 0) {
+		if (!unbind)
+			command_parsed_free(&valid);
+		rc = bindings_set(&ct->bindings, parsed->words[0], command, &err);
+	}
+	if (rc == 0)
+		return;
+	snprintf(text, sizeof text, "%s (%s)", err.message, err.code);
+	server_tty_message(c, true, text);
+}
+
 /* list-keys [-T TABLE]: every table, or the one named. */
 static void list_keys(struct conn *c, const struct command_parsed *parsed)
 {
@@ -571,6 +603,10 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 
 		if (path != NULL)
 			source_file(c, path);
+		return;
+	}
+	if (strcmp(name, "bind-key") == 0 || strcmp(name, "unbind-key") == 0) {
+		bind_key(c, parsed);
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {

@@ -66,6 +66,40 @@ keys "list-keys -T nosuch" Enter
 check "an unknown table is refused with a message naming the tables" \
 	wait_for 3 status_matches 'no key table "nosuch" (known: prefix, copy-mode)'
 
+# bind-key and unbind-key at the prompt and in a sourced file (tmux's
+# lines as they are): this client's tables.
+run() {
+	prefix :
+	wait_for 3 status_matches ':'
+	keys "$1" Enter
+}
+cat >"$T_DIR/keys.conf" <<'CONF'
+# tmux's spelling
+bind -T copy-mode C-e send-keys -X history-bottom
+unbind -T copy-mode j
+bind-key Y display-message "from the file"
+CONF
+run "source-file $T_DIR/keys.conf"
+prefix Y
+check "a prefix binding from a sourced file works" wait_for 3 status_matches 'from the file'
+prefix [
+wait_for 3 copying
+keys "?" "line 50" Enter
+wait_for 5 cursor_on 50
+keys j C-n
+check "a copy-mode key unbound by the file does nothing (j)" wait_for 5 cursor_on 51
+keys C-e
+check "a copy-mode key bound by the file works (C-e: history-bottom)" \
+	wait_for 5 screen_matches '\[0/[0-9]*\]'
+keys x
+wait_for 3 not_copying
+run "bind -T nosuch x cancel"
+check "bind -T with an unknown table: its message and code" \
+	wait_for 3 status_matches 'no key table "nosuch".*(unknown_table)'
+run "bind -T copy-mode x kill-pane"
+check "bind -T copy-mode with no copy command: refused (invalid_command)" \
+	wait_for 3 status_matches '"kill-pane" is no copy-mode command.*(invalid_command)'
+
 # list-keys alone lists every table: the prefix's, then copy-mode's.
 prefix ?
 wait_screen "key bindings (prefix C-b)"

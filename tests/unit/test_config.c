@@ -541,6 +541,23 @@ static void test_command_split(void **state)
 	assert_int_equal(command_split("a b c", buf, sizeof buf, argv, 2), -1);
 }
 
+/* command_join is command_split's inverse: words with blanks, quotes,
+ * backslashes or nothing in them come back as they were. */
+static void test_command_join(void **state)
+{
+	char *words[] = {"command-prompt", "-p", "a \"b\"", "", "x\\y", "it's"};
+	char line[256], small[8], buf[256], *argv[8];
+
+	assert_true(command_join(words, 6, line, sizeof line));
+	assert_int_equal(command_split(line, buf, sizeof buf, argv, 8), 6);
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(argv[i], words[i]);
+	assert_true(command_join(words, 2, line, sizeof line));
+	assert_string_equal(line, "command-prompt -p");
+	assert_false(command_join(words, 2, small, sizeof small));
+	assert_string_equal(small, "command");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +573,7 @@ int main(void)
 	    cmocka_unit_test(test_binding_table),
 	    cmocka_unit_test(test_mode_tables),
 	    cmocka_unit_test(test_command_split),
+	    cmocka_unit_test(test_command_join),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
