@@ -96,8 +96,8 @@ struct mode_command {
 
 /* A mode's table as the program defines it. */
 struct key_table_def {
-	const char *name;		   /* tmux's -T name: "copy-mode" */
-	const struct binding *defaults;	   /* key -> "send-keys -X NAME" */
+	const char *name;		/* tmux's -T name: "copy-mode" */
+	const struct binding *defaults; /* key -> "send-keys -X NAME" */
 	size_t ndefaults;
 	const struct mode_command *commands; /* the mode's commands */
 	size_t ncommands;

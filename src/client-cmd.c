@@ -301,7 +301,8 @@ int client_cmd_bind_key(struct client *c, struct command_parsed *parsed)
 	struct sm_error err = {0};
 
 	if (table != NULL && strcmp(table, "prefix") != 0) {
-		client_show_message(c, true, "bind-key -T %s: the server's drawing path only", table);
+		client_show_message(c, true, "bind-key -T %s: the server's drawing path only",
+				    table);
 		return -1;
 	}
 	if (unbind ? parsed->nwords != 1 : parsed->nwords < 2) {
@@ -309,9 +310,9 @@ int client_cmd_bind_key(struct client *c, struct command_parsed *parsed)
 				    parsed->entry->usage);
 		return -1;
 	}
-	if ((!unbind && (!command_join(parsed->words + 1, parsed->nwords - 1, command,
-				       sizeof command) ||
-			 !client_command_valid(command, &err))) ||
+	if ((!unbind &&
+	     (!command_join(parsed->words + 1, parsed->nwords - 1, command, sizeof command) ||
+	      !client_command_valid(command, &err))) ||
 	    bindings_set(&c->bindings, parsed->words[0], command, &err) < 0) {
 		client_show_message(c, true, "%s (%s)", err.message[0] ? err.message : "too long",
 				    err.code[0] ? err.code : SM_ERR_INVALID_ARGUMENT);

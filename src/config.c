@@ -378,8 +378,9 @@ static int add_table_binding(struct config_parse *parse, const cJSON *member)
 	}
 	if (strlen(command) >= sizeof entry->binding.command ||
 	    mode_table_check(parse->table, command, &why) < 0) {
-		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"key_tables\": \"%s\": \"%s\": %s",
-			     parse->source, parse->table, member->string,
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
+			     "%s: \"key_tables\": \"%s\": \"%s\": %s", parse->source, parse->table,
+			     member->string,
 			     why.message[0] ? why.message : "the command is too long");
 		return -1;
 	}
@@ -398,8 +399,8 @@ static int add_key_table(struct config_parse *parse, const cJSON *member)
 	if (strcmp(member->string, "prefix") == 0)
 		return set_bindings(parse, member);
 	if (key_table_def_find(member->string, &why) == NULL) {
-		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"key_tables\": %s", parse->source,
-			     why.message);
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"key_tables\": %s",
+			     parse->source, why.message);
 		return -1;
 	}
 	parse->table = member->string;
@@ -476,9 +477,11 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 		if (strcmp(member->string, config_keys[i].key) == 0)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
-		     "%s: unknown key \"%s\" (known: prefix, bindings, key_tables, theme, scrollback, status, "
-		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, window_size, repeat_time, "
-		     "display_panes_time, paste_across_backends, set_clipboard, default_shell, default_backend, inherit_backend, profiles)",
+		     "%s: unknown key \"%s\" (known: prefix, bindings, key_tables, theme, "
+		     "scrollback, status, status_left, status_right, bell_action, vi_pane_keys, "
+		     "renumber_windows, window_size, repeat_time, display_panes_time, "
+		     "paste_across_backends, set_clipboard, default_shell, default_backend, "
+		     "inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }

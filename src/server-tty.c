@@ -525,8 +525,8 @@ static void bind_key(struct conn *c, const struct command_parsed *parsed)
 	if (unbind ? parsed->nwords != 1 : parsed->nwords < 2)
 		sm_error_set(&err, SM_ERR_INVALID_COMMAND, "usage: %s %s", parsed->entry->name,
 			     parsed->entry->usage);
-	else if (!unbind && !command_join(parsed->words + 1, parsed->nwords - 1, command,
-					  sizeof command))
+	else if (!unbind &&
+		 !command_join(parsed->words + 1, parsed->nwords - 1, command, sizeof command))
 		sm_error_set(&err, SM_ERR_INVALID_ARGUMENT, "the command is too long");
 	else if (table != NULL && strcmp(table, "prefix") != 0)
 		rc = mode_tables_bind(&ct->modes, table, parsed->words[0], command, &err);

@@ -59,7 +59,7 @@ static bool colorterm_rgb(const char *colorterm)
  * known to is sent none: an OSC it does not know could show as text. */
 static bool hyperlinks(const char *name)
 {
-	static const char *const known[] = {"xterm-kitty", "foot",	    "wezterm",
+	static const char *const known[] = {"xterm-kitty",   "foot",	  "wezterm",
 					    "xterm-ghostty", "alacritty", "contour"};
 	char *hls = tigetstr((char *)"Hls");
 

@@ -504,7 +504,7 @@ static void test_hyperlinks(void **state)
 
 	/* Hostile: controls, a space, too long, parameters with ';'. */
 	assert_int_equal(tty_link(rig.tty, "http://x/\033]52;c;aGk=\a", NULL), 0);
-	assert_int_equal(tty_link(rig.tty, "http://x/\x9b" "2J", NULL), 0);
+	assert_int_equal(tty_link(rig.tty, "http://x/\x9b[2J", NULL), 0);
 	assert_int_equal(tty_link(rig.tty, "http://x/ y", NULL), 0);
 	assert_int_equal(tty_link(rig.tty, "", NULL), 0);
 	assert_int_equal(tty_link(rig.tty, NULL, NULL), 0);
