@@ -541,26 +541,29 @@ static void bind_key(struct conn *c, const struct command_parsed *parsed)
 	server_tty_message(c, true, text);
 }
 
-/* list-keys [-T TABLE]: every table, or the one named. */
-static void list_keys(struct conn *c, const struct command_parsed *parsed)
+/* list-keys [-T TABLE]: every table, or the one named; false (the
+ * error said) for a table that does not exist. */
+static bool list_keys(struct conn *c, const struct command_parsed *parsed)
 {
 	struct client_tty *ct = c->ctty;
 	const char *table = command_local(parsed, "T");
+	const struct binding_table *shown = NULL;
 	struct sm_error err = {0};
 
-	ct->help_table = NULL;
-	if (table != NULL && strcmp(table, "prefix") != 0) {
-		ct->help_table = mode_tables_find(&ct->modes, table, &err);
-		if (ct->help_table == NULL) {
-			server_tty_message(c, true, err.message);
-			return;
-		}
-	} else if (table != NULL) {
-		ct->help_table = &ct->bindings;
+	if (table != NULL && strcmp(table, "prefix") == 0)
+		shown = &ct->bindings;
+	else if (table != NULL && (shown = mode_tables_find(&ct->modes, table, &err)) == NULL) {
+		char text[400];
+
+		snprintf(text, sizeof text, "%s (%s)", err.message, err.code);
+		server_tty_message(c, true, text);
+		return false;
 	}
+	ct->help_table = shown;
 	server_copy_leave(&ct->copy); /* as the ncurses client's */
 	ct->help = true;
 	ct->help_offset = 0;
+	return true;
 }
 
 static void source_file(struct conn *c, const char *path);
@@ -610,8 +613,7 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		return;
 	}
 	if (strcmp(name, "list-keys") == 0) {
-		list_keys(c, parsed);
-		if (!ct->help)
+		if (!list_keys(c, parsed))
 			return;
 	} else if (strcmp(name, "display-panes") == 0) {
 		const char *duration = command_local(parsed, "d");
