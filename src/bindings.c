@@ -444,8 +444,10 @@ static const struct mode_command copy_mode_commands[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct key_table_def key_table_defs[] = {
-    {"copy-mode", copy_mode_defaults, COUNT(copy_mode_defaults), copy_mode_commands,
-     COUNT(copy_mode_commands)},
+    /* One copy mode, its keys vi's and the cursor keys: tmux's vi table
+     * (copy-mode-vi) is its other name, so tmux lines bind either. */
+    {"copy-mode", "copy-mode-vi", copy_mode_defaults, COUNT(copy_mode_defaults),
+     copy_mode_commands, COUNT(copy_mode_commands)},
 };
 
 static ptrdiff_t key_table_index(const char *name, struct sm_error *err)
@@ -453,7 +455,10 @@ static ptrdiff_t key_table_index(const char *name, struct sm_error *err)
 	char known[256] = "";
 
 	for (size_t i = 0; i < COUNT(key_table_defs); i++) {
-		if (name != NULL && strcmp(name, key_table_defs[i].name) == 0)
+		const struct key_table_def *def = &key_table_defs[i];
+
+		if (name != NULL && (strcmp(name, def->name) == 0 ||
+				     (def->alias != NULL && strcmp(name, def->alias) == 0)))
 			return (ptrdiff_t)i;
 		snprintf(known + strlen(known), sizeof known - strlen(known), ", %s",
 			 key_table_defs[i].name);
@@ -556,15 +561,13 @@ int mode_tables_bind(struct mode_tables *tables, const char *table, const char *
 const char *mode_tables_command(const struct mode_tables *tables, const char *table,
 				const char *canonical_key)
 {
-	for (size_t i = 0; i < tables->count; i++) {
-		const char *command;
+	ptrdiff_t i = key_table_index(table, NULL);
+	const char *command;
 
-		if (strcmp(tables->tables[i].name, table) != 0)
-			continue;
-		command = bindings_lookup(&tables->tables[i], canonical_key);
-		return command ? command + strlen(MODE_COMMAND_PREFIX) : NULL;
-	}
-	return NULL;
+	if (i < 0 || (size_t)i >= tables->count)
+		return NULL;
+	command = bindings_lookup(&tables->tables[i], canonical_key);
+	return command ? command + strlen(MODE_COMMAND_PREFIX) : NULL;
 }
 
 static void join_put(char *out, size_t size, size_t *used, char c)

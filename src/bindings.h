@@ -97,6 +97,7 @@ struct mode_command {
 /* A mode's table as the program defines it. */
 struct key_table_def {
 	const char *name;		/* tmux's -T name: "copy-mode" */
+	const char *alias;		/* another name for it, or NULL */
 	const struct binding *defaults; /* key -> "send-keys -X NAME" */
 	size_t ndefaults;
 	const struct mode_command *commands; /* the mode's commands */
@@ -109,8 +110,8 @@ struct mode_tables {
 	size_t count;
 };
 
-/* The table called name; NULL and err (unknown_table, the known names
- * in the message) if there is none.  "prefix" is not a mode table. */
+/* The table called name (or its alias); NULL and err (unknown_table,
+ * the known names in the message) if there is none.  "prefix" is not a mode table. */
 const struct key_table_def *key_table_def_find(const char *name, struct sm_error *err);
 /* What a mode command line ("send-keys -X NAME" or NAME) does; "" if
  * it is none of that table's. */

@@ -75,7 +75,7 @@ run() {
 }
 cat >"$T_DIR/keys.conf" <<'CONF'
 # tmux's spelling
-bind -T copy-mode C-e send-keys -X history-bottom
+bind -T copy-mode-vi C-e send-keys -X history-bottom
 unbind -T copy-mode j
 bind-key Y display-message "from the file"
 CONF

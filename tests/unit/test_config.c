@@ -507,6 +507,12 @@ static void test_mode_tables(void **state)
 	assert_null(mode_tables_command(&tables, "copy-mode", "k"));
 	assert_int_equal(copy->count, before);
 	assert_string_equal(mode_tables_command(&tables, "copy-mode", "Up"), "cursor-up");
+	/* tmux's vi table is another name for it */
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode-vi", "C-y", "cursor-up", &err), 0);
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "C-y"), "cursor-up");
+	assert_string_equal(mode_tables_command(&tables, "copy-mode-vi", "q"), "history-top");
+	assert_ptr_equal(mode_tables_find(&tables, "copy-mode-vi", &err), copy);
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "C-y", "", &err), 0);
 
 	/* refused, each with its code */
 	assert_int_equal(mode_tables_bind(&tables, "copy", "q", "cancel", &err), -1);
