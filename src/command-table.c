@@ -75,6 +75,8 @@ static const struct command_option split_options[] = {
 static const struct command_option send_keys_options[] = {
 	PANE_TARGET("the pane"),
 	{ 'l', "literal", CV_FLAG, "literal", .help = "every word is text, not a key name" },
+	{ 'X', NULL, CV_FLAG, "mode",
+	  .help = "every word is a command for the pane's copy mode (cursor-up, cancel, ...), as tmux's" },
 	END,
 };
 
@@ -370,7 +372,7 @@ const struct command_entry command_table[] = {
 	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "split a pane (-h side by side, -v stacked)", split_options, REST_ARGV, "argv",
 	  .request = "split", .flags = BOTH, .exec = cmd_split, .print = cli_print_pane_created },
-	{ "send-keys", { "send" }, "[-t PANE] [-l] KEY...", "send key names (Enter, C-c, Up) or text",
+	{ "send-keys", { "send" }, "[-t PANE] [-l|-X] KEY...", "send key names (Enter, C-c, Up) or text",
 	  send_keys_options, REST_KEYS, "keys", .request = "send-keys", .flags = BOTH,
 	  .exec = cmd_send_keys },
 	{ "capture", { "capture-pane" }, "[-t PANE] [-S START|-] [-E END|-] [--last-command] [-e|--ansi] [-p]",

@@ -1461,6 +1461,34 @@ void server_tty_detach(struct conn *c)
 	free(ct);
 }
 
+int server_tty_mode_commands(struct pane *p, const cJSON *commands, struct sm_error *err)
+{
+	const cJSON *command;
+	bool found = false;
+
+	cJSON_ArrayForEach(command, commands)
+	{
+		if (mode_table_check("copy-mode", command->valuestring, err) < 0)
+			return -1;
+	}
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		if (c->ctty == NULL || !c->ctty->copy.active || c->ctty->copy.pane != p->id)
+			continue;
+		found = true;
+		cJSON_ArrayForEach(command, commands)
+		{
+			struct server_copy_result r;
+
+			server_copy_command(&c->ctty->copy, p, command->valuestring, &r);
+			copy_result(c, &r);
+		}
+		server_tty_draw(c);
+	}
+	if (!found)
+		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is not in copy mode", p->id);
+	return found ? 0 : -1;
+}
+
 bool server_tty_focused(const struct conn *c)
 {
 	return c->ctty == NULL || !c->ctty->unfocused;

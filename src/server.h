@@ -324,6 +324,11 @@ void server_tty_ask(struct conn *c, const struct cJSON *event);
 /* A pane's clipboard write let through (the `clipboard` push,
  * clipboard.c) onto the terminal's clipboard with OSC 52. */
 void server_tty_clipboard(struct conn *c, const char *text);
+/* send-keys -X: each of commands (strings, checked first) run in the
+ * copy mode of every client that has p in it; invalid_command for a
+ * name copy mode does not have, invalid_state when no client has p in
+ * copy mode. */
+int server_tty_mode_commands(struct pane *p, const struct cJSON *commands, struct sm_error *err);
 /* Whether the client's terminal has the user's focus: false after
  * it reported focus out (DECSET 1004, CSI O) until focus in; true for a
  * client that draws itself. */

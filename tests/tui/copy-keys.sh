@@ -45,8 +45,23 @@ keys q j
 # q is unbound: nothing happens, and the j after it is still copy mode's.
 check "q, unbound, does not leave copy mode" wait_for 5 cursor_on 53
 check "... and copy mode is still on" copying
+# send-keys -X: copy commands from the command line and the prompt.
+out_has() { echo "$out" | grep -q -- "$1"; }
+pane=$(active_pane)
+sm send-keys -t "%$pane" -X cursor-down cursor-down
+check "send-keys -X from the command line runs copy commands" wait_for 5 cursor_on 55
+prefix :
+wait_for 3 status_matches ':'
+keys "send-keys -X cursor-up" Enter
+check "... and from the prompt" wait_for 5 cursor_on 54
+out=$(sm send-keys -t "%$pane" -X explode 2>&1)
+check "send-keys -X with no copy command: invalid_command ($out)" \
+	out_has invalid_command
 keys x
 check "x, bound to cancel, leaves copy mode" wait_for 3 not_copying
+out=$(sm send-keys -t "%$pane" -X cancel 2>&1)
+check "send-keys -X with the pane in no copy mode: invalid_state ($out)" \
+	out_has invalid_state
 
 prefix :
 wait_for 3 status_matches ':'
