@@ -111,7 +111,8 @@ struct mode_tables {
 };
 
 /* The table called name (or its alias); NULL and err (unknown_table,
- * the known names in the message) if there is none.  "prefix" is not a mode table. */
+ * the known names in the message) if there is none.  "prefix" is not
+ * a mode table. */
 const struct key_table_def *key_table_def_find(const char *name, struct sm_error *err);
 /* What a mode command line ("send-keys -X NAME" or NAME) does; "" if
  * it is none of that table's. */
