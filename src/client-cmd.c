@@ -323,6 +323,13 @@ int client_cmd_bind_key(struct client *c, struct command_parsed *parsed)
 
 int client_cmd_list_keys(struct client *c, struct command_parsed *parsed)
 {
+	const char *table = command_local(parsed, "T");
+
+	if (table != NULL && strcmp(table, "prefix") != 0) {
+		client_show_message(c, true, "list-keys -T %s: the server's drawing path only",
+				    table);
+		return -1;
+	}
 	client_view_close(c);
 	if (c->mode == MODE_COPY)
 		copy_mode_leave(c);
