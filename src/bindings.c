@@ -202,6 +202,234 @@ void bindings_free(struct binding_table *table)
 	memset(table, 0, sizeof *table);
 }
 
+/* ---- mode key tables ---- */
+
+/* Copy mode's keys, as sandmux has always had them (docs/keys.md): vi's
+ * motions and the cursor keys, tmux's names for what they do. */
+#define X MODE_COMMAND_PREFIX
+static const struct binding copy_mode_defaults[] = {
+    {"Up", X "cursor-up", false},
+    {"k", X "cursor-up", false},
+    {"Down", X "cursor-down", false},
+    {"j", X "cursor-down", false},
+    {"Left", X "cursor-left", false},
+    {"h", X "cursor-left", false},
+    {"Right", X "cursor-right", false},
+    {"l", X "cursor-right", false},
+    {"0", X "start-of-line", false},
+    {"Home", X "start-of-line", false},
+    {"$", X "end-of-line", false},
+    {"End", X "end-of-line", false},
+    {"PageUp", X "page-up", false},
+    {"C-b", X "page-up", false},
+    {"PageDown", X "page-down", false},
+    {"C-f", X "page-down", false},
+    {"C-u", X "halfpage-up", false},
+    {"C-d", X "halfpage-down", false},
+    {"g", X "history-top", false},
+    {"G", X "history-bottom", false},
+    {"/", X "search-forward", false},
+    {"?", X "search-backward", false},
+    {"n", X "search-again", false},
+    {"N", X "search-reverse", false},
+    {"{", X "previous-prompt", false},
+    {"}", X "next-prompt", false},
+    {"Space", X "begin-selection", false},
+    {"v", X "begin-selection", false},
+    {"Enter", X "copy-selection-and-cancel", false},
+    {"y", X "copy-selection-and-cancel", false},
+    {"Escape", X "clear-selection-or-cancel", false},
+    {"q", X "cancel", false},
+    {"C-c", X "cancel", false},
+};
+#undef X
+
+static const struct mode_command copy_mode_commands[] = {
+    {"cursor-up", "the cursor a line up"},
+    {"cursor-down", "the cursor a line down"},
+    {"cursor-left", "the cursor a column left"},
+    {"cursor-right", "the cursor a column right"},
+    {"start-of-line", "the cursor to the line's start"},
+    {"end-of-line", "the cursor to the line's last character"},
+    {"page-up", "a page up"},
+    {"page-down", "a page down"},
+    {"halfpage-up", "half a page up"},
+    {"halfpage-down", "half a page down"},
+    {"history-top", "the top of the history"},
+    {"history-bottom", "the bottom"},
+    {"search-forward", "search down (a prompt opens)"},
+    {"search-backward", "search up (a prompt opens)"},
+    {"search-again", "the last search again, its way"},
+    {"search-reverse", "the last search again, the other way"},
+    {"previous-prompt", "the previous prompt marked with OSC 133"},
+    {"next-prompt", "the next prompt marked with OSC 133"},
+    {"begin-selection", "start a selection at the cursor (or drop it)"},
+    {"clear-selection", "drop the selection"},
+    {"copy-selection-and-cancel", "copy the selection (or the line) and leave"},
+    {"clear-selection-or-cancel", "drop the selection; leave if there is none"},
+    {"cancel", "leave copy mode"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct key_table_def key_table_defs[] = {
+    /* One copy mode, its keys vi's and the cursor keys: tmux's vi table
+     * (copy-mode-vi) is its other name, so tmux lines bind either. */
+    {"copy-mode", "copy-mode-vi", copy_mode_defaults, COUNT(copy_mode_defaults),
+     copy_mode_commands, COUNT(copy_mode_commands)},
+};
+
+static ptrdiff_t key_table_index(const char *name, struct sm_error *err)
+{
+	char known[256] = "";
+
+	for (size_t i = 0; i < COUNT(key_table_defs); i++) {
+		const struct key_table_def *def = &key_table_defs[i];
+
+		if (name != NULL && (strcmp(name, def->name) == 0 ||
+				     (def->alias != NULL && strcmp(name, def->alias) == 0)))
+			return (ptrdiff_t)i;
+		snprintf(known + strlen(known), sizeof known - strlen(known), ", %s",
+			 key_table_defs[i].name);
+	}
+	sm_error_set(err, SM_ERR_UNKNOWN_TABLE, "no key table \"%s\" (known: prefix%s)",
+		     name ? name : "", known);
+	return -1;
+}
+
+const struct key_table_def *key_table_def_find(const char *name, struct sm_error *err)
+{
+	ptrdiff_t i = key_table_index(name, err);
+
+	return i < 0 ? NULL : &key_table_defs[i];
+}
+
+/* The command's name in "send-keys -X NAME" or NAME, if the mode has it. */
+static const struct mode_command *mode_command_find(const struct key_table_def *def,
+						    const char *command)
+{
+	size_t skip = strlen(MODE_COMMAND_PREFIX);
+
+	if (strncmp(command, MODE_COMMAND_PREFIX, skip) == 0)
+		command += skip;
+	for (size_t i = 0; i < def->ncommands; i++)
+		if (strcmp(command, def->commands[i].name) == 0)
+			return &def->commands[i];
+	return NULL;
+}
+
+const char *mode_command_summary(const struct key_table_def *def, const char *command)
+{
+	const struct mode_command *found = mode_command_find(def, command);
+
+	return found ? found->summary : "";
+}
+
+int mode_table_check(const char *table, const char *command, struct sm_error *err)
+{
+	const struct key_table_def *def = key_table_def_find(table, err);
+
+	if (def == NULL)
+		return -1;
+	if (command[0] != 0 && mode_command_find(def, command) == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_COMMAND,
+			     "\"%s\" is no %s command (send-keys -X %s, cursor-down, ...: "
+			     "docs/keys.md)",
+			     command, def->name, def->commands[0].name);
+		return -1;
+	}
+	return 0;
+}
+
+void mode_tables_init(struct mode_tables *tables)
+{
+	tables->count = COUNT(key_table_defs);
+	tables->tables = xcalloc(tables->count, sizeof *tables->tables);
+	for (size_t i = 0; i < tables->count; i++) {
+		const struct key_table_def *def = &key_table_defs[i];
+
+		tables->tables[i].name = def->name;
+		for (size_t k = 0; k < def->ndefaults; k++)
+			bindings_set(&tables->tables[i], def->defaults[k].key,
+				     def->defaults[k].command, NULL);
+	}
+}
+
+void mode_tables_free(struct mode_tables *tables)
+{
+	for (size_t i = 0; i < tables->count; i++)
+		free(tables->tables[i].entries);
+	free(tables->tables);
+	memset(tables, 0, sizeof *tables);
+}
+
+struct binding_table *mode_tables_find(struct mode_tables *tables, const char *name,
+				       struct sm_error *err)
+{
+	ptrdiff_t i = key_table_index(name, err);
+
+	return i < 0 || (size_t)i >= tables->count ? NULL : &tables->tables[i];
+}
+
+int mode_tables_bind(struct mode_tables *tables, const char *table, const char *key,
+		     const char *command, struct sm_error *err)
+{
+	struct binding_table *found = mode_tables_find(tables, table, err);
+	const struct mode_command *mode_command;
+	char spelled[BINDING_COMMAND_MAX];
+
+	if (found == NULL || mode_table_check(table, command, err) < 0)
+		return -1;
+	if (command[0] == 0)
+		return bindings_set(found, key, "", err);
+	mode_command = mode_command_find(&key_table_defs[found - tables->tables], command);
+	snprintf(spelled, sizeof spelled, MODE_COMMAND_PREFIX "%s", mode_command->name);
+	return bindings_set(found, key, spelled, err);
+}
+
+const char *mode_tables_command(const struct mode_tables *tables, const char *table,
+				const char *canonical_key)
+{
+	ptrdiff_t i = key_table_index(table, NULL);
+	const char *command;
+
+	if (i < 0 || (size_t)i >= tables->count)
+		return NULL;
+	command = bindings_lookup(&tables->tables[i], canonical_key);
+	return command ? command + strlen(MODE_COMMAND_PREFIX) : NULL;
+}
+
+static void join_put(char *out, size_t size, size_t *used, char c)
+{
+	if (*used + 1 < size)
+		out[*used] = c;
+	(*used)++;
+}
+
+bool command_join(char *const *words, int n, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool quote = words[i][0] == 0 || strpbrk(words[i], " \t\"'\\") != NULL;
+
+		if (i > 0)
+			join_put(out, size, &used, ' ');
+		if (quote)
+			join_put(out, size, &used, '"');
+		for (const char *c = words[i]; *c != 0; c++) {
+			if (*c == '"' || *c == '\\')
+				join_put(out, size, &used, '\\');
+			join_put(out, size, &used, *c);
+		}
+		if (quote)
+			join_put(out, size, &used, '"');
+	}
+	if (size > 0)
+		out[used < size ? used : size - 1] = 0;
+	return used < size;
+}
+
 int command_split(const char *line, char *buf, size_t size, char **argv, int max_args)
 {
 	size_t used = 0;

@@ -13,8 +13,18 @@
  * "select-pane -L").  It is data: the defaults are an array, the config
  * overrides entries, and the help overlay is generated from it.
  *
+ * Modes have key tables of their own (tmux's `bind -T copy-mode`): a
+ * mode table maps a key pressed in that mode to one of the mode's
+ * commands, written as tmux writes them, "send-keys -X cursor-up".  The
+ * tables are data here (key_table_defs in bindings.c: a name, the
+ * default keys, the mode's command names with a line each for
+ * list-keys); a mode only maps a command's name to what it does.  A mode
+ * that wants a table adds one entry to key_table_defs and looks its
+ * keys up with mode_tables_command().
+ *
  * Ownership: a struct binding_table owns its entries; bindings_free()
- * releases them.
+ * releases them.  A struct mode_tables owns its tables;
+ * mode_tables_free() releases them.
  */
 #ifndef SANDMUX_BINDINGS_H
 #define SANDMUX_BINDINGS_H
@@ -34,6 +44,7 @@ struct binding {
 };
 
 struct binding_table {
+	const char *name; /* a mode table's name ("copy-mode"); NULL: the prefix table */
 	struct binding *entries;
 	size_t count;
 	size_t capacity;
@@ -61,6 +72,66 @@ const char *bindings_lookup(const struct binding_table *table, const char *canon
  * keys, as tmux's; a key the config rebinds does not). */
 bool bindings_repeats(const struct binding_table *table, const char *canonical_key);
 void bindings_free(struct binding_table *table);
+
+/* ---- mode key tables ---- */
+
+#define KEY_TABLE_NAME_MAX 32
+#define MODE_COMMAND_PREFIX "send-keys -X "
+
+/* One of a mode's commands, and what it does (list-keys). */
+struct mode_command {
+	const char *name; /* tmux's: "cursor-up", "copy-selection-and-cancel" */
+	const char *summary;
+};
+
+/* A mode's table as the program defines it. */
+struct key_table_def {
+	const char *name;		/* tmux's -T name: "copy-mode" */
+	const char *alias;		/* another name for it, or NULL */
+	const struct binding *defaults; /* key -> "send-keys -X NAME" */
+	size_t ndefaults;
+	const struct mode_command *commands; /* the mode's commands */
+	size_t ncommands;
+};
+
+/* A client's mode tables, one per key_table_def, in that order. */
+struct mode_tables {
+	struct binding_table *tables;
+	size_t count;
+};
+
+/* The table called name (or its alias); NULL and err (unknown_table,
+ * the known names in the message) if there is none.  "prefix" is not
+ * a mode table. */
+const struct key_table_def *key_table_def_find(const char *name, struct sm_error *err);
+/* What a mode command line ("send-keys -X NAME" or NAME) does; "" if
+ * it is none of that table's. */
+const char *mode_command_summary(const struct key_table_def *def, const char *command);
+
+/* Every mode table with its default keys. */
+void mode_tables_init(struct mode_tables *tables);
+void mode_tables_free(struct mode_tables *tables);
+/* The table called name, or NULL and err (unknown_table). */
+struct binding_table *mode_tables_find(struct mode_tables *tables, const char *name,
+				       struct sm_error *err);
+/* Bind key (any spelling) in table to command: "send-keys -X NAME" or
+ * NAME alone, NAME one of the mode's commands (stored in the first
+ * spelling); "" removes the key.  Errors: unknown_table, invalid_key,
+ * invalid_command (a command the mode does not have). */
+int mode_tables_bind(struct mode_tables *tables, const char *table, const char *key,
+		     const char *command, struct sm_error *err);
+/* Whether command would bind in table (the config's check); 0 or -1
+ * with err as mode_tables_bind's. */
+int mode_table_check(const char *table, const char *command, struct sm_error *err);
+/* The mode command's name ("cursor-up") a canonical key runs in table,
+ * or NULL when the key is not bound there. */
+const char *mode_tables_command(const struct mode_tables *tables, const char *table,
+				const char *canonical_key);
+
+/* Words back into one command line, quoted where command_split needs
+ * it (a blank, a quote, a backslash, an empty word); false if it does
+ * not fit in size. */
+bool command_join(char *const *words, int n, char *out, size_t size);
 
 /* Split a command string into words: blanks separate, single and double
  * quotes group, backslash escapes the next character.  Words are written

@@ -19,6 +19,11 @@
 
 int record_prepare(struct command_parsed *parsed, struct sm_error *err)
 {
+	return record_prepare_in(parsed, NULL, err);
+}
+
+int record_prepare_in(struct command_parsed *parsed, const char *cwd_given, struct sm_error *err)
+{
 	cJSON *req = parsed->request;
 	bool stop = cJSON_IsTrue(cJSON_GetObjectItem(req, "stop"));
 	char cwd[PATH_MAX], path[PATH_MAX * 2];
@@ -32,6 +37,8 @@ int record_prepare(struct command_parsed *parsed, struct sm_error *err)
 	/* The server's working directory is not the user's. */
 	if (parsed->words[0][0] == '/')
 		snprintf(path, sizeof path, "%s", parsed->words[0]);
+	else if (cwd_given != NULL && cwd_given[0] == '/')
+		snprintf(path, sizeof path, "%s/%s", cwd_given, parsed->words[0]);
 	else if (getcwd(cwd, sizeof cwd) != NULL)
 		snprintf(path, sizeof path, "%s/%s", cwd, parsed->words[0]);
 	else {

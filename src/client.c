@@ -288,7 +288,7 @@ int client_attach(const char *socket_path, const char *session_name, const char 
 	char session[64] = "", message[600] = "";
 	const char *term_name = getenv("TERM"), *colorterm = getenv("COLORTERM");
 	const char *no_color = getenv("NO_COLOR");
-	char config_path[4096];
+	char config_path[4096], cwd[4096];
 	cJSON *req, *terminal;
 	struct termios saved;
 	bool saved_ok;
@@ -327,6 +327,10 @@ int client_attach(const char *socket_path, const char *session_name, const char 
 	cJSON_AddBoolToObject(terminal, "no_color", no_color != NULL && no_color[0] != '\0');
 	cJSON_AddStringToObject(terminal, "config",
 				config_default_path(config_path, sizeof config_path));
+	/* Where the user is: what record FILE and source-file PATH with a
+	 * relative path mean (the server's own directory is not theirs). */
+	if (getcwd(cwd, sizeof cwd) != NULL)
+		cJSON_AddStringToObject(terminal, "cwd", cwd);
 	if (send_line(sock, req, true) != 0) {
 		fprintf(stderr, "sandmux: cannot hand the terminal to the server: %s\n",
 			strerror(errno));

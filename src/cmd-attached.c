@@ -80,6 +80,7 @@ CMD_HANDLER(cmd_attach)
 		    cmd_get_string(terminal, "colorterm", false, &options.colorterm, err) < 0 ||
 		    cmd_get_string(terminal, "theme", false, &options.theme, err) < 0 ||
 		    cmd_get_string(terminal, "config", false, &options.config, err) < 0 ||
+		    cmd_get_string(terminal, "cwd", false, &options.cwd, err) < 0 ||
 		    server_tty_attach(c, &options, err) < 0) {
 			if (err->code[0] == '\0')
 				sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "field 'terminal' must be an object");

@@ -141,6 +141,8 @@ CMD_HANDLER(cmd_send_keys)
 			return -1;
 		}
 	}
+	if (cmd_get_bool(req, "mode", false))
+		return server_tty_mode_commands(p, keys, err);
 	cJSON_ArrayForEach(k, keys)
 	send_one_key(p, k->valuestring, literal);
 	return 0;

@@ -75,6 +75,8 @@ static const struct command_option split_options[] = {
 static const struct command_option send_keys_options[] = {
 	PANE_TARGET("the pane"),
 	{ 'l', "literal", CV_FLAG, "literal", .help = "every word is text, not a key name" },
+	{ 'X', NULL, CV_FLAG, "mode",
+	  .help = "every word is a command for the pane's copy mode (cursor-up, cancel, ...), as tmux's" },
 	END,
 };
 
@@ -173,6 +175,18 @@ static const struct command_option copy_mode_options[] = {
 static const struct command_option prompt_options[] = {
 	{ 'p', NULL, CV_STRING, NULL, .meta = "PROMPT", .help = "the prompt's label" },
 	{ 'I', NULL, CV_STRING, NULL, .meta = "TEXT", .help = "initial text (formats: #W)" },
+	END,
+};
+
+static const struct command_option list_keys_options[] = {
+	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
+	  .help = "only this key table: prefix, copy-mode (the server's drawing path)" },
+	END,
+};
+
+static const struct command_option key_table_options[] = {
+	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
+	  .help = "the key table: prefix (the default) or a mode's, copy-mode" },
 	END,
 };
 
@@ -357,7 +371,7 @@ const struct command_entry command_table[] = {
 	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "split a pane (-h side by side, -v stacked)", split_options, REST_ARGV, "argv",
 	  .request = "split", .flags = BOTH, .exec = cmd_split, .print = cli_print_pane_created },
-	{ "send-keys", { "send" }, "[-t PANE] [-l] KEY...", "send key names (Enter, C-c, Up) or text",
+	{ "send-keys", { "send" }, "[-t PANE] [-l|-X] KEY...", "send key names (Enter, C-c, Up) or text",
 	  send_keys_options, REST_KEYS, "keys", .request = "send-keys", .flags = BOTH,
 	  .exec = cmd_send_keys },
 	{ "capture", { "capture-pane" }, "[-t PANE] [-S START|-] [-E END|-] [--last-command] [-e|--ansi] [-p]",
@@ -463,7 +477,14 @@ const struct command_entry command_table[] = {
 	{ "command-prompt", { 0 }, "[-p PROMPT] [-I TEXT] [TEMPLATE]",
 	  "type a command (or the text TEMPLATE's %% stands for)", prompt_options, REST_WORDS,
 	  .flags = CMD_PROMPT | CMD_TERMINAL },
-	{ "list-keys", { "lsk" }, "", "show the key bindings", NULL, .flags = CMD_PROMPT | CMD_TERMINAL },
+	{ "bind-key", { "bind" }, "[-T TABLE] KEY COMMAND...",
+	  "bind a key in a key table, for this client until it detaches (the config's key_tables "
+	  "for good)",
+	  key_table_options, REST_WORDS, .flags = CMD_PROMPT | CMD_TERMINAL },
+	{ "unbind-key", { "unbind" }, "[-T TABLE] KEY", "remove a key's binding from a key table",
+	  key_table_options, REST_WORDS, .flags = CMD_PROMPT | CMD_TERMINAL },
+	{ "list-keys", { "lsk" }, "[-T TABLE]", "show the key bindings", list_keys_options,
+	  .flags = CMD_PROMPT | CMD_TERMINAL },
 	{ "confirm-before", { "confirm" }, "[-p PROMPT] COMMAND", "run a command after y",
 	  confirm_options, REST_WORDS, .flags = CMD_PROMPT | CMD_TERMINAL },
 	{ "display-message", { "display" }, "[-p] [-t PANE] TEXT",

@@ -44,6 +44,9 @@ void config_free(struct config *config)
 	free(config->bindings);
 	config->bindings = NULL;
 	config->nbindings = 0;
+	free(config->table_bindings);
+	config->table_bindings = NULL;
+	config->ntable_bindings = 0;
 	for (size_t i = 0; i < config->nprofiles; i++)
 		profile_free(&config->profiles[i]);
 	free(config->profiles);
@@ -79,6 +82,7 @@ struct config_parse {
 	const char *source;
 	struct config *config;
 	struct sm_error *err;
+	const char *table; /* "key_tables": the mode table being read */
 };
 
 static int invalid(struct config_parse *parse, const char *key, const char *what)
@@ -346,6 +350,72 @@ static int set_bindings(struct config_parse *parse, const cJSON *item)
 	return each_member(parse, item, "must be an object mapping keys to commands", add_binding);
 }
 
+/* A key of a mode's table: the command must be one of the mode's. */
+static int add_table_binding(struct config_parse *parse, const cJSON *member)
+{
+	struct config *config = parse->config;
+	struct table_binding *grown, *entry;
+	const char *command = cJSON_IsString(member) ? member->valuestring : "";
+	struct sm_error why = {0};
+
+	if (!cJSON_IsString(member) && !cJSON_IsNull(member)) {
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
+			     "%s: \"key_tables\": \"%s\": the value for \"%s\" must be a command "
+			     "string",
+			     parse->source, parse->table, member->string);
+		return -1;
+	}
+	grown = xrealloc(config->table_bindings, (config->ntable_bindings + 1) * sizeof *grown);
+	config->table_bindings = grown;
+	entry = &config->table_bindings[config->ntable_bindings];
+	memset(entry, 0, sizeof *entry);
+	snprintf(entry->table, sizeof entry->table, "%s", parse->table);
+	if (!key_name_canonical(member->string, entry->binding.key, sizeof entry->binding.key)) {
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
+			     "%s: \"key_tables\": \"%s\": \"%s\" is not a key name", parse->source,
+			     parse->table, member->string);
+		return -1;
+	}
+	if (strlen(command) >= sizeof entry->binding.command ||
+	    mode_table_check(parse->table, command, &why) < 0) {
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID,
+			     "%s: \"key_tables\": \"%s\": \"%s\": %s", parse->source, parse->table,
+			     member->string,
+			     why.message[0] ? why.message : "the command is too long");
+		return -1;
+	}
+	snprintf(entry->binding.command, sizeof entry->binding.command, "%s", command);
+	config->ntable_bindings++;
+	return 0;
+}
+
+/* "key_tables": {"copy-mode": {KEY: COMMAND}, "prefix": {...}}; the
+ * prefix table's keys are "bindings"' own. */
+static int add_key_table(struct config_parse *parse, const cJSON *member)
+{
+	struct sm_error why = {0};
+	int rc;
+
+	if (strcmp(member->string, "prefix") == 0)
+		return set_bindings(parse, member);
+	if (key_table_def_find(member->string, &why) == NULL) {
+		sm_error_set(parse->err, SM_ERR_CONFIG_INVALID, "%s: \"key_tables\": %s",
+			     parse->source, why.message);
+		return -1;
+	}
+	parse->table = member->string;
+	rc = each_member(parse, member, "must be an object mapping keys to commands",
+			 add_table_binding);
+	parse->table = NULL;
+	return rc;
+}
+
+static int set_key_tables(struct config_parse *parse, const cJSON *item)
+{
+	return each_member(parse, item, "must be an object mapping table names to keys",
+			   add_key_table);
+}
+
 static int add_profile(struct config_parse *parse, const cJSON *member)
 {
 	struct config *config = parse->config;
@@ -381,6 +451,7 @@ static const struct {
 } config_keys[] = {
     {"prefix", set_prefix},
     {"bindings", set_bindings},
+    {"key_tables", set_key_tables},
     {"theme", set_theme},
     {"scrollback", set_scrollback},
     {"status", set_status},
@@ -406,9 +477,11 @@ static int config_apply_member(struct config_parse *parse, const cJSON *member)
 		if (strcmp(member->string, config_keys[i].key) == 0)
 			return config_keys[i].set(parse, member);
 	sm_error_set(parse->err, SM_ERR_CONFIG_UNKNOWN_KEY,
-		     "%s: unknown key \"%s\" (known: prefix, bindings, theme, scrollback, status, "
-		     "status_left, status_right, bell_action, vi_pane_keys, renumber_windows, window_size, repeat_time, "
-		     "display_panes_time, paste_across_backends, set_clipboard, default_shell, default_backend, inherit_backend, profiles)",
+		     "%s: unknown key \"%s\" (known: prefix, bindings, key_tables, theme, "
+		     "scrollback, status, status_left, status_right, bell_action, vi_pane_keys, "
+		     "renumber_windows, window_size, repeat_time, display_panes_time, "
+		     "paste_across_backends, set_clipboard, default_shell, default_backend, "
+		     "inherit_backend, profiles)",
 		     parse->source, member->string);
 	return -1;
 }
@@ -427,7 +500,7 @@ static int config_parse_text(const char *text, const char *source, struct config
 			     struct sm_error *err)
 {
 	struct config parsed = *config;
-	struct config_parse parse = {source, &parsed, err};
+	struct config_parse parse = {source, &parsed, err, NULL};
 	const char *error_at = NULL;
 	cJSON *root = cJSON_ParseWithOpts(text, &error_at, true);
 	const cJSON *member;
@@ -437,6 +510,8 @@ static int config_parse_text(const char *text, const char *source, struct config
 	 * half way leaves the caller's config as it was. */
 	parsed.bindings = NULL;
 	parsed.nbindings = 0;
+	parsed.table_bindings = NULL;
+	parsed.ntable_bindings = 0;
 	parsed.profiles = NULL;
 	parsed.nprofiles = 0;
 	if (root == NULL || !cJSON_IsObject(root)) {

@@ -7,11 +7,12 @@
  * know is an error naming it (config_unknown_key): a misspelt
  * "default_backend" must not silently leave panes on the host.
  *
- * The client reads prefix, bindings, theme, status, status_left,
+ * The client reads prefix, bindings, key_tables, theme, status, status_left,
  * status_right, repeat_time and display_panes_time; the server reads
  * scrollback, default_shell, default_backend and profiles.
  *
- * Ownership: struct config owns its bindings and profiles arrays;
+ * Ownership: struct config owns its bindings, table_bindings and profiles
+ * arrays;
  * config_free() releases them (config_take_profiles hands the profiles
  * over).  config_load() leaves *config untouched when it fails.
  */
@@ -40,6 +41,12 @@ enum window_size { WINDOW_SIZE_LATEST = 0, WINDOW_SIZE_SMALLEST, WINDOW_SIZE_LAR
 /* "latest", "smallest", "largest": the value, or -1. */
 int window_size_from_name(const char *name);
 
+/* A key in a mode's table (tmux's bind -T copy-mode KEY COMMAND). */
+struct table_binding {
+	char table[KEY_TABLE_NAME_MAX];
+	struct binding binding; /* command "" unbinds the key */
+};
+
 struct config {
 	char prefix[16];	  /* canonical key name, default "C-b" */
 	char theme[256];	  /* theme name or path, default "default" */
@@ -62,6 +69,8 @@ struct config {
 	struct binding *bindings; /* overrides of the default table;
 				     command "" unbinds the key */
 	size_t nbindings;
+	struct table_binding *table_bindings; /* "key_tables": the modes' keys */
+	size_t ntable_bindings;
 	struct sandbox_profile *profiles; /* "profiles": the user's own */
 	size_t nprofiles;
 };

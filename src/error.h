@@ -60,6 +60,7 @@
 #define SM_ERR_CONFIG_INVALID "config_invalid"
 #define SM_ERR_CONFIG_UNKNOWN_KEY "config_unknown_key"
 #define SM_ERR_INVALID_KEY "invalid_key" /* a binding's key is no key name */
+#define SM_ERR_UNKNOWN_TABLE "unknown_table" /* bind -T, list-keys -T: no key table has that name */
 #define SM_ERR_THEME_NOT_FOUND "theme_not_found"
 #define SM_ERR_THEME_READ_ERROR "theme_read_error"
 #define SM_ERR_THEME_PARSE_ERROR "theme_parse_error"

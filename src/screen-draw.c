@@ -270,6 +270,18 @@ static void draw_title(struct canvas *cv, struct pane *p, bool active)
 
 /* ---- panes ---- */
 
+/* A pane's cell as the tty links it: the pane's OSC 8 link (its term's
+ * id) becomes the tty's id for the same URI, or none. */
+static void link_cell(struct canvas *cv, const struct pane *p, struct term_cell *cell)
+{
+	const char *params = NULL, *uri;
+
+	if (cell->style.link == 0)
+		return;
+	uri = term_link(p->term, cell->style.link, &params);
+	cell->style.link = uri != NULL ? tty_link(cv->tty, uri, params) : 0;
+}
+
 static void draw_cells(struct canvas *cv, struct pane *p)
 {
 	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++) {
@@ -282,6 +294,7 @@ static void draw_cells(struct canvas *cv, struct pane *p)
 				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
 			if (cell.width == 2 && col + 1 >= p->cols)
 				cell.chars[0] = 0, cell.width = 1;
+			link_cell(cv, p, &cell);
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
 		}
 	}
@@ -317,6 +330,7 @@ static void draw_copy_cells(struct canvas *cv, struct pane *p)
 				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
 			if (cell.width == 2 && col + 1 >= cols)
 				cell.chars[0] = 0, cell.width = 1;
+			link_cell(cv, p, &cell);
 			if (selected[col] || matched[col])
 				cell.style = selected[col] ? sel : match;
 			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
@@ -618,17 +632,72 @@ static void draw_status(struct canvas *cv)
 
 /* ---- the help overlay ---- */
 
-static int help_command_width(const struct binding_table *table)
+/* The overlay's lines: the first table's entries, then for each mode
+ * table listed after it a header line and its entries. */
+struct help_line {
+	const struct binding_table *table;
+	const struct binding *binding; /* NULL: the table's header */
+};
+
+static bool help_line_at(const struct screen_overlay *ov, int index, struct help_line *line)
 {
+	const struct binding_table *table = ov->help;
+	size_t at = (size_t)index, next = 0;
+
+	if (index < 0)
+		return false;
+	for (;;) {
+		if (at < table->count) {
+			line->table = table;
+			line->binding = &table->entries[at];
+			return true;
+		}
+		at -= table->count;
+		if (ov->help_modes == NULL || next >= ov->help_modes->count)
+			return false;
+		table = &ov->help_modes->tables[next++];
+		if (at == 0) {
+			line->table = table;
+			line->binding = NULL;
+			return true;
+		}
+		at--;
+	}
+}
+
+static int help_lines(const struct screen_overlay *ov)
+{
+	int lines = (int)ov->help->count;
+
+	for (size_t i = 0; ov->help_modes != NULL && i < ov->help_modes->count; i++)
+		lines += 1 + (int)ov->help_modes->tables[i].count;
+	return lines;
+}
+
+static int help_command_width(const struct screen_overlay *ov)
+{
+	struct help_line line;
 	int width = 8;
 
-	for (size_t i = 0; i < table->count; i++) {
-		int len = text_columns(table->entries[i].command);
+	for (int i = 0; help_line_at(ov, i, &line); i++) {
+		int len = line.binding ? text_columns(line.binding->command) : 0;
 
 		if (len > width)
 			width = len;
 	}
 	return width > 48 ? 48 : width;
+}
+
+/* What a line's command does: a mode command's line from its table, a
+ * command's summary from the command table. */
+static const char *help_summary(const struct help_line *line)
+{
+	const struct key_table_def *def;
+
+	if (line->table->name == NULL)
+		return command_summary(line->binding->command);
+	def = key_table_def_find(line->table->name, NULL);
+	return def ? mode_command_summary(def, line->binding->command) : "";
 }
 
 /* Generated from the binding table, so it lists exactly what the keys
@@ -665,13 +734,13 @@ static void draw_view(struct canvas *cv)
 
 static void draw_help(struct canvas *cv)
 {
-	const struct binding_table *table = cv->overlay->help;
-	int *offset = cv->overlay->help_offset;
+	const struct screen_overlay *ov = cv->overlay;
+	int *offset = ov->help_offset;
 	/* The whole width, less a margin: descriptions are read whole on a
 	 * wide terminal (tmux's list-keys fills the pane). */
 	int width = cv->tty->cols - 4, height = cv->tty->rows - 3;
-	int top = 1, left = (cv->tty->cols - width) / 2, lines = (int)table->count;
-	int command_width = help_command_width(table);
+	int top = 1, left = (cv->tty->cols - width) / 2, lines = help_lines(ov);
+	int command_width = help_command_width(ov);
 	char header[128];
 
 	/* A narrow terminal shares the line between the command and its
@@ -686,26 +755,35 @@ static void draw_help(struct canvas *cv)
 		*offset = lines - (height - 2);
 	if (*offset < 0)
 		*offset = 0;
-	snprintf(header, sizeof header, " key bindings (prefix %s) \u2014 j/k scroll, q closes ",
-		 cv->overlay->help_prefix);
+	if (ov->help->name != NULL)
+		snprintf(header, sizeof header, " key table %s \u2014 j/k scroll, q closes ",
+			 ov->help->name);
+	else
+		snprintf(header, sizeof header,
+			 " key bindings (prefix %s) \u2014 j/k scroll, q closes ", ov->help_prefix);
 	fill(cv, top, left, width, " ", THEME_HELP_KEY);
 	put(cv, top, left, width, header, THEME_HELP_KEY);
 	for (int i = 0; i < height - 1; i++) {
 		int y = top + 1 + i, index = *offset + i, x = left + 1;
 		const struct binding *b;
+		struct help_line line;
+		char title[KEY_TABLE_NAME_MAX + 32];
 
 		fill(cv, y, left, width, " ", THEME_HELP_TEXT);
-		if (index >= lines)
+		if (!help_line_at(ov, index, &line))
 			continue;
-		b = &table->entries[index];
+		if ((b = line.binding) == NULL) {
+			snprintf(title, sizeof title, "bind -T %s:", line.table->name);
+			put(cv, y, x, width - 2, title, THEME_HELP_KEY);
+			continue;
+		}
 		put(cv, y, x, 10, b->key, THEME_HELP_KEY);
 		x += 11;
 		put(cv, y, x, command_width < left + width - x ? command_width : left + width - x,
 		    b->command, THEME_HELP_TEXT);
 		x += command_width + 2;
 		if (x < left + width - 1)
-			put(cv, y, x, left + width - 1 - x, command_summary(b->command),
-			    THEME_HELP_TEXT);
+			put(cv, y, x, left + width - 1 - x, help_summary(&line), THEME_HELP_TEXT);
 	}
 	tty_set_cursor(cv->tty, 0, 0, false);
 }

@@ -18,6 +18,7 @@ struct session;
 struct config;
 struct theme;
 struct binding_table;
+struct mode_tables;
 struct server_copy;
 
 /* What the client shows over the panes: a message or the prompt in the
@@ -31,9 +32,12 @@ struct screen_overlay {
 	const char *prompt_candidates; /* Tab's matches, the row above; NULL or "": none */
 	bool prefix;
 	bool no_color; /* NO_COLOR: the chrome in attributes only */
-	/* The help overlay (list-keys): the key table, the prefix's name and
-	 * the first line shown, kept in range by the draw. */
+	/* The help overlay (list-keys): the key table (the prefix's, or a
+	 * mode's for list-keys -T), then the modes' tables when all are
+	 * listed, the prefix's name and the first line shown, kept in range
+	 * by the draw. */
 	const struct binding_table *help;
+	const struct mode_tables *help_modes; /* listed after help; NULL: none */
 	const char *help_prefix;
 	int *help_offset;
 	/* Or, with help set, a command's printed output in its place (the

@@ -1,6 +1,7 @@
 /*
- * server-copy: copy mode on the server's path (server-copy.h), the keys
- * and behaviour of the ncurses client's (client-copy.c).
+ * server-copy: copy mode on the server's path (server-copy.h), the
+ * behaviour of the ncurses client's (client-copy.c); its keys are the
+ * "copy-mode" key table's (bindings.c), each naming a copy command.
  *
  * Lines are numbered from the oldest history line copy mode began with
  * (0) to the last row of its screen (nlines - 1).  The screen rows are
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "sanitise.h"
 #include "server-copy.h"
 #include "server.h"
@@ -402,66 +404,188 @@ static int line_end(const struct server_copy *copy, const struct pane *p, int li
 	return end;
 }
 
-void server_copy_key(struct server_copy *copy, const struct pane *p, const char *key,
-		     struct server_copy_result *out)
+/* ---- copy commands (tmux's send-keys -X names; bindings.c binds keys to them) ---- */
+
+static void leave(struct server_copy *copy, struct server_copy_result *out)
+{
+	server_copy_leave(copy);
+	out->action = SERVER_COPY_LEAVE;
+}
+
+static void copy_and_leave(struct server_copy *copy, const struct pane *p,
+			   struct server_copy_result *out)
+{
+	copy_selection(copy, p, out);
+	server_copy_leave(copy);
+}
+
+static void select_toggle(struct server_copy *copy)
+{
+	copy->selecting = !copy->selecting;
+	copy->sel_y = copy->cy;
+	copy->sel_x = copy->cx;
+}
+
+enum copy_op {
+	OP_UP,
+	OP_DOWN,
+	OP_LEFT,
+	OP_RIGHT,
+	OP_LINE_START,
+	OP_LINE_END,
+	OP_PAGE_UP,
+	OP_PAGE_DOWN,
+	OP_HALF_UP,
+	OP_HALF_DOWN,
+	OP_TOP,
+	OP_BOTTOM,
+	OP_SEARCH_DOWN,
+	OP_SEARCH_UP,
+	OP_SEARCH_AGAIN,
+	OP_SEARCH_REVERSE,
+	OP_PROMPT_BACK,
+	OP_PROMPT_NEXT,
+	OP_SELECT,
+	OP_CLEAR,
+	OP_COPY,
+	OP_CLEAR_OR_CANCEL,
+	OP_CANCEL,
+};
+
+/* Every name here is one of copy_mode_commands in bindings.c. */
+static const struct {
+	const char *name;
+	enum copy_op op;
+} copy_ops[] = {
+    {"cursor-up", OP_UP},
+    {"cursor-down", OP_DOWN},
+    {"cursor-left", OP_LEFT},
+    {"cursor-right", OP_RIGHT},
+    {"start-of-line", OP_LINE_START},
+    {"end-of-line", OP_LINE_END},
+    {"page-up", OP_PAGE_UP},
+    {"page-down", OP_PAGE_DOWN},
+    {"halfpage-up", OP_HALF_UP},
+    {"halfpage-down", OP_HALF_DOWN},
+    {"history-top", OP_TOP},
+    {"history-bottom", OP_BOTTOM},
+    {"search-forward", OP_SEARCH_DOWN},
+    {"search-backward", OP_SEARCH_UP},
+    {"search-again", OP_SEARCH_AGAIN},
+    {"search-reverse", OP_SEARCH_REVERSE},
+    {"previous-prompt", OP_PROMPT_BACK},
+    {"next-prompt", OP_PROMPT_NEXT},
+    {"begin-selection", OP_SELECT},
+    {"clear-selection", OP_CLEAR},
+    {"copy-selection-and-cancel", OP_COPY},
+    {"clear-selection-or-cancel", OP_CLEAR_OR_CANCEL},
+    {"cancel", OP_CANCEL},
+};
+
+static void copy_op_run(struct server_copy *copy, const struct pane *p, enum copy_op op,
+			struct server_copy_result *out)
 {
 	int page = view_rows(copy);
 
-	memset(out, 0, sizeof *out);
-	if (!copy->active)
+	switch (op) {
+	case OP_CANCEL:
+		leave(copy, out);
 		return;
-	if (!strcmp(key, "q") || !strcmp(key, "C-c") ||
-	    (!strcmp(key, "Escape") && !copy->selecting)) {
-		server_copy_leave(copy);
-		out->action = SERVER_COPY_LEAVE;
-		return;
-	}
-	if (!strcmp(key, "Escape"))
+	case OP_CLEAR_OR_CANCEL:
+		if (!copy->selecting) {
+			leave(copy, out);
+			return;
+		}
 		copy->selecting = false;
-	else if (!strcmp(key, "Up") || !strcmp(key, "k"))
-		copy->cy--;
-	else if (!strcmp(key, "Down") || !strcmp(key, "j"))
-		copy->cy++;
-	else if (!strcmp(key, "Left") || !strcmp(key, "h"))
-		copy->cx--;
-	else if (!strcmp(key, "Right") || !strcmp(key, "l"))
-		copy->cx++;
-	else if (!strcmp(key, "0") || !strcmp(key, "Home"))
-		copy->cx = 0;
-	else if (!strcmp(key, "$") || !strcmp(key, "End"))
-		copy->cx = line_end(copy, p, copy->cy);
-	else if (!strcmp(key, "PageUp") || !strcmp(key, "C-b"))
-		server_copy_scroll(copy, -page);
-	else if (!strcmp(key, "PageDown") || !strcmp(key, "C-f"))
-		server_copy_scroll(copy, page);
-	else if (!strcmp(key, "C-u"))
-		server_copy_scroll(copy, -page / 2);
-	else if (!strcmp(key, "C-d"))
-		server_copy_scroll(copy, page / 2);
-	else if (!strcmp(key, "g"))
-		copy->cy = 0;
-	else if (!strcmp(key, "G"))
-		copy->cy = copy->nlines - 1;
-	else if (!strcmp(key, "/"))
-		out->action = SERVER_COPY_SEARCH_DOWN;
-	else if (!strcmp(key, "?"))
-		out->action = SERVER_COPY_SEARCH_UP;
-	else if (!strcmp(key, "{") || !strcmp(key, "}"))
-		prompt_step(copy, key[0] == '{', out);
-	else if (!strcmp(key, "n") || !strcmp(key, "N"))
-		/* n keeps the direction of the last / or ?, N goes against
-		 * it; neither changes it. */
-		search_step(copy, p, copy->search_backward != (key[0] == 'N'), out);
-	else if (!strcmp(key, "Space") || !strcmp(key, "v")) {
-		copy->selecting = !copy->selecting;
-		copy->sel_y = copy->cy;
-		copy->sel_x = copy->cx;
-	} else if (!strcmp(key, "Enter") || !strcmp(key, "y")) {
-		copy_selection(copy, p, out);
-		server_copy_leave(copy);
+		break;
+	case OP_COPY:
+		copy_and_leave(copy, p, out);
 		return;
+	case OP_CLEAR:
+		copy->selecting = false;
+		break;
+	case OP_UP:
+		copy->cy--;
+		break;
+	case OP_DOWN:
+		copy->cy++;
+		break;
+	case OP_LEFT:
+		copy->cx--;
+		break;
+	case OP_RIGHT:
+		copy->cx++;
+		break;
+	case OP_LINE_START:
+		copy->cx = 0;
+		break;
+	case OP_LINE_END:
+		copy->cx = line_end(copy, p, copy->cy);
+		break;
+	case OP_PAGE_UP:
+		server_copy_scroll(copy, -page);
+		break;
+	case OP_PAGE_DOWN:
+		server_copy_scroll(copy, page);
+		break;
+	case OP_HALF_UP:
+		server_copy_scroll(copy, -page / 2);
+		break;
+	case OP_HALF_DOWN:
+		server_copy_scroll(copy, page / 2);
+		break;
+	case OP_TOP:
+		copy->cy = 0;
+		break;
+	case OP_BOTTOM:
+		copy->cy = copy->nlines - 1;
+		break;
+	case OP_SEARCH_DOWN:
+		out->action = SERVER_COPY_SEARCH_DOWN;
+		break;
+	case OP_SEARCH_UP:
+		out->action = SERVER_COPY_SEARCH_UP;
+		break;
+	case OP_SEARCH_AGAIN:
+	case OP_SEARCH_REVERSE:
+		/* search-again keeps the direction of the last search,
+		 * search-reverse goes against it; neither changes it. */
+		search_step(copy, p, copy->search_backward != (op == OP_SEARCH_REVERSE), out);
+		break;
+	case OP_PROMPT_BACK:
+	case OP_PROMPT_NEXT:
+		prompt_step(copy, op == OP_PROMPT_BACK, out);
+		break;
+	case OP_SELECT:
+		select_toggle(copy);
+		break;
 	}
 	clamp_view(copy);
+}
+
+bool server_copy_command(struct server_copy *copy, const struct pane *p, const char *command,
+			 struct server_copy_result *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sizeof copy_ops / sizeof copy_ops[0]; i++) {
+		if (strcmp(command, copy_ops[i].name) != 0)
+			continue;
+		if (copy->active)
+			copy_op_run(copy, p, copy_ops[i].op, out);
+		return true;
+	}
+	return false;
+}
+
+void server_copy_key(struct server_copy *copy, const struct pane *p,
+		     const struct mode_tables *tables, const char *key,
+		     struct server_copy_result *out)
+{
+	const char *command = mode_tables_command(tables, "copy-mode", key);
+
+	memset(out, 0, sizeof *out);
+	if (command != NULL)
+		server_copy_command(copy, p, command, out);
 }
 
 /* ---- drawing ---- */

@@ -1,7 +1,9 @@
 /*
  * server-copy: copy mode when the server owns the terminal — scrolling
  * back through a pane's history, searching it, selecting text and
- * copying it, with the ncurses client's keys (client-copy.c, docs/keys.md).
+ * copying it.  Its keys are looked up in the "copy-mode" key table
+ * (bindings.c; the config rebinds them), each naming one of the copy
+ * commands tmux has (send-keys -X cursor-up, docs/keys.md).
  *
  * Entering freezes the pane's screen (its cells, copied) and takes the
  * history as it is from then on straight from the pane's grid: a line of
@@ -20,6 +22,7 @@
 #include "term.h"
 
 struct pane;
+struct mode_tables;
 
 struct server_copy {
 	bool active;
@@ -59,9 +62,15 @@ struct server_copy_result {
 
 void server_copy_enter(struct server_copy *copy, const struct pane *p, bool page_up);
 void server_copy_leave(struct server_copy *copy);
-/* A key by its canonical name. */
-void server_copy_key(struct server_copy *copy, const struct pane *p, const char *key,
+/* A key by its canonical name: its command in tables' "copy-mode"
+ * table; an unbound key does nothing. */
+void server_copy_key(struct server_copy *copy, const struct pane *p,
+		     const struct mode_tables *tables, const char *key,
 		     struct server_copy_result *out);
+/* A copy command by its name ("cursor-up", bindings.c lists them);
+ * false if there is no such command. */
+bool server_copy_command(struct server_copy *copy, const struct pane *p, const char *command,
+			 struct server_copy_result *out);
 /* Search for text from the cursor, up (backward) or down; n and N repeat. */
 void server_copy_search(struct server_copy *copy, const struct pane *p, const char *text,
 			bool backward, struct server_copy_result *out);

@@ -70,6 +70,8 @@ struct client_tty {
 	struct term_key prefix_key;
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
+	struct mode_tables modes; /* the modes' key tables (copy-mode) */
+	char cwd[PATH_MAX];	  /* the client's directory: relative paths' base; "" unknown */
 	pid_t client_pid; /* the thin client, from the socket's credentials */
 	bool paused;
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
@@ -91,7 +93,9 @@ struct client_tty {
 		bool active, vertical;
 		int pane, start_x, start_y, last_x, last_y, press_pane;
 	} drag;
+	bool unfocused; /* the terminal said its window lost the focus (CSI O) */
 	bool help; /* the help overlay (list-keys) */
+	const struct binding_table *help_table; /* list-keys -T; NULL: all tables */
 	int help_offset;
 	/* ... or a command's printed output in its place (`:ls`). */
 	char **view;
@@ -206,7 +210,8 @@ void server_tty_draw(struct conn *c)
 	};
 
 	overlay.no_color = ct->no_color;
-	overlay.help = ct->help ? &ct->bindings : NULL;
+	overlay.help = !ct->help ? NULL : ct->help_table ? ct->help_table : &ct->bindings;
+	overlay.help_modes = ct->help && ct->help_table == NULL ? &ct->modes : NULL;
 	overlay.help_prefix = ct->config.prefix;
 	overlay.help_offset = &ct->help_offset;
 	overlay.view = ct->view;
@@ -500,8 +505,65 @@ static void copy_key(struct conn *c, const char *key)
 		server_copy_leave(&ct->copy);
 		return;
 	}
-	server_copy_key(&ct->copy, p, key, &r);
+	server_copy_key(&ct->copy, p, &ct->modes, key, &r);
 	copy_result(c, &r);
+}
+
+/* bind-key and unbind-key [-T TABLE]: this client's tables, until it
+ * detaches (the config's key_tables hold for every attach). */
+static void bind_key(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	static const struct command_context check = {CMD_PROMPT, 0, "."};
+	bool unbind = strcmp(parsed->entry->name, "unbind-key") == 0;
+	const char *table = command_local(parsed, "T");
+	char command[BINDING_COMMAND_MAX] = "", text[600];
+	struct command_parsed valid;
+	struct sm_error err = {0};
+	int rc = -1;
+
+	if (unbind ? parsed->nwords != 1 : parsed->nwords < 2)
+		sm_error_set(&err, SM_ERR_INVALID_COMMAND, "usage: %s %s", parsed->entry->name,
+			     parsed->entry->usage);
+	else if (!unbind &&
+		 !command_join(parsed->words + 1, parsed->nwords - 1, command, sizeof command))
+		sm_error_set(&err, SM_ERR_INVALID_ARGUMENT, "the command is too long");
+	else if (table != NULL && strcmp(table, "prefix") != 0)
+		rc = mode_tables_bind(&ct->modes, table, parsed->words[0], command, &err);
+	else if (unbind || command_parse_line(command, &check, &valid, &err) == 0) {
+		if (!unbind)
+			command_parsed_free(&valid);
+		rc = bindings_set(&ct->bindings, parsed->words[0], command, &err);
+	}
+	if (rc == 0)
+		return;
+	snprintf(text, sizeof text, "%s (%s)", err.message, err.code);
+	server_tty_message(c, true, text);
+}
+
+/* list-keys [-T TABLE]: every table, or the one named; false (the
+ * error said) for a table that does not exist. */
+static bool list_keys(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	const char *table = command_local(parsed, "T");
+	const struct binding_table *shown = NULL;
+	struct sm_error err = {0};
+
+	if (table != NULL && strcmp(table, "prefix") == 0)
+		shown = &ct->bindings;
+	else if (table != NULL && (shown = mode_tables_find(&ct->modes, table, &err)) == NULL) {
+		char text[400];
+
+		snprintf(text, sizeof text, "%s (%s)", err.message, err.code);
+		server_tty_message(c, true, text);
+		return false;
+	}
+	ct->help_table = shown;
+	server_copy_leave(&ct->copy);
+	ct->help = true;
+	ct->help_offset = 0;
+	return true;
 }
 
 static void source_file(struct conn *c, const char *path);
@@ -545,10 +607,13 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 			source_file(c, path);
 		return;
 	}
+	if (strcmp(name, "bind-key") == 0 || strcmp(name, "unbind-key") == 0) {
+		bind_key(c, parsed);
+		return;
+	}
 	if (strcmp(name, "list-keys") == 0) {
-		server_copy_leave(&ct->copy);
-		ct->help = true;
-		ct->help_offset = 0;
+		if (!list_keys(c, parsed))
+			return;
 	} else if (strcmp(name, "display-panes") == 0) {
 		const char *duration = command_local(parsed, "d");
 		int ms = duration != NULL ? atoi(duration) : ct->config.display_panes_time;
@@ -567,8 +632,12 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 			return;
 		if (!ct->copy.active || ct->copy.pane != p->id)
 			server_copy_enter(&ct->copy, p, up);
-		else if (up)
-			copy_key(c, "PageUp");
+		else if (up) {
+			struct server_copy_result r;
+
+			server_copy_command(&ct->copy, p, "page-up", &r);
+			copy_result(c, &r);
+		}
 	} else if (strcmp(name, "command-prompt") == 0) {
 		const char *given = command_local(parsed, "p"), *start = command_local(parsed, "I");
 		struct pane *p = active_pane(c);
@@ -671,12 +740,17 @@ static void run_binding(struct conn *c, const char *line);
 
 /* source-file at the prompt: each line run as if typed there; the
  * first that fails to parse stops it. */
-static void source_file(struct conn *c, const char *path)
+static void source_file(struct conn *c, const char *given)
 {
-	FILE *in = fopen(path, "r");
-	char line[BINDING_COMMAND_MAX];
+	char line[BINDING_COMMAND_MAX], path[PATH_MAX * 2];
+	FILE *in;
 
-	if (in == NULL) {
+	/* A relative path is the user's, from where they attached. */
+	if (given[0] != '/' && c->ctty->cwd[0] != '\0')
+		snprintf(path, sizeof path, "%s/%s", c->ctty->cwd, given);
+	else
+		snprintf(path, sizeof path, "%s", given);
+	if ((in = fopen(path, "r")) == NULL) {
 		char text[600];
 
 		snprintf(text, sizeof text, "%s: %s", path, strerror(errno));
@@ -786,7 +860,7 @@ static void run_binding(struct conn *c, const char *line)
 	if (parsed.entry->flags & CMD_TERMINAL) {
 		client_command(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
-		if (record_prepare(&parsed, &err) < 0)
+		if (record_prepare_in(&parsed, c->ctty->cwd[0] ? c->ctty->cwd : NULL, &err) < 0)
 			server_tty_message(c, true, err.message);
 		else
 			run_printed(c, &parsed);
@@ -1174,6 +1248,11 @@ static void decode_input(struct conn *c, bool final)
 			handle_key(c, &in.key);
 		} else if (in.kind == TERM_INPUT_MOUSE) {
 			handle_mouse(c, &in);
+		} else if (in.kind == TERM_INPUT_FOCUS) {
+			/* The terminal's window lost or gained the user's eye:
+			 * the pane a program watches with 1004 is told. */
+			ct->unfocused = !in.pressed;
+			server_update_focus(c->attached);
 		} else if (in.kind == TERM_INPUT_OTHER && !ct->prefix && !ct->prompt.active) {
 			/* A sequence no key has is what the user typed (an ESC
 			 * and text, as a program's name may hold): the pane gets
@@ -1335,6 +1414,13 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	for (size_t i = 0; i < ct->config.nbindings; i++)
 		bindings_set(&ct->bindings, ct->config.bindings[i].key,
 			     ct->config.bindings[i].command, NULL);
+	if (options->cwd != NULL && options->cwd[0] == '/')
+		snprintf(ct->cwd, sizeof ct->cwd, "%s", options->cwd);
+	mode_tables_init(&ct->modes);
+	for (size_t i = 0; i < ct->config.ntable_bindings; i++)
+		mode_tables_bind(&ct->modes, ct->config.table_bindings[i].table,
+				 ct->config.table_bindings[i].binding.key,
+				 ct->config.table_bindings[i].binding.command, NULL);
 	/* Without a status line the panes have the last row too. */
 	c->client_status = ct->config.status;
 	if (!term_key_parse(ct->config.prefix, &ct->prefix_key))
@@ -1410,7 +1496,41 @@ void server_tty_detach(struct conn *c)
 	close_overlay(ct);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
+	mode_tables_free(&ct->modes);
 	free(ct);
+}
+
+int server_tty_mode_commands(struct pane *p, const cJSON *commands, struct sm_error *err)
+{
+	const cJSON *command;
+	bool found = false;
+
+	cJSON_ArrayForEach(command, commands)
+	{
+		if (mode_table_check("copy-mode", command->valuestring, err) < 0)
+			return -1;
+	}
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		if (c->ctty == NULL || !c->ctty->copy.active || c->ctty->copy.pane != p->id)
+			continue;
+		found = true;
+		cJSON_ArrayForEach(command, commands)
+		{
+			struct server_copy_result r;
+
+			server_copy_command(&c->ctty->copy, p, command->valuestring, &r);
+			copy_result(c, &r);
+		}
+		server_tty_draw(c);
+	}
+	if (!found)
+		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is not in copy mode", p->id);
+	return found ? 0 : -1;
+}
+
+bool server_tty_focused(const struct conn *c)
+{
+	return c->ctty == NULL || !c->ctty->unfocused;
 }
 
 void server_tty_bell(struct conn *c, const struct window *w)

@@ -337,16 +337,17 @@ void server_pane_bell(struct pane *p)
 
 /* Focus events (DECSET 1004): a pane has the focus while it is the one
  * a person looks at (pane_focused) and a client is attached to its
- * session; a program that asked is told each change (term-state.c).  Called
- * wherever the focus or the session's clients change: every focus
- * change sends a layout (server_broadcast_layout), every attach and
+ * session whose terminal has the focus (server_tty_focused); a program
+ * that asked is told each change (term-state.c).  Called wherever the
+ * focus or the session's clients change: every focus change sends a
+ * layout (server_broadcast_layout), every attach and
  * detach fits the session to its clients (session_fit_clients). */
 void server_update_focus(struct session *s)
 {
 	bool watched = false;
 
 	for (struct conn *c = server.conns; c != NULL && !watched; c = c->next)
-		watched = c->attached == s;
+		watched = c->attached == s && server_tty_focused(c);
 	for (struct window *w = s->windows; w != NULL; w = w->next)
 		for (struct pane *p = w->panes; p != NULL; p = p->next) {
 			bool focused = watched && pane_focused(p);

@@ -256,6 +256,7 @@ struct server_tty_options {
 	const char *config;	      /* the client's config file (its environment's) */
 	bool utf8;		      /* the client's locale; else ASCII */
 	bool no_color;		      /* the client's NO_COLOR */
+	const char *cwd;	      /* the client's working directory; NULL: unknown */
 };
 int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 		      struct sm_error *err);
@@ -272,6 +273,15 @@ void server_tty_ask(struct conn *c, const struct cJSON *event);
 /* A pane's clipboard write let through (the `clipboard` push,
  * clipboard.c) onto the terminal's clipboard with OSC 52. */
 void server_tty_clipboard(struct conn *c, const char *text);
+/* send-keys -X: each of commands (strings, checked first) run in the
+ * copy mode of every client that has p in it; invalid_command for a
+ * name copy mode does not have, invalid_state when no client has p in
+ * copy mode. */
+int server_tty_mode_commands(struct pane *p, const struct cJSON *commands, struct sm_error *err);
+/* Whether the client's terminal has the user's focus: false after
+ * it reported focus out (DECSET 1004, CSI O) until focus in; true for a
+ * client that draws itself. */
+bool server_tty_focused(const struct conn *c);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown

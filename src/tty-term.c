@@ -54,6 +54,23 @@ static bool colorterm_rgb(const char *colorterm)
 	       (strcmp(colorterm, "truecolor") == 0 || strcmp(colorterm, "24bit") == 0);
 }
 
+/* OSC 8: terminfo says so with tmux's Hls; few entries carry it yet,
+ * so the terminals known to show links are named too.  A terminal not
+ * known to is sent none: an OSC it does not know could show as text. */
+static bool hyperlinks(const char *name)
+{
+	static const char *const known[] = {"xterm-kitty",   "foot",	  "wezterm",
+					    "xterm-ghostty", "alacritty", "contour"};
+	char *hls = tigetstr((char *)"Hls");
+
+	if (hls != NULL && hls != (char *)-1)
+		return true;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strncmp(name, known[i], strlen(known[i])) == 0)
+			return true;
+	return false;
+}
+
 /* setupterm with a descriptor of its own: it may look at the descriptor's
  * window size, and the client's terminal must not be touched here. */
 static int read_entry(const char *name)
@@ -91,6 +108,7 @@ int tty_term_load(struct tty_term *tt, const char *name, const char *colorterm,
 	tt->am = flag("am");
 	tt->xenl = flag("xenl");
 	tt->bce = flag("bce");
+	tt->hyperlinks = hyperlinks(name);
 	entry = cur_term;
 	set_curterm(NULL);
 	del_curterm(entry);

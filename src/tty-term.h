@@ -54,6 +54,7 @@ struct tty_term {
 	bool xenl;		/* ... but only at the next character (the last cell is safe) */
 	bool bce;		/* erases in the current background colour */
 	bool ascii;		/* the client's locale is not UTF-8: ASCII only */
+	bool hyperlinks;	/* shows OSC 8 links (terminfo's Hls, or a terminal known to) */
 };
 
 /* Read terminfo's entry for `name`.  `colorterm` is the client's

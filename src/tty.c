@@ -193,7 +193,8 @@ static bool color_equal(const struct term_color *a, const struct term_color *b)
 
 static bool style_equal(const struct term_style *a, const struct term_style *b)
 {
-	return a->attrs == b->attrs && color_equal(&a->fg, &b->fg) && color_equal(&a->bg, &b->bg);
+	return a->attrs == b->attrs && a->link == b->link && color_equal(&a->fg, &b->fg) &&
+	       color_equal(&a->bg, &b->bg);
 }
 
 static bool cell_equal(const struct term_cell *a, const struct term_cell *b)
@@ -267,11 +268,29 @@ static const struct {
     {TERM_ATTR_CONCEAL, TTYC_INVIS},  {TERM_ATTR_STRIKE, TTYC_SMXX},
 };
 
+/* OSC 8 for link (0 closes the open one).  SGR leaves links alone, so
+ * the open link is kept apart from the pen's attributes. */
+static void set_link(struct tty *tty, int link)
+{
+	if (!tty->term.hyperlinks || tty->link == link)
+		return;
+	put_str(tty, "\033]8;");
+	if (link > 0 && link <= tty->nlinks)
+		put_str(tty, tty->links[link - 1]);
+	else
+		put_str(tty, ";");
+	put_str(tty, "\033\\");
+	tty->link = link;
+}
+
 static void pen_reset(struct tty *tty)
 {
+	int link = tty->link;
+
 	if (!put_cap(tty, TTYC_SGR0, 0, 0, 0))
 		put_str(tty, "\033[m");
 	memset(&tty->pen, 0, sizeof(tty->pen));
+	tty->pen.link = (uint16_t)(link > 0 ? link : 0);
 	tty->pen_known = true;
 }
 
@@ -284,7 +303,8 @@ static void set_pen(struct tty *tty, const struct term_style *style)
 
 	want.fg = tty_color_reduce(&tty->term, &style->fg);
 	want.bg = tty_color_reduce(&tty->term, &style->bg);
-	if (tty->pen_known && style_equal(&tty->pen, &want))
+	if (tty->pen_known && style_equal(&tty->pen, &want) &&
+	    (!tty->term.hyperlinks || tty->link == want.link))
 		return;
 	if (!tty->pen_known || (tty->pen.attrs & ~want.attrs) != 0 ||
 	    (want.fg.kind == TERM_COLOR_DEFAULT && tty->pen.fg.kind != TERM_COLOR_DEFAULT) ||
@@ -298,6 +318,7 @@ static void set_pen(struct tty *tty, const struct term_style *style)
 		put_color(tty, &want.fg, true);
 	if (!color_equal(&want.bg, &tty->pen.bg))
 		put_color(tty, &want.bg, false);
+	set_link(tty, want.link);
 	tty->pen = want;
 }
 
@@ -451,6 +472,7 @@ static void draw_row(struct tty *tty, int row)
 
 static void redraw_start(struct tty *tty)
 {
+	set_link(tty, 0);
 	pen_reset(tty);
 	put_cap(tty, TTYC_CLEAR, 0, 0, 0);
 	fill_blank(tty->shown, (size_t)tty->rows * tty->cols);
@@ -545,6 +567,10 @@ void tty_free(struct tty *tty)
 	if (tty == NULL)
 		return;
 	tty_term_free(&tty->term);
+	for (int i = 0; i < tty->nlinks; i++)
+		free(tty->links[i]);
+	free(tty->links);
+	free(tty->link_slots);
 	free(tty->want);
 	free(tty->shown);
 	free(tty->out);
@@ -554,6 +580,7 @@ void tty_free(struct tty *tty)
 void tty_invalidate(struct tty *tty)
 {
 	tty->redraw = true;
+	tty->link = -1;
 	tty->row = tty->col = -1;
 	tty->cursor_shown = -1;
 	tty->pen_known = false;
@@ -565,15 +592,16 @@ void tty_resize(struct tty *tty, int rows, int cols)
 	allocate(tty, rows, cols);
 }
 
-#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h"
-#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+/* The mouse: presses, releases and motion with a button held (1000,
+ * 1002), reported in SGR's encoding (1006), as tmux asks; and focus
+ * in and out (1004), for the programs that watch it. */
+#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h\033[?1004h"
+#define MOUSE_OFF "\033[?1004l\033[?1006l\033[?1002l\033[?1000l"
 
 void tty_start(struct tty *tty)
 {
 	put_cap(tty, TTYC_SMCUP, 0, 0, 0);
 	put_cap(tty, TTYC_SMKX, 0, 0, 0);
-	/* The mouse: presses, releases and motion with a button held
-	 * (1000, 1002), reported in SGR's encoding (1006), as tmux asks. */
 	put(tty, MOUSE_ON, strlen(MOUSE_ON));
 	tty_invalidate(tty);
 	tty->started = true;
@@ -581,6 +609,7 @@ void tty_start(struct tty *tty)
 
 void tty_stop(struct tty *tty)
 {
+	set_link(tty, 0);
 	pen_reset(tty);
 	put_cap(tty, TTYC_CNORM, 0, 0, 0);
 	put(tty, MOUSE_OFF, strlen(MOUSE_OFF));
@@ -700,4 +729,68 @@ void tty_set_cursor(struct tty *tty, int row, int col, bool visible)
 	tty->want_row = row < 0 ? 0 : row >= tty->rows ? tty->rows - 1 : row;
 	tty->want_col = col < 0 ? 0 : col >= tty->cols ? tty->cols - 1 : col;
 	tty->want_cursor = visible;
+}
+
+/* ---- hyperlinks ---- */
+
+/* Printable ASCII without spaces (and without ';' in params): what an
+ * OSC 8 may carry to the terminal; no control can end the OSC early or
+ * follow it. */
+static bool link_text_ok(const char *text, size_t len, bool params)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c <= 0x20 || c >= 0x7f || (params && c == ';'))
+			return false;
+	}
+	return true;
+}
+
+#define LINK_SLOTS (2 * TTY_LINKS_MAX) /* a power of two, at most half full */
+
+static size_t link_hash(const char *params, size_t params_len, const char *uri)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (size_t i = 0; i < params_len; i++)
+		h = (h ^ (unsigned char)params[i]) * 16777619u;
+	h = (h ^ ';') * 16777619u;
+	for (const char *c = uri; *c != 0; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return h & (LINK_SLOTS - 1);
+}
+
+uint16_t tty_link(struct tty *tty, const char *uri, const char *params)
+{
+	size_t uri_len = uri ? strlen(uri) : 0, params_len, slot;
+	char *entry;
+
+	if (params == NULL)
+		params = "";
+	params_len = strlen(params);
+	if (!tty->term.hyperlinks || uri_len == 0 || uri_len > TTY_LINK_URI_MAX ||
+	    params_len > TTY_LINK_PARAMS_MAX || !link_text_ok(uri, uri_len, false) ||
+	    !link_text_ok(params, params_len, true))
+		return 0;
+	if (tty->link_slots == NULL)
+		tty->link_slots = xcalloc(LINK_SLOTS, sizeof *tty->link_slots);
+	for (slot = link_hash(params, params_len, uri); tty->link_slots[slot] != 0;
+	     slot = (slot + 1) & (LINK_SLOTS - 1)) {
+		const char *at = tty->links[tty->link_slots[slot] - 1];
+
+		if (strncmp(at, params, params_len) == 0 && at[params_len] == ';' &&
+		    strcmp(at + params_len + 1, uri) == 0)
+			return tty->link_slots[slot];
+	}
+	if (tty->nlinks == TTY_LINKS_MAX)
+		return 0;
+	entry = xmalloc(params_len + uri_len + 2);
+	memcpy(entry, params, params_len);
+	entry[params_len] = ';';
+	memcpy(entry + params_len + 1, uri, uri_len + 1);
+	tty->links = xrealloc(tty->links, (size_t)(tty->nlinks + 1) * sizeof *tty->links);
+	tty->links[tty->nlinks++] = entry;
+	tty->link_slots[slot] = (uint16_t)tty->nlinks;
+	return (uint16_t)tty->nlinks;
 }

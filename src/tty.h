@@ -42,6 +42,13 @@ struct tty {
 	int cursor_shown; /* -1 unknown, 0 hidden, 1 visible */
 	struct term_style pen;
 	bool pen_known;
+	int link; /* the OSC 8 link open on the terminal (tty_link's); -1 unknown */
+
+	/* OSC 8 links the cells name (style.link n is links[n - 1]): each
+	 * "PARAMS;URI", checked when added. */
+	char **links;
+	int nlinks;
+	uint16_t *link_slots; /* open addressing by the entry's hash: link ids, 0 free */
 
 	char *out; /* bytes not yet taken by the terminal: [sent, len) */
 	size_t len, cap, sent;
@@ -84,6 +91,17 @@ void tty_fill(struct tty *tty, int row, int col, int n, const struct term_style 
 int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 		 const struct term_style *style);
 void tty_set_cursor(struct tty *tty, int row, int col, bool visible);
+/* The id a cell's style.link gives an OSC 8 link to uri with params
+ * (OSC 8's "id=...", NULL or "" for none), for this tty; 0 (no link: the
+ * text is drawn unlinked) when the terminal shows no links, when the
+ * URI is not 1..TTY_LINK_URI_MAX bytes of printable ASCII without
+ * spaces, when params are over TTY_LINK_PARAMS_MAX or hold anything
+ * but printable ASCII without ';', or past TTY_LINKS_MAX links.  A pane
+ * chose the text: nothing else can reach the terminal inside an OSC. */
+#define TTY_LINK_URI_MAX 2048
+#define TTY_LINK_PARAMS_MAX 256
+#define TTY_LINKS_MAX 4096
+uint16_t tty_link(struct tty *tty, const char *uri, const char *params);
 /* Columns a character takes (wcwidth in UTF-8, whatever the process's
  * locale): 0 for a combining mark, 2 for a wide one, else 1. */
 int tty_char_width(uint32_t cp);

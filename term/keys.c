@@ -558,6 +558,12 @@ static size_t csi(const char *bytes, size_t len, struct term_input *out)
 			return sgr_mouse(params, nparams, c, i + 1, out);
 		if (c == 'Z')
 			return named(out, VTERM_KEY_TAB, TERM_MOD_SHIFT, i + 1);
+		if ((c == 'I' || c == 'O') && nparams == 0) {
+			/* Focus in or out, from a terminal asked for them (1004). */
+			out->kind = TERM_INPUT_FOCUS;
+			out->pressed = c == 'I';
+			return i + 1;
+		}
 		if (c == '~' && (key = tilde_key(params[0])) >= 0)
 			return named(out, key, nparams > 1 ? xterm_mods(params[1]) : 0, i + 1);
 		if ((key = letter_key(c)) >= 0)

@@ -159,14 +159,14 @@ void term_key_name(const struct term_key *key, char *buf, size_t size);
 /* What a user's terminal sent, decoded (the server reads a client's
  * terminal): one key, one mouse report (SGR, mode 1006, or the older
  * ESC [ M encoding), or a sequence no key has, to be dropped. */
-enum term_input_kind { TERM_INPUT_KEY, TERM_INPUT_MOUSE, TERM_INPUT_OTHER };
+enum term_input_kind { TERM_INPUT_KEY, TERM_INPUT_MOUSE, TERM_INPUT_FOCUS, TERM_INPUT_OTHER };
 struct term_input {
 	int kind; /* enum term_input_kind */
 	struct term_key key;
 	/* TERM_INPUT_MOUSE: button 1-3, 4 and 5 the wheel, 0 motion alone;
 	 * row and col from 0; mods TERM_MOD_*. */
 	int button, row, col, mods;
-	bool pressed;
+	bool pressed; /* ... TERM_INPUT_FOCUS (CSI I, CSI O: DECSET 1004): true for in */
 };
 /* Decode what starts at bytes: returns its length, or 0 when bytes are
  * the start of a sequence not complete yet.  Call again with more, or

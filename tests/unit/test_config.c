@@ -89,7 +89,9 @@ static void test_good_config(void **state)
 	    "  \"default_backend\": \"native\",\n"
 	    "  \"inherit_backend\": true,\n"
 	    "  \"set_clipboard\": \"off\",\n"
-	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"}\n"
+	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"},\n"
+	    "  \"key_tables\": {\"copy-mode\": {\"c-n\": \"send-keys -X cursor-down\",\n"
+	    "                 \"j\": null, \"x\": \"cancel\"}, \"prefix\": {\"Y\": \"zoom\"}}\n"
 	    "}\n");
 	struct config config;
 	struct sm_error err = {"", ""};
@@ -107,11 +109,19 @@ static void test_good_config(void **state)
 	assert_string_equal(config.default_backend, "native");
 	assert_true(config.default_backend_set);
 	assert_true(config.inherit_backend);
-	assert_int_equal(config.nbindings, 3);
 	assert_string_equal(config.bindings[0].key, "|");
 	assert_string_equal(config.bindings[0].command, "split -h");
 	assert_string_equal(config.bindings[1].key, "M-x");
 	assert_string_equal(config.bindings[2].command, "");
+	/* key_tables: the prefix's go with bindings, the modes' apart. */
+	assert_int_equal(config.nbindings, 4);
+	assert_string_equal(config.bindings[3].key, "Y");
+	assert_int_equal(config.ntable_bindings, 3);
+	assert_string_equal(config.table_bindings[0].table, "copy-mode");
+	assert_string_equal(config.table_bindings[0].binding.key, "C-n");
+	assert_string_equal(config.table_bindings[0].binding.command, "send-keys -X cursor-down");
+	assert_string_equal(config.table_bindings[1].binding.command, "");
+	assert_string_equal(config.table_bindings[2].binding.command, "cancel");
 	config_free(&config);
 }
 
@@ -143,6 +153,11 @@ static const struct bad_case bad_cases[] = {
     {"{\"bindings\":{\"NoSuchKey\":\"zoom\"}}", "config_invalid", "NoSuchKey"},
     {"{\"bindings\":{\"x\":\"explode-pane\"}}", "config_invalid", "explode-pane"},
     {"{\"bindings\":{\"x\":\"split -q\"}}", "config_invalid", "-q"},
+    {"{\"key_tables\":{\"copy\":{\"x\":\"cancel\"}}}", "config_invalid", "copy-mode"},
+    {"{\"key_tables\":{\"copy-mode\":{\"x\":\"zoom\"}}}", "config_invalid", "zoom"},
+    {"{\"key_tables\":{\"copy-mode\":{\"Nope\":\"cancel\"}}}", "config_invalid", "Nope"},
+    {"{\"key_tables\":{\"copy-mode\":{\"x\":1}}}", "config_invalid", "\"x\""},
+    {"{\"key_tables\":{\"copy-mode\":[]}}", "config_invalid", "copy-mode"},
     {"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
     {"[1,2]", "config_parse_error", "object"},
     /* profiles: every field checked, the offending one named */
@@ -386,6 +401,70 @@ static void test_binding_table(void **state)
 	bindings_free(&table);
 }
 
+/* A mode's key table: the defaults in order, a key bound (in either
+ * spelling of the command), rebound in place, unbound; a table or a
+ * command the program does not have refused with a code. */
+static void test_mode_tables(void **state)
+{
+	struct mode_tables tables;
+	struct binding_table *copy;
+	struct sm_error err = {"", ""};
+
+	mode_tables_init(&tables);
+	assert_true(tables.count >= 1);
+	copy = mode_tables_find(&tables, "copy-mode", &err);
+	assert_non_null(copy);
+	assert_string_equal(copy->name, "copy-mode");
+	/* the list's order: the defaults' */
+	assert_string_equal(copy->entries[0].key, "Up");
+	assert_string_equal(copy->entries[0].command, "send-keys -X cursor-up");
+	assert_string_equal(copy->entries[copy->count - 1].key, "C-c");
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "k"), "cursor-up");
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "q"), "cancel");
+	assert_null(mode_tables_command(&tables, "copy-mode", "C-n"));
+	assert_null(mode_tables_command(&tables, "no-mode", "q"));
+
+	/* bound: a new key goes last; both spellings store tmux's */
+	size_t before = copy->count;
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "c-N", "cursor-down", &err), 0);
+	assert_int_equal(copy->count, before + 1);
+	assert_string_equal(copy->entries[before].key, "C-n");
+	assert_string_equal(copy->entries[before].command, "send-keys -X cursor-down");
+	assert_int_equal(
+	    mode_tables_bind(&tables, "copy-mode", "q", "send-keys -X history-top", &err), 0);
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "q"), "history-top");
+	assert_int_equal(copy->count, before + 1); /* rebound in place */
+	/* unbound */
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "k", "", &err), 0);
+	assert_null(mode_tables_command(&tables, "copy-mode", "k"));
+	assert_int_equal(copy->count, before);
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "Up"), "cursor-up");
+	/* tmux's vi table is another name for it */
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode-vi", "C-y", "cursor-up", &err), 0);
+	assert_string_equal(mode_tables_command(&tables, "copy-mode", "C-y"), "cursor-up");
+	assert_string_equal(mode_tables_command(&tables, "copy-mode-vi", "q"), "history-top");
+	assert_ptr_equal(mode_tables_find(&tables, "copy-mode-vi", &err), copy);
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "C-y", "", &err), 0);
+
+	/* refused, each with its code */
+	assert_int_equal(mode_tables_bind(&tables, "copy", "q", "cancel", &err), -1);
+	assert_string_equal(err.code, "unknown_table");
+	assert_non_null(strstr(err.message, "\"copy\""));
+	assert_non_null(strstr(err.message, "copy-mode"));
+	assert_null(mode_tables_find(&tables, "prefix", &err));
+	assert_string_equal(err.code, "unknown_table");
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "q", "kill-pane", &err), -1);
+	assert_string_equal(err.code, "invalid_command");
+	assert_non_null(strstr(err.message, "kill-pane"));
+	assert_int_equal(mode_tables_bind(&tables, "copy-mode", "Nope", "cancel", &err), -1);
+	assert_string_equal(err.code, "invalid_key");
+	assert_string_equal(mode_command_summary(key_table_def_find("copy-mode", NULL),
+						 "send-keys -X cancel"),
+			    "leave copy mode");
+	mode_tables_free(&tables);
+	assert_int_equal(tables.count, 0);
+}
+
 static void test_command_split(void **state)
 {
 	char buf[256], *argv[8];
@@ -400,6 +479,23 @@ static void test_command_split(void **state)
 	assert_int_equal(command_split("a b c", buf, sizeof buf, argv, 2), -1);
 }
 
+/* command_join is command_split's inverse: words with blanks, quotes,
+ * backslashes or nothing in them come back as they were. */
+static void test_command_join(void **state)
+{
+	char *words[] = {"command-prompt", "-p", "a \"b\"", "", "x\\y", "it's"};
+	char line[256], small[8], buf[256], *argv[8];
+
+	assert_true(command_join(words, 6, line, sizeof line));
+	assert_int_equal(command_split(line, buf, sizeof buf, argv, 8), 6);
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(argv[i], words[i]);
+	assert_true(command_join(words, 2, line, sizeof line));
+	assert_string_equal(line, "command-prompt -p");
+	assert_false(command_join(words, 2, small, sizeof small));
+	assert_string_equal(small, "command");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,7 +508,9 @@ int main(void)
 	    cmocka_unit_test(test_check_config),
 	    cmocka_unit_test(test_key_name_canonical),
 	    cmocka_unit_test(test_binding_table),
+	    cmocka_unit_test(test_mode_tables),
 	    cmocka_unit_test(test_command_split),
+	    cmocka_unit_test(test_command_join),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

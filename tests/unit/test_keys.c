@@ -348,6 +348,25 @@ static void test_decode_mouse(void **state)
 	assert_int_equal(term_input_decode("\033[M`\046", 5, false, &in), 0);
 }
 
+/* Focus in and out (DECSET 1004's reports); with parameters they are
+ * no report. */
+static void test_decode_focus(void **state)
+{
+	struct term_input in;
+
+	assert_int_equal(term_input_decode("\033[I", 3, false, &in), 3);
+	assert_int_equal(in.kind, TERM_INPUT_FOCUS);
+	assert_true(in.pressed);
+	assert_int_equal(term_input_decode("\033[Oa", 4, false, &in), 3);
+	assert_int_equal(in.kind, TERM_INPUT_FOCUS);
+	assert_false(in.pressed);
+	assert_int_equal(term_input_decode("\033[1I", 4, false, &in), 4);
+	assert_int_equal(in.kind, TERM_INPUT_OTHER);
+	/* SS3 O is no focus report: ESC O P is F1. */
+	assert_int_equal(term_input_decode("\033OP", 3, false, &in), 3);
+	assert_int_equal(in.kind, TERM_INPUT_KEY);
+}
+
 /* Every key the encoder writes for a program reads back as itself (as
  * far as the bytes can tell: C-[ is Escape, C-? is BSpace, C-C is C-c). */
 static void test_decode_reads_encodings(void **state)
@@ -395,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_key_name_small_buffer),
 	    cmocka_unit_test(test_decode_cases),
 	    cmocka_unit_test(test_decode_mouse),
+	    cmocka_unit_test(test_decode_focus),
 	    cmocka_unit_test(test_decode_reads_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

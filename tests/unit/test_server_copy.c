@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "bindings.h"
 #include "server-copy.h"
 #include "server.h"
 #include "term.h"
@@ -67,10 +68,15 @@ static void cursor_text(const struct server_copy *copy, const struct pane *p, ch
 	row_text(copy, p, row, out);
 }
 
+/* Keys through the default copy-mode table, as the server has it. */
 static void key(struct server_copy *copy, const struct pane *p, const char *name,
 		struct server_copy_result *r)
 {
-	server_copy_key(copy, p, name, r);
+	struct mode_tables tables;
+
+	mode_tables_init(&tables);
+	server_copy_key(copy, p, &tables, name, r);
+	mode_tables_free(&tables);
 }
 
 static void test_view_frozen(void **state)

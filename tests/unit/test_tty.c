@@ -433,6 +433,108 @@ static void test_ascii_terminal(void **state)
 	rig_close(&rig);
 }
 
+/* Everything the pipe holds, as bytes (and into the emulator). */
+static size_t read_raw(struct rig *rig, char *out, size_t size)
+{
+	size_t total = 0;
+	ssize_t n;
+
+	tty_flush(rig->tty);
+	while (total + 1 < size && (n = read(rig->rfd, out + total, size - 1 - total)) > 0) {
+		term_write(rig->emu, out + total, (size_t)n);
+		total += (size_t)n;
+	}
+	out[total] = '\0';
+	return total;
+}
+
+static void put_linked(struct rig *rig, int row, int col, const char *text, uint16_t link)
+{
+	for (int i = 0; text[i] != 0; i++) {
+		struct term_cell cell = {.width = 1};
+
+		cell.chars[0] = (unsigned char)text[i];
+		cell.style.link = link;
+		tty_set_cell(rig->tty, row, col + i, &cell);
+	}
+}
+
+/* The link the emulator has at row, col: its URI, or "" for none. */
+static const char *link_at(struct rig *rig, int row, int col)
+{
+	struct term_cell cell;
+	const char *uri;
+
+	assert_true(term_get_cell(rig->emu, row, col, &cell));
+	uri = term_link(rig->emu, cell.style.link, NULL);
+	return uri ? uri : "";
+}
+
+/* OSC 8: linked cells reach a terminal that shows links inside one
+ * OSC 8 each run, closed after; the same URI is one id; hostile URIs
+ * and parameters are not links at all; a terminal not known to show
+ * links gets none; stopping closes an open link. */
+static void test_hyperlinks(void **state)
+{
+	struct rig rig;
+	char out[8192], hostile[TTY_LINK_URI_MAX + 2];
+	uint16_t link, again;
+
+	rig_open(&rig, "xterm-256color", NULL, 3, 30);
+	rig.tty->term.hyperlinks = true;
+	read_raw(&rig, out, sizeof out);
+	link = tty_link(rig.tty, "https://example.com/a", "id=1");
+	assert_int_not_equal(link, 0);
+	again = tty_link(rig.tty, "https://example.com/a", "id=1");
+	assert_int_equal(again, link);
+	assert_int_not_equal(tty_link(rig.tty, "https://example.com/a", NULL), link);
+	put_linked(&rig, 0, 2, "docs", link);
+	put_linked(&rig, 0, 6, " plain", 0);
+	read_raw(&rig, out, sizeof out);
+	assert_non_null(strstr(out, "\033]8;id=1;https://example.com/a\033\\docs\033]8;;\033\\"));
+	assert_string_equal(link_at(&rig, 0, 2), "https://example.com/a");
+	assert_string_equal(link_at(&rig, 0, 5), "https://example.com/a");
+	assert_string_equal(link_at(&rig, 0, 6), "");
+	assert_string_equal(link_at(&rig, 0, 1), "");
+	/* Unchanged: nothing written; the link dropped: the text again. */
+	assert_int_equal(read_raw(&rig, out, sizeof out), 0);
+	put_linked(&rig, 0, 2, "docs", 0);
+	read_raw(&rig, out, sizeof out);
+	assert_string_equal(link_at(&rig, 0, 3), "");
+
+	/* Hostile: controls, a space, too long, parameters with ';'. */
+	assert_int_equal(tty_link(rig.tty, "http://x/\033]52;c;aGk=\a", NULL), 0);
+	assert_int_equal(tty_link(rig.tty, "http://x/\x9b[2J", NULL), 0);
+	assert_int_equal(tty_link(rig.tty, "http://x/ y", NULL), 0);
+	assert_int_equal(tty_link(rig.tty, "", NULL), 0);
+	assert_int_equal(tty_link(rig.tty, NULL, NULL), 0);
+	assert_int_equal(tty_link(rig.tty, "http://x/", "id=1;http://evil/"), 0);
+	assert_int_equal(tty_link(rig.tty, "http://x/", "id=\033"), 0);
+	memset(hostile, 'a', sizeof hostile - 1);
+	hostile[sizeof hostile - 1] = '\0';
+	assert_int_equal(tty_link(rig.tty, hostile, NULL), 0);
+	hostile[TTY_LINK_URI_MAX] = '\0';
+	assert_int_not_equal(tty_link(rig.tty, hostile, NULL), 0);
+
+	/* A link open when the client stops is closed. */
+	put_linked(&rig, 1, 0, "open", link);
+	tty_set_cursor(rig.tty, 1, 4, true);
+	read_raw(&rig, out, sizeof out);
+	tty_stop(rig.tty);
+	read_raw(&rig, out, sizeof out);
+	assert_non_null(strstr(out, "\033]8;;\033\\"));
+	rig_close(&rig);
+
+	/* A terminal not known to show links is sent none. */
+	rig_open(&rig, "xterm-256color", NULL, 3, 30);
+	assert_false(rig.tty->term.hyperlinks);
+	assert_int_equal(tty_link(rig.tty, "https://example.com/a", NULL), 0);
+	put_linked(&rig, 0, 0, "docs", 0);
+	read_raw(&rig, out, sizeof out);
+	assert_null(strstr(out, "\033]8;"));
+	rig_close(&rig);
+}
+
 static void test_color_reduce(void **state)
 {
 	struct tty_term tt;
@@ -487,6 +589,7 @@ int main(void)
 	    cmocka_unit_test(test_start_stop_invalidate),
 	    cmocka_unit_test(test_ascii_terminal),
 	    cmocka_unit_test(test_color_reduce),
+	    cmocka_unit_test(test_hyperlinks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
