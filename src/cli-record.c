@@ -17,11 +17,6 @@
 #include "command.h"
 #include "error.h"
 
-int record_prepare(struct command_parsed *parsed, struct sm_error *err)
-{
-	return record_prepare_in(parsed, NULL, err);
-}
-
 int record_prepare_in(struct command_parsed *parsed, const char *cwd_given, struct sm_error *err)
 {
 	cJSON *req = parsed->request;
@@ -68,7 +63,7 @@ int cli_record(struct command_parsed *parsed)
 	cJSON *req, *reply = NULL, *result;
 	struct sm_error err = { 0 };
 
-	if (record_prepare(parsed, &err) < 0) {
+	if (record_prepare_in(parsed, NULL, &err) < 0) {
 		fprintf(stderr, "sandmux: %s (%s)\n", err.message, err.code);
 		if (strcmp(err.code, SM_ERR_INVALID_COMMAND) == 0) {
 			cli_print_usage(parsed->entry, true);

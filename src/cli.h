@@ -73,11 +73,9 @@ int verb_check_config(int argc, char **argv);
 int verb_profile_show(int argc, char **argv);
 int verb_profile(int argc, char **argv);
 int cli_record(struct command_parsed *parsed); /* cli-record.c */
-/* record's request as both front ends send it: FILE made absolute from
- * this process's working directory (cli-record.c). */
-int record_prepare(struct command_parsed *parsed, struct sm_error *err);
-/* The same, a relative FILE taken from cwd (an attached client's
- * directory; NULL: this process's). */
+/* record's request as both front ends send it: a relative FILE made
+ * absolute from cwd (an attached client's directory; NULL: this
+ * process's) (cli-record.c). */
 int record_prepare_in(struct command_parsed *parsed, const char *cwd, struct sm_error *err);
 void record_print(struct command_parsed *parsed, const struct cJSON *result, FILE *out);
 
