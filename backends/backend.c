@@ -12,10 +12,16 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __APPLE__
+#include <libproc.h>
+#include <sys/proc.h>
+#endif
 
 #include "backend.h"
 #include "error.h"
+#include "os.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 extern const struct backend_ops backend_none_ops;
 extern const struct backend_ops backend_native_ops;
@@ -58,6 +64,7 @@ int backend_check_record(const char *name, bool disabled, bool available, const 
 
 /* --- process trees ------------------------------------------------------ */
 
+#ifdef __linux__
 int proc_stat_read(pid_t pid, struct proc_stat *out)
 {
 	char path[64], buf[512], *p;
@@ -83,6 +90,26 @@ int proc_stat_read(pid_t pid, struct proc_stat *out)
 	return 0;
 }
 
+#else
+/* macOS has no /proc: libproc's record of the process, and getsid. */
+int proc_stat_read(pid_t pid, struct proc_stat *out)
+{
+	struct proc_bsdinfo info;
+	pid_t sid;
+
+	if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &info, sizeof info) != (int)sizeof info ||
+	    (sid = getsid(pid)) < 0)
+		return -1;
+	out->state = info.pbi_status == SZOMB ? 'Z' : info.pbi_status == SSTOP ? 'T' : 'S';
+	out->ppid = (pid_t)info.pbi_ppid;
+	out->pgrp = (pid_t)info.pbi_pgid;
+	out->session = sid;
+	out->tpgid = (pid_t)info.e_tpgid;
+	out->tty_nr = (unsigned long long)info.e_tdev;
+	return 0;
+}
+#endif
+
 /* Session id and state of pid; -1 if gone. */
 static int proc_session(pid_t pid, pid_t *session, char *state)
 {
@@ -95,6 +122,7 @@ static int proc_session(pid_t pid, pid_t *session, char *state)
 	return 0;
 }
 
+#ifdef __linux__
 static int proc_pidns(pid_t pid, ino_t *ino)
 {
 	char path[64];
@@ -138,6 +166,36 @@ static int walk_tree(pid_t session_leader, pid_t ns_member, int sig, pid_t skip_
 	return count;
 }
 
+#else
+/* macOS: every pid from libproc, the same test; no pid namespaces, so
+ * ns_member adds nothing. */
+static int walk_tree(pid_t session_leader, pid_t ns_member, int sig, pid_t skip_pid)
+{
+	int room = proc_listallpids(NULL, 0), n, count = 0;
+	pid_t *pids;
+
+	(void)ns_member;
+	if (room <= 0)
+		return -1;
+	room += 64; /* processes started since the count */
+	pids = xcalloc((size_t)room, sizeof *pids);
+	n = proc_listallpids(pids, room * (int)sizeof *pids);
+	for (int i = 0; i < n; i++) {
+		pid_t pid = pids[i], sid;
+		char state;
+
+		if (pid <= 0 || pid == skip_pid || proc_session(pid, &sid, &state) != 0 ||
+		    state == 'Z' || sid != session_leader)
+			continue;
+		count++;
+		if (sig != 0)
+			kill(pid, sig);
+	}
+	free(pids);
+	return n < 0 ? -1 : count;
+}
+#endif
+
 int backend_signal_tree(pid_t session_leader, pid_t ns_member, int sig)
 {
 	int count;
@@ -171,15 +229,13 @@ void backend_kill_tree(pid_t session_leader, pid_t ns_member)
 int backend_shim_prefix(struct strvec *out, char *exe, size_t size)
 {
 	char self[PATH_MAX], shim[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	const char *slash;
 	struct stat st;
 
 	if (exe != NULL && size > 0)
 		exe[0] = '\0';
-	if (n <= 0)
+	if (os_self_exe(self, sizeof self) != 0)
 		return -1;
-	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL)
 		return -1;
 	slash = strrchr(self, '/');

@@ -39,6 +39,7 @@
 #include "egress.h"
 #include "error.h"
 #include "log.h"
+#include "os.h"
 
 /* What one direction of a tunnel reads at once, and so holds at most:
  * bytes read from one side, not yet written to the other.  Large,
@@ -588,7 +589,7 @@ static int relay_flush(struct side *from, struct side *to)
 {
 	while (from->buf != NULL) {
 		ssize_t n = send(to->fd, from->buf->data + from->buf_off,
-				 from->buf_len - from->buf_off, MSG_NOSIGNAL);
+				 from->buf_len - from->buf_off, OS_SEND_NOSIGNAL);
 
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -1;

@@ -7,6 +7,11 @@
  * device 0/0 is a deletion ("whiteout"), and a directory marked with the
  * user.overlay.opaque attribute replaces the host's directory whole.
  * Reading it against the host is all `sandmux changes` needs.
+ *
+ * macOS has no overlayfs and Seatbelt no layer (docs/security.md): a
+ * macOS pane's $HOME is never layered, there are no layers to read, and
+ * `sandmux changes` finds none.  The file is built there all the same,
+ * so the verbs answer as on a Linux host without layers.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -332,6 +339,7 @@ const char *home_change_kind_name(enum home_change_kind kind)
 	return kind == HOME_ADDED ? "added" : kind == HOME_CHANGED ? "changed" : "deleted";
 }
 
+#ifdef __linux__
 static bool is_whiteout(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(0, 0);
@@ -344,6 +352,18 @@ static bool is_opaque(const char *path)
 
 	return n == 1 && v[0] == 'y';
 }
+#else
+/* No overlayfs: nothing in a directory is a whiteout or opaque. */
+static bool is_whiteout(const struct stat *st)
+{
+	return false;
+}
+
+static bool is_opaque(const char *path)
+{
+	return false;
+}
+#endif
 
 /* Same bytes, same mode, or the same link target. */
 static bool same_file(const char *a, const struct stat *sa, const char *b, const struct stat *sb)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hostrun.h"
+#include "os.h"
 #include "subpath.h"
 
 /* Anywhere inside a writable root, at any depth. */
@@ -317,12 +318,10 @@ static int push_path_dirs(struct strvec *out, const char *path_value, const char
 static int push_binaries(struct strvec *out)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	char *slash;
 
-	if (n <= 0)
+	if (os_self_exe(self, sizeof self) != 0)
 		return 0;
-	self[n] = '\0';
 	if (strstr(self, " (deleted)") != NULL || (slash = strrchr(self, '/')) == NULL)
 		return 0;
 	if (push_new(out, self) != 0)

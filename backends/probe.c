@@ -35,6 +35,7 @@
 #include "backend.h"
 #include "error.h"
 #include "log.h"
+#include "os.h"
 #include "strvec.h"
 
 #define PROBE_TIMEOUT_MS 5000
@@ -78,10 +79,12 @@ int probe_find_on_path(const char *name, const char *path, char *out, size_t siz
 	const char *dir = path;
 
 	while (dir != NULL && *dir != '\0') {
-		const char *end = strchrnul(dir, ':');
+		const char *end = strchr(dir, ':');
 		struct stat st;
 		int n;
 
+		if (end == NULL)
+			end = dir + strlen(dir);
 		/* An empty entry means the current directory; a probe must
 		 * not trust whatever directory the server started in. */
 		if (end > dir && dir[0] == '/') {
@@ -118,18 +121,21 @@ static void host_platform(char *out, size_t size)
 {
 	struct utsname u;
 	char version[512] = "";
-	FILE *f;
 
 	if (uname(&u) != 0) {
 		snprintf(out, size, "unknown");
 		return;
 	}
-	f = fopen("/proc/version", "re");
+	/* WSL2 tells itself apart only in the kernel's version string. */
+#ifdef __linux__
+	FILE *f = fopen("/proc/version", "re");
+
 	if (f != NULL) {
 		if (fgets(version, sizeof version, f) == NULL)
 			version[0] = '\0';
 		fclose(f);
 	}
+#endif
 	probe_platform(u.sysname, version, out, size);
 }
 
@@ -176,7 +182,7 @@ int probe_run_capture_for(char *const argv[], char *out, size_t size, long timeo
 	pid_t pid;
 
 	out[0] = '\0';
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
+	if (os_pipe_cloexec(pipefd, 0) != 0)
 		return -1;
 	pid = fork();
 	if (pid < 0) {
@@ -228,7 +234,7 @@ int probe_answer_start(const struct probe_result *r,
 	int fds[2];
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC) != 0)
+	if (os_pipe_cloexec(fds, 0) != 0)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -239,9 +245,9 @@ int probe_answer_start(const struct probe_result *r,
 		memset(answer, 0, sizeof answer);
 		/* Close-on-exec stays: what runs from here must not hold
 		 * the answer's pipe open after this child has gone. */
-		if (fds[1] != 3 && dup3(fds[1], 3, O_CLOEXEC) < 0)
+		if (fds[1] != 3 && os_dup_cloexec(fds[1], 3) < 0)
 			_exit(1);
-		close_range(4, ~0U, 0);
+		os_close_from(4);
 		find(r, answer);
 		_exit(write(3, answer, size) == (ssize_t)size ? 0 : 1);
 	}

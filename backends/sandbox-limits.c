@@ -166,6 +166,10 @@ static bool hierarchy_path(const char *controller, bool want_own, char *out, siz
 	 * written straight into out: this runs under the start's deepest
 	 * frames, and each 4 KiB buffer more here was a page of stack the
 	 * server keeps resident for good. */
+#ifndef __linux__
+	/* No control groups outside Linux: the limits are rlimits there. */
+	return false;
+#else
 	char line[4096], root[PATH_MAX];
 	const char *own = NULL;
 	size_t mount_len;
@@ -234,6 +238,7 @@ static bool hierarchy_path(const char *controller, bool want_own, char *out, siz
 	if (!want_own || strcmp(own, "/") == 0)
 		own = "";
 	return snprintf(out + mount_len, size - mount_len, "%s", own) < (int)(size - mount_len);
+#endif
 }
 
 /* A delegated v2 group's leaf for the server's own processes (see

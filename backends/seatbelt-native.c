@@ -4,14 +4,18 @@
  * the helper inside (seatbelt-launch.h), its denials read from one `log
  * stream` per pane (seatbelt-log.h).  Compiled only on macOS; the parts
  * that need no Mac are in seatbelt-launch.c and seatbelt-log.c, tested
- * on Linux.  NOT YET COMPILED OR RUN: written on Linux (docs/backends.md).
+ * on Linux.  Never compiled by Apple's compiler nor run: checked on
+ * Linux by make macos-check only (docs/backends.md).
+ *
+ * What the Linux server asks its supervisor (supervisor.h) and its
+ * prepared panes is answered here too: macOS has no supervisor (the
+ * kernel enforces the profile) and prepares no pane ahead.
  */
 #ifdef __APPLE__
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <mach-o/dyld.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,25 +25,26 @@
 
 #include "backend.h"
 #include "error.h"
+#include "hostrun.h"
+#include "os.h"
 #include "profile.h"
 #include "pty.h"
 #include "seatbelt-launch.h"
 #include "seatbelt-log.h"
 #include "seatbelt.h"
 #include "strvec.h"
+#include "subpath.h"
+#include "supervisor.h"
 #include "xalloc.h"
 
-/* A program beside the server's binary (the build tree, PREFIX/bin):
- * macOS has no /proc/self/exe. */
+/* A program beside the server's binary (the build tree, PREFIX/bin). */
 static int sibling(const char *name, char *out, size_t size)
 {
-	char self[PATH_MAX], real[PATH_MAX];
-	uint32_t n = sizeof self;
+	char self[PATH_MAX];
 	const char *slash;
 
-	if (_NSGetExecutablePath(self, &n) != 0 || realpath(self, real) == NULL ||
-	    (slash = strrchr(real, '/')) == NULL ||
-	    snprintf(out, size, "%.*s/%s", (int)(slash - real), real, name) >= (int)size)
+	if (os_self_exe(self, sizeof self) != 0 || (slash = strrchr(self, '/')) == NULL ||
+	    snprintf(out, size, "%.*s/%s", (int)(slash - self), self, name) >= (int)size)
 		return -1;
 	return access(out, X_OK);
 }
@@ -53,7 +58,41 @@ struct seatbelt_pane {
 	int log_fd; /* log stream's stdout, non-blocking */
 	pid_t log_pid;
 	struct seatbelt_log_reader reader;
+	struct strvec roots; /* where its profile allows writes */
+	struct seatbelt_pane *next;
 };
+
+/* The live panes, for supervisor_path_writable. */
+static struct seatbelt_pane *live_panes;
+
+/* The pane's own temp dir (its TMPDIR, and the session temp of
+ * seatbelt.c: writable in every mode, read_only's only writable
+ * place), made fresh under the server's TMPDIR.  Left for the system's
+ * temp cleaning when the pane ends. */
+static int make_pane_tmp(int pane, char *out, size_t size)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (base == NULL || base[0] != '/')
+		base = "/tmp";
+	if (snprintf(out, size, "%s/sandmux-%d-pane-%d.XXXXXX", base, (int)getpid(), pane) >=
+	    (int)size)
+		return -1;
+	return mkdtemp(out) != NULL ? 0 : -1;
+}
+
+/* envp with TMPDIR set to tmp. */
+static int env_with_tmp(char *const *envp, const char *tmp, struct strvec *out)
+{
+	char *entry = xasprintf("TMPDIR=%s", tmp);
+	int rc = strvec_push(out, entry);
+
+	free(entry);
+	for (size_t i = 0; rc == 0 && envp != NULL && envp[i] != NULL; i++)
+		if (strncmp(envp[i], "TMPDIR=", 7) != 0)
+			rc = strvec_push(out, envp[i]);
+	return rc;
+}
 
 static void start_log_stream(struct seatbelt_pane *sp)
 {
@@ -86,8 +125,9 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 {
 	const struct sandbox_profile *prof;
 	struct seatbelt_input in = {0};
-	struct strvec argv = STRVEC_INIT;
-	char *profile = NULL, helper[PATH_MAX], msg[256];
+	struct strvec argv = STRVEC_INIT, host_run = STRVEC_INIT, env = STRVEC_INIT;
+	struct strvec roots = STRVEC_INIT;
+	char *profile = NULL, helper[PATH_MAX], msg[256], tmp[PATH_MAX];
 	int confirm[2] = {-1, -1}, rc = -1;
 	struct pty_spawn_opts opts = {0};
 
@@ -113,8 +153,20 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	in.pane = req->pane_id;
 	in.proxy_ports = req->proxy_ports;
 	in.nproxy_ports = req->nproxy_ports;
-	if (seatbelt_build_profile(&in, &profile, err) != 0)
-		return -1;
+	/* Mandatory denies: the files that decide what the host runs later,
+	 * and sandmux's own (hostrun.h). */
+	if (hostrun_paths(req->spec->home, req->spec->env, &host_run) != 0 ||
+	    make_pane_tmp(req->pane_id, tmp, sizeof tmp) != 0 ||
+	    env_with_tmp(req->spec->env, tmp, &env) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "seatbelt: cannot set up the pane: %s",
+			     strerror(errno));
+		goto out;
+	}
+	in.host_run = (const char *const *)host_run.v;
+	in.session_tmp = tmp;
+	if (seatbelt_build_profile(&in, &profile, err) != 0 ||
+	    seatbelt_writable_roots(&in, &roots, err) != 0)
+		goto out;
 	if (sibling("sandmux-seatbelt-exec", helper, sizeof helper) != 0 ||
 	    pipe(confirm) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "sandmux-seatbelt-exec not found beside sandmux");
@@ -126,7 +178,7 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		goto out;
 	}
 	opts.argv = argv.v;
-	opts.envp = req->spec->env;
+	opts.envp = env.v;
 	opts.cwd = req->spec->workdir;
 	opts.rows = req->rows;
 	opts.cols = req->cols;
@@ -140,6 +192,10 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 		struct seatbelt_pane *sp = xcalloc(1, sizeof *sp);
 
 		sp->pane = req->pane_id;
+		sp->roots = roots;
+		roots = (struct strvec)STRVEC_INIT;
+		sp->next = live_panes;
+		live_panes = sp;
 		start_log_stream(sp);
 		res->state = sp;
 	}
@@ -157,6 +213,9 @@ out:
 		close(confirm[1]);
 	free(profile);
 	strvec_free(&argv);
+	strvec_free(&host_run);
+	strvec_free(&env);
+	strvec_free(&roots);
 	return rc;
 }
 
@@ -229,6 +288,12 @@ static void seatbelt_release(struct launch_result *res)
 
 	if (sp == NULL)
 		return;
+	for (struct seatbelt_pane **at = &live_panes; *at != NULL; at = &(*at)->next)
+		if (*at == sp) {
+			*at = sp->next;
+			break;
+		}
+	strvec_free(&sp->roots);
 	if (sp->log_pid > 0)
 		kill(sp->log_pid, SIGTERM);
 	if (sp->log_fd >= 0)
@@ -288,5 +353,44 @@ const struct backend_ops backend_native_ops = {
     .check = seatbelt_check,
     .probe = seatbelt_probe,
 };
+
+/* No pane is prepared ahead on macOS: sandbox-exec starts in a few
+ * milliseconds, with nothing like bwrap's namespaces to set up. */
+void native_prepare_next(void)
+{
+}
+
+void native_prepared_discard(void)
+{
+}
+
+/* supervisor.h on macOS: there is no supervisor thread (Seatbelt's
+ * rules are the kernel's), so it never goes away, and the writable
+ * places are the live panes' roots. */
+int supervisor_start(const struct supervisor_sink *sink)
+{
+	(void)sink;
+	return 0;
+}
+
+bool supervisor_gone(int pane_id)
+{
+	(void)pane_id;
+	return false;
+}
+
+/* Threat: the server writing a file of its own (a recording) where a
+ * sandboxed pane could rewrite it.  Roots only: a mandatory deny inside
+ * a root is not looked at, so the answer errs on the side of "yes". */
+bool supervisor_path_writable(const char *path, int *pane_id)
+{
+	for (const struct seatbelt_pane *sp = live_panes; sp != NULL; sp = sp->next)
+		if (subpath_of_any(path, &sp->roots)) {
+			if (pane_id != NULL)
+				*pane_id = sp->pane;
+			return true;
+		}
+	return false;
+}
 
 #endif

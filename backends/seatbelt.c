@@ -635,6 +635,19 @@ static void section_network(struct sb *sb)
 			   in->unix_sockets, ALL, true);
 }
 
+int seatbelt_writable_roots(const struct seatbelt_input *in, struct strvec *out,
+			    struct sm_error *err)
+{
+	struct sb sb = {.in = in, .err = err};
+
+	collect_roots(&sb);
+	for (size_t i = 0; !sb.failed && i < sb.roots.n; i++)
+		if (strvec_push(out, sb.roots.v[i]) != 0)
+			sb_nomem(&sb);
+	strvec_free(&sb.roots);
+	return sb.failed ? -1 : 0;
+}
+
 int seatbelt_build_profile(const struct seatbelt_input *in, char **out, struct sm_error *err)
 {
 	struct sb sb = {.in = in, .err = err};

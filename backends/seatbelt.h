@@ -18,6 +18,7 @@
 struct sandbox_profile;
 struct sandbox_spec;
 struct sm_error;
+struct strvec;
 
 struct seatbelt_input {
 	const struct sandbox_profile *profile; /* required */
@@ -47,5 +48,11 @@ struct seatbelt_input {
  * or -1 with err: launch_failed for a path that is not absolute or too
  * long to represent, out_of_memory. */
 int seatbelt_build_profile(const struct seatbelt_input *in, char **out, struct sm_error *err);
+/* The writable roots the profile of in allows writes below, expanded,
+ * in every spelling, pushed onto out: what the server asks before it
+ * writes a file of its own (a recording) where a pane could rewrite it.
+ * 0, or -1 with err. */
+int seatbelt_writable_roots(const struct seatbelt_input *in, struct strvec *out,
+			    struct sm_error *err);
 
 #endif

@@ -17,6 +17,7 @@
 #include "command.h"
 #include "error.h"
 #include "jsonl.h"
+#include "os.h"
 #include "record.h"
 #include "sandbox.h"
 #include "sanitise.h"
@@ -179,13 +180,11 @@ int cli_events(struct command_parsed *parsed)
 int verb_demo(int argc, char **argv)
 {
 	char exe[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char **args;
 	const char *record = NULL;
 
-	if (n < 0)
+	if (os_self_exe(exe, sizeof exe) != 0)
 		return 1;
-	exe[n] = '\0';
 	snprintf(dir, sizeof dir, "%s", exe);
 	*strrchr(dir, '/') = '\0';
 	/* build/sandmux finds examples/ beside build/; an installed binary

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "client.h"
 #include "error.h"
+#include "os.h"
 #include "sandbox.h"
 #include "session-file.h"
 #include "xalloc.h"
@@ -348,10 +349,9 @@ static cJSON *layout_command(const cJSON *command)
 	cJSON *argv = cJSON_Duplicate(command, 1);
 	cJSON *first = cJSON_GetArrayItem(argv, 0);
 	char self[4096];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
 
-	if (cJSON_IsString(first) && strcmp(first->valuestring, "sandmux") == 0 && len > 0) {
-		self[len] = '\0';
+	if (cJSON_IsString(first) && strcmp(first->valuestring, "sandmux") == 0 &&
+	    os_self_exe(self, sizeof self) == 0) {
 		cJSON_ReplaceItemInArray(argv, 0, cJSON_CreateString(self));
 	}
 	return argv;

@@ -21,6 +21,7 @@
 #include "error.h"
 #include "server.h"
 #include "jsonl.h"
+#include "os.h"
 #include "xalloc.h"
 
 char cli_server_name[64] = "default";
@@ -85,7 +86,7 @@ const char *cli_socket_path(void)
 static int cli_try_connect(const char *path)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = os_socket_cloexec(AF_UNIX, SOCK_STREAM, 0);
 
 	if (strlen(path) >= sizeof addr.sun_path) {
 		if (fd >= 0)
@@ -112,7 +113,14 @@ static int cli_start_server(void)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+#ifdef __linux__
 		execv("/proc/self/exe", argv);
+#else
+		char self[PATH_MAX];
+
+		if (os_self_exe(self, sizeof self) == 0)
+			execv(self, argv);
+#endif
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)

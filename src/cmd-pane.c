@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "layout.h"
 #include "log.h"
+#include "os.h"
 #include "term.h"
 #include "xalloc.h"
 
@@ -25,15 +26,13 @@ static int split_feed_spawn(const struct session *s, struct pane_spawn *spawn,
 			    struct sm_error *err)
 {
 	static char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	const char *argv[] = { exe, "-L", server.name, "events", "--feed", "--session", s->name };
 
-	if (n < 0) {
+	if (os_self_exe(exe, sizeof exe) != 0) {
 		cmd_free_spawn(spawn);
 		sm_error_set(err, SM_ERR_FAILED, "cannot find the sandmux binary");
 		return -1;
 	}
-	exe[n] = '\0';
 	cmd_free_spawn(spawn);
 	spawn->argv = xcalloc(8, sizeof *spawn->argv);
 	for (size_t i = 0; i < 7; i++)

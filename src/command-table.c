@@ -534,10 +534,13 @@ const struct command_entry command_table[] = {
 	{ "egress-bridge", { 0 }, "SOCAT -- COMMAND...",
 	  "(inside a restricted sandbox) bridge to the egress proxies, run COMMAND", NULL,
 	  REST_RAW, .flags = CMD_CLI, .raw = verb_egress_bridge },
+#ifdef __linux__
+	/* Linux's native sandbox only (src/shim.c). */
 	{ "shim", { 0 }, "--fd N [--nproc L] [--ro PATH | --ro-try PATH | --ro-mount PATH]... (-- COMMAND... | --wait)",
 	  "(inside a native sandbox) make the read-only binds it is given and drop its "
 	  "capabilities, install the seccomp filter, run COMMAND", NULL, REST_RAW,
 	  .flags = CMD_CLI, .raw = shim_main },
+#endif
 	{ "--check-config", { 0 }, "[FILE]", "validate the config file without starting", NULL,
 	  REST_RAW, .flags = CMD_CLI, .raw = verb_check_config },
 

@@ -32,6 +32,7 @@
 
 #include <uv.h>
 
+#include "os.h"
 #include "pty.h"
 #include "server.h"
 #include "term.h"
@@ -76,20 +77,15 @@ static bool osc7_path(const char *url, char *out, size_t size)
  * backends whose processes are ours to ask: a microvm's is qemu's. */
 static bool proc_path(const struct pane *p, char *out, size_t size)
 {
-	char link[64];
 	pid_t group;
-	ssize_t n;
 
 	if (p->master < 0 || p->exited || p->state == SANDBOX_ERROR ||
 	    p->launch.backend == SANDBOX_MICROVM)
 		return false;
 	if ((group = pty_foreground(p->master)) <= 0)
 		return false;
-	snprintf(link, sizeof link, "/proc/%d/cwd", (int)group);
-	n = readlink(link, out, size - 1);
-	if (n <= 0)
+	if (os_process_cwd(group, out, size) != 0)
 		return false;
-	out[n] = '\0';
 	return out[0] == '/';
 }
 
@@ -181,7 +177,7 @@ static bool path_within(const char *path, const char *root)
  */
 const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size)
 {
-	char seen[PATH_MAX], resolved[PATH_MAX], root[PATH_MAX], link[64];
+	char seen[PATH_MAX], resolved[PATH_MAX], root[PATH_MAX];
 	struct stat actual, host;
 
 	if (!proc_path(p, seen, sizeof seen))
@@ -192,8 +188,7 @@ const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size)
 		snprintf(out, size, "%s", seen);
 		return out;
 	}
-	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pty_foreground(p->master));
-	if (stat(link, &actual) != 0 || realpath(seen, resolved) == NULL ||
+	if (os_process_cwd_stat(pty_foreground(p->master), &actual) != 0 || realpath(seen, resolved) == NULL ||
 	    stat(resolved, &host) != 0 || !S_ISDIR(host.st_mode) || host.st_dev != actual.st_dev ||
 	    host.st_ino != actual.st_ino || realpath(p->cwd, root) == NULL ||
 	    !path_within(resolved, root))

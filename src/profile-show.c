@@ -25,6 +25,13 @@
 #include "server.h"
 #include "strvec.h"
 
+/* The rules shown when no --platform is given: this build's own. */
+#ifdef __APPLE__
+#define SANDMUX_PLATFORM "macos"
+#else
+#define SANDMUX_PLATFORM "linux"
+#endif
+
 /* The SBPL text, one line per entry of lines. */
 static int show_macos(const struct sandbox_profile *prof, const char *home, const char *cwd,
 		      cJSON *lines, struct sm_error *err)
@@ -77,7 +84,7 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	    cmd_get_string(req, "cwd", false, &cwd, err) < 0)
 		return -1;
 	if (platform == NULL)
-		platform = "linux";
+		platform = SANDMUX_PLATFORM;
 	if (strcmp(platform, "linux") != 0 && strcmp(platform, "macos") != 0) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
 			     "unknown platform '%.40s' (valid: linux, macos)", platform);
@@ -112,6 +119,13 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 	}
 	if (strcmp(platform, "macos") == 0)
 		return show_macos(prof, home, cwd, lines, err);
+#ifndef __linux__
+	/* The Linux rules are bubblewrap's argv and the supervisor's,
+	 * which only a Linux build has. */
+	sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+		     "--platform linux is shown by a Linux build of sandmux; here: --platform macos");
+	return -1;
+#else
 	return native_describe(
 	    &(struct launch_request){
 		.spec = &(const struct sandbox_spec){.network_enabled = true,
@@ -121,4 +135,5 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 						     .home = (char *)home,
 						     .env = server.environ}},
 	    lines, err);
+#endif
 }

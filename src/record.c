@@ -50,6 +50,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "log.h"
+#include "os.h"
 #include "record.h"
 #include "sandbox.h"
 #include "server.h"
@@ -399,10 +400,9 @@ static int sandbox_reaching(const char *dir)
 /* The new file, or -1 with err.  path is absolute. */
 static int open_recording(const char *path, char *final, size_t size, struct sm_error *err)
 {
-	char dir[PATH_MAX], link[64], resolved[PATH_MAX];
+	char dir[PATH_MAX], resolved[PATH_MAX];
 	const char *name = strrchr(path, '/') + 1;
 	int dirfd, fd, reaching;
-	ssize_t n;
 
 	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "%s: not a file name", path);
@@ -412,19 +412,16 @@ static int open_recording(const char *path, char *final, size_t size, struct sm_
 	/* The directory as it resolves now, held open: the checks below
 	 * and the create are about this very directory, whatever its path
 	 * leads to later. */
-	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dirfd = open(dir, OS_O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
-	n = readlink(link, resolved, sizeof resolved - 1);
-	if (n <= 0) {
+	if (os_fd_path(dirfd, resolved, sizeof resolved) != 0) {
 		sm_error_set(err, SM_ERR_UNSAFE_PATH, "%s: cannot tell where it leads", dir);
 		close(dirfd);
 		return -1;
 	}
-	resolved[n] = '\0';
 	if ((reaching = sandbox_reaching(resolved)) > 0) {
 		sm_error_set(err, SM_ERR_UNSAFE_PATH,
 			     "%s is writable by sandboxed pane %%%d, which could rewrite the "

@@ -37,6 +37,7 @@
 #include "config.h"
 #include "format.h"
 #include "log.h"
+#include "os.h"
 #include "sanitise.h"
 #include "screen-draw.h"
 #include "server-copy.h"
@@ -1332,14 +1333,13 @@ static void start_output_poll(struct client_tty *ct)
 
 static pid_t peer_pid(struct conn *c)
 {
-	struct ucred cred;
-	socklen_t len = sizeof cred;
 	uv_os_fd_t fd;
+	pid_t pid;
 
 	if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) != 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+	    os_peer_credentials(fd, NULL, &pid) != 0)
 		return -1;
-	return cred.pid;
+	return pid;
 }
 
 /* The descriptors that came with the attach line, as our own. */

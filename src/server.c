@@ -31,6 +31,7 @@
 #include "grant.h"
 #include "home-layer.h"
 #include "log.h"
+#include "os.h"
 #include "profile.h"
 #include "server.h"
 #include "term.h"
@@ -774,14 +775,12 @@ static void server_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b
 
 static bool peer_uid_ok(uv_pipe_t *pipe)
 {
-	struct ucred cred;
-	socklen_t len = sizeof cred;
+	uid_t uid;
 	uv_os_fd_t fd;
 
-	if (uv_fileno((uv_handle_t *)pipe, &fd) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+	if (uv_fileno((uv_handle_t *)pipe, &fd) < 0 || os_peer_credentials(fd, &uid, NULL) != 0)
 		return false;
-	return cred.uid == getuid();
+	return uid == getuid();
 }
 
 static void server_on_connection(uv_stream_t *listener, int status)
@@ -934,7 +933,7 @@ static void server_on_signal(uv_signal_t *handle, int signum)
 static bool server_socket_alive(const char *path)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = os_socket_cloexec(AF_UNIX, SOCK_STREAM, 0);
 	bool alive;
 
 	if (strlen(path) >= sizeof addr.sun_path) {
@@ -1098,7 +1097,7 @@ static int server_daemonize(int *ready_fd)
 	char msg[600];
 	ssize_t n;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (os_pipe_cloexec(fds, 0) < 0)
 		return -1;
 	pid = fork();
 	if (pid < 0)

@@ -14,6 +14,7 @@
 
 #include "layout.h"
 #include "log.h"
+#include "os.h"
 #include "server.h"
 #include "session-egress.h"
 #include "pty.h"
@@ -185,9 +186,8 @@ void session_focus_window(struct session *s, struct window *w)
 
 void window_display_name(const struct window *w, char *out, size_t size)
 {
-	char path[64], comm[64] = "";
+	char comm[64] = "";
 	pid_t fg;
-	FILE *f;
 
 	if (w->renamed || w->active == NULL || w->active->master < 0) {
 		snprintf(out, size, "%s", w->name);
@@ -206,15 +206,8 @@ void window_display_name(const struct window *w, char *out, size_t size)
 	 * sanitises it like any pane text).  A native pane's group is a
 	 * host pid: tcgetpgrp answers in the server's pid namespace. */
 	fg = pty_foreground(w->active->master);
-	if (fg > 0) {
-		snprintf(path, sizeof path, "/proc/%d/comm", (int)fg);
-		if ((f = fopen(path, "re")) != NULL) {
-			if (fgets(comm, sizeof comm, f) == NULL)
-				comm[0] = 0;
-			fclose(f);
-		}
-	}
-	comm[strcspn(comm, "\n")] = 0;
+	if (fg > 0)
+		os_process_name(fg, comm, sizeof comm);
 	snprintf(out, size, "%s", comm[0] ? comm : w->name);
 }
 

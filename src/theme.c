@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "os.h"
 #include "term.h"
 #include "theme.h"
 #include "xalloc.h"
@@ -407,7 +408,6 @@ static int theme_search_dirs(char dirs[3][PATH_MAX])
 	const char *home = getenv("HOME");
 	const char *share = getenv("SANDMUX_THEMES");
 	char exe[PATH_MAX];
-	ssize_t len;
 	int n = 0;
 
 	if (xdg != NULL && xdg[0] == '/')
@@ -417,11 +417,9 @@ static int theme_search_dirs(char dirs[3][PATH_MAX])
 	snprintf(dirs[n++], PATH_MAX, "%s",
 		 share != NULL && share[0] != 0 ? share : THEME_SHARE_DIR);
 	/* Running from a build tree: build/sandmux finds ../themes. */
-	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
+	if (os_self_exe(exe, sizeof exe) == 0) {
 		char *slash;
 
-		exe[len] = 0;
 		for (int up = 0; up < 2 && (slash = strrchr(exe, '/')) != NULL; up++)
 			*slash = 0;
 		if (snprintf(dirs[n], PATH_MAX, "%s/themes", exe[0] ? exe : "") < PATH_MAX)

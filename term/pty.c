@@ -19,6 +19,10 @@
  * and no signal handler of the server may run in it, so every signal is
  * blocked across the clone and the child resets the handlers before it
  * unblocks them.
+ *
+ * macOS has no clone: there the child is a fork (the same rules hold,
+ * and it keeps to them), execvpe is execvp with the child's environ set,
+ * and the fds left over are closed one by one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,16 +35,29 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#ifdef __linux__
 #include <sys/syscall.h>
+#endif
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "pty.h"
 
+#ifndef __linux__
+extern char **environ; /* macOS's <unistd.h> does not declare it */
+#endif
+
 static int pty_open_master(int *master, char *slave_name, size_t size)
 {
+#ifdef __linux__
 	int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+#else
+	int fd = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
 
 	if (fd < 0)
 		return -errno;
@@ -59,6 +76,17 @@ static int pty_open_master(int *master, char *slave_name, size_t size)
  * the loop's end).  Kernels without close_range get the loop, up to the
  * fd limit.  Async-signal-safe: no allocation, the kept set sorted on
  * the stack. */
+static int close_range_once(unsigned int from, unsigned int to)
+{
+#ifdef __linux__
+	return (int)syscall(SYS_close_range, from, to, 0);
+#else
+	(void)from;
+	(void)to;
+	return -1;
+#endif
+}
+
 static void close_others(const struct pty_spawn_opts *opts, int report_fd)
 {
 	int keep[PTY_MAX_KEEP_FDS + 1], n = 0;
@@ -77,7 +105,7 @@ static void close_others(const struct pty_spawn_opts *opts, int report_fd)
 	for (int i = 0; i <= n; i++) {
 		unsigned int to = i < n ? (unsigned int)keep[i] : ~0U;
 
-		if (to > from && syscall(SYS_close_range, from, to - 1, 0) != 0) {
+		if (to > from && close_range_once(from, to - 1) != 0) {
 			struct rlimit rl;
 			long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
 					   ? (long)rl.rlim_cur
@@ -142,7 +170,12 @@ static int pty_child(void *arg)
 	close_others(opts, report_fd);
 	if (opts->cwd != NULL && chdir(opts->cwd) < 0)
 		goto fail;
+#ifdef __linux__
 	execvpe(opts->argv[0], opts->argv, opts->envp);
+#else
+	environ = (char **)opts->envp;
+	execvp(opts->argv[0], opts->argv);
+#endif
 fail:
 	err = errno;
 	if (write(report_fd, &err, sizeof err) < 0)
@@ -150,6 +183,7 @@ fail:
 	_exit(127);
 }
 
+#ifdef __linux__
 /* The child's stack: execvpe's PATH search and script fallback keep
  * their buffers there.  Mapped once and kept (one child at a time: the
  * caller waits for each), with a guard page below. */
@@ -209,6 +243,39 @@ static pid_t spawn_child(struct pty_child_args *args)
 	errno = err;
 	return pid;
 }
+#else
+/* A fork: pty_child's exit status is the child's. */
+static pid_t spawn_child(struct pty_child_args *args)
+{
+	sigset_t all, saved;
+	pid_t pid;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	pid = fork();
+	if (pid == 0)
+		_exit(pty_child(args));
+	err = errno;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	errno = err;
+	return pid;
+}
+#endif
+
+/* A pipe, both ends close-on-exec (macOS has no pipe2). */
+static int pty_pipe_cloexec(int fds[2])
+{
+#ifdef __linux__
+	return pipe2(fds, O_CLOEXEC);
+#else
+	if (pipe(fds) != 0)
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+#endif
+}
 
 /* Start the program on the slave slave_name; the master is the caller's.
  * 0, or -errno with the message in errbuf. */
@@ -225,7 +292,7 @@ static int pty_start(const struct pty_spawn_opts *opts, const char *slave_name, 
 			 opts->nkeep_fds, PTY_MAX_KEEP_FDS);
 		return -EINVAL;
 	}
-	if (pipe2(report, O_CLOEXEC) < 0) {
+	if (pty_pipe_cloexec(report) < 0) {
 		rc = -errno;
 		snprintf(errbuf, errsz, "pipe: %s", strerror(-rc));
 		return rc;

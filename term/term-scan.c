@@ -51,6 +51,20 @@ static bool is_string_intro(char c)
 	return c == ']' || c == 'P'; /* OSC, DCS */
 }
 
+/* The last ESC in bytes[0..len), or NULL: glibc's memrchr, which macOS
+ * does not have. */
+static const char *last_esc(const char *bytes, size_t len)
+{
+#ifdef __linux__
+	return memrchr(bytes, 0x1b, len);
+#else
+	while (len > 0)
+		if (bytes[--len] == 0x1b)
+			return bytes + len;
+	return NULL;
+#endif
+}
+
 /* Offset of what must wait for the next write: a string sequence still
  * open at the end of bytes, or a final lone ESC that may introduce one.
  * len if nothing. */
@@ -60,12 +74,12 @@ static size_t open_string_start(const char *bytes, size_t len)
 	 * the bytes into cache in the order libvterm will read them. */
 	if (memchr(bytes, 0x1b, len) == NULL)
 		return len;
-	const char *esc = memrchr(bytes, 0x1b, len);
+	const char *esc = last_esc(bytes, len);
 	const char *lone = NULL;
 
 	if (esc != NULL && esc + 1 == bytes + len) {
 		lone = esc; /* introduces a string, or is the first half of an ST */
-		esc = memrchr(bytes, 0x1b, (size_t)(esc - bytes));
+		esc = last_esc(bytes, (size_t)(esc - bytes));
 	}
 	if (esc == NULL || !is_string_intro(esc[1]))
 		return lone ? (size_t)(lone - bytes) : len;

@@ -28,6 +28,7 @@
 
 #include "bwrap.h"
 #include "native-inside.h"
+#include "os.h"
 
 #define BRIDGE_WAIT_MS 3000
 
@@ -72,7 +73,7 @@ static int start_bridge(const char *socat, int port, const char *socket_path)
 static bool port_answers(int port)
 {
 	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = os_socket_cloexec(AF_INET, SOCK_STREAM, 0);
 	bool ok;
 
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -325,6 +325,49 @@ static void test_hostrun(void **state)
 	unbuild(&b);
 }
 
+/* The roots the macOS server checks its own files against
+ * (seatbelt_writable_roots, for a recording's directory) are exactly
+ * the subpaths the profile lets the pane write: each golden's allows,
+ * no more and no fewer. */
+static void test_writable_roots(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof goldens / sizeof goldens[0]; c++) {
+		const struct golden *g = &goldens[c];
+		struct built *b = malloc(sizeof *b);
+		struct strvec roots = STRVEC_INIT;
+		struct sm_error err = {{0}, {0}};
+		char *text = NULL, rule[PATH_MAX + 64];
+		size_t allows = 0;
+
+		assert_non_null(b);
+		build(g, b);
+		if (seatbelt_build_profile(&b->in, &text, &err) != 0)
+			fail_msg("%s: %s: %s", g->name, err.code, err.message);
+		assert_int_equal(seatbelt_writable_roots(&b->in, &roots, &err), 0);
+		for (size_t i = 0; i < roots.n; i++) {
+			/* A path SBPL must escape is found by the count below. */
+			if (strpbrk(roots.v[i], "\"\\\n\t\x01") != NULL)
+				continue;
+			snprintf(rule, sizeof rule, "\n(allow file-write* (subpath \"%s\"))\n",
+				 roots.v[i]);
+			if (strstr(text, rule) == NULL)
+				fail_msg("%s: root %s is not an allowed write", g->name,
+					 roots.v[i]);
+		}
+		for (const char *at = text; (at = strstr(at, "(allow file-write* (subpath \"")) != NULL;
+		     at++)
+			allows++;
+		/* /dev/fd is the one subpath allow that is not a root. */
+		if (allows != roots.n + 1)
+			fail_msg("%s: %zu subpath allows, %zu roots", g->name, allows, roots.n);
+		free(text);
+		strvec_free(&roots);
+		unbuild(b);
+		free(b);
+	}
+}
+
 /* Input that cannot be represented is an error with a code, never a
  * rule dropped. */
 static void test_refusals(void **state)
@@ -553,6 +596,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_goldens),
 	    cmocka_unit_test(test_hostrun),
+	    cmocka_unit_test(test_writable_roots),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_reader_mutations),
 	};

@@ -1,0 +1,2 @@
+/* Stub for make macos-check: see mach/mach.h. */
+#include <mach/mach.h>

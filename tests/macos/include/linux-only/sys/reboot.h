@@ -1,0 +1,2 @@
+/* A Linux-only header (tests/macos/poison.h): guard its #include with __linux__. */
+#error "Linux-only header <sys/reboot.h> in the macOS build"
