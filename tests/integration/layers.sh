@@ -1,14 +1,14 @@
 #!/bin/sh
 # The layers stay layers (docs/CODE-MAP.md, docs/design.md): term/ uses
 # nothing but itself and the base; backends/ nothing but itself, term/
-# and the base; the base (src/error, src/log, src/xalloc) nothing of any
+# and the base; the base (src/error, src/log, src/os, src/xalloc) nothing of any
 # layer.  Checked twice: on the sources, by what they #include, and on
 # the objects, by the program's symbols each one needs, so a function
 # declared by hand instead of through a header is caught too.
 . "$(dirname "$0")/../lib.sh"
 ROOT=${SANDMUX_ROOT:-$(pwd)}
 B=${SANDMUX_BUILD:-$ROOT/build}
-BASE="error log xalloc"
+BASE="error log os xalloc"
 
 # The directory a quoted include resolves to (the build passes -Isrc
 # -Iterm -Ibackends, so a header is named alone), "base" for the base.
