@@ -70,6 +70,19 @@ wait_for() {
 	return 1
 }
 
+# waiting_bwrap [SERVER_PID]: the pid of the bwrap (a child of the
+# server, $SRV by default) whose shim waits for a command (the prepared
+# sandbox), or nothing.
+waiting_bwrap() {
+	srv=${1:-$SRV}
+	[ -n "$srv" ] || return 1
+	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--userns [0-9]+:[0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
+		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
+		outer=$(ps -o ppid= -p "$init" 2>/dev/null | tr -d ' ')
+		[ -n "$outer" ] && [ "$(ps -o ppid= -p "$outer" | tr -d ' ')" = "$srv" ] && echo "$outer"
+	done | head -1
+}
+has_waiting() { [ -n "$(waiting_bwrap "$@")" ]; }
 # dead PID: PID ended (gone, or a zombie not yet reaped)
 dead() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }
 # server_gone: no server answers on the test's socket (after kill-server)

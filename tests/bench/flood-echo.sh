@@ -36,13 +36,14 @@ head -c 30000000 /dev/urandom | base64 -w 199 | tr 'A-Za-z+/' '0-90-90-90-90-90-
 FLOOD="while :; do cat '$W/digits.txt'; done"
 
 tmux_new() {
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		tmux -L "$TMN" -f /dev/null new -d -x 120 -y 40 "$@" 2>/dev/null && return 0
-		sleep 0.2
-	done
-	echo "flood-echo: tmux new failed" >&2
-	exit 1
+	tmux -L "$TMN" -f /dev/null new -d -x 120 -y 40 "$@" || {
+		echo "flood-echo: tmux new failed" >&2
+		exit 1
+	}
 }
+# gone PID: until the process has exited: the next round's server of the
+# same name must not meet this one still holding its socket.
+gone() { while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; }
 
 # one_sandmux BINARY: the harness's line for a sh pane beside the flood.
 one_sandmux() {
@@ -51,12 +52,16 @@ one_sandmux() {
 	"$1" -L "$SMN" split -t "%$shell" -h -- sh -c "$FLOOD" >/dev/null
 	"$1" -L "$SMN" ctl "{\"cmd\":\"select-pane\",\"pane\":$shell}" >/dev/null
 	"$HARNESS" latency 120 40 "$N" 1000 -- "$1" -L "$SMN" attach -t f
+	pid=$("$1" -L "$SMN" ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
 	"$1" -L "$SMN" kill-server >/dev/null 2>&1
+	gone "$pid"
 }
 one_tmux() {
 	tmux_new /bin/sh \; split-window -h "$FLOOD" \; select-pane -L
 	"$HARNESS" latency 120 40 "$N" 1000 -- tmux -L "$TMN" attach
+	pid=$(tmux -L "$TMN" display -p '#{pid}')
 	tmux -L "$TMN" kill-server
+	gone "$pid"
 }
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -40,35 +40,47 @@ command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 
 head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
 
 # --- servers ---------------------------------------------------------
-sm_gone() { # BIN: wait until its server no longer answers
-	while "$1" -L $L ls >/dev/null 2>&1; do sleep 0.01; done
-}
-tmux_gone() { while tmux -L $L ls >/dev/null 2>&1; do sleep 0.01; done; }
-# again COMMAND...: a new server may meet the previous one still exiting
-# ("server exited unexpectedly"): try again, a bounded number of times.
-again() {
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		"$@" 2>/dev/null && return 0
-		sleep 0.2
-	done
-	echo "bench: $* failed" >&2
-	exit 1
-}
 sm_pid() { "$1" -L $L ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/'; }
+tmux_pid() { tmux -L $L display -p '#{pid}'; }
+# gone PID: until the process has exited, so that the next server of
+# the same name never meets it still holding its socket.
+gone() { while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; }
+sm_stop() { # BIN
+	pid=$(sm_pid "$1")
+	"$1" -L $L kill-server >/dev/null 2>&1
+	gone "$pid"
+}
+tmux_stop() {
+	pid=$(tmux_pid)
+	tmux -L $L kill-server
+	gone "$pid"
+}
+# run COMMAND...: once; a failure ends the bench, saying what failed.
+run() { "$@" || { echo "bench: $* failed" >&2; exit 1; }; }
 rss_of() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
-wait_files() { # N: until N done files exist
-	while [ "$(ls "$W"/done.* 2>/dev/null | wc -l)" -lt "$1" ]; do sleep 0.02; done
+# Each pane's command ends by printing END (base64 text has no '-'):
+# once a server shows it, it has read and drawn all that came before.
+END=bench-end
+# shown KIND N: until each of the N panes shows END.
+shown() {
+	for i in $(seq "$2"); do
+		if [ "$1" = tmux ]; then
+			until tmux -L $L capture-pane -p -t "s$i" | grep -q "$END"; do sleep 0.02; done
+		else
+			until "$1" -L $L capture -t "s$i" | grep -q "$END"; do sleep 0.02; done
+		fi
+	done
 }
 # sm_panes BIN N COMMAND: N sessions of one 200x51 pane (status line
 # included: 50 rows of pane, as tmux's 200x50 with its status line).
 sm_panes() {
 	for i in $(seq "$2"); do
-		again "$1" -L $L new -d -s "s$i" -x 200 -y 51 -- sh -c "$3; : >'$W/done.$i'; exec sleep 600" >/dev/null
+		run "$1" -L $L new -d -s "s$i" -x 200 -y 51 -- sh -c "$3; echo $END; exec sleep 600" >/dev/null
 	done
 }
 tmux_panes() {
 	for i in $(seq "$1"); do
-		again tmux -L $L -f "$W/tmux.conf" new -d -s "s$i" -x 200 -y 50 "$2; : >'$W/done.$i'; exec sleep 600"
+		run tmux -L $L -f "$W/tmux.conf" new -d -s "s$i" -x 200 -y 50 "$2; echo $END; exec sleep 600"
 	done
 }
 
@@ -76,21 +88,16 @@ tmux_panes() {
 rss() {
 	kind=$1 n=$2 cmd=$3
 	for r in $(seq "$RUNS"); do
-		rm -f "$W"/done.*
 		if [ "$kind" = tmux ]; then
 			tmux_panes "$n" "$cmd"
-			wait_files "$n"
-			sleep 0.3
-			rss_of "$(tmux -L $L display -p '#{pid}')"
-			tmux -L $L kill-server
-			tmux_gone
+			shown tmux "$n"
+			rss_of "$(tmux_pid)"
+			tmux_stop
 		else
 			sm_panes "$kind" "$n" "$cmd"
-			wait_files "$n"
-			sleep 0.3
+			shown "$kind" "$n"
 			rss_of "$(sm_pid "$kind")"
-			"$kind" -L $L kill-server >/dev/null 2>&1
-			sm_gone "$kind"
+			sm_stop "$kind"
 		fi
 	done | median
 }
@@ -99,15 +106,13 @@ start_ms() { # KIND
 	for r in $(seq "$RUNS"); do
 		t0=$(now_ms)
 		if [ "$1" = tmux ]; then
-			again tmux -L $L -f "$W/tmux.conf" new -d -s a -x 200 -y 50 "exec sleep 600"
+			run tmux -L $L -f "$W/tmux.conf" new -d -s a -x 200 -y 50 "exec sleep 600"
 			t1=$(now_ms)
-			tmux -L $L kill-server
-			tmux_gone
+			tmux_stop
 		else
-			again "$1" -L $L new -d -s a -x 200 -y 51 -- sleep 600 >/dev/null
+			run "$1" -L $L new -d -s a -x 200 -y 51 -- sleep 600 >/dev/null
 			t1=$(now_ms)
-			"$1" -L $L kill-server >/dev/null 2>&1
-			sm_gone "$1"
+			sm_stop "$1"
 		fi
 		echo $((t1 - t0))
 	done | median
@@ -115,13 +120,12 @@ start_ms() { # KIND
 
 # read_ms KIND: capture -S - and the copy-mode read, medians (ms), "C S".
 read_ms() {
-	rm -f "$W"/done.*
 	if [ "$1" = tmux ]; then
 		tmux_panes 1 "cat '$W/lines.txt'"
 	else
 		sm_panes "$1" 1 "cat '$W/lines.txt'"
 	fi
-	wait_files 1
+	shown "$1" 1
 	c=$(for r in $(seq "$RUNS"); do
 		t0=$(now_ms)
 		if [ "$1" = tmux ]; then
@@ -137,8 +141,7 @@ read_ms() {
 			tmux -L $L copy-mode -t s1 \; send -t s1 -X search-backward "sandmux-not-there" \; send -t s1 -X cancel
 			echo $(($(now_ms) - t0))
 		done | median)
-		tmux -L $L kill-server
-		tmux_gone
+		tmux_stop
 	else
 		pane=$("$1" -L $L ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)
 		# Copy mode's requests, on one connection as the client sends
@@ -159,8 +162,7 @@ read_ms() {
 			echo $(($(now_ms) - t0))
 		done | median)
 		grep -q '"id":11,"ok":true' "$W/replies" || echo "bench: copy mode's history requests failed" >&2
-		"$1" -L $L kill-server >/dev/null 2>&1
-		sm_gone "$1"
+		sm_stop "$1"
 	fi
 	echo "$c $s"
 }

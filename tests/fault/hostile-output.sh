@@ -16,7 +16,9 @@ start_server() {
 responsive() { timeout 5 "$SANDMUX_BIN" -L "$T_NAME" ls >/dev/null 2>&1 && advancing %1; }
 start_server
 
-# hostile NAME PRINTF-FORMAT: the pane prints it once and sleeps.
+# hostile NAME PRINTF-FORMAT: the pane prints it once, when the test
+# says go (the pane labelled native: its output reaches a confirmed
+# pane), and sleeps.
 hostile() {
 	if ! quiet sm ls; then # the previous case left it dead
 		kill -9 "$(server_pid)" 2>/dev/null
@@ -24,7 +26,7 @@ hostile() {
 	fi
 	f="$FW/$(printf '%s' "$1" | tr -c 'a-zA-Z0-9' '_').bytes"
 	printf "$2" >"$f"
-	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "sleep 0.3; cat '$f'; touch '$f.done'; exec sleep 1000" >/dev/null
+	sm split -t %1 -v -l 10 --backend native -c "$FW" -- /bin/sh -c "while [ ! -e '$f.go' ]; do sleep 0.05; done; cat '$f'; touch '$f.done'; exec sleep 1000" >/dev/null
 	p=$(newest_pane)
 	# The label appears once the sandbox confirms (split returns before).
 	if ! wait_for 10 field_is "$p" backend native; then
@@ -32,6 +34,7 @@ hostile() {
 		sm kill-pane -t "%$p" >/dev/null 2>&1
 		return
 	fi
+	touch "$f.go"
 	# Written once cat returns: the server has read all but the last
 	# of it (cat blocks on a full pty); then the judgement.
 	wait_for 10 test -e "$f.done"
@@ -69,12 +72,14 @@ hostile "an unterminated DCS of 256 KiB" "\033P$(head -c 262144 /dev/zero | tr '
 # when the pane shrinks (any split beside it), and the next scroll
 # memmoves a negative size.
 quiet sm ls || { kill -9 "$(server_pid)" 2>/dev/null; start_server; }
-# The pane sets the region, says so, waits for the split, scrolls, says so.
+# Once labelled, the pane sets the region, says so, waits for the split,
+# scrolls, says so.
 sm split -t %1 -v --backend native -c "$FW" -- /bin/sh -c \
-	'sleep 0.3; printf "\033[15;19r"; touch region-set; while [ ! -e split-done ]; do sleep 0.1; done
+	'while [ ! -e region-go ]; do sleep 0.05; done; printf "\033[15;19r"; touch region-set; while [ ! -e split-done ]; do sleep 0.1; done
 	printf "\033[3S"; printf "x\n%.0s" 1 2 3 4 5 6; touch scrolled; exec sleep 1000' >/dev/null
 p=$(newest_pane)
-if wait_for 10 field_is "$p" backend native && wait_for 10 test -e "$FW/region-set"; then
+if wait_for 10 field_is "$p" backend native && touch "$FW/region-go" &&
+	wait_for 10 test -e "$FW/region-set"; then
 	sm split -t "%$p" -v -l 80 -- /bin/sleep 1000 >/dev/null
 	touch "$FW/split-done"
 	wait_for 10 test -e "$FW/scrolled"

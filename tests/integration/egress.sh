@@ -266,6 +266,7 @@ start_proxies stall --allow allowed.test
 STP=$(port_of stall 0 http)
 pids=""
 for i in $(seq 32); do
+	# A reader that stalls (the stall is what is tested), then reads all.
 	timeout 60 socat -u PROXY:127.0.0.1:allowed.test:9,proxyport="$STP" - 2>/dev/null |
 		{ sleep 2; sha256sum; } | cut -d' ' -f1 >"$T/stalled-$i" &
 	pids="$pids $!"

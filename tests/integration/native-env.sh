@@ -72,7 +72,7 @@ JSON
 	check "$who: LANG is not listed as withheld" sh -c "! grep -q '\"LANG\"' '$T_DIR/$who-cold.json'"
 
 	# The next pane takes the sandbox prepared after the first one.
-	sleep 0.5
+	wait_for 10 has_waiting "$(server_pid)"
 	warm=$(run warm native terminal "$out/warm.txt" -e GITLAB_TOKEN=glVALUE10 -e EXTRA_SETTING=too)
 	check "$who: prepared: no secret value inside (leaked: $(leaked "$out/warm.txt"))" no_leak "$out/warm.txt"
 	check "$who: prepared: the allowlist is kept, the rest withheld" sh -c "grep -qx LANG=C.UTF-8 '$out/warm.txt' &&

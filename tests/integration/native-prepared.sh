@@ -19,24 +19,6 @@ native_start prepared bwrap setpriv
 
 as_who() { $AS "$@"; }
 last_pane() { sm ls --json | awk '$1 == "\"id\":" { v = $2; sub(/,$/, "", v); print v }' | sort -n | tail -1; }
-# server_pid: this context's server, as it says itself.  Not by its
-# name: every run of this script names its servers p-root and p-nobody,
-# and another run on the same host (make check beside a helper's run)
-# has servers of the same names; taking theirs made the prepared-sandbox
-# checks fail now and then.
-server_pid() { sm ctl '{"cmd":"hello","version":1}' | sed -n 's/.*"pid":\([0-9]*\).*/\1/p'; }
-# waiting_bwrap: the pid of the bwrap (a child of this server, $SRV)
-# whose shim waits for a command, or nothing.
-waiting_bwrap() {
-	srv=$SRV
-	[ -n "$srv" ] || return 1
-	for shim in $(pgrep -f -- "--fd [0-9]+ (--nproc [0-9]+ )?(--userns [0-9]+:[0-9]+ )?(--ro(-try|-mount)? /[^ ]* )*--wait$"); do
-		init=$(ps -o ppid= -p "$shim" | tr -d ' ')
-		outer=$(ps -o ppid= -p "$init" 2>/dev/null | tr -d ' ')
-		[ -n "$outer" ] && [ "$(ps -o ppid= -p "$outer" | tr -d ' ')" = "$srv" ] && echo "$outer"
-	done | head -1
-}
-has_waiting() { [ -n "$(waiting_bwrap)" ]; }
 state_is() { [ "$(pane_field "$1" state)" = "$2" ]; }
 
 for who in root nobody; do

@@ -69,7 +69,9 @@ done
 sm split -t %1 -v -l 10 --backend native -c "$W" -- /bin/sh >/dev/null
 check "setup: a native pane is confirmed" wait_for 10 sh -c \
 	"'$SANDMUX_BIN' -L $T_NAME ls | grep -q '%2 .* native warm'"
-sleep 0.3
+# The count is taken once the sandbox prepared after that launch waits
+# (its handles are part of the base).
+wait_for 10 has_waiting "$SERVER"
 BASE=$(handles)
 if [ -z "$BASE" ]; then
 	echo "# skip pane-handles: gdb cannot attach to the server (pid $SERVER)"

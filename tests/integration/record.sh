@@ -39,6 +39,7 @@ read go
 echo REC-OUTPUT-1
 printf 'bad \377\376 utf8 \342\202\254 ok\n'
 printf '"]\n[0.1, "m", "forged"]\n'
+# The pauses are what is tested: a character cut across two reads.
 printf 'cut \342'; sleep 0.3; printf '\202\254 whole\n'
 printf 'lone \342\202'; sleep 0.3; printf 'x\n'
 cat ~/.ssh/id_test

@@ -212,8 +212,11 @@ check "filter: an x32 syscall kills the process (SIGSYS)" grep -qx "x32=159" "$W
 # --- shell redirections to devices, FIFOs and the kernel -------------------
 # Every O_CREAT open is done by the supervisor (never CONTINUE): devices,
 # the pane's own terminal and FIFOs must still work; kernel settings
-# under /proc must not be writable through it.
-devs=$(pane devs --backend native -c "$W" -- sh -c "{ echo a >/dev/null; echo null=\$?; echo b >/dev/tty; echo tty=\$?; mkfifo fifo; cat fifo >fifo.out & sleep 0.3; echo through >fifo; echo fifo=\$?; wait; cat /proc/sys/kernel/core_pattern >/proc/sys/kernel/core_pattern; echo core=\$?; } >devs.out 2>&1; echo via-dev-stdout >/dev/stdout; echo ALL-DONE; sleep 600")
+# under /proc must not be writable through it.  A FIFO's writer that
+# comes before its reader gets ENXIO (the supervisor never waits in
+# open(2): supervisor.c, open_fifo), so the writer tries until the
+# reader has the FIFO open.
+devs=$(pane devs --backend native -c "$W" -- sh -c "{ echo a >/dev/null; echo null=\$?; echo b >/dev/tty; echo tty=\$?; mkfifo fifo; cat fifo >fifo.out & until echo through 2>/dev/null >fifo; do sleep 0.05; done; echo fifo=\$?; wait; cat /proc/sys/kernel/core_pattern >/proc/sys/kernel/core_pattern; echo core=\$?; } >devs.out 2>&1; echo via-dev-stdout >/dev/stdout; echo ALL-DONE; sleep 600")
 wait_done "%$devs"
 check "redirect to /dev/null works" grep -qx "null=0" "$W/devs.out"
 check "redirect to /dev/tty works (the pane's own terminal)" grep -qx "tty=0" "$W/devs.out"
@@ -232,8 +235,13 @@ sm events --follow --json --action 'file-read*' | while IFS= read -r line; do
 	printf '%s %s\n' "$(date +%s.%N)" "$line"
 done >"$T_DIR/follow.txt" &
 wait_for 5 grep -q '"file-read\*"' "$T_DIR/follow.txt"
+# The read waits for the test's go, given once the pane is labelled (the
+# sandbox confirmed): the time measured is the violation's, not the start's.
 reader=$(pane reader --backend native -c "$W" -- sh -c \
-	"sleep 0.3; date +%s.%N >'$W/t0'; cat ~/.ssh/id_test; echo cat=\$?; echo ALL-DONE; sleep 600")
+	"while [ ! -e '$W/reader-go' ]; do sleep 0.05; done; date +%s.%N >'$W/t0'; cat ~/.ssh/id_test; echo cat=\$?; echo ALL-DONE; sleep 600")
+labelled_native() { pane_json "$1" | grep -q '"backend":"native"'; }
+wait_for 10 labelled_native "$reader"
+touch "$W/reader-go"
 wait_done "%$reader"
 # read_seen: the reader's read, live (not the backlog's), has arrived
 read_seen() { grep '"file-read\*"' "$T_DIR/follow.txt" | grep -v '"backlog":true' | grep -q "\"pane\":$reader[,}]"; }

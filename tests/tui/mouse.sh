@@ -68,9 +68,12 @@ mouse 0 100 10
 mouse 3 100 10
 keys Enter
 check "the layout follows a program turning mouse reporting on" wait_screen "^[[M" 2
+zoomed() { status_matches '\*Z'; }
+not_zoomed() { ! zoomed; }
 prefix z
+wait_for 3 zoomed
 prefix z
-sleep 0.3
+wait_for 3 not_zoomed
 mouse 0 100 10
 mouse 3 100 10
 keys Enter

@@ -35,8 +35,10 @@ out.flush()
 time.sleep(600)
 PY
 
-sm new -d -s scribble -x 120 -y 38 -- sh -c "sleep 1; exec python3 '$T_DIR/scribble.py' 7" >/dev/null
+# The program draws once the client shows the pane (its go).
+sm new -d -s scribble -x 120 -y 38 -- sh -c "while [ ! -e '$T_DIR/scribble-go' ]; do sleep 0.05; done; exec python3 '$T_DIR/scribble.py' 7" >/dev/null
 start_client -t scribble
+touch "$T_DIR/scribble-go"
 check "the program finished drawing" wait_screen "SCRIBBLE-DONE" 15
 norm() { # plain text of each row, and the colour changes in it
 	python3 -c '
