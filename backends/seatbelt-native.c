@@ -81,16 +81,45 @@ static int make_pane_tmp(int pane, char *out, size_t size)
 	return mkdtemp(out) != NULL ? 0 : -1;
 }
 
-/* envp with TMPDIR set to tmp. */
-static int env_with_tmp(char *const *envp, const char *tmp, struct strvec *out)
+/* The directory of the pane's `rm` (backends/trash-rm.sh), for a
+ * profile with the trash: sandmux-trash/ beside the binary (the build),
+ * or PREFIX/lib/sandmux/trash.  0, or -1 when neither has one. */
+static int trash_rm_dir(char *out, size_t size)
+{
+	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
+	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
+	const char *slash;
+
+	if (os_self_exe(self, sizeof self) != 0 || (slash = strrchr(self, '/')) == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
+		snprintf(rm, sizeof rm, "%s/rm", dir);
+		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
+			return 0;
+	}
+	return -1;
+}
+
+/* envp with TMPDIR set to tmp and, when rm_dir is not NULL, rm_dir
+ * first on PATH (the trash's `rm`). */
+static int pane_env(char *const *envp, const char *tmp, const char *rm_dir, struct strvec *out)
 {
 	char *entry = xasprintf("TMPDIR=%s", tmp);
 	int rc = strvec_push(out, entry);
 
 	free(entry);
-	for (size_t i = 0; rc == 0 && envp != NULL && envp[i] != NULL; i++)
-		if (strncmp(envp[i], "TMPDIR=", 7) != 0)
-			rc = strvec_push(out, envp[i]);
+	for (size_t i = 0; rc == 0 && envp != NULL && envp[i] != NULL; i++) {
+		if (strncmp(envp[i], "TMPDIR=", 7) == 0)
+			continue;
+		if (rm_dir != NULL && strncmp(envp[i], "PATH=", 5) == 0) {
+			entry = xasprintf("PATH=%s:%s", rm_dir, envp[i] + 5);
+			rc = strvec_push(out, entry);
+			free(entry);
+			continue;
+		}
+		rc = strvec_push(out, envp[i]);
+	}
 	return rc;
 }
 
@@ -127,7 +156,7 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	struct seatbelt_input in = {0};
 	struct strvec argv = STRVEC_INIT, host_run = STRVEC_INIT, env = STRVEC_INIT;
 	struct strvec roots = STRVEC_INIT;
-	char *profile = NULL, helper[PATH_MAX], msg[256], tmp[PATH_MAX];
+	char *profile = NULL, helper[PATH_MAX], msg[256], tmp[PATH_MAX], rm_dir[PATH_MAX];
 	int confirm[2] = {-1, -1}, rc = -1;
 	struct pty_spawn_opts opts = {0};
 
@@ -153,11 +182,20 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	in.pane = req->pane_id;
 	in.proxy_ports = req->proxy_ports;
 	in.nproxy_ports = req->nproxy_ports;
+	/* Fail, don't mislabel: a delete_guard pane whose `rm` would
+	 * delete is not the preset the user asked for. */
+	if (prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) != 0) {
+		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
+			     "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
+			     "binary, or lib/sandmux/trash/rm); reinstall sandmux",
+			     prof->name);
+		return -1;
+	}
 	/* Mandatory denies: the files that decide what the host runs later,
 	 * and sandmux's own (hostrun.h). */
 	if (hostrun_paths(req->spec->home, req->spec->env, &host_run) != 0 ||
 	    make_pane_tmp(req->pane_id, tmp, sizeof tmp) != 0 ||
-	    env_with_tmp(req->spec->env, tmp, &env) != 0) {
+	    pane_env(req->spec->env, tmp, prof->trash ? rm_dir : NULL, &env) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED, "seatbelt: cannot set up the pane: %s",
 			     strerror(errno));
 		goto out;

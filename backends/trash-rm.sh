@@ -11,9 +11,19 @@
 # rm's options are accepted: -f (no message for a missing operand, no
 # failure), -r/-R/--recursive (directories), -d/--dir (empty ones),
 # -i/-I/--interactive, -v/--verbose, --; the rest are refused.
+#
+# On macOS the trash is ~/.Trash, Finder's: files are put there as they
+# are, with no files/ and info/ (a macOS native pane's profile makes it
+# a writable root, backends/seatbelt.c).
 set -u
 
-trash="${XDG_DATA_HOME:-$HOME/.local/share}/Trash"
+case $(uname -s) in
+Darwin) trash="$HOME/.Trash" files="$HOME/.Trash" ;;
+*)
+	trash="${XDG_DATA_HOME:-$HOME/.local/share}/Trash"
+	files="$trash/files"
+	;;
+esac
 force=0 recursive=0 dir=0 verbose=0 status=0
 
 say() { printf 'rm: %s\n' "$*" >&2; }
@@ -49,18 +59,20 @@ trash_one() {
 	# A name free in both files/ and info/.  The file moves first: a
 	# .trashinfo left behind by a move that failed could not be removed
 	# (the trash is no place to delete in).
-	while [ -e "$trash/files/$name" ] || [ -L "$trash/files/$name" ] ||
+	while [ -e "$files/$name" ] || [ -L "$files/$name" ] ||
 		[ -e "$trash/info/$name.trashinfo" ]; do
 		n=$((n + 1))
 		name="$base.$n"
 		[ "$n" -lt 10000 ] || { say "cannot name $1 in the trash"; return 1; }
 	done
-	mv -- "$1" "$trash/files/$name" || return 1
-	{
-		printf '[Trash Info]\nPath='
-		printf '%s' "$path" | encode
-		printf '\nDeletionDate=%s\n' "$(date +%Y-%m-%dT%H:%M:%S)"
-	} >"$trash/info/$name.trashinfo"
+	mv -- "$1" "$files/$name" || return 1
+	if [ "$files" != "$trash" ]; then
+		{
+			printf '[Trash Info]\nPath='
+			printf '%s' "$path" | encode
+			printf '\nDeletionDate=%s\n' "$(date +%Y-%m-%dT%H:%M:%S)"
+		} >"$trash/info/$name.trashinfo"
+	fi
 	[ "$verbose" -eq 0 ] || printf "trashed '%s'\n" "$1"
 }
 
@@ -97,7 +109,11 @@ if [ $# -eq 0 ]; then
 	say "missing operand"
 	exit 1
 fi
-mkdir -p "$trash/files" "$trash/info" || exit 1
+if [ "$files" = "$trash" ]; then
+	mkdir -p "$trash" || exit 1
+else
+	mkdir -p "$files" "$trash/info" || exit 1
+fi
 for f in "$@"; do
 	if [ ! -e "$f" ] && [ ! -L "$f" ]; then
 		[ "$force" -eq 1 ] || { say "cannot remove '$f': No such file or directory"; status=1; }

@@ -104,4 +104,18 @@ C
 else
 	echo "# SKIP the link: no $B/macos-check (make macos-check)"
 fi
+# The pane's rm (backends/trash-rm.sh) on macOS: Finder's ~/.Trash, the
+# files as they are, a second of the same name beside the first.  uname
+# says Darwin here; nothing else of the script asks.
+mkdir -p "$M/bin" "$M/home" "$M/work"
+printf '#!/bin/sh\necho Darwin\n' >"$M/bin/uname"
+chmod +x "$M/bin/uname"
+echo one >"$M/work/f"
+(cd "$M/work" && HOME="$M/home" PATH="$M/bin:$PATH" sh "$ROOT/backends/trash-rm.sh" f)
+echo two >"$M/work/f"
+(cd "$M/work" && HOME="$M/home" PATH="$M/bin:$PATH" sh "$ROOT/backends/trash-rm.sh" f)
+check "macOS: rm moves to ~/.Trash, a second f beside the first" \
+	sh -c "[ ! -e '$M/work/f' ] && [ \"\$(cat '$M/home/.Trash/f')\" = one ] &&
+		[ \"\$(cat '$M/home/.Trash/f.2')\" = two ] && [ ! -e '$M/home/.Trash/info' ] &&
+		[ ! -e '$M/home/.local/share/Trash' ]"
 finish
