@@ -32,8 +32,8 @@ static int microvm_check(const struct probe_result *probe, struct sm_error *err)
 {
 	const struct microvm_probe *m = &probe->microvm;
 
-	return backend_check_record("microvm", probe->sandbox_off, m->available, m->reason,
-				    m->hint, false, err);
+	return backend_check_record("microvm", probe->sandbox_off, m->available, m->reason, m->hint,
+				    false, err);
 }
 
 /* Never reached: the check refuses every launch first. */

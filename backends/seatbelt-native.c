@@ -185,10 +185,11 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	/* Fail, don't mislabel: a delete_guard pane whose `rm` would
 	 * delete is not the preset the user asked for. */
 	if (prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) != 0) {
-		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
-			     "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
-			     "binary, or lib/sandmux/trash/rm); reinstall sandmux",
-			     prof->name);
+		sm_error_set(
+		    err, SM_ERR_LAUNCH_FAILED,
+		    "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
+		    "binary, or lib/sandmux/trash/rm); reinstall sandmux",
+		    prof->name);
 		return -1;
 	}
 	/* Mandatory denies: the files that decide what the host runs later,

@@ -27,11 +27,11 @@
 #ifndef __linux__
 static int set_cloexec(int fd, int flags)
 {
-	return fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
-			       ((flags & O_NONBLOCK) &&
-				fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
-		       ? -1
-		       : 0;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
+		return -1;
+	if ((flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
+		return -1;
+	return 0;
 }
 #endif
 

@@ -12,8 +12,9 @@
  *    is only ever shown.  Nothing is opened or started by it (threat: a
  *    file that is cat'ed, or a sandboxed program, steering a new host
  *    shell into a directory of its choosing).
- *  - The kernel's answer: readlink of /proc/PGRP/cwd for the terminal's
- *    foreground process group, read when output arrived, at most once per
+ *  - The kernel's answer: readlink of /proc/PGRP/cwd (macOS:
+ *    proc_pidinfo's vnode path; os.c) for the terminal's foreground
+ *    process group, read when output arrived, at most once per
  *    CWD_CHECK_MS per pane (a trailing check catches the prompt after a
  *    `cd`).  readlink only reads the link's text; for a native pane that
  *    text is the path in the sandbox's own mount namespace (its view),
@@ -188,8 +189,9 @@ const char *pane_cwd_for_new_pane(const struct pane *p, char *out, size_t size)
 		snprintf(out, size, "%s", seen);
 		return out;
 	}
-	if (os_process_cwd_stat(pty_foreground(p->master), &actual) != 0 || realpath(seen, resolved) == NULL ||
-	    stat(resolved, &host) != 0 || !S_ISDIR(host.st_mode) || host.st_dev != actual.st_dev ||
+	if (os_process_cwd_stat(pty_foreground(p->master), &actual) != 0 ||
+	    realpath(seen, resolved) == NULL || stat(resolved, &host) != 0 ||
+	    !S_ISDIR(host.st_mode) || host.st_dev != actual.st_dev ||
 	    host.st_ino != actual.st_ino || realpath(p->cwd, root) == NULL ||
 	    !path_within(resolved, root))
 		return p->cwd;

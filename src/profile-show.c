@@ -122,8 +122,9 @@ int cmd_profile_show(struct conn *c, const cJSON *req, cJSON *result, struct sm_
 #ifndef __linux__
 	/* The Linux rules are bubblewrap's argv and the supervisor's,
 	 * which only a Linux build has. */
-	sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
-		     "--platform linux is shown by a Linux build of sandmux; here: --platform macos");
+	sm_error_set(
+	    err, SM_ERR_INVALID_ARGUMENT,
+	    "--platform linux is shown by a Linux build of sandmux; here: --platform macos");
 	return -1;
 #else
 	return native_describe(

@@ -355,8 +355,8 @@ static void test_writable_roots(void **state)
 				fail_msg("%s: root %s is not an allowed write", g->name,
 					 roots.v[i]);
 		}
-		for (const char *at = text; (at = strstr(at, "(allow file-write* (subpath \"")) != NULL;
-		     at++)
+		for (const char *at = text;
+		     (at = strstr(at, "(allow file-write* (subpath \"")) != NULL; at++)
 			allows++;
 		/* /dev/fd is the one subpath allow that is not a root. */
 		if (allows != roots.n + 1)
