@@ -32,13 +32,19 @@ head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
 # Only the server's counts: the clients write theirs elsewhere.
 GCOV_PREFIX="$W/server" "$B/sandmux" -L hot server || exit 1
 GCOV_PREFIX="$W/clients" "$B/sandmux" -L hot new -d -s m -x 200 -y 51 -- \
-	sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
-sleep 2
+	sh -c "cat '$W/lines.txt'; echo bench-end; exec sleep 600" >/dev/null
+# The server has drawn all of it once it shows the end (base64 has no '-').
+until GCOV_PREFIX="$W/clients" "$B/sandmux" -L hot capture -t m | grep -q bench-end; do sleep 0.02; done
 pid=$(GCOV_PREFIX="$W/clients" "$B/sandmux" -L hot ctl '{"cmd":"hello","version":1}' |
 	sed 's/.*"pid":\([0-9]*\).*/\1/')
 children=$(ps -o pid= --ppid "$pid")
 gdb -p "$pid" -batch -ex 'call (void)exit(0)' >"$W/gdb.log" 2>&1
-sleep 1
+# exit(0) writes the counts; the process is gone once it has.
+i=0
+while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
 # shellcheck disable=SC2086
 kill -9 "$pid" $children 2>/dev/null
 

@@ -105,7 +105,8 @@ sandmux_attached() {
 	"$SM" -L bench new -d -s a -x 200 -y 52 -- sh -c "while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'" >/dev/null
 	"$HARNESS" drain 200 52 -- "$SM" -L bench attach -t a &
 	hp=$!
-	sleep 0.5
+	# The clock starts once the client is attached.
+	until "$SM" -L bench ls --json | tr -d ' \t\n' | grep -q '"attached":[1-9]'; do sleep 0.01; done
 	t0=$(now)
 	touch "$W/go"
 	wait $hp
@@ -117,7 +118,7 @@ tmux_attached() {
 		"while [ ! -e '$W/go' ]; do sleep 0.01; done; cat '$W/bench.txt'"
 	"$HARNESS" drain 200 52 -- tmux -L smbench attach &
 	hp=$!
-	sleep 0.5
+	until tmux -L smbench list-clients 2>/dev/null | grep -q .; do sleep 0.01; done
 	t0=$(now)
 	touch "$W/go"
 	wait $hp
@@ -143,14 +144,16 @@ fi
 # --- memory: full 10,000 x 200 scrollback ---------------------------------
 echo "== memory: one pane, 10,000 lines of 200 columns in scrollback"
 head -c 2100000 /dev/urandom | base64 -w 200 | head -10100 >"$W/lines.txt"
-"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
-sleep 2
+# The memory is read once the server shows the end (base64 has no '-'):
+# it has read and drawn all before it.
+"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; echo bench-end; exec sleep 600" >/dev/null
+until "$SM" -L bench capture -t m | grep -q bench-end; do sleep 0.02; done
 SPID=$(server_pid)
 SRSS=$(awk '/VmRSS/ {print $2}' /proc/$SPID/status)
 HIST=$("$SM" -L bench ctl '{"cmd":"capture","pane":'"$("$SM" -L bench ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)"',"start":0,"end":0}' | grep -o '"history":[0-9]*')
 "$SM" -L bench kill-server
-tmux_new -d -x 200 -y 50 "cat '$W/lines.txt'; exec sleep 600"
-sleep 2
+tmux_new -d -x 200 -y 50 "cat '$W/lines.txt'; echo bench-end; exec sleep 600"
+until tmux -L smbench capture-pane -p | grep -q bench-end; do sleep 0.02; done
 TPID=$(tmux -L smbench display -p '#{pid}')
 TRSS=$(awk '/VmRSS/ {print $2}' /proc/$TPID/status)
 tmux -L smbench kill-server

@@ -69,7 +69,12 @@ attached() {
 		"$HARNESS" drain 200 52 -- "$1" -L "$SMN" attach -t a &
 	fi
 	hp=$!
-	sleep 0.5
+	# The clock starts once the client is attached.
+	if [ "$1" = tmux ]; then
+		until tmux -L "$TMN" list-clients 2>/dev/null | grep -q .; do sleep 0.01; done
+	else
+		until "$1" -L "$SMN" ls --json | tr -d ' \t\n' | grep -q '"attached":[1-9]'; do sleep 0.01; done
+	fi
 	t0=$(now)
 	touch "$W/go"
 	wait $hp
