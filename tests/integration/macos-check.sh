@@ -10,7 +10,9 @@ ROOT=${SANDMUX_ROOT:-$(pwd)}
 B=${SANDMUX_BUILD:-$ROOT/build}
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-FLAGS=$(make -s --no-print-directory macos-check-flags) || exit 1
+# Not the flags of a make this test may run under (make check's).
+FLAGS=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory macos-check-flags) ||
+	exit 1
 CC=${CC:-cc}
 M=$T_DIR/mutants
 mkdir -p "$M"
