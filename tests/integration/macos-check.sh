@@ -106,6 +106,18 @@ C
 else
 	echo "# SKIP the link: no $B/macos-check (make macos-check)"
 fi
+# The Makefile's Darwin branch, as a dry run: what `make` would build on
+# a Mac.  The Linux-only files, the shim, the microvm preloads and the
+# GNU linker script stay out; Seatbelt's backend and the microvm stand-in
+# go in.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n UNAME_S=Darwin BUILD="$M/darwin" all \
+	>"$M/darwin.txt" 2>&1
+check "make on Darwin: no Linux-only file, shim, preload or linker script" \
+	sh -c "! grep -E 'backends/(native|supervisor|shim-filter|microvm)\.c|src/shim|sandmux-shim|diod-guard|qemu-net-guard|-Wl,-T' '$M/darwin.txt'"
+check "make on Darwin: Seatbelt's backend, the microvm stand-in, the seatbelt helper, the trash rm" \
+	sh -c "grep -q 'seatbelt-native\.o' '$M/darwin.txt' && grep -q 'microvm-macos\.o' '$M/darwin.txt' &&
+		grep -q 'sandmux-seatbelt-exec' '$M/darwin.txt' && grep -q 'sandmux-trash/rm' '$M/darwin.txt'"
+
 # The pane's rm (backends/trash-rm.sh) on macOS: Finder's ~/.Trash, the
 # files as they are, a second of the same name beside the first.  uname
 # says Darwin here; nothing else of the script asks.
