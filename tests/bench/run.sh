@@ -188,14 +188,14 @@ if [ -n "$BASE_SM" ]; then
 	echo "== this build vs the base build ($BASE), $BASE_RUNS runs each, interleaved, medians"
 	NEW_SM=$SM
 	for f in h w c a m e; do : >"$W/$f.new"; : >"$W/$f.base"; done
-	# headless_warm: the same 100 MB through a server started 2 s
-	# before (its probe's qemu check, run at every server start since
-	# the microvm backend, is over), and the server's own CPU time (user
+	# headless_warm: the same 100 MB through a server whose probe has
+	# settled (its qemu check, run at every server start since the
+	# microvm backend, is over: `probe` waits for it), and the server's own CPU time (user
 	# + system, from /proc) for it: throughput itself, and the server's
 	# cost, which the wall time (mostly the kernel's PTY and cat) hides.
 	headless_warm() { # FILE_TIME FILE_CPU
 		"$SM" -L bench new -d -s idle -x 80 -y 24 -- sleep 600 >/dev/null
-		sleep 2
+		"$SM" -L bench probe >/dev/null
 		rm -f "$W/done"
 		t0=$(now)
 		"$SM" -L bench new -d -s b -x 200 -y 51 -- sh -c "cat '$W/bench.txt'; : >'$W/done'; exec sleep 600" >/dev/null
@@ -209,8 +209,8 @@ if [ -n "$BASE_SM" ]; then
 	}
 	# rss: the server's RSS with the memory section's full scrollback.
 	rss() {
-		"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; exec sleep 600" >/dev/null
-		sleep 2
+		"$SM" -L bench new -d -s m -x 200 -y 51 -- sh -c "cat '$W/lines.txt'; echo bench-end; exec sleep 600" >/dev/null
+		until "$SM" -L bench capture -t m | grep -q bench-end; do sleep 0.02; done
 		pid=$(server_pid)
 		awk '/VmRSS/ {print $2}' "/proc/$pid/status"
 		"$SM" -L bench kill-server >/dev/null 2>&1
