@@ -113,7 +113,7 @@ fi
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n UNAME_S=Darwin BUILD="$M/darwin" all \
 	>"$M/darwin.txt" 2>&1
 check "make on Darwin: no Linux-only file, shim, preload or linker script" \
-	sh -c "! grep -E 'backends/(native|supervisor|shim-filter|microvm)\.c|src/shim|sandmux-shim|diod-guard|qemu-net-guard|-Wl,-T' '$M/darwin.txt'"
+	sh -c "! grep -E 'backends/(native|native-prepared|supervisor[a-z-]*|shim-filter|microvm|microvm-prepared|qmp)\.c|native-inside/shim|sandmux-shim|diod-guard|qemu-net-guard|-Wl,-T' '$M/darwin.txt'"
 check "make on Darwin: Seatbelt's backend, the microvm stand-in, the seatbelt helper, the trash rm" \
 	sh -c "grep -q 'seatbelt-native\.o' '$M/darwin.txt' && grep -q 'microvm-macos\.o' '$M/darwin.txt' &&
 		grep -q 'sandmux-seatbelt-exec' '$M/darwin.txt' && grep -q 'sandmux-trash/rm' '$M/darwin.txt'"
