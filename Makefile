@@ -247,11 +247,9 @@ MACOS_CHECK_FLAGS = -O0 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused
 MACOS_CHECK_DEPS := tests/macos/poison.h tests/macos/apple-extras.h tests/macos/check-file.sh \
 	$(wildcard tests/macos/include/*/*.h tests/macos/include/*/*/*.h)
 MACOS_POISON := -include tests/macos/poison.h
-# Not yet checked against the poison: the thin client, which another
-# branch owns.  It is compiled and linked with the rest, but its Linux
-# calls (pipe2, SOCK_CLOEXEC, MSG_NOSIGNAL) are not refused yet; os.h
-# has the portable spelling of each.  Empty this list once they use it.
-MACOS_CHECK_PENDING := src/client.c
+# Sources compiled without the poison (none: every macOS source is
+# checked against it).
+MACOS_CHECK_PENDING :=
 $(MACOS_CHECK_PENDING:%.c=$(MACOS_CHECK)/%.o): MACOS_POISON :=
 $(MACOS_CHECK)/backends/bwrap.o: MACOS_PATHS_ARE_DATA := 1
 MACOS_CORE_OBJS := $(patsubst %.c,$(MACOS_CHECK)/%.o,$(filter $(MACOS_LIB_SRCS),$(SERVER_CORE)))

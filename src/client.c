@@ -30,6 +30,7 @@
 #include "client.h"
 #include "config.h"
 #include "jsonl.h"
+#include "os.h"
 #include "xalloc.h"
 
 #define REPLY_MAX 65536
@@ -57,7 +58,7 @@ static int connect_to(const char *path)
 		return -1;
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = os_socket_cloexec(AF_UNIX, SOCK_STREAM, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
 		fprintf(stderr, "sandmux: no server running on %s (%s)\n", path, strerror(errno));
 		if (fd >= 0)
@@ -95,7 +96,7 @@ static int send_line(int sock, cJSON *request, bool fds)
 		memcpy(CMSG_DATA(cmsg), pass, sizeof pass);
 	}
 	do
-		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+		n = sendmsg(sock, &msg, OS_SEND_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	free(line);
 	return n == (ssize_t)len ? 0 : -1;
@@ -302,7 +303,7 @@ int client_attach(const char *socket_path, const char *session_name, const char 
 	/* Kept to put back if the server dies holding the terminal. */
 	saved_ok = tcgetattr(STDIN_FILENO, &saved) == 0;
 	sock = connect_to(socket_path);
-	if (sock < 0 || hello(sock, r) != 0 || pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+	if (sock < 0 || hello(sock, r) != 0 || os_pipe_cloexec(signal_pipe, O_NONBLOCK) != 0) {
 		if (sock >= 0)
 			close(sock);
 		free(r);
@@ -310,6 +311,11 @@ int client_attach(const char *socket_path, const char *session_name, const char 
 	}
 	signal(SIGWINCH, on_signal);
 	signal(SIGCONT, on_signal);
+#ifndef __linux__
+	/* No MSG_NOSIGNAL (os.h): a server gone mid-send is EPIPE, not a
+	 * client killed before it can give the terminal back. */
+	signal(SIGPIPE, SIG_IGN);
+#endif
 	req = request(1, "attach");
 	if (session_name != NULL)
 		cJSON_AddStringToObject(req, "session", session_name);
