@@ -18,8 +18,9 @@
  * when the layout changes, so it stays true while it is open.  Items
  * keep their place across rebuilds by key (a session's name,
  * "SESSION:W", "%ID", a buffer's name): the selection and what is
- * collapsed survive.  The keys are a table (key, command), as tmux's
- * mode keys: Up/Down (k/j) move, PageUp/PageDown, Home/End (g/G); Left
+ * collapsed survive.  The keys are the `choose-mode` key table
+ * (bindings.c; list-keys lists it, the config and bind-key -T rebind
+ * it), tmux's mode-tree keys by default: Up/Down (k/j) move, PageUp/PageDown, Home/End (g/G); Left
  * (h) collapses or goes to the parent, Right (l) expands; Enter
  * chooses; q, Escape or C-c leave.  The prefix keeps its bindings
  * meanwhile (server-tty.c), as in tmux's modes.
@@ -360,40 +361,6 @@ void server_choose_leave(struct server_choose *ch)
 
 /* ---- keys ---- */
 
-/* The mode's keys: a key table in the prefix table's shape, each key
- * running one of the mode's commands by tmux's spelling ("send-keys -X
- * cursor-up"), as copy mode's; the commands are the table below. */
-#define X "send-keys -X "
-/* clang-format off */
-static const struct binding choose_mode_defaults[] = {
-    {"Up", X "cursor-up", false},
-    {"k", X "cursor-up", false},
-    {"Down", X "cursor-down", false},
-    {"j", X "cursor-down", false},
-    {"PageUp", X "page-up", false},
-    {"PageDown", X "page-down", false},
-    {"Home", X "top", false},
-    {"g", X "top", false},
-    {"End", X "bottom", false},
-    {"G", X "bottom", false},
-    {"Left", X "collapse", false},
-    {"h", X "collapse", false},
-    {"Right", X "expand", false},
-    {"l", X "expand", false},
-    {"Enter", X "choose", false},
-    {"d", X "delete", false},
-    {"q", X "cancel", false},
-    {"Escape", X "cancel", false},
-    {"C-c", X "cancel", false},
-};
-/* clang-format on */
-
-const struct binding *server_choose_bindings(size_t *count)
-{
-	*count = sizeof choose_mode_defaults / sizeof choose_mode_defaults[0];
-	return choose_mode_defaults;
-}
-
 /* The chosen item's command, its target quoted as the prompt reads it. */
 static void item_command(const struct server_choose_item *item, const char *verb,
 			 struct server_choose_result *out)
@@ -488,33 +455,35 @@ static void cancel(struct server_choose *ch, int page, struct server_choose_resu
 	out->action = SERVER_CHOOSE_LEAVE;
 }
 
-/* The mode's commands: a name (tmux's where tmux has one), what it does
- * (for list-keys), and the function that does it. */
+/* The mode's commands by name (the `choose-mode` key table's, bindings.c,
+ * with their list-keys lines) and the function that does each. */
+/* clang-format off */
 static const struct {
-	const char *name, *summary;
+	const char *name;
 	void (*run)(struct server_choose *ch, int page, struct server_choose_result *out);
 } choose_mode_commands[] = {
-    {"cursor-up", "the item above", cursor_up},
-    {"cursor-down", "the item below", cursor_down},
-    {"page-up", "a page up", page_up},
-    {"page-down", "a page down", page_down},
-    {"top", "the first item", top},
-    {"bottom", "the last item", bottom},
-    {"collapse", "the tree: close the item, or go to its parent", collapse},
-    {"expand", "the tree: open the item", expand},
-    {"choose", "show the item (switch-client) or paste the buffer, and leave", choose},
-    {"delete", "the buffers: delete the buffer", delete},
-    {"cancel", "leave choose mode", cancel},
+    {"cursor-up", cursor_up},
+    {"cursor-down", cursor_down},
+    {"page-up", page_up},
+    {"page-down", page_down},
+    {"top", top},
+    {"bottom", bottom},
+    {"collapse", collapse},
+    {"expand", expand},
+    {"choose", choose},
+    {"delete", delete},
+    {"cancel", cancel},
 };
+/* clang-format on */
 
 void server_choose_command(struct server_choose *ch, const char *command, int page,
 			   struct server_choose_result *out)
 {
-	size_t skip = strlen(X);
+	size_t skip = strlen(MODE_COMMAND_PREFIX);
 
 	out->action = SERVER_CHOOSE_NONE;
 	out->command[0] = '\0';
-	if (strncmp(command, X, skip) == 0)
+	if (strncmp(command, MODE_COMMAND_PREFIX, skip) == 0)
 		command += skip;
 	for (size_t i = 0; i < sizeof choose_mode_commands / sizeof choose_mode_commands[0]; i++) {
 		if (strcmp(command, choose_mode_commands[i].name) != 0)
@@ -527,28 +496,13 @@ void server_choose_command(struct server_choose *ch, const char *command, int pa
 	}
 }
 
-const char *server_choose_summary(const char *command)
+void server_choose_key(struct server_choose *ch, const struct mode_tables *tables, const char *key,
+		       int page, struct server_choose_result *out)
 {
-	size_t skip = strlen(X);
+	const char *command = mode_tables_command(tables, "choose-mode", key);
 
-	if (strncmp(command, X, skip) == 0)
-		command += skip;
-	for (size_t i = 0; i < sizeof choose_mode_commands / sizeof choose_mode_commands[0]; i++)
-		if (strcmp(command, choose_mode_commands[i].name) == 0)
-			return choose_mode_commands[i].summary;
-	return NULL;
-}
-
-void server_choose_key(struct server_choose *ch, const char *key, int page,
-		       struct server_choose_result *out)
-{
 	out->action = SERVER_CHOOSE_NONE;
 	out->command[0] = '\0';
-	for (size_t i = 0; i < sizeof choose_mode_defaults / sizeof choose_mode_defaults[0]; i++) {
-		if (strcmp(choose_mode_defaults[i].key, key) == 0) {
-			server_choose_command(ch, choose_mode_defaults[i].command, page, out);
-			return;
-		}
-	}
+	if (command != NULL)
+		server_choose_command(ch, command, page, out);
 }
-#undef X

@@ -86,17 +86,10 @@ struct server_choose_result {
 	char command[BINDING_COMMAND_MAX];
 };
 
-/* The mode's keys as a key table (key, "send-keys -X COMMAND"), tmux's
- * mode-tree keys: cursor-up, cursor-down, page-up, page-down, top,
- * bottom, collapse, expand (the tree), choose, delete (buffers), cancel. */
-const struct binding *server_choose_bindings(size_t *count);
-/* What a command of the mode ("send-keys -X NAME" or NAME) does, for
- * list-keys; NULL if the mode has no such command. */
-const char *server_choose_summary(const char *command);
-/* A key by its canonical name, through that table; page is how many
- * rows PageUp and PageDown move. */
-void server_choose_key(struct server_choose *ch, const char *key, int page,
-		       struct server_choose_result *out);
+/* A key by its canonical name, through the client's `choose-mode` key
+ * table (bindings.c); page is how many rows PageUp and PageDown move. */
+void server_choose_key(struct server_choose *ch, const struct mode_tables *tables, const char *key,
+		       int page, struct server_choose_result *out);
 /* One of the mode's commands ("send-keys -X NAME" or NAME). */
 void server_choose_command(struct server_choose *ch, const char *command, int page,
 			   struct server_choose_result *out);

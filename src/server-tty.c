@@ -541,7 +541,8 @@ static void choose_key(struct conn *c, const struct term_key *key)
 	term_key_name(key, name, sizeof name);
 	if (!key_name_canonical(name, canonical, sizeof canonical))
 		return;
-	server_choose_key(&ct->choose, canonical, ct->tty->rows > 4 ? ct->tty->rows - 3 : 1, &r);
+	server_choose_key(&ct->choose, &ct->modes, canonical,
+			  ct->tty->rows > 4 ? ct->tty->rows - 3 : 1, &r);
 	if (r.action == SERVER_CHOOSE_RUN || r.action == SERVER_CHOOSE_RUN_REFRESH)
 		run_binding(c, r.command);
 	if (r.action == SERVER_CHOOSE_RUN_REFRESH && c->ctty == ct)

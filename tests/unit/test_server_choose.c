@@ -35,6 +35,8 @@ static const char *tree_json =
     "  {\"id\":4,\"state\":\"active\",\"backend\":\"none\",\"active\":true}]}]}]}";
 
 static const struct server_choose_place place = {"work", 1, 3};
+/* The mode's key tables with their default keys (bindings.c). */
+static struct mode_tables tables;
 
 static cJSON *parse(const char *text)
 {
@@ -75,7 +77,7 @@ static const char *selected_key(const struct server_choose *ch)
 static void press(struct server_choose *ch, const char *const *keys, struct server_choose_result *r)
 {
 	for (; *keys != NULL; keys++)
-		server_choose_key(ch, *keys, 5, r);
+		server_choose_key(ch, &tables, *keys, 5, r);
 }
 
 static void test_tree_lines(void **state)
@@ -215,7 +217,7 @@ static void test_tree_enter_and_leave(void **state)
 	assert_false(ch.active);
 	for (size_t i = 0; i < sizeof leaving / sizeof leaving[0]; i++) {
 		open_tree(&ch, SERVER_CHOOSE_START_PANE);
-		server_choose_key(&ch, leaving[i], 5, &r);
+		server_choose_key(&ch, &tables, leaving[i], 5, &r);
 		assert_int_equal(r.action, SERVER_CHOOSE_LEAVE);
 		assert_string_equal(r.command, "");
 		assert_false(ch.active);
@@ -234,7 +236,7 @@ static void test_tree_target_quoted(void **state)
 	(void)state;
 	server_choose_open_tree(&ch, SERVER_CHOOSE_START_SESSIONS, json, &here);
 	cJSON_Delete(json);
-	server_choose_key(&ch, "Enter", 5, &r);
+	server_choose_key(&ch, &tables, "Enter", 5, &r);
 	assert_int_equal(r.action, SERVER_CHOOSE_RUN);
 	assert_string_equal(r.command, "switch-client -t \"a\\\"b\\\\c:0\"");
 }
@@ -260,14 +262,14 @@ static void test_tree_refresh(void **state)
 	press(&ch, collapse_window_0, &r);
 	assert_false(ch.items[1].expanded);
 	assert_string_equal(selected_key(&ch), "work:1");
-	server_choose_key(&ch, "Down", 5, &r);
+	server_choose_key(&ch, &tables, "Down", 5, &r);
 	assert_string_equal(selected_key(&ch), "%2");
 	assert_true(server_choose_refresh(&ch, fresh));
 	assert_false(ch.items[1].expanded); /* window 0 stays collapsed */
 	assert_string_equal(ch.items[ch.nitems - 2].key, "work:2");
 	/* %2 went: the item now at its index, %3. */
 	assert_string_equal(selected_key(&ch), "%3");
-	server_choose_key(&ch, "Down", 5, &r);
+	server_choose_key(&ch, &tables, "Down", 5, &r);
 	assert_string_equal(selected_key(&ch), "%5");
 	/* %5 goes, and the item in its place is under a window collapsed
 	 * meanwhile (by another refresh's keys): that window. */
@@ -305,10 +307,10 @@ static void test_buffers(void **state)
 	assert_string_equal(line, "  alpha: 10 bytes \"ALPHA-TEXT\"");
 	assert_string_equal(selected_key(&ch), "beta");
 	/* The tree's keys do nothing here. */
-	server_choose_key(&ch, "Left", 5, &r);
+	server_choose_key(&ch, &tables, "Left", 5, &r);
 	assert_int_equal(r.action, SERVER_CHOOSE_NONE);
 	/* d deletes the selected one and the list stays. */
-	server_choose_key(&ch, "d", 5, &r);
+	server_choose_key(&ch, &tables, "d", 5, &r);
 	assert_int_equal(r.action, SERVER_CHOOSE_RUN_REFRESH);
 	assert_string_equal(r.command, "delete-buffer -b \"beta\"");
 	assert_true(ch.active);
@@ -319,8 +321,8 @@ static void test_buffers(void **state)
 	assert_false(ch.active);
 	/* Enter pastes the chosen one. */
 	assert_true(server_choose_open_buffers(&ch, json));
-	server_choose_key(&ch, "Down", 5, &r);
-	server_choose_key(&ch, "Enter", 5, &r);
+	server_choose_key(&ch, &tables, "Down", 5, &r);
+	server_choose_key(&ch, &tables, "Enter", 5, &r);
 	assert_int_equal(r.action, SERVER_CHOOSE_RUN);
 	assert_string_equal(r.command, "paste-buffer -b \"alpha\"");
 	assert_false(ch.active);
@@ -341,61 +343,83 @@ static void test_scroll(void **state)
 	assert_int_equal(ch.top, 3);
 	assert_int_equal(server_choose_item_at(&ch, 2), 5);
 	assert_int_equal(server_choose_item_at(&ch, 6), -1);
-	server_choose_key(&ch, "Home", 5, &r);
+	server_choose_key(&ch, &tables, "Home", 5, &r);
 	server_choose_scroll(&ch, 3);
 	assert_int_equal(ch.top, 0);
-	server_choose_key(&ch, "End", 5, &r);
+	server_choose_key(&ch, &tables, "End", 5, &r);
 	server_choose_scroll(&ch, 3);
 	assert_int_equal(ch.top, 6);
 	assert_int_equal(server_choose_item_at(&ch, 2), 8);
 	server_choose_leave(&ch);
 }
 
-/* The key table: every key is a key name, every command one of the
- * mode's in tmux's spelling, with a line for list-keys, and it acts (a
- * move changes the selection, the others end the mode or give a
- * command; collapse and expand only in the tree, delete only in the
- * buffers). */
+/* The `choose-mode` key table: every key is a key name, every command
+ * one of the mode's in tmux's spelling, with a line for list-keys, and
+ * it acts (a move changes the selection, the others end the mode or
+ * give a command; collapse and expand only in the tree, delete only in
+ * the buffers). */
 static void test_key_table(void **state)
 {
-	size_t n;
-	const struct binding *table = server_choose_bindings(&n);
+	const struct key_table_def *def = key_table_def_find("choose-mode", NULL);
+	struct binding_table *table = mode_tables_find(&tables, "choose-mode", NULL);
 
 	(void)state;
-	assert_true(n > 0);
-	assert_null(server_choose_summary("send-keys -X no-such-command"));
-	for (size_t i = 0; i < n; i++) {
-		const char *name = table[i].command + strlen("send-keys -X ");
+	assert_non_null(def);
+	assert_non_null(table);
+	assert_true(table->count > 0);
+	for (size_t i = 0; i < table->count; i++) {
+		const struct binding *b = &table->entries[i];
+		const char *name = b->command + strlen(MODE_COMMAND_PREFIX);
 		bool tree_only = strcmp(name, "collapse") == 0 || strcmp(name, "expand") == 0;
-		char canonical[KEY_NAME_MAX];
 		struct server_choose ch;
 		struct server_choose_result r;
 
-		assert_true(key_name_canonical(table[i].key, canonical, sizeof canonical));
-		assert_string_equal(canonical, table[i].key);
-		assert_memory_equal(table[i].command, "send-keys -X ", strlen("send-keys -X "));
-		assert_non_null(server_choose_summary(table[i].command));
-		assert_non_null(server_choose_summary(name));
+		assert_memory_equal(b->command, MODE_COMMAND_PREFIX, strlen(MODE_COMMAND_PREFIX));
+		assert_string_not_equal(mode_command_summary(def, b->command), "");
 		if (tree_only || strcmp(name, "delete") == 0) {
 			cJSON *json = parse(buffers_json);
 
 			memset(&ch, 0, sizeof ch);
 			assert_true(server_choose_open_buffers(&ch, json));
 			cJSON_Delete(json);
-			server_choose_command(&ch, table[i].command, 5, &r);
+			server_choose_command(&ch, b->command, 5, &r);
 			assert_int_equal(r.action, tree_only ? SERVER_CHOOSE_NONE
 							     : SERVER_CHOOSE_RUN_REFRESH);
 			server_choose_leave(&ch);
 			continue;
 		}
 		open_tree(&ch, SERVER_CHOOSE_START_SESSIONS);
-		server_choose_key(&ch, "Right", 5, &r);
-		server_choose_key(&ch, "Down", 5, &r);
+		server_choose_key(&ch, &tables, "Right", 5, &r);
+		server_choose_key(&ch, &tables, "Down", 5, &r);
 		server_choose_command(&ch, name, 5, &r);
 		if (r.action == SERVER_CHOOSE_NONE && strcmp(selected_key(&ch), "work:0") == 0)
-			fail_msg("%s (%s) did nothing", table[i].key, table[i].command);
+			fail_msg("%s (%s) did nothing", b->key, b->command);
 		server_choose_leave(&ch);
 	}
+}
+
+/* A key rebound in the client's table is what the mode obeys. */
+static void test_rebound(void **state)
+{
+	struct mode_tables mine;
+	struct server_choose ch;
+	struct server_choose_result r;
+
+	(void)state;
+	mode_tables_init(&mine);
+	assert_int_equal(mode_tables_bind(&mine, "choose-mode", "x", "send-keys -X cancel", NULL),
+			 0);
+	assert_int_equal(mode_tables_bind(&mine, "choose-mode", "q", "", NULL), 0);
+	open_tree(&ch, SERVER_CHOOSE_START_PANE);
+	server_choose_key(&ch, &mine, "q", 5, &r);
+	assert_int_equal(r.action, SERVER_CHOOSE_NONE);
+	assert_true(ch.active);
+	server_choose_key(&ch, &mine, "x", 5, &r);
+	assert_int_equal(r.action, SERVER_CHOOSE_LEAVE);
+	assert_false(ch.active);
+	assert_int_not_equal(mode_tables_bind(&mine, "choose-mode", "y", "no-such-command", NULL),
+			     0);
+	mode_tables_free(&mine);
 }
 
 int main(void)
@@ -411,7 +435,12 @@ int main(void)
 	    cmocka_unit_test(test_buffers),
 	    cmocka_unit_test(test_scroll),
 	    cmocka_unit_test(test_key_table),
+	    cmocka_unit_test(test_rebound),
 	};
+	int failed;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	mode_tables_init(&tables);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	mode_tables_free(&tables);
+	return failed;
 }
