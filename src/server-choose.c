@@ -476,8 +476,9 @@ static const struct {
 };
 /* clang-format on */
 
-void server_choose_command(struct server_choose *ch, const char *command, int page,
-			   struct server_choose_result *out)
+/* One of the mode's commands ("send-keys -X NAME" or NAME). */
+static void run_command(struct server_choose *ch, const char *command, int page,
+			struct server_choose_result *out)
 {
 	size_t skip = strlen(MODE_COMMAND_PREFIX);
 
@@ -504,5 +505,5 @@ void server_choose_key(struct server_choose *ch, const struct mode_tables *table
 	out->action = SERVER_CHOOSE_NONE;
 	out->command[0] = '\0';
 	if (command != NULL)
-		server_choose_command(ch, command, page, out);
+		run_command(ch, command, page, out);
 }

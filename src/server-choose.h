@@ -90,10 +90,6 @@ struct server_choose_result {
  * table (bindings.c); page is how many rows PageUp and PageDown move. */
 void server_choose_key(struct server_choose *ch, const struct mode_tables *tables, const char *key,
 		       int page, struct server_choose_result *out);
-/* One of the mode's commands ("send-keys -X NAME" or NAME). */
-void server_choose_command(struct server_choose *ch, const char *command, int page,
-			   struct server_choose_result *out);
-
 /* Scroll so the selection is within rows shown; then the item shown at
  * row (0 the first), or -1. */
 void server_choose_scroll(struct server_choose *ch, int rows);

@@ -382,7 +382,7 @@ static void test_key_table(void **state)
 			memset(&ch, 0, sizeof ch);
 			assert_true(server_choose_open_buffers(&ch, json));
 			cJSON_Delete(json);
-			server_choose_command(&ch, b->command, 5, &r);
+			server_choose_key(&ch, &tables, b->key, 5, &r);
 			assert_int_equal(r.action, tree_only ? SERVER_CHOOSE_NONE
 							     : SERVER_CHOOSE_RUN_REFRESH);
 			server_choose_leave(&ch);
@@ -391,7 +391,7 @@ static void test_key_table(void **state)
 		open_tree(&ch, SERVER_CHOOSE_START_SESSIONS);
 		server_choose_key(&ch, &tables, "Right", 5, &r);
 		server_choose_key(&ch, &tables, "Down", 5, &r);
-		server_choose_command(&ch, name, 5, &r);
+		server_choose_key(&ch, &tables, b->key, 5, &r);
 		if (r.action == SERVER_CHOOSE_NONE && strcmp(selected_key(&ch), "work:0") == 0)
 			fail_msg("%s (%s) did nothing", b->key, b->command);
 		server_choose_leave(&ch);
