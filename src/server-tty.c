@@ -195,7 +195,7 @@ static bool paused(struct conn *c)
 	return true;
 }
 
-void server_tty_draw(struct conn *c)
+static void server_tty_draw(struct conn *c)
 {
 	struct client_tty *ct = c->ctty;
 
