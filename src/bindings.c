@@ -270,6 +270,46 @@ static const struct mode_command copy_mode_commands[] = {
     {"cancel", "leave copy mode"},
 };
 
+/* Choose mode's keys (choose-tree, choose-buffer; server-choose.c),
+ * tmux's mode-tree keys. */
+#define X MODE_COMMAND_PREFIX
+static const struct binding choose_mode_defaults[] = {
+    {"Up", X "cursor-up", false},
+    {"k", X "cursor-up", false},
+    {"Down", X "cursor-down", false},
+    {"j", X "cursor-down", false},
+    {"PageUp", X "page-up", false},
+    {"PageDown", X "page-down", false},
+    {"Home", X "top", false},
+    {"g", X "top", false},
+    {"End", X "bottom", false},
+    {"G", X "bottom", false},
+    {"Left", X "collapse", false},
+    {"h", X "collapse", false},
+    {"Right", X "expand", false},
+    {"l", X "expand", false},
+    {"Enter", X "choose", false},
+    {"d", X "delete", false},
+    {"q", X "cancel", false},
+    {"Escape", X "cancel", false},
+    {"C-c", X "cancel", false},
+};
+#undef X
+
+static const struct mode_command choose_mode_commands[] = {
+    {"cursor-up", "the item above"},
+    {"cursor-down", "the item below"},
+    {"page-up", "a page up"},
+    {"page-down", "a page down"},
+    {"top", "the first item"},
+    {"bottom", "the last item"},
+    {"collapse", "the tree: close the item, or go to its parent"},
+    {"expand", "the tree: open the item"},
+    {"choose", "show the item (switch-client) or paste the buffer, and leave"},
+    {"delete", "the buffers: delete the buffer"},
+    {"cancel", "leave choose mode"},
+};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct key_table_def key_table_defs[] = {
@@ -277,6 +317,9 @@ static const struct key_table_def key_table_defs[] = {
      * (copy-mode-vi) is its other name, so tmux lines bind either. */
     {"copy-mode", "copy-mode-vi", copy_mode_defaults, COUNT(copy_mode_defaults),
      copy_mode_commands, COUNT(copy_mode_commands)},
+    /* Choose mode (choose-tree, choose-buffer): tmux has its keys fixed. */
+    {"choose-mode", NULL, choose_mode_defaults, COUNT(choose_mode_defaults),
+     choose_mode_commands, COUNT(choose_mode_commands)},
 };
 
 static ptrdiff_t key_table_index(const char *name, struct sm_error *err)

@@ -27,6 +27,7 @@
 #include "format.h"
 #include "sanitise.h"
 #include "screen-draw.h"
+#include "server-choose.h"
 #include "server-copy.h"
 #include "server.h"
 #include "term.h"
@@ -470,6 +471,67 @@ static void draw_borders(struct canvas *cv, struct window *w)
 	free(mask);
 }
 
+/* ---- choose mode ---- */
+
+/* One line of the list: the whole row in the text's colours, or the
+ * selection's; a pane's label in its backend's colour, its denials in
+ * the title's.  Every text goes through put, the sanitiser. */
+static void draw_choose_item(struct canvas *cv, int y, const struct server_choose_item *item,
+			     bool selected)
+{
+	enum theme_slot base = selected ? THEME_COPY_SELECTION : THEME_HELP_TEXT;
+	const char *mark = item->expandable ? (item->expanded ? "- " : "+ ") : "  ";
+	int x = 1 + 2 * item->depth, cols = cv->tty->cols;
+	char label[48], denied[32];
+
+	fill(cv, y, 0, cols, " ", base);
+	if (x >= cols)
+		return;
+	x += put(cv, y, x, cols - x, mark, base);
+	x += put(cv, y, x, cols - x, item->before, base);
+	/* A pane's label as its title line has it; a buffer's as it came. */
+	if (item->violations >= 0)
+		screen_label_text(item->state, item->backend, item->accelerator, label,
+				  sizeof label);
+	else
+		snprintf(label, sizeof label, "%s", item->label);
+	if (label[0] != '\0' && x < cols)
+		x += put(cv, y, x, cols - x, label, label_slot(item->state, item->backend));
+	if (item->violations >= 0 && x < cols) {
+		snprintf(denied, sizeof denied, " %d denied", item->violations);
+		x += put(cv, y, x, cols - x, denied,
+			 item->violations > 0 ? THEME_TITLE_VIOLATIONS : base);
+	}
+	if (x < cols)
+		put(cv, y, x, cols - x, item->after, base);
+}
+
+/* The list covers the window: a header with its keys, then a line per
+ * shown item. */
+static void draw_choose(struct canvas *cv, int rows)
+{
+	struct server_choose *ch = cv->overlay->choose;
+	const char *header =
+	    ch->kind == SERVER_CHOOSE_TREE
+		? " choose-tree \u2014 Enter shows it, Left/Right collapse/expand, q leaves "
+		: " choose-buffer \u2014 Enter pastes, d deletes, q leaves ";
+
+	if (rows-- < 2)
+		return;
+	fill(cv, 0, 0, cv->tty->cols, " ", THEME_HELP_KEY);
+	put(cv, 0, 0, cv->tty->cols, header, THEME_HELP_KEY);
+	server_choose_scroll(ch, rows);
+	for (int row = 0; row < rows; row++) {
+		int index = server_choose_item_at(ch, row);
+
+		if (index < 0)
+			fill(cv, 1 + row, 0, cv->tty->cols, " ", THEME_HELP_TEXT);
+		else
+			draw_choose_item(cv, 1 + row, &ch->items[index], index == ch->selected);
+	}
+	tty_set_cursor(cv->tty, 0, 0, false);
+}
+
 /* ---- the status line ---- */
 
 #define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
@@ -880,6 +942,7 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
 			    false};
 	struct window *w = s->active;
+	bool status;
 
 	for (int y = 0; y < tty->rows; y++)
 		tty_fill(tty, y, 0, tty->cols, NULL);
@@ -903,9 +966,12 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 	}
 	/* Without a status line a message or the prompt still takes the
 	 * last row, over the pane there. */
-	if (tty->rows > 1 && (config->status || overlay->prompt ||
-			      (overlay->message != NULL && overlay->message[0] != '\0')))
+	status = tty->rows > 1 && (config->status || overlay->prompt ||
+				   (overlay->message != NULL && overlay->message[0] != '\0'));
+	if (status)
 		draw_status(&cv);
+	if (overlay->choose != NULL && overlay->choose->active)
+		draw_choose(&cv, tty->rows - (status ? 1 : 0));
 	if (overlay->help != NULL && overlay->view != NULL)
 		draw_view(&cv);
 	else if (overlay->help != NULL)

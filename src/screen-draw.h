@@ -13,6 +13,7 @@
 
 #include "theme.h"
 
+struct server_choose;
 struct tty;
 struct session;
 struct config;
@@ -52,6 +53,9 @@ struct screen_overlay {
 	/* display-panes: each shown pane's number (its index in the
 	 * window) in big digits at its centre, its id and size below. */
 	bool display_panes;
+	/* Choose mode (server-choose.c): its list over the window, kept
+	 * scrolled to the selection by the draw.  NULL or inactive: none. */
+	struct server_choose *choose;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,

@@ -40,6 +40,7 @@
 #include "os.h"
 #include "sanitise.h"
 #include "screen-draw.h"
+#include "server-choose.h"
 #include "server-copy.h"
 #include "server-prompt.h"
 #include "server.h"
@@ -79,6 +80,7 @@ struct client_tty {
 	uint64_t owner_checked; /* when the last look found the client the owner */
 	struct server_prompt prompt;
 	struct server_copy copy;	 /* copy mode (server-copy.c) */
+	struct server_choose choose;	 /* choose mode (server-choose.c) */
 	bool display_panes;		 /* the panes' numbers shown (display-panes) */
 	uv_timer_t *display_panes_timer; /* ... until it fires (display_panes_time) */
 	/* Ask mode's question being asked: the pane, the host, or its
@@ -193,7 +195,7 @@ static bool paused(struct conn *c)
 	return true;
 }
 
-void server_tty_draw(struct conn *c)
+static void server_tty_draw(struct conn *c)
 {
 	struct client_tty *ct = c->ctty;
 
@@ -222,6 +224,7 @@ void server_tty_draw(struct conn *c)
 		server_copy_leave(&ct->copy); /* its pane is gone */
 	overlay.copy = &ct->copy;
 	overlay.display_panes = ct->display_panes;
+	overlay.choose = &ct->choose;
 	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
@@ -447,6 +450,105 @@ static void ask_answer(struct conn *c, const char *key)
 	cJSON_Delete(result);
 }
 
+/* ---- choose mode ---- */
+
+/* The server's answer to a list request, as a protocol client reads
+ * it; NULL (said in the status line) if it failed. */
+static cJSON *list_answer(struct conn *c, const char *cmd)
+{
+	cJSON *request = cJSON_CreateObject(), *result = cJSON_CreateObject();
+	struct sm_error err = {0};
+
+	cJSON_AddStringToObject(request, "cmd", cmd);
+	if (exec_request(c, request, result, &err) != 0) {
+		server_tty_message(c, true, err.message);
+		cJSON_Delete(result);
+		result = NULL;
+	}
+	cJSON_Delete(request);
+	return result;
+}
+
+/* choose-tree (-s, -w) or choose-buffer: the list opens on the server's
+ * answer; no buffer at all opens nothing and says so. */
+static void choose_open(struct conn *c, const struct command_parsed *parsed)
+{
+	struct client_tty *ct = c->ctty;
+	bool tree = strcmp(parsed->entry->name, "choose-tree") == 0;
+	cJSON *result = list_answer(c, tree ? "list" : "list-buffers");
+	struct pane *p = active_pane(c);
+	struct window *w = c->attached->active;
+	struct server_choose_place place = {.session = c->attached->name,
+					    .window = w != NULL ? w->index : 0,
+					    .pane = p != NULL ? p->id : -1};
+	bool opened = true;
+
+	server_choose_leave(&ct->choose);
+	if (result == NULL)
+		return;
+	if (tree)
+		server_choose_open_tree(&ct->choose,
+					command_local(parsed, "s")   ? SERVER_CHOOSE_START_SESSIONS
+					: command_local(parsed, "w") ? SERVER_CHOOSE_START_WINDOWS
+								     : SERVER_CHOOSE_START_PANE,
+					result, &place);
+	else
+		opened = server_choose_open_buffers(&ct->choose, result);
+	cJSON_Delete(result);
+	if (!opened) {
+		server_tty_message(c, false, "no buffers");
+		return;
+	}
+	server_copy_leave(&ct->copy);
+	ct->message[0] = '\0';
+	server_tty_draw(c);
+}
+
+/* The list asked for again: it stays true while it is open.  A buffer
+ * list that came back empty has closed, and says so. */
+static void choose_refresh(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	cJSON *result;
+
+	if (!ct->choose.active)
+		return;
+	result = list_answer(c, ct->choose.kind == SERVER_CHOOSE_TREE ? "list" : "list-buffers");
+	if (result != NULL && !server_choose_refresh(&ct->choose, result))
+		server_tty_message(c, false, "no buffers");
+	cJSON_Delete(result);
+}
+
+void server_tty_layout(struct conn *c)
+{
+	if (c->ctty == NULL)
+		return;
+	if (c->ctty->choose.active && c->ctty->choose.kind == SERVER_CHOOSE_TREE)
+		choose_refresh(c);
+	server_tty_draw(c);
+}
+
+static void run_binding(struct conn *c, const char *line);
+
+/* A key in choose mode: through the mode's key table; Enter's command
+ * runs as if typed at the prompt, d's too and the list is asked again. */
+static void choose_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
+	struct server_choose_result r;
+
+	term_key_name(key, name, sizeof name);
+	if (!key_name_canonical(name, canonical, sizeof canonical))
+		return;
+	server_choose_key(&ct->choose, &ct->modes, canonical,
+			  ct->tty->rows > 4 ? ct->tty->rows - 3 : 1, &r);
+	if (r.action == SERVER_CHOOSE_RUN || r.action == SERVER_CHOOSE_RUN_REFRESH)
+		run_binding(c, r.command);
+	if (r.action == SERVER_CHOOSE_RUN_REFRESH && c->ctty == ct)
+		choose_refresh(c);
+}
+
 /* ---- input ---- */
 
 static bool same_key(const struct term_key *a, const struct term_key *b)
@@ -578,6 +680,14 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 	char words[BINDING_COMMAND_MAX], label[160], initial[1024] = "";
 
 	join_words(parsed, words, sizeof words);
+	if (strcmp(name, "choose-tree") == 0 || strcmp(name, "choose-buffer") == 0) {
+		choose_open(c, parsed);
+		return;
+	}
+	/* One mode at a time, as the ncurses client's. */
+	if (strcmp(name, "list-keys") == 0 || strcmp(name, "display-panes") == 0 ||
+	    strcmp(name, "copy-mode") == 0)
+		server_choose_leave(&ct->choose);
 	if (strcmp(name, "send-prefix") == 0) {
 		struct pane *p = active_pane(c);
 
@@ -725,6 +835,7 @@ static void run_printed(struct conn *c, const struct command_parsed *parsed)
 	}
 	close_overlay(ct);
 	server_copy_leave(&ct->copy);
+	server_choose_leave(&ct->choose);
 	for (char *at = text; (line = strsep(&at, "\n")) != NULL;) {
 		ct->view = xrealloc(ct->view, (size_t)(ct->nview + 1) * sizeof *ct->view);
 		ct->view[ct->nview++] = xstrdup(line);
@@ -1058,6 +1169,13 @@ static void handle_key(struct conn *c, const struct term_key *key)
 		server_tty_draw(c);
 		return;
 	}
+	/* Choose mode's keys; the prefix, taken above, still works there. */
+	if (ct->choose.active) {
+		choose_key(c, key);
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
 	/* In copy mode the prefix still works, as in tmux's modes. */
 	if (ct->copy.active) {
 		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
@@ -1245,6 +1363,13 @@ static void decode_input(struct conn *c, bool final)
 
 		if (used == 0)
 			break;
+		/* Choose mode's list covers the panes: neither the mouse nor
+		 * what is no key reaches them, as in the ncurses client. */
+		if (ct->choose.active &&
+		    (in.kind == TERM_INPUT_MOUSE || in.kind == TERM_INPUT_OTHER)) {
+			at += used;
+			continue;
+		}
 		if (in.kind == TERM_INPUT_KEY) {
 			handle_key(c, &in.key);
 		} else if (in.kind == TERM_INPUT_MOUSE) {
@@ -1493,6 +1618,7 @@ void server_tty_detach(struct conn *c)
 	close(ct->in_fd);
 	tty_free(ct->tty);
 	server_copy_leave(&ct->copy);
+	server_choose_leave(&ct->choose);
 	close_overlay(ct);
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);

@@ -284,7 +284,7 @@ static void server_send_layout(struct conn *c, struct session *s)
 		/* The names drawn now: automatic-rename's timer looks for a change. */
 		for (struct window *v = s->windows; v != NULL; v = v->next)
 			window_display_name(v, v->shown, sizeof v->shown);
-		server_tty_draw(c);
+		server_tty_layout(c);
 		return;
 	}
 	server_send(c, server_layout_json(s, c));

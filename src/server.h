@@ -262,8 +262,10 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 		      struct sm_error *err);
 /* Give the terminal back as it was found (idempotent). */
 void server_tty_detach(struct conn *c);
-void server_tty_draw(struct conn *c);
 void server_tty_draw_session(struct session *s);
+/* The session's layout changed: choose-tree's list is asked again, and
+ * the screen drawn. */
+void server_tty_layout(struct conn *c);
 void server_tty_resize(struct conn *c);
 /* A line in the client's status line for a few seconds. */
 void server_tty_message(struct conn *c, bool is_error, const char *text);

@@ -3,7 +3,8 @@
 # first, each with its name, size, the label of the pane it was copied
 # from and the start of its text; Enter pastes the chosen one into the
 # active pane, d deletes it (the list stays open on the rest), q leaves
-# changing nothing.
+# changing nothing; a buffer's text reaches the screen sanitised; the
+# keys are the choose-mode key table.
 . "$(dirname "$0")/tui-lib"
 
 # The buffers' names, newest first ("no buffers" is printed when none).
@@ -57,4 +58,33 @@ check "... the list is gone" wait_screen_gone "choose-buffer"
 prefix =
 check "prefix = with no buffers says so" wait_for 3 status_matches "no buffers"
 check "... and opens no list" screen_lacks "choose-buffer"
+
+# A buffer's text is whatever a pane printed: shown only through the
+# sanitiser, never as a clear-screen or a clipboard write to the
+# terminal, nor with a right-to-left override reordering it.
+sm ctl '{"cmd":"set-buffer","name":"evil","text":"\u001b[2JEVIL\u202egnp.exe\u001b]52;c;SGVsbG8=\u0007"}' >/dev/null
+prefix =
+check "a buffer holding escape sequences is listed with each control as ?, the override dropped" \
+	wait_for 3 screen_has 'evil: 34 bytes "?[2JEVILgnp.exe?]52;c;SGVsbG8=?"'
+check "... the list drawn whole around it" screen_has "choose-buffer"
+keys q
+wait_screen_gone "choose-buffer"
+
+# The list's keys are the choose-mode key table: list-keys lists it, and
+# a key bound there works.
+prefix :
+wait_for 3 status_matches ':'
+keys "list-keys -T choose-mode" Enter
+check "list-keys -T choose-mode lists its keys" \
+	wait_for 3 screen_matches ' d  *send-keys -X delete  *the buffers: delete the buffer'
+keys q
+wait_screen_gone "key table choose-mode"
+prefix :
+wait_for 3 status_matches ':'
+keys "bind-key -T choose-mode x send-keys -X cancel" Enter
+prefix =
+wait_screen "choose-buffer"
+keys x
+check "x, bound to cancel in choose-mode, leaves the list" wait_screen_gone "choose-buffer"
+check "... deleting nothing" buffers_are "evil"
 finish
