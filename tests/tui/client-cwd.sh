@@ -1,5 +1,5 @@
 #!/bin/sh
-# TUI: on the server's drawing path, `:record FILE` and `:source-file
+# TUI: `:record FILE` and `:source-file
 # PATH` with a relative path mean the user's directory, the one the
 # client was attached from (the thin client sends it with attach), not
 # the server's.  The server runs from this test's directory; the client
@@ -10,7 +10,7 @@ HERE="$T_DIR/here"
 mkdir -p "$HERE"
 printf 'rename-session from-here\n' >"$HERE/rel.conf"
 sm new -d -s cwd >/dev/null
-tm new-session -d -s main -x 120 -y 40 -c "$HERE" "$(client_cmd SANDMUX_SERVER_DRAWS=1 -t cwd)"
+tm new-session -d -s main -x 120 -y 40 -c "$HERE" "$(client_cmd -t cwd)"
 wait_screen "─" 10
 pane=$(active_pane)
 

@@ -4,8 +4,6 @@
 # x to cancel, and unbinds q; copy mode then moves with C-n and C-p,
 # ignores q and leaves with x, and `list-keys -T copy-mode` lists the
 # table as bound.  A table that does not exist is refused with its code.
-# Runs on the server's drawing path (SANDMUX_SERVER_DRAWS=1): the
-# ncurses client's copy mode has fixed keys.
 . "$(dirname "$0")/tui-lib"
 
 mkdir -p "$XDG_CONFIG_HOME/sandmux"
@@ -22,7 +20,7 @@ cat >"$XDG_CONFIG_HOME/sandmux/config.json" <<'JSON'
 }
 JSON
 
-start_client SANDMUX_SERVER_DRAWS=1
+start_client
 keys "seq 1 100 | sed 's/^/line /'" Enter
 wait_for 5 screen_matches '^line 100 *$'
 

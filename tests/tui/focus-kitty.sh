@@ -1,5 +1,5 @@
 #!/bin/sh
-# TUI: on the server's drawing path, keys and focus from the user's
+# TUI: keys and focus from the user's
 # terminal reach a program in its own protocol.  A program that pushed
 # the kitty keyboard protocol's disambiguate flag (CSI > 1 u) gets
 # Escape, C-c and M-x typed on the outer terminal as CSI u, Enter as
@@ -19,7 +19,7 @@ with open(sys.argv[1], "wb") as f:
         f.write(b); f.flush()
 ' "$T_DIR/got" >/dev/null
 check "setup: the program asked" wait_for 10 capture_has %1 ready
-tm new-session -d -s main -x 100 -y 30 "$(client_cmd SANDMUX_SERVER_DRAWS=1 -t k)"
+tm new-session -d -s main -x 100 -y 30 "$(client_cmd -t k)"
 wait_screen ready 10
 
 got() { od -An -c "$T_DIR/got" | tr -s ' \n' ' '; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# TUI: on the server's drawing path, a pane's OSC 8 hyperlink is drawn
+# TUI: a pane's OSC 8 hyperlink is drawn
 # on the user's terminal when that terminal shows links (terminfo's Hls,
 # here a test entry built on xterm-256color), and a hostile URI (an ESC
 # inside) never reaches it.  The user's terminal is a pty held by a
@@ -24,7 +24,7 @@ import os, pty, sys, time
 sandmux, name, out, stop = sys.argv[1:5]
 pid, fd = pty.fork()
 if pid == 0:
-    os.environ.update(TERM="sandmux-links", SANDMUX_SERVER_DRAWS="1")
+    os.environ.update(TERM="sandmux-links")
     os.execv(sandmux, [sandmux, "-L", name, "attach", "-t", "links"])
 with open(out, "wb") as f:
     while not os.path.exists(stop):
