@@ -28,7 +28,7 @@
 #include "subpath.h"
 #include "supervisor-internal.h"
 
-/* --- one notification ---------------------------------------------------- */
+/* --- a call's arguments and paths ---------------------------------------- */
 
 /* A setxattr's value, read from the child (one call at a time). */
 char xattr_value[XATTR_SIZE_MAX];
@@ -942,7 +942,7 @@ static const struct sv_syscall sv_syscalls[] = {
     [SYS_unlink] = {"unlink", CWD(0), NOPATH, -1, -1},
     [SYS_unlinkat] = {"unlinkat", REL(0, 1), NOPATH, 2, -1},
     [SYS_rmdir] = {"rmdir", CWD(0), NOPATH, -1, -1, .more = more_rmdir},
-    /* The attribute calls (see "attributes") and bind, connect. */
+    /* The attribute calls (supervisor-emulate.c, "attributes"), bind, connect. */
     [SYS_truncate] = {"truncate", CWD(0), NOPATH, -1, -1, .more = more_length, .more_at = 1},
     [SYS_chmod] = {"chmod", CWD(0), NOPATH, -1, 1},
     [SYS_fchmod] = {"fchmod", FD(0), NOPATH, -1, 1},

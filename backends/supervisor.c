@@ -128,6 +128,9 @@ static void on_reports(uv_async_t *async)
 	}
 }
 
+/* --- one notification ---------------------------------------------------- */
+
+/* The call, decoded (supervisor-path.c), to the code that answers it. */
 static int dispatch(struct sv_call *c, int kind)
 {
 	switch (kind) {
