@@ -25,6 +25,7 @@
 
 #include "allowlist.h"
 #include "error.h"
+#include "xalloc.h"
 
 enum entry_kind { ENTRY_EXACT, ENTRY_LEADING, ENTRY_MIDDLE, ENTRY_IP };
 
@@ -526,11 +527,7 @@ static int list_add(struct allowlist *a, const char *const *entries, size_t n,
 
 	if (n == 0)
 		return 0;
-	grown = realloc(a->entries, (a->n + n) * sizeof *grown);
-	if (grown == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	grown = xrealloc(a->entries, (a->n + n) * sizeof *grown);
 	a->entries = grown;
 	for (size_t i = 0; i < n; i++)
 		if (entry_parse(entries[i], &a->entries[a->n + i], err) != 0)
@@ -551,12 +548,8 @@ static size_t count_null_terminated(const char *const *v)
 struct allowlist *allowlist_new(bool network_enabled, const char *const *extra, size_t nextra,
 				struct sm_error *err)
 {
-	struct allowlist *a = calloc(1, sizeof *a);
+	struct allowlist *a = xcalloc(1, sizeof *a);
 
-	if (a == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return NULL;
-	}
 	a->network_enabled = network_enabled;
 	/* extra entries are checked even when the network is off, so a bad
 	 * config is reported the same way either way */
@@ -769,11 +762,7 @@ int allowlist_host_addresses(struct allowlist_addrs *out)
 	for (ifa = list; ifa != NULL; ifa = ifa->ifa_next)
 		n += ifa->ifa_addr != NULL &&
 		     (ifa->ifa_addr->sa_family == AF_INET || ifa->ifa_addr->sa_family == AF_INET6);
-	out->v = calloc(n > 0 ? n : 1, sizeof *out->v);
-	if (out->v == NULL) {
-		freeifaddrs(list);
-		return -1;
-	}
+	out->v = xcalloc(n > 0 ? n : 1, sizeof *out->v);
 	for (ifa = list; ifa != NULL; ifa = ifa->ifa_next)
 		if (allowlist_ip_from_sockaddr(ifa->ifa_addr, &out->v[out->n]) == 0)
 			out->n++;

@@ -50,6 +50,7 @@
 #include "error.h"
 #include "sandbox.h"
 #include "subpath.h"
+#include "xalloc.h"
 
 const char *const bwrap_deny_read_defaults[] = {
     /* Private keys, known hosts and agent config: reading them lets a
@@ -362,9 +363,7 @@ nomem:
  * that does not exist has nothing to read and nothing to mount over. */
 static int mount_points(const struct strvec *spellings, struct strvec *points, bool **is_dir)
 {
-	*is_dir = calloc(spellings->n + 1, sizeof **is_dir);
-	if (*is_dir == NULL)
-		return -1;
+	*is_dir = xcalloc(spellings->n + 1, sizeof **is_dir);
 	for (size_t i = 0; i < spellings->n; i++) {
 		char resolved[PATH_MAX];
 		struct stat st;

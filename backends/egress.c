@@ -40,6 +40,7 @@
 #include "error.h"
 #include "log.h"
 #include "os.h"
+#include "xalloc.h"
 
 /* What one direction of a tunnel reads at once, and so holds at most:
  * bytes read from one side, not yet written to the other.  Large,
@@ -321,12 +322,10 @@ static size_t relay_bufs; /* of RELAY_BUF, in use or pooled */
 
 static struct chunk *chunk_new(size_t cap)
 {
-	struct chunk *ch = malloc(sizeof *ch + cap);
+	struct chunk *ch = xmalloc(sizeof *ch + cap);
 
-	if (ch != NULL) {
-		ch->cap = cap;
-		ch->relay_buf = false;
-	}
+	ch->cap = cap;
+	ch->relay_buf = false;
 	return ch;
 }
 
@@ -1217,18 +1216,16 @@ static void on_connection(uv_stream_t *server, int status)
 
 	if (status < 0 || eg->closing)
 		return;
-	c = calloc(1, sizeof *c);
-	if (c == NULL)
-		return;
+	c = xcalloc(1, sizeof *c);
 	c->eg = eg;
 	c->tag = l->tag;
 	c->proto = proto;
 	c->state = proto == PROTO_HTTP ? ST_HEAD : ST_SOCKS_GREETING;
 	c->head_cap = proto == PROTO_HTTP ? EGRESS_HTTP_HEAD_MAX : SOCKS_HEAD_MAX;
-	c->head = malloc(c->head_cap);
+	c->head = xmalloc(c->head_cap);
 	rc = server->type == UV_TCP ? uv_tcp_init(eg->loop, &c->client.h.tcp)
 				    : uv_pipe_init(eg->loop, &c->client.h.pipe, 0);
-	if (c->head == NULL || rc != 0) {
+	if (rc != 0) {
 		free(c->head);
 		free(c);
 		return;
@@ -1272,10 +1269,8 @@ static void on_listener_closed(uv_handle_t *h)
 
 static struct listener *listener_new(struct egress *eg, enum proto proto, int tag)
 {
-	struct listener *l = calloc(1, sizeof *l);
+	struct listener *l = xcalloc(1, sizeof *l);
 
-	if (l == NULL)
-		return NULL;
 	l->eg = eg;
 	l->proto = proto;
 	l->tag = tag;
@@ -1324,12 +1319,8 @@ static int listen_tcp(struct egress *eg, enum proto proto, int *port, struct sm_
 struct egress *egress_start(uv_loop_t *loop, const struct egress_policy *policy,
 			    egress_violation_fn on_violation, void *user, struct sm_error *err)
 {
-	struct egress *eg = calloc(1, sizeof *eg);
+	struct egress *eg = xcalloc(1, sizeof *eg);
 
-	if (eg == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return NULL;
-	}
 	eg->loop = loop;
 	eg->on_violation = on_violation;
 	eg->user = user;
@@ -1408,11 +1399,7 @@ int egress_tag_allow(struct egress *eg, int tag, const char *const *entries, siz
 
 	if (n == 0)
 		return 0;
-	t = calloc(1, sizeof *t);
-	if (t == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	t = xcalloc(1, sizeof *t);
 	t->allow = allowlist_new(true, entries, n, err);
 	if (t->allow == NULL) {
 		free(t);

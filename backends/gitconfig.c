@@ -77,12 +77,10 @@ static void parsed_free(struct parsed *p)
 
 static char *dup_range(const char *s, size_t n)
 {
-	char *out = malloc(n + 1);
+	char *out = xmalloc(n + 1);
 
-	if (out != NULL) {
-		memcpy(out, s, n);
-		out[n] = '\0';
-	}
+	memcpy(out, s, n);
+	out[n] = '\0';
 	return out;
 }
 
@@ -146,22 +144,16 @@ static int push_entry(struct parsed *out, const char *section, const char *sub, 
 
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 16;
-		struct entry *v = realloc(out->v, cap * sizeof *v);
-		if (v == NULL)
-			return -1;
-		out->v = v;
+		out->v = xrealloc(out->v, cap * sizeof *out->v);
 		out->cap = cap;
 	}
 	e = &out->v[out->n];
 	memset(e, 0, sizeof *e);
-	e->section = strdup(section);
-	e->sub = sub != NULL ? strdup(sub) : NULL;
+	e->section = xstrdup(section);
+	e->sub = sub != NULL ? xstrdup(sub) : NULL;
 	e->key = dup_range(key, key_len);
 	e->value = bare ? NULL : dup_range(value, value_len);
 	out->n++;
-	if (e->section == NULL || (sub != NULL && e->sub == NULL) || e->key == NULL ||
-	    (!bare && e->value == NULL))
-		return -1;
 	return 0;
 }
 

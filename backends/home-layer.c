@@ -34,6 +34,7 @@
 #include "home-layer.h"
 #include "hostrun.h"
 #include "subpath.h"
+#include "xalloc.h"
 
 static char layer_root[PATH_MAX];
 
@@ -232,12 +233,7 @@ int home_layer_work_new(const char *layer, char **out, struct sm_error *err)
 			     layer, strerror(errno));
 		return -1;
 	}
-	*out = strdup(path);
-	if (*out == NULL) {
-		rmdir(path);
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	*out = xstrdup(path);
 	return 0;
 }
 
@@ -416,17 +412,11 @@ static int add_change(struct walk *w, const char *rel, enum home_change_kind kin
 
 	if (w->out->n == w->out->cap) {
 		size_t cap = w->out->cap ? 2 * w->out->cap : 32;
-		struct home_change *v = realloc(w->out->v, cap * sizeof *v);
-
-		if (v == NULL)
-			return -1;
-		w->out->v = v;
+		w->out->v = xrealloc(w->out->v, cap * sizeof *w->out->v);
 		w->out->cap = cap;
 	}
 	c = &w->out->v[w->out->n];
-	c->path = strdup(rel);
-	if (c->path == NULL)
-		return -1;
+	c->path = xstrdup(rel);
 	snprintf(abs, sizeof abs, "%s/%s", w->home, rel);
 	c->kind = kind;
 	c->is_dir = is_dir;

@@ -14,6 +14,7 @@
 #include "hostrun.h"
 #include "os.h"
 #include "subpath.h"
+#include "xalloc.h"
 
 /* Anywhere inside a writable root, at any depth. */
 const char *const hostrun_components[] = {
@@ -297,8 +298,9 @@ static int push_path_dirs(struct strvec *out, const char *path_value, const char
 	char *copy, *save = NULL;
 	int rc = 0;
 
-	if (path_value == NULL || (copy = strdup(path_value)) == NULL)
-		return path_value == NULL ? 0 : -1;
+	if (path_value == NULL)
+		return 0;
+	copy = xstrdup(path_value);
 	for (char *dir = strtok_r(copy, ":", &save); dir != NULL && rc == 0;
 	     dir = strtok_r(NULL, ":", &save)) {
 		size_t n = strlen(dir);
@@ -615,8 +617,8 @@ static void rc_scan_file(struct rc_scan *s, const char *path, int depth)
 	if (st.st_size > 0) {
 		size_t size = st.st_size < RC_MAX_BYTES ? (size_t)st.st_size : RC_MAX_BYTES;
 
-		text = malloc(size + 1);
-		got = text != NULL ? read(fd, text, size) : -1;
+		text = xmalloc(size + 1);
+		got = read(fd, text, size);
 	}
 	close(fd);
 	if (got > 0 && memchr(text, '\0', (size_t)got) == NULL) {
@@ -633,11 +635,9 @@ static void rc_scan_file(struct rc_scan *s, const char *path, int depth)
 /* Every file the startup files under home source or run, onto out. */
 static int push_sourced(struct strvec *out, const char *home)
 {
-	struct rc_scan *s = malloc(sizeof *s);
+	struct rc_scan *s = xmalloc(sizeof *s);
 	int rc;
 
-	if (s == NULL)
-		return -1;
 	s->home = home;
 	s->out = out;
 	s->nomem = false;

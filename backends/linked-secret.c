@@ -1,5 +1,6 @@
 /* Hard links of secrets (linked-secret.h). */
 #include "linked-secret.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -13,11 +14,9 @@ static void add_file(struct linked_secrets *c, const struct stat *st)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap != 0 ? c->cap * 2 : 64;
-		struct linked_secret_file *v = realloc(c->v, cap * sizeof *v);
-
-		if (v == NULL)
-			return;
-		c->v = v, c->cap = cap;
+		/* xalloc's: a file left out here would be a hard link of a
+		 * secret let through. */
+		c->v = xrealloc(c->v, cap * sizeof *c->v), c->cap = cap;
 	}
 	c->v[c->n++] = (struct linked_secret_file){st->st_ino, st->st_size, st->st_mtim};
 }

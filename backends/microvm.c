@@ -88,6 +88,7 @@
 #include "sandbox-limits.h"
 #include "sandbox.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 /* How long a guest may take from qemu's start to "ready".  Measured
  * here: ~2.5 s under TCG on an idle host; a loaded host (parallel test
@@ -410,9 +411,11 @@ static char *work_secrets(const struct vm_key *key)
 	enum { MAX = 96 * 1024 };
 	struct linked_secrets found = {0};
 	struct strvec roots = STRVEC_INIT;
-	char *text = malloc(MAX);
+	/* xalloc's: a list cut short here would let a hard link of a
+	 * secret through the shares' guard. */
+	char *text = xmalloc(MAX);
 
-	for (const char *p = key->deny; text != NULL && *p != '\0';) {
+	for (const char *p = key->deny; *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 		char root[PATH_MAX];
 
@@ -1209,15 +1212,11 @@ int microvm_vm_start(const struct probe_result *probe, const struct vm_key *key,
 		     const struct strvec *warm, int rows, int cols, struct launch_result *res,
 		     struct sm_error *err)
 {
-	struct microvm_vm *vm = calloc(1, sizeof *vm);
+	struct microvm_vm *vm = xcalloc(1, sizeof *vm);
 	int report[2] = {-1, -1};
 	char *world;
 	size_t world_len = 0;
 
-	if (vm == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
 	vm->ctl = vm->qmp.fd = vm->timer = vm->slave_hold = vm->report = vm->report_write = -1;
 	vm->shell_exit = -1;
 	vm->key = *key;

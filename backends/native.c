@@ -672,13 +672,9 @@ static int send_filter(int sock, struct sm_error *err)
 static int shim_prepare(const struct launch_request *req, const struct native_paths *paths,
 			struct launch_result *res, struct sm_error *err)
 {
-	struct native_shim *shim = calloc(1, sizeof *shim);
+	struct native_shim *shim = xcalloc(1, sizeof *shim);
 	int pair[2];
 
-	if (shim == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
 	native_of(res)->shim = shim;
 	shim->sock = shim->child_sock = shim->watch = -1;
 	shim->pane_id = req->pane_id;

@@ -540,13 +540,9 @@ static const char *join_file(void)
  * for the child, no limit written. */
 static struct limits_group *group_make(struct sm_error *err)
 {
-	struct limits_group *g = calloc(1, sizeof *g);
+	struct limits_group *g = xcalloc(1, sizeof *g);
 	char name[32];
 
-	if (g == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return NULL;
-	}
 	for (int h = 0; h < H_COUNT; h++) {
 		g->join_fd[h] = -1;
 		g->dir[h] = xstrdup("");

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "sandbox.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 static const char *const backend_names[SANDBOX_BACKEND_COUNT] = {
     [SANDBOX_NONE] = "none",
@@ -121,13 +122,11 @@ char *sandbox_expand_home(const char *path, const char *home)
 	size_t hl;
 
 	if (path[0] != '~' || (path[1] != '\0' && path[1] != '/') || home == NULL)
-		return strdup(path);
+		return xstrdup(path);
 	hl = strlen(home);
 	while (hl > 1 && home[hl - 1] == '/')
 		hl--;
-	out = malloc(hl + strlen(path));
-	if (out == NULL)
-		return NULL;
+	out = xmalloc(hl + strlen(path));
 	memcpy(out, home, hl);
 	strcpy(out + hl, path + 1);
 	return out;
@@ -210,11 +209,7 @@ static int get_string(const cJSON *obj, const char *key, bool required, char **o
 		return -1;
 	if (value == NULL)
 		return 0;
-	*out = strdup(value);
-	if (*out == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	*out = xstrdup(value);
 	return 0;
 }
 
@@ -272,11 +267,7 @@ static int get_string_array(const cJSON *obj, const char *key, char ***out, size
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"%s\" must be an array of strings", key);
 		return -1;
 	}
-	*out = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof **out);
-	if (*out == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	*out = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof **out);
 	cJSON_ArrayForEach(item, arr)
 	{
 		if (!cJSON_IsString(item)) {
@@ -284,11 +275,7 @@ static int get_string_array(const cJSON *obj, const char *key, char ***out, size
 				     key);
 			goto fail;
 		}
-		(*out)[n] = strdup(item->valuestring);
-		if ((*out)[n] == NULL) {
-			sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-			goto fail;
-		}
+		(*out)[n] = xstrdup(item->valuestring);
 		n++;
 	}
 	*nout = n;
@@ -378,11 +365,7 @@ static int bind_mounts_from_json(const cJSON *json, struct sandbox_spec *out, st
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "\"bindMounts\" must be an array");
 		return -1;
 	}
-	out->bind_mounts = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *out->bind_mounts);
-	if (out->bind_mounts == NULL) {
-		sm_error_set(err, SM_ERR_OUT_OF_MEMORY, "out of memory");
-		return -1;
-	}
+	out->bind_mounts = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *out->bind_mounts);
 	cJSON_ArrayForEach(item, arr)
 	{
 		struct sandbox_bind_mount *m = &out->bind_mounts[out->nbind_mounts];

@@ -48,6 +48,7 @@
 #include "sandbox.h"
 #include "seatbelt.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 /* macOS's top-level symlinks: the kernel reports /private/..., so a rule
  * written only as /tmp/... would never match. */
@@ -92,13 +93,7 @@ static void dstr_addn(struct dstr *d, const char *s, size_t n)
 		return;
 	if (d->n + n + 1 > d->cap) {
 		size_t cap = (d->n + n + 1) * 2;
-		char *s2 = realloc(d->s, cap);
-
-		if (s2 == NULL) {
-			d->nomem = true;
-			return;
-		}
-		d->s = s2;
+		d->s = xrealloc(d->s, cap);
 		d->cap = cap;
 	}
 	memcpy(d->s + d->n, s, n);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "shim-filter.h"
+#include "xalloc.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -172,9 +173,9 @@ static int build_program(struct sock_fprog *prog, char *err, size_t size)
 	}
 	bytes = lseek(memfd, 0, SEEK_END);
 	prog->len = (unsigned short)(bytes / (off_t)sizeof(struct sock_filter));
-	prog->filter = malloc(bytes > 0 ? (size_t)bytes : 1);
+	prog->filter = xmalloc(bytes > 0 ? (size_t)bytes : 1);
 	if (bytes <= 0 || bytes % (off_t)sizeof(struct sock_filter) != 0 ||
-	    bytes > BPF_MAXINSNS * (off_t)sizeof(struct sock_filter) || prog->filter == NULL ||
+	    bytes > BPF_MAXINSNS * (off_t)sizeof(struct sock_filter) ||
 	    pread(memfd, prog->filter, (size_t)bytes, 0) != (ssize_t)bytes) {
 		snprintf(err, size, "cannot read the exported seccomp filter");
 		free(prog->filter);

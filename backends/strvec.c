@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "strvec.h"
+#include "xalloc.h"
 
 static int strvec_reserve(struct strvec *sv, size_t want)
 {
@@ -16,9 +17,7 @@ static int strvec_reserve(struct strvec *sv, size_t want)
 		return 0;
 	while (cap < want + 1)
 		cap *= 2;
-	v = realloc(sv->v, cap * sizeof *v);
-	if (v == NULL)
-		return -1;
+	v = xrealloc(sv->v, cap * sizeof *v);
 	sv->v = v;
 	sv->cap = cap;
 	return 0;
@@ -30,9 +29,7 @@ int strvec_push(struct strvec *sv, const char *s)
 
 	if (strvec_reserve(sv, sv->n + 1) != 0)
 		return -1;
-	copy = strdup(s);
-	if (copy == NULL)
-		return -1;
+	copy = xstrdup(s);
 	sv->v[sv->n++] = copy;
 	sv->v[sv->n] = NULL;
 	return 0;

@@ -32,6 +32,7 @@
 #include "log.h"
 #include "subpath.h"
 #include "supervisor-internal.h"
+#include "xalloc.h"
 
 /* "/dev/tty" names the opener's controlling terminal: here it would be
  * the server's (it has none).  The child's is one of its own fds 0-2
@@ -391,13 +392,9 @@ static int waiter_start(struct sv_call *c, const char *kind, int *count, int max
 
 static int fifo_wait(struct sv_call *c, int fd)
 {
-	struct sv_fifo_wait *w = malloc(sizeof *w);
+	struct sv_fifo_wait *w = xmalloc(sizeof *w);
 	int rc;
 
-	if (w == NULL) {
-		close(fd);
-		return respond_errno(c, EAGAIN);
-	}
 	*w = (struct sv_fifo_wait){.id = c->req->id, .fd = fd, .flags = (int)c->flags};
 	rc = waiter_start(c, "FIFO opens", &fifo_waiting, SV_FIFO_WAITERS, &w->listener, &w->pidfd,
 			  fifo_waiter, w);
@@ -1185,15 +1182,11 @@ static void *connect_waiter(void *arg)
 /* Hand a connect in progress on sock (owned) to a waiter thread. */
 static int connect_wait(struct sv_call *c, int sock)
 {
-	struct sv_connect_wait *w = malloc(sizeof *w);
+	struct sv_connect_wait *w = xmalloc(sizeof *w);
 	struct timeval tv = {0};
 	socklen_t tvlen = sizeof tv;
 	int rc;
 
-	if (w == NULL) {
-		close(sock);
-		return respond_errno(c, EAGAIN);
-	}
 	*w = (struct sv_connect_wait){.id = c->req->id, .sock = sock};
 	if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tvlen) == 0 &&
 	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {

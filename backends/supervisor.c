@@ -456,13 +456,13 @@ fail:
 
 int supervisor_attach(int pane_id, int listener_fd, const struct supervisor_policy *policy)
 {
-	struct sv_pane *p = calloc(1, sizeof *p);
+	struct sv_pane *p;
 
-	if (p == NULL || !sv.running || sv.die) {
-		free(p);
+	if (!sv.running || sv.die) {
 		close(listener_fd);
 		return -1;
 	}
+	p = xcalloc(1, sizeof *p);
 	p->pane_id = pane_id;
 	p->listener = listener_fd;
 	p->root = -1;
