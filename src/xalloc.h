@@ -1,8 +1,8 @@
 /*
  * xalloc: the one way sandmux handles running out of memory.  Every
- * allocation in src/ and term/ goes through these (but the standalone
- * shim, backends/native-inside/shim.c, built without them), and backends/ uses them where
- * it has no error to return; when the allocator
+ * allocation in src/, term/ and backends/ goes through these (but the
+ * programs built alone: the static shim, backends/native-inside/shim.c,
+ * and the guest's /init, which check their own); when the allocator
  * says no they print why and abort, because no caller has anything
  * sensible to fall back to and a half-made pane or frame would be worse
  * than a clean crash (the server's sessions are lost either way, and

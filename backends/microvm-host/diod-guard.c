@@ -89,6 +89,7 @@
 #include "gitconfig.h"
 #include "gitdir.h"
 #include "linked-secret.h"
+#include "xalloc.h"
 
 /* Built with -fvisibility=hidden: the rules compiled in (gitdir.c,
  * gitconfig.c, xalloc.c) stay the guard's own, and only the calls it
@@ -114,13 +115,13 @@ static void deny_roots_load(void)
 
 	for (const char *p = deny_list; p != NULL && *p != '\0'; p++)
 		n += *p == '\n';
-	deny_roots = calloc(n + 2, sizeof *deny_roots);
+	deny_roots = xcalloc(n + 2, sizeof *deny_roots);
 	for (char *p = deny_list; deny_roots != NULL && p != NULL && *p != '\0';) {
 		char *nl = strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
 
 		if (len > 0)
-			deny_roots[k++] = strndup(p, len);
+			deny_roots[k++] = xstrndup(p, len);
 		p = nl != NULL ? nl + 1 : p + len;
 	}
 }
@@ -148,15 +149,17 @@ __attribute__((constructor)) static void guard_load(void)
 	const char *work = getenv("SANDMUX_GUARD_WORK");
 	const char *secrets = getenv("SANDMUX_GUARD_SECRETS");
 
-	create_list = paths != NULL ? strdup(paths) : NULL;
-	deny_list = deny != NULL ? strdup(deny) : NULL;
+	create_list = paths != NULL ? xstrdup(paths) : NULL;
+	/* Out of memory aborts diod (xalloc's): a NULL here would serve
+	 * the deny-read roots. */
+	deny_list = deny != NULL ? xstrdup(deny) : NULL;
 	deny_roots_load();
 	/* The work tree's diod does not see the deny-read roots: the server
 	 * walked them at launch for it. */
 	if (secrets != NULL && linked_secrets_parse(&linked, secrets) != 0)
 		linked_secrets_parse(&linked, ""); /* malformed: nothing known, noted by the server */
-	component_list = comps != NULL ? strdup(comps) : NULL;
-	work_root = work != NULL && work[0] == '/' ? strdup(work) : NULL;
+	component_list = comps != NULL ? xstrdup(comps) : NULL;
+	work_root = work != NULL && work[0] == '/' ? xstrdup(work) : NULL;
 	report_fd = fd != NULL ? atoi(fd) : -1;
 }
 
