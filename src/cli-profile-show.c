@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "command.h"
 #include "sanitise.h"
+#include "xalloc.h"
 
 void cli_print_profile_show(struct command_parsed *parsed, const cJSON *result, FILE *out)
 {
@@ -35,13 +36,11 @@ void cli_print_profile_show(struct command_parsed *parsed, const cJSON *result, 
  * with the caller's directory as the work tree unless -c names one. */
 int verb_profile_show(int argc, char **argv)
 {
-	char cwd[PATH_MAX], **args = calloc((size_t)argc + 4, sizeof *args);
-	char **words = calloc((size_t)argc + 1, sizeof *words);
+	char cwd[PATH_MAX], **args = xcalloc((size_t)argc + 4, sizeof *args);
+	char **words = xcalloc((size_t)argc + 1, sizeof *words);
 	bool has_cwd = false;
 	int n = 0, nwords = 0, rc = 1;
 
-	if (args == NULL || words == NULL)
-		goto done;
 	args[n++] = "profile-show";
 	for (int i = 1; i < argc; i++) {
 		bool takes_value = strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--cwd") == 0 ||
@@ -63,7 +62,6 @@ int verb_profile_show(int argc, char **argv)
 	for (int i = 0; i < nwords; i++)
 		args[n++] = words[i];
 	rc = cli_run(command_find("profile-show", CMD_CLI), n, args);
-done:
 	free(args);
 	free(words);
 	return rc;

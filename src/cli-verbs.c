@@ -25,6 +25,7 @@
 #include "sanitise.h"
 #include "session-file.h"
 #include "server.h"
+#include "xalloc.h"
 
 static const char *error_message(const cJSON *reply)
 {
@@ -581,7 +582,7 @@ int cli_save_buffer(struct command_parsed *parsed)
 {
 	cJSON *req = take_request(parsed), *reply, *result;
 	const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(req, "path"));
-	char *target = path != NULL ? strdup(path) : NULL;
+	char *target = path != NULL ? xstrdup(path) : NULL;
 	const char *text;
 	FILE *out;
 	int rc = 1;
