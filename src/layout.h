@@ -84,4 +84,25 @@ const char *layout_preset_name(enum layout_preset preset);
 struct layout_cell *layout_build_preset(enum layout_preset preset, struct pane **panes, int n,
 					int w, int h);
 
+/* A floating pane's box, drawn over the tiled layout (its border, the
+ * top row holding the title and label, and the content inside): where
+ * it was asked to be and how big (x or y -1: centred; w or h 0: half the
+ * window's), and where it is for a window's size.  The box asked for is
+ * kept, so a window that shrinks and grows again gives it back. */
+struct layout_float {
+	int x, y, w, h;
+};
+
+#define LAYOUT_FLOAT_MIN_W (LAYOUT_MIN_W + 2)
+#define LAYOUT_FLOAT_MIN_H 3
+
+/* The box want takes in an area_w x area_h window: its size cut to the
+ * window (never below the minimum the window allows), its place moved
+ * in so that the whole box is inside. */
+void layout_float_place(const struct layout_float *want, int area_w, int area_h,
+			struct layout_float *out);
+/* The content rectangle of a placed box: inside its border, below the
+ * title row. */
+void layout_float_content(const struct layout_float *box, int *x, int *y, int *cols, int *rows);
+
 #endif

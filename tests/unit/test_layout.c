@@ -160,12 +160,84 @@ static void test_split_whole_spans_the_window(void **state)
 	layout_free(root);
 }
 
+/* Floating boxes: input (asked for, window size), expected box. */
+struct float_case {
+	struct layout_float want;
+	int area_w, area_h;
+	struct layout_float box;
+};
+
+static void test_float_place_clamps_to_the_window(void **state)
+{
+	static const struct float_case cases[] = {
+		/* Fits: where it was asked. */
+		{ { 10, 3, 40, 10 }, 80, 24, { 10, 3, 40, 10 } },
+		/* Past the right and bottom edges: moved in, size kept. */
+		{ { 70, 20, 40, 10 }, 80, 24, { 40, 14, 40, 10 } },
+		/* Larger than the window: cut to it, at its corner. */
+		{ { 5, 5, 200, 100 }, 80, 24, { 0, 0, 80, 24 } },
+		/* Nothing asked: half the window, centred. */
+		{ { -1, -1, 0, 0 }, 80, 24, { 20, 6, 40, 12 } },
+		/* Centred with a size. */
+		{ { -1, -1, 20, 4 }, 80, 24, { 30, 10, 20, 4 } },
+		/* Below the minimum: the smallest box with a title, a row and
+		 * a border. */
+		{ { 0, 0, 1, 1 }, 80, 24, { 0, 0, LAYOUT_FLOAT_MIN_W, LAYOUT_FLOAT_MIN_H } },
+		/* A window smaller than the minimum: the window. */
+		{ { 0, 0, 10, 10 }, 3, 2, { 0, 0, 3, 2 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct layout_float box;
+
+		layout_float_place(&cases[i].want, cases[i].area_w, cases[i].area_h, &box);
+		assert_int_equal(box.x, cases[i].box.x);
+		assert_int_equal(box.y, cases[i].box.y);
+		assert_int_equal(box.w, cases[i].box.w);
+		assert_int_equal(box.h, cases[i].box.h);
+		assert_true(box.x + box.w <= cases[i].area_w);
+		assert_true(box.y + box.h <= cases[i].area_h);
+	}
+}
+
+/* A window that shrinks and grows again gives the box back where it was. */
+static void test_float_survives_a_window_resize(void **state)
+{
+	const struct layout_float want = { 50, 5, 40, 10 };
+	struct layout_float box;
+	int x, y, cols, rows;
+
+	(void)state;
+	layout_float_place(&want, 120, 40, &box);
+	assert_int_equal(box.x, 50);
+	assert_int_equal(box.w, 40);
+	layout_float_place(&want, 30, 8, &box);
+	assert_int_equal(box.x, 0);
+	assert_int_equal(box.y, 0);
+	assert_int_equal(box.w, 30);
+	assert_int_equal(box.h, 8);
+	layout_float_place(&want, 120, 40, &box);
+	assert_int_equal(box.x, 50);
+	assert_int_equal(box.y, 5);
+	assert_int_equal(box.w, 40);
+	assert_int_equal(box.h, 10);
+	/* The content is inside the border, below the title row. */
+	layout_float_content(&box, &x, &y, &cols, &rows);
+	assert_int_equal(x, 51);
+	assert_int_equal(y, 6);
+	assert_int_equal(cols, 38);
+	assert_int_equal(rows, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_resize_moves_the_pane_own_border),
 	    cmocka_unit_test(test_shrink_keeps_every_pane_inside),
 	    cmocka_unit_test(test_split_whole_spans_the_window),
+	    cmocka_unit_test(test_float_place_clamps_to_the_window),
+	    cmocka_unit_test(test_float_survives_a_window_resize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
