@@ -101,6 +101,9 @@ static const struct binding default_bindings[] = {
     {":", "command-prompt", false},
     {"?", "list-keys", false},
     {"o", "select-pane -n", false},
+    {"P", "display-popup", false},
+    /* zellij's toggle of floating panes; tmux 3.7 has no default key. */
+    {"W", "toggle-floating", false},
     /* sandmux's own: the violation feed and sandboxed splits (the
      * active pane's profile or the default; docs/keys.md). */
     {"v", "feed --toggle", false},

@@ -109,6 +109,11 @@ CMD_HANDLER(cmd_swap_pane)
 	}
 	if (other == p)
 		return 0;
+	if (p->floating || other->floating) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "swap-pane: %%%d is floating",
+			     p->floating ? p->id : other->id);
+		return -1;
+	}
 	panes_swap(p, other);
 	p->window->zoomed = NULL;
 	cJSON_AddNumberToObject(result, "pane", p->id);
@@ -207,7 +212,13 @@ static void window_apply_preset(struct window *w, enum layout_preset preset)
 {
 	int n;
 	struct pane **list = window_pane_array(w, &n);
+	int tiled = 0;
 
+	/* Floating panes stay where they float. */
+	for (int i = 0; i < n; i++)
+		if (!list[i]->floating)
+			list[tiled++] = list[i];
+	n = tiled;
 	layout_free(w->root);
 	w->root = layout_build_preset(preset, list, n, w->session->cols, w->session->rows);
 	free(list);

@@ -22,8 +22,7 @@
 /* The feed pane's program: the interactive feed (`sandmux events --feed`,
  * src/cli-feed.c) of this server for the session.  It reads events on the
  * host: never inherited into a sandbox, whatever the split asked. */
-static int split_feed_spawn(const struct session *s, struct pane_spawn *spawn,
-			    struct sm_error *err)
+int split_feed_spawn(const struct session *s, struct pane_spawn *spawn, struct sm_error *err)
 {
 	static char exe[PATH_MAX];
 	const char *argv[] = { exe, "-L", server.name, "events", "--feed", "--session", s->name };
@@ -63,6 +62,13 @@ CMD_HANDLER(cmd_split)
 		return -1;
 	if (strcmp(direction, "h") != 0 && strcmp(direction, "v") != 0) {
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "direction must be \"h\" or \"v\"");
+		return -1;
+	}
+	if (cmd_get_bool(req, "float", false))
+		return cmd_split_float(c, req, target, feed, result, err);
+	/* A floating pane is no leaf to split: the tiled pane under it is. */
+	if (target->floating && (target = window_tiled_pane(target->window)) == NULL) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "the window has no tiled pane to split");
 		return -1;
 	}
 	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
@@ -412,7 +418,17 @@ CMD_HANDLER(cmd_feed)
 	}
 	split = cJSON_CreateObject();
 	cJSON_AddNumberToObject(split, "pane", from->id);
-	feed_placement(s->active, from, split);
+	if (cmd_get_bool(req, "float", false)) {
+		static const char *const box[] = { "x", "y", "width", "height" };
+
+		cJSON_AddBoolToObject(split, "float", true);
+		for (size_t i = 0; i < sizeof box / sizeof box[0]; i++)
+			if (cJSON_GetObjectItem(req, box[i]) != NULL)
+				cJSON_AddItemToObject(split, box[i],
+						      cJSON_Duplicate(cJSON_GetObjectItem(req, box[i]), 1));
+	} else {
+		feed_placement(s->active, window_tiled_pane(s->active), split);
+	}
 	cJSON_AddBoolToObject(split, "feed", true);
 	/* Named, so that no default backend is chosen (and stepped down) for it. */
 	cJSON_AddStringToObject(split, "backend", "none");
@@ -433,7 +449,9 @@ CMD_HANDLER(cmd_respawn_pane)
 	struct layout_cell *cell;
 	struct window *w;
 	char cwd[PATH_MAX];
-	bool was_active, was_last, was_zoomed;
+	bool was_active, was_last, was_zoomed, floating, popup;
+	struct layout_float float_want;
+	unsigned float_z;
 	cJSON *launch;
 
 	if (old == NULL)
@@ -469,6 +487,8 @@ CMD_HANDLER(cmd_respawn_pane)
 	was_active = w->active == old;
 	was_last = w->last_active == old;
 	was_zoomed = w->zoomed == old;
+	floating = old->floating, popup = old->popup;
+	float_want = old->float_want, float_z = old->float_z;
 	for (link = &w->panes; *link != old; link = &(*link)->next)
 		;
 	*link = old->next;
@@ -479,6 +499,8 @@ CMD_HANDLER(cmd_respawn_pane)
 	p->window = w;
 	p->cell = cell;
 	cell->pane = p;
+	p->floating = floating, p->popup = popup;
+	p->float_want = float_want, p->float_z = float_z;
 	p->next = *link;
 	*link = p;
 	if (was_active)

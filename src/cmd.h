@@ -71,6 +71,14 @@ CMD_HANDLER(cmd_allow); /* grant.c */
 CMD_HANDLER(cmd_refuse);
 CMD_HANDLER(cmd_clipboard);
 CMD_HANDLER(cmd_record); /* record.c */
+CMD_HANDLER(cmd_display_popup); /* float.c */
+CMD_HANDLER(cmd_toggle_floating);
+CMD_HANDLER(cmd_float_pane);
+/* split --float: a floating pane opened from target (the feed's when feed). */
+int cmd_split_float(struct conn *c, const struct cJSON *req, struct pane *target, bool feed,
+		    struct cJSON *result, struct sm_error *err);
+/* The feed pane's program for session s, into spawn (cmd-pane.c). */
+int split_feed_spawn(const struct session *s, struct pane_spawn *spawn, struct sm_error *err);
 
 /* Field helpers: return 0, or -1 with err = missing_field/invalid_argument. */
 int cmd_get_int(const struct cJSON *req, const char *key, bool required, int *out,

@@ -68,7 +68,48 @@ static const struct command_option split_options[] = {
 	{ 'f', "full", CV_FLAG, "full", .help = "the window's full width (-v) or height (-h)" },
 	{ 'l', "size", CV_PERCENT, "size", .meta = "PERCENT", .help = "the new pane's share" },
 	{ 'p', NULL, CV_PERCENT, "size", .meta = "PERCENT", .help = "the same as -l" },
+	{ 0, "float", CV_FLAG, "float", .help = "a floating pane over the tiled ones" },
+	{ 'w', "width", CV_NUMBER, "width", .min = 1, .max = 1000, .meta = "COLS",
+	  .help = "--float: the box's width (default half the window's)" },
+	{ 0, "height", CV_NUMBER, "height", .min = 1, .max = 1000, .meta = "ROWS",
+	  .help = "--float: the box's height (-h is side by side here)" },
+	{ 'x', NULL, CV_NUMBER, "x", .min = 0, .max = 1000, .meta = "X",
+	  .help = "--float: the box's column (default centred)" },
+	{ 'y', NULL, CV_NUMBER, "y", .min = 0, .max = 1000, .meta = "Y",
+	  .help = "--float: the box's row (default centred)" },
 	SPAWN_OPTIONS,
+	END,
+};
+
+/* A floating box's place and size (display-popup, float-pane, feed). */
+#define FLOAT_BOX_OPTIONS                                                                          \
+	{ 'w', "width", CV_NUMBER, "width", .min = 1, .max = 1000, .meta = "COLS",                 \
+	  .help = "the box's width, its border in" },                                              \
+	    { 'h', "height", CV_NUMBER, "height", .min = 1, .max = 1000, .meta = "ROWS",           \
+	      .help = "the box's height, its title and border in" },                               \
+	    { 'x', NULL, CV_NUMBER, "x", .min = 0, .max = 1000, .meta = "X",                       \
+	      .help = "the box's column" },                                                        \
+	    { 'y', NULL, CV_NUMBER, "y", .min = 0, .max = 1000, .meta = "Y",                       \
+	      .help = "the box's row" }
+
+static const struct command_option display_popup_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE",
+	  .help = "the pane whose window it opens over (default: active)" },
+	FLOAT_BOX_OPTIONS,
+	{ 'c', "cwd", CV_PATH, "cwd", .meta = "DIR", .help = "working directory" },
+	{ 'e', "env", CV_ENV, "env", .meta = "NAME=VALUE",
+	  .help = "an environment variable (repeatable)" },
+	{ 'b', "backend", CV_BACKEND, "backend", .meta = "BACKEND",
+	  .help = "none, native or microvm (never falls back)" },
+	{ 'P', "profile", CV_PROFILE, "profile", .meta = "PROFILE",
+	  .help = "the sandbox profile (terminal, agent, the config's)" },
+	END,
+};
+
+static const struct command_option float_pane_options[] = {
+	{ 't', "target", CV_PANE, "pane", .meta = "PANE",
+	  .help = "the floating pane (default: active)" },
+	FLOAT_BOX_OPTIONS,
 	END,
 };
 
@@ -139,6 +180,8 @@ static const struct command_option optional_session_options[] = {
 static const struct command_option feed_options[] = {
 	{ 't', "target", CV_SESSION, "session", .meta = "SESSION", .help = "the session" },
 	{ 0, "toggle", CV_FLAG, "toggle", .help = "close the feed if it has the focus" },
+	{ 0, "float", CV_FLAG, "float", .help = "open it floating over the tiled panes" },
+	FLOAT_BOX_OPTIONS,
 	END,
 };
 
@@ -367,7 +410,8 @@ const struct command_entry command_table[] = {
 	  .print = cli_print_probe },
 
 	/* Panes. */
-	{ "split", { "split-window", "splitw" }, "[-t PANE] [-h|-v] [-f] [-l|-p PERCENT] [-c DIR] "
+	{ "split", { "split-window", "splitw" }, "[-t PANE] [-h|-v] [-f] [-l|-p PERCENT] "
+	  "[--float [-w COLS] [--height ROWS] [-x X] [-y Y]] [-c DIR] "
 	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [--remain] [-- COMMAND...]",
 	  "split a pane (-h side by side, -v stacked)", split_options, REST_ARGV, "argv",
 	  .request = "split", .flags = BOTH, .exec = cmd_split, .print = cli_print_pane_created },
@@ -392,7 +436,18 @@ const struct command_entry command_table[] = {
 	  suspend_options, .request = "suspend", .flags = BOTH, .exec = cmd_suspend },
 	{ "resume", { "resume-pane" }, "[-t PANE]", "continue a suspended pane", pane_options,
 	  .request = "resume", .flags = BOTH, .exec = cmd_resume },
-	{ "feed", { 0 }, "[-t SESSION] [--toggle]",
+	{ "display-popup", { "popup" }, "[-t PANE] [-w COLS] [-h ROWS] [-x X] [-y Y] [-c DIR] "
+	  "[-e NAME=VALUE] [-b|--backend BACKEND] [-P|--profile PROFILE] [COMMAND...]",
+	  "a floating pane that closes when its command exits", display_popup_options, REST_ARGV,
+	  "argv", .request = "display-popup", .flags = BOTH, .exec = cmd_display_popup,
+	  .print = cli_print_pane_created },
+	{ "toggle-floating", { 0 }, "[-t PANE]", "hide or show a window's floating panes",
+	  optional_pane_options, .request = "toggle-floating", .flags = BOTH,
+	  .exec = cmd_toggle_floating },
+	{ "float-pane", { 0 }, "[-t PANE] [-x X] [-y Y] [-w COLS] [-h ROWS]",
+	  "move or size a floating pane", float_pane_options, .request = "float-pane",
+	  .flags = BOTH, .exec = cmd_float_pane },
+	{ "feed", { 0 }, "[-t SESSION] [--toggle] [--float [-w COLS] [-h ROWS] [-x X] [-y Y]]",
 	  "open the violation feed beside a session's pane, or focus it",
 	  feed_options, .request = "feed", .flags = BOTH, .exec = cmd_feed,
 	  .print = cli_print_feed },

@@ -944,6 +944,16 @@ cJSON *pane_to_json(const struct pane *p)
 	cJSON_AddNumberToObject(o, "rows", p->rows);
 	cJSON_AddNumberToObject(o, "x", p->x);
 	cJSON_AddNumberToObject(o, "y", p->y);
+	if (p->floating) {
+		cJSON *box = cJSON_AddObjectToObject(o, "float");
+
+		cJSON_AddNumberToObject(box, "x", p->cell->x);
+		cJSON_AddNumberToObject(box, "y", p->cell->y);
+		cJSON_AddNumberToObject(box, "width", p->cell->w);
+		cJSON_AddNumberToObject(box, "height", p->cell->h);
+		cJSON_AddBoolToObject(box, "hidden", !pane_float_shown(p));
+		cJSON_AddBoolToObject(box, "popup", p->popup);
+	}
 	cJSON_AddStringToObject(o, "requested", sandbox_backend_name(p->requested));
 	if (label != NULL)
 		cJSON_AddStringToObject(o, "backend", label);

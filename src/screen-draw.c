@@ -403,9 +403,11 @@ static void draw_failed_banner(struct canvas *cv, struct pane *p)
 #define MASK_HORIZONTAL 2
 #define MASK_ACTIVE 4
 
+/* A pane of the tiled layer (or the zoomed one); floating panes are
+ * drawn over it by draw_floats. */
 static bool pane_shown(const struct window *w, const struct pane *p)
 {
-	return w->zoomed == NULL || w->zoomed == p;
+	return w->zoomed != NULL ? w->zoomed == p : !p->floating;
 }
 
 static bool inside_content(const struct window *w, int x, int y)
@@ -903,8 +905,75 @@ static void draw_display_panes(struct canvas *cv, struct window *w)
 	int index = 0;
 
 	for (struct pane *p = w->panes; p != NULL; p = p->next, index++)
-		if (pane_shown(w, p))
+		if (pane_shown(w, p) || pane_float_shown(p))
 			draw_pane_number(cv, p, index, p == w->active);
+}
+
+/* ---- floating panes ---- */
+
+#define FLOATS_MAX 64
+
+/* Whether a floating pane above p covers x, y (p's cursor is then
+ * hidden, not drawn over another pane). */
+static bool under_float(struct window *w, const struct pane *p, int x, int y)
+{
+	struct pane *stack[FLOATS_MAX];
+	int n = float_stack(w, stack, FLOATS_MAX), i = 0;
+
+	if (p->floating) { /* only those above it */
+		while (i < n && stack[i] != p)
+			i++;
+		i++;
+	}
+	for (; i < n; i++) {
+		const struct layout_cell *box = stack[i]->cell;
+
+		if (x >= box->x && x < box->x + box->w && y >= box->y && y < box->y + box->h)
+			return true;
+	}
+	return false;
+}
+
+/* A floating pane: its box cleared, its content, its title row as
+ * every pane's (label, title, denials) between the top corners, and
+ * its border. */
+static void draw_float(struct canvas *cv, struct pane *p, bool active)
+{
+	const struct layout_cell *box = p->cell;
+	enum theme_slot slot = active ? THEME_BORDER_ACTIVE : THEME_BORDER_INACTIVE;
+	int right = box->x + box->w - 1, bottom = box->y + box->h - 1;
+
+	for (int y = box->y; y <= bottom && y < cv->rows; y++)
+		tty_fill(cv->tty, y, box->x, box->w, NULL);
+	if (p->state == SANDBOX_ERROR)
+		draw_failed_banner(cv, p);
+	else if (copying(cv, p))
+		draw_copy_cells(cv, p);
+	else
+		draw_cells(cv, p);
+	draw_title(cv, p, active);
+	if (box->y < cv->rows) {
+		put(cv, box->y, box->x, 1, "\u250c", slot);
+		put(cv, box->y, right, 1, "\u2510", slot);
+	}
+	for (int y = box->y + 1; y < bottom && y < cv->rows; y++) {
+		put(cv, y, box->x, 1, "\u2502", slot);
+		put(cv, y, right, 1, "\u2502", slot);
+	}
+	if (bottom < cv->rows && bottom > box->y) {
+		put(cv, bottom, box->x, 1, "\u2514", slot);
+		fill(cv, bottom, box->x + 1, box->w - 2, "\u2500", slot);
+		put(cv, bottom, right, 1, "\u2518", slot);
+	}
+}
+
+static void draw_floats(struct canvas *cv, struct window *w)
+{
+	struct pane *stack[FLOATS_MAX];
+	int n = float_stack(w, stack, FLOATS_MAX);
+
+	for (int i = 0; i < n; i++)
+		draw_float(cv, stack[i], stack[i] == w->active);
 }
 
 /* ---- the whole screen ---- */
@@ -915,7 +984,7 @@ static void place_cursor(struct canvas *cv, struct window *w)
 	int row, col;
 
 	for (struct pane *q = w->panes; q != NULL; q = q->next) {
-		if (!pane_shown(w, q) || !copying(cv, q))
+		if (!(pane_shown(w, q) || pane_float_shown(q)) || !copying(cv, q))
 			continue;
 		/* The pane may have shrunk since copy mode froze it. */
 		server_copy_cursor(cv->overlay->copy, &row, &col);
@@ -929,7 +998,8 @@ static void place_cursor(struct canvas *cv, struct window *w)
 		return;
 	}
 	term_cursor(p->term, &row, &col);
-	if (row >= p->rows || col >= p->cols || p->y + row >= cv->rows) {
+	if (row >= p->rows || col >= p->cols || p->y + row >= cv->rows ||
+	    under_float(w, p, p->x + col, p->y + row)) {
 		tty_set_cursor(cv->tty, 0, 0, false);
 		return;
 	}
@@ -960,6 +1030,7 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 			draw_title(&cv, p, p == w->active);
 		}
 		draw_borders(&cv, w);
+		draw_floats(&cv, w);
 		place_cursor(&cv, w);
 		if (overlay->display_panes)
 			draw_display_panes(&cv, w);

@@ -97,6 +97,12 @@ struct client_tty {
 		int pane, start_x, start_y, last_x, last_y, press_pane;
 	} drag;
 	bool unfocused; /* the terminal said its window lost the focus (CSI O) */
+	/* A floating pane being moved by its title or border, or sized by
+	 * its bottom-right corner: where in its box the press was. */
+	struct {
+		bool active, resize;
+		int pane, dx, dy;
+	} float_drag;
 	bool help; /* the help overlay (list-keys) */
 	const struct binding_table *help_table; /* list-keys -T; NULL: all tables */
 	int help_offset;
@@ -1196,15 +1202,22 @@ static void handle_key(struct conn *c, const struct term_key *key)
 
 /* ---- the mouse ---- */
 
+/* A tiled pane shown (or the zoomed one); floating ones are float_at's. */
 static bool shown(const struct window *w, const struct pane *p)
 {
-	return w->zoomed == NULL || w->zoomed == p;
+	return w->zoomed != NULL ? w->zoomed == p : !p->floating;
 }
 
-/* The pane under x, y: its content or its title line. */
+/* The pane under x, y: its content or its title line.  A floating pane
+ * is above the tiled ones; its side and bottom borders are no pane's. */
 static struct pane *pane_at(struct conn *c, int x, int y)
 {
 	struct window *w = c->attached->active;
+	bool corner, border;
+	struct pane *f = w != NULL ? float_at(w, x, y, &corner, &border) : NULL;
+
+	if (f != NULL)
+		return (corner || border) && y != f->cell->y ? NULL : f;
 
 	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
 		if (shown(w, p) && x >= p->x && x < p->x + p->cols && y >= p->y - 1 &&
@@ -1311,6 +1324,40 @@ static void wheel(struct conn *c, struct pane *p, int x, int y, bool up, int mod
 		server_copy_leave(copy);
 }
 
+/* A floating pane under the mouse: a press on its title row or border
+ * moves it, on its bottom-right corner sizes it, as long as the button
+ * is held; it is focused at the press.  True when the event was this. */
+static bool float_mouse(struct conn *c, const struct term_input *in)
+{
+	struct client_tty *ct = c->ctty;
+	struct window *w = c->attached->active;
+	bool corner, border;
+	struct pane *f;
+
+	if (ct->float_drag.active) {
+		f = pane_find(ct->float_drag.pane);
+		if (!in->pressed || in->button != 1 || f == NULL || !pane_float_shown(f)) {
+			ct->float_drag.active = false;
+			return f != NULL;
+		}
+		if (ct->float_drag.resize)
+			float_resize(f, in->col - f->cell->x + 1, in->row - f->cell->y + 1);
+		else
+			float_move(f, in->col - ct->float_drag.dx, in->row - ct->float_drag.dy);
+		return true;
+	}
+	if (w == NULL || in->button != 1 || !in->pressed ||
+	    (f = float_at(w, in->col, in->row, &corner, &border)) == NULL || !(corner || border))
+		return false;
+	ct->float_drag.active = true;
+	ct->float_drag.resize = corner;
+	ct->float_drag.pane = f->id;
+	ct->float_drag.dx = in->col - f->cell->x;
+	ct->float_drag.dy = in->row - f->cell->y;
+	focus_pane(c, f);
+	return true;
+}
+
 static void handle_mouse(struct conn *c, const struct term_input *in)
 {
 	struct client_tty *ct = c->ctty;
@@ -1318,6 +1365,12 @@ static void handle_mouse(struct conn *c, const struct term_input *in)
 	int x = in->col, y = in->row;
 	bool reports = p != NULL && term_mouse_mode(p->term) > 0 && y >= p->y &&
 		       !(ct->copy.active && ct->copy.pane == p->id);
+
+	if (float_mouse(c, in)) {
+		if (c->ctty == ct)
+			server_tty_draw(c);
+		return;
+	}
 
 	if (in->button == 4 || in->button == 5) {
 		if (in->pressed && p != NULL && y >= p->y)

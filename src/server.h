@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "config.h"
 #include "error.h"
+#include "layout.h"
 #include "sandbox.h"
 #include "strvec.h"
 
@@ -97,6 +98,14 @@ struct pane {
 	struct strvec withheld_env;
 	struct strvec command; /* the argv it was started with; empty: the default shell */
 	bool feed; /* the violation feed pane (cmd_feed) */
+	/* A floating pane (float.c): a box over the tiled layout, not in the
+	 * split tree (its cell stands alone); the box asked for, its place
+	 * in the stack (higher is drawn later), and whether it is a popup
+	 * (display-popup: one-shot, never saved). */
+	bool floating;
+	bool popup;
+	struct layout_float float_want;
+	unsigned float_z;
 
 	char cwd[PATH_MAX];	    /* where it started */
 	char program[64];	    /* its command's name (argv[0]'s last component) */
@@ -120,6 +129,7 @@ struct window {
 	bool renamed; /* rename-window: name sticks; otherwise it follows the program */
 	char shown[64]; /* the name in the last layout sent (automatic-rename) */
 	int preset_used; /* 1 + the preset select-layout applied last; 0 none */
+	bool floats_hidden; /* toggle-floating: its floating panes kept but not shown */
 	struct window *next; /* in index order */
 };
 
@@ -321,6 +331,29 @@ void session_client_active(struct conn *c);
 void window_detach_pane(struct pane *p);
 /* Remove a pane from its window (closing window/session as they empty). */
 void pane_remove(struct pane *p);
+
+/* float.c: floating panes, over a window's tiled layout. */
+/* Shown now: floating, its window's floats not hidden, nothing zoomed. */
+bool pane_float_shown(const struct pane *p);
+/* Make p (new, not yet in any window) a floating pane of w, last in its
+ * pane list and on top of the stack. */
+void float_attach(struct window *w, struct pane *p, const struct layout_float *want);
+/* Its box for the window's size: content rectangle and PTY. */
+void float_relayout(struct pane *p);
+/* A floating pane given the focus: on top, and shown if hidden. */
+void float_focused(struct pane *p);
+/* The shown floating pane whose box holds x, y, the topmost; corner:
+ * the press was on its bottom-right corner (resize), title: on its top
+ * row or border (move). */
+struct pane *float_at(struct window *w, int x, int y, bool *corner, bool *border);
+/* The shown floating panes of w, lowest first (at most max). */
+int float_stack(struct window *w, struct pane **out, int max);
+/* Move a floating pane's box to x, y, or size it w x h (clamped). */
+void float_move(struct pane *p, int x, int y);
+void float_resize(struct pane *p, int w, int h);
+/* The pane a split or a hidden float's focus goes to: the active pane
+ * when it is tiled, else the one used before, else the first tiled. */
+struct pane *window_tiled_pane(struct window *w);
 
 /* pane.c */
 struct pane_spawn {

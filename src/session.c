@@ -142,6 +142,8 @@ void window_destroy(struct window *w)
 	while (w->panes != NULL) {
 		struct pane *p = w->panes;
 		w->panes = p->next;
+		if (p->floating) /* its cell is its own, not the tree's */
+			free(p->cell);
 		pane_free(p);
 	}
 	layout_free(w->root);
@@ -169,6 +171,8 @@ void window_focus_pane(struct window *w, struct pane *p)
 		w->zoomed = NULL;
 		window_relayout(w);
 	}
+	if (p->floating)
+		float_focused(p);
 	if (w->active == p)
 		return;
 	w->last_active = w->active;
@@ -220,6 +224,10 @@ void window_relayout(struct window *w)
 	layout_apply(w->root, 0, 0, s->cols, s->rows);
 	for (struct pane *p = w->panes; p != NULL; p = p->next) {
 		struct layout_cell *c = p->cell;
+		if (p->floating && w->zoomed != p) {
+			float_relayout(p);
+			continue;
+		}
 		if (w->zoomed == p)
 			pane_resize(p, s->cols, s->rows - 1);
 		else
@@ -308,7 +316,12 @@ void window_detach_pane(struct pane *p)
 		}
 	}
 	p->next = NULL;
-	w->root = layout_remove(w->root, p->cell);
+	if (p->floating) {
+		free(p->cell);
+		p->floating = false;
+	} else {
+		w->root = layout_remove(w->root, p->cell);
+	}
 	p->cell = NULL;
 	if (w->zoomed == p)
 		w->zoomed = NULL;
@@ -326,7 +339,9 @@ void pane_remove(struct pane *p)
 
 	window_detach_pane(p);
 	pane_free(p);
-	if (w->panes == NULL) {
+	/* Floating panes float over tiled ones: with the last tiled pane
+	 * the window goes, its floating panes with it. */
+	if (w->root == NULL) {
 		window_destroy(w);
 		if (s->windows == NULL) {
 			session_destroy(s);
