@@ -134,6 +134,54 @@ static const char *pane_field_fault(const cJSON *item, int index)
 	return "unknown key";
 }
 
+/* One field of a floating pane's entry: its box, else a pane's field;
+ * it is made over the tiled panes, not by a split. */
+static const char *float_field_fault(const cJSON *item)
+{
+	const char *key = item->string;
+
+	if (strcmp(key, "x") == 0 || strcmp(key, "y") == 0)
+		return cJSON_IsNumber(item) && item->valuedouble == item->valueint &&
+			       item->valueint >= 0 && item->valueint <= 1000
+			   ? NULL
+			   : "must be a whole number from 0 to 1000";
+	if (strcmp(key, "width") == 0 || strcmp(key, "height") == 0)
+		return cJSON_IsNumber(item) && item->valuedouble == item->valueint &&
+			       item->valueint >= 1 && item->valueint <= 1000
+			   ? NULL
+			   : "must be a whole number from 1 to 1000";
+	if (strcmp(key, "split") == 0 || strcmp(key, "of") == 0 || strcmp(key, "size") == 0)
+		return "a floating pane splits nothing";
+	return pane_field_fault(item, 0);
+}
+
+static int check_floating(const char *path, int window, const cJSON *floating)
+{
+	char field[128];
+	const cJSON *pane, *item;
+	const char *fault;
+	int index = 0;
+
+	snprintf(field, sizeof field, "windows[%d].floating", window);
+	if (!cJSON_IsArray(floating) || cJSON_GetArraySize(floating) > LAYOUT_MAX_PANES)
+		return layout_fail(path, field, "must be an array of at most 64 panes");
+	cJSON_ArrayForEach(pane, floating)
+	{
+		snprintf(field, sizeof field, "windows[%d].floating[%d]", window, index);
+		if (!cJSON_IsObject(pane))
+			return layout_fail(path, field, "must be an object");
+		cJSON_ArrayForEach(item, pane)
+		{
+			snprintf(field, sizeof field, "windows[%d].floating[%d].%s", window, index,
+				 item->string);
+			if ((fault = float_field_fault(item)) != NULL)
+				return layout_fail(path, field, fault);
+		}
+		index++;
+	}
+	return 0;
+}
+
 /* Check one pane entry before anything is created. */
 static int check_pane(const char *path, const char *where, const cJSON *pane, int index)
 {
@@ -179,6 +227,9 @@ static int check_panes(const char *path, const char *where, const cJSON *panes)
 	return 0;
 }
 
+/* The version of the file being checked: what its windows may hold. */
+static int file_version;
+
 static int check_window(const char *path, const cJSON *window, int index)
 {
 	char where[64];
@@ -197,6 +248,12 @@ static int check_window(const char *path, const cJSON *window, int index)
 		} else if (strcmp(item->string, "active") == 0) {
 			if (!cJSON_IsBool(item))
 				return layout_fail(path, where, "must be true or false");
+		} else if (strcmp(item->string, "floating_hidden") == 0 && file_version >= 2) {
+			if (!cJSON_IsBool(item))
+				return layout_fail(path, where, "must be true or false");
+		} else if (strcmp(item->string, "floating") == 0 && file_version >= 2) {
+			if (check_floating(path, index, item) < 0)
+				return -1;
 		} else if (strcmp(item->string, "panes") != 0) {
 			return layout_fail(path, where, "unknown key");
 		}
@@ -229,16 +286,19 @@ static int check_document(const char *path, cJSON *root)
 
 	if (version != NULL && !cJSON_IsNumber(version))
 		return layout_fail(path, "version", "must be a number");
-	if (version != NULL && version->valuedouble != SESSION_FILE_VERSION) {
+	if (version != NULL && (version->valuedouble != version->valueint ||
+				version->valueint < SESSION_FILE_VERSION_OLDEST ||
+				version->valueint > SESSION_FILE_VERSION)) {
 		if (!quiet)
 			fprintf(stderr,
 				"sandmux: %s: version: unknown version %g (this sandmux reads "
-				"version %d) "
-				"(%s)\n",
-				path, version->valuedouble, SESSION_FILE_VERSION,
-				SM_ERR_UNKNOWN_VERSION);
+				"versions %d to %d) (%s)\n",
+				path, version->valuedouble, SESSION_FILE_VERSION_OLDEST,
+				SESSION_FILE_VERSION, SM_ERR_UNKNOWN_VERSION);
 		return -1;
 	}
+	/* A layout file written by hand may leave it out: the newest. */
+	file_version = version != NULL ? version->valueint : SESSION_FILE_VERSION;
 	if (version == NULL && cJSON_GetObjectItem(root, "saved") != NULL)
 		return layout_fail(path, "version", "a saved session must say its version");
 	cJSON_ArrayForEach(item, root)
@@ -542,7 +602,7 @@ static int build_window(struct cli_conn *conn, const cJSON *root, const cJSON *w
 			const bool *rerun, char *session, size_t size, int *failed, bool *shown)
 {
 	const cJSON *panes = cJSON_GetObjectItem(window, "panes"), *pane;
-	int ids[LAYOUT_MAX_PANES], index = 0;
+	int ids[LAYOUT_MAX_PANES], index = 0, tiled;
 
 	cJSON_ArrayForEach(pane, panes)
 	{
@@ -562,6 +622,34 @@ static int build_window(struct cli_conn *conn, const cJSON *root, const cJSON *w
 		if ((ids[index] = create_pane(conn, req, w, index, failed, session, size)) < 0)
 			return -1;
 		index++;
+	}
+	tiled = index;
+	cJSON_ArrayForEach(pane, cJSON_GetObjectItem(window, "floating"))
+	{
+		static const char *const box[] = { "x", "y", "width", "height" };
+		cJSON *req = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(req, "cmd", "split");
+		cJSON_AddNumberToObject(req, "pane", ids[0]);
+		cJSON_AddBoolToObject(req, "float", true);
+		for (size_t k = 0; k < sizeof box / sizeof box[0]; k++)
+			if (cJSON_GetObjectItem(pane, box[k]) != NULL)
+				cJSON_AddNumberToObject(req, box[k],
+							cJSON_GetObjectItem(pane, box[k])->valueint);
+		fill_request(req, pane, w, index, rerun == NULL || rerun[index]);
+		if (create_pane(conn, req, w, index, failed, session, size) < 0)
+			return -1;
+		index++;
+	}
+	if (index > tiled) {
+		/* The focus where the tiled panes left it, as in a file
+		 * without floating panes; or they are hidden, as saved. */
+		cJSON *req = cJSON_CreateObject();
+		bool hidden = cJSON_IsTrue(cJSON_GetObjectItem(window, "floating_hidden"));
+
+		cJSON_AddStringToObject(req, "cmd", hidden ? "toggle-floating" : "select-pane");
+		cJSON_AddNumberToObject(req, "pane", ids[tiled - 1]);
+		cJSON_Delete(cli_request(conn, req));
 	}
 	name_window(conn, ids[0], window);
 	*shown = *shown && !cJSON_IsTrue(cJSON_GetObjectItem(window, "active"));

@@ -229,7 +229,8 @@ static int stored_sessions(struct stored_session *out, int max)
 		cJSON_ArrayForEach(w, cJSON_GetObjectItem(root, "windows"))
 		{
 			s->windows++;
-			s->panes += cJSON_GetArraySize(cJSON_GetObjectItem(w, "panes"));
+			s->panes += cJSON_GetArraySize(cJSON_GetObjectItem(w, "panes")) +
+				    cJSON_GetArraySize(cJSON_GetObjectItem(w, "floating"));
 		}
 		cJSON_Delete(root);
 		n++;
@@ -280,36 +281,45 @@ static bool **ask_reruns(cJSON *root, enum rerun_mode mode)
 
 	cJSON_ArrayForEach(w, windows)
 	{
+		/* The tiled panes, then the floating ones, in one index. */
+		const cJSON *lists[2] = { cJSON_GetObjectItem(w, "panes"),
+					  cJSON_GetObjectItem(w, "floating") };
 		int pi = 0;
 
-		rerun[wi] = xcalloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(w, "panes")),
+		rerun[wi] = xcalloc((size_t)(cJSON_GetArraySize(lists[0]) +
+					     cJSON_GetArraySize(lists[1])),
 				    sizeof **rerun);
-		cJSON_ArrayForEach(p, cJSON_GetObjectItem(w, "panes"))
-		{
-			const cJSON *command = cJSON_GetObjectItem(p, "command"), *word;
-			char answer[64];
+		for (int li = 0; li < 2; li++) {
+			int shown_index = 0;
 
-			rerun[wi][pi] = true;
-			if (!session_file_is_shell(command) && mode == RERUN_NONE)
-				rerun[wi][pi] = false;
-			if (!session_file_is_shell(command) && mode == RERUN_ASK) {
-				printf("window %d, pane %d ran:", wi, pi);
-				cJSON_ArrayForEach(word, command)
-				{
-					putchar(' ');
-					sanitise_fputs(word->valuestring, stdout);
+			cJSON_ArrayForEach(p, lists[li])
+			{
+				const cJSON *command = cJSON_GetObjectItem(p, "command"), *word;
+				char answer[64];
+
+				rerun[wi][pi] = true;
+				if (!session_file_is_shell(command) && mode == RERUN_NONE)
+					rerun[wi][pi] = false;
+				if (!session_file_is_shell(command) && mode == RERUN_ASK) {
+					printf("window %d, %spane %d ran:", wi,
+					       li == 1 ? "floating " : "", shown_index);
+					cJSON_ArrayForEach(word, command)
+					{
+						putchar(' ');
+						sanitise_fputs(word->valuestring, stdout);
+					}
+					printf("\nRun it again? [y]es, [n]o, [a]ll the rest, [s]kip "
+					       "all the rest (default no): ");
+					if (!read_answer(answer, sizeof answer))
+						answer[0] = 's';
+					rerun[wi][pi] = answer[0] == 'y' || answer[0] == 'a';
+					mode = answer[0] == 'a'	  ? RERUN_ALL
+					       : answer[0] == 's' ? RERUN_NONE
+								  : mode;
 				}
-				printf(
-				    "\nRun it again? [y]es, [n]o, [a]ll the rest, [s]kip all the "
-				    "rest (default no): ");
-				if (!read_answer(answer, sizeof answer))
-					answer[0] = 's';
-				rerun[wi][pi] = answer[0] == 'y' || answer[0] == 'a';
-				mode = answer[0] == 'a'	  ? RERUN_ALL
-				       : answer[0] == 's' ? RERUN_NONE
-							  : mode;
+				pi++;
+				shown_index++;
 			}
-			pi++;
 		}
 		wi++;
 	}

@@ -215,7 +215,14 @@ CMD_HANDLER(cmd_resize_pane)
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "dir must be left, right, up or down");
 		return -1;
 	}
-	if (layout_resize(p->cell, dir, amount)) {
+	if (p->floating) {
+		/* A floating box: its right or bottom edge moves that way. */
+		bool wide = dir == LAYOUT_LEFT || dir == LAYOUT_RIGHT;
+		int sign = dir == LAYOUT_RIGHT || dir == LAYOUT_DOWN ? 1 : -1;
+
+		float_resize(p, p->cell->w + (wide ? sign * amount : 0),
+			     p->cell->h + (wide ? 0 : sign * amount));
+	} else if (layout_resize(p->cell, dir, amount)) {
 		window_relayout(p->window);
 		server_broadcast_layout(p->window->session);
 	}

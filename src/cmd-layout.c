@@ -131,8 +131,9 @@ CMD_HANDLER(cmd_break_pane)
 		return -1;
 	from = p->window;
 	s = from->session;
-	if (from->panes->next == NULL) {
-		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is alone in its window", p->id);
+	if (from->panes->next == NULL || pane_holds_floats(p)) {
+		sm_error_set(err, SM_ERR_INVALID_STATE, "pane %%%d is alone in its window%s", p->id,
+			     from->panes->next == NULL ? "" : " but for floating panes");
 		return -1;
 	}
 	window_detach_pane(p);
@@ -166,6 +167,14 @@ CMD_HANDLER(cmd_join_pane)
 		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "direction must be \"h\" or \"v\"");
 		return -1;
 	}
+	if (pane_holds_floats(src)) {
+		sm_error_set(err, SM_ERR_INVALID_STATE,
+			     "join-pane: %%%d is the last tiled pane under floating panes", src->id);
+		return -1;
+	}
+	/* A floating pane is no leaf to split: the tiled pane under it is. */
+	if (target->floating)
+		target = window_tiled_pane(target->window);
 	type = direction[0] == 'h' ? LAYOUT_LEFTRIGHT : LAYOUT_TOPBOTTOM;
 	to = target->window;
 	/* Unzoomed to split, as tmux does; zoomed again when there is no

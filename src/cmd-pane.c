@@ -247,7 +247,10 @@ CMD_HANDLER(cmd_resize)
 	s = p->window->session;
 	for (struct conn *k = server.conns; k != NULL; k = k->next)
 		attached += k->attached == s;
-	if (attached == 0 && (p->window->panes->next == NULL || p->window->zoomed == p)) {
+	if (p->floating && p->window->zoomed != p) {
+		/* A floating pane's content is its box less the border. */
+		float_resize(p, cols + 2, rows + 2);
+	} else if (attached == 0 && (p->window->panes->next == NULL || p->window->zoomed == p)) {
 		/* A lone pane of a detached session: the window follows it. */
 		session_resize(s, cols, rows + 1);
 	} else {

@@ -65,8 +65,17 @@ CMD_HANDLER(cmd_kill_window)
 	 * destroyed); the last one takes the window, and the focus goes
 	 * back to the window used last (window_destroy). */
 	for (;;) {
-		bool last = w->panes->next == NULL;
-		pane_kill(w->panes, "kill-window");
+		struct pane *victim = w->panes;
+		bool last = victim->next == NULL;
+
+		/* Floating panes first: the last tiled pane takes the window,
+		 * and would take them with it unannounced. */
+		for (struct pane *q = w->panes; q != NULL; q = q->next)
+			if (q->floating) {
+				victim = q;
+				break;
+			}
+		pane_kill(victim, "kill-window");
 		if (last)
 			break;
 	}

@@ -127,8 +127,9 @@ void float_move(struct pane *p, int x, int y)
 void float_resize(struct pane *p, int w, int h)
 {
 	float_pin(p);
-	p->float_want.w = w;
-	p->float_want.h = h;
+	/* Never 0, which would ask for half the window. */
+	p->float_want.w = w < LAYOUT_FLOAT_MIN_W ? LAYOUT_FLOAT_MIN_W : w;
+	p->float_want.h = h < LAYOUT_FLOAT_MIN_H ? LAYOUT_FLOAT_MIN_H : h;
 	float_relayout(p);
 	server_broadcast_layout(p->window->session);
 }
@@ -143,6 +144,20 @@ struct pane *window_tiled_pane(struct window *w)
 		if (!p->floating)
 			return p;
 	return NULL;
+}
+
+bool pane_holds_floats(const struct pane *p)
+{
+	bool floats = false;
+
+	if (p->floating)
+		return false;
+	for (const struct pane *q = p->window->panes; q != NULL; q = q->next) {
+		if (q != p && !q->floating)
+			return false;
+		floats = floats || q->floating;
+	}
+	return floats;
 }
 
 /* ---- commands ---- */
@@ -294,7 +309,9 @@ CMD_HANDLER(cmd_float_pane)
 	    cmd_get_int(req, "width", false, &w, err) < 0 ||
 	    cmd_get_int(req, "height", false, &h, err) < 0)
 		return -1;
-	p->float_want = (struct layout_float){ x < 0 ? 0 : x, y < 0 ? 0 : y, w, h };
+	p->float_want = (struct layout_float){ x < 0 ? 0 : x, y < 0 ? 0 : y,
+					       w < LAYOUT_FLOAT_MIN_W ? LAYOUT_FLOAT_MIN_W : w,
+					       h < LAYOUT_FLOAT_MIN_H ? LAYOUT_FLOAT_MIN_H : h };
 	float_relayout(p);
 	server_broadcast_layout(p->window->session);
 	cJSON_AddNumberToObject(result, "pane", p->id);

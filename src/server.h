@@ -354,6 +354,9 @@ void float_resize(struct pane *p, int w, int h);
 /* The pane a split or a hidden float's focus goes to: the active pane
  * when it is tiled, else the one used before, else the first tiled. */
 struct pane *window_tiled_pane(struct window *w);
+/* p is its window's last tiled pane and floating panes float over it:
+ * moving it out would leave them over nothing. */
+bool pane_holds_floats(const struct pane *p);
 
 /* pane.c */
 struct pane_spawn {

@@ -12,7 +12,10 @@
 
 struct cJSON;
 
-#define SESSION_FILE_VERSION 1
+/* Version 2 added floating panes (windows[].floating); version 1 files
+ * are read as they always were. */
+#define SESSION_FILE_VERSION 2
+#define SESSION_FILE_VERSION_OLDEST 1
 #define SESSION_SCREEN_LINES 200 /* a stored pane's last screen, at most */
 
 /* The file at path, checked whole, in the windows form; NULL when it

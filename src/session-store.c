@@ -129,6 +129,43 @@ static void add_cells(const struct layout_cell *cell, int from, cJSON *panes, bo
 	add_cells(cell->second, second, panes, layout_only);
 }
 
+/* A window's floating panes, each with its box as placed now, lowest
+ * first, so a rebuild stacks them the same way; popups are one-shot
+ * and not kept. */
+static void add_floating(struct window *w, cJSON *win, bool layout_only)
+{
+	cJSON *floating = NULL;
+	struct pane *order[64];
+	int n = 0;
+
+	for (struct pane *p = w->panes; p != NULL && n < 64; p = p->next) {
+		int at = n++;
+
+		if (!p->floating || p->popup) {
+			n--;
+			continue;
+		}
+		while (at > 0 && order[at - 1]->float_z > p->float_z) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = p;
+	}
+	for (int i = 0; i < n; i++) {
+		cJSON *entry = pane_entry(order[i], layout_only);
+
+		cJSON_AddNumberToObject(entry, "x", order[i]->cell->x);
+		cJSON_AddNumberToObject(entry, "y", order[i]->cell->y);
+		cJSON_AddNumberToObject(entry, "width", order[i]->cell->w);
+		cJSON_AddNumberToObject(entry, "height", order[i]->cell->h);
+		if (floating == NULL)
+			floating = cJSON_AddArrayToObject(win, "floating");
+		cJSON_AddItemToArray(floating, entry);
+	}
+	if (floating != NULL && w->floats_hidden)
+		cJSON_AddBoolToObject(win, "floating_hidden", true);
+}
+
 static cJSON *session_store_document(struct session *s, bool layout_only)
 {
 	cJSON *doc = cJSON_CreateObject(), *windows;
@@ -154,6 +191,7 @@ static cJSON *session_store_document(struct session *s, bool layout_only)
 		cJSON_AddItemToArray(panes, pane_entry(first_leaf(w->root)->pane, layout_only));
 		add_cells(w->root, 0, panes, layout_only);
 		cJSON_AddItemToObject(win, "panes", panes);
+		add_floating(w, win, layout_only);
 		cJSON_AddItemToArray(windows, win);
 	}
 	return doc;

@@ -2,7 +2,8 @@
 # Sessions that survive the server (docs/sessions.md), with real servers
 # and the real bubblewrap: a session of three windows with splits, none
 # and native panes in different directories and a program that is not a
-# shell (vi) is saved, its server killed with -9, and restored: layout,
+# shell (vi) and a floating pane is saved, its server killed with -9,
+# and restored: layout (the floating pane's box too),
 # directories, labels and backends equal; vi not run again without a
 # yes, its last screen shown above the line that says so.  Then: the
 # save on kill-server and every interval; a stored "docker" restored as
@@ -56,7 +57,8 @@ for s in json.load(sys.stdin)["sessions"]:
         print("window", w["index"])
         for p in sorted(w["panes"], key=lambda p: (p["y"], p["x"])):
             print(" ", p["x"], p["y"], p["cols"], p["rows"], p["backend"],
-                  p["requested"], p["state"], p["current_path"])
+                  p["requested"], p["state"], p["current_path"],
+                  json.dumps(p.get("float"), sort_keys=True))
 ' "$1"
 }
 pane_of() { # pane_of SESSION WINDOW-INDEX Nth(by place): its id
@@ -69,6 +71,12 @@ for s in json.load(sys.stdin)["sessions"]:
 ' "$@"
 }
 warm() { field_is "$1" state warm; }
+is_floating() { # is_floating ID: the pane is a floating one
+	sm ls --json | python3 -c '
+import json, sys
+panes = [p for s in json.load(sys.stdin)["sessions"] for w in s["windows"] for p in w["panes"]]
+sys.exit(0 if any(p["id"] == int(sys.argv[1]) and "float" in p for p in panes) else 1)' "$1"
+}
 
 # --- a session of three windows --------------------------------------------
 sm new -d -s work -x 160 -y 48 -c "$W/a" >/dev/null
@@ -79,16 +87,24 @@ sm split -t %3 -v -l 30 -c "$W/c" >/dev/null
 sm new-window -t work -c "$W/c" >/dev/null
 sm split -t %5 -h -l 50 -b native -c "$W/a" >/dev/null
 sm split -t %6 -v -l 50 -c "$W/b" >/dev/null
-for p in 1 2 3 4 5 6 7; do wait_for 10 warm "$p"; done
+# A floating pane over the vi window, below its first pane's top.
+sm split --float -t %3 -w 50 --height 12 -x 30 -y 6 -c "$W/c" >/dev/null
+for p in 1 2 3 4 5 6 7 8; do wait_for 10 warm "$p"; done
 check "vi shows the notes" wait_for 10 capture_has %3 "first line of notes"
 before=$(shape work)
-check "the session has three windows and seven panes" \
+check "the session has three windows and eight panes" \
 	test "$(printf '%s\n' "$before" | grep -c '^window')" = 3
+check "... one of them floating" test "$(printf '%s\n' "$before" | grep -c '"x": 30, "y": 6')" = 1
 
 out=$(sm save 2>&1)
 check "save stores the session in the state directory" has "$out" "$STORE/work.json"
 check "the stored file is private (0600)" test "$(stat -c %a "$STORE/work.json")" = 600
 cp "$STORE/work.json" "$W/work.json"
+check "the stored file has the floating pane with its box" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["windows"][1]
+f = w["floating"][0]
+sys.exit(0 if (f["x"], f["y"], f["width"], f["height"], f["cwd"]) == (30, 6, 50, 12, sys.argv[2]) else 1)' "$W/work.json" "$W/c"
 
 # --- a native pane can neither read nor write the store --------------------
 sm send-keys -t %2 "cat $STORE/work.json >/dev/null; echo R=\$?; ls $STORE; echo L=\$?" Enter
@@ -110,7 +126,7 @@ rc=$?
 check "restore after kill -9 succeeds" test "$rc" = 0
 check "restore says commands were not run again without a terminal" \
 	has "$out" "commands other than shells are not run again"
-for p in 1 2 3 4 5 6 7; do wait_for 10 warm "$p"; done
+for p in 1 2 3 4 5 6 7 8; do wait_for 10 warm "$p"; done
 after=$(shape work)
 check "layout, directories, labels and backends are equal after restore" \
 	test "$before" = "$after"
@@ -156,9 +172,31 @@ rc=$?
 check "a truncated file is refused" test "$rc" = 1
 check "with the reason: not valid JSON where it ends, truncated" \
 	sh -c 'printf "%s" "$1" | grep -q "truncated.json: [(]file): not valid JSON at byte [0-9]* of 300 (truncated) (layout_invalid)"' _ "$out"
-sed 's/"version":[[:space:]]*1/"version": 2/' "$W/work.json" >"$W/v2.json"
-out=$(sm restore -d -s v2 "$W/v2.json" 2>&1)
-check "an unknown version is a clear error" has "$out" "unknown version 2 (this sandmux reads version 1) (unknown_version)"
+sed 's/"version":[[:space:]]*2/"version": 3/' "$W/work.json" >"$W/v3.json"
+out=$(sm restore -d -s v3 "$W/v3.json" 2>&1)
+check "an unknown version is a clear error" has "$out" "unknown version 3 (this sandmux reads versions 1 to 2) (unknown_version)"
+# Version 1 (before floating panes) is read as it was; floating panes
+# in it are no version 1 key.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["version"] = 1
+d["windows"][1].pop("floating")
+json.dump(d, open(sys.argv[2], "w"))
+d["windows"][0]["floating"] = []
+json.dump(d, open(sys.argv[3], "w"))' "$W/work.json" "$W/v1.json" "$W/v1-float.json"
+out=$(sm restore --rerun none -d -s v1 "$W/v1.json" 2>&1)
+check "a version 1 file is still restored" test "$?" = 0
+sm kill-session -t v1 >/dev/null 2>&1
+out=$(sm restore -d -s v1f "$W/v1-float.json" 2>&1)
+check "... and floating panes in it refused by name" has "$out" "windows[0].floating: unknown key"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["windows"][1]["floating"][0]["width"] = 0
+json.dump(d, open(sys.argv[2], "w"))' "$W/work.json" "$W/badfloat.json"
+out=$(sm restore -d -s badf "$W/badfloat.json" 2>&1)
+check "a floating pane's bad box is refused with its name" has "$out" "windows[1].floating[0].width: must be a whole number from 1 to 1000"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -210,7 +248,7 @@ wait_for 10 server_gone
 sm new -d -s ks -c "$W/c" >/dev/null
 sm kill-server >/dev/null 2>&1
 check "kill-server saves every session" wait_for 5 test -s "$STORE/ks.json"
-check "the saved file is a version 1 session file" grep -q '"version":[[:space:]]*1' "$STORE/ks.json"
+check "the saved file is a version 2 session file" grep -q '"version":[[:space:]]*2' "$STORE/ks.json"
 wait_for 10 server_gone
 sm new -d -s term -c "$W/c" >/dev/null
 pid=$(server_pid)
@@ -230,7 +268,13 @@ check "kill-session forgets the stored session" wait_for 5 test ! -e "$STORE/tic
 # --- layout files: save --layout, new --layout ------------------------------
 sm new -d -s lay -x 120 -y 40 -c "$W/a" >/dev/null
 sm split -t lay -h -l 30 -c "$W/b" -- /bin/sh >/dev/null
+sm split -t lay --float -w 40 --height 10 -x 5 -y 3 -c "$W/c" >/dev/null
+sm toggle-floating -t lay >/dev/null
 sm save -t lay --layout "$W/lay.json"
+check "save --layout writes the floating pane, hidden" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["windows"][0]
+sys.exit(0 if w["floating_hidden"] and w["floating"][0]["x"] == 5 else 1)' "$W/lay.json"
 check "save --layout writes no screens" sh -c "! grep -q '\"screen\"' '$W/lay.json'"
 check "save --layout writes no saved time" sh -c "! grep -q '\"saved\"' '$W/lay.json'"
 lay_shape=$(shape lay | tail -n +2)
@@ -241,6 +285,7 @@ out=$(sm layout "$root/examples/layout-agent.json" 2>&1)
 feed=$(pane_of agent 0 2)
 check "the example agent workspace has the feed pane" \
 	wait_for 10 capture_has "%$feed" "feed · agent"
+check "... floating" is_floating "$feed"
 sm kill-server >/dev/null 2>&1
 
 # --- as root and as uid 65534: the store, a native pane, kill -9 -------------

@@ -50,8 +50,14 @@ check "C-b W hides the floating pane" wait_screen_gone "FLOAT-42"
 check "... which the server keeps, hidden" float_box_is "$float" "10 5 40 10 true"
 check "... and the focus goes back to the tiled pane" wait_for 3 active_pane_is "$tiled"
 check "... whose text is seen again where the float was" wait_for 3 text_at_is 7 0 "TILED-"
+# Hidden, it goes on running: what it is sent now is there when shown.
+sm send-keys -t "%$float" "echo HIDDEN-\$((2 * 3))" Enter
+hidden_output() { sm capture -t "%$float" | grep -q "^HIDDEN-6"; }
+check "... and goes on running while hidden" wait_for 5 hidden_output
+check "... still not drawn" screen_lacks "HIDDEN-6"
 prefix W
 check "C-b W shows it again with its content" wait_for 5 text_at_is 7 11 "FLOAT-42"
+check "... and what it printed while hidden" wait_for 3 text_at_is 9 11 "HIDDEN-6"
 check "... focused" wait_for 3 active_pane_is "$float"
 
 # Drag by the title row: pressed 3 columns into the box, let go at 33,12.
