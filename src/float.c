@@ -112,7 +112,7 @@ struct pane *float_at(struct window *w, int x, int y, bool *corner, bool *border
  * the size seen and a resize keeps the place seen. */
 static void float_pin(struct pane *p)
 {
-	p->float_want = (struct layout_float){ p->cell->x, p->cell->y, p->cell->w, p->cell->h };
+	p->float_want = (struct layout_float){p->cell->x, p->cell->y, p->cell->w, p->cell->h};
 }
 
 void float_move(struct pane *p, int x, int y)
@@ -183,14 +183,15 @@ static struct pane *float_target(struct conn *c, const cJSON *req, struct sm_err
  * "height" (absent: half the window's). */
 static int float_request_box(const cJSON *req, struct layout_float *want, struct sm_error *err)
 {
-	*want = (struct layout_float){ -1, -1, 0, 0 };
+	*want = (struct layout_float){-1, -1, 0, 0};
 	if (cmd_get_int(req, "x", false, &want->x, err) < 0 ||
 	    cmd_get_int(req, "y", false, &want->y, err) < 0 ||
 	    cmd_get_int(req, "width", false, &want->w, err) < 0 ||
 	    cmd_get_int(req, "height", false, &want->h, err) < 0)
 		return -1;
 	if (want->x < -1 || want->y < -1 || want->w < 0 || want->h < 0) {
-		sm_error_set(err, SM_ERR_INVALID_ARGUMENT, "a floating box's place and size are >= 0");
+		sm_error_set(err, SM_ERR_INVALID_ARGUMENT,
+			     "a floating box's place and size are >= 0");
 		return -1;
 	}
 	return 0;
@@ -220,12 +221,12 @@ static struct pane *float_open(struct pane *from, struct pane_spawn *spawn,
 	return p;
 }
 
-int cmd_split_float(struct conn *c, const cJSON *req, struct pane *target, bool feed,
-		    cJSON *result, struct sm_error *err)
+int cmd_split_float(struct conn *c, const cJSON *req, struct pane *target, bool feed, cJSON *result,
+		    struct sm_error *err)
 {
 	struct layout_float want;
 	struct pane_spawn spawn;
-	struct sm_error launch_err = { 0 };
+	struct sm_error launch_err = {0};
 	char here[PATH_MAX];
 	struct pane *p;
 
@@ -249,7 +250,7 @@ CMD_HANDLER(cmd_display_popup)
 	struct pane *target = float_target(c, req, err), *p;
 	struct layout_float want;
 	struct pane_spawn spawn;
-	struct sm_error launch_err = { 0 };
+	struct sm_error launch_err = {0};
 	char here[PATH_MAX];
 
 	if (target == NULL || float_request_box(req, &want, err) < 0 ||
@@ -305,13 +306,14 @@ CMD_HANDLER(cmd_float_pane)
 		return -1;
 	}
 	x = p->cell->x, y = p->cell->y, w = p->cell->w, h = p->cell->h;
-	if (cmd_get_int(req, "x", false, &x, err) < 0 || cmd_get_int(req, "y", false, &y, err) < 0 ||
+	if (cmd_get_int(req, "x", false, &x, err) < 0 ||
+	    cmd_get_int(req, "y", false, &y, err) < 0 ||
 	    cmd_get_int(req, "width", false, &w, err) < 0 ||
 	    cmd_get_int(req, "height", false, &h, err) < 0)
 		return -1;
-	p->float_want = (struct layout_float){ x < 0 ? 0 : x, y < 0 ? 0 : y,
-					       w < LAYOUT_FLOAT_MIN_W ? LAYOUT_FLOAT_MIN_W : w,
-					       h < LAYOUT_FLOAT_MIN_H ? LAYOUT_FLOAT_MIN_H : h };
+	p->float_want = (struct layout_float){x < 0 ? 0 : x, y < 0 ? 0 : y,
+					      w < LAYOUT_FLOAT_MIN_W ? LAYOUT_FLOAT_MIN_W : w,
+					      h < LAYOUT_FLOAT_MIN_H ? LAYOUT_FLOAT_MIN_H : h};
 	float_relayout(p);
 	server_broadcast_layout(p->window->session);
 	cJSON_AddNumberToObject(result, "pane", p->id);

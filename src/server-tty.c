@@ -1378,7 +1378,8 @@ static void handle_mouse(struct conn *c, const struct term_input *in)
 	} else if (in->button == 1 && in->pressed && ct->drag.active) {
 		drag_to(c, x, y);
 	} else if (in->pressed && in->button >= 1) {
-		if (in->button == 1 && start_border_drag(c, x, y))
+		/* A tiled border under a floating pane is out of reach. */
+		if (in->button == 1 && (p == NULL || !p->floating) && start_border_drag(c, x, y))
 			return;
 		if (p == NULL)
 			return;

@@ -45,6 +45,12 @@ check "typed text goes to the floating pane, drawn inside its border" \
 	wait_for 5 text_at_is 7 11 "FLOAT-42"
 check "... over the tiled pane's text" sh -c '! tmux -u -L "$1" -f "$2" capture-pane -p -t main | sed -n 8p | grep -q "^TILED.*TILED"' - "$TMUX_NAME" "$T_DIR/tmux.conf"
 
+# A title the program chose, on the box's top row: through the one
+# sanitiser (a right-to-left override dropped), quoted when it holds a
+# label's word, as on every pane's title line.
+keys "printf '\\033]2;native\\342\\200\\256 X\\007'" Enter
+row_has() { screen | sed -n "$(($1 + 1))p" | grep -qF -- "$2"; }
+check "its title is sanitised and quoted beside its label" wait_for 5 row_has 5 '┌ none  "native X"'
 prefix W
 check "C-b W hides the floating pane" wait_screen_gone "FLOAT-42"
 check "... which the server keeps, hidden" float_box_is "$float" "10 5 40 10 true"
@@ -57,7 +63,9 @@ check "... and goes on running while hidden" wait_for 5 hidden_output
 check "... still not drawn" screen_lacks "HIDDEN-6"
 prefix W
 check "C-b W shows it again with its content" wait_for 5 text_at_is 7 11 "FLOAT-42"
-check "... and what it printed while hidden" wait_for 3 text_at_is 9 11 "HIDDEN-6"
+# Inside the box: rows 6 to 13, from its content's first column.
+in_box() { for row in 6 7 8 9 10 11 12 13; do text_at_is "$row" 11 "$1" && return 0; done; return 1; }
+check "... and what it printed while hidden" wait_for 3 in_box "HIDDEN-6"
 check "... focused" wait_for 3 active_pane_is "$float"
 
 # Drag by the title row: pressed 3 columns into the box, let go at 33,12.
