@@ -437,12 +437,17 @@ void cli_print_panes(struct command_parsed *parsed, const cJSON *result, FILE *o
 		{
 			const char *backend = cJSON_GetStringValue(cJSON_GetObjectItem(p, "backend"));
 
-			fprintf(out, "%d.%d: [%dx%d] %%%d %s%s\n",
+			const cJSON *box = cJSON_GetObjectItem(p, "float");
+
+			fprintf(out, "%d.%d: [%dx%d] %%%d %s%s%s\n",
 				cJSON_GetObjectItem(w, "index")->valueint, index++,
 				cJSON_GetObjectItem(p, "cols")->valueint,
 				cJSON_GetObjectItem(p, "rows")->valueint,
 				cJSON_GetObjectItem(p, "id")->valueint,
 				backend != NULL ? backend : "pending",
+				box == NULL ? ""
+				: cJSON_IsTrue(cJSON_GetObjectItem(box, "hidden")) ? " (floating, hidden)"
+										   : " (floating)",
 				cJSON_IsTrue(cJSON_GetObjectItem(p, "active")) ? " (active)" : "");
 		}
 	}

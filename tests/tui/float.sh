@@ -54,6 +54,7 @@ check "its title is sanitised and quoted beside its label" wait_for 5 row_has 5 
 prefix W
 check "C-b W hides the floating pane" wait_screen_gone "FLOAT-42"
 check "... which the server keeps, hidden" float_box_is "$float" "10 5 40 10 true"
+check "... and lists as such" sh -c '"$1" -L "$2" list-panes | grep -q "%$3 none (floating, hidden)\$"' - "$SANDMUX_BIN" "$T_NAME" "$float"
 check "... and the focus goes back to the tiled pane" wait_for 3 active_pane_is "$tiled"
 check "... whose text is seen again where the float was" wait_for 3 text_at_is 7 0 "TILED-"
 # Hidden, it goes on running: what it is sent now is there when shown.
@@ -81,6 +82,20 @@ mouse 3 74 23
 check "dragging its corner sizes the box" wait_for 3 float_box_is "$float" "30 12 45 12 false"
 pane_cols_is() { [ "$(pane_field "$1" cols)" = "$2" ]; }
 check "... and the pane inside it" wait_for 3 pane_cols_is "$float" 43
+
+# Focus: a click on the tiled pane, then on the floating one's content.
+mouse 0 2 30
+mouse 3 2 30
+check "a click on the tiled pane focuses it" wait_for 3 active_pane_is "$tiled"
+keys "echo TYPED-\$((3 * 3))" Enter
+check "... and typing goes there" wait_screen "TYPED-9"
+mouse 0 40 16
+mouse 3 40 16
+check "a click on the floating pane's content focuses it" wait_for 3 active_pane_is "$float"
+sm select-pane -t "%$tiled"
+check "select-pane reaches the tiled pane" wait_for 3 active_pane_is "$tiled"
+sm select-pane -t "%$float"
+check "... and the floating one" wait_for 3 active_pane_is "$float"
 
 # A popup: a one-shot floating pane, gone when its command exits.
 sm display-popup -w 30 -h 6 -x 60 -y 2 -- sh -c 'echo POPUP-UP; read answer' >/dev/null
