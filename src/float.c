@@ -29,7 +29,9 @@ bool pane_float_shown(const struct pane *p)
 	return p->floating && w != NULL && !w->floats_hidden && w->zoomed == NULL;
 }
 
-void float_attach(struct window *w, struct pane *p, const struct layout_float *want)
+/* Make p (new, not yet in any window) a floating pane of w, last in its
+ * pane list and on top of the stack. */
+static void float_attach(struct window *w, struct pane *p, const struct layout_float *want)
 {
 	struct pane **tail = &w->panes;
 

@@ -335,9 +335,6 @@ void pane_remove(struct pane *p);
 /* float.c: floating panes, over a window's tiled layout. */
 /* Shown now: floating, its window's floats not hidden, nothing zoomed. */
 bool pane_float_shown(const struct pane *p);
-/* Make p (new, not yet in any window) a floating pane of w, last in its
- * pane list and on top of the stack. */
-void float_attach(struct window *w, struct pane *p, const struct layout_float *want);
 /* Its box for the window's size: content rectangle and PTY. */
 void float_relayout(struct pane *p);
 /* A floating pane given the focus: on top, and shown if hidden. */
