@@ -10,15 +10,12 @@
  * the pane focused last is on top.  A popup (display-popup) is a
  * floating pane that goes when its program ends and is never saved.
  */
-#include <stdlib.h>
-#include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
 #include "layout.h"
 #include "server.h"
-#include "xalloc.h"
 
 static unsigned float_top; /* the highest float_z given so far */
 
