@@ -4,7 +4,6 @@
 # and shows it again with its content kept, the mouse moves it by its
 # title and sizes it by its corner, and a popup closes when its command
 # exits.
-export SANDMUX_SERVER_DRAWS=1
 . "$(dirname "$0")/tui-lib"
 
 # text_at_is ROW COL TEXT: the user sees TEXT there (0-based, in columns)
