@@ -1540,6 +1540,13 @@ static int describe_rules(cJSON *lines, const struct sandbox_profile *prof,
 
 	if (describe_list(lines, "name patterns:", &prof->deny_create_patterns) != 0)
 		return -1;
+	/* Seatbelt's alone: Linux has no exec deny to except an interpreter
+	 * from, and its supervisor's socket list is its own. */
+	if ((prof->exec_interpreters.n > 0 &&
+	     describe_list(lines, "exec_interpreters (macOS only):", &prof->exec_interpreters) != 0) ||
+	    (prof->unix_sockets.n > 0 &&
+	     describe_list(lines, "unix_sockets (macOS only):", &prof->unix_sockets) != 0))
+		return -1;
 	if (!prof->delete_guard
 		? describe_line(lines, "deletes: wherever writes are allowed", NULL, 0) != 0
 		: describe_line(lines, "deletes: only in", np->no_cwd ? where + 1 : where,

@@ -153,6 +153,8 @@ void profile_free(struct sandbox_profile *p)
 	strvec_free(&p->protected_paths);
 	strvec_free(&p->pass_env);
 	strvec_free(&p->egress_allowlist);
+	strvec_free(&p->exec_interpreters);
+	strvec_free(&p->unix_sockets);
 }
 
 void profile_registry_set(struct sandbox_profile *profiles, size_t n)
@@ -176,6 +178,14 @@ static int bad(struct sm_error *err, const char *name, const char *field, const 
 static bool path_ok(const char *s)
 {
 	return (s[0] == '/' || (s[0] == '~' && s[1] == '/')) && strlen(s) < PATH_MAX;
+}
+
+/* Absolute or "~/", naming one file: no glob character, which the
+ * Seatbelt generator would turn into a regex (an exec or connect grant
+ * wider than the file named). */
+static bool file_path_ok(const char *s)
+{
+	return path_ok(s) && strpbrk(s, "*?") == NULL;
 }
 
 /* The last component of a new name: no "/" in it. */
@@ -282,6 +292,7 @@ static int start_from(const char *name, const cJSON *json, struct sandbox_profil
 
 /* The fields that are lists, what each entry must be, and where it goes. */
 #define PATHS_WHY "must hold absolute or ~/ paths"
+#define FILES_WHY "must hold absolute or ~/ paths of files, without * or ?"
 static const struct list_field {
 	const char *key;
 	bool (*ok)(const char *entry);
@@ -299,6 +310,9 @@ static const struct list_field {
     {"egress_allowlist", allowlist_entry_ok,
      "must hold hosts, wildcards (\"*.example.com\") or IP literals, without ports or URLs",
      offsetof(struct sandbox_profile, egress_allowlist)},
+    {"exec_interpreters", file_path_ok, FILES_WHY,
+     offsetof(struct sandbox_profile, exec_interpreters)},
+    {"unix_sockets", file_path_ok, FILES_WHY, offsetof(struct sandbox_profile, unix_sockets)},
     {"pass_env", secret_env_pattern_ok,
      "must hold variable names (letters, digits, _; * and ? as wildcards)",
      offsetof(struct sandbox_profile, pass_env)},
@@ -422,8 +436,8 @@ static int read_field(const char *name, const cJSON *item, struct sandbox_profil
 	sm_error_set(err, SM_ERR_CONFIG_UNKNOWN_KEY,
 		     "\"profiles\": \"%s\": unknown key \"%s\" (known: base, mode, home_writable, "
 		     "network, writable, state_dirs, deny_read, deny_create_patterns, "
-		     "write_denies, protected_paths, egress_allowlist, pass_env, pids_max, "
-		     "memory_max)",
+		     "write_denies, protected_paths, egress_allowlist, exec_interpreters, "
+		     "unix_sockets, pass_env, pids_max, memory_max)",
 		     name, key);
 	return -1;
 }

@@ -63,6 +63,14 @@ struct sandbox_profile {
 	struct strvec pass_env; /* secret-looking variables passed anyway */
 	/* hosts a proxied pane may reach besides the session's allowlist */
 	struct strvec egress_allowlist;
+	/* macOS: interpreters (absolute files) that may run even inside a
+	 * writable root, where nothing else may (a venv's python); Linux
+	 * has no such exec deny, so nothing to except. */
+	struct strvec exec_interpreters;
+	/* macOS, proxied network: the Unix sockets (absolute paths) the
+	 * pane may connect to besides DNS.  Linux: unused; its supervisor
+	 * refuses every host socket but its own list (docs/config.md). */
+	struct strvec unix_sockets;
 	/* Per pane (backends/sandbox-limits.c), 0 for none: processes and threads;
 	 * memory in bytes, or memory_percent of the host's RAM. */
 	long pids_max;

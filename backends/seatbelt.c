@@ -580,9 +580,13 @@ static void section_exec(struct sb *sb)
 		rule_paths(sb, false, "process-exec", F_SUBPATH, "exec grant root",
 			   (const char *const *)spec->exec_grant_roots, spec->nexec_grant_roots,
 			   true);
-	if (sb->in->interpreters != NULL)
-		rule_paths(sb, false, "process-exec", F_LITERAL, "interpreter",
-			   sb->in->interpreters, ALL, true);
+	/* Not a threat: an interpreter the profile names (a venv's python
+	 * inside the work tree) runs, as any file of a grant root does;
+	 * what it runs is a script it reads, which the pane could feed any
+	 * interpreter outside the roots anyway. */
+	rule_paths(sb, false, "process-exec", F_LITERAL, "interpreter",
+		   (const char *const *)sb->in->profile->exec_interpreters.v,
+		   sb->in->profile->exec_interpreters.n, true);
 	/* Last, so no grant reaches them (seatbelt_exec_denied says why). */
 	rule_paths(sb, true, "process-exec", F_LITERAL, "denied binary", seatbelt_exec_denied, ALL,
 		   false);
@@ -625,9 +629,12 @@ static void section_network(struct sb *sb)
 		free(line.s);
 	}
 	emit_rule(sb, false, "network-outbound", F_UNIX_SOCKET, SEATBELT_DNS_SOCKET);
-	if (in->unix_sockets != NULL)
-		rule_paths(sb, false, "network-outbound", F_UNIX_SOCKET, "Unix socket",
-			   in->unix_sockets, ALL, true);
+	/* Each socket the profile names (unix_sockets), and no other: a
+	 * host service's socket (docker's, an agent's) is a way out of
+	 * the sandbox the person must have asked for. */
+	rule_paths(sb, false, "network-outbound", F_UNIX_SOCKET, "Unix socket",
+		   (const char *const *)in->profile->unix_sockets.v, in->profile->unix_sockets.n,
+		   true);
 }
 
 int seatbelt_writable_roots(const struct seatbelt_input *in, struct strvec *out,

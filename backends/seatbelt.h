@@ -34,14 +34,12 @@ struct seatbelt_input {
 	const char *session_tmp;
 	/* hostrun_paths() of this launch, NULL-terminated, may be NULL. */
 	const char *const *host_run;
-	/* Interpreters the profile names, runnable even inside a writable
-	 * root (a venv's python); NULL-terminated, may be NULL. */
-	const char *const *interpreters;
-	/* Proxied network: the session's proxy ports on localhost, and the
-	 * Unix sockets the profile lets the pane reach (may be NULL). */
+	/* Proxied network: the session's proxy ports on localhost.  The
+	 * Unix sockets it may reach and the interpreters that may run
+	 * inside a writable root are the profile's (unix_sockets,
+	 * exec_interpreters). */
 	const int *proxy_ports;
 	size_t nproxy_ports;
-	const char *const *unix_sockets;
 };
 
 /* Set *out to the SBPL text (malloc'd, the caller frees it).  Returns 0,

@@ -179,6 +179,11 @@ static const struct bad_case bad_cases[] = {
     {"{\"profiles\":{\"p\":{\"egress_allowlist\":[\"x.test:443\"]}}}", "config_invalid", "egress_allowlist"},
     {"{\"profiles\":{\"p\":{\"egress_allowlist\":\"x.test\"}}}", "config_invalid", "egress_allowlist"},
     {"{\"profiles\":{\"p\":{\"network\":\"asked\"}}}", "config_invalid", "network"},
+    {"{\"profiles\":{\"p\":{\"exec_interpreters\":[\"python3\"]}}}", "config_invalid", "exec_interpreters"},
+    {"{\"profiles\":{\"p\":{\"exec_interpreters\":[\"/usr/bin/python*\"]}}}", "config_invalid", "exec_interpreters"},
+    {"{\"profiles\":{\"p\":{\"exec_interpreters\":\"/usr/bin/python3\"}}}", "config_invalid", "exec_interpreters"},
+    {"{\"profiles\":{\"p\":{\"unix_sockets\":[\"agent.sock\"]}}}", "config_invalid", "unix_sockets"},
+    {"{\"profiles\":{\"p\":{\"unix_sockets\":[\"/run/?.sock\"]}}}", "config_invalid", "unix_sockets"},
     {"{\"profiles\":{\"p\":{\"pass_env\":\"GH_TOKEN\"}}}", "config_invalid", "pass_env"},
     {"{\"profiles\":{\"p\":{\"pids_max\":-1}}}", "config_invalid", "pids_max"},
     {"{\"profiles\":{\"p\":{\"pids_max\":1.5}}}", "config_invalid", "pids_max"},
@@ -222,7 +227,8 @@ static void test_profiles(void **state)
 	    "{\"profiles\": {"
 	    " \"ci\": {\"writable\": [\"~/cache\", \"/srv/build\"], \"deny_read\": [\"~/.netrc\"],"
 	    "  \"deny_create_patterns\": [\"*.secret\"], \"protected_paths\": [\"/srv/build/keep\"],"
-	    "  \"pids_max\": 4096, \"memory_max\": \"512M\", \"pass_env\": [\"GH_TOKEN\", \"AWS_*\"]},"
+	    "  \"pids_max\": 4096, \"memory_max\": \"512M\", \"pass_env\": [\"GH_TOKEN\", \"AWS_*\"],"
+	    "  \"exec_interpreters\": [\"~/.venv/bin/python\"], \"unix_sockets\": [\"/run/agent.sock\"]},"
 	    " \"reviewer\": {\"base\": \"agent\", \"mode\": \"review\", \"network\": \"open\","
 	    "  \"write_denies\": [\".envrc\"], \"state_dirs\": [\"~/.cache/tool\"]},"
 	    " \"asker\": {\"base\": \"agent\", \"network\": \"ask\","
@@ -254,6 +260,10 @@ static void test_profiles(void **state)
 	assert_string_equal(ci->deny_create_patterns.v[0], "*.secret");
 	assert_int_equal(ci->write_denies.n, 0); /* the terminal base has none */
 	assert_string_equal(ci->protected_paths.v[0], "/srv/build/keep");
+	assert_int_equal(ci->exec_interpreters.n, 1);
+	assert_string_equal(ci->exec_interpreters.v[0], "~/.venv/bin/python");
+	assert_int_equal(ci->unix_sockets.n, 1);
+	assert_string_equal(ci->unix_sockets.v[0], "/run/agent.sock");
 
 	assert_string_equal(rv->base, "agent");
 	assert_int_equal(rv->mode, SANDBOX_MODE_REVIEW);

@@ -171,8 +171,7 @@ static void fill(struct strvec *sv, const char *const *list)
 struct built {
 	struct sandbox_profile prof;
 	struct sandbox_spec spec;
-	struct strvec spec_protected, runner_state, exec_grants, host_run, interpreters,
-	    unix_sockets;
+	struct strvec spec_protected, runner_state, exec_grants, host_run;
 	struct seatbelt_input in;
 	char cwd[PATH_MAX], tmp[PATH_MAX];
 };
@@ -204,8 +203,8 @@ static void build(const struct golden *g, struct built *b)
 	fill(&b->runner_state, g->runner_state);
 	fill(&b->exec_grants, g->exec_grants);
 	fill(&b->host_run, g->host_run);
-	fill(&b->interpreters, g->interpreters);
-	fill(&b->unix_sockets, g->unix_sockets);
+	fill(&b->prof.exec_interpreters, g->interpreters);
+	fill(&b->prof.unix_sockets, g->unix_sockets);
 	b->spec.network_enabled = !g->no_network;
 	b->spec.mode = g->spec_mode;
 	b->spec.protected_paths = b->spec_protected.v;
@@ -225,8 +224,6 @@ static void build(const struct golden *g, struct built *b)
 	    .pane = 7,
 	    .session_tmp = g->session_tmp != NULL ? b->tmp : NULL,
 	    .host_run = (const char *const *)b->host_run.v,
-	    .interpreters = (const char *const *)b->interpreters.v,
-	    .unix_sockets = (const char *const *)b->unix_sockets.v,
 	    .proxy_ports = g->ports,
 	};
 	while (b->in.nproxy_ports < 3 && g->ports[b->in.nproxy_ports] != 0)
@@ -240,8 +237,6 @@ static void unbuild(struct built *b)
 	strvec_free(&b->runner_state);
 	strvec_free(&b->exec_grants);
 	strvec_free(&b->host_run);
-	strvec_free(&b->interpreters);
-	strvec_free(&b->unix_sockets);
 }
 
 /* The expected text, or the first line where got differs. */
