@@ -202,3 +202,48 @@ const char *gitdir_shape_partner(const char *name)
 		return "HEAD";
 	return strcmp(name, "objects") == 0 ? "refs" : "objects";
 }
+
+/* worktree_files (a worktree's own directory's alone), then
+ * everyday_dirs, everyday_files and server_info, as entries. */
+static const struct gitdir_entry everyday_entries[] = {
+    {"gitdir", GITDIR_MATCH_EXACT},
+    {"locked", GITDIR_MATCH_EXACT},
+    {"objects", GITDIR_MATCH_TREE},
+    {"refs", GITDIR_MATCH_TREE},
+    {"logs", GITDIR_MATCH_TREE},
+    {"rebase-merge", GITDIR_MATCH_TREE},
+    {"rebase-apply", GITDIR_MATCH_TREE},
+    {"sequencer", GITDIR_MATCH_TREE},
+    {"HEAD", GITDIR_MATCH_FILE},
+    {"ORIG_HEAD", GITDIR_MATCH_FILE},
+    {"FETCH_HEAD", GITDIR_MATCH_FILE},
+    {"index", GITDIR_MATCH_FILE},
+    {"packed-refs", GITDIR_MATCH_FILE},
+    {"packed-refs.new", GITDIR_MATCH_FILE},
+    {"COMMIT_EDITMSG", GITDIR_MATCH_FILE},
+    {"TAG_EDITMSG", GITDIR_MATCH_FILE},
+    {"MERGE_MSG", GITDIR_MATCH_FILE},
+    {"MERGE_MODE", GITDIR_MATCH_FILE},
+    {"MERGE_RR", GITDIR_MATCH_FILE},
+    {"MERGE_AUTOSTASH", GITDIR_MATCH_FILE},
+    {"SQUASH_MSG", GITDIR_MATCH_FILE},
+    {"AUTO_MERGE", GITDIR_MATCH_FILE},
+    {"description", GITDIR_MATCH_FILE},
+    {"shallow", GITDIR_MATCH_FILE},
+    {"gc.pid", GITDIR_MATCH_FILE},
+    {"gc.log", GITDIR_MATCH_FILE},
+    {"_HEAD", GITDIR_MATCH_SUFFIX},
+    {"index.stash.", GITDIR_MATCH_PREFIX},
+    {"info/refs", GITDIR_MATCH_EXACT},
+    {"info/refs_", GITDIR_MATCH_PREFIX},
+    {NULL, GITDIR_MATCH_FILE},
+};
+
+const struct gitdir_entry *gitdir_everyday_entries(enum gitdir_shape shape)
+{
+	size_t n = sizeof everyday_entries / sizeof everyday_entries[0];
+
+	if (shape == GITDIR_WORKTREE)
+		return everyday_entries;
+	return shape == GITDIR_REPOSITORY ? everyday_entries + 2 : everyday_entries + n - 1;
+}

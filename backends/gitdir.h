@@ -101,6 +101,31 @@ bool gitdir_shape_name(const char *name);
  * and put its own copy in place. */
 bool gitdir_born_with(const char *name);
 
+/* What everyday git writes in a git directory, as entries a rule
+ * language that cannot call gitdir_judge (Seatbelt's SBPL) can state:
+ * each a path relative to the directory and how it matches. */
+enum gitdir_match {
+	GITDIR_MATCH_TREE,   /* the directory and everything below it */
+	GITDIR_MATCH_FILE,   /* the file, and the file with ".lock" added */
+	GITDIR_MATCH_EXACT,  /* the file alone */
+	GITDIR_MATCH_SUFFIX, /* a file directly there whose name ends so (+ ".lock") */
+	GITDIR_MATCH_PREFIX, /* a file directly there (or in the path's directory)
+				whose name starts so */
+};
+
+struct gitdir_entry {
+	const char *path;
+	enum gitdir_match match;
+};
+
+/* The entries of a directory of that shape, a GITDIR_MATCH_* list ending
+ * with path NULL: each one gitdir_judge calls everyday, and together
+ * all of it but the config's lock (only through the supervisor's check,
+ * gitconfig.h), git init's probe of a new directory, and worktrees/
+ * (a worktree's admin directory is listed by itself, as
+ * GITDIR_WORKTREE). */
+const struct gitdir_entry *gitdir_everyday_entries(enum gitdir_shape shape);
+
 /* For a name gitdir_shape_name accepts: the other name that, with it,
  * gives a directory its shape ("objects" -> "refs", "HEAD" ->
  * "commondir", and back). */

@@ -193,6 +193,76 @@ static void test_shapes(void **state)
 	}
 }
 
+/* The entries a rule language states (Seatbelt's) are what
+ * gitdir_judge calls everyday, each sample of each match; and what it
+ * refuses is in none of them. */
+static bool listed(const struct gitdir_entry *e, const char *rel)
+{
+	for (; e->path != NULL; e++) {
+		size_t n = strlen(e->path), r = strlen(rel);
+
+		if (e->match == GITDIR_MATCH_SUFFIX && r > 5 && strcmp(rel + r - 5, ".lock") == 0)
+			r -= 5;
+
+		if ((e->match == GITDIR_MATCH_TREE && strncmp(rel, e->path, n) == 0 &&
+		     (rel[n] == '\0' || rel[n] == '/')) ||
+		    (e->match == GITDIR_MATCH_EXACT && strcmp(rel, e->path) == 0) ||
+		    (e->match == GITDIR_MATCH_FILE &&
+		     (strcmp(rel, e->path) == 0 ||
+		      (strncmp(rel, e->path, n) == 0 && strcmp(rel + n, ".lock") == 0))) ||
+		    (e->match == GITDIR_MATCH_SUFFIX && strchr(rel, '/') == NULL && r > n &&
+		     strncmp(rel + r - n, e->path, n) == 0) ||
+		    (e->match == GITDIR_MATCH_PREFIX && strncmp(rel, e->path, n) == 0 &&
+		     strchr(rel + n, '/') == NULL))
+			return true;
+	}
+	return false;
+}
+
+static void test_everyday_entries(void **state)
+{
+	static const enum gitdir_shape shapes_judged[] = {GITDIR_REPOSITORY, GITDIR_WORKTREE};
+	static const char *const refused[] = {"config", "config.lock", "hooks/pre-commit",
+					      "commondir", "info/attributes", "config.worktree",
+					      "modules/x/HEAD", "worktrees/x/HEAD"};
+
+	assert_null(gitdir_everyday_entries(GITDIR_NONE)[0].path);
+	for (size_t s = 0; s < 2; s++) {
+		const struct gitdir_entry *list = gitdir_everyday_entries(shapes_judged[s]);
+
+		for (const struct gitdir_entry *e = list; e->path != NULL; e++) {
+			/* Two names each match: the entry's own, and one more. */
+			static const char *const around[][2][2] = {
+			    [GITDIR_MATCH_TREE] = {{"", ""}, {"", "/ab/cd"}},
+			    [GITDIR_MATCH_FILE] = {{"", ""}, {"", ".lock"}},
+			    [GITDIR_MATCH_EXACT] = {{"", ""}, {"", ""}},
+			    [GITDIR_MATCH_SUFFIX] = {{"MERGE", ""}, {"CHERRY_PICK", ".lock"}},
+			    [GITDIR_MATCH_PREFIX] = {{"", "123"}, {"", "x"}},
+			};
+
+			for (size_t k = 0; k < 2; k++) {
+				char sample[64];
+
+				snprintf(sample, sizeof sample, "%s%s%s", around[e->match][k][0],
+					 e->path, around[e->match][k][1]);
+				if (gitdir_judge(shapes_judged[s], sample) != GITDIR_EVERYDAY ||
+				    !listed(list, sample))
+					fail_msg("shape %d: %s is listed, not everyday",
+						 shapes_judged[s], sample);
+			}
+		}
+		for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+			if (listed(list, refused[i]))
+				fail_msg("shape %d: %s is listed", shapes_judged[s], refused[i]);
+		if (listed(list, "gitdir") != (shapes_judged[s] == GITDIR_WORKTREE))
+			fail_msg("shape %d: gitdir listed wrongly", shapes_judged[s]);
+		if (!listed(list, "index.lock") || !listed(list, "MERGE_HEAD") ||
+		    listed(list, "info/refs.lock") || !listed(list, "info/refs_Ab12") ||
+		    !listed(list, "refs/heads/main"))
+			fail_msg("shape %d: an everyday file is not listed", shapes_judged[s]);
+	}
+}
+
 /* What a directory may hold as it takes the shape. */
 static void test_born_with(void **state)
 {
@@ -217,6 +287,7 @@ int main(void)
 	    cmocka_unit_test(test_judged),
 	    cmocka_unit_test(test_shapes),
 	    cmocka_unit_test(test_born_with),
+	    cmocka_unit_test(test_everyday_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
