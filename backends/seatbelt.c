@@ -34,15 +34,18 @@
  * SBPL's reader; a path that cannot be represented is an error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bwrap.h"
 #include "error.h"
+#include "gitdir.h"
 #include "hostrun.h"
 #include "profile.h"
 #include "sandbox.h"
@@ -115,6 +118,10 @@ struct sb {
 	struct dstr text;	 /* the profile */
 	struct strvec lines;	 /* emitted rules, so none is written twice */
 	struct strvec roots;	 /* writable roots, every spelling */
+	/* A linked work tree's git directories outside it (its gitfile's
+	 * target, that one's commondir), every spelling: the worktree
+	 * shaped ones and the repository shaped ones. */
+	struct strvec git_worktree, git_repository;
 	struct strvec ancestors; /* unlink-denied ancestors, in order */
 	struct strvec unlink_regexes;
 };
@@ -378,6 +385,135 @@ static bool mode_chat(const struct seatbelt_input *in)
 	       (in->spec == NULL || in->spec->mode == SANDBOX_MODE_CHAT);
 }
 
+/* The directory a git file names: the first line of file, after key
+ * ("gitdir:" for a .git file, "" for a commondir), relative to the
+ * file's directory; resolved.  0, or -1 when there is none. */
+static int read_gitfile(const char *file, const char *key, char *out)
+{
+	char line[PATH_MAX + 16], joined[PATH_MAX * 2 + 2], *end;
+	const char *path = line;
+	size_t klen = strlen(key);
+	FILE *f = fopen(file, "r");
+	bool ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	if ((end = strchr(line, '\n')) != NULL)
+		*end = '\0';
+	if (klen > 0) {
+		if (strncmp(line, key, klen) != 0)
+			return -1;
+		path = line + klen + strspn(line + klen, " ");
+	}
+	if (path[0] == '\0')
+		return -1;
+	if (path[0] != '/') {
+		const char *slash = strrchr(file, '/');
+
+		snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - file), file, path);
+		path = joined;
+	}
+	return realpath(path, out) != NULL ? 0 : -1;
+}
+
+static enum gitdir_shape shape_of(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	enum gitdir_shape shape;
+
+	if (fd < 0)
+		return GITDIR_NONE;
+	shape = gitdir_shape_at(fd, "");
+	close(fd);
+	return shape;
+}
+
+/* A linked work tree (its ".git" a file, "gitdir: PATH", as git
+ * worktree add, --separate-git-dir and submodules write it): git keeps
+ * its metadata outside the work tree, in PATH and, for a worktree, in
+ * PATH's commondir.  Everyday git in the pane writes there, so their
+ * everyday parts (gitdir_everyday_entries) are allowed and nothing
+ * else: hooks, config and commondir stay as they are.  Only a directory
+ * with a git directory's shape counts, as git itself requires. */
+static void collect_linked_git(struct sb *sb)
+{
+	char gitfile[PATH_MAX + 16], gitdir[PATH_MAX], common[PATH_MAX];
+	struct stat st;
+	enum gitdir_shape shape;
+	int rc = 0;
+
+	if (snprintf(gitfile, sizeof gitfile, "%s/.git", sb->in->cwd) >= (int)sizeof gitfile ||
+	    lstat(gitfile, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    read_gitfile(gitfile, "gitdir:", gitdir) != 0)
+		return;
+	shape = shape_of(gitdir);
+	if (shape == GITDIR_REPOSITORY)
+		rc = spellings(gitdir, false, &sb->git_repository);
+	if (shape == GITDIR_WORKTREE) {
+		snprintf(gitfile, sizeof gitfile, "%s/commondir", gitdir);
+		rc = spellings(gitdir, false, &sb->git_worktree);
+		if (rc == 0 && read_gitfile(gitfile, "", common) == 0 &&
+		    shape_of(common) == GITDIR_REPOSITORY)
+			rc = spellings(common, false, &sb->git_repository);
+	}
+	if (rc != 0)
+		sb_nomem(sb);
+}
+
+/* One entry of a linked git directory as a rule: a tree as subpath, a
+ * file as literal (and its lock), a name pattern as an anchored regex. */
+static void git_entry_rule(struct sb *sb, bool deny, const char *op, const char *dir,
+			   const struct gitdir_entry *e)
+{
+	struct dstr at = {0};
+	bool pattern = e->match == GITDIR_MATCH_SUFFIX || e->match == GITDIR_MATCH_PREFIX;
+
+	if (pattern) {
+		dstr_add(&at, "^");
+		regex_literal(&at, dir, strlen(dir));
+		dstr_add(&at, "/");
+		if (e->match == GITDIR_MATCH_SUFFIX)
+			dstr_add(&at, "[^/]*");
+		regex_literal(&at, e->path, strlen(e->path));
+		dstr_add(&at, e->match == GITDIR_MATCH_SUFFIX ? "(\\.lock)?$" : "[^/]*$");
+	} else {
+		dstr_add(&at, dir);
+		dstr_add(&at, "/");
+		dstr_add(&at, e->path);
+	}
+	if (at.nomem)
+		sb_nomem(sb);
+	else if (pattern)
+		emit_rule(sb, deny, op, F_REGEX, at.s);
+	else
+		emit_rule(sb, deny, op, e->match == GITDIR_MATCH_TREE ? F_SUBPATH : F_LITERAL, at.s);
+	if (e->match == GITDIR_MATCH_FILE && !sb->failed) {
+		dstr_add(&at, ".lock");
+		if (at.nomem)
+			sb_nomem(sb);
+		else
+			emit_rule(sb, deny, op, F_LITERAL, at.s);
+	}
+	free(at.s);
+}
+
+/* One rule per everyday entry of each linked git directory. */
+static void emit_git(struct sb *sb, bool deny, const char *op)
+{
+	const struct strvec *dirs[] = {&sb->git_worktree, &sb->git_repository};
+	const enum gitdir_shape shapes[] = {GITDIR_WORKTREE, GITDIR_REPOSITORY};
+
+	for (size_t d = 0; d < 2; d++)
+		for (size_t i = 0; i < dirs[d]->n && !sb->failed; i++)
+			for (const struct gitdir_entry *e = gitdir_everyday_entries(shapes[d]);
+			     e->path != NULL && !sb->failed; e++)
+				git_entry_rule(sb, deny, op, dirs[d]->v[i], e);
+}
+
 /* Every writable root, expanded and spelled, onto sb->roots. */
 static void collect_roots(struct sb *sb)
 {
@@ -420,6 +556,9 @@ static void collect_roots(struct sb *sb)
 		free(path);
 	}
 	strvec_free(&roots);
+	/* The work tree's git metadata where a gitfile puts it. */
+	if (chat && !sb->failed)
+		collect_linked_git(sb);
 }
 
 /* 2. Reads.  Threat: the pane reading the user's keys and tokens (ssh,
@@ -450,6 +589,7 @@ static void section_writes(struct sb *sb)
 	emit_rule(sb, false, "file-write*", F_SUBPATH, "/dev/fd");
 	for (size_t i = 0; i < sb->roots.n && !sb->failed; i++)
 		emit_rule(sb, false, "file-write*", F_SUBPATH, sb->roots.v[i]);
+	emit_git(sb, false, "file-write*");
 }
 
 /* 3b. The delete guard (profile.h, delete_guard).  Threat: a pane that
@@ -471,6 +611,9 @@ static void section_deletes(struct sb *sb)
 		sb_nomem(sb);
 	for (size_t i = 0; i < where.n && !sb->failed; i++)
 		emit_rule(sb, false, "file-write-unlink", F_SUBPATH, where.v[i]);
+	/* git's metadata: lock files renamed into place, a rebase's state
+	 * removed when it ends. */
+	emit_git(sb, false, "file-write-unlink");
 	strvec_free(&where);
 }
 
@@ -576,6 +719,10 @@ static void section_exec(struct sb *sb)
 	 * nothing under a writable root runs. */
 	for (size_t i = 0; i < sb->roots.n && !sb->failed; i++)
 		emit_rule(sb, true, "process-exec", F_SUBPATH, sb->roots.v[i]);
+	for (size_t i = 0; i < sb->git_worktree.n && !sb->failed; i++)
+		emit_rule(sb, true, "process-exec", F_SUBPATH, sb->git_worktree.v[i]);
+	for (size_t i = 0; i < sb->git_repository.n && !sb->failed; i++)
+		emit_rule(sb, true, "process-exec", F_SUBPATH, sb->git_repository.v[i]);
 	if (spec != NULL)
 		rule_paths(sb, false, "process-exec", F_SUBPATH, "exec grant root",
 			   (const char *const *)spec->exec_grant_roots, spec->nexec_grant_roots,
@@ -637,6 +784,24 @@ static void section_network(struct sb *sb)
 		   true);
 }
 
+/* The everyday directories (objects, refs, ...) of the linked git
+ * directories dirs, of that shape, onto out. */
+static void git_trees(struct sb *sb, const struct strvec *dirs, enum gitdir_shape shape,
+		      struct strvec *out)
+{
+	char path[PATH_MAX * 2];
+
+	for (size_t i = 0; i < dirs->n && !sb->failed; i++)
+		for (const struct gitdir_entry *e = gitdir_everyday_entries(shape);
+		     e->path != NULL; e++) {
+			if (e->match != GITDIR_MATCH_TREE)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dirs->v[i], e->path);
+			if (strvec_push(out, path) != 0)
+				sb_nomem(sb);
+		}
+}
+
 int seatbelt_writable_roots(const struct seatbelt_input *in, struct strvec *out,
 			    struct sm_error *err)
 {
@@ -646,7 +811,11 @@ int seatbelt_writable_roots(const struct seatbelt_input *in, struct strvec *out,
 	for (size_t i = 0; !sb.failed && i < sb.roots.n; i++)
 		if (strvec_push(out, sb.roots.v[i]) != 0)
 			sb_nomem(&sb);
+	git_trees(&sb, &sb.git_worktree, GITDIR_WORKTREE, out);
+	git_trees(&sb, &sb.git_repository, GITDIR_REPOSITORY, out);
 	strvec_free(&sb.roots);
+	strvec_free(&sb.git_worktree);
+	strvec_free(&sb.git_repository);
 	return sb.failed ? -1 : 0;
 }
 
@@ -689,6 +858,8 @@ int seatbelt_build_profile(const struct seatbelt_input *in, char **out, struct s
 		sb_nomem(&sb);
 	strvec_free(&sb.lines);
 	strvec_free(&sb.roots);
+	strvec_free(&sb.git_worktree);
+	strvec_free(&sb.git_repository);
 	strvec_free(&sb.ancestors);
 	strvec_free(&sb.unlink_regexes);
 	if (sb.failed) {

@@ -363,6 +363,107 @@ static void test_writable_roots(void **state)
 	}
 }
 
+/* Does SBPL text hold this rule line?  "@G@" in it is the linked
+ * worktree's git directory, "@C@" its common directory; "@g@" and "@c@"
+ * the same as a regex in an SBPL string ('.' as "\\\\."; the tree's
+ * own path has no other regex character). */
+static bool has_rule(const char *text, const char *rule)
+{
+	char want[PATH_MAX * 4];
+	const char *g = expand("@T@/repo/.git/worktrees/linked"), *c = expand("@T@/repo/.git");
+	size_t n = 0;
+
+	want[n++] = '\n';
+	for (const char *r = rule; *r != '\0' && n + PATH_MAX * 2 < sizeof want;) {
+		if (r[0] != '@' || strchr("GCgc", r[1]) == NULL || r[1] == '\0' || r[2] != '@') {
+			want[n++] = *r++;
+			continue;
+		}
+		for (const char *p = r[1] == 'G' || r[1] == 'g' ? g : c; *p != '\0'; p++) {
+			if (*p == '.' && (r[1] == 'g' || r[1] == 'c'))
+				want[n++] = '\\', want[n++] = '\\';
+			want[n++] = *p;
+		}
+		r += 3;
+	}
+	want[n++] = '\n';
+	want[n] = '\0';
+	return strstr(text, want) != NULL;
+}
+
+/* A linked work tree made by `git worktree add`: its .git is a file
+ * naming the worktree's git directory outside it, whose commondir is
+ * the main repository's.  workspace_write lets everyday git write their
+ * everyday parts (the index, HEAD, objects, refs, lock files) and
+ * delete there, and nothing else of them (config, hooks, commondir). */
+static void test_linked_worktree(void **state)
+{
+	static const char *const present[] = {
+	    "(allow file-write* (literal \"@G@/HEAD\"))",
+	    "(allow file-write* (literal \"@G@/HEAD.lock\"))",
+	    "(allow file-write* (literal \"@G@/index\"))",
+	    "(allow file-write* (literal \"@G@/index.lock\"))",
+	    "(allow file-write* (literal \"@G@/gitdir\"))",
+	    "(allow file-write* (subpath \"@G@/logs\"))",
+	    "(allow file-write* (regex \"^@g@/[^/]*_HEAD(\\\\.lock)?$\"))",
+	    "(allow file-write* (subpath \"@C@/objects\"))",
+	    "(allow file-write* (subpath \"@C@/refs\"))",
+	    "(allow file-write* (literal \"@C@/packed-refs.lock\"))",
+	    "(allow file-write* (regex \"^@c@/index\\\\.stash\\\\.[^/]*$\"))",
+	    "(allow file-write-unlink (literal \"@G@/index.lock\"))",
+	    "(allow file-write-unlink (subpath \"@C@/refs\"))",
+	    "(deny process-exec (with message \"sandmux:7\") (subpath \"@G@\"))",
+	    "(deny process-exec (with message \"sandmux:7\") (subpath \"@C@\"))",
+	};
+	static const char *const absent[] = {
+	    "(allow file-write* (literal \"@G@/commondir\"))",
+	    "(allow file-write* (literal \"@C@/gitdir\"))",
+	    "(allow file-write* (literal \"@C@/config\"))",
+	    "(allow file-write* (literal \"@C@/config.lock\"))",
+	    "(allow file-write* (subpath \"@C@/hooks\"))",
+	    "(allow file-write* (subpath \"@C@\"))",
+	    "(allow file-write* (subpath \"@G@\"))",
+	};
+	struct golden g = {.name = "linked worktree", .preset = "workspace_write",
+			   .cwd = "@T@/linked", .session_tmp = "@T@/state"};
+	struct built b;
+	struct sm_error err = {{0}, {0}};
+	char *text = NULL, why[512], cmd[PATH_MAX * 2];
+	const char *bad;
+	struct strvec roots = STRVEC_INIT;
+
+	(void)state;
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && git init -q repo && git -C repo -c user.name=t -c user.email=t@t "
+		 "commit -q --allow-empty -m x && git -C repo worktree add -q ../linked 2>/dev/null",
+		 tree);
+	assert_int_equal(system(cmd), 0);
+	build(&g, &b);
+	assert_int_equal(seatbelt_build_profile(&b.in, &text, &err), 0);
+	for (size_t i = 0; i < sizeof present / sizeof present[0]; i++)
+		if (!has_rule(text, present[i]))
+			fail_msg("linked worktree: no %s in:\n%s", present[i], text);
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+		if (has_rule(text, absent[i]))
+			fail_msg("linked worktree: %s", absent[i]);
+	if ((bad = sbpl_check(text, why, sizeof why)) != NULL)
+		fail_msg("linked worktree: the reader refuses it: %s", bad);
+	/* The recording check knows the everyday directories too. */
+	assert_int_equal(seatbelt_writable_roots(&b.in, &roots, &err), 0);
+	assert_true(strvec_contains(&roots, expand("@T@/repo/.git/objects")));
+	assert_true(strvec_contains(&roots, expand("@T@/repo/.git/worktrees/linked/logs")));
+	strvec_free(&roots);
+	free(text);
+	unbuild(&b);
+	/* A mode other than chat writes no work tree, nor its git. */
+	g.preset = "read_only";
+	build(&g, &b);
+	assert_int_equal(seatbelt_build_profile(&b.in, &text, &err), 0);
+	assert_false(has_rule(text, present[0]));
+	free(text);
+	unbuild(&b);
+}
+
 /* Input that cannot be represented is an error with a code, never a
  * rule dropped. */
 static void test_refusals(void **state)
@@ -592,6 +693,7 @@ int main(void)
 	    cmocka_unit_test(test_goldens),
 	    cmocka_unit_test(test_hostrun),
 	    cmocka_unit_test(test_writable_roots),
+	    cmocka_unit_test(test_linked_worktree),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_reader_mutations),
 	};
