@@ -8,7 +8,9 @@
  *      leaves an interactive shell unusable (dyld, XPC, Mach lookups),
  *      so everything the pane must not do is carved out below;
  *   2. reads: the deny-read roots (bwrap.c's defaults and the profile's);
- *   3. writes: reset to deny, then allowed under each writable root;
+ *   3. writes: reset to deny, then allowed under each writable root
+ *      and in the everyday parts of a linked work tree's git
+ *      directories (gitdir.h);
  *   4. mandatory denies, after every allow they override so they hold
  *      inside a writable root: the deny-read roots again (for writes),
  *      protected paths, the host-run paths of hostrun.c and its
