@@ -464,6 +464,55 @@ static void test_linked_worktree(void **state)
 	unbuild(&b);
 }
 
+static void make(const char *kind, const char *path, const char *target);
+
+/* The profile's exec_interpreters and unix_sockets: escaped as every
+ * string, spelled as every path (/var -> /private/var), symlinks
+ * resolved; the sockets only with a proxied network, where everything
+ * else is denied. */
+static void test_profile_lists(void **state)
+{
+	static const char *const present[] = {
+	    "(allow process-exec (literal \"@T@/work/py\\\"3\"))",
+	    "(allow process-exec (literal \"@T@/worklink/bin/python\"))",
+	    "(allow process-exec (literal \"@T@/work/bin/python\"))",
+	    "(allow network-outbound (remote unix-socket (path-literal \"/var/run/a\\\"b.sock\")))",
+	    "(allow network-outbound (remote unix-socket (path-literal "
+	    "\"/private/var/run/a\\\"b.sock\")))",
+	};
+	struct golden g = {.name = "profile lists",
+			   .proxied = true,
+			   .ports = {3128},
+			   .interpreters = {"@T@/work/py\"3", "@T@/worklink/bin/python"},
+			   .unix_sockets = {"/var/run/a\"b.sock"}};
+	struct built b;
+	struct sm_error err = {{0}, {0}};
+	char *text = NULL, why[512], line[PATH_MAX * 2];
+	const char *bad;
+
+	(void)state;
+	make("dir", "@T@/work/bin", NULL);
+	make("file", "@T@/work/bin/python", NULL);
+	build(&g, &b);
+	assert_int_equal(seatbelt_build_profile(&b.in, &text, &err), 0);
+	for (size_t i = 0; i < sizeof present / sizeof present[0]; i++) {
+		snprintf(line, sizeof line, "\n%s\n", expand(present[i]));
+		if (strstr(text, line) == NULL)
+			fail_msg("profile lists: no %s in:\n%s", present[i], text);
+	}
+	if ((bad = sbpl_check(text, why, sizeof why)) != NULL)
+		fail_msg("profile lists: the reader refuses it: %s", bad);
+	free(text);
+	unbuild(&b);
+	/* Open network: nothing to allow a socket past. */
+	g.proxied = false;
+	build(&g, &b);
+	assert_int_equal(seatbelt_build_profile(&b.in, &text, &err), 0);
+	assert_null(strstr(text, "unix-socket (path-literal \"/var/run/a"));
+	free(text);
+	unbuild(&b);
+}
+
 /* Input that cannot be represented is an error with a code, never a
  * rule dropped. */
 static void test_refusals(void **state)
@@ -694,6 +743,7 @@ int main(void)
 	    cmocka_unit_test(test_hostrun),
 	    cmocka_unit_test(test_writable_roots),
 	    cmocka_unit_test(test_linked_worktree),
+	    cmocka_unit_test(test_profile_lists),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_reader_mutations),
 	};
