@@ -20,7 +20,10 @@ LOG="$XDG_STATE_HOME/sandmux/events.jsonl"
 # A native default: full_access must still run as none (every other pane
 # here names its backend).
 mkdir -p "$XDG_CONFIG_HOME/sandmux"
-echo '{"default_backend": "native"}' >"$XDG_CONFIG_HOME/sandmux/config.json"
+# "lists": the macOS-only lists, for profile show.
+echo '{"default_backend": "native", "profiles": {"lists": {"network": "proxied",
+	"exec_interpreters": ["/usr/bin/python3"], "unix_sockets": ["/run/agent.sock"]}}}' \
+	>"$XDG_CONFIG_HOME/sandmux/config.json"
 TRASH="$HOME/.local/share/Trash"
 
 pane_id() { sed -n 's/.*%\([0-9][0-9]*\).*/\1/p' | head -1; }
@@ -95,7 +98,7 @@ check "full_access with -b native is refused, never run unrestricted as native: 
 	sh -c "printf '%s' \"\$1\" | grep -q invalid_profile" _ "$out"
 
 # --- profile show -------------------------------------------------------------
-for p in read_only workspace_write delete_guard full_access; do
+for p in read_only workspace_write delete_guard full_access lists; do
 	sm profile show "$p" -c "$G" >"$T_DIR/show-$p.linux" 2>&1
 	sm profile show "$p" -c "$G" --platform macos >"$T_DIR/show-$p.macos" 2>&1
 done
@@ -113,6 +116,10 @@ check "profile show read_only (macos): SBPL, no root but the temp" \
 	sh -c "grep -q '^(version 1)' '$T_DIR/show-read_only.macos' && ! grep -q '(allow file-write\\* (subpath \"$G\"))' '$T_DIR/show-read_only.macos'"
 check "profile show workspace_write (macos): SBPL" grep -q '^(version 1)' "$T_DIR/show-workspace_write.macos"
 check "profile show full_access (macos): not a sandbox" grep -q 'not a sandbox' "$T_DIR/show-full_access.macos"
+check "profile show lists (macos): the interpreter may run, the socket be reached" \
+	sh -c "grep -qF '(allow process-exec (literal \"/usr/bin/python3\"))' '$T_DIR/show-lists.macos' && grep -qF '(allow network-outbound (remote unix-socket (path-literal \"/run/agent.sock\")))' '$T_DIR/show-lists.macos'"
+check "profile show lists (linux): both lists shown as macOS only" \
+	sh -c "grep -q '^exec_interpreters (macOS only): /usr/bin/python3' '$T_DIR/show-lists.linux' && grep -q '^unix_sockets (macOS only): /run/agent.sock' '$T_DIR/show-lists.linux'"
 out=$(sm profile show nope 2>&1)
 check "profile show: an unknown profile is an error with its code: $out" \
 	sh -c "printf '%s' \"\$1\" | grep -q 'invalid_profile' && printf '%s' \"\$1\" | grep -q delete_guard" _ "$out"
