@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gitdir.h"
 
@@ -246,4 +248,69 @@ const struct gitdir_entry *gitdir_everyday_entries(enum gitdir_shape shape)
 	if (shape == GITDIR_WORKTREE)
 		return everyday_entries;
 	return shape == GITDIR_REPOSITORY ? everyday_entries + 2 : everyday_entries + n - 1;
+}
+
+/* The directory a git file names: its first line, after key ("gitdir:"
+ * in a `.git` file, "" in a commondir), relative to the file's
+ * directory; resolved into out.  0, or -1 when there is none. */
+static int read_gitfile(const char *file, const char *key, char *out)
+{
+	char line[PATH_MAX + 16], joined[PATH_MAX * 2 + 2], *end;
+	const char *path = line, *slash = strrchr(file, '/');
+	size_t klen = strlen(key);
+	FILE *f = fopen(file, "r");
+	bool ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	if (!ok || slash == NULL)
+		return -1;
+	if ((end = strchr(line, '\n')) != NULL)
+		*end = '\0';
+	if (strncmp(line, key, klen) != 0)
+		return -1;
+	path = line + klen + strspn(line + klen, " ");
+	if (path[0] == '\0')
+		return -1;
+	if (path[0] != '/') {
+		snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - file), file, path);
+		path = joined;
+	}
+	return realpath(path, out) != NULL ? 0 : -1;
+}
+
+static enum gitdir_shape shape_of(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	enum gitdir_shape shape;
+
+	if (fd < 0)
+		return GITDIR_NONE;
+	shape = gitdir_shape_at(fd, "");
+	close(fd);
+	return shape;
+}
+
+enum gitdir_shape gitdir_linked(const char *worktree, char *gitdir, char *common)
+{
+	char file[PATH_MAX + 16];
+	struct stat st;
+	enum gitdir_shape shape;
+
+	gitdir[0] = common[0] = '\0';
+	if (snprintf(file, sizeof file, "%s/.git", worktree) >= (int)sizeof file ||
+	    lstat(file, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    read_gitfile(file, "gitdir:", gitdir) != 0)
+		return GITDIR_NONE;
+	shape = shape_of(gitdir);
+	if (shape == GITDIR_WORKTREE) {
+		snprintf(file, sizeof file, "%s/commondir", gitdir);
+		if (read_gitfile(file, "", common) != 0 || shape_of(common) != GITDIR_REPOSITORY)
+			common[0] = '\0';
+	}
+	if (shape == GITDIR_NONE)
+		gitdir[0] = '\0';
+	return shape;
 }

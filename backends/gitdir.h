@@ -36,7 +36,8 @@
  * (gitdir_born_with), the config after its check, so nothing planted
  * while it had no shape comes along.
  *
- * Pure but for gitdir_shape_at (fstatat): unit-tested in
+ * Pure but for gitdir_shape_at (fstatat) and gitdir_linked (which reads
+ * a `.git` file and a commondir): unit-tested in
  * tests/unit/test_gitdir.c.
  */
 #ifndef SANDMUX_GITDIR_H
@@ -125,6 +126,15 @@ struct gitdir_entry {
  * (a worktree's admin directory is listed by itself, as
  * GITDIR_WORKTREE). */
 const struct gitdir_entry *gitdir_everyday_entries(enum gitdir_shape shape);
+
+/* A linked work tree: worktree's `.git` is a file ("gitdir: PATH", as
+ * git worktree add, --separate-git-dir and submodules write it) naming
+ * a git directory outside it.  Returns that directory's shape with its
+ * resolved path in gitdir: GITDIR_REPOSITORY, or GITDIR_WORKTREE with
+ * its commondir's resolved path in common ("" when that has no
+ * repository's shape).  GITDIR_NONE when `.git` is no such file or
+ * names no git directory.  Both buffers PATH_MAX. */
+enum gitdir_shape gitdir_linked(const char *worktree, char *gitdir, char *common);
 
 /* For a name gitdir_shape_name accepts: the other name that, with it,
  * gives a directory its shape ("objects" -> "refs", "HEAD" ->

@@ -36,14 +36,12 @@
  * SBPL's reader; a path that cannot be represented is an error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "bwrap.h"
 #include "error.h"
@@ -387,53 +385,6 @@ static bool mode_chat(const struct seatbelt_input *in)
 	       (in->spec == NULL || in->spec->mode == SANDBOX_MODE_CHAT);
 }
 
-/* The directory a git file names: the first line of file, after key
- * ("gitdir:" for a .git file, "" for a commondir), relative to the
- * file's directory; resolved.  0, or -1 when there is none. */
-static int read_gitfile(const char *file, const char *key, char *out)
-{
-	char line[PATH_MAX + 16], joined[PATH_MAX * 2 + 2], *end;
-	const char *path = line;
-	size_t klen = strlen(key);
-	FILE *f = fopen(file, "r");
-	bool ok;
-
-	if (f == NULL)
-		return -1;
-	ok = fgets(line, sizeof line, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	if ((end = strchr(line, '\n')) != NULL)
-		*end = '\0';
-	if (klen > 0) {
-		if (strncmp(line, key, klen) != 0)
-			return -1;
-		path = line + klen + strspn(line + klen, " ");
-	}
-	if (path[0] == '\0')
-		return -1;
-	if (path[0] != '/') {
-		const char *slash = strrchr(file, '/');
-
-		snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - file), file, path);
-		path = joined;
-	}
-	return realpath(path, out) != NULL ? 0 : -1;
-}
-
-static enum gitdir_shape shape_of(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	enum gitdir_shape shape;
-
-	if (fd < 0)
-		return GITDIR_NONE;
-	shape = gitdir_shape_at(fd, "");
-	close(fd);
-	return shape;
-}
-
 /* A linked work tree (its ".git" a file, "gitdir: PATH", as git
  * worktree add, --separate-git-dir and submodules write it): git keeps
  * its metadata outside the work tree, in PATH and, for a worktree, in
@@ -443,23 +394,15 @@ static enum gitdir_shape shape_of(const char *dir)
  * with a git directory's shape counts, as git itself requires. */
 static void collect_linked_git(struct sb *sb)
 {
-	char gitfile[PATH_MAX + 16], gitdir[PATH_MAX], common[PATH_MAX];
-	struct stat st;
-	enum gitdir_shape shape;
+	char gitdir[PATH_MAX], common[PATH_MAX];
+	enum gitdir_shape shape = gitdir_linked(sb->in->cwd, gitdir, common);
 	int rc = 0;
 
-	if (snprintf(gitfile, sizeof gitfile, "%s/.git", sb->in->cwd) >= (int)sizeof gitfile ||
-	    lstat(gitfile, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    read_gitfile(gitfile, "gitdir:", gitdir) != 0)
-		return;
-	shape = shape_of(gitdir);
 	if (shape == GITDIR_REPOSITORY)
 		rc = spellings(gitdir, false, &sb->git_repository);
 	if (shape == GITDIR_WORKTREE) {
-		snprintf(gitfile, sizeof gitfile, "%s/commondir", gitdir);
 		rc = spellings(gitdir, false, &sb->git_worktree);
-		if (rc == 0 && read_gitfile(gitfile, "", common) == 0 &&
-		    shape_of(common) == GITDIR_REPOSITORY)
+		if (rc == 0 && common[0] != '\0')
 			rc = spellings(common, false, &sb->git_repository);
 	}
 	if (rc != 0)
