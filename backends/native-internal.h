@@ -48,6 +48,10 @@ struct native_paths {
 	bool dry;		       /* native_describe: make no directory */
 	bool no_home, no_cwd;	       /* not writable roots (profile, mode) */
 	struct strvec extra_writable;  /* writable roots besides home and cwd */
+	/* A linked work tree's git directories outside it (gitdir_linked):
+	 * writable roots, judged by the supervisor as every git directory,
+	 * and places deletes may happen under the delete guard. */
+	struct strvec linked_git;
 	struct strvec writable;	       /* every writable root */
 	struct strvec deny;	       /* deny-read entries, "~/" as written */
 	struct strvec protected_paths; /* never writable (the profile's) */

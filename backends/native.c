@@ -63,6 +63,7 @@
 #include "backend.h"
 #include "bwrap.h"
 #include "error.h"
+#include "gitdir.h"
 #include "home-layer.h"
 #include "hostrun.h"
 #include "sandbox-limits.h"
@@ -194,6 +195,7 @@ static int deny_list(const struct launch_request *req, const struct sandbox_prof
 void native_paths_free(struct native_paths *np)
 {
 	strvec_free(&np->extra_writable);
+	strvec_free(&np->linked_git);
 	strvec_free(&np->writable);
 	strvec_free(&np->deny);
 	strvec_free(&np->protected_paths);
@@ -394,6 +396,27 @@ static int trash_paths(const struct launch_request *req, const char *home, struc
 	return 0;
 }
 
+/* The working directory a linked work tree (its `.git` a file naming a
+ * git directory elsewhere: git worktree add, --separate-git-dir, a
+ * submodule): that directory and its commondir, where everyday git in
+ * the pane writes.  Safe as writable roots because the supervisor holds
+ * every git directory under a root to what everyday git writes, by its
+ * shape (gitdir.h): hooks, config, commondir stay as they are. */
+static int push_linked_git(struct native_paths *np)
+{
+	char gitdir[PATH_MAX], common[PATH_MAX];
+
+	if (gitdir_linked(np->cwd, gitdir, common) == GITDIR_NONE)
+		return 0;
+	/* The common directory first: bound before the worktree's own
+	 * directory inside it. */
+	if ((common[0] != '\0' && strvec_push(&np->linked_git, common) != 0) ||
+	    strvec_push(&np->linked_git, gitdir) != 0)
+		return -1;
+	return strvec_pushv(&np->extra_writable, (const char *const *)np->linked_git.v,
+			    np->linked_git.n);
+}
+
 /* Mode chat keeps the profile's writable roots writable; the other modes
  * make them read-only too.  State directories stay writable in every
  * mode. */
@@ -412,6 +435,7 @@ int native_paths_build(const struct launch_request *req, const struct sandbox_pr
 	if ((!np->no_home && strvec_push(&np->writable, home) != 0) ||
 	    (!np->no_cwd && strvec_push(&np->writable, req->spec->workdir) != 0) ||
 	    (chat && push_expanded(&np->extra_writable, &prof->writable, home) != 0) ||
+	    (chat && push_linked_git(np) != 0) ||
 	    push_expanded(&np->extra_writable, &prof->state_dirs, home) != 0 ||
 	    push_expanded(&np->protected_paths, &prof->protected_paths, home) != 0 ||
 	    hostrun_paths(home, req->spec->env, &np->host_run) != 0 ||
@@ -727,6 +751,11 @@ static int shim_policy(struct native_shim *shim, const struct native_paths *path
 	 * the private roots); its git directories lie in it. */
 	if (paths->prof->delete_guard && !paths->no_cwd &&
 	    realpath(paths->cwd, home) != NULL && strvec_push(&shim->delete_roots, home) != 0)
+		return -1;
+	/* ... and a linked work tree's lie elsewhere. */
+	if (paths->prof->delete_guard &&
+	    strvec_pushv(&shim->delete_roots, (const char *const *)paths->linked_git.v,
+			 paths->linked_git.n) != 0)
 		return -1;
 	return 0;
 }

@@ -62,6 +62,17 @@ wait_for 10 has_violations "$HOME/h.txt" 1
 check "workspace_write: ... and reported" has_violations "$HOME/h.txt" 1
 check "workspace_write: its trash exists, with files/ and info/" sh -c "[ -d '$TRASH/files' ] && [ -d '$TRASH/info' ]"
 
+# --- workspace_write in a linked worktree: its git metadata lies outside ------
+git init -q "$T_DIR/main" && git -C "$T_DIR/main" -c user.name=t -c user.email=t@t \
+	commit -q --allow-empty -m base && git -C "$T_DIR/main" worktree add -q "$T_DIR/linked" 2>/dev/null
+M=$(cd "$T_DIR/main" && pwd -P)
+L=$(cd "$T_DIR/linked" && pwd -P)
+lw=$(run lw workspace_write "$L" "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m inpane; echo commit=\$?; echo x >'$M/.git/hooks/pre-commit'; echo hook=\$?;")
+check "workspace_write, linked worktree: git commit writes its gitdir and commondir" \
+	sh -c "grep -q 'commit=0' '$T_DIR/lw.txt' && git -C '$L' log -1 --format=%s | grep -qx inpane"
+check "workspace_write, linked worktree: the commondir's hooks stay unwritable" \
+	sh -c "grep -q 'hook=[12]' '$T_DIR/lw.txt' && [ ! -e '$M/.git/hooks/pre-commit' ]"
+
 # --- delete_guard: writes in $HOME, no deletes there, rm to the trash ---------
 G=$(cd "$T_DIR/dg" && pwd -P)
 dg=$(run dg delete_guard "$G" "echo x >\$HOME/made.txt; echo made=\$?;
