@@ -619,6 +619,10 @@ static void section_mandatory(struct sb *sb)
 		rule_paths(sb, true, "file-write*", F_AUTO, "protected path",
 			   (const char *const *)spec->protected_paths, spec->nprotected_paths,
 			   true);
+	/* Threat: the pane replacing an interpreter the profile lets run
+	 * inside a writable root (rule 6) with a binary of its own. */
+	rule_paths(sb, true, "file-write*", F_AUTO, "interpreter",
+		   (const char *const *)prof->exec_interpreters.v, prof->exec_interpreters.n, true);
 	/* Threat: changing what the host runs later (shell rc files, PATH
 	 * directories, agent and tool config) or sandmux's own config,
 	 * state and binaries: hostrun.c says why for each entry. */

@@ -476,6 +476,9 @@ static void test_profile_lists(void **state)
 	    "(allow process-exec (literal \"@T@/work/py\\\"3\"))",
 	    "(allow process-exec (literal \"@T@/worklink/bin/python\"))",
 	    "(allow process-exec (literal \"@T@/work/bin/python\"))",
+	    /* ... and unwritable, so the pane cannot put its own there */
+	    "(deny file-write* (with message \"sandmux:7\") (literal \"@T@/work/bin/python\"))",
+	    "(deny file-write* (with message \"sandmux:7\") (literal \"@T@/worklink/bin/python\"))",
 	    "(allow network-outbound (remote unix-socket (path-literal \"/var/run/a\\\"b.sock\")))",
 	    "(allow network-outbound (remote unix-socket (path-literal "
 	    "\"/private/var/run/a\\\"b.sock\")))",

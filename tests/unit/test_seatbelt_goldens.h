@@ -328,7 +328,7 @@ static const struct golden goldens[] = {
     },
     {
 	.name = "exec grants and interpreters: allowed after the roots' exec deny, before the "
-		"denied binaries",
+		"denied binaries; each interpreter write-denied, so the pane cannot swap it",
 	.use_spec = true,
 	.exec_grants = {"@T@/work/bin"},
 	.interpreters = {"@T@/work/.venv/bin/python"},
@@ -336,6 +336,7 @@ static const struct golden goldens[] = {
 		WRITES
 		"(allow file-write* (subpath \"@T@/work\"))\n"
 		MANDATORY
+		"(deny file-write* (with message \"sandmux:7\") (subpath \"@T@/work/.venv/bin/python\"))\n"
 		"(deny file-write* (with message \"sandmux:7\") (regex \"^@T@/work/(.*/)?\\\\.git/hooks(/.*)?$\"))\n"
 		"(deny file-write* (with message \"sandmux:7\") (regex \"^@T@/work/(.*/)?\\\\.git/config(/.*)?$\"))\n"
 		"(deny file-write* (with message \"sandmux:7\") (regex \"^@T@/work/(.*/)?\\\\.git/config\\\\.worktree(/.*)?$\"))\n"
@@ -367,6 +368,8 @@ static const struct golden goldens[] = {
 		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"/private\"))\n"
 		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"/run/containerd\"))\n"
 		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"/run/podman\"))\n"
+		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"@T@/work/.venv/bin\"))\n"
+		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"@T@/work/.venv\"))\n"
 		"(deny file-write-unlink (with message \"sandmux:7\") (literal \"@T@/work\"))\n"
 		"(deny file-write-unlink (with message \"sandmux:7\") (regex \"^@T@/work/(.*/)?\\\\.git$\"))\n"
 		"(deny file-write-unlink (with message \"sandmux:7\") (regex \"^@T@/work/(.*/)?\\\\.hg$\"))\n"
