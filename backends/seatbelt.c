@@ -13,8 +13,9 @@
  *      directories (gitdir.h);
  *   4. mandatory denies, after every allow they override so they hold
  *      inside a writable root: the deny-read roots again (for writes),
- *      protected paths, the host-run paths of hostrun.c and its
- *      component runs (".git/hooks") at any depth of each root;
+ *      protected paths, the named interpreters, the host-run paths of
+ *      hostrun.c and its component runs (".git/hooks") at any depth of
+ *      each root;
  *   5. unlink: every ancestor of a denied path, so renaming a parent
  *      away cannot move the denied path out from under its rule;
  *   6. exec: nothing under a writable root, except the exec grants and
