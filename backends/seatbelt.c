@@ -115,10 +115,10 @@ struct sb {
 	const struct seatbelt_input *in;
 	struct sm_error *err;
 	bool failed;
-	char tag[32];		 /* "sandmux:PANE" */
-	struct dstr text;	 /* the profile */
-	struct strvec lines;	 /* emitted rules, so none is written twice */
-	struct strvec roots;	 /* writable roots, every spelling */
+	char tag[32];	     /* "sandmux:PANE" */
+	struct dstr text;    /* the profile */
+	struct strvec lines; /* emitted rules, so none is written twice */
+	struct strvec roots; /* writable roots, every spelling */
 	/* A linked work tree's git directories outside it (its gitfile's
 	 * target, that one's commondir), every spelling: the worktree
 	 * shaped ones and the repository shaped ones. */
@@ -436,7 +436,8 @@ static void git_entry_rule(struct sb *sb, bool deny, const char *op, const char 
 	else if (pattern)
 		emit_rule(sb, deny, op, F_REGEX, at.s);
 	else
-		emit_rule(sb, deny, op, e->match == GITDIR_MATCH_TREE ? F_SUBPATH : F_LITERAL, at.s);
+		emit_rule(sb, deny, op, e->match == GITDIR_MATCH_TREE ? F_SUBPATH : F_LITERAL,
+			  at.s);
 	if (e->match == GITDIR_MATCH_FILE && !sb->failed) {
 		dstr_add(&at, ".lock");
 		if (at.nomem)
@@ -742,8 +743,8 @@ static void git_trees(struct sb *sb, const struct strvec *dirs, enum gitdir_shap
 	char path[PATH_MAX * 2];
 
 	for (size_t i = 0; i < dirs->n && !sb->failed; i++)
-		for (const struct gitdir_entry *e = gitdir_everyday_entries(shape);
-		     e->path != NULL; e++) {
+		for (const struct gitdir_entry *e = gitdir_everyday_entries(shape); e->path != NULL;
+		     e++) {
 			if (e->match != GITDIR_MATCH_TREE)
 				continue;
 			snprintf(path, sizeof path, "%s/%s", dirs->v[i], e->path);
