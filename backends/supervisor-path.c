@@ -237,8 +237,8 @@ static int resolve_walk(struct sv_call *c, const char *path, char *out, size_t s
 			if (tgid < 0 && child_ns_ids(c->req->pid, &tgid, &tid) != 0)
 				return -ESRCH;
 			len = (size_t)(cur[6] == 's' ? snprintf(cur, sizeof cur, "/proc/%ld", tgid)
-						     : snprintf(cur, sizeof cur, "/proc/%ld/task/%ld",
-								tgid, tid));
+						     : snprintf(cur, sizeof cur,
+								"/proc/%ld/task/%ld", tgid, tid));
 			continue;
 		}
 		if (fstatat(c->root, cur + 1, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -914,63 +914,71 @@ struct sv_syscall {
 #define REL(d, p) {SV_PATH, d, p, -1}
 #define AT(d, p, f) {SV_AT, d, p, f}
 #define FD(d) {SV_FD, d, -1, -1}
+#define LINK_FD(d, p) {SV_LINK_FD, d, p, -1}
+#define AT_OR_FD(d, p, f) {SV_AT_OR_FD, d, p, f}
+/* The five every entry has, named (clang's -Wmissing-field-initializers
+ * wants an entry all positional or all designated). */
+#define CALL(n, pa, pb, fl, mo) .name = n, .a = pa, .b = pb, .flags = fl, .mode = mo
 /* clang-format on */
 
 /* Indexed by the call's number.  The filter (shim-filter.c) sends no
  * other; umask, chdir and fchdir carry nothing to read (they only
  * change what is kept: "the child's fs_struct"). */
 static const struct sv_syscall sv_syscalls[] = {
-    [SYS_open] = {"open", CWD(0), NOPATH, 1, 2, .opens = true},
-    [SYS_creat] = {"creat", CWD(0), NOPATH, -1, 1, .more = more_creat},
-    [SYS_openat] = {"openat", REL(0, 1), NOPATH, 2, 3, .opens = true},
-    [SYS_openat2] = {"openat2", REL(0, 1), NOPATH, -1, -1, .opens = true, .more = more_open_how,
-		     .more_at = 2},
-    [SYS_mkdir] = {"mkdir", CWD(0), NOPATH, -1, 1},
-    [SYS_mkdirat] = {"mkdirat", REL(0, 1), NOPATH, -1, 2},
-    [SYS_mknod] = {"mknod", CWD(0), NOPATH, -1, 1, .more = more_dev, .more_at = 2},
-    [SYS_mknodat] = {"mknodat", REL(0, 1), NOPATH, -1, 2, .more = more_dev, .more_at = 3},
-    [SYS_symlink] = {"symlink", CWD(1), NOPATH, -1, -1, .more = more_target},
-    [SYS_symlinkat] = {"symlinkat", REL(1, 2), NOPATH, -1, -1, .more = more_target},
-    [SYS_link] = {"link", CWD(0), CWD(1), -1, -1},
-    [SYS_linkat] = {"linkat", {SV_LINK_FD, 0, 1, -1}, REL(2, 3), 4, -1},
-    [SYS_rename] = {"rename", CWD(0), CWD(1), -1, -1},
-    [SYS_renameat] = {"renameat", REL(0, 1), REL(2, 3), -1, -1},
-    [SYS_renameat2] = {"renameat2", REL(0, 1), REL(2, 3), 4, -1},
-    [SYS_umask] = {"umask", NOPATH, NOPATH, -1, -1},
-    [SYS_chdir] = {"chdir", NOPATH, NOPATH, -1, -1},
-    [SYS_fchdir] = {"fchdir", NOPATH, NOPATH, -1, -1},
-    [SYS_unlink] = {"unlink", CWD(0), NOPATH, -1, -1},
-    [SYS_unlinkat] = {"unlinkat", REL(0, 1), NOPATH, 2, -1},
-    [SYS_rmdir] = {"rmdir", CWD(0), NOPATH, -1, -1, .more = more_rmdir},
+    [SYS_open] = {CALL("open", CWD(0), NOPATH, 1, 2), .opens = true},
+    [SYS_creat] = {CALL("creat", CWD(0), NOPATH, -1, 1), .more = more_creat},
+    [SYS_openat] = {CALL("openat", REL(0, 1), NOPATH, 2, 3), .opens = true},
+    [SYS_openat2] = {CALL("openat2", REL(0, 1), NOPATH, -1, -1), .opens = true,
+		     .more = more_open_how, .more_at = 2},
+    [SYS_mkdir] = {CALL("mkdir", CWD(0), NOPATH, -1, 1)},
+    [SYS_mkdirat] = {CALL("mkdirat", REL(0, 1), NOPATH, -1, 2)},
+    [SYS_mknod] = {CALL("mknod", CWD(0), NOPATH, -1, 1), .more = more_dev, .more_at = 2},
+    [SYS_mknodat] = {CALL("mknodat", REL(0, 1), NOPATH, -1, 2), .more = more_dev, .more_at = 3},
+    [SYS_symlink] = {CALL("symlink", CWD(1), NOPATH, -1, -1), .more = more_target},
+    [SYS_symlinkat] = {CALL("symlinkat", REL(1, 2), NOPATH, -1, -1), .more = more_target},
+    [SYS_link] = {CALL("link", CWD(0), CWD(1), -1, -1)},
+    [SYS_linkat] = {CALL("linkat", LINK_FD(0, 1), REL(2, 3), 4, -1)},
+    [SYS_rename] = {CALL("rename", CWD(0), CWD(1), -1, -1)},
+    [SYS_renameat] = {CALL("renameat", REL(0, 1), REL(2, 3), -1, -1)},
+    [SYS_renameat2] = {CALL("renameat2", REL(0, 1), REL(2, 3), 4, -1)},
+    [SYS_umask] = {CALL("umask", NOPATH, NOPATH, -1, -1)},
+    [SYS_chdir] = {CALL("chdir", NOPATH, NOPATH, -1, -1)},
+    [SYS_fchdir] = {CALL("fchdir", NOPATH, NOPATH, -1, -1)},
+    [SYS_unlink] = {CALL("unlink", CWD(0), NOPATH, -1, -1)},
+    [SYS_unlinkat] = {CALL("unlinkat", REL(0, 1), NOPATH, 2, -1)},
+    [SYS_rmdir] = {CALL("rmdir", CWD(0), NOPATH, -1, -1), .more = more_rmdir},
     /* The attribute calls (supervisor-emulate.c, "attributes"), bind, connect. */
-    [SYS_truncate] = {"truncate", CWD(0), NOPATH, -1, -1, .more = more_length, .more_at = 1},
-    [SYS_chmod] = {"chmod", CWD(0), NOPATH, -1, 1},
-    [SYS_fchmod] = {"fchmod", FD(0), NOPATH, -1, 1},
-    [SYS_fchmodat] = {"fchmodat", REL(0, 1), NOPATH, -1, 2},
-    [SYS_fchmodat2] = {"fchmodat2", AT(0, 1, 3), NOPATH, -1, 2},
-    [SYS_chown] = {"chown", CWD(0), NOPATH, -1, -1, .more = more_owner, .more_at = 1},
-    [SYS_lchown] = {"lchown", CWD(0), NOPATH, -1, -1, .nofollow = true, .more = more_owner,
+    [SYS_truncate] = {CALL("truncate", CWD(0), NOPATH, -1, -1), .more = more_length, .more_at = 1},
+    [SYS_chmod] = {CALL("chmod", CWD(0), NOPATH, -1, 1)},
+    [SYS_fchmod] = {CALL("fchmod", FD(0), NOPATH, -1, 1)},
+    [SYS_fchmodat] = {CALL("fchmodat", REL(0, 1), NOPATH, -1, 2)},
+    [SYS_fchmodat2] = {CALL("fchmodat2", AT(0, 1, 3), NOPATH, -1, 2)},
+    [SYS_chown] = {CALL("chown", CWD(0), NOPATH, -1, -1), .more = more_owner, .more_at = 1},
+    [SYS_lchown] = {CALL("lchown", CWD(0), NOPATH, -1, -1), .nofollow = true, .more = more_owner,
 		    .more_at = 1},
-    [SYS_fchown] = {"fchown", FD(0), NOPATH, -1, -1, .more = more_owner, .more_at = 1},
-    [SYS_fchownat] = {"fchownat", AT(0, 1, 4), NOPATH, -1, -1, .more = more_owner, .more_at = 2},
-    [SYS_utime] = {"utime", CWD(0), NOPATH, -1, -1, .more = more_times, .more_at = 1},
-    [SYS_utimes] = {"utimes", CWD(0), NOPATH, -1, -1, .more = more_times, .more_at = 1},
-    [SYS_futimesat] = {"futimesat", {SV_AT_OR_FD, 0, 1, -1}, NOPATH, -1, -1, .more = more_times,
+    [SYS_fchown] = {CALL("fchown", FD(0), NOPATH, -1, -1), .more = more_owner, .more_at = 1},
+    [SYS_fchownat] = {CALL("fchownat", AT(0, 1, 4), NOPATH, -1, -1), .more = more_owner,
+		      .more_at = 2},
+    [SYS_utime] = {CALL("utime", CWD(0), NOPATH, -1, -1), .more = more_times, .more_at = 1},
+    [SYS_utimes] = {CALL("utimes", CWD(0), NOPATH, -1, -1), .more = more_times, .more_at = 1},
+    [SYS_futimesat] = {CALL("futimesat", AT_OR_FD(0, 1, -1), NOPATH, -1, -1), .more = more_times,
 		       .more_at = 2},
-    [SYS_utimensat] = {"utimensat", {SV_AT_OR_FD, 0, 1, 3}, NOPATH, -1, -1, .more = more_times,
+    [SYS_utimensat] = {CALL("utimensat", AT_OR_FD(0, 1, 3), NOPATH, -1, -1), .more = more_times,
 		       .more_at = 2},
-    [SYS_setxattr] = {"setxattr", CWD(0), NOPATH, -1, -1, .more = more_xattr_set, .more_at = 1},
-    [SYS_lsetxattr] = {"lsetxattr", CWD(0), NOPATH, -1, -1, .nofollow = true,
+    [SYS_setxattr] = {CALL("setxattr", CWD(0), NOPATH, -1, -1), .more = more_xattr_set,
+		      .more_at = 1},
+    [SYS_lsetxattr] = {CALL("lsetxattr", CWD(0), NOPATH, -1, -1), .nofollow = true,
 		       .more = more_xattr_set, .more_at = 1},
-    [SYS_fsetxattr] = {"fsetxattr", FD(0), NOPATH, -1, -1, .more = more_xattr_set, .more_at = 1},
-    [SYS_removexattr] = {"removexattr", CWD(0), NOPATH, -1, -1, .more = more_xattr_name,
+    [SYS_fsetxattr] = {CALL("fsetxattr", FD(0), NOPATH, -1, -1), .more = more_xattr_set,
+		       .more_at = 1},
+    [SYS_removexattr] = {CALL("removexattr", CWD(0), NOPATH, -1, -1), .more = more_xattr_name,
 			 .more_at = 1},
-    [SYS_lremovexattr] = {"lremovexattr", CWD(0), NOPATH, -1, -1, .nofollow = true,
+    [SYS_lremovexattr] = {CALL("lremovexattr", CWD(0), NOPATH, -1, -1), .nofollow = true,
 			  .more = more_xattr_name, .more_at = 1},
-    [SYS_fremovexattr] = {"fremovexattr", FD(0), NOPATH, -1, -1, .more = more_xattr_name,
+    [SYS_fremovexattr] = {CALL("fremovexattr", FD(0), NOPATH, -1, -1), .more = more_xattr_name,
 			  .more_at = 1},
-    [SYS_bind] = {"bind", NOPATH, NOPATH, -1, -1, .more = more_sockaddr},
-    [SYS_connect] = {"connect", NOPATH, NOPATH, -1, -1, .more = more_sockaddr},
+    [SYS_bind] = {CALL("bind", NOPATH, NOPATH, -1, -1), .more = more_sockaddr},
+    [SYS_connect] = {CALL("connect", NOPATH, NOPATH, -1, -1), .more = more_sockaddr},
 };
 
 #undef NOPATH
