@@ -1,7 +1,7 @@
 /*
  * server-tty: a client's terminal, owned by the server (tmux's model).
  *
- * A thin client (client-thin.c) passes its terminal's descriptors with
+ * The client (client.c) passes its terminal's descriptors with
  * the attach request (SCM_RIGHTS on the protocol socket, which the
  * server reads as a libuv IPC pipe).  From then on the server is the
  * terminal's one writer and one reader: it sets raw mode, decodes what

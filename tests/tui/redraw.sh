@@ -1,6 +1,6 @@
 #!/bin/sh
-# TUI: the client repaints only the cells that changed (client-draw.c
-# keeps a shadow of the screen), so what it shows must still be exactly
+# TUI: the server repaints only the cells that changed (tty.c keeps what
+# the terminal shows), so what the client shows must still be exactly
 # what the server holds.  A program overwrites its screen many times at
 # random places -- wide over narrow, narrow over wide, the same text in
 # another colour, erases, scrolls -- and at the end every row the client
