@@ -1,7 +1,6 @@
 /*
- * server-copy: copy mode on the server's path (server-copy.h), the
- * behaviour of the ncurses client's (client-copy.c); its keys are the
- * "copy-mode" key table's (bindings.c), each naming a copy command.
+ * server-copy: copy mode (server-copy.h); its keys are the "copy-mode"
+ * key table's (bindings.c), each naming a copy command.
  *
  * Lines are numbered from the oldest history line copy mode began with
  * (0) to the last row of its screen (nlines - 1).  The screen rows are

@@ -1,7 +1,7 @@
 #!/bin/sh
 # TUI: `:record FILE` and `:source-file
 # PATH` with a relative path mean the user's directory, the one the
-# client was attached from (the thin client sends it with attach), not
+# client was attached from (the client sends it with attach), not
 # the server's.  The server runs from this test's directory; the client
 # runs from another one, which alone holds the sourced file.
 . "$(dirname "$0")/tui-lib"
