@@ -94,7 +94,8 @@ CMD_HANDLER(cmd_new_session)
 /*
  * Whether output for the session's clients is still on its way from the
  * server: a frame waiting for its tick, a pane's synchronized update
- * held back (pane.c), or bytes queued on an attached client's socket.
+ * held back (pane.c), bytes queued on an attached client's socket, or
+ * bytes drawn for a terminal the server owns that it has not taken yet.
  * (Damage with none of these is not pending: it goes out with the next
  * frame, and a full frame already carried it.)  Tests poll this to know
  * a screen has settled (tests/tui/converge.sh).
@@ -108,7 +109,9 @@ static bool session_output_pending(struct session *s)
 		if (pane_output_held(p) && term_any_damage(p->term))
 			return true;
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
-		if (c->attached == s && uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0)
+		if (c->attached == s &&
+		    (uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > 0 ||
+		     server_tty_pending(c)))
 			return true;
 	return false;
 }

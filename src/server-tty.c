@@ -1713,6 +1713,11 @@ bool server_tty_focused(const struct conn *c)
 	return c->ctty == NULL || !c->ctty->unfocused;
 }
 
+bool server_tty_pending(const struct conn *c)
+{
+	return c->ctty != NULL && tty_pending(c->ctty->tty) > 0;
+}
+
 void server_tty_bell(struct conn *c, const struct window *w)
 {
 	struct client_tty *ct = c->ctty;

@@ -294,6 +294,8 @@ int server_tty_mode_commands(struct pane *p, const struct cJSON *commands, struc
  * it reported focus out (DECSET 1004, CSI O) until focus in; true for a
  * client that draws itself. */
 bool server_tty_focused(const struct conn *c);
+/* Bytes drawn for the client's terminal that it has not taken yet. */
+bool server_tty_pending(const struct conn *c);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown
