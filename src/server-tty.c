@@ -690,7 +690,7 @@ static void client_command(struct conn *c, const struct command_parsed *parsed)
 		choose_open(c, parsed);
 		return;
 	}
-	/* One mode at a time, as the ncurses client's. */
+	/* One mode at a time. */
 	if (strcmp(name, "list-keys") == 0 || strcmp(name, "display-panes") == 0 ||
 	    strcmp(name, "copy-mode") == 0)
 		server_choose_leave(&ct->choose);
@@ -1418,7 +1418,7 @@ static void decode_input(struct conn *c, bool final)
 		if (used == 0)
 			break;
 		/* Choose mode's list covers the panes: neither the mouse nor
-		 * what is no key reaches them, as in the ncurses client. */
+		 * what is no key reaches them. */
 		if (ct->choose.active &&
 		    (in.kind == TERM_INPUT_MOUSE || in.kind == TERM_INPUT_OTHER)) {
 			at += used;
