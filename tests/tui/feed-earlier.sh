@@ -38,7 +38,7 @@ for size in 80x24 160x45; do
 	check "$size: the feed opens" wait_screen "feed · work" 5
 	check "$size: the earlier server's denial is under the earlier mark" \
 		wait_screen "── earlier ──" 5
-	check "$size: ... its line shows" screen_matches '%2 native file-read\*.*old_key'
+	check "$size: ... its line shows" wait_for 5 screen_matches '%2 native file-read\*.*old_key'
 	check "$size: the earlier panes' kills are not shown" sh -c '! tmux -u -L "$1" -f "$2" capture-pane -p -t main | grep -q " killed "' - "$TMUX_NAME" "$T_DIR/tmux.conf"
 	feed=$(active_pane)
 	# Select the earlier line (the first one): Up until the reverse-video
