@@ -118,7 +118,7 @@ static bool session_output_pending(struct session *s)
 
 static cJSON *session_to_json(struct session *s, bool active_window_only)
 {
-	cJSON *so = cJSON_CreateObject(), *windows;
+	cJSON *so = cJSON_CreateObject(), *windows, *clients;
 	int attached = 0;
 
 	cJSON_AddStringToObject(so, "name", s->name);
@@ -127,6 +127,18 @@ static cJSON *session_to_json(struct session *s, bool active_window_only)
 	for (struct conn *c = server.conns; c != NULL; c = c->next)
 		attached += c->attached == s;
 	cJSON_AddNumberToObject(so, "attached", attached);
+	clients = cJSON_AddArrayToObject(so, "clients");
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		cJSON *co;
+
+		if (c->attached != s)
+			continue;
+		co = cJSON_CreateObject();
+		cJSON_AddNumberToObject(co, "cols", c->client_cols);
+		cJSON_AddNumberToObject(co, "rows", c->client_rows);
+		server_tty_to_json(c, co);
+		cJSON_AddItemToArray(clients, co);
+	}
 	/* Only frames to someone are pending: unwatched damage waits. */
 	cJSON_AddBoolToObject(so, "pending", attached > 0 && session_output_pending(s));
 	windows = cJSON_AddArrayToObject(so, "windows");

@@ -112,6 +112,9 @@ struct client_tty {
 	char view_title[64];
 	char message[512];
 	bool message_error;
+	/* The request a key's command sent last (its "cmd"): a failure,
+	 * which comes back without an id, is shown under that name. */
+	char replying_to[32];
 	uv_timer_t *message_timer; /* the message goes when it fires */
 	struct config config;
 	struct theme theme;
@@ -317,6 +320,33 @@ void server_tty_message(struct conn *c, bool is_error, const char *text)
 	uv_timer_start(ct->message_timer, on_message_timer,
 		       is_error ? ERROR_MESSAGE_MS : MESSAGE_MS, 0);
 	server_tty_draw(c);
+}
+
+void server_tty_to_json(const struct conn *c, cJSON *client)
+{
+	const struct client_tty *ct = c->ctty;
+
+	if (ct == NULL)
+		return;
+	cJSON_AddNumberToObject(client, "pid", ct->client_pid);
+	cJSON_AddNumberToObject(client, "terminal_cols", ct->tty->cols);
+	cJSON_AddNumberToObject(client, "terminal_rows", ct->tty->rows);
+	cJSON_AddNumberToObject(client, "terminal_pending", (double)tty_pending(ct->tty));
+}
+
+/* A command's failure as the ncurses client shows it: what was asked,
+ * the message, the code ("split: pane %3 is too small — no_space"). */
+void server_tty_error(struct conn *c, const char *code, const char *message)
+{
+	struct client_tty *ct = c->ctty;
+	char text[sizeof ct->message];
+
+	if (ct == NULL)
+		return;
+	snprintf(text, sizeof text, "%s: %s%s%s", ct->replying_to[0] ? ct->replying_to : "server",
+		 message != NULL ? message : "failed", code != NULL ? " \u2014 " : "",
+		 code != NULL ? code : "");
+	server_tty_message(c, true, text);
 }
 
 /* ---- the terminal's clipboard ---- */
@@ -991,9 +1021,12 @@ static void run_binding(struct conn *c, const char *line)
 		allow(c, &parsed);
 	} else if (parsed.request != NULL) {
 		cJSON *request = parsed.request;
+		const char *cmd = cJSON_GetStringValue(cJSON_GetObjectItem(request, "cmd"));
 
 		/* No id: a notification, answered only if it fails. */
 		parsed.request = NULL;
+		snprintf(c->ctty->replying_to, sizeof c->ctty->replying_to, "%s",
+			 cmd != NULL ? cmd : "server");
 		cmd_dispatch(c, request);
 		cJSON_Delete(request);
 	}

@@ -160,9 +160,9 @@ void server_send(struct conn *c, cJSON *msg)
 	if (c->ctty != NULL && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id")) &&
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "ok"))) {
 		const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
-		const cJSON *message = cJSON_GetObjectItemCaseSensitive(error, "message");
 
-		server_tty_message(c, true, cJSON_IsString(message) ? message->valuestring : "failed");
+		server_tty_error(c, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "code")),
+				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message")));
 		cJSON_Delete(msg);
 		return;
 	}

@@ -279,6 +279,11 @@ void server_tty_layout(struct conn *c);
 void server_tty_resize(struct conn *c);
 /* A line in the client's status line for a few seconds. */
 void server_tty_message(struct conn *c, bool is_error, const char *text);
+/* The client's terminal in `list`: its pid, size and the bytes the server
+ * holds for it (a terminal that stopped reading). */
+void server_tty_to_json(const struct conn *c, struct cJSON *client);
+/* A key's command failed (an error reply without an id): in the status line. */
+void server_tty_error(struct conn *c, const char *code, const char *message);
 /* Ask mode's question (an `ask` push: a held connection or clipboard
  * write) in the client's status line, a or d answering. */
 void server_tty_ask(struct conn *c, const struct cJSON *event);
