@@ -998,8 +998,10 @@ static void place_cursor(struct canvas *cv, struct window *w)
 		return;
 	}
 	term_cursor(p->term, &row, &col);
+	/* Where this client's terminal does not reach (it is smaller than
+	 * the session): no cursor, rather than one at the edge. */
 	if (row >= p->rows || col >= p->cols || p->y + row >= cv->rows ||
-	    under_float(w, p, p->x + col, p->y + row)) {
+	    p->x + col >= cv->tty->cols || under_float(w, p, p->x + col, p->y + row)) {
 		tty_set_cursor(cv->tty, 0, 0, false);
 		return;
 	}

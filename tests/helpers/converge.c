@@ -26,6 +26,13 @@
  * usage: converge SEED ACTIONS TMUX-SOCKET TMUX-CONF TARGET SERVER-NAME
  *                 SESSION DATA-FILE
  * (environment: the test's XDG directories, so the server is its own)
+ *
+ * CONVERGE_WATCH=TARGET: a second client, in that tmux target, attached
+ * to the same session and never typed into.  After each action its
+ * screen is compared too, against the same server data at its own size
+ * (a client larger than the session shows the rest blank, a smaller one
+ * what fits, its status line on its last row): none of the typing
+ * client's modes, messages or prefix shows there.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
@@ -60,7 +67,7 @@
 #define SEARCH_MESSAGE_MS 3500
 #define ERROR_MESSAGE_MS 6500
 
-static const char *tmux_socket, *tmux_conf, *target, *session_name, *data_file;
+static const char *tmux_socket, *tmux_conf, *target, *watch_target, *session_name, *data_file;
 static struct cli_conn conn;
 static uint64_t rng;
 static long long settle_total_ms;
@@ -918,7 +925,9 @@ static void compare(struct server *s, const struct outer *o, struct grid *g, str
 					 model.needle, o->cx, o->cy);
 		}
 	} else if (active == NULL || !active->cursor_visible || active->failed ||
-		   active->cx >= active->cols || active->cy >= active->rows) {
+		   active->cx >= active->cols || active->cy >= active->rows ||
+		   active->x + active->cx >= g->cols || active->y + active->cy >= g->rows - 1) {
+		/* Hidden, or where this client's screen does not reach. */
 		if (o->visible != 0)
 			snprintf(v->why, sizeof v->why, "the cursor shows, the pane hides it");
 	} else if (o->visible != 1 || o->cx != active->x + active->cx ||
@@ -1016,6 +1025,23 @@ static bool settle_and_compare(struct verdict *v)
 	settle_total_ms += now_ms() - start;
 	settles++;
 	return v->same;
+}
+
+/* The watching client's screen: the same comparison, in its target,
+ * with a model of a client nobody types into (no mode, no message). */
+static bool settle_and_compare_watch(struct verdict *v)
+{
+	const char *typed = target;
+	struct model typing = model;
+	bool same;
+
+	memset(&model, 0, sizeof model);
+	model.mode = NORMAL;
+	target = watch_target;
+	same = settle_and_compare(v);
+	target = typed;
+	model = typing;
+	return same;
 }
 
 /* --- actions ------------------------------------------------------------ */
@@ -1493,6 +1519,9 @@ int main(int argc, char **argv)
 	snprintf(cli_server_name, sizeof cli_server_name, "%s", argv[6]);
 	session_name = argv[7];
 	data_file = argv[8];
+	watch_target = getenv("CONVERGE_WATCH");
+	if (watch_target != NULL && watch_target[0] == 0)
+		watch_target = NULL;
 	rng = seed * 0x9E3779B97F4A7C15ull + 1;
 	bindings_init_defaults(&bindings);
 	if (cli_connect(&conn, false) < 0)
@@ -1500,6 +1529,13 @@ int main(int argc, char **argv)
 	model.mode = NORMAL;
 	if (!settle_and_compare(&v)) {
 		printf("not ok - converge (seed %llu): before any action: %s\n", seed, v.why);
+		print_screens(&grid);
+		return 1;
+	}
+	if (watch_target != NULL && !settle_and_compare_watch(&v)) {
+		printf("not ok - converge (seed %llu): before any action, the watching client (%s): "
+		       "%s\n",
+		       seed, watch_target, v.why);
 		print_screens(&grid);
 		return 1;
 	}
@@ -1516,10 +1552,20 @@ int main(int argc, char **argv)
 		}
 		if (!server_now->attached)
 			die("the client left at action %d (\"%s\")", i, action);
+		if (watch_target != NULL && !settle_and_compare_watch(&v)) {
+			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": the watching "
+			       "client (%s): %s\n",
+			       seed, i, actions, action, watch_target, v.why);
+			print_recent();
+			print_panes(server_now);
+			print_screens(&grid);
+			return 1;
+		}
 	}
 	printf("ok - converge (seed %llu): the client's screen matched the server's after each of "
-	       "%d actions\n",
-	       seed, actions);
+	       "%d actions%s%s\n",
+	       seed, actions, watch_target != NULL ? ", and so did the watching client's in " : "",
+	       watch_target != NULL ? watch_target : "");
 	printf("# %d actions in %lld ms, %lld ms settling on average\n", actions,
 	       now_ms() - began, settles > 0 ? settle_total_ms / settles : 0);
 	server_free(&server_a);

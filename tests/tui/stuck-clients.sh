@@ -16,9 +16,10 @@
 export SANDMUX_SERVER_DRAWS=1
 
 # clients: "pid cols rows terminal_pending" for each client attached to
-# the session, from the server.
+# the session, from the server (a server that blocked on a terminal does
+# not answer: the check fails rather than waits for ever).
 clients() {
-	sm ctl '{"cmd":"list"}' | python3 -c '
+	timeout 10 "$SANDMUX_BIN" -L "$T_NAME" ctl '{"cmd":"list"}' | python3 -c '
 import json, sys
 for s in json.load(sys.stdin)["result"]["sessions"]:
     for c in s.get("clients", []):
