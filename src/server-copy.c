@@ -7,7 +7,9 @@
  * the copy taken then; a history line is read from the pane's grid
  * where it is now: lines that went into history since push it further
  * up by as many (term_lines_out), and one that fell off the end of the
- * history since reads as blank.
+ * history since reads as blank.  When the program empties its history
+ * (clear(1)'s ED 3) the view is taken anew (server_copy_follow): what
+ * was cleared shows nowhere.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,7 @@ void server_copy_enter(struct server_copy *copy, const struct pane *p, bool page
 			if (!term_get_cell(p->term, y, x, &copy->screen[y * cols + x]))
 				blank_cells(&copy->screen[y * cols + x], 1);
 	copy->lines_out = term_lines_out(p->term);
+	copy->history_clears = term_history_clears(p->term);
 	copy->history = term_history_lines(p->term);
 	copy->nlines = copy->history + rows;
 	n = term_prompt_rows(p->term, prompts, PROMPTS_MAX);
@@ -119,6 +122,18 @@ void server_copy_enter(struct server_copy *copy, const struct pane *p, bool page
 	if (page_up)
 		server_copy_scroll(copy, -rows);
 	clamp_view(copy);
+}
+
+/* The program emptied its history (clear(1)): what it cleared must not
+ * show, in copy mode either (the history's own promise, ED 3 in
+ * term-scan.c).  The view is taken anew from the pane as it is now,
+ * at its bottom, as if copy mode had just begun. */
+void server_copy_follow(struct server_copy *copy, const struct pane *p)
+{
+	if (!copy->active || copy->pane != p->id ||
+	    copy->history_clears == term_history_clears(p->term))
+		return;
+	server_copy_enter(copy, p, false);
 }
 
 bool server_copy_at_bottom(const struct server_copy *copy)

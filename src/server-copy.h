@@ -30,6 +30,7 @@ struct server_copy {
 	int cols, rows;		  /* the pane's size when copy mode began */
 	struct term_cell *screen; /* its screen then, rows * cols */
 	long lines_out;		  /* term_lines_out then */
+	unsigned long history_clears; /* term_history_clears then */
 	int history;		  /* history lines then: lines 0..history-1 */
 	int nlines;		  /* history + rows */
 	int top, cy, cx;	  /* the first line shown; the cursor (line, column) */
@@ -61,6 +62,9 @@ struct server_copy_result {
 };
 
 void server_copy_enter(struct server_copy *copy, const struct pane *p, bool page_up);
+/* Before drawing: a pane whose program emptied its history since (ED 3)
+ * gives copy mode a new view, at its bottom. */
+void server_copy_follow(struct server_copy *copy, const struct pane *p);
 void server_copy_leave(struct server_copy *copy);
 /* A key by its canonical name: its command in tables' "copy-mode"
  * table; an unbound key does nothing. */

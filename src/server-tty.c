@@ -231,6 +231,8 @@ static void server_tty_draw(struct conn *c)
 	overlay.view_title = ct->view_title;
 	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
 		server_copy_leave(&ct->copy); /* its pane is gone */
+	else if (ct->copy.active)
+		server_copy_follow(&ct->copy, pane_find(ct->copy.pane));
 	overlay.copy = &ct->copy;
 	overlay.display_panes = ct->display_panes;
 	overlay.choose = &ct->choose;

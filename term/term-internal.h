@@ -145,6 +145,9 @@ struct term {
 	struct term_mark marks[MARKS_MAX];
 	int nmarks;
 	long lines_out;
+	/* How many times ED 3 emptied the main screen's history
+	 * (term_history_clears). */
+	unsigned long history_clears;
 	/* The kitty keyboard protocol's flags, a stack per screen (main 0,
 	 * alternate 1) as its spec has it (term_kitty_flags). */
 	uint8_t kitty_stack[2][KITTY_STACK_MAX];

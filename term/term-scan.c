@@ -676,6 +676,7 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				to_vterm(term, bytes + start, i + 1 - start);
 				start = i + 1;
 				grid_clear_history(term->main_grid);
+				term->history_clears++;
 				break;
 			}
 			if (c == 'l' && term->scan_leader == '?' && term->scan_count == 1049 &&

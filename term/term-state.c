@@ -952,6 +952,11 @@ long term_lines_out(const struct term *term)
 	return term->lines_out;
 }
 
+unsigned long term_history_clears(const struct term *term)
+{
+	return term->history_clears;
+}
+
 /* Visible rows come from the shown screen; history always from main. */
 const struct grid_line *term_line(const struct term *term, int row)
 {

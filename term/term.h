@@ -95,6 +95,9 @@ int term_history_lines(const struct term *term);
  * takes some back): a reader holding a history row as it was (copy
  * mode) finds where it went, row - (now - then). */
 long term_lines_out(const struct term *term);
+/* How many times the program emptied the history (ED 3, as clear(1)
+ * sends): a reader holding history lines (copy mode) lets them go. */
+unsigned long term_history_clears(const struct term *term);
 
 /* Read one cell.  row 0..rows-1 is the visible screen; negative rows
  * reach into scrollback (-1 is the newest history line).  Cells past a

@@ -7,7 +7,7 @@
 # data says each client shows at its own size: the typing client's
 # with its modes, the other's with none of them, larger than the
 # session (the rest blank) or smaller (what fits).  Then the other way
-# round, on a new session.
+# round, on a new session, from a pane beyond the small client's width.
 #   CLIENTS_SEED     the seed (default 1); `random` for a new one, printed
 #   CLIENTS_ACTIONS  actions each way (default 150)
 . "$(dirname "$0")/tui-lib"
@@ -57,6 +57,17 @@ CONVERGE_WATCH=big "$HELPER" "$SEED" "$ACTIONS" "$TMUX_NAME" "$T_DIR/tmux.conf" 
 
 sm new -d -s two >/dev/null
 check "both attach to session two" eval 'attach_both two && wait_for 5 attached_is two 2'
+# The large client types first: the session takes its size, and a pane
+# split off to the right has its cursor where the small client's
+# terminal does not reach.
+tm send-keys -t big C-b %
+two_panes() {
+	[ "$(sm ctl '{"cmd":"list","session":"two"}' | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["result"]["sessions"][0]
+print(sum(len(w["panes"]) for w in s["windows"]))')" = 2 ]
+}
+check "a split in the large client" wait_for 5 two_panes
 CONVERGE_WATCH=small "$HELPER" "$((SEED + 1))" "$ACTIONS" "$TMUX_NAME" "$T_DIR/tmux.conf" big "$T_NAME" two "$T_DIR/data.txt" ||
 	T_FAILED=1
 finish
