@@ -1,8 +1,8 @@
 #!/bin/sh
 # TUI: several clients on one session.  What one types, the other sees;
 # a split made in one is drawn in both; each keeps its own status line
-# at its own last row whatever size the server chose; detaching one
-# leaves the other attached.
+# at its own last row whatever size the server chose; the prefix is
+# each client's own; detaching one leaves the other attached.
 . "$(dirname "$0")/tui-lib"
 
 start_client
@@ -21,6 +21,16 @@ check "is drawn in the other" wait_screen "│" 5 main
 check "the second client keeps its status line on its last row" status_matches '^\[' other
 check "so does the first" status_matches '^\[' main
 
+# The prefix is the client's own key state: pressed in one, the
+# other's keys still go to the pane, and the first's next key is the
+# command.
+keys C-b
+check "the prefix pressed in the first client is marked there" wait_for 3 status_matches '^\[[^]]*\] \^ ' main
+check "... not in the second" eval "! status_matches '^\[[^]]*\] \^ ' other"
+other_keys "echo per-client-\$((3+4))" Enter
+check "the second client's keys still go to the pane" wait_screen "per-client-7" 5 other
+keys c
+check "... and the first's next key is a command (a new window)" wait_for 5 status_matches ' 1:' main
 prefix d
 check "detaching the first client" wait_screen "[detached" 5 main
 other_keys "echo still-here-\$((40+3))" Enter
