@@ -4,7 +4,8 @@
  * The view is the screen as it was when copy mode began and the history
  * above it, read from the pane's grid: output arriving after that moves
  * nothing (the lines it pushes into history are counted away), and a
- * line that fell off the history's end reads blank.  Search wraps at the
+ * line that fell off the history's end reads blank; a history the
+ * program emptied (ED 3) gives a new view.  Search wraps at the
  * ends, n keeps the direction and N goes against it; a copy is the
  * selection's text, trailing blanks dropped; the position says how far
  * up the view is.
@@ -143,6 +144,44 @@ static void test_history_end_blank(void **state)
 	term_free(p.term);
 }
 
+/* clear(1) underneath (ED 2 and ED 3, twice, then a line): the history
+ * is gone, and copy mode, scrolled up before, follows it at the next
+ * draw: the pane as it is now, at the bottom, none of the cleared
+ * lines, [0/0]. */
+static void test_history_cleared(void **state)
+{
+	struct server_copy copy = {0};
+	struct server_copy_result r;
+	struct pane p;
+	char text[COLS + 1], position[32];
+
+	(void)state;
+	pane_with_lines(&p, 30, 100);
+	server_copy_enter(&copy, &p, false);
+	key(&copy, &p, "PageUp", &r);
+	server_copy_follow(&copy, &p); /* nothing cleared: nothing moves */
+	server_copy_position(&copy, position, sizeof position);
+	assert_string_equal(position, "[5/26]");
+	term_write(p.term, "\033[H\033[2J\033[3J", 11);
+	term_write(p.term, "x\r\n\033[H\033[2J\033[3Jafter", 19);
+	assert_int_equal(term_history_lines(p.term), 0);
+	server_copy_follow(&copy, &p);
+	assert_true(copy.active);
+	server_copy_position(&copy, position, sizeof position);
+	assert_string_equal(position, "[0/0]");
+	row_text(&copy, &p, 0, text);
+	assert_string_equal(text, "after");
+	for (int row = 1; row < ROWS; row++) {
+		row_text(&copy, &p, row, text);
+		assert_string_equal(text, "");
+	}
+	key(&copy, &p, "PageUp", &r);
+	row_text(&copy, &p, 0, text);
+	assert_string_equal(text, "after");
+	server_copy_leave(&copy);
+	term_free(p.term);
+}
+
 static void test_search(void **state)
 {
 	struct server_copy copy = {0};
@@ -210,6 +249,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_view_frozen),
 	    cmocka_unit_test(test_history_end_blank),
+	    cmocka_unit_test(test_history_cleared),
 	    cmocka_unit_test(test_search),
 	    cmocka_unit_test(test_copy),
 	};
