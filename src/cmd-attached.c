@@ -114,8 +114,14 @@ CMD_HANDLER(cmd_detach)
 
 CMD_HANDLER(cmd_client_size)
 {
+	int cols = c->terminal_cols, rows = c->terminal_rows;
+
 	if (cmd_client_size_fields(req, c, true, err) < 0)
 		return -1;
+	/* A terminal resized is a client in use, as tmux's window-size
+	 * latest has it; the same size again (a resume) is not. */
+	if (c->terminal_cols != cols || c->terminal_rows != rows)
+		c->active_at = ++server.activity;
 	if (c->attached != NULL) {
 		session_fit_clients(c->attached);
 		server_broadcast_layout(c->attached);

@@ -263,9 +263,10 @@ void session_resize(struct session *s, int cols, int rows)
 }
 
 /* Which attached clients size a session, as tmux's window-size says:
- * the one used last (latest, tmux 3.3's default), or the smallest or
- * largest in each direction.  A client larger than its session shows
- * the rest blank; a smaller one shows what fits. */
+ * the one used last (latest, tmux 3.3's default: a key, a click, an
+ * attach or its terminal resized), or the smallest or largest in each
+ * direction.  A client larger than its session shows the rest blank; a
+ * smaller one shows what fits. */
 void session_fit_clients(struct session *s)
 {
 	int cols = 0, rows = 0;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # TUI: two clients of different sizes (80x24 and 160x45) on one session.
-# window_size "latest" (tmux 3.3's default): the client used last sizes
-# the session, so typing in the large one makes it use its whole
-# terminal, and the small one then shows what fits; "smallest" and
+# window_size "latest" (tmux 3.3's default): the client used last (a
+# key, an attach, its terminal resized) sizes the session, so typing in
+# the large one makes it use its whole terminal, and the small one then
+# shows what fits; "smallest" and
 # "largest" as in tmux, set in the config or with set-option.
 . "$(dirname "$0")/tui-lib"
 
@@ -25,6 +26,13 @@ check "... the large client draws its full width" wait_for 5 eval "screen big | 
 check "... the small client shows what fits, its status line on its last row" \
 	wait_for 5 status_matches '^\['
 screen | sed 's/^/# small | /' | tail -3
+tm resize-window -t main -x 90 -y 30
+check "latest: resizing the 80x24 terminal to 90x30 makes that client the latest ($(session_size))" \
+	wait_for 5 size_is 90x29
+tm resize-window -t main -x 80 -y 24
+check "... back to 80x24, still the latest ($(session_size))" wait_for 5 size_is 80x23
+big_keys "echo big-again" Enter
+check "... until the large client types ($(session_size))" wait_for 5 size_is 160x44
 
 sm set-option window-size smallest >/dev/null
 check "set-option window-size smallest: the smallest client sizes it ($(session_size))" wait_for 5 size_is 80x23
