@@ -1533,9 +1533,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (watch_target != NULL && !settle_and_compare_watch(&v)) {
-		printf("not ok - converge (seed %llu): before any action, the watching client (%s): "
-		       "%s\n",
-		       seed, watch_target, v.why);
+		printf("not ok - converge (seed %llu): before any action, in %s: %s\n", seed,
+		       watch_target, v.why);
 		print_screens(&grid);
 		return 1;
 	}
@@ -1553,9 +1552,8 @@ int main(int argc, char **argv)
 		if (!server_now->attached)
 			die("the client left at action %d (\"%s\")", i, action);
 		if (watch_target != NULL && !settle_and_compare_watch(&v)) {
-			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": the watching "
-			       "client (%s): %s\n",
-			       seed, i, actions, action, watch_target, v.why);
+			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": %s: %s\n", seed,
+			       i, actions, action, watch_target, v.why);
 			print_recent();
 			print_panes(server_now);
 			print_screens(&grid);
