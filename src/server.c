@@ -160,8 +160,8 @@ void server_send(struct conn *c, cJSON *msg)
 	if (c->ctty != NULL && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id")) &&
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "ok"))) {
 		const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
-		const char *code = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "code"));
-		const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message"));
+		const char *code = cJSON_GetStringValue(cJSON_GetObjectItem(error, "code"));
+		const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(error, "message"));
 
 		server_tty_error(c, code, text);
 		cJSON_Delete(msg);
