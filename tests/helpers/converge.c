@@ -1552,8 +1552,8 @@ int main(int argc, char **argv)
 		if (!server_now->attached)
 			die("the client left at action %d (\"%s\")", i, action);
 		if (watch_target != NULL && !settle_and_compare_watch(&v)) {
-			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": %s: %s\n", seed,
-			       i, actions, action, watch_target, v.why);
+			printf("not ok - converge (seed %llu): action %d of %d, \"%s\": %s: %s\n",
+			       seed, i, actions, action, watch_target, v.why);
 			print_recent();
 			print_panes(server_now);
 			print_screens(&grid);
