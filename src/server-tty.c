@@ -646,6 +646,8 @@ static void copy_key(struct conn *c, const char *key)
 		server_copy_leave(&ct->copy);
 		return;
 	}
+	/* A clear since the last draw: the key acts on the view it shows. */
+	server_copy_follow(&ct->copy, p);
 	server_copy_key(&ct->copy, p, &ct->modes, key, &r);
 	copy_result(c, &r);
 }
