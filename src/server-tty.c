@@ -334,6 +334,7 @@ void server_tty_to_json(const struct conn *c, cJSON *client)
 	cJSON_AddNumberToObject(client, "terminal_cols", ct->tty->cols);
 	cJSON_AddNumberToObject(client, "terminal_rows", ct->tty->rows);
 	cJSON_AddNumberToObject(client, "terminal_pending", (double)tty_pending(ct->tty));
+	cJSON_AddBoolToObject(client, "terminal_behind", ct->tty->blocked);
 }
 
 /* A command's failure as the ncurses client shows it: what was asked,
@@ -1668,11 +1669,19 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 }
 
 /* The last bytes (the main screen back) reach the terminal if it reads
- * within GIVE_BACK_MS; a terminal that does not read is left as it is. */
+ * within GIVE_BACK_MS; a terminal that does not read is left as it is.
+ * One that fell behind already (it stopped reading) is not waited for:
+ * the server and every other client would stand still for nothing. */
 static void write_last(struct client_tty *ct)
 {
 	uint64_t deadline = server_now_ms() + GIVE_BACK_MS;
 
+	if (ct->tty->blocked) {
+		log_info("client %d: its terminal stopped reading; given back without waiting",
+			 (int)ct->client_pid);
+		tty_write_out(ct->tty);
+		return;
+	}
 	while (tty_write_out(ct->tty) == 1) {
 		struct pollfd pfd = {.fd = ct->out_fd, .events = POLLOUT};
 		uint64_t now = server_now_ms();

@@ -23,11 +23,14 @@ clients() {
 import json, sys
 for s in json.load(sys.stdin)["result"]["sessions"]:
     for c in s.get("clients", []):
-        print(c.get("pid", 0), c["cols"], c["rows"], c.get("terminal_pending", 0))'
+        print(c.get("pid", 0), c["cols"], c["rows"], c.get("terminal_pending", 0),
+              "behind" if c.get("terminal_behind") else "-")'
 }
 client_count_is() { [ "$(clients | wc -l)" -eq "$1" ]; }
 pending_of() { clients | awk -v pid="$1" '$1 == pid { print $4 }'; }
 pending_above() { [ "$(pending_of "$1")" -gt "$2" ]; }
+behind() { clients | awk -v pid="$1" '$1 == pid && $5 == "behind" { found = 1 } END { exit !found }'; }
+LOG="$XDG_STATE_HOME/sandmux/server-$T_NAME.log"
 # holds TTY: the server has a descriptor open on TTY
 holds() { ls -l "/proc/$SERVER_PID/fd" 2>/dev/null | grep -q " $1\$"; }
 lets_go() { ! holds "$1"; }
@@ -159,6 +162,27 @@ check "detached, that client leaves the server's list" wait_for 5 client_count_i
 check "... and the server holds nothing of its terminal" wait_for 3 lets_go "$STUCK_TTY"
 check "... the client said so" wait_for 5 out_has "detached"
 wait "$HOLD_PID"
+
+# Killed while its terminal is a screenful behind: the server gives the
+# terminal back without waiting for it to read (it would stand still).
+: >"$T_DIR/stuck.out"
+rm -f "$T_DIR/stuck.out.pid"
+TERM=xterm-256color python3 "$T_DIR/hold.py" "$T_DIR/stuck.out" "$T_DIR/hold.fifo" 100 30 \
+	"$SANDMUX_BIN" -L "$T_NAME" attach &
+HOLD_PID=$!
+check "another client in a pty pair attaches" wait_for 10 client_count_is 2
+STUCK_PID=$(cat "$T_DIR/stuck.out.pid")
+STUCK_TTY=$(cat "$T_DIR/stuck.out.tty")
+check "... and is drawn" wait_for 10 out_has "─"
+hold stop
+keys "clear; seq -w 1 40000 | sed 's/.*/& & & & & & & & & & & & & &/'; echo flood-\$((4*4))-done" Enter
+check "its terminal falls a screenful behind" wait_for 30 behind "$STUCK_PID"
+kill -KILL "$STUCK_PID"
+check "SIGKILLed while behind: gone from the list" wait_for 5 client_count_is 1
+check "... its terminal given back without waiting for it" wait_for 5 \
+	grep -q "client $STUCK_PID: its terminal stopped reading; given back without waiting" "$LOG"
+check "... and the server holds nothing of it" wait_for 3 lets_go "$STUCK_TTY"
+wait "$HOLD_PID"
 keys "echo last-\$((5*5))" Enter
-check "the working client still works" wait_screen "last-25"
+check "the working client still works" wait_screen "last-25" 30
 finish
