@@ -337,8 +337,8 @@ void server_tty_to_json(const struct conn *c, cJSON *client)
 	cJSON_AddBoolToObject(client, "terminal_behind", ct->tty->blocked);
 }
 
-/* A command's failure as the ncurses client shows it: what was asked,
- * the message, the code ("split: pane %3 is too small — no_space"). */
+/* A command's failure in the status line: what was asked, the message,
+ * the code ("split: pane %3 is too small — no_space"). */
 void server_tty_error(struct conn *c, const char *code, const char *message)
 {
 	struct client_tty *ct = c->ctty;

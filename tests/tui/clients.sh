@@ -12,9 +12,6 @@
 #   CLIENTS_ACTIONS  actions each way (default 150)
 . "$(dirname "$0")/tui-lib"
 
-# The server's drawing path (the default soon; harmless after).
-export SANDMUX_SERVER_DRAWS=1
-
 SEED=${CLIENTS_SEED:-1}
 [ "$SEED" = random ] && SEED=$(($(date +%s) % 100000))
 ACTIONS=${CLIENTS_ACTIONS:-150}

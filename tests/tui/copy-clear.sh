@@ -7,9 +7,6 @@
 # now; its position indicator counts the history the server has.
 . "$(dirname "$0")/tui-lib"
 
-# The server's drawing path (the default soon; harmless after).
-export SANDMUX_SERVER_DRAWS=1
-
 start_client
 mkfifo "$T_DIR/go"
 # The clears run underneath copy mode, when the test says go.

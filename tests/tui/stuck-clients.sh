@@ -12,9 +12,6 @@
 #    the newest screen; detached, nothing of it stays in the server.
 . "$(dirname "$0")/tui-lib"
 
-# The server's drawing path (the default soon; harmless after).
-export SANDMUX_SERVER_DRAWS=1
-
 # clients: "pid cols rows terminal_pending" for each client attached to
 # the session, from the server (a server that blocked on a terminal does
 # not answer: the check fails rather than waits for ever).
