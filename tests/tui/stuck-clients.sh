@@ -10,10 +10,11 @@
 #    client draws and every key typed in it arrives, and so does what is
 #    typed into the stuck terminal itself.  When it reads again it gets
 #    the newest screen; detached, nothing of it stays in the server.
+#    Killed while a screenful behind, it is given back without a wait.
 . "$(dirname "$0")/tui-lib"
 
-# clients: "pid cols rows terminal_pending" for each client attached to
-# the session, from the server (a server that blocked on a terminal does
+# clients: "pid cols rows terminal_pending behind|-" for each client
+# attached to the session, from the server (a server that blocked on a terminal does
 # not answer: the check fails rather than waits for ever).
 clients() {
 	timeout 10 "$SANDMUX_BIN" -L "$T_NAME" ctl '{"cmd":"list"}' | python3 -c '
