@@ -1118,6 +1118,19 @@ static void enter_command(void)
 		sleep_ms(SETTLE_POLL_MS);
 }
 
+/* A key that starts a shell (a split, a new window): wait (3 s at most;
+ * a refused split starts none) until it prompts, for the same reason:
+ * copy mode entered in the new pane before its first prompt froze a
+ * view without it. */
+static void prefix_new_shell(const char *key)
+{
+	long before = prompts_shown(), deadline = now_ms() + 3000;
+
+	prefix(key);
+	while (before >= 0 && prompts_shown() <= before && now_ms() < deadline)
+		sleep_ms(SETTLE_POLL_MS);
+}
+
 static void shell_action(struct spane *p)
 {
 	static const char *const editing[] = {"Left", "Right", "Home", "End", "C-a", "C-e",
@@ -1389,7 +1402,7 @@ static void act(struct server *s)
 			 * stays zoomed) with this error. */
 			expect_message(ERROR_MESSAGE_MS,
 				       "split: pane %%%d is too small to split \u2014 no_space", p->id);
-			prefix(side ? "%" : "\"");
+			prefix_new_shell(side ? "%" : "\"");
 			say("split %%%d %s", p->id, side ? "side by side" : "stacked");
 			return;
 		}
@@ -1408,7 +1421,7 @@ static void act(struct server *s)
 		return;
 	}
 	if (r < 12 && s->nwindows < 4) {
-		prefix("c");
+		prefix_new_shell("c");
 		say("new window");
 		return;
 	}
