@@ -1209,6 +1209,13 @@ static void wait_window_named(const char *name)
 	} while (now_ms() < deadline);
 }
 
+/*
+ * vim leaves insert mode (and a prompt) on C-c, not Escape: an Escape
+ * the next action's C-b follows within the server's escape time is one
+ * key, M-C-b, as tmux reads it (escape-time), and the prefix is lost.
+ * A person's keys are further apart; the driver's are not, and nothing
+ * on the screen says when the server has decided.
+ */
 static void vim_action(struct spane *p)
 {
 	static const char *const motions[] = {"j", "k", "h", "l", "w", "b", "0", "$", "G",
@@ -1222,12 +1229,12 @@ static void vim_action(struct spane *p)
 	case 1:
 		keys("i", NULL);
 		type_text(words[rnd(8)]);
-		keys("Escape", NULL);
+		keys("C-c", NULL);
 		say("vim insert a word in %%%d", p->id);
 		break;
 	case 2:
 		if (rnd(3) == 0) {
-			keys("Escape", NULL);
+			keys("C-c", NULL);
 			type_text(":q!");
 			keys("Enter", NULL);
 			/* Until vim has gone: a screen that stays the same
