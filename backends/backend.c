@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,4 +249,21 @@ int backend_shim_prefix(struct strvec *out, char *exe, size_t size)
 		return strvec_push(out, shim);
 	}
 	return strvec_pushv(out, (const char *const[]){self, "shim"}, 2);
+}
+
+int backend_trash_rm_dir(char *out, size_t size)
+{
+	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
+	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
+	const char *slash;
+
+	if (os_self_exe(self, sizeof self) != 0 || (slash = strrchr(self, '/')) == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
+		snprintf(rm, sizeof rm, "%s/rm", dir);
+		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
+			return 0;
+	}
+	return -1;
 }

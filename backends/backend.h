@@ -280,5 +280,11 @@ struct strvec;
  * shim's path, or "" without one.  0, or -1 (the binary cannot be
  * found, or was replaced: restart the server; out of memory). */
 int backend_shim_prefix(struct strvec *out, char *exe, size_t size);
+/* The directory holding a pane's trash `rm` (backends/trash-rm.sh), for
+ * a profile with the trash: sandmux-trash/ beside the binary (the
+ * build), or PREFIX/lib/sandmux/trash installed.  0, or -1 when neither
+ * has one.  native (Linux) and native on macOS both put it first on the
+ * pane's PATH. */
+int backend_trash_rm_dir(char *out, size_t size);
 
 #endif

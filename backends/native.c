@@ -346,30 +346,6 @@ static int trash_dir(const struct launch_request *req, const char *home, bool dr
 	return 0;
 }
 
-/* The directory holding the pane's `rm` (backends/trash-rm.sh): next to
- * the sandmux binary in the build (sandmux-trash/), or installed under
- * PREFIX/lib/sandmux/trash.  0, or -1 when neither has one. */
-static int trash_rm_dir(char *out, size_t size)
-{
-	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
-	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	const char *slash;
-
-	if (n <= 0)
-		return -1;
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) == NULL)
-		return -1;
-	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
-		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
-		snprintf(rm, sizeof rm, "%s/rm", dir);
-		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
-			return 0;
-	}
-	return -1;
-}
-
 /* A profile with the trash: the trash a writable root, and the pane's
  * `rm` found.  Fail, don't mislabel: a delete_guard pane whose `rm`
  * would delete is not the preset the user asked for. */
@@ -378,7 +354,7 @@ static int trash_paths(const struct launch_request *req, const char *home, struc
 {
 	if (trash_dir(req, home, np->dry, np->trash, sizeof np->trash, err) != 0)
 		return -1;
-	if (trash_rm_dir(np->rm_dir, sizeof np->rm_dir) != 0) {
+	if (backend_trash_rm_dir(np->rm_dir, sizeof np->rm_dir) != 0) {
 		sm_error_set(err, SM_ERR_LAUNCH_FAILED,
 			     "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "
 			     "binary, or lib/sandmux/trash/rm); reinstall sandmux",
@@ -963,7 +939,7 @@ int native_pane_envp(const struct launch_request *req, const struct sandbox_prof
 		     struct strvec *out)
 {
 	char rm_dir[PATH_MAX];
-	bool trash_rm = prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
+	bool trash_rm = prof->trash && backend_trash_rm_dir(rm_dir, sizeof rm_dir) == 0;
 
 	for (size_t i = 0; req->spec->env != NULL && req->spec->env[i] != NULL; i++) {
 		/* The trash's rm first on PATH: an `rm` typed in the pane

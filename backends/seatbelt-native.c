@@ -81,26 +81,6 @@ static int make_pane_tmp(int pane, char *out, size_t size)
 	return mkdtemp(out) != NULL ? 0 : -1;
 }
 
-/* The directory of the pane's `rm` (backends/trash-rm.sh), for a
- * profile with the trash: sandmux-trash/ beside the binary (the build),
- * or PREFIX/lib/sandmux/trash.  0, or -1 when neither has one. */
-static int trash_rm_dir(char *out, size_t size)
-{
-	static const char *const layouts[] = {"%.*s/sandmux-trash", "%.*s/../lib/sandmux/trash"};
-	char self[PATH_MAX], dir[PATH_MAX + 32], rm[PATH_MAX + 40];
-	const char *slash;
-
-	if (os_self_exe(self, sizeof self) != 0 || (slash = strrchr(self, '/')) == NULL)
-		return -1;
-	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
-		snprintf(dir, sizeof dir, layouts[i], (int)(slash - self), self);
-		snprintf(rm, sizeof rm, "%s/rm", dir);
-		if (access(rm, X_OK) == 0 && realpath(dir, out) != NULL && strlen(out) < size)
-			return 0;
-	}
-	return -1;
-}
-
 /* envp with TMPDIR set to tmp and, when rm_dir is not NULL, rm_dir
  * first on PATH (the trash's `rm`). */
 static int pane_env(char *const *envp, const char *tmp, const char *rm_dir, struct strvec *out)
@@ -184,7 +164,7 @@ static int seatbelt_launch(const struct launch_request *req, struct launch_resul
 	in.nproxy_ports = req->nproxy_ports;
 	/* Fail, don't mislabel: a delete_guard pane whose `rm` would
 	 * delete is not the preset the user asked for. */
-	if (prof->trash && trash_rm_dir(rm_dir, sizeof rm_dir) != 0) {
+	if (prof->trash && backend_trash_rm_dir(rm_dir, sizeof rm_dir) != 0) {
 		sm_error_set(
 		    err, SM_ERR_LAUNCH_FAILED,
 		    "profile %s needs the trash's rm (sandmux-trash/rm next to the sandmux "

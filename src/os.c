@@ -130,15 +130,23 @@ void os_close_from(int lowest)
 #endif
 }
 
-int os_self_exe(char *out, size_t size)
-{
 #ifdef __linux__
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
+/* A /proc symlink's target into out: 0, or -1 (none, or too long). */
+static int read_link(const char *link, char *out, size_t size)
+{
+	ssize_t n = readlink(link, out, size - 1);
 
 	if (n <= 0 || (size_t)n >= size - 1)
 		return -1;
 	out[n] = '\0';
 	return 0;
+}
+#endif
+
+int os_self_exe(char *out, size_t size)
+{
+#ifdef __linux__
+	return read_link("/proc/self/exe", out, size);
 #else
 	char self[PATH_MAX], real[PATH_MAX];
 	uint32_t n = sizeof self;
@@ -155,14 +163,9 @@ int os_fd_path(int fd, char *out, size_t size)
 {
 #ifdef __linux__
 	char link[64];
-	ssize_t n;
 
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	n = readlink(link, out, size - 1);
-	if (n <= 0)
-		return -1;
-	out[n] = '\0';
-	return 0;
+	return read_link(link, out, size);
 #else
 	char path[PATH_MAX];
 
@@ -177,14 +180,9 @@ int os_process_cwd(pid_t pid, char *out, size_t size)
 {
 #ifdef __linux__
 	char link[64];
-	ssize_t n;
 
 	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
-	n = readlink(link, out, size - 1);
-	if (n <= 0)
-		return -1;
-	out[n] = '\0';
-	return 0;
+	return read_link(link, out, size);
 #else
 	struct proc_vnodepathinfo info;
 
