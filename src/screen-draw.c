@@ -283,22 +283,26 @@ static void link_cell(struct canvas *cv, const struct pane *p, struct term_cell 
 	cell->style.link = uri != NULL ? tty_link(cv->tty, uri, params) : 0;
 }
 
+static void draw_row(struct canvas *cv, struct pane *p, int row)
+{
+	for (int col = 0; col < p->cols && p->x + col < cv->tty->cols; col++) {
+		struct term_cell cell;
+
+		if (!term_get_cell(p->term, row, col, &cell) || cell.width == 0)
+			continue;
+		for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
+			cell.chars[i] = sanitise_codepoint(cell.chars[i]);
+		if (cell.width == 2 && col + 1 >= p->cols)
+			cell.chars[0] = 0, cell.width = 1;
+		link_cell(cv, p, &cell);
+		tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
+	}
+}
+
 static void draw_cells(struct canvas *cv, struct pane *p)
 {
-	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++) {
-		for (int col = 0; col < p->cols && p->x + col < cv->tty->cols; col++) {
-			struct term_cell cell;
-
-			if (!term_get_cell(p->term, row, col, &cell) || cell.width == 0)
-				continue;
-			for (int i = 0; i < TERM_MAX_CHARS && cell.chars[i] != 0; i++)
-				cell.chars[i] = sanitise_codepoint(cell.chars[i]);
-			if (cell.width == 2 && col + 1 >= p->cols)
-				cell.chars[0] = 0, cell.width = 1;
-			link_cell(cv, p, &cell);
-			tty_set_cell(cv->tty, p->y + row, p->x + col, &cell);
-		}
-	}
+	for (int row = 0; row < p->rows && p->y + row < cv->rows; row++)
+		draw_row(cv, p, row);
 }
 
 static bool copying(const struct canvas *cv, const struct pane *p)
@@ -1049,4 +1053,91 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 		draw_view(&cv);
 	else if (overlay->help != NULL)
 		draw_help(&cv);
+}
+
+/* ---- a typed key's echo: one pane's changed rows ---- */
+
+static uint64_t mix(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *b = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL; /* FNV-1a */
+	return h;
+}
+
+static uint64_t mix_str(uint64_t h, const char *text)
+{
+	return text != NULL ? mix(h, text, strlen(text) + 1) : mix(h, "", 1);
+}
+
+uint64_t screen_signature(const struct tty *tty, const struct session *s,
+			  const struct config *config, const struct screen_overlay *overlay)
+{
+	const struct window *w = s->active;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int v[4] = {tty->rows, tty->cols, config->status, overlay->prefix};
+
+	h = mix(h, &s, sizeof s);
+	h = mix(h, &w, sizeof w);
+	h = mix(h, v, sizeof v);
+	h = mix_str(h, overlay->message);
+	if (w == NULL)
+		return h;
+	h = mix(h, &w->zoomed, sizeof w->zoomed);
+	h = mix(h, &w->active, sizeof w->active);
+	h = mix(h, &w->floats_hidden, sizeof w->floats_hidden);
+	for (struct pane *p = w->panes; p != NULL; p = p->next) {
+		int geometry[10] = {p->id,	  p->x,		 p->y,		     p->cols,
+				    p->rows,	  p->floating,	 (int)p->state,	     p->violations,
+				    p->bell,	  (int)p->launch.backend};
+
+		h = mix(h, geometry, sizeof geometry);
+		h = mix_str(h, term_title(p->term));
+		h = mix_str(h, p->notice);
+		h = mix(h, &p->sent_progress_state, sizeof p->sent_progress_state);
+		h = mix(h, &p->sent_progress, sizeof p->sent_progress);
+		h = mix_str(h, pane_current_path(p));
+		h = mix_str(h, p->profile);
+		h = mix_str(h, pane_backend_label(p));
+	}
+	return h;
+}
+
+bool screen_rows_enough(const struct session *s, const struct screen_overlay *overlay,
+			const struct pane *p)
+{
+	const struct window *w = s->active;
+
+	if (w == NULL || p->window != w || !pane_shown(w, p) || p->state == SANDBOX_ERROR)
+		return false;
+	if (overlay->prompt || overlay->help != NULL || overlay->display_panes ||
+	    (overlay->copy != NULL && overlay->copy->active) ||
+	    (overlay->choose != NULL && overlay->choose->active))
+		return false;
+	for (const struct pane *q = w->panes; q != NULL; q = q->next)
+		if (q->floating && !w->floats_hidden && w->zoomed == NULL)
+			return false;
+	return true;
+}
+
+void screen_draw_rows(struct tty *tty, struct session *s, const struct config *config,
+		      const struct theme *theme, const struct screen_overlay *overlay,
+		      struct pane *p, const bool *rows)
+{
+	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
+			    false};
+	struct window *w = s->active;
+
+	cv.zoomed = w->zoomed != NULL;
+	for (int row = 0; row < p->rows && p->y + row < cv.rows; row++) {
+		if (!rows[row] || p->x >= tty->cols)
+			continue;
+		tty_fill(tty, p->y + row, p->x,
+			 p->x + p->cols <= tty->cols ? p->cols : tty->cols - p->x, NULL);
+		draw_row(&cv, p, row);
+	}
+	place_cursor(&cv, w);
+	if (tty->rows > 1 && (config->status || (overlay->message != NULL && overlay->message[0] != '\0')))
+		draw_status(&cv);
 }

@@ -9,6 +9,7 @@
 #define SANDMUX_SCREEN_DRAW_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "theme.h"
@@ -16,6 +17,7 @@
 struct server_choose;
 struct tty;
 struct session;
+struct pane;
 struct config;
 struct theme;
 struct binding_table;
@@ -60,5 +62,21 @@ struct screen_overlay {
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
 		 const struct theme *theme, const struct screen_overlay *overlay);
+
+/* A typed key's echo drawn without composing the whole screen: only
+ * the rows of p that changed (rows[row]), the cursor and the status
+ * line, over what the last screen_draw left in the tty.  That is the
+ * same screen as screen_draw's while nothing else it draws from has
+ * changed: screen_signature (geometry, the chrome's text, the status
+ * line's message) is what the caller compares with the last full
+ * draw's, and screen_rows_enough says no mode or floating pane covers
+ * the window. */
+uint64_t screen_signature(const struct tty *tty, const struct session *s,
+			  const struct config *config, const struct screen_overlay *overlay);
+bool screen_rows_enough(const struct session *s, const struct screen_overlay *overlay,
+			const struct pane *p);
+void screen_draw_rows(struct tty *tty, struct session *s, const struct config *config,
+		      const struct theme *theme, const struct screen_overlay *overlay,
+		      struct pane *p, const bool *rows);
 
 #endif

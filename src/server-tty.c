@@ -57,6 +57,10 @@
 #define ERROR_MESSAGE_MS 6000
 
 struct client_tty {
+	/* The last whole screen drawn (server_tty_draw): what it was drawn
+	 * from, for server_tty_draw_rows; false after a draw was skipped. */
+	uint64_t drawn_signature;
+	bool drawn_whole;
 	struct conn *conn;
 	int in_fd, out_fd;
 	struct tty *tty;
@@ -204,13 +208,12 @@ static bool paused(struct conn *c)
 	return true;
 }
 
-static void server_tty_draw(struct conn *c)
+/* What screen_draw is told besides the session: this client's modes. */
+static void client_overlay(struct conn *c, struct screen_overlay *overlay)
 {
 	struct client_tty *ct = c->ctty;
 
-	if (ct == NULL || c->attached == NULL || paused(c))
-		return;
-	struct screen_overlay overlay = {
+	*overlay = (struct screen_overlay){
 	    .message = ct->message,
 	    .message_error = ct->message_error,
 	    .prompt = ct->prompt.active,
@@ -220,26 +223,73 @@ static void server_tty_draw(struct conn *c)
 	    .prompt_cursor = ct->prompt.cursor,
 	    .prefix = ct->prefix,
 	};
-
-	overlay.no_color = ct->no_color;
-	overlay.help = !ct->help ? NULL : ct->help_table ? ct->help_table : &ct->bindings;
-	overlay.help_modes = ct->help && ct->help_table == NULL ? &ct->modes : NULL;
-	overlay.help_prefix = ct->config.prefix;
-	overlay.help_offset = &ct->help_offset;
-	overlay.view = ct->view;
-	overlay.nview = ct->nview;
-	overlay.view_title = ct->view_title;
+	overlay->no_color = ct->no_color;
+	overlay->help = !ct->help ? NULL : ct->help_table ? ct->help_table : &ct->bindings;
+	overlay->help_modes = ct->help && ct->help_table == NULL ? &ct->modes : NULL;
+	overlay->help_prefix = ct->config.prefix;
+	overlay->help_offset = &ct->help_offset;
+	overlay->view = ct->view;
+	overlay->nview = ct->nview;
+	overlay->view_title = ct->view_title;
 	if (ct->copy.active && pane_find(ct->copy.pane) == NULL)
 		server_copy_leave(&ct->copy); /* its pane is gone */
 	else if (ct->copy.active)
 		server_copy_follow(&ct->copy, pane_find(ct->copy.pane));
-	overlay.copy = &ct->copy;
-	overlay.display_panes = ct->display_panes;
-	overlay.choose = &ct->choose;
-	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
+	overlay->copy = &ct->copy;
+	overlay->display_panes = ct->display_panes;
+	overlay->choose = &ct->choose;
+}
+
+static void flush_drawn(struct client_tty *ct)
+{
 	tty_flush(ct->tty);
 	if (tty_pending(ct->tty) > 0)
 		start_output_poll(ct);
+}
+
+static void server_tty_draw(struct conn *c)
+{
+	struct client_tty *ct = c->ctty;
+	struct screen_overlay overlay;
+
+	if (ct == NULL || c->attached == NULL)
+		return;
+	if (paused(c)) {
+		ct->drawn_whole = false;
+		return;
+	}
+	client_overlay(c, &overlay);
+	screen_draw(ct->tty, c->attached, &ct->config, &ct->theme, &overlay);
+	ct->drawn_signature = screen_signature(ct->tty, c->attached, &ct->config, &overlay);
+	ct->drawn_whole = true;
+	flush_drawn(ct);
+}
+
+/* A typed key's echo (server.c, server_pane_damaged): where nothing but
+ * p's cells changed since a client's last whole screen, only p's rows
+ * that changed are drawn again (screen_draw_rows); the whole screen
+ * costs a compose of every cell, which is most of an echo's time. */
+void server_tty_draw_rows(struct session *s, struct pane *p, const bool *rows)
+{
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		struct client_tty *ct = c->ctty;
+		struct screen_overlay overlay;
+
+		if (c->attached != s || ct == NULL)
+			continue;
+		if (!ct->drawn_whole || paused(c)) {
+			server_tty_draw(c);
+			continue;
+		}
+		client_overlay(c, &overlay);
+		if (!screen_rows_enough(s, &overlay, p) ||
+		    screen_signature(ct->tty, s, &ct->config, &overlay) != ct->drawn_signature) {
+			server_tty_draw(c);
+			continue;
+		}
+		screen_draw_rows(ct->tty, s, &ct->config, &ct->theme, &overlay, p, rows);
+		flush_drawn(ct);
+	}
 }
 
 void server_tty_draw_session(struct session *s)

@@ -612,6 +612,18 @@ static bool session_has_clients(const struct session *s)
 	return false;
 }
 
+/* Whether a visible pane of s other than p has damage not yet drawn. */
+static bool session_other_damage(const struct session *s, const struct pane *p)
+{
+	const struct window *w = s->active;
+
+	for (const struct pane *q = w != NULL ? w->panes : NULL; q != NULL; q = q->next)
+		if (q != p && pane_visible(w, q) &&
+		    (term_any_damage(q->term) || term_cursor_damaged(q->term)))
+			return true;
+	return s->frame_pending;
+}
+
 /* A pane that was typed into recently answers at once, even while
  * another pane floods the session: the echo of a keystroke must not wait
  * for the flood's frame tick.  Only that pane's rows go out early. */
@@ -621,12 +633,26 @@ void server_pane_damaged(struct pane *p)
 
 	if (server_now_ms() - p->input_ms < ECHO_WINDOW_MS && pane_visible(s->active, p) &&
 	    session_has_clients(s)) {
-		server_send_pane_frame(s, p, NULL, false);
-		server_tty_draw_session(s);
+		int rows = term_rows(p->term);
+		bool *changed = rows > 0 ? xcalloc((size_t)rows, sizeof *changed) : NULL;
+
+		/* The rows that changed, read before the frame clears them. */
+		for (int r = 0; r < rows; r++)
+			changed[r] = term_row_damaged(p->term, r);
+		if (pane_output_held(p)) {
+			server_send_pane_frame(s, p, NULL, false);
+			server_tty_draw_session(s);
+		} else {
+			server_send_pane_frame(s, p, NULL, false);
+			server_tty_draw_rows(s, p, changed);
+		}
+		free(changed);
 		if (p->id == server.typed_pane && server.echo_due) {
-			/* The echo is out: the frames held for it follow. */
+			/* The echo is out: the frames held for it follow (none
+			 * when no other pane changed meanwhile). */
 			server.echo_due = false;
-			server_session_damaged(s);
+			if (session_other_damage(s, p))
+				server_session_damaged(s);
 		}
 		return;
 	}
