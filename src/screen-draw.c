@@ -700,6 +700,16 @@ static void draw_status(struct canvas *cv)
 
 /* ---- the help overlay ---- */
 
+/* An overlay's first line shown, kept so that its last page is full
+ * (height: the box's rows, its header and bottom edge included). */
+static void keep_in_range(int *offset, int lines, int height)
+{
+	if (*offset > lines - (height - 2))
+		*offset = lines - (height - 2);
+	if (*offset < 0)
+		*offset = 0;
+}
+
 /* The overlay's lines: the first table's entries, then for each mode
  * table listed after it a header line and its entries. */
 struct help_line {
@@ -782,10 +792,7 @@ static void draw_view(struct canvas *cv)
 		return;
 	if (height > lines + 2)
 		height = lines + 2;
-	if (*offset > lines - (height - 2))
-		*offset = lines - (height - 2);
-	if (*offset < 0)
-		*offset = 0;
+	keep_in_range(offset, lines, height);
 	snprintf(header, sizeof header, " %s \u2014 j/k scroll, q closes ",
 		 cv->overlay->view_title);
 	fill(cv, top, left, width, " ", THEME_HELP_KEY);
@@ -819,10 +826,7 @@ static void draw_help(struct canvas *cv)
 		return;
 	if (height > lines + 2)
 		height = lines + 2;
-	if (*offset > lines - (height - 2))
-		*offset = lines - (height - 2);
-	if (*offset < 0)
-		*offset = 0;
+	keep_in_range(offset, lines, height);
 	if (ov->help->name != NULL)
 		snprintf(header, sizeof header, " key table %s \u2014 j/k scroll, q closes ",
 			 ov->help->name);

@@ -40,11 +40,7 @@ pid=$(GCOV_PREFIX="$W/clients" "$B/sandmux" -L hot ctl '{"cmd":"hello","version"
 children=$(ps -o pid= --ppid "$pid")
 gdb -p "$pid" -batch -ex 'call (void)exit(0)' >"$W/gdb.log" 2>&1
 # exit(0) writes the counts; the process is gone once it has.
-i=0
-while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 500 ]; do
-	sleep 0.01
-	i=$((i + 1))
-done
+timeout 5 tail --pid="$pid" -f /dev/null
 # shellcheck disable=SC2086
 kill -9 "$pid" $children 2>/dev/null
 
