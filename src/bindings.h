@@ -16,10 +16,11 @@
  * Modes have key tables of their own (tmux's `bind -T copy-mode`): a
  * mode table maps a key pressed in that mode to one of the mode's
  * commands, written as tmux writes them, "send-keys -X cursor-up".  The
- * tables are data here (key_table_defs in bindings.c: a name, the
+ * tables are data (key_table_defs in mode-tables.c: a name, the
  * default keys, the mode's command names with a line each for
- * list-keys); a mode only maps a command's name to what it does.  A mode
- * that wants a table adds one entry to key_table_defs and looks its
+ * list-keys): copy-mode, choose-mode, prompt, help-mode, display-panes
+ * and ask-mode.  A mode only maps a command's name to what it does.  A
+ * mode that wants a table adds one entry to key_table_defs and looks its
  * keys up with mode_tables_command().
  *
  * Ownership: a struct binding_table owns its entries; bindings_free()

@@ -1,11 +1,12 @@
 /*
  * server-prompt: the status line's prompt, edited as tmux's emacs keys
- * edit it: text goes in at the cursor; BSpace, Delete, C-u, C-k, C-w
- * delete; C-a/Home, C-e/End, Left/C-b, Right/C-f, M-b, M-f move; Up and
- * Down go through the history (server_prompt_history), Tab completes
- * (server_prompt_complete); Enter runs;
- * Escape, C-c, C-g cancel.  A confirm-before question takes one key:
- * y or Y runs its command, anything else drops it.
+ * edit it.  Its keys are the "prompt" key table's (mode-tables.c: Enter
+ * runs, Escape, C-c, C-g cancel, BSpace, Delete, C-u, C-k, C-w delete,
+ * C-a/Home, C-e/End, Left/C-b, Right/C-f, M-b, M-f move, Up and Down
+ * ask for the history, Tab for completion); a key bound to nothing
+ * types itself when it is text.  A confirm-before question takes one
+ * key: y or Y runs its command, anything else drops it.  Ask mode's
+ * question takes one key too, through the "ask-mode" table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,53 +91,137 @@ static bool finish(struct server_prompt *p, char *run, size_t size)
 	return run[0] != '\0';
 }
 
-bool server_prompt_key(struct server_prompt *p, const char *key, char *run, size_t size)
+/* The prompt's commands, each what its key does to the line. */
+enum edit_op {
+	EDIT_ENTER,
+	EDIT_CANCEL,
+	EDIT_BACKSPACE,
+	EDIT_DELETE,
+	EDIT_DELETE_LINE,
+	EDIT_DELETE_END,
+	EDIT_DELETE_WORD,
+	EDIT_START,
+	EDIT_END,
+	EDIT_LEFT,
+	EDIT_RIGHT,
+	EDIT_WORD_LEFT,
+	EDIT_WORD_RIGHT,
+};
+
+static const struct {
+	const char *name;
+	enum edit_op op;
+} edit_ops[] = {
+    {"enter", EDIT_ENTER},
+    {"cancel", EDIT_CANCEL},
+    {"backspace", EDIT_BACKSPACE},
+    {"delete", EDIT_DELETE},
+    {"delete-line", EDIT_DELETE_LINE},
+    {"delete-end-of-line", EDIT_DELETE_END},
+    {"delete-word", EDIT_DELETE_WORD},
+    {"start-of-line", EDIT_START},
+    {"end-of-line", EDIT_END},
+    {"cursor-left", EDIT_LEFT},
+    {"cursor-right", EDIT_RIGHT},
+    {"previous-word", EDIT_WORD_LEFT},
+    {"next-word", EDIT_WORD_RIGHT},
+};
+
+static bool edit(struct server_prompt *p, enum edit_op op, char *run, size_t size)
 {
-	if (!p->active)
-		return false;
-	if (p->kind == SERVER_PROMPT_ASK) {
+	switch (op) {
+	case EDIT_ENTER:
+		return finish(p, run, size);
+	case EDIT_CANCEL:
 		p->active = false;
-		snprintf(run, size, "%s", key);
-		return true;
+		break;
+	case EDIT_BACKSPACE:
+		delete_range(p, prev_char(p, p->cursor), p->cursor);
+		break;
+	case EDIT_DELETE:
+		delete_range(p, p->cursor, next_char(p, p->cursor));
+		break;
+	case EDIT_DELETE_LINE:
+		delete_range(p, 0, p->length);
+		break;
+	case EDIT_DELETE_END:
+		delete_range(p, p->cursor, p->length);
+		break;
+	case EDIT_DELETE_WORD:
+		delete_range(p, prev_word(p, p->cursor), p->cursor);
+		break;
+	case EDIT_START:
+		p->cursor = 0;
+		break;
+	case EDIT_END:
+		p->cursor = p->length;
+		break;
+	case EDIT_LEFT:
+		p->cursor = prev_char(p, p->cursor);
+		break;
+	case EDIT_RIGHT:
+		p->cursor = next_char(p, p->cursor);
+		break;
+	case EDIT_WORD_LEFT:
+		p->cursor = prev_word(p, p->cursor);
+		break;
+	case EDIT_WORD_RIGHT:
+		p->cursor = next_word(p, p->cursor);
+		break;
+	}
+	return false;
+}
+
+bool server_prompt_command(struct server_prompt *p, const char *command, char *run, size_t size)
+{
+	if (!p->active || p->kind == SERVER_PROMPT_ASK || p->kind == SERVER_PROMPT_CONFIRM)
+		return false;
+	/* Any command edits the line: Tab's matches go. */
+	p->candidates[0] = '\0';
+	for (size_t i = 0; i < sizeof edit_ops / sizeof edit_ops[0]; i++)
+		if (strcmp(command, edit_ops[i].name) == 0)
+			return edit(p, edit_ops[i].op, run, size);
+	return false;
+}
+
+enum server_prompt_action server_prompt_key(struct server_prompt *p,
+					    const struct mode_tables *tables, const char *key,
+					    char *run, size_t size)
+{
+	const char *command;
+
+	if (!p->active)
+		return SERVER_PROMPT_EDITED;
+	if (p->kind == SERVER_PROMPT_ASK) {
+		/* Only a key the ask-mode table binds answers; any other
+		 * leaves the question waiting. */
+		command = mode_tables_command(tables, "ask-mode", key);
+		p->active = false;
+		snprintf(run, size, "%s", command != NULL ? command : "dismiss");
+		return SERVER_PROMPT_RUN;
 	}
 	if (p->kind == SERVER_PROMPT_CONFIRM) {
 		p->active = false;
 		if (strcmp(key, "y") != 0 && strcmp(key, "Y") != 0)
-			return false;
+			return SERVER_PROMPT_EDITED;
 		snprintf(run, size, "%s", p->command);
-		return true;
+		return SERVER_PROMPT_RUN;
 	}
-	/* Any key edits the line: Tab's matches go. */
-	p->candidates[0] = '\0';
-	if (strcmp(key, "Enter") == 0)
-		return finish(p, run, size);
-	if (strcmp(key, "Escape") == 0 || strcmp(key, "C-c") == 0 || strcmp(key, "C-g") == 0)
-		p->active = false;
-	else if (strcmp(key, "BSpace") == 0 || strcmp(key, "C-h") == 0)
-		delete_range(p, prev_char(p, p->cursor), p->cursor);
-	else if (strcmp(key, "Delete") == 0 || strcmp(key, "C-d") == 0)
-		delete_range(p, p->cursor, next_char(p, p->cursor));
-	else if (strcmp(key, "C-u") == 0)
-		delete_range(p, 0, p->length);
-	else if (strcmp(key, "C-k") == 0)
-		delete_range(p, p->cursor, p->length);
-	else if (strcmp(key, "C-w") == 0)
-		delete_range(p, prev_word(p, p->cursor), p->cursor);
-	else if (strcmp(key, "C-a") == 0 || strcmp(key, "Home") == 0)
-		p->cursor = 0;
-	else if (strcmp(key, "C-e") == 0 || strcmp(key, "End") == 0)
-		p->cursor = p->length;
-	else if (strcmp(key, "C-b") == 0 || strcmp(key, "Left") == 0)
-		p->cursor = prev_char(p, p->cursor);
-	else if (strcmp(key, "C-f") == 0 || strcmp(key, "Right") == 0)
-		p->cursor = next_char(p, p->cursor);
-	else if (strcmp(key, "M-b") == 0)
-		p->cursor = prev_word(p, p->cursor);
-	else if (strcmp(key, "M-f") == 0)
-		p->cursor = next_word(p, p->cursor);
-	else if (key_name_is_text(key))
-		insert(p, strcmp(key, "Space") == 0 ? " " : key);
-	return false;
+	command = mode_tables_command(tables, "prompt", key);
+	if (command == NULL) {
+		p->candidates[0] = '\0';
+		if (key_name_is_text(key))
+			insert(p, strcmp(key, "Space") == 0 ? " " : key);
+		return SERVER_PROMPT_EDITED;
+	}
+	if (strcmp(command, "complete") == 0)
+		return SERVER_PROMPT_COMPLETE;
+	if (strcmp(command, "history-up") == 0)
+		return SERVER_PROMPT_HISTORY_UP;
+	if (strcmp(command, "history-down") == 0)
+		return SERVER_PROMPT_HISTORY_DOWN;
+	return server_prompt_command(p, command, run, size) ? SERVER_PROMPT_RUN
+							    : SERVER_PROMPT_EDITED;
 }
 
 bool server_prompt_has_history(const struct server_prompt *p)

@@ -322,22 +322,23 @@ static void on_display_panes_timer(uv_timer_t *timer)
 	server_tty_draw(c);
 }
 
-/* A key while the numbers show: a digit focuses the pane with that
- * number (its index in the window, as drawn); any other key only takes
- * the numbers away, as in tmux. */
+/* A key while the numbers show, through the display-panes table: a
+ * digit's select-pane-N focuses the pane with that number (its index in
+ * the window, as drawn); any other key only takes the numbers away, as
+ * in tmux. */
 static void focus_pane(struct conn *c, struct pane *p);
 
-static void display_panes_key(struct conn *c, const struct term_key *key)
+static void display_panes_key(struct conn *c, const char *key)
 {
 	struct client_tty *ct = c->ctty;
 	struct window *w = c->attached->active;
-	char name[KEY_NAME_MAX];
+	const char *command = mode_tables_command(&ct->modes, "display-panes", key);
+	const char *digit = "select-pane-";
 
 	ct->display_panes = false;
 	uv_timer_stop(ct->display_panes_timer);
-	term_key_name(key, name, sizeof name);
-	if (w != NULL && name[0] >= '0' && name[0] <= '9' && name[1] == '\0') {
-		int index = name[0] - '0';
+	if (w != NULL && command != NULL && strncmp(command, digit, strlen(digit)) == 0) {
+		int index = command[strlen(digit)] - '0';
 		struct pane *p = w->panes;
 
 		while (p != NULL && index-- > 0)
@@ -481,19 +482,24 @@ void server_tty_ask(struct conn *c, const cJSON *event)
 	server_tty_draw(c);
 }
 
-/* The key that answered: a allows, d denies, any other leaves it to the
- * feed or the timeout. */
-static void ask_answer(struct conn *c, const char *key)
+/* The answer, ask mode's command for the key typed (the ask-mode
+ * table: a allow, d deny by default): anything but allow and deny
+ * leaves it to the feed or the timeout.
+ * Threat: a pane answering its own question.  The key comes only from
+ * the attached terminal (decode_input, which reads the client's tty);
+ * a pane's send-keys goes to a pane's input, and send-keys -X reaches
+ * copy mode alone (server_tty_mode_commands), never this. */
+static void ask_answer(struct conn *c, const char *command)
 {
 	struct client_tty *ct = c->ctty;
-	bool allow = strcmp(key, "a") == 0;
+	bool allow = strcmp(command, "allow") == 0;
 	cJSON *request, *result;
 	struct sm_error err = {0};
 	char text[600];
 	char *safe;
 	int rc;
 
-	if (!allow && strcmp(key, "d") != 0) {
+	if (!allow && strcmp(command, "deny") != 0) {
 		safe = sanitise_text(ct->ask_host);
 		if (ct->ask_clipboard)
 			snprintf(text, sizeof text, "pane %%%d's clipboard write stays held",
@@ -1118,26 +1124,25 @@ static void prefix_command(struct conn *c, const struct term_key *key)
 		term_send_key(p->term, key);
 }
 
-/* The help overlay's keys: j/k, Down/Up a line, PageDown/Space/C-f and
- * PageUp/C-b a page; anything else closes it. */
-static void help_key(struct conn *c, const struct term_key *key)
+/* The help overlay's keys, through the help-mode table (j/k, Down/Up
+ * a line, PageDown/Space/C-f and PageUp/C-b a page); a key bound to
+ * nothing closes it, as cancel does. */
+static void help_key(struct conn *c, const char *key)
 {
 	struct client_tty *ct = c->ctty;
 	int page = ct->tty->rows > 6 ? ct->tty->rows - 6 : 1;
-	char name[KEY_NAME_MAX];
+	const char *command = mode_tables_command(&ct->modes, "help-mode", key);
 
-	term_key_name(key, name, sizeof name);
-	if (strcmp(name, "j") == 0 || strcmp(name, "Down") == 0)
-		ct->help_offset++;
-	else if (strcmp(name, "k") == 0 || strcmp(name, "Up") == 0)
-		ct->help_offset--;
-	else if (strcmp(name, "PageDown") == 0 || strcmp(name, "Space") == 0 ||
-		 strcmp(name, "C-f") == 0)
-		ct->help_offset += page;
-	else if (strcmp(name, "PageUp") == 0 || strcmp(name, "C-b") == 0)
-		ct->help_offset -= page;
-	else
+	if (command == NULL || strcmp(command, "cancel") == 0)
 		close_overlay(ct);
+	else if (strcmp(command, "scroll-down") == 0)
+		ct->help_offset++;
+	else if (strcmp(command, "scroll-up") == 0)
+		ct->help_offset--;
+	else if (strcmp(command, "page-down") == 0)
+		ct->help_offset += page;
+	else if (strcmp(command, "page-up") == 0)
+		ct->help_offset -= page;
 	server_tty_draw(c);
 }
 
@@ -1177,66 +1182,85 @@ static void prompt_tab(struct conn *c)
 	server_tty_draw(c);
 }
 
-static void handle_key(struct conn *c, const struct term_key *key)
+/* A key at the prompt (the prompt table; ask mode's question, the
+ * ask-mode table): what it asks for is done here. */
+static void prompt_key(struct conn *c, const char *key)
 {
 	struct client_tty *ct = c->ctty;
-	struct pane *p;
+	enum server_prompt_kind kind = ct->prompt.kind;
+	bool history = server_prompt_has_history(&ct->prompt);
+	enum server_prompt_action action;
+	const char *const *lines;
+	char run[2048];
+	int count;
 
-	if (ct->help) {
-		help_key(c, key);
+	action = server_prompt_key(&ct->prompt, &ct->modes, key, run, sizeof run);
+	switch (action) {
+	case SERVER_PROMPT_COMPLETE:
+		prompt_tab(c);
 		return;
-	}
-	if (ct->display_panes) {
-		display_panes_key(c, key);
-		return;
-	}
-	if (ct->prompt.active) {
-		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX], run[2048];
-		bool history;
-
-		term_key_name(key, name, sizeof name);
-		if (!key_name_canonical(name, canonical, sizeof canonical))
-			return;
-		history = server_prompt_has_history(&ct->prompt);
-		if (strcmp(canonical, "Tab") == 0) {
-			prompt_tab(c);
-			return;
-		}
-		if (history && (strcmp(canonical, "Up") == 0 || strcmp(canonical, "Down") == 0)) {
-			int count;
-			const char *const *lines = prompt_history_lines(&count);
-
-			server_prompt_history(&ct->prompt, canonical[0] == 'U' ? -1 : 1, lines,
-					      count);
-			server_tty_draw(c);
-			return;
-		}
-		if (ct->prompt.kind == SERVER_PROMPT_ASK &&
-		    server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+	case SERVER_PROMPT_HISTORY_UP:
+	case SERVER_PROMPT_HISTORY_DOWN:
+		lines = prompt_history_lines(&count);
+		server_prompt_history(&ct->prompt, action == SERVER_PROMPT_HISTORY_UP ? -1 : 1,
+				      lines, count);
+		break;
+	case SERVER_PROMPT_RUN:
+		if (kind == SERVER_PROMPT_ASK) {
 			ask_answer(c, run);
-		} else if ((ct->prompt.kind == SERVER_PROMPT_SEARCH_UP ||
-			    ct->prompt.kind == SERVER_PROMPT_SEARCH_DOWN) &&
-			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+		} else if (kind == SERVER_PROMPT_SEARCH_UP || kind == SERVER_PROMPT_SEARCH_DOWN) {
 			struct pane *cp = pane_find(ct->copy.pane);
 			struct server_copy_result r;
 
 			if (ct->copy.active && cp != NULL) {
 				server_copy_search(&ct->copy, cp, run,
-						   ct->prompt.kind == SERVER_PROMPT_SEARCH_UP, &r);
+						   kind == SERVER_PROMPT_SEARCH_UP, &r);
 				copy_result(c, &r);
 			}
-		} else if (ct->prompt.kind != SERVER_PROMPT_ASK &&
-			   ct->prompt.kind != SERVER_PROMPT_SEARCH_UP &&
-			   ct->prompt.kind != SERVER_PROMPT_SEARCH_DOWN &&
-			   server_prompt_key(&ct->prompt, canonical, run, sizeof run)) {
+		} else {
 			/* The line typed goes into the server's history
 			 * (prompt-history.c). */
 			if (history)
 				prompt_history_add(run);
 			run_binding(c, run);
 		}
-		if (c->ctty == ct)
-			server_tty_draw(c);
+		break;
+	case SERVER_PROMPT_EDITED:
+		break;
+	}
+	if (c->ctty == ct)
+		server_tty_draw(c);
+}
+
+/* A key's canonical name, as the modes' tables are keyed; "" if it has
+ * none (no binding has it). */
+static const char *canonical_name(const struct term_key *key, char *out, size_t size)
+{
+	char name[KEY_NAME_MAX];
+
+	term_key_name(key, name, sizeof name);
+	if (!key_name_canonical(name, out, size))
+		out[0] = '\0';
+	return out;
+}
+
+static void handle_key(struct conn *c, const struct term_key *key)
+{
+	struct client_tty *ct = c->ctty;
+	char canonical[KEY_NAME_MAX];
+	struct pane *p;
+
+	if (ct->help) {
+		help_key(c, canonical_name(key, canonical, sizeof canonical));
+		return;
+	}
+	if (ct->display_panes) {
+		display_panes_key(c, canonical_name(key, canonical, sizeof canonical));
+		return;
+	}
+	if (ct->prompt.active) {
+		if (canonical_name(key, canonical, sizeof canonical)[0] != '\0')
+			prompt_key(c, canonical);
 		return;
 	}
 	if (ct->prefix) {
@@ -1272,10 +1296,7 @@ static void handle_key(struct conn *c, const struct term_key *key)
 	}
 	/* In copy mode the prefix still works, as in tmux's modes. */
 	if (ct->copy.active) {
-		char name[KEY_NAME_MAX], canonical[KEY_NAME_MAX];
-
-		term_key_name(key, name, sizeof name);
-		if (key_name_canonical(name, canonical, sizeof canonical))
+		if (canonical_name(key, canonical, sizeof canonical)[0] != '\0')
 			copy_key(c, canonical);
 		if (c->ctty == ct)
 			server_tty_draw(c);

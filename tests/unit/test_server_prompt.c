@@ -11,7 +11,23 @@
 
 #include <cmocka.h>
 
+#include "bindings.h"
 #include "server-prompt.h"
+
+static struct mode_tables tables; /* the defaults */
+
+/* A key through the default tables; true when the prompt ended with
+ * something to run. */
+static bool key(struct server_prompt *p, const char *name, char *run, size_t size)
+{
+	char ignored[8];
+
+	if (run == NULL) {
+		run = ignored;
+		size = sizeof ignored;
+	}
+	return server_prompt_key(p, &tables, name, run, size) == SERVER_PROMPT_RUN;
+}
 
 struct prompt_case {
 	enum server_prompt_kind kind;
@@ -41,10 +57,15 @@ static const struct prompt_case cases[] = {
      NULL},
     {SERVER_PROMPT_CONFIRM, NULL, "kill-pane", {"y"}, "kill-pane", NULL},
     {SERVER_PROMPT_CONFIRM, NULL, "kill-pane", {"n", "y"}, NULL, NULL},
-    /* Ask mode's question: the one key that answers, whatever it is;
-     * copy mode's search: the text typed. */
-    {SERVER_PROMPT_ASK, NULL, "", {"a"}, "a", NULL},
-    {SERVER_PROMPT_ASK, NULL, "", {"x", "d"}, "x", NULL},
+    /* Ask mode's question: the one key that answers, as the ask-mode
+     * table has it (a allow, d deny, any other dismiss); copy mode's
+     * search: the text typed. */
+    {SERVER_PROMPT_ASK, NULL, "", {"a"}, "allow", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"d"}, "deny", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"x", "d"}, "dismiss", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"A"}, "dismiss", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"Enter"}, "dismiss", NULL},
+    {SERVER_PROMPT_ASK, NULL, "", {"M-a"}, "dismiss", NULL},
     {SERVER_PROMPT_SEARCH_UP, NULL, "", {"1", "2", "Enter"}, "12", NULL},
 };
 
@@ -58,7 +79,7 @@ static void test_prompt_cases(void **state)
 
 		server_prompt_open(&p, c->kind, ":", c->initial, c->command);
 		for (int k = 0; c->keys[k] != NULL && !ran; k++)
-			ran = server_prompt_key(&p, c->keys[k], run, sizeof run);
+			ran = key(&p, c->keys[k], run, sizeof run);
 		if (c->runs == NULL && ran)
 			fail_msg("case %zu ran '%s'", i, run);
 		if (c->runs != NULL && (!ran || strcmp(run, c->runs) != 0))
@@ -94,7 +115,7 @@ static void test_prompt_history(void **state)
 	server_prompt_history(&p, 1, lines, 2);
 	assert_string_equal(p.text, "typing");
 	server_prompt_history(&p, -1, lines, 2);
-	assert_true(server_prompt_key(&p, "Enter", run, sizeof run));
+	assert_true(key(&p, "Enter", run, sizeof run));
 	assert_string_equal(run, "second");
 
 	server_prompt_open(&p, SERVER_PROMPT_COMMAND, "(rename-window) ", "win", "rename-window %%");
@@ -122,7 +143,7 @@ static void test_prompt_complete(void **state)
 	server_prompt_complete(&p, commands, 3);
 	assert_string_equal(p.text, "select-");
 	assert_string_equal(p.candidates, "select-pane  select-window");
-	server_prompt_key(&p, "p", NULL, 0);
+	key(&p, "p", NULL, 0);
 	assert_string_equal(p.candidates, "");
 
 	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "split -t wo", "");
@@ -139,12 +160,99 @@ static void test_prompt_complete(void **state)
 	assert_null(server_prompt_completion_kind(&p));
 }
 
+/* What the keys ask of the prompt's owner: Tab completion, Up and Down
+ * the history; a prompt key rebound does its new command, one unbound
+ * types itself (text) or nothing. */
+static void test_prompt_actions(void **state)
+{
+	struct mode_tables mine;
+	struct server_prompt p;
+	char run[64] = "";
+
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "sp", "");
+	assert_int_equal(server_prompt_key(&p, &tables, "Tab", run, sizeof run),
+			 SERVER_PROMPT_COMPLETE);
+	assert_int_equal(server_prompt_key(&p, &tables, "Up", run, sizeof run),
+			 SERVER_PROMPT_HISTORY_UP);
+	assert_int_equal(server_prompt_key(&p, &tables, "Down", run, sizeof run),
+			 SERVER_PROMPT_HISTORY_DOWN);
+
+	mode_tables_init(&mine);
+	assert_int_equal(mode_tables_bind(&mine, "prompt", "C-p", "history-up", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "prompt", "C-j", "send-keys -X enter", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "prompt", "C-a", "", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "prompt", "q", "cancel", NULL), 0);
+	assert_int_equal(server_prompt_key(&p, &mine, "C-p", run, sizeof run),
+			 SERVER_PROMPT_HISTORY_UP);
+	assert_int_equal(server_prompt_key(&p, &mine, "C-a", run, sizeof run),
+			 SERVER_PROMPT_EDITED);
+	assert_int_equal(p.cursor, 2); /* C-a unbound: no start-of-line */
+	assert_int_equal(server_prompt_key(&p, &mine, "C-j", run, sizeof run), SERVER_PROMPT_RUN);
+	assert_string_equal(run, "sp");
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "x", "");
+	server_prompt_key(&p, &mine, "q", run, sizeof run);
+	assert_false(p.active); /* q, bound to cancel, no longer types */
+	mode_tables_free(&mine);
+}
+
+/* Threat: a key the user did not bind answering allow.  The defaults
+ * are a and d alone; a key unbound, or bound elsewhere, dismisses; only
+ * a key the user bound to allow allows, in ask mode's table alone. */
+static void test_ask_rebound(void **state)
+{
+	struct mode_tables mine;
+	struct server_prompt p;
+	char run[64];
+
+	mode_tables_init(&mine);
+	assert_int_equal(mode_tables_find(&mine, "ask-mode", NULL)->count, 2);
+	assert_int_equal(mode_tables_bind(&mine, "ask-mode", "a", "", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "ask-mode", "y", "send-keys -X allow", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "prompt", "z", "enter", NULL), 0);
+	assert_int_equal(mode_tables_bind(&mine, "copy-mode", "Y", "cancel", NULL), 0);
+	assert_int_not_equal(mode_tables_bind(&mine, "ask-mode", "w", "enter", NULL), 0);
+	assert_int_not_equal(mode_tables_bind(&mine, "ask-mode", "w", "allow-all", NULL), 0);
+	static const char *const answers[][2] = {
+	    {"a", "dismiss"}, {"y", "allow"},	{"d", "deny"},	  {"z", "dismiss"},
+	    {"Y", "dismiss"}, {"w", "dismiss"}, {"C-a", "dismiss"},
+	};
+	for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+		server_prompt_open(&p, SERVER_PROMPT_ASK, "?", NULL, "");
+		assert_int_equal(server_prompt_key(&p, &mine, answers[i][0], run, sizeof run),
+				 SERVER_PROMPT_RUN);
+		assert_false(p.active);
+		if (strcmp(run, answers[i][1]) != 0)
+			fail_msg("%s answered %s, wanted %s", answers[i][0], run, answers[i][1]);
+	}
+	/* Ask mode's commands are no prompt editing. */
+	server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "x", "");
+	assert_false(server_prompt_command(&p, "allow", run, sizeof run));
+	assert_true(p.active);
+	mode_tables_free(&mine);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mode_tables_init(&tables);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	mode_tables_free(&tables);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prompt_cases),
 	    cmocka_unit_test(test_prompt_history),
 	    cmocka_unit_test(test_prompt_complete),
+	    cmocka_unit_test(test_prompt_actions),
+	    cmocka_unit_test(test_ask_rebound),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
