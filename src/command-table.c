@@ -223,13 +223,15 @@ static const struct command_option prompt_options[] = {
 
 static const struct command_option list_keys_options[] = {
 	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
-	  .help = "only this key table: prefix, copy-mode (the server's drawing path)" },
+	  .help = "only this key table: prefix, copy-mode, choose-mode, prompt, help-mode, "
+		   "display-panes, ask-mode" },
 	END,
 };
 
 static const struct command_option key_table_options[] = {
 	{ 'T', NULL, CV_STRING, NULL, .meta = "TABLE",
-	  .help = "the key table: prefix (the default) or a mode's, copy-mode" },
+	  .help = "the key table: prefix (the default) or a mode's (copy-mode, choose-mode, "
+		   "prompt, help-mode, display-panes, ask-mode)" },
 	END,
 };
 

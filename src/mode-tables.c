@@ -288,7 +288,7 @@ static ptrdiff_t key_table_index(const char *name, struct sm_error *err)
 		snprintf(known + strlen(known), sizeof known - strlen(known), ", %s",
 			 key_table_defs[i].name);
 	}
-	sm_error_set(err, SM_ERR_UNKNOWN_TABLE, "no key table \"%s\" (known: prefix%s)",
+	sm_error_set(err, SM_ERR_UNKNOWN_TABLE, "no key table \"%s\" (prefix%s)",
 		     name ? name : "", known);
 	return -1;
 }

@@ -19,7 +19,7 @@
  * keep their place across rebuilds by key (a session's name,
  * "SESSION:W", "%ID", a buffer's name): the selection and what is
  * collapsed survive.  The keys are the `choose-mode` key table
- * (bindings.c; list-keys lists it, the config and bind-key -T rebind
+ * (mode-tables.c; list-keys lists it, the config and bind-key -T rebind
  * it), tmux's mode-tree keys by default: Up/Down (k/j) move, PageUp/PageDown, Home/End (g/G); Left
  * (h) collapses or goes to the parent, Right (l) expands; Enter
  * chooses; q, Escape or C-c leave.  The prefix keeps its bindings
@@ -455,7 +455,7 @@ static void cancel(struct server_choose *ch, int page, struct server_choose_resu
 	out->action = SERVER_CHOOSE_LEAVE;
 }
 
-/* The mode's commands by name (the `choose-mode` key table's, bindings.c,
+/* The mode's commands by name (the `choose-mode` key table's, mode-tables.c,
  * with their list-keys lines) and the function that does each. */
 /* clang-format off */
 static const struct {

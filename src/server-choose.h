@@ -87,7 +87,7 @@ struct server_choose_result {
 };
 
 /* A key by its canonical name, through the client's `choose-mode` key
- * table (bindings.c); page is how many rows PageUp and PageDown move. */
+ * table (mode-tables.c); page is how many rows PageUp and PageDown move. */
 void server_choose_key(struct server_choose *ch, const struct mode_tables *tables, const char *key,
 		       int page, struct server_choose_result *out);
 /* Scroll so the selection is within rows shown; then the item shown at

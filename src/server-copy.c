@@ -1,6 +1,6 @@
 /*
  * server-copy: copy mode (server-copy.h); its keys are the "copy-mode"
- * key table's (bindings.c), each naming a copy command.
+ * key table's (mode-tables.c), each naming a copy command.
  *
  * Lines are numbered from the oldest history line copy mode began with
  * (0) to the last row of its screen (nlines - 1).  The screen rows are
@@ -418,7 +418,7 @@ static int line_end(const struct server_copy *copy, const struct pane *p, int li
 	return end;
 }
 
-/* ---- copy commands (tmux's send-keys -X names; bindings.c binds keys to them) ---- */
+/* ---- copy commands (tmux's send-keys -X names; mode-tables.c binds keys to them) ---- */
 
 static void leave(struct server_copy *copy, struct server_copy_result *out)
 {
@@ -466,7 +466,7 @@ enum copy_op {
 	OP_CANCEL,
 };
 
-/* Every name here is one of copy_mode_commands in bindings.c. */
+/* Every name here is one of copy_mode_commands in mode-tables.c. */
 static const struct {
 	const char *name;
 	enum copy_op op;

@@ -2,7 +2,7 @@
  * server-copy: copy mode when the server owns the terminal — scrolling
  * back through a pane's history, searching it, selecting text and
  * copying it.  Its keys are looked up in the "copy-mode" key table
- * (bindings.c; the config rebinds them), each naming one of the copy
+ * (mode-tables.c; the config rebinds them), each naming one of the copy
  * commands tmux has (send-keys -X cursor-up, docs/keys.md).
  *
  * Entering freezes the pane's screen (its cells, copied) and takes the
@@ -71,7 +71,7 @@ void server_copy_leave(struct server_copy *copy);
 void server_copy_key(struct server_copy *copy, const struct pane *p,
 		     const struct mode_tables *tables, const char *key,
 		     struct server_copy_result *out);
-/* A copy command by its name ("cursor-up", bindings.c lists them);
+/* A copy command by its name ("cursor-up", mode-tables.c lists them);
  * false if there is no such command. */
 bool server_copy_command(struct server_copy *copy, const struct pane *p, const char *command,
 			 struct server_copy_result *out);

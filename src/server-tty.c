@@ -428,6 +428,28 @@ void server_tty_clipboard(struct conn *c, const char *text)
 
 static int exec_request(struct conn *c, const cJSON *request, cJSON *result, struct sm_error *err);
 
+/* What the question says the answers are: the first key the ask-mode
+ * table binds to allow and to deny ("a allow, d deny" by default). */
+static void ask_keys(struct client_tty *ct, char *out, size_t size)
+{
+	static const char *const answers[] = {"allow", "deny"};
+	const struct binding_table *table = mode_tables_find(&ct->modes, "ask-mode", NULL);
+
+	out[0] = '\0';
+	for (size_t a = 0; a < sizeof answers / sizeof answers[0]; a++)
+		for (size_t i = 0; table != NULL && i < table->count; i++) {
+			const char *command = table->entries[i].command + strlen(MODE_COMMAND_PREFIX);
+
+			if (strcmp(command, answers[a]) != 0)
+				continue;
+			snprintf(out + strlen(out), size - strlen(out), "%s%s %s",
+				 out[0] ? ", " : "", table->entries[i].key, answers[a]);
+			break;
+		}
+	if (out[0] == '\0')
+		snprintf(out, size, "no key answers");
+}
+
 void server_tty_ask(struct conn *c, const cJSON *event)
 {
 	struct client_tty *ct = c->ctty;
@@ -439,11 +461,12 @@ void server_tty_ask(struct conn *c, const cJSON *event)
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "target"));
 	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(event, "kind"));
 	bool clipboard = kind != NULL && strcmp(kind, "clipboard") == 0;
-	char label[400], text[400];
+	char label[400], text[400], answers[2 * KEY_NAME_MAX + 32];
 	char *safe;
 
 	if (ct == NULL || !cJSON_IsNumber(pane) || (!clipboard && host == NULL))
 		return;
+	ask_keys(ct, answers, sizeof answers);
 	/* A person typing a command keeps the line: the question waits in
 	 * the feed (or the next write), and is said once here. */
 	if (ct->prompt.active && ct->prompt.kind != SERVER_PROMPT_ASK) {
@@ -464,14 +487,14 @@ void server_tty_ask(struct conn *c, const cJSON *event)
 	}
 	if (clipboard) {
 		snprintf(label, sizeof label,
-			 "pane %%%d asks to write your clipboard (%d bytes): a allow, d deny ",
-			 pane->valueint, cJSON_IsNumber(bytes) ? bytes->valueint : 0);
+			 "pane %%%d asks to write your clipboard (%d bytes): %s ", pane->valueint,
+			 cJSON_IsNumber(bytes) ? bytes->valueint : 0, answers);
 		ct->ask_host[0] = '\0';
 	} else {
 		/* The host is the pane's choice: shown only through the sanitiser. */
 		safe = sanitise_text(target != NULL ? target : host);
-		snprintf(label, sizeof label, "pane %%%d asks for %s: a allow, d deny (%d s) ",
-			 pane->valueint, safe, cJSON_IsNumber(timeout) ? timeout->valueint : 30);
+		snprintf(label, sizeof label, "pane %%%d asks for %s: %s (%d s) ", pane->valueint,
+			 safe, answers, cJSON_IsNumber(timeout) ? timeout->valueint : 30);
 		free(safe);
 		snprintf(ct->ask_host, sizeof ct->ask_host, "%s", host);
 	}

@@ -77,7 +77,7 @@ prefix :
 wait_for 3 status_matches ':'
 keys "list-keys -T nosuch" Enter
 check "an unknown table is refused with a message naming the tables" \
-	wait_for 3 status_matches 'no key table "nosuch" (known: prefix, copy-mode, choose-mode) (unknown_table)'
+	wait_for 3 status_matches 'no key table "nosuch" (prefix, copy-mode, choose-mode, prompt, help-mode, display-panes, ask-mode) (unknown_table)'
 
 # bind-key and unbind-key at the prompt and in a sourced file (tmux's
 # lines as they are): this client's tables.
