@@ -91,7 +91,8 @@ static void test_good_config(void **state)
 	    "  \"set_clipboard\": \"off\",\n"
 	    "  \"bindings\": {\"|\": \"split -h\", \"M-x\": \"kill-pane\", \"z\": \"\"},\n"
 	    "  \"key_tables\": {\"copy-mode\": {\"c-n\": \"send-keys -X cursor-down\",\n"
-	    "                 \"j\": null, \"x\": \"cancel\"}, \"prefix\": {\"Y\": \"zoom\"}}\n"
+	    "                 \"j\": null, \"x\": \"cancel\"}, \"prefix\": {\"Y\": \"zoom\"},\n"
+	    "                 \"ask-mode\": {\"y\": \"allow\"}}\n"
 	    "}\n");
 	struct config config;
 	struct sm_error err = {"", ""};
@@ -116,12 +117,14 @@ static void test_good_config(void **state)
 	/* key_tables: the prefix's go with bindings, the modes' apart. */
 	assert_int_equal(config.nbindings, 4);
 	assert_string_equal(config.bindings[3].key, "Y");
-	assert_int_equal(config.ntable_bindings, 3);
+	assert_int_equal(config.ntable_bindings, 4);
 	assert_string_equal(config.table_bindings[0].table, "copy-mode");
 	assert_string_equal(config.table_bindings[0].binding.key, "C-n");
 	assert_string_equal(config.table_bindings[0].binding.command, "send-keys -X cursor-down");
 	assert_string_equal(config.table_bindings[1].binding.command, "");
 	assert_string_equal(config.table_bindings[2].binding.command, "cancel");
+	assert_string_equal(config.table_bindings[3].table, "ask-mode");
+	assert_string_equal(config.table_bindings[3].binding.command, "allow");
 	config_free(&config);
 }
 
@@ -158,6 +161,11 @@ static const struct bad_case bad_cases[] = {
     {"{\"key_tables\":{\"copy-mode\":{\"Nope\":\"cancel\"}}}", "config_invalid", "Nope"},
     {"{\"key_tables\":{\"copy-mode\":{\"x\":1}}}", "config_invalid", "\"x\""},
     {"{\"key_tables\":{\"copy-mode\":[]}}", "config_invalid", "copy-mode"},
+    /* The other modes' tables take their own commands, not another's. */
+    {"{\"key_tables\":{\"ask-mode\":{\"y\":\"cursor-up\"}}}", "config_invalid", "ask-mode"},
+    {"{\"key_tables\":{\"prompt\":{\"y\":\"allow\"}}}", "config_invalid", "prompt"},
+    {"{\"key_tables\":{\"help-mode\":{\"y\":\"zoom\"}}}", "config_invalid", "zoom"},
+    {"{\"key_tables\":{\"display-panes\":{\"y\":\"select-pane-10\"}}}", "config_invalid", "select-pane-10"},
     {"{\n\"prefix\": \"C-b\",\n\"status\": tru\n}", "config_parse_error", "line 3"},
     {"[1,2]", "config_parse_error", "object"},
     /* profiles: every field checked, the offending one named */
