@@ -231,6 +231,29 @@ static void test_ask_rebound(void **state)
 	mode_tables_free(&mine);
 }
 
+/* Every command of the prompt table does something to a line with the
+ * cursor inside it ("ab |cd"): moves the cursor, edits the text or ends
+ * the prompt; complete and the history are asked of the owner. */
+static void test_every_command(void **state)
+{
+	const struct key_table_def *def = key_table_def_find("prompt", NULL);
+
+	assert_non_null(def);
+	for (size_t i = 0; i < def->ncommands; i++) {
+		const char *name = def->commands[i].name;
+		struct server_prompt p;
+		char run[64];
+
+		if (strcmp(name, "complete") == 0 || strncmp(name, "history-", 8) == 0)
+			continue;
+		server_prompt_open(&p, SERVER_PROMPT_COMMAND, ":", "ab cd", "");
+		p.cursor = 3;
+		server_prompt_command(&p, name, run, sizeof run);
+		if (p.active && p.cursor == 3 && strcmp(p.text, "ab cd") == 0)
+			fail_msg("%s did nothing", name);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -253,6 +276,7 @@ int main(void)
 	    cmocka_unit_test(test_prompt_complete),
 	    cmocka_unit_test(test_prompt_actions),
 	    cmocka_unit_test(test_ask_rebound),
+	    cmocka_unit_test(test_every_command),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
