@@ -89,12 +89,16 @@ static const struct rotate_case cases[] = {
 
 static char dir[64];
 static char path[128];
+/* The one "now" of a case: the input and the expected lines are written
+ * from it, so a second that ticks between them changes neither (under
+ * load it did, and the case failed on a time one second off). */
+static time_t case_now;
 
 /* line with OLD and NEW replaced by times, '\n' added (malloc'd). */
 static char *fill(const char *line)
 {
 	char old[32], recent[32], *out = malloc(strlen(line) + 64), *o = out;
-	time_t now = time(NULL);
+	time_t now = case_now;
 
 	snprintf(old, sizeof old, "%ld", (long)(now - 2 * 24 * 3600));
 	snprintf(recent, sizeof recent, "%ld", (long)(now - 3600));
@@ -125,7 +129,7 @@ static void first_violations(FILE *f, int n)
 		    f,
 		    "{\"kind\":\"violation\",\"action\":\"file-read*\",\"target\":\"/first-%d\","
 		    "\"pane\":1,\"time\":%ld}\n",
-		    i, (long)time(NULL) - 2 * 24 * 3600);
+		    i, (long)case_now - 2 * 24 * 3600);
 }
 
 static char *slurp(const char *name)
@@ -159,6 +163,7 @@ static void test_case(const struct rotate_case *c)
 	size_t size = 0;
 	FILE *f, *want;
 
+	case_now = time(NULL);
 	snprintf(name, sizeof name, "%s.5", path);
 	f = fopen(name, "w");
 	assert_non_null(f);
