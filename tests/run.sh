@@ -16,18 +16,25 @@
 # any two may run side by side).  The queue is ordered longest first by
 # the seconds each test took in the last run ($BUILD/check-times; tests
 # it does not know come first), so that the two workers end together.
-# The TUI suite, whose tests time what the user sees, runs after them,
-# alone.  A "# SKIP" line is not counted as passed.  The full microvm
-# suite (real guests under TCG, a minute of CPU) runs plain only; the
-# sanitizer build runs tests/sanitizer/ instead, a short microvm run that
-# walks the server's microvm code paths once (and skips the cgroup v2
-# guest, whose sanitizer reports could not leave the guest).
-# CHECK_WORKERS=N changes the number of workers.
+# Beside them a third worker takes the TUI suite from a queue of its own,
+# ordered the same way: its tests wait on what the outer tmux shows and
+# take little CPU.  The TUI tests that time what the user sees
+# (TUI_ALONE) run after all of them, alone.  A "# SKIP" line is not
+# counted as passed.  The full microvm suite (real guests under TCG, a
+# minute of CPU) runs plain only; the sanitizer build runs
+# tests/sanitizer/ instead, a short microvm run that walks the server's
+# microvm code paths once (and skips the cgroup v2 guest, whose
+# sanitizer reports could not leave the guest).  So do the integration
+# tests that never run a program of the build (SAN_STATIC): they read
+# sources, docs and objects, which the sanitizers cannot check.
+# CHECK_WORKERS=N changes the number of workers, CHECK_TUI_WORKERS=N
+# that of the TUI suite's.
 BUILD=${1:-build}
 SAN_BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export SANDMUX_ROOT="$ROOT"
 WORKERS=${CHECK_WORKERS:-2}
+TUI_WORKERS=${CHECK_TUI_WORKERS:-1}
 log=$(mktemp -d /tmp/sandmux-check.XXXXXX)
 check_began=$(date +%s)
 san_logs="$log/sanitizer"
@@ -36,6 +43,14 @@ mkdir -p "$san_logs"
 : >"$log/results"
 # The sanitizer build's tests that do not run under it (see above).
 SAN_SKIP=" integration/microvm integration/microvm-attacker integration/microvm-repos integration/microvm-uid integration/microvm-guest-report integration/native-limits-cgroup2 "
+# Those that run no program of the build: the sources' layering and map,
+# the dead globals and layers read off the objects with nm, the macOS
+# build's check (its own compile), the packages a fresh machine has.
+SAN_STATIC=" integration/code-map integration/dead-code integration/layers integration/macos-check integration/fresh-machine "
+# The TUI tests that assert a time (a number's display time, the feed's
+# latency, repeat_time, a ticker's beat), which a test beside them would
+# stretch.
+TUI_ALONE=" tui/display-panes tui/echo-busy tui/feed tui/repeat "
 
 # run_one BUILD LABEL PATH: one unit binary (build/tests/test_*) or test
 # script, with the build's environment (the sanitizers' options for the
@@ -129,55 +144,70 @@ queue_of() {
 	done
 }
 
-# worker: takes the queue's jobs in order, each once (mkdir is the lock).
-# The guests under TCG (the microvm suites, the cgroup v2 guest) take a
-# core each and time their boots: one at a time, the other worker takes
-# the next job meanwhile and comes back for them.
+# worker QUEUE: takes the jobs of $log/QUEUE in order, each once (mkdir
+# is the lock).  The guests under TCG (the microvm suites, the cgroup v2
+# guest) take a core each and time their boots: one at a time, the other
+# worker takes the next job meanwhile and comes back for them.
 worker() {
-	total=$(wc -l <"$log/queue")
-	while [ "$(ls -d "$log"/claim.* 2>/dev/null | wc -l)" -lt "$total" ]; do
+	q=$log/$1
+	total=$(wc -l <"$q")
+	while [ "$(ls -d "$q".claim.* 2>/dev/null | wc -l)" -lt "$total" ]; do
 		i=0 ran=0
 		while read -r build label t; do
 			i=$((i + 1))
-			[ -d "$log/claim.$i" ] && continue
+			[ -d "$q.claim.$i" ] && continue
 			heavy=0
 			case $t in */microvm*.sh | */native-limits-cgroup2.sh) heavy=1 ;; esac
 			[ "$heavy" = 1 ] && ! mkdir "$log/guest" 2>/dev/null && continue
-			if mkdir "$log/claim.$i" 2>/dev/null; then
+			if mkdir "$q.claim.$i" 2>/dev/null; then
 				[ "$label" = - ] && label=""
 				run_one "$build" "$label" "$t" </dev/null
 				ran=1
 			fi
 			[ "$heavy" = 1 ] && rmdir "$log/guest"
-		done <"$log/queue"
+		done <"$q"
 		# Nothing it could take: the rest is claimed or a guest runs.
 		[ "$ran" = 1 ] || sleep 1
 	done
 }
 
-# The queue: the plain suites, then the sanitizer build's; longest first
-# by the last run's seconds.
+# longest_first JOBS: the lines of JOBS, longest first by the last run's
+# seconds (unknown tests first, then in the order given).
+last="$ROOT/$BUILD/check-times"
+longest_first() {
+	awk -v root="$ROOT/" -v last="$last" '
+		BEGIN { while ((getline line < last) > 0) { split(line, f, " "); secs[f[1]] = f[2] } }
+		{
+			t = $3; label = ($2 == "-") ? "" : $2
+			if (t ~ /\/tests\/test_[^\/]*$/) { name = t; sub(/.*\//, "", name) }
+			else { name = t; sub(/\.sh$/, "", name); n = split(name, p, "/"); name = p[n - 1] "/" p[n] }
+			name = label name
+			s = (name in secs) ? secs[name] : 100000
+			printf "%d %d %s\n", s, NR, $0
+		}' "$1" | sort -k1,1nr -k2,2n | cut -d' ' -f3-
+}
+
+# The queues: the plain suites, then the sanitizer build's; the TUI
+# suite less TUI_ALONE.
 {
 	queue_of "$BUILD" "" "units integration escape fault fuzz"
-	[ -n "$SAN_BUILD" ] && queue_of "$SAN_BUILD" asan: "units integration sanitizer" "$SAN_SKIP"
+	[ -n "$SAN_BUILD" ] && queue_of "$SAN_BUILD" asan: "units integration sanitizer" "$SAN_SKIP$SAN_STATIC"
 } >"$log/jobs"
-last="$ROOT/$BUILD/check-times"
-awk -v root="$ROOT/" -v last="$last" '
-	BEGIN { while ((getline line < last) > 0) { split(line, f, " "); secs[f[1]] = f[2] } }
-	{
-		t = $3; label = ($2 == "-") ? "" : $2
-		if (t ~ /\/tests\/test_[^\/]*$/) { name = t; sub(/.*\//, "", name) }
-		else { name = t; sub(/\.sh$/, "", name); n = split(name, p, "/"); name = p[n - 1] "/" p[n] }
-		name = label name
-		s = (name in secs) ? secs[name] : 100000
-		printf "%d %d %s\n", s, NR, $0
-	}' "$log/jobs" | sort -k1,1nr -k2,2n | cut -d' ' -f3- >"$log/queue"
+longest_first "$log/jobs" >"$log/queue"
+queue_of "$BUILD" "" tui "$TUI_ALONE" >"$log/tui-jobs"
+longest_first "$log/tui-jobs" >"$log/tui-queue"
 
-echo "== the unit, integration, escape, fault and fuzz suites$([ -n "$SAN_BUILD" ] && echo ", plain and under AddressSanitizer + UndefinedBehaviorSanitizer"), $WORKERS at a time"
-n=0
+echo "== the unit, integration, escape, fault and fuzz suites$([ -n "$SAN_BUILD" ] && echo ", plain and under AddressSanitizer + UndefinedBehaviorSanitizer"), $WORKERS at a time; the TUI suite beside them, $TUI_WORKERS at a time"
 pids=""
+n=0
 while [ "$n" -lt "$WORKERS" ]; do
-	worker &
+	worker queue &
+	pids="$pids $!"
+	n=$((n + 1))
+done
+n=0
+while [ "$n" -lt "$TUI_WORKERS" ]; do
+	worker tui-queue &
 	pids="$pids $!"
 	n=$((n + 1))
 done
@@ -196,11 +226,10 @@ if [ -n "$SAN_BUILD" ]; then
 	fi
 fi
 
-echo "== the TUI suite, alone"
-queue_of "$BUILD" "" tui >"$log/tui-jobs"
-while read -r build label t; do
-	run_one "$build" "" "$t" </dev/null
-done <"$log/tui-jobs"
+echo "== the TUI tests that time what the user sees, alone"
+for name in $TUI_ALONE; do
+	run_one "$BUILD" "" "$ROOT/tests/$name.sh" </dev/null
+done
 
 # The seconds of each test, for the next run's order.
 cp "$log/took" "$last" 2>/dev/null
