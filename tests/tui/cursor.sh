@@ -9,7 +9,7 @@ server_cursor_is() { [ "$(server_cursor)" = "$1" ]; }
 
 sm new -d -s c -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t c
-wait_screen '$ '
+wait_prompt
 # The attach resizes the pane (37 rows to the client's 38), and bash
 # redraws its line on the SIGWINCH ("\r\e[K\r$ ", then the text): typed
 # before that, the text is erased and drawn again, the cursor passing

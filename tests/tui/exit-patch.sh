@@ -28,14 +28,15 @@ echo "PS1='\$ '" >"$T_DIR/home/.bashrc"
 export HOME="$T_DIR/home" SHELL=/bin/bash
 sm new -d -s w -x 100 -y 30 >/dev/null
 start_client -t w
-wait_screen '$ '
+wait_prompt
 
 # Twice: right of a split (%) and below one (").
 for split in % '"'; do
 	prefix "$split"
 	check "a second pane opens ($split)" wait_for 5 pane_count_is 2
 	new=$(active_pane)
-	wait_for 10 capture_has "%$new" '$ '
+	# (capture drops a row's trailing blanks: the prompt is "$")
+	wait_for 10 capture_has "%$new" '$'
 	# Typed slowly, a key at a time, so each echo is a patch: the next
 	# key once the client shows the last one's echo.
 	typed=""

@@ -24,7 +24,7 @@ check_pane() {
 
 sm new -d -s w -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t w
-wait_screen '$ '
+wait_prompt
 keys "echo WINDOW-ZERO-TEXT" Enter
 wait_screen 'WINDOW-ZERO-TEXT' 5
 

@@ -32,7 +32,7 @@ check_screen() {
 
 sm new -d -s r -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t r
-wait_screen '$ '
+wait_prompt
 keys "seq 1 60" Enter
 wait_screen '60'
 check_screen "before any resize the screen is the server's"

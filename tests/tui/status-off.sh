@@ -9,7 +9,7 @@ mkdir -p "$XDG_CONFIG_HOME/sandmux"
 printf '{"status": false}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
 sm new -d -s s -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t s
-wait_screen '$ '
+wait_prompt
 last_row() { screen | tail -n 1; }
 last_row_is() { [ "$(last_row)" = "$1" ]; }
 no_status_line() { ! last_row | grep -q '^\[s\] 0:'; }

@@ -47,7 +47,7 @@ at_prompt() {
 sm new -d -s v -x 120 -y 38 -- env PS1='$ ' bash --norc --noprofile >/dev/null
 start_client -t v
 tm new-session -d -s ref -x 120 -y 38 "env PS1='\$ ' bash --norc --noprofile"
-wait_screen '$ '
+wait_prompt
 wait_for 5 ref_has_prompt
 
 # scenario LINES "SIZES...": LINES of output, vim, the terminal resized
