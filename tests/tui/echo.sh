@@ -83,7 +83,8 @@ keys "seq 1 200" Enter
 wait_screen "200"
 prefix [
 keys k k k k k k k k k k
-wait_for 3 screen_matches '\[[1-9][0-9]*/[0-9]*\]'
+# Copy mode's position ([0/N]: the cursor moves within the screen) is up.
+wait_for 3 screen_matches '\[[0-9][0-9]*/[0-9][0-9]*\]'
 sm send-keys -t %1 "echo WHILE-COPYING" Enter >/dev/null 2>&1 ||
 	sm ctl '{"cmd":"key","pane":1,"text":"echo WHILE-COPYING\r"}' >/dev/null
 # Once the pane has the output, the half second is the test: nothing of
