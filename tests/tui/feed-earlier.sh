@@ -44,11 +44,15 @@ for size in 80x24 160x45; do
 	# Select the earlier line (the first one): Up until the reverse-video
 	# line names old_key.
 	selected_old() { tm capture-pane -p -e -t main | grep -q "7m[0-9:]* %2 .*old_key"; }
+	# moved: the screen (reverse video included) is no longer the one
+	# before the last Up: the selection moved
+	moved() { ! tm capture-pane -p -e -t main | cmp -s - "$T_DIR/before-up"; }
 	tries=0
 	while [ "$tries" -lt 20 ] && ! selected_old; do
+		tm capture-pane -p -e -t main >"$T_DIR/before-up"
 		keys Up
 		# the selection moves, or the top is reached: wait for it
-		wait_for 1 selected_old
+		wait_for 1 moved
 		tries=$((tries + 1))
 	done
 	check "$size: the earlier line can be selected" selected_old
