@@ -19,11 +19,12 @@ printf '%s end> ' "$(seq -s ' ' 1 25)"
 exec sleep 600
 PROG
 keys "exec sh $T_DIR/prog.sh" Enter
-wait_screen "end> " 10
+# (a screen's rows are read without their trailing blanks: "end>")
+wait_screen "end>" 10
 set -- $(geometry)
 cols0=$1 rows0=$2
 tm new-session -d -s ref -x "$cols0" -y "$rows0" "sh $T_DIR/prog.sh"
-wait_screen "end> " 10 ref
+wait_screen "end>" 10 ref
 # The window's name follows its program (sh, then sleep) on the server's
 # next once-a-second look: the status line is compared after it.
 check "the window is named after sleep" wait_for 5 eval 'status_line | grep -qF ":sleep"'
