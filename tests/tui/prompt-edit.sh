@@ -44,6 +44,9 @@ check "Up at the oldest stays there" wait_for 3 prompt_is "display-message Zmidd
 keys Down Down
 check "Down past the newest is the line being typed (empty)" wait_for 3 prompt_is ""
 keys Escape
+# The prompt closed (the status line is back): a C-b sooner would
+# follow the Escape as one key, M-C-b, and no detach would come of it.
+wait_for 3 status_matches '^\['
 
 # The history is the server's: it survives the client.
 prefix d
