@@ -49,7 +49,10 @@ echo REC-DONE
 sleep 600
 EOF
 id=$(sm new -d -s rec -x 90 -y 25 --backend native -c "$W" -- sh "$W/demo.sh" | pane_id)
-wait_for 20 sh -c "sm() { \"$SANDMUX_BIN\" -L '$T_NAME' \"\$@\"; }; sm ls --json | grep -q '\"backend\": *\"native\"'"
+# Launched: its backend is null until then (ls --json puts a tab after
+# the colon).
+backend_is() { [ "$(pane_field "$1" backend)" = "$2" ]; }
+wait_for 20 backend_is "$id" native
 out=$(sm record -t "%$id" "$CAST" 2>&1)
 check "record starts ($out)" sh -c 'case "$1" in "recording %"*" to $2") exit 0 ;; esac; exit 1' _ "$out" "$CAST"
 
