@@ -56,7 +56,6 @@ if [ -z "$id" ] || ! wait_for 15 is_native; then
 	not_ok "a native pane with profile web: $pane"
 	finish
 fi
-wait_for 10 sh -c "[ \"\$($SANDMUX_BIN -L $T_NAME ls --json | grep -c '\"state\": \"running\"')\" -ge 1 ]"
 
 got=$(fetch "%$id" before grant.test)
 check "a name on no allowlist is refused ($got)" refused "$got"
