@@ -83,8 +83,9 @@ waiting_bwrap() {
 	done | head -1
 }
 has_waiting() { [ -n "$(waiting_bwrap "$@")" ]; }
-# dead PID: PID ended (gone, or a zombie not yet reaped)
-dead() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }
+# dead PID: PID ended (gone, or a zombie not yet reaped: Z, or Zs for
+# a session leader such as bwrap)
+dead() { ! kill -0 "$1" 2>/dev/null || case $(ps -o stat= -p "$1") in Z*) true ;; *) false ;; esac; }
 # server_gone: no server answers on the test's socket (after kill-server)
 server_gone() { ! sm ls >/dev/null 2>&1; }
 
