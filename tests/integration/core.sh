@@ -43,7 +43,11 @@ wait_for 5 capture_has shell '40 120'
 check "resize reaches the pane (TIOCSWINSZ)" capture_has shell '40 120'
 sm send-keys -t shell 'sleep 30; echo not""-interrupted' Enter
 # C-c once sleep runs (sent before, it reached the shell at its prompt).
-shell_pid=$(sm ls --json | tr -d ' \t\n' | grep -o '"session":"shell"[^}]*"pid":[0-9]*' | grep -o '"pid":[0-9]*' | cut -d: -f2)
+shell_pid=$(sm ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["sessions"]:
+    if s["name"] == "shell":
+        print(s["windows"][0]["panes"][0]["pid"])')
 wait_for 5 pgrep -P "$shell_pid" -x sleep
 sm send-keys -t shell C-c
 sm send-keys -t shell 'echo after-interrupt' Enter
