@@ -6,7 +6,9 @@
 
 command -v bwrap >/dev/null 2>&1 || { not_ok "bwrap is installed (apt-get install bubblewrap)"; finish; }
 W=$(mktemp -d /var/tmp/sandmux-native-stale.XXXXXX)
-trap 'cleanup; "$SANDMUX_BIN" -L "${T_NAME}b" kill-server >/dev/null 2>&1; rm -rf "$W"' EXIT
+# The second server first: cleanup removes the runtime directory that
+# holds its socket.
+trap '"$SANDMUX_BIN" -L "${T_NAME}b" kill-server >/dev/null 2>&1; cleanup; rm -rf "$W"' EXIT
 smb() { "$SANDMUX_BIN" -L "${T_NAME}b" "$@"; }
 server_pid() { "$SANDMUX_BIN" -L "$1" ctl '{"cmd":"hello","version":1}' | sed -n 's/.*"pid":\([0-9]*\).*/\1/p'; }
 masks_of() { ls /tmp | grep -c "^sandmux-mask-$1-"; }
