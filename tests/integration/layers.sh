@@ -122,14 +122,15 @@ done
 # must come from an allowed layer (the rest are libc's and libraries').
 ls "$B"/src/*.o "$B"/term/*.o "$B"/backends/*.o "$B"/backends/native-inside/*.o >"$T_DIR/objects" 2>/dev/null
 check "the program's objects are there ($(wc -l <"$T_DIR/objects"))" [ "$(wc -l <"$T_DIR/objects")" -gt 40 ]
-: >"$T_DIR/owners"
-while read -r o; do
-	layer=$(basename "$(dirname "$o")")
-	for b in $BASE; do
-		[ "$(basename "$o")" = "$b.o" ] && layer=base
-	done
-	nm -g --defined-only "$o" | awk -v l="$layer" '$2 ~ /^[TDBRGC]$/ { print $3, l }' >>"$T_DIR/owners"
-done <"$T_DIR/objects"
+# One nm for them all (-A: each line starts "OBJECT:"), in the list's order.
+# shellcheck disable=SC2046
+nm -A -g --defined-only $(cat "$T_DIR/objects") | awk -v base=" $BASE " '
+	$2 ~ /^[TDBRGC]$/ {
+		o = $1; sub(/:[^:]*$/, "", o); n = split(o, p, "/")
+		layer = p[n - 1]; name = p[n]; sub(/\.o$/, "", name)
+		if (index(base, " " name " ")) layer = "base"
+		print $3, layer
+	}' >"$T_DIR/owners"
 
 # OBJECT... -- ALLOWED...: print each symbol an object needs from a
 # layer outside the allowed ones, as OBJECT: SYMBOL (LAYER).
@@ -140,16 +141,13 @@ stray_symbols() {
 		shift
 	done
 	shift
+	# One awk per object: the owners (the first line naming a symbol),
+	# then the object's undefined symbols.
 	for o in $objs; do
-		nm -u "$o" | awk '{ print $2 }' | while read -r sym; do
-			owner=$(awk -v s="$sym" '$1 == s { print $2; exit }' "$T_DIR/owners")
-			[ -n "$owner" ] || continue
-			ok=no
-			for a in "$@"; do
-				[ "$owner" = "$a" ] && ok=yes
-			done
-			[ $ok = yes ] || echo "$(basename "$o"): $sym ($owner)"
-		done
+		nm -u "$o" | awk -v obj="$(basename "$o")" -v allowed=" $* " '
+			NR == FNR { if (!($1 in owner)) owner[$1] = $2; next }
+			($2 in owner) && index(allowed, " " owner[$2] " ") == 0 { print obj ": " $2 " (" owner[$2] ")" }' \
+			"$T_DIR/owners" -
 	done
 }
 
