@@ -57,7 +57,10 @@ check() {
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 
-# wait_for SECONDS COMMAND...: retry until it succeeds
+# wait_for SECONDS COMMAND...: retry until it succeeds.  One that runs
+# out is written to $SANDMUX_WAIT_LOG when it is set (tests/run.sh lists
+# them: in a test that passes, a wait that always runs out is time lost,
+# unless what it waits for must not happen).
 wait_for() {
 	limit=$1
 	shift
@@ -67,6 +70,7 @@ wait_for() {
 		sleep 0.05
 		i=$((i + 1))
 	done
+	[ -n "${SANDMUX_WAIT_LOG:-}" ] && echo "${0#"${SANDMUX_ROOT:-}/"}: wait_for $limit $*" >>"$SANDMUX_WAIT_LOG"
 	return 1
 }
 

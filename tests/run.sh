@@ -27,8 +27,10 @@
 # sanitizer reports could not leave the guest).  So do the integration
 # tests that never run a program of the build (SAN_STATIC): they read
 # sources, docs and objects, which the sanitizers cannot check.
-# CHECK_WORKERS=N changes the number of workers, CHECK_TUI_WORKERS=N
-# that of the TUI suite's.
+# Before the time per suite it lists the waits that ran out (wait_for
+# in tests/lib.sh), which a passing test should not have but for what
+# must not happen.  CHECK_WORKERS=N changes the number of workers,
+# CHECK_TUI_WORKERS=N that of the TUI suite's.
 BUILD=${1:-build}
 SAN_BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -197,6 +199,7 @@ longest_first "$log/jobs" >"$log/queue"
 queue_of "$BUILD" "" tui "$TUI_ALONE" >"$log/tui-jobs"
 longest_first "$log/tui-jobs" >"$log/tui-queue"
 
+export SANDMUX_WAIT_LOG="$log/waits"
 echo "== the unit, integration, escape, fault and fuzz suites$([ -n "$SAN_BUILD" ] && echo ", plain and under AddressSanitizer + UndefinedBehaviorSanitizer"), $WORKERS at a time; the TUI suite beside them, $TUI_WORKERS at a time"
 pids=""
 n=0
@@ -233,6 +236,13 @@ done
 
 # The seconds of each test, for the next run's order.
 cp "$log/took" "$last" 2>/dev/null
+
+# The waits that ran out (tests/lib.sh's wait_for), by test: time lost
+# in a test that passes, unless what it waited for must not happen.
+if [ -s "$log/waits" ]; then
+	echo "== waits that ran out: $(wc -l <"$log/waits")"
+	sort "$log/waits" | uniq -c | sort -rn | head -20
+fi
 
 # Time per suite (the sum of its tests' seconds; the workers ran side by
 # side), then the whole run's.
