@@ -1059,7 +1059,7 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 		draw_help(&cv);
 }
 
-/* ---- a typed key's echo: one pane's changed rows ---- */
+/* ---- damage: the panes' changed rows ---- */
 
 static uint64_t mix(uint64_t h, const void *data, size_t len)
 {
@@ -1080,7 +1080,16 @@ uint64_t screen_signature(const struct tty *tty, const struct session *s,
 {
 	const struct window *w = s->active;
 	uint64_t h = 0xcbf29ce484222325ULL;
-	int v[4] = {tty->rows, tty->cols, config->status, overlay->prefix};
+	/* The modes shown: leaving one must draw the window whole again. */
+	int v[9] = {tty->rows,
+		    tty->cols,
+		    config->status,
+		    overlay->prefix,
+		    overlay->prompt,
+		    overlay->help != NULL || overlay->view != NULL,
+		    overlay->display_panes,
+		    overlay->copy != NULL && overlay->copy->active,
+		    overlay->choose != NULL && overlay->choose->active};
 
 	h = mix(h, &s, sizeof s);
 	h = mix(h, &w, sizeof w);
@@ -1125,21 +1134,26 @@ bool screen_rows_enough(const struct session *s, const struct screen_overlay *ov
 	return true;
 }
 
-void screen_draw_rows(struct tty *tty, struct session *s, const struct config *config,
-		      const struct theme *theme, const struct screen_overlay *overlay,
-		      struct pane *p, const bool *rows)
+void screen_draw_damage(struct tty *tty, struct session *s, const struct config *config,
+			const struct theme *theme, const struct screen_overlay *overlay,
+			const struct screen_damage *damage, int n)
 {
 	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
 			    false};
 	struct window *w = s->active;
 
 	cv.zoomed = w->zoomed != NULL;
-	for (int row = 0; row < p->rows && p->y + row < cv.rows; row++) {
-		if (!rows[row] || p->x >= tty->cols)
-			continue;
-		tty_fill(tty, p->y + row, p->x,
-			 p->x + p->cols <= tty->cols ? p->cols : tty->cols - p->x, NULL);
-		draw_row(&cv, p, row);
+	for (int i = 0; i < n; i++) {
+		struct pane *p = damage[i].pane;
+
+		for (int row = 0; damage[i].rows != NULL && row < p->rows && p->y + row < cv.rows;
+		     row++) {
+			if (!damage[i].rows[row] || p->x >= tty->cols)
+				continue;
+			tty_fill(tty, p->y + row, p->x,
+				 p->x + p->cols <= tty->cols ? p->cols : tty->cols - p->x, NULL);
+			draw_row(&cv, p, row);
+		}
 	}
 	place_cursor(&cv, w);
 	if (tty->rows > 1 && (config->status || (overlay->message != NULL && overlay->message[0] != '\0')))

@@ -63,20 +63,27 @@ struct screen_overlay {
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
 		 const struct theme *theme, const struct screen_overlay *overlay);
 
-/* A typed key's echo drawn without composing the whole screen: only
- * the rows of p that changed (rows[row]), the cursor and the status
- * line, over what the last screen_draw left in the tty.  That is the
+/* A pane's damage drawn without composing the whole screen: only its
+ * rows that changed (rows[row]; NULL when only its cursor moved).  */
+struct screen_damage {
+	struct pane *pane;
+	const bool *rows;
+};
+
+/* The damage of some panes (a typed key's echo first, then every
+ * other visible pane's) drawn over what the last screen_draw left in
+ * the tty: those rows, the cursor and the status line.  That is the
  * same screen as screen_draw's while nothing else it draws from has
  * changed: screen_signature (geometry, the chrome's text, the status
- * line's message) is what the caller compares with the last full
- * draw's, and screen_rows_enough says no mode or floating pane covers
- * the window. */
+ * line's message, the modes shown) is what the caller compares with
+ * the last full draw's, and screen_rows_enough says no mode or
+ * floating pane covers the pane. */
 uint64_t screen_signature(const struct tty *tty, const struct session *s,
 			  const struct config *config, const struct screen_overlay *overlay);
 bool screen_rows_enough(const struct session *s, const struct screen_overlay *overlay,
 			const struct pane *p);
-void screen_draw_rows(struct tty *tty, struct session *s, const struct config *config,
-		      const struct theme *theme, const struct screen_overlay *overlay,
-		      struct pane *p, const bool *rows);
+void screen_draw_damage(struct tty *tty, struct session *s, const struct config *config,
+			const struct theme *theme, const struct screen_overlay *overlay,
+			const struct screen_damage *damage, int n);
 
 #endif

@@ -265,15 +265,17 @@ static void server_tty_draw(struct conn *c)
 	flush_drawn(ct);
 }
 
-/* A typed key's echo (server.c, server_pane_damaged): where nothing but
- * p's cells changed since a client's last whole screen, only p's rows
- * that changed are drawn again (screen_draw_rows); the whole screen
- * costs a compose of every cell, which is most of an echo's time. */
-void server_tty_draw_rows(struct session *s, struct pane *p, const bool *rows)
+/* The panes' damage (server.c: a typed key's echo, a frame tick): where
+ * nothing but those panes' cells changed since a client's last whole
+ * screen, only their rows that changed are drawn again
+ * (screen_draw_damage), so that a screen costs what changed, not what
+ * it shows; else the whole screen. */
+void server_tty_draw_damage(struct session *s, const struct screen_damage *damage, int n)
 {
 	for (struct conn *c = server.conns; c != NULL; c = c->next) {
 		struct client_tty *ct = c->ctty;
 		struct screen_overlay overlay;
+		bool enough = true;
 
 		if (c->attached != s || ct == NULL)
 			continue;
@@ -282,12 +284,14 @@ void server_tty_draw_rows(struct session *s, struct pane *p, const bool *rows)
 			continue;
 		}
 		client_overlay(c, &overlay);
-		if (!screen_rows_enough(s, &overlay, p) ||
+		for (int i = 0; i < n && enough; i++)
+			enough = screen_rows_enough(s, &overlay, damage[i].pane);
+		if (!enough ||
 		    screen_signature(ct->tty, s, &ct->config, &overlay) != ct->drawn_signature) {
 			server_tty_draw(c);
 			continue;
 		}
-		screen_draw_rows(ct->tty, s, &ct->config, &ct->theme, &overlay, p, rows);
+		screen_draw_damage(ct->tty, s, &ct->config, &ct->theme, &overlay, damage, n);
 		flush_drawn(ct);
 	}
 }

@@ -33,6 +33,7 @@
 #include "log.h"
 #include "os.h"
 #include "profile.h"
+#include "screen-draw.h"
 #include "server.h"
 #include "term.h"
 #include "jsonl.h"
@@ -556,16 +557,75 @@ static bool pane_visible(const struct window *w, const struct pane *p)
 	return w != NULL && p->window == w && (w->zoomed == NULL || w->zoomed == p);
 }
 
+/* A pane's damage as the tty writer takes it, read before its frame
+ * clears it: the rows that changed, or NULL when none did (the cursor
+ * moved).  A pane holding an update back (synchronized output) has
+ * none to give. */
+static bool pane_damage_take(struct pane *p, struct screen_damage *damage)
+{
+	int rows = term_rows(p->term);
+	bool *changed = NULL;
+
+	if (pane_output_held(p) || (!term_any_damage(p->term) && !term_cursor_damaged(p->term)))
+		return false;
+	for (int r = 0; r < rows; r++) {
+		if (!term_row_damaged(p->term, r))
+			continue;
+		/* As long as the pane's rows, which the draw walks. */
+		if (changed == NULL)
+			changed =
+			    xcalloc((size_t)(rows > p->rows ? rows : p->rows), sizeof *changed);
+		changed[r] = true;
+	}
+	*damage = (struct screen_damage){.pane = p, .rows = changed};
+	return true;
+}
+
+static void damage_free(struct screen_damage *damage, int n)
+{
+	for (int i = 0; i < n; i++)
+		free((bool *)damage[i].rows);
+	free(damage);
+}
+
 static void server_send_frames(struct session *s, struct conn *only, bool full)
 {
 	struct window *w = s->active;
+	struct screen_damage *damage;
+	int n = 0, npanes = 0;
 
 	if (w == NULL)
 		return;
+	if (only != NULL || full) {
+		for (struct pane *p = w->panes; p != NULL; p = p->next)
+			if (pane_visible(w, p))
+				server_send_pane_frame(s, p, only, full);
+		server_tty_draw_session(s);
+		s->last_frame_ms = server_now_ms();
+		return;
+	}
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		npanes++;
+	damage = xcalloc((size_t)npanes + 1, sizeof *damage);
+	/* The typist's pane first: its rows go out ahead of a flood's. */
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->id == server.typed_pane && pane_visible(w, p) &&
+		    pane_damage_take(p, &damage[n]))
+			n++;
+	for (struct pane *p = w->panes; p != NULL; p = p->next)
+		if (p->id != server.typed_pane && pane_visible(w, p) &&
+		    pane_damage_take(p, &damage[n]))
+			n++;
 	for (struct pane *p = w->panes; p != NULL; p = p->next)
 		if (pane_visible(w, p))
-			server_send_pane_frame(s, p, only, full);
-	server_tty_draw_session(s);
+			server_send_pane_frame(s, p, NULL, false);
+	/* Nothing changed in a pane: what the tick was asked for is the
+	 * chrome's, drawn whole. */
+	if (n == 0)
+		server_tty_draw_session(s);
+	else
+		server_tty_draw_damage(s, damage, n);
+	damage_free(damage, n);
 	s->last_frame_ms = server_now_ms();
 }
 
@@ -633,20 +693,19 @@ void server_pane_damaged(struct pane *p)
 
 	if (server_now_ms() - p->input_ms < ECHO_WINDOW_MS && pane_visible(s->active, p) &&
 	    session_has_clients(s)) {
-		int rows = term_rows(p->term);
-		bool *changed = rows > 0 ? xcalloc((size_t)rows, sizeof *changed) : NULL;
+		struct screen_damage damage;
 
-		/* The rows that changed, read before the frame clears them. */
-		for (int r = 0; r < rows; r++)
-			changed[r] = term_row_damaged(p->term, r);
 		if (pane_output_held(p)) {
 			server_send_pane_frame(s, p, NULL, false);
 			server_tty_draw_session(s);
 		} else {
+			/* No damage still draws the cursor (its visibility). */
+			if (!pane_damage_take(p, &damage))
+				damage = (struct screen_damage){.pane = p};
 			server_send_pane_frame(s, p, NULL, false);
-			server_tty_draw_rows(s, p, changed);
+			server_tty_draw_damage(s, &damage, 1);
+			free((bool *)damage.rows);
 		}
-		free(changed);
 		if (p->id == server.typed_pane && server.echo_due) {
 			/* The echo is out: the frames held for it follow (none
 			 * when no other pane changed meanwhile). */

@@ -273,9 +273,11 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 /* Give the terminal back as it was found (idempotent). */
 void server_tty_detach(struct conn *c);
 void server_tty_draw_session(struct session *s);
-/* A typed key's echo: p's rows that changed (rows[row]) drawn on every
- * client of s whose screen holds nothing else new (server-tty.c). */
-void server_tty_draw_rows(struct session *s, struct pane *p, const bool *rows);
+/* The panes' changed rows (screen-draw.h) drawn on every client of s
+ * whose screen holds nothing else new, the whole screen on the others
+ * (server-tty.c). */
+struct screen_damage;
+void server_tty_draw_damage(struct session *s, const struct screen_damage *damage, int n);
 /* The session's layout changed: choose-tree's list is asked again, and
  * the screen drawn. */
 void server_tty_layout(struct conn *c);
