@@ -50,6 +50,12 @@
  * MB/s without, and echo under a `yes` flood stays at p99 about 30 ms
  * either way (make bench). */
 #define FLOOD_BYTES (32 * 1024)
+/* How often a wakeup's reading looks for keys waiting at a client's
+ * terminal, and stops for them: a key that arrives while a flood is
+ * being read waits for at most this much emulation (tens of
+ * microseconds), not for the rest of the budget, and the look (a
+ * poll(2) of the clients' terminals) costs one syscall per 16 KiB. */
+#define KEYS_CHECK_BYTES (16 * 1024)
 #define FLOOD_PAUSE_MS 0
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
@@ -791,7 +797,7 @@ static bool pane_drain(struct pane *p)
 	 * life; here only what reads fill is (a PTY read is at most a few
 	 * KiB). */
 	static char buf[READ_CHUNK];
-	size_t total = 0, budget = read_budget(p);
+	size_t total = 0, budget = read_budget(p), keys_check = KEYS_CHECK_BYTES;
 
 	p->last_read = 0;
 	while (total < budget) {
@@ -801,6 +807,11 @@ static bool pane_drain(struct pane *p)
 			record_output(p, buf, (size_t)n);
 			total += n;
 			p->last_read = total;
+			if (total >= keys_check && total < budget) {
+				keys_check = total + KEYS_CHECK_BYTES;
+				if (server_tty_keys_waiting())
+					break;
+			}
 			continue;
 		}
 		if (n < 0 && errno == EINTR)

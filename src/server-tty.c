@@ -1862,6 +1862,18 @@ bool server_tty_pending(const struct conn *c)
 	return c->ctty != NULL && tty_pending(c->ctty->tty) > 0;
 }
 
+/* One poll(2) of every attached terminal, no wait. */
+bool server_tty_keys_waiting(void)
+{
+	struct pollfd fds[16];
+	nfds_t n = 0;
+
+	for (struct conn *c = server.conns; c != NULL && n < 16; c = c->next)
+		if (c->ctty != NULL && !c->ctty->paused)
+			fds[n++] = (struct pollfd){.fd = c->ctty->in_fd, .events = POLLIN};
+	return n > 0 && poll(fds, n, 0) > 0;
+}
+
 void server_tty_bell(struct conn *c, const struct window *w)
 {
 	struct client_tty *ct = c->ctty;

@@ -306,6 +306,10 @@ int server_tty_mode_commands(struct pane *p, const struct cJSON *commands, struc
 bool server_tty_focused(const struct conn *c);
 /* Bytes drawn for the client's terminal that it has not taken yet. */
 bool server_tty_pending(const struct conn *c);
+/* Whether a client's terminal has bytes (keys, mouse) the server has
+ * not read yet: a pane's read stops for them (pane.c).  At most 16
+ * terminals are looked at. */
+bool server_tty_keys_waiting(void);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown
