@@ -43,6 +43,9 @@ struct canvas {
 	const struct screen_overlay *overlay;
 	int rows; /* rows for panes: the tty's less the status line */
 	bool zoomed;
+	/* The current window's name, looked up once a draw (display_name). */
+	bool named;
+	char active_name[64];
 };
 
 /* Without colours (NO_COLOR) the chrome still tells its parts apart:
@@ -542,6 +545,23 @@ static void draw_choose(struct canvas *cv, int rows)
 
 #define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
 
+/* A window's name as the status line shows it.  An automatic name is a
+ * look at the pane's foreground process (an ioctl and a /proc read):
+ * the current window's, which the status line shows up to three times,
+ * is looked up once a draw. */
+static const char *display_name(struct canvas *cv, const struct window *w, char *buf, size_t size)
+{
+	if (w != cv->session->active) {
+		window_display_name(w, buf, size);
+		return buf;
+	}
+	if (!cv->named) {
+		window_display_name(w, cv->active_name, sizeof cv->active_name);
+		cv->named = true;
+	}
+	return cv->active_name;
+}
+
 static void status_text(struct canvas *cv, const char *text, char *out, size_t size)
 {
 	struct format_context ctx;
@@ -563,20 +583,19 @@ static void status_text(struct canvas *cv, const char *text, char *out, size_t s
 	if (w != NULL && w->active != NULL) {
 		/* #W as the window list shows it: its display name. */
 		format_pane_context(w->active, cv->tty->cols, cv->tty->rows, &ctx);
-		window_display_name(w, window_name, sizeof window_name);
-		ctx.window_name = window_name;
+		ctx.window_name = display_name(cv, w, window_name, sizeof window_name);
 	}
 	format_expand(timed, &ctx, out, size);
 }
 
-static void window_entry(const struct canvas *cv, const struct window *w, char *out, size_t size)
+static void window_entry(struct canvas *cv, const struct window *w, char *out, size_t size)
 {
 	char name[64];
 	bool current = w == cv->session->active;
 
-	window_display_name(w, name, sizeof name);
-	snprintf(out, size, "%d:%s%s%s%s", w->index, name, current ? (cv->zoomed ? "*Z" : "*") : "",
-		 window_rang(w) ? "!" : "", !current && window_denied(w) ? "D" : "");
+	snprintf(out, size, "%d:%s%s%s%s", w->index, display_name(cv, w, name, sizeof name),
+		 current ? (cv->zoomed ? "*Z" : "*") : "", window_rang(w) ? "!" : "",
+		 !current && window_denied(w) ? "D" : "");
 }
 
 /* Which windows the list shows, [*first, *last): all that fit in room;
@@ -615,32 +634,36 @@ static void window_range(const int *widths, size_t n, size_t active, int room, s
 
 static void draw_status_windows(struct canvas *cv, int y, int *x, int limit)
 {
-	struct window *windows[1024];
 	int widths[1024];
+	char(*entries)[160];
 	size_t n = 0, active = 0, first, last;
-	char entry[160];
 
+	for (struct window *w = cv->session->windows; w != NULL && n < 1024; w = w->next)
+		n++;
+	if (n == 0)
+		return;
+	/* Each entry made once: a name can cost a look at /proc. */
+	entries = xmalloc(n * sizeof *entries);
+	n = 0;
 	for (struct window *w = cv->session->windows; w != NULL && n < 1024; w = w->next) {
 		if (w == cv->session->active)
 			active = n;
-		window_entry(cv, w, entry, sizeof entry);
-		widths[n] = text_columns(entry) + 1;
-		windows[n++] = w;
+		window_entry(cv, w, entries[n], sizeof entries[n]);
+		widths[n] = text_columns(entries[n]) + 1;
+		n++;
 	}
-	if (n == 0)
-		return;
 	window_range(widths, n, active, limit - *x, &first, &last);
 	if (first > 0 && *x < limit)
 		*x += put(cv, y, *x, limit - *x, "<", THEME_STATUS_BAR);
 	for (size_t i = first; i < last && *x < limit; i++) {
-		window_entry(cv, windows[i], entry, sizeof entry);
-		*x += put(cv, y, *x, limit - *x, entry,
+		*x += put(cv, y, *x, limit - *x, entries[i],
 			  i == active ? THEME_STATUS_CURRENT : THEME_STATUS_WINDOW);
 		if (*x < limit)
 			*x += put(cv, y, *x, limit - *x, " ", THEME_STATUS_BAR);
 	}
 	if (last < n && *x < limit)
 		*x += put(cv, y, *x, limit - *x, ">", THEME_STATUS_BAR);
+	free(entries);
 }
 
 static void draw_status(struct canvas *cv)
@@ -1019,8 +1042,12 @@ static void place_cursor(struct canvas *cv, struct window *w)
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
 		 const struct theme *theme, const struct screen_overlay *overlay)
 {
-	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
-			    false};
+	struct canvas cv = {.tty = tty,
+			    .session = s,
+			    .config = config,
+			    .theme = theme,
+			    .overlay = overlay,
+			    .rows = tty->rows - (config->status ? 1 : 0)};
 	struct window *w = s->active;
 	bool status;
 
@@ -1138,8 +1165,12 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 			const struct theme *theme, const struct screen_overlay *overlay,
 			const struct screen_damage *damage, int n)
 {
-	struct canvas cv = {tty,  s, config, theme, overlay, tty->rows - (config->status ? 1 : 0),
-			    false};
+	struct canvas cv = {.tty = tty,
+			    .session = s,
+			    .config = config,
+			    .theme = theme,
+			    .overlay = overlay,
+			    .rows = tty->rows - (config->status ? 1 : 0)};
 	struct window *w = s->active;
 
 	cv.zoomed = w->zoomed != NULL;
