@@ -481,12 +481,20 @@ static void redraw_start(struct tty *tty)
 	tty->redraws++;
 }
 
+/* Only the rows composed into since their last flush are compared:
+ * an echo's flush looks at one row, not the screen. */
 static void compose_difference(struct tty *tty)
 {
+	bool all = tty->redraw;
+
 	if (tty->redraw && tty->term.caps[TTYC_CLEAR] != NULL)
 		redraw_start(tty);
-	for (int row = 0; row < tty->rows; row++)
+	for (int row = 0; row < tty->rows; row++) {
+		if (!all && !tty->dirty[row])
+			continue;
 		draw_row(tty, row);
+		tty->dirty[row] = false;
+	}
 	if (tty->want_cursor)
 		move_to(tty, tty->want_row, tty->want_col);
 	set_cursor_shown(tty, tty->want_cursor);
@@ -539,6 +547,7 @@ static void allocate(struct tty *tty, int rows, int cols)
 	n = (size_t)tty->rows * tty->cols;
 	tty->want = xrealloc(tty->want, n * sizeof(*tty->want));
 	tty->shown = xrealloc(tty->shown, n * sizeof(*tty->shown));
+	tty->dirty = xrealloc(tty->dirty, (size_t)tty->rows * sizeof(*tty->dirty));
 	fill_blank(tty->want, n);
 	mark_unknown(tty->shown, n);
 	tty->bound = n * BOUND_PER_CELL;
@@ -573,6 +582,7 @@ void tty_free(struct tty *tty)
 	free(tty->link_slots);
 	free(tty->want);
 	free(tty->shown);
+	free(tty->dirty);
 	free(tty->out);
 	free(tty);
 }
@@ -585,6 +595,8 @@ void tty_invalidate(struct tty *tty)
 	tty->cursor_shown = -1;
 	tty->pen_known = false;
 	mark_unknown(tty->shown, (size_t)tty->rows * tty->cols);
+	for (int row = 0; row < tty->rows; row++)
+		tty->dirty[row] = true;
 }
 
 void tty_resize(struct tty *tty, int rows, int cols)
@@ -644,6 +656,7 @@ static struct term_cell *make_room(struct tty *tty, int row, int col, int width)
 {
 	struct term_cell *w = want_at(tty, row, col);
 
+	tty->dirty[row] = true;
 	if (w->width == 0 && col > 0 && w[-1].width == 2)
 		blank(&w[-1], &w[-1].style);
 	if (w[width - 1].width == 2 && col + width < tty->cols)
@@ -707,6 +720,7 @@ int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 				i++;
 			if (i < TERM_MAX_CHARS - 1)
 				prev->chars[i] = cp;
+			tty->dirty[row] = true;
 			continue;
 		}
 		if (width != 2)

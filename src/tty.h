@@ -34,6 +34,7 @@ struct tty {
 	int rows, cols;
 	struct term_cell *want;	 /* rows * cols: what the terminal should show */
 	struct term_cell *shown; /* what it shows, as far as the tty knows */
+	bool *dirty;		 /* rows: want may differ from shown there */
 	int want_row, want_col;
 	bool want_cursor;
 

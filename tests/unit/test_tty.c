@@ -256,6 +256,37 @@ static void test_one_cell_costs_a_few_bytes(void **state)
 	rig_close(&rig);
 }
 
+/* A flush compares only the rows composed into since the last one (an
+ * echo's flush looks at one row), and a terminal whose state is unknown
+ * again gets every row compared. */
+static void test_only_changed_rows_compared(void **state)
+{
+	struct rig rig;
+	struct term_cell cell = {.chars = {'q'}, .width = 1};
+
+	srand(4);
+	rig_open(&rig, "xterm-256color", NULL, ROWS, COLS);
+	random_screen(rig.tty);
+	flush_and_drain(&rig);
+	for (int row = 0; row < ROWS; row++)
+		assert_false(rig.tty->dirty[row]);
+	tty_set_cell(rig.tty, 5, 3, &cell);
+	tty_fill(rig.tty, 7, 20, 4, NULL);
+	tty_put_text(rig.tty, 9, 0, "a\xcc\x81" "b", NULL);
+	for (int row = 0; row < ROWS; row++)
+		assert_int_equal(rig.tty->dirty[row], row == 5 || row == 7 || row == 9);
+	flush_and_drain(&rig);
+	assert_screen(&rig);
+	for (int row = 0; row < ROWS; row++)
+		assert_false(rig.tty->dirty[row]);
+	tty_invalidate(rig.tty);
+	for (int row = 0; row < ROWS; row++)
+		assert_true(rig.tty->dirty[row]);
+	flush_and_drain(&rig);
+	assert_screen(&rig);
+	rig_close(&rig);
+}
+
 /* Random edits, wide characters over narrow ones and their halves, each
  * flush checked against the emulator. */
 static void test_random_edits(void **state)
@@ -581,6 +612,7 @@ int main(void)
 	    cmocka_unit_test(test_full_screen_matches),
 	    cmocka_unit_test(test_nothing_changed_writes_nothing),
 	    cmocka_unit_test(test_one_cell_costs_a_few_bytes),
+	    cmocka_unit_test(test_only_changed_rows_compared),
 	    cmocka_unit_test(test_random_edits),
 	    cmocka_unit_test(test_text_and_erase),
 	    cmocka_unit_test(test_slow_terminal_merges_damage),
