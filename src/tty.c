@@ -640,6 +640,9 @@ int tty_char_width(uint32_t cp)
 	locale_t before;
 	int width;
 
+	/* Printable ASCII, most of what is drawn, without a locale switch. */
+	if (cp >= 0x20 && cp < 0x7f)
+		return 1;
 	if (utf8 == (locale_t)0)
 		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 	if (utf8 == (locale_t)0)
