@@ -8,14 +8,16 @@
 #   rss-empty   server RSS with 32 empty 200x50 panes
 #   start       server start and its first session, milliseconds
 #   capture     `capture -S -` of the full history, milliseconds
-#   search      reading the 10,000 lines back through the protocol's
-#               `history` requests of 1,000 lines, sent with socat (a
-#               protocol client's read of history; copy mode itself now
-#               reads the grid in the server, src/server-copy.c); tmux
-#               searches in its server (copy-mode, search-backward for a
-#               string not there)
+#   search      copy mode's own search over the 10,000 lines, in the
+#               server, for a string not there: both enter copy mode and
+#               search once (sandmux's client attached inside a tmux
+#               pane, its keys sent there: prefix [, ?, the string,
+#               Enter, until "not found" shows), then each run times one
+#               `send-keys -X search-again` (tmux: `send -X search-again`),
+#               which returns once the whole history was searched
 #
-# Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians.
+# Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians;
+# BENCH_WHAT picks sections (default: rss-1 rss-32 rss-empty start read).
 # In make bench, the base build is run.sh's (BENCH_NATIVE_BASE).
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +31,7 @@ printf 'set -g history-limit 10000\n' >"$W/tmux.conf"
 RUNS=${BENCH_RUNS:-5}
 BENCH_BASE_BIN=${BENCH_BASE_BIN-${BENCH_NATIVE_BASE:+$BENCH_NATIVE_BASE/sandmux}}
 L=hbench
-trap 'tmux -L $L kill-server 2>/dev/null; for b in $BINS; do "$b" -L $L kill-server 2>/dev/null; done; rm -rf "$W"' EXIT
+trap 'tmux -L $L kill-server 2>/dev/null; tmux -L hbench-host kill-server 2>/dev/null; for b in $BINS; do "$b" -L $L kill-server 2>/dev/null; done; rm -rf "$W"' EXIT
 
 BINS="$SM${BENCH_BASE_BIN:+ $BENCH_BASE_BIN}"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -118,7 +120,30 @@ start_ms() { # KIND
 	done | median
 }
 
-# read_ms KIND: capture -S - and the copy-mode read, medians (ms), "C S".
+# The terminal sandmux's client is attached in (tmux, another server).
+H=hbench-host
+printf 'set -g status off\nset -g default-terminal tmux-256color\n' >"$W/host.conf"
+host() { tmux -L $H -f "$W/host.conf" "$@"; }
+# host_wait TEXT: until the attached client's screen shows TEXT (10 s).
+host_wait() {
+	for i in $(seq 1000); do
+		host capture-pane -p -t host | grep -qF -- "$1" && return 0
+		sleep 0.01
+	done
+	echo "bench: the attached client never showed '$1'" >&2
+	exit 1
+}
+NOT_THERE=sandmux-not-there
+# search_runs COMMAND...: the median time (ms) of RUNS runs of it.
+search_runs() {
+	for r in $(seq "$RUNS"); do
+		t0=$(now_ms)
+		run "$@" >/dev/null
+		echo $(($(now_ms) - t0))
+	done | median
+}
+
+# read_ms KIND: capture -S - and copy mode's search, medians (ms), "C S".
 read_ms() {
 	if [ "$1" = tmux ]; then
 		tmux_panes 1 "cat '$W/lines.txt'"
@@ -136,32 +161,20 @@ read_ms() {
 		echo $(($(now_ms) - t0))
 	done | median)
 	if [ "$1" = tmux ]; then
-		s=$(for r in $(seq "$RUNS"); do
-			t0=$(now_ms)
-			tmux -L $L copy-mode -t s1 \; send -t s1 -X search-backward "sandmux-not-there" \; send -t s1 -X cancel
-			echo $(($(now_ms) - t0))
-		done | median)
+		tmux -L $L copy-mode -t s1 \; send -t s1 -X search-backward "$NOT_THERE"
+		s=$(search_runs tmux -L $L send -t s1 -X search-again)
 		tmux_stop
 	else
-		pane=$("$1" -L $L ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)
-		# Copy mode's requests, on one connection as the client sends
-		# them: hello, then ten `history` requests of 1,000 lines.
-		{
-			echo '{"id":1,"cmd":"hello","version":1}'
-			for k in 0 1 2 3 4 5 6 7 8 9; do
-				echo "{\"id\":$((k + 2)),\"cmd\":\"history\",\"pane\":$pane,\"start\":-$((k * 1000 + 1000)),\"end\":-$((k * 1000 + 1))}"
-			done
-		} >"$W/requests"
-		s=$(for r in $(seq "$RUNS"); do
-			: >"$W/replies"
-			t0=$(now_ms)
-			{
-				cat "$W/requests"
-				while [ "$(wc -l <"$W/replies")" -lt 11 ]; do sleep 0.002; done
-			} | socat -t 0 - "UNIX-CONNECT:$XDG_RUNTIME_DIR/sandmux/$L" >"$W/replies"
-			echo $(($(now_ms) - t0))
-		done | median)
-		grep -q '"id":11,"ok":true' "$W/replies" || echo "bench: copy mode's history requests failed" >&2
+		# The client, attached in a 200x51 tmux pane as a user's
+		# terminal, goes into copy mode and searches once by its keys.
+		host new -d -s host -x 200 -y 51 "$1 -L $L attach -t s1"
+		host_wait '─'
+		host send -t host C-b [
+		host_wait '[0/'
+		host send -t host '?' "$NOT_THERE" Enter
+		host_wait "not found"
+		s=$(search_runs "$1" -L $L send-keys -t s1 -X search-again)
+		host kill-server
 		sm_stop "$1"
 	fi
 	echo "$c $s"
@@ -176,7 +189,7 @@ line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
 	echo
 }
 hist="cat '$W/lines.txt'"
-for what in rss-1 rss-32 rss-empty start read; do
+for what in ${BENCH_WHAT:-rss-1 rss-32 rss-empty start read}; do
 	case $what in
 	rss-1)
 		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist")" \
@@ -201,7 +214,7 @@ for what in rss-1 rss-32 rss-empty start read; do
 			bc=$1 bs=$2
 		fi
 		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc"
-		line "copy-mode read/search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
+		line "copy-mode search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
 	esac
 done
 exit 0
