@@ -48,6 +48,19 @@ void history_unpack(const struct history *history, int index, struct grid_line *
 /* Line `index`'s used width and wrapped mark, without unpacking it. */
 void history_line_shape(const struct history *history, int index, uint16_t *used,
 			bool *wrapped);
+/* Line `index`'s cells before column `width` as a search reads them,
+ * without unpacking it: each cell's first character (a blank as a
+ * space) into chars and its column into columns, the right half of a
+ * wide character left out.  Returns how many; *covered is the column
+ * after the last one stored (blanks follow it). */
+int history_chars(const struct history *history, int index, int width, uint32_t *chars,
+		  int *columns, int *covered);
+/* Line `index`'s text before column `width` as a plain capture shows it
+ * (each cell's characters in UTF-8, a blank as a space, the right half
+ * of a wide character nothing, trailing default blanks dropped),
+ * without unpacking it, into out, which has room for width *
+ * TERM_MAX_CHARS * 4 bytes.  Returns how many bytes. */
+size_t history_text(const struct history *history, int index, int width, char *out);
 /* Line `index` (0: oldest) unpacked into the history's own view: valid
  * until the next call or change; NULL when out of range. */
 const struct grid_line *history_get(const struct history *history, int index);
