@@ -16,12 +16,15 @@
 #               `send-keys -X search-again` (tmux: `send -X search-again`),
 #               which returns once the whole history was searched
 #
-# Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians;
+# Usage: history.sh [BUILD] (a path under the checkout, or absolute); BENCH_RUNS (default 5) runs each, medians;
 # BENCH_WHAT picks sections (default: rss-1 rss-32 rss-empty start read).
 # In make bench, the base build is run.sh's (BENCH_NATIVE_BASE).
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SM="$ROOT/$BUILD/sandmux"
+case $BUILD in
+/*) SM="$BUILD/sandmux" ;;
+*) SM="$ROOT/$BUILD/sandmux" ;;
+esac
 W=$(mktemp -d /var/tmp/sandmux-bench-history.XXXXXX)
 export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/sandmux"
