@@ -8,10 +8,12 @@
  * whole, and the wrapped mark rides along.  Packing is exact: unpacking
  * gives back every cell, style and mark as it was.
  *
- * Lines are unpacked only when something reads them: a reader of one
- * line (copy mode, capture) gets a view the history keeps and reuses
- * (history_get; one line at a time), a resize or reflow takes lines
- * back whole (history_pop, history_unpack) and packs them again.
+ * Lines are unpacked only when something reads their cells: a reader
+ * of one line (copy mode's drawing, a capture with styles) gets a view
+ * the history keeps and reuses (history_get; one line at a time), a
+ * resize or reflow takes lines back whole (history_pop, history_unpack)
+ * and packs them again.  What reads only characters reads the runs
+ * themselves: a search (history_chars), a plain capture (history_text).
  */
 #ifndef SANDMUX_HISTORY_H
 #define SANDMUX_HISTORY_H
