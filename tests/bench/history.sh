@@ -27,6 +27,9 @@ case $BUILD in
 esac
 W=$(mktemp -d /var/tmp/sandmux-bench-history.XXXXXX)
 export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+# tmux's sockets in the run's own directory: a bench running beside
+# this one never meets its servers.
+export TMUX_TMPDIR="$W"
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/sandmux"
 chmod 700 "$XDG_RUNTIME_DIR"
 printf '{"scrollback": 10000}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
