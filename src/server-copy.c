@@ -36,11 +36,23 @@ static void blank_cells(struct term_cell *cells, int n)
 		cells[i].width = 1;
 }
 
+/* The pane's history row that history line `line` reads now (in
+ * history, line < copy->history); false when it fell off the end. */
+static bool history_row(const struct server_copy *copy, const struct pane *p, int line, int *row)
+{
+	long at = (long)(line - copy->history) - (term_lines_out(p->term) - copy->lines_out);
+
+	if (at >= 0 || at < -(long)term_history_lines(p->term))
+		return false;
+	*row = (int)at;
+	return true;
+}
+
 /* Line `line` as copy->cols cells. */
 static void line_cells(const struct server_copy *copy, const struct pane *p, int line,
 		       struct term_cell *cells)
 {
-	long row;
+	int row;
 
 	if (line < 0 || line >= copy->nlines) {
 		blank_cells(cells, copy->cols);
@@ -51,13 +63,12 @@ static void line_cells(const struct server_copy *copy, const struct pane *p, int
 		       (size_t)copy->cols * sizeof *cells);
 		return;
 	}
-	row = (long)(line - copy->history) - (term_lines_out(p->term) - copy->lines_out);
-	if (row >= 0 || row < -(long)term_history_lines(p->term)) {
+	if (!history_row(copy, p, line, &row)) {
 		blank_cells(cells, copy->cols);
 		return;
 	}
 	for (int col = 0; col < copy->cols; col++)
-		if (!term_get_cell(p->term, (int)row, col, &cells[col]))
+		if (!term_get_cell(p->term, row, col, &cells[col]))
 			blank_cells(&cells[col], 1);
 }
 
@@ -158,12 +169,15 @@ void server_copy_scroll(struct server_copy *copy, int lines)
 /* ---- search ---- */
 
 /* A line as characters (the first of each cell; a blank is a space),
- * with the column each starts at. */
+ * with the column each starts at.  A history line is read as the pane
+ * stores it, packed: a search reads thousands. */
 static int line_chars(const struct server_copy *copy, const struct pane *p, int line,
 		      struct term_cell *cells, uint32_t *chars, int *columns)
 {
-	int n = 0;
+	int n = 0, row;
 
+	if (line >= 0 && line < copy->history && history_row(copy, p, line, &row))
+		return term_row_chars(p->term, row, copy->cols, chars, columns);
 	line_cells(copy, p, line, cells);
 	for (int col = 0; col < copy->cols; col++) {
 		if (cells[col].width == 0)

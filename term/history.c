@@ -14,6 +14,7 @@
 #include "grid.h"
 #include "xalloc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,6 +364,116 @@ void history_line_shape(const struct history *history, int index, uint16_t *used
 
 	*used = packed->used;
 	*wrapped = packed->wrapped;
+}
+
+/* A run of extended cells, one entry each; entries sit unaligned in the
+ * runs, so only the two fields read are copied out. */
+static int ext_run_chars(const uint8_t *in, int count, int col, int width, uint32_t *chars,
+			 int *columns, int *n)
+{
+	for (int i = 0; i < count && col < width; i++, col++, in += sizeof(struct grid_ext)) {
+		uint32_t first;
+		uint8_t cell_width;
+
+		memcpy(&first, in + offsetof(struct grid_ext, chars), sizeof first);
+		memcpy(&cell_width, in + offsetof(struct grid_ext, width), sizeof cell_width);
+		if (cell_width == 0)
+			continue;
+		chars[*n] = first ? first : ' ';
+		columns[(*n)++] = col;
+	}
+	return col;
+}
+
+int history_chars(const struct history *history, int index, int width, uint32_t *chars,
+		  int *columns, int *covered)
+{
+	const struct history_packed *packed = *slot_of(history, index);
+	const uint8_t *in = packed->runs, *end = in + packed->size;
+	int col = 0, n = 0;
+
+	while (in < end && col < width) {
+		uint8_t flags = in[1];
+		uint16_t count;
+
+		memcpy(&count, in + 4, sizeof count);
+		in += RUN_HEADER;
+		if (flags & GRID_CELL_EXTENDED) {
+			col = ext_run_chars(in, count, col, width, chars, columns, &n);
+			in += (size_t)count * sizeof(struct grid_ext);
+			continue;
+		}
+		for (int i = 0; i < count && col < width; i++, col++) {
+			if (flags & GRID_CELL_PADDING)
+				continue;
+			chars[n] = in[i] ? in[i] : ' ';
+			columns[n++] = col;
+		}
+		in += count;
+	}
+	*covered = col;
+	return n;
+}
+
+/* An extended cell's characters, as term-output.c's cell_utf8 writes
+ * them. */
+static size_t ext_text(const uint8_t *in, char *out)
+{
+	uint32_t chars[TERM_MAX_CHARS];
+	uint8_t width;
+	size_t len = 0;
+
+	memcpy(&width, in + offsetof(struct grid_ext, width), sizeof width);
+	if (width == 0)
+		return 0; /* a right half: counted, not shown */
+	memcpy(chars, in + offsetof(struct grid_ext, chars), sizeof chars);
+	if (chars[0] == 0)
+		out[len++] = ' ';
+	for (int i = 0; i < TERM_MAX_CHARS && chars[i]; i++)
+		len += term_utf8_encode(chars[i], out + len);
+	return len;
+}
+
+size_t history_text(const struct history *history, int index, int width, char *out)
+{
+	const struct history_packed *packed = *slot_of(history, index);
+	const uint8_t *in = packed->runs, *end = in + packed->size;
+	size_t len = 0, kept = 0;
+	int col = 0;
+
+	while (in < end && col < width) {
+		uint8_t attr = in[0], flags = in[1];
+		uint16_t count;
+
+		memcpy(&count, in + 4, sizeof count);
+		in += RUN_HEADER;
+		if (flags & GRID_CELL_EXTENDED) {
+			for (int i = 0; i < count && col < width; i++, col++)
+				len +=
+				    ext_text(in + (size_t)i * sizeof(struct grid_ext), out + len);
+			in += (size_t)count * sizeof(struct grid_ext);
+			kept = len;
+			continue;
+		}
+		/* A default blank (grid_cell_is_blank) is kept only when
+		 * something shown follows it. */
+		for (int i = 0; i < count && col < width; i++, col++) {
+			uint8_t ch = in[i];
+
+			if (flags & GRID_CELL_PADDING) {
+				kept = len;
+				continue;
+			}
+			if (ch == 0 || ch < 0x80)
+				out[len++] = ch ? (char)ch : ' ';
+			else
+				len += term_utf8_encode(ch, out + len);
+			if (!((ch == 0 || ch == ' ') && attr == 0 && flags == 0))
+				kept = len;
+		}
+		in += count;
+	}
+	return kept;
 }
 
 const struct grid_line *history_get(const struct history *history, int index)

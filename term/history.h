@@ -8,10 +8,12 @@
  * whole, and the wrapped mark rides along.  Packing is exact: unpacking
  * gives back every cell, style and mark as it was.
  *
- * Lines are unpacked only when something reads them: a reader of one
- * line (copy mode, capture) gets a view the history keeps and reuses
- * (history_get; one line at a time), a resize or reflow takes lines
- * back whole (history_pop, history_unpack) and packs them again.
+ * Lines are unpacked only when something reads their cells: a reader
+ * of one line (copy mode's drawing, a capture with styles) gets a view
+ * the history keeps and reuses (history_get; one line at a time), a
+ * resize or reflow takes lines back whole (history_pop, history_unpack)
+ * and packs them again.  What reads only characters reads the runs
+ * themselves: a search (history_chars), a plain capture (history_text).
  */
 #ifndef SANDMUX_HISTORY_H
 #define SANDMUX_HISTORY_H
@@ -48,6 +50,19 @@ void history_unpack(const struct history *history, int index, struct grid_line *
 /* Line `index`'s used width and wrapped mark, without unpacking it. */
 void history_line_shape(const struct history *history, int index, uint16_t *used,
 			bool *wrapped);
+/* Line `index`'s cells before column `width` as a search reads them,
+ * without unpacking it: each cell's first character (a blank as a
+ * space) into chars and its column into columns, the right half of a
+ * wide character left out.  Returns how many; *covered is the column
+ * after the last one stored (blanks follow it). */
+int history_chars(const struct history *history, int index, int width, uint32_t *chars,
+		  int *columns, int *covered);
+/* Line `index`'s text before column `width` as a plain capture shows it
+ * (each cell's characters in UTF-8, a blank as a space, the right half
+ * of a wide character nothing, trailing default blanks dropped),
+ * without unpacking it, into out, which has room for width *
+ * TERM_MAX_CHARS * 4 bytes.  Returns how many bytes. */
+size_t history_text(const struct history *history, int index, int width, char *out);
 /* Line `index` (0: oldest) unpacked into the history's own view: valid
  * until the next call or change; NULL when out of range. */
 const struct grid_line *history_get(const struct history *history, int index);

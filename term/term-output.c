@@ -179,7 +179,8 @@ struct capture {
 	struct term_style current;
 };
 
-static void capture_append(struct capture *out, const char *bytes, size_t len)
+/* Room for len more bytes and the terminating NUL. */
+static void capture_reserve(struct capture *out, size_t len)
 {
 	if (out->len + len + 1 > out->cap) {
 		size_t cap = out->cap ? out->cap : 256;
@@ -188,6 +189,11 @@ static void capture_append(struct capture *out, const char *bytes, size_t len)
 		out->data = xrealloc(out->data, cap);
 		out->cap = cap;
 	}
+}
+
+static void capture_append(struct capture *out, const char *bytes, size_t len)
+{
+	capture_reserve(out, len);
 	memcpy(out->data + out->len, bytes, len);
 	out->len += len;
 	out->data[out->len] = '\0';
@@ -282,6 +288,17 @@ char *term_capture(const struct term *term, int start, int end, bool ansi, size_
 		end = term->rows - 1;
 	capture_append(&out, "", 0);
 	for (int row = start; row <= end; row++) {
+		/* Plain text from history is read as it is stored, packed:
+		 * a capture of the whole history reads thousands of lines. */
+		if (!ansi && row < 0) {
+			const struct history *history = &term->main_grid->history;
+
+			capture_reserve(&out, (size_t)term->cols * TERM_MAX_CHARS * 4 + 1);
+			out.len += history_text(history, history->count + row, term->cols,
+						out.data + out.len);
+			capture_append(&out, "\n", 1);
+			continue;
+		}
 		term_row_runs(term, row, capture_run, &out);
 		if (ansi && out.current.link != 0)
 			capture_link(&out, 0);

@@ -975,6 +975,43 @@ bool term_get_cell(const struct term *term, int row, int col, struct term_cell *
 	return true;
 }
 
+/* A stored line's cells before column `width`, as history_chars reads a
+ * packed one. */
+static int line_chars(const struct grid_line *line, int width, uint32_t *chars, int *columns,
+		      int *covered)
+{
+	int n = 0, col;
+	struct term_cell cell;
+
+	for (col = 0; col < width && col < line->used; col++) {
+		grid_line_get(line, col, &cell);
+		if (cell.width == 0)
+			continue;
+		chars[n] = cell.chars[0] ? cell.chars[0] : ' ';
+		columns[n++] = col;
+	}
+	*covered = col;
+	return n;
+}
+
+int term_row_chars(const struct term *term, int row, int cols, uint32_t *chars, int *columns)
+{
+	const struct history *history = &term->main_grid->history;
+	int width = cols < term->cols ? cols : term->cols, covered, n;
+
+	if (row >= term->rows || row < -history->count)
+		return -1;
+	if (row < 0)
+		n = history_chars(history, history->count + row, width, chars, columns, &covered);
+	else
+		n = line_chars(grid_visible_line(term->grid, row), width, chars, columns, &covered);
+	for (int col = covered; col < cols; col++) {
+		chars[n] = ' ';
+		columns[n++] = col;
+	}
+	return n;
+}
+
 void term_cursor(const struct term *term, int *row, int *col)
 {
 	VTermPos pos;

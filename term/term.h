@@ -105,6 +105,13 @@ unsigned long term_history_clears(const struct term *term);
  * range. */
 bool term_get_cell(const struct term *term, int row, int col, struct term_cell *out);
 
+/* A row's cells as a search reads them: each cell's first character (a
+ * blank as a space) with the column it starts at, columns 0..cols-1,
+ * the right half of a wide character left out (as term_get_cell reads
+ * them, cells out of range as blanks).  A history row is read packed,
+ * never unpacked.  Returns how many; -1 if the row is out of range. */
+int term_row_chars(const struct term *term, int row, int cols, uint32_t *chars, int *columns);
+
 /* Visit a row as runs of equal style: fn gets UTF-8 text for each run.
  * Trailing blanks with default style are dropped.  Wide characters appear
  * once in the text (their continuation cell is skipped).  Returns false

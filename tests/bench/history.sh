@@ -8,20 +8,32 @@
 #   rss-empty   server RSS with 32 empty 200x50 panes
 #   start       server start and its first session, milliseconds
 #   capture     `capture -S -` of the full history, milliseconds
-#   search      reading the 10,000 lines back through the protocol's
-#               `history` requests of 1,000 lines, sent with socat (a
-#               protocol client's read of history; copy mode itself now
-#               reads the grid in the server, src/server-copy.c); tmux
-#               searches in its server (copy-mode, search-backward for a
-#               string not there)
+#   search      copy mode's own search over the 10,000 lines, in the
+#               server, for a string not there: both enter copy mode and
+#               search once (sandmux's client attached inside a tmux
+#               pane, its keys sent there: prefix [, ?, the string,
+#               Enter, until "not found" shows), then each run times one
+#               `send-keys -X search-again` (tmux: `send -X search-again`),
+#               which returns once the whole history was searched
 #
-# Usage: history.sh [BUILD]; BENCH_RUNS (default 5) runs each, medians.
+# capture and search run every kind's server at once and take turns, run
+# by run (this machine's load comes and goes).
+#
+# Usage: history.sh [BUILD] (a path under the checkout, or absolute);
+# BENCH_RUNS (default 5) runs each, medians; BENCH_WHAT picks sections
+# (default: rss-1 rss-32 rss-empty start read).
 # In make bench, the base build is run.sh's (BENCH_NATIVE_BASE).
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SM="$ROOT/$BUILD/sandmux"
+case $BUILD in
+/*) SM="$BUILD/sandmux" ;;
+*) SM="$ROOT/$BUILD/sandmux" ;;
+esac
 W=$(mktemp -d /var/tmp/sandmux-bench-history.XXXXXX)
 export XDG_RUNTIME_DIR="$W/run" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
+# tmux's sockets in the run's own directory: a bench running beside
+# this one never meets its servers.
+export TMUX_TMPDIR="$W"
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/sandmux"
 chmod 700 "$XDG_RUNTIME_DIR"
 printf '{"scrollback": 10000}\n' >"$XDG_CONFIG_HOME/sandmux/config.json"
@@ -29,7 +41,7 @@ printf 'set -g history-limit 10000\n' >"$W/tmux.conf"
 RUNS=${BENCH_RUNS:-5}
 BENCH_BASE_BIN=${BENCH_BASE_BIN-${BENCH_NATIVE_BASE:+$BENCH_NATIVE_BASE/sandmux}}
 L=hbench
-trap 'tmux -L $L kill-server 2>/dev/null; for b in $BINS; do "$b" -L $L kill-server 2>/dev/null; done; rm -rf "$W"' EXIT
+trap 'for n in $L hb-tmux hbench-host; do tmux -L $n kill-server 2>/dev/null; done; for b in $BINS; do for n in $L hb-sm hb-base; do "$b" -L $n kill-server 2>/dev/null; done; done; rm -rf "$W"' EXIT
 
 BINS="$SM${BENCH_BASE_BIN:+ $BENCH_BASE_BIN}"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -118,53 +130,87 @@ start_ms() { # KIND
 	done | median
 }
 
-# read_ms KIND: capture -S - and the copy-mode read, medians (ms), "C S".
-read_ms() {
+# The read rows run every kind's server at once, each under a name of
+# its own, and take turns run by run: a load that comes and goes on this
+# machine then weighs on every kind alike.
+#
+# The terminal sandmux's clients are attached in (tmux, another server),
+# one session per server, named as it.
+H=hbench-host
+printf 'set -g status off\nset -g default-terminal tmux-256color\n' >"$W/host.conf"
+host() { tmux -L $H -f "$W/host.conf" "$@"; }
+# host_wait SESSION TEXT: until the client attached there shows TEXT (10 s).
+host_wait() {
+	for i in $(seq 1000); do
+		host capture-pane -p -t "$1" | grep -qF -- "$2" && return 0
+		sleep 0.01
+	done
+	echo "bench: the attached client never showed '$2'" >&2
+	exit 1
+}
+NOT_THERE=sandmux-not-there
+# read_setup KIND NAME: server NAME of KIND, its one pane holding the
+# history, in copy mode after one search for a string not there
+# (sandmux's client attached in a 200x51 tmux pane as a user's terminal,
+# by its keys: prefix [, ?, the string, Enter).
+read_setup() {
 	if [ "$1" = tmux ]; then
-		tmux_panes 1 "cat '$W/lines.txt'"
-	else
-		sm_panes "$1" 1 "cat '$W/lines.txt'"
+		run tmux -L "$2" -f "$W/tmux.conf" new -d -s s1 -x 200 -y 50 \
+			"$hist; echo $END; exec sleep 600"
+		until tmux -L "$2" capture-pane -p -t s1 | grep -q "$END"; do sleep 0.02; done
+		tmux -L "$2" copy-mode -t s1 \; send -t s1 -X search-backward "$NOT_THERE"
+		return
 	fi
-	shown "$1" 1
-	c=$(for r in $(seq "$RUNS"); do
-		t0=$(now_ms)
-		if [ "$1" = tmux ]; then
-			tmux -L $L capture-pane -p -S - -t s1 >"$W/capture"
-		else
-			"$1" -L $L capture -t s1 -S - >"$W/capture"
-		fi
-		echo $(($(now_ms) - t0))
-	done | median)
+	run "$1" -L "$2" new -d -s s1 -x 200 -y 51 -- sh -c "$hist; echo $END; exec sleep 600" >/dev/null
+	until "$1" -L "$2" capture -t s1 | grep -q "$END"; do sleep 0.02; done
+	host new -d -s "$2" -x 200 -y 51 "$1 -L $2 attach -t s1"
+	host_wait "$2" '─'
+	host send -t "$2" C-b [
+	host_wait "$2" '[0/'
+	host send -t "$2" '?' "$NOT_THERE" Enter
+	host_wait "$2" "not found"
+}
+# read_once capture|search KIND NAME: one `capture -S -`, or one
+# search-again over the whole history, which returns once it is done.
+read_once() {
+	case $1:$2 in
+	capture:tmux) tmux -L "$3" capture-pane -p -S - -t s1 >"$W/capture" ;;
+	capture:*) "$2" -L "$3" capture -t s1 -S - >"$W/capture" ;;
+	search:tmux) run tmux -L "$3" send -t s1 -X search-again ;;
+	search:*) run "$2" -L "$3" send-keys -t s1 -X search-again >/dev/null ;;
+	esac
+}
+read_stop() { # KIND NAME
 	if [ "$1" = tmux ]; then
-		s=$(for r in $(seq "$RUNS"); do
-			t0=$(now_ms)
-			tmux -L $L copy-mode -t s1 \; send -t s1 -X search-backward "sandmux-not-there" \; send -t s1 -X cancel
-			echo $(($(now_ms) - t0))
-		done | median)
-		tmux_stop
+		pid=$(tmux -L "$2" display -p '#{pid}')
+		tmux -L "$2" kill-server
 	else
-		pane=$("$1" -L $L ls --json | tr -d ' \t\n' | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)
-		# Copy mode's requests, on one connection as the client sends
-		# them: hello, then ten `history` requests of 1,000 lines.
-		{
-			echo '{"id":1,"cmd":"hello","version":1}'
-			for k in 0 1 2 3 4 5 6 7 8 9; do
-				echo "{\"id\":$((k + 2)),\"cmd\":\"history\",\"pane\":$pane,\"start\":-$((k * 1000 + 1000)),\"end\":-$((k * 1000 + 1))}"
+		pid=$("$1" -L "$2" ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
+		"$1" -L "$2" kill-server >/dev/null 2>&1
+	fi
+	gone "$pid"
+}
+# read_rows: "C S" medians (ms) for sandmux, tmux and the base build
+# (C: capture -S -, S: copy mode's search), taking turns.
+read_rows() {
+	kinds="$SM:hb-sm tmux:hb-tmux${BENCH_BASE_BIN:+ $BENCH_BASE_BIN:hb-base}"
+	for k in $kinds; do read_setup "${k%:*}" "${k##*:}"; done
+	for what in capture search; do
+		for r in $(seq "$RUNS"); do
+			for k in $kinds; do
+				t0=$(now_ms)
+				read_once $what "${k%:*}" "${k##*:}"
+				echo "$what ${k##*:} $(($(now_ms) - t0))"
 			done
-		} >"$W/requests"
-		s=$(for r in $(seq "$RUNS"); do
-			: >"$W/replies"
-			t0=$(now_ms)
-			{
-				cat "$W/requests"
-				while [ "$(wc -l <"$W/replies")" -lt 11 ]; do sleep 0.002; done
-			} | socat -t 0 - "UNIX-CONNECT:$XDG_RUNTIME_DIR/sandmux/$L" >"$W/replies"
-			echo $(($(now_ms) - t0))
-		done | median)
-		grep -q '"id":11,"ok":true' "$W/replies" || echo "bench: copy mode's history requests failed" >&2
-		sm_stop "$1"
-	fi
-	echo "$c $s"
+		done
+	done >"$W/read-times"
+	host kill-server
+	for k in $kinds; do read_stop "${k%:*}" "${k##*:}"; done
+	for name in hb-sm hb-tmux hb-base; do
+		for what in capture search; do
+			awk -v w=$what -v n=$name '$1 == w && $2 == n {print $3}' "$W/read-times" | median
+		done
+	done | tr '\n' ' '
 }
 
 line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
@@ -176,7 +222,7 @@ line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
 	echo
 }
 hist="cat '$W/lines.txt'"
-for what in rss-1 rss-32 rss-empty start read; do
+for what in ${BENCH_WHAT:-rss-1 rss-32 rss-empty start read}; do
 	case $what in
 	rss-1)
 		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist")" \
@@ -191,17 +237,10 @@ for what in rss-1 rss-32 rss-empty start read; do
 		line "server start + first session" ms 1.0 "$(start_ms "$SM")" "$(start_ms tmux)" \
 			"${BENCH_BASE_BIN:+$(start_ms "$BENCH_BASE_BIN")}" ;;
 	read)
-		set -- $(read_ms "$SM")
-		sc=$1 ss=$2
-		set -- $(read_ms tmux)
-		tc=$1 ts=$2
-		bc= bs=
-		if [ -n "$BENCH_BASE_BIN" ]; then
-			set -- $(read_ms "$BENCH_BASE_BIN")
-			bc=$1 bs=$2
-		fi
+		set -- $(read_rows)
+		sc=$1 ss=$2 tc=$3 ts=$4 bc=${5:-} bs=${6:-}
 		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc"
-		line "copy-mode read/search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
+		line "copy-mode search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
 	esac
 done
 exit 0

@@ -6,7 +6,8 @@
  * combining marks, a blank with a background colour) goes into history
  * and is read back cell by cell, with the line's width and wrapped mark.
  * A reflow over packed history must equal the same reflow over the same
- * lines kept unpacked on a screen tall enough to hold them all.
+ * lines kept unpacked on a screen tall enough to hold them all.  A
+ * search's read of a packed line (history_chars) equals the cells'.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,6 +126,53 @@ static void test_every_kind_of_cell_round_trips(void **state)
 	grid_line_set(grid_get_line(grid, 0), width, &cell);
 	grid_line_get(grid_get_line(grid, 0), width, &cell);
 	assert_int_equal(cell.chars[0], '!');
+	grid_free(grid);
+	grid_free(copy);
+}
+
+/* What a search reads of the line's first `width` columns, cell by cell
+ * from the unpacked line (then blanks). */
+static int chars_of_cells(const struct grid_line *line, int width, uint32_t *chars, int *columns)
+{
+	struct term_cell cell;
+	int n = 0;
+
+	for (int col = 0; col < width; col++) {
+		grid_line_get(line, col, &cell);
+		if (cell.width == 0)
+			continue;
+		chars[n] = cell.chars[0] ? cell.chars[0] : ' ';
+		columns[n++] = col;
+	}
+	return n;
+}
+
+/* A search reads history packed (history_chars): the characters and
+ * columns it gets are the unpacked cells', at every width it is cut to,
+ * through runs of extended cells, wide padding and trailing blanks. */
+static void test_chars_read_packed_equal_the_cells(void **state)
+{
+	enum { COLS = 40 };
+	struct grid *grid = grid_new(2, COLS, 10);
+	struct grid *copy = grid_new(1, COLS, 0);
+	uint32_t want[COLS], got[COLS];
+	int want_columns[COLS], got_columns[COLS];
+	int width = put_every_kind(grid_get_line(grid, 0));
+
+	put_every_kind(grid_get_line(copy, 0));
+	grid_scroll_up(grid, 0, 2, 1, true, NULL);
+	for (int cut = 0; cut <= COLS; cut++) {
+		int covered, n = history_chars(&grid->history, 0, cut, got, got_columns, &covered);
+		int expected = chars_of_cells(grid_get_line(copy, 0), covered, want, want_columns);
+
+		assert_int_equal(covered, cut < width ? cut : width);
+		assert_int_equal(n, expected);
+		for (int i = 0; i < n; i++) {
+			if (got[i] != want[i] || got_columns[i] != want_columns[i])
+				fail_msg("cut %d, char %d: U+%04X at %d against U+%04X at %d", cut, i,
+					 got[i], got_columns[i], want[i], want_columns[i]);
+		}
+	}
 	grid_free(grid);
 	grid_free(copy);
 }
@@ -344,6 +392,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_kind_of_cell_round_trips),
+	    cmocka_unit_test(test_chars_read_packed_equal_the_cells),
 	    cmocka_unit_test(test_wrapped_mark_and_its_blanks_survive),
 	    cmocka_unit_test(test_reflow_over_packed_history_equals_unpacked),
 	    cmocka_unit_test(test_reflow_cursor_on_a_line_from_history),

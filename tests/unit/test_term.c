@@ -109,6 +109,7 @@ static const struct screen_case screen_cases[] = {
     {"two combining marks", {"a\xcc\x81\xcc\xa3"}, "a\xcc\x81\xcc\xa3\n\n\n\n", NULL},
     {"latin-1 stays compact", {"caf\xc3\xa9"}, "caf\xc3\xa9\n\n\n\n", NULL},
     {"trailing spaces are trimmed", {"ab   \r\n"}, "ab\n\n\n\n", NULL},
+    {"a wrapped row's trailing blank is trimmed", {"abcdefghi x"}, "abcdefghi\nx\n\n\n", NULL},
 };
 
 static void test_screen_cases(void **state)
@@ -134,6 +135,36 @@ static void test_screen_cases(void **state)
 		free(history);
 		term_free(term);
 	}
+}
+
+/* A capture reads plain history packed (history_text): every screen
+ * case's rows, pushed into history by line feeds, read as they did on
+ * the screen. */
+static void test_history_text_equals_screen_text(void **state)
+{
+	int compared = 0;
+
+	for (size_t i = 0; i < sizeof screen_cases / sizeof screen_cases[0]; i++) {
+		const struct screen_case *c = &screen_cases[i];
+		struct term *term = term_new(ROWS, COLS, 100);
+		for (int w = 0; w < WRITES_MAX && c->writes[w] != NULL; w++)
+			feed(term, c->writes[w]);
+
+		int before = term_history_lines(term);
+		char *screen = screen_text(term, 0);
+		feed(term, "\033[4;1H\n\n\n\n");
+		if (term_history_lines(term) == before + ROWS) { /* not the alternate screen */
+			char *history = term_capture(term, -ROWS, -1, false, NULL);
+			if (strcmp(history, screen) != 0)
+				fail_msg("%s: from history\n%s\non screen\n%s", c->name, history,
+					 screen);
+			free(history);
+			compared++;
+		}
+		free(screen);
+		term_free(term);
+	}
+	assert_true(compared > (int)(sizeof screen_cases / sizeof screen_cases[0]) / 2);
 }
 
 /* ---- cells ---- */
@@ -1594,6 +1625,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_screen_cases),
+	    cmocka_unit_test(test_history_text_equals_screen_text),
 	    cmocka_unit_test(test_fast_text_changes_nothing),
 	    cmocka_unit_test(test_cell_cases),
 	    cmocka_unit_test(test_combining_chars),
