@@ -1039,15 +1039,22 @@ static void place_cursor(struct canvas *cv, struct window *w)
 	tty_set_cursor(cv->tty, p->y + row, p->x + col, true);
 }
 
+/* A draw's canvas: the panes get the tty's rows less the status line. */
+static struct canvas canvas_of(struct tty *tty, struct session *s, const struct config *config,
+			       const struct theme *theme, const struct screen_overlay *overlay)
+{
+	return (struct canvas){.tty = tty,
+			       .session = s,
+			       .config = config,
+			       .theme = theme,
+			       .overlay = overlay,
+			       .rows = tty->rows - (config->status ? 1 : 0)};
+}
+
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
 		 const struct theme *theme, const struct screen_overlay *overlay)
 {
-	struct canvas cv = {.tty = tty,
-			    .session = s,
-			    .config = config,
-			    .theme = theme,
-			    .overlay = overlay,
-			    .rows = tty->rows - (config->status ? 1 : 0)};
+	struct canvas cv = canvas_of(tty, s, config, theme, overlay);
 	struct window *w = s->active;
 	bool status;
 
@@ -1165,12 +1172,7 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 			const struct theme *theme, const struct screen_overlay *overlay,
 			const struct screen_damage *damage, int n)
 {
-	struct canvas cv = {.tty = tty,
-			    .session = s,
-			    .config = config,
-			    .theme = theme,
-			    .overlay = overlay,
-			    .rows = tty->rows - (config->status ? 1 : 0)};
+	struct canvas cv = canvas_of(tty, s, config, theme, overlay);
 	struct window *w = s->active;
 
 	cv.zoomed = w->zoomed != NULL;
