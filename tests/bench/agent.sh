@@ -12,6 +12,10 @@
 #   drain  from the first frame written (the pane's program let go) until
 #          the outer terminal has received the last frame's marker
 #
+# A tool whose terminal falls behind skips frames (sandmux merges its
+# damage, tmux discards and redraws), so the bytes depend on the load:
+# each figure comes with its range over the rounds.
+#
 # Then memory while attached, with one frame on the screen: the client
 # process's RSS (`sandmux attach` against `tmux attach`), and the
 # server's RSS with a second client of another size (120x40) attached
@@ -163,10 +167,10 @@ for c in some.0 some.1 all.0 all.1; do
 	esac
 	tb=$(col 2 "$W/$c.tmux" | median)
 	tt=$(col 1 "$W/$c.tmux" | median)
-	line="$what: tmux $tt s ($(col 1 "$W/$c.tmux" | range)) $tb bytes ($(col 3 "$W/$c.tmux" | median) synchronized updates)"
+	line="$what: tmux $tt s ($(col 1 "$W/$c.tmux" | range)) $tb bytes ($(col 2 "$W/$c.tmux" | range); $(col 3 "$W/$c.tmux" | median) synchronized updates)"
 	for t in $tools; do
 		[ "$t" = tmux ] && continue
-		line="$line; $(name $t) $(col 1 "$W/$c.$t" | median) s ($(col 1 "$W/$c.$t" | range)) $(col 2 "$W/$c.$t" | median) bytes ($(col 3 "$W/$c.$t" | median) synchronized updates)"
+		line="$line; $(name $t) $(col 1 "$W/$c.$t" | median) s ($(col 1 "$W/$c.$t" | range)) $(col 2 "$W/$c.$t" | median) bytes ($(col 2 "$W/$c.$t" | range); $(col 3 "$W/$c.$t" | median) synchronized updates)"
 	done
 	echo "$line"
 	for t in $tools; do
