@@ -13,6 +13,12 @@
  * flush after the drain writes the difference between the last state
  * queued and the newest one, once, however many frames went by.
  *
+ * A cell is kept in 8 bytes (struct tty_cell): the character, and its
+ * look, an index into a table of the styles and combining marks the
+ * two screens use, each once; the table drops the looks no cell names
+ * when it fills.  Two screens of struct term_cell would cost each
+ * client 80 bytes a cell.
+ *
  * A cell the tty cannot vouch for (the right half of a wide character
  * a narrow one overwrote) is marked unknown (width UNKNOWN), which no
  * wanted cell equals, so it is written again.
@@ -168,14 +174,14 @@ void tty_raw(struct tty *tty, const char *bytes, size_t len)
 	put(tty, bytes, len);
 }
 
-/* ---- cells ---- */
+/* ---- cells and their looks ---- */
 
-static struct term_cell *want_at(struct tty *tty, int row, int col)
+static struct tty_cell *want_at(struct tty *tty, int row, int col)
 {
 	return &tty->want[(size_t)row * tty->cols + col];
 }
 
-static struct term_cell *shown_at(struct tty *tty, int row, int col)
+static struct tty_cell *shown_at(struct tty *tty, int row, int col)
 {
 	return &tty->shown[(size_t)row * tty->cols + col];
 }
@@ -197,46 +203,207 @@ static bool style_equal(const struct term_style *a, const struct term_style *b)
 	       color_equal(&a->bg, &b->bg);
 }
 
-static bool cell_equal(const struct term_cell *a, const struct term_cell *b)
+/* A colour as one number, equal for colours color_equal calls equal. */
+static uint64_t color_key(const struct term_color *c)
 {
-	if (a->width != b->width || !style_equal(&a->style, &b->style))
+	if (c->kind == TERM_COLOR_PALETTE)
+		return 1u << 24 | c->index;
+	if (c->kind == TERM_COLOR_RGB)
+		return 2u << 24 | (uint32_t)c->r << 16 | (uint32_t)c->g << 8 | c->b;
+	return 0;
+}
+
+static uint32_t look_hash(const struct term_style *style, const uint32_t *marks)
+{
+	uint64_t h = color_key(&style->fg) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (color_key(&style->bg) | (uint64_t)style->attrs << 26 | (uint64_t)style->link << 34) *
+	     0xc2b2ae3d27d4eb4fULL;
+	for (int i = 0; marks != NULL && i < TERM_MAX_CHARS - 1 && marks[i] != 0; i++)
+		h = (h ^ marks[i]) * 0x100000001b3ULL;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+/* marks: NULL or 0-terminated within TERM_MAX_CHARS - 1. */
+static bool look_equal(const struct tty_look *look, const struct term_style *style,
+		       const uint32_t *marks)
+{
+	if (!style_equal(&look->style, style))
 		return false;
-	for (int i = 0; i < TERM_MAX_CHARS; i++) {
-		if (a->chars[i] != b->chars[i])
+	for (int i = 0; i < TERM_MAX_CHARS - 1; i++) {
+		uint32_t m = marks != NULL ? marks[i] : 0;
+
+		if (look->marks[i] != m)
 			return false;
-		if (a->chars[i] == 0)
+		if (m == 0)
 			break;
 	}
 	return true;
 }
 
-static void blank(struct term_cell *cell, const struct term_style *style)
+static void look_slot_add(struct tty *tty, uint32_t id)
 {
-	memset(cell, 0, sizeof(*cell));
-	cell->width = 1;
-	if (style != NULL)
-		cell->style = *style;
+	const struct tty_look *look = &tty->looks[id];
+	uint32_t mask = tty->nslots - 1, i = look_hash(&look->style, look->marks) & mask;
+
+	while (tty->look_slots[i] != 0)
+		i = (i + 1) & mask;
+	tty->look_slots[i] = id + 1;
 }
 
-static bool blank_default(const struct term_cell *cell)
+/* Room for cap looks, the slots twice as many. */
+static void looks_resize(struct tty *tty, uint32_t cap)
+{
+	tty->looks_cap = cap;
+	tty->looks = xrealloc(tty->looks, cap * sizeof(*tty->looks));
+	tty->nslots = cap * 2;
+	free(tty->look_slots);
+	tty->look_slots = xcalloc(tty->nslots, sizeof(*tty->look_slots));
+	for (uint32_t id = 0; id < tty->nlooks; id++)
+		look_slot_add(tty, id);
+}
+
+/* Keep only the looks a cell of want or shown names (and look 0, the
+ * default), numbered again: a screen names at most one look a cell,
+ * so the table stays within a few screens' worth whatever the panes'
+ * colours were. */
+static void looks_collect(struct tty *tty)
+{
+	size_t n = (size_t)tty->rows * tty->cols;
+	uint32_t *renumber = xcalloc(tty->nlooks, sizeof(*renumber)); /* new id + 1 */
+	struct tty_look *old = tty->looks;
+	struct tty_cell *screens[2] = {tty->want, tty->shown};
+	uint32_t cap = 64;
+
+	tty->looks = xmalloc(tty->looks_cap * sizeof(*tty->looks));
+	tty->looks[0] = old[0];
+	renumber[0] = 1;
+	tty->nlooks = 1;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; screens[k] != NULL && i < n; i++) {
+			uint32_t id = screens[k][i].look;
+
+			if (renumber[id] == 0) {
+				tty->looks[tty->nlooks] = old[id];
+				renumber[id] = ++tty->nlooks;
+			}
+			screens[k][i].look = renumber[id] - 1;
+		}
+	free(old);
+	free(renumber);
+	while (cap < tty->nlooks * 2)
+		cap *= 2;
+	looks_resize(tty, cap);
+	tty->cached = false;
+}
+
+/* The look of style and marks, added when new. */
+static uint32_t look_find_or_add(struct tty *tty, const struct term_style *style,
+				 const uint32_t *marks)
+{
+	uint32_t mask = tty->nslots - 1, id;
+	uint64_t limit = 4 * (uint64_t)tty->rows * tty->cols + 1024;
+
+	for (uint32_t i = look_hash(style, marks) & mask; tty->look_slots[i] != 0; i = (i + 1) & mask)
+		if (look_equal(&tty->looks[tty->look_slots[i] - 1], style, marks))
+			return tty->look_slots[i] - 1;
+	if (tty->nlooks >= limit)
+		looks_collect(tty);
+	if (tty->nlooks == tty->looks_cap)
+		looks_resize(tty, tty->looks_cap * 2);
+	id = tty->nlooks++;
+	memset(&tty->looks[id], 0, sizeof(tty->looks[id]));
+	tty->looks[id].style = *style;
+	for (int i = 0; marks != NULL && i < TERM_MAX_CHARS - 1 && marks[i] != 0; i++)
+		tty->looks[id].marks[i] = marks[i];
+	look_slot_add(tty, id);
+	return id;
+}
+
+/* style (NULL: the default) and marks (NULL: none) as a look.  A
+ * pointer into tty->looks must not be passed: the table may move. */
+static uint32_t look_of(struct tty *tty, const struct term_style *style, const uint32_t *marks)
 {
 	static const struct term_style plain;
+	uint32_t id;
 
-	return cell->width == 1 && cell->chars[0] == 0 && style_equal(&cell->style, &plain);
+	if (style == NULL)
+		style = &plain;
+	if (marks != NULL && marks[0] != 0)
+		return look_find_or_add(tty, style, marks);
+	if (style_equal(style, &plain))
+		return 0;
+	if (tty->cached && style_equal(&tty->cached_style, style))
+		return tty->cached_look;
+	id = look_find_or_add(tty, style, NULL);
+	tty->cached_style = *style;
+	tty->cached_look = id;
+	tty->cached = true;
+	return id;
 }
 
-static void fill_blank(struct term_cell *cells, size_t n)
+static struct tty_cell cell_pack(struct tty *tty, const struct term_cell *cell)
+{
+	struct tty_cell packed = {.ch = cell->chars[0], .width = cell->width};
+
+	packed.look = look_of(tty, &cell->style, cell->chars[0] != 0 ? cell->chars + 1 : NULL);
+	return packed;
+}
+
+static void cell_unpack(const struct tty *tty, const struct tty_cell *packed, struct term_cell *cell)
+{
+	const struct tty_look *look = &tty->looks[packed->look];
+
+	memset(cell, 0, sizeof(*cell));
+	cell->chars[0] = packed->ch;
+	if (packed->ch != 0)
+		memcpy(cell->chars + 1, look->marks, sizeof(look->marks));
+	cell->width = (uint8_t)packed->width;
+	cell->style = look->style;
+}
+
+void tty_want_cell(const struct tty *tty, int row, int col, struct term_cell *cell)
+{
+	cell_unpack(tty, &tty->want[(size_t)row * tty->cols + col], cell);
+}
+
+static bool cell_equal(const struct tty_cell *a, const struct tty_cell *b)
+{
+	return a->ch == b->ch && a->look == b->look && a->width == b->width;
+}
+
+static void blank(struct tty *tty, struct tty_cell *cell, const struct term_style *style)
+{
+	uint32_t look = look_of(tty, style, NULL);
+
+	cell->ch = 0;
+	cell->look = look;
+	cell->width = 1;
+}
+
+/* A blank in the cell's own style. */
+static void blank_keep_style(struct tty *tty, struct tty_cell *cell)
+{
+	struct term_style style = tty->looks[cell->look].style;
+
+	blank(tty, cell, &style);
+}
+
+static bool blank_default(const struct tty_cell *cell)
+{
+	return cell->width == 1 && cell->ch == 0 && cell->look == 0;
+}
+
+static void fill_blank(struct tty_cell *cells, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		blank(&cells[i], NULL);
+		cells[i] = (struct tty_cell){.ch = 0, .look = 0, .width = 1};
 }
 
-static void mark_unknown(struct term_cell *cells, size_t n)
+static void mark_unknown(struct tty_cell *cells, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		memset(&cells[i], 0, sizeof(cells[i]));
-		cells[i].width = UNKNOWN;
-	}
+	for (size_t i = 0; i < n; i++)
+		cells[i] = (struct tty_cell){.ch = 0, .look = 0, .width = UNKNOWN};
 }
 
 /* ---- the pen and the cursor ---- */
@@ -370,19 +537,21 @@ static char ascii_glyph(uint32_t cp)
  * half's) and account for it in shown; returns the next column. */
 static int write_cell(struct tty *tty, int row, int col)
 {
-	struct term_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
-	struct term_cell cell = *w;
-	int width = cell.width == 2 ? 2 : 1;
+	struct tty_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
+	struct tty_cell packed = *w;
+	struct term_cell cell;
+	int width = packed.width == 2 ? 2 : 1;
 	char utf8[4 * TERM_MAX_CHARS];
 	size_t n = 0;
 
 	if (width == 2 && col == tty->cols - 1) {
-		blank(&cell, &w->style);
+		blank_keep_style(tty, &packed);
 		width = 1;
 	}
+	cell_unpack(tty, &packed, &cell);
 	if (row == tty->rows - 1 && col + width == tty->cols && tty->term.am && !tty->term.xenl) {
 		/* The bottom right cell would scroll this terminal. */
-		*s = cell;
+		*s = packed;
 		return col + width;
 	}
 	move_to(tty, row, col);
@@ -406,7 +575,7 @@ static int write_cell(struct tty *tty, int row, int col)
 	/* A wide one over the left half of another erases that one too. */
 	if (width == 2 && col + 2 < tty->cols && s[1].width == 2)
 		mark_unknown(s + 2, 1);
-	*s = cell;
+	*s = packed;
 	if (width == 2)
 		s[1] = w[1];
 	tty->col = col + width;
@@ -437,7 +606,7 @@ static void draw_row(struct tty *tty, int row)
 	int col = 0;
 
 	while (col < tty->cols) {
-		struct term_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
+		struct tty_cell *w = want_at(tty, row, col), *s = shown_at(tty, row, col);
 
 		if (cell_equal(w, s)) {
 			col++;
@@ -452,10 +621,9 @@ static void draw_row(struct tty *tty, int row)
 			continue;
 		}
 		if (w->width == 0) {
-			struct term_cell space;
-
-			blank(&space, &w->style);
-			*w = space;
+			/* A blank in its style (a right half's look has no marks). */
+			w->ch = 0;
+			w->width = 1;
 		}
 		if (erase_rest(tty, row, col)) {
 			static const struct term_style plain;
@@ -550,6 +718,11 @@ static void allocate(struct tty *tty, int rows, int cols)
 	tty->dirty = xrealloc(tty->dirty, (size_t)tty->rows * sizeof(*tty->dirty));
 	fill_blank(tty->want, n);
 	mark_unknown(tty->shown, n);
+	if (tty->looks == NULL) {
+		tty->looks = xcalloc(1, sizeof(*tty->looks));
+		tty->looks_cap = tty->nlooks = 1;
+	}
+	looks_collect(tty); /* none named but the default */
 	tty->bound = n * BOUND_PER_CELL;
 	if (tty->bound < BOUND_MIN)
 		tty->bound = BOUND_MIN;
@@ -583,6 +756,8 @@ void tty_free(struct tty *tty)
 	free(tty->want);
 	free(tty->shown);
 	free(tty->dirty);
+	free(tty->looks);
+	free(tty->look_slots);
 	free(tty->out);
 	free(tty);
 }
@@ -655,21 +830,21 @@ int tty_char_width(uint32_t cp)
 
 /* Make room in want for a cell `width` wide at row, col: a wide
  * character cut in half becomes a blank on both sides. */
-static struct term_cell *make_room(struct tty *tty, int row, int col, int width)
+static struct tty_cell *make_room(struct tty *tty, int row, int col, int width)
 {
-	struct term_cell *w = want_at(tty, row, col);
+	struct tty_cell *w = want_at(tty, row, col);
 
 	tty->dirty[row] = true;
 	if (w->width == 0 && col > 0 && w[-1].width == 2)
-		blank(&w[-1], &w[-1].style);
+		blank_keep_style(tty, &w[-1]);
 	if (w[width - 1].width == 2 && col + width < tty->cols)
-		blank(&w[width], &w[width].style);
+		blank_keep_style(tty, &w[width]);
 	return w;
 }
 
 void tty_set_cell(struct tty *tty, int row, int col, const struct term_cell *cell)
 {
-	struct term_cell *w;
+	struct tty_cell *w, packed;
 	bool fits = cell->width != 2 || col + 1 < tty->cols;
 
 	if (row < 0 || row >= tty->rows || col < 0 || col >= tty->cols)
@@ -677,12 +852,13 @@ void tty_set_cell(struct tty *tty, int row, int col, const struct term_cell *cel
 	w = make_room(tty, row, col, cell->width == 2 && fits ? 2 : 1);
 	if (!fits) {
 		/* No room for both halves. */
-		blank(w, &cell->style);
+		blank(tty, w, &cell->style);
 		return;
 	}
-	*w = *cell;
+	packed = cell_pack(tty, cell);
+	*w = packed;
 	if (cell->width == 2) {
-		blank(&w[1], &cell->style);
+		blank(tty, &w[1], &cell->style);
 		w[1].width = 0;
 	} else if (cell->width != 1) {
 		w->width = 1;
@@ -694,7 +870,7 @@ void tty_fill(struct tty *tty, int row, int col, int n, const struct term_style 
 	if (row < 0 || row >= tty->rows)
 		return;
 	for (int c = col < 0 ? 0 : col; c < col + n && c < tty->cols; c++)
-		blank(make_room(tty, row, c, 1), style);
+		blank(tty, make_room(tty, row, c, 1), style);
 }
 
 int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
@@ -716,13 +892,21 @@ int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 		at += n;
 		width = tty_char_width(cp);
 		if (width == 0 && last >= 0) {
-			struct term_cell *prev = want_at(tty, row, last);
+			struct term_cell prev;
 			int i = 1;
 
-			while (i < TERM_MAX_CHARS - 1 && prev->chars[i] != 0)
+			if (row < 0 || row >= tty->rows)
+				continue;
+			tty_want_cell(tty, row, last, &prev);
+			while (i < TERM_MAX_CHARS - 1 && prev.chars[i] != 0)
 				i++;
-			if (i < TERM_MAX_CHARS - 1)
-				prev->chars[i] = cp;
+			if (i < TERM_MAX_CHARS - 1) {
+				struct tty_cell packed;
+
+				prev.chars[i] = cp;
+				packed = cell_pack(tty, &prev);
+				*want_at(tty, row, last) = packed;
+			}
 			tty->dirty[row] = true;
 			continue;
 		}
@@ -730,7 +914,9 @@ int tty_put_text(struct tty *tty, int row, int col, const char *utf8,
 			width = 1;
 		if (col + width > tty->cols)
 			break;
-		blank(&cell, style);
+		memset(&cell, 0, sizeof(cell));
+		if (style != NULL)
+			cell.style = *style;
 		cell.chars[0] = cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? '?' : cp;
 		cell.width = (uint8_t)width;
 		if (row >= 0 && row < tty->rows)

@@ -28,13 +28,37 @@
 #include "term.h"
 #include "tty-term.h"
 
+/* A cell as a tty keeps it, 8 bytes (a struct term_cell is 40, and a
+ * tty holds two screens of them): the character, and its look, an index
+ * into the tty's table of the distinct styles and combining marks its
+ * screens use (tty.c). */
+struct tty_cell {
+	uint32_t ch; /* the base character; 0 blank */
+	uint32_t look : 24;
+	uint32_t width : 8; /* 1, 2 for a wide char, 0 for the right half of one */
+};
+struct tty_look {
+	struct term_style style;
+	uint32_t marks[TERM_MAX_CHARS - 1]; /* combining marks, 0-terminated */
+};
+
 struct tty {
 	int fd;
 	struct tty_term term;
 	int rows, cols;
-	struct term_cell *want;	 /* rows * cols: what the terminal should show */
-	struct term_cell *shown; /* what it shows, as far as the tty knows */
-	bool *dirty;		 /* rows: want may differ from shown there */
+	struct tty_cell *want;	/* rows * cols: what the terminal should show */
+	struct tty_cell *shown; /* what it shows, as far as the tty knows */
+	bool *dirty;		/* rows: want may differ from shown there */
+	/* The looks the cells name (look 0: the default style, no marks),
+	 * each once: open addressing by hash, slots hold look + 1, 0 free.
+	 * Looks no cell names any more are dropped when the table fills. */
+	struct tty_look *looks;
+	uint32_t nlooks, looks_cap;
+	uint32_t *look_slots;
+	uint32_t nslots;
+	struct term_style cached_style; /* the last style looked up without marks */
+	uint32_t cached_look;
+	bool cached;
 	int want_row, want_col;
 	bool want_cursor;
 
@@ -106,6 +130,9 @@ uint16_t tty_link(struct tty *tty, const char *uri, const char *params);
 /* Columns a character takes (wcwidth in UTF-8, whatever the process's
  * locale): 0 for a combining mark, 2 for a wide one, else 1. */
 int tty_char_width(uint32_t cp);
+
+/* The cell of `want` at row, col (in range), as a struct term_cell. */
+void tty_want_cell(const struct tty *tty, int row, int col, struct term_cell *cell);
 
 /* Write the difference between want and shown (unless blocked), then
  * as much of the buffer as the terminal takes. */

@@ -13,6 +13,10 @@
 #               while another pane floods (flood-echo.sh)
 #   workloads   attached throughput of base64, short words, C headers
 #               and coloured logs (throughput.sh)
+#   agent       an agent's full-screen redraw, 2,000 frames of 50 x 200
+#               coloured cells, bare and in DEC 2026 updates: bytes to
+#               the outer terminal and time to drain; the client's RSS,
+#               and the server's with two clients against one (agent.sh)
 #   native      split to first prompt output, none vs native
 #   base        throughput, memory and echo of a base build (BENCH_BASE),
 #               interleaved with this build's in the same run
@@ -167,6 +171,8 @@ if [ -x "$HARNESS" ]; then
 	sh "$ROOT/tests/bench/latency.sh" "$BUILD"
 	# Echo while cat of a large file floods another pane, against tmux.
 	sh "$ROOT/tests/bench/flood-echo.sh" "$BUILD"
+	# An agent's TUI redrawing its screen, and memory while attached.
+	sh "$ROOT/tests/bench/agent.sh" "$BUILD"
 fi
 # --- this build against a base build, side by side in this run ------------
 # BENCH_BASE: a build directory holding a sandmux, or a commit built

@@ -17,6 +17,15 @@
  *       CMD's output moves the cursor.  A line editor such as bash's
  *       changes no cell for these keys: what reaches the terminal is the
  *       cursor's move alone.
+ *   ptyharness until COLS ROWS MARKER -- CMD...
+ *       read what CMD draws, counting its bytes, until MARKER appears
+ *       as text (escape sequences skipped, so an SGR between two of
+ *       its characters does not hide it); then print the bytes, how
+ *       many synchronized updates (CSI ? 2026 h) CMD began, and the
+ *       wall-clock time (seconds since the epoch, as `date +%s.%N`)
+ *       it was seen, and go on draining until CMD exits.  MARKER's
+ *       first character must not recur in it (the search restarts on
+ *       that character alone).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -240,6 +249,110 @@ static int run_cursor(int master, pid_t pid, int count, int warmup_ms)
 	return 0;
 }
 
+/* The text of a terminal's stream, one byte at a time: escape
+ * sequences (CSI, OSC and the other strings, two- and three-byte ESC
+ * sequences) are skipped, and CSI ? 2026 h counted. */
+struct text_scan {
+	enum { SCAN_TEXT, SCAN_ESC, SCAN_ESC_INTERMEDIATE, SCAN_CSI, SCAN_STRING, SCAN_STRING_ESC } state;
+	char params[16];
+	size_t nparams;
+	unsigned long syncs;
+};
+
+/* Feed one byte; returns it if it is text, -1 if it belongs to a sequence. */
+static int scan_byte(struct text_scan *t, unsigned char c)
+{
+	switch (t->state) {
+	case SCAN_TEXT:
+		if (c != 0x1b)
+			return c;
+		t->state = SCAN_ESC;
+		return -1;
+	case SCAN_ESC:
+		if (c == '[') {
+			t->state = SCAN_CSI;
+			t->nparams = 0;
+		} else if (c == ']' || c == 'P' || c == '_' || c == '^' || c == 'X')
+			t->state = SCAN_STRING;
+		else if (c >= 0x20 && c <= 0x2f)
+			t->state = SCAN_ESC_INTERMEDIATE;
+		else
+			t->state = SCAN_TEXT;
+		return -1;
+	case SCAN_ESC_INTERMEDIATE:
+		if (c < 0x20 || c > 0x2f)
+			t->state = SCAN_TEXT;
+		return -1;
+	case SCAN_CSI:
+		if (c >= 0x40 && c <= 0x7e) {
+			if (c == 'h' && t->nparams == 5 && memcmp(t->params, "?2026", 5) == 0)
+				t->syncs++;
+			t->state = SCAN_TEXT;
+		} else if (t->nparams < sizeof t->params)
+			t->params[t->nparams++] = (char)c;
+		return -1;
+	case SCAN_STRING:
+		if (c == 0x07)
+			t->state = SCAN_TEXT;
+		else if (c == 0x1b)
+			t->state = SCAN_STRING_ESC;
+		return -1;
+	case SCAN_STRING_ESC:
+		t->state = c == '\\' ? SCAN_TEXT : SCAN_STRING;
+		return -1;
+	}
+	return -1;
+}
+
+#define UNTIL_SILENCE_MS 60000 /* a client that draws nothing for this long has failed */
+
+static int run_until(int master, pid_t pid, const char *marker)
+{
+	struct text_scan scan = { .state = SCAN_TEXT };
+	size_t len = strlen(marker), matched = 0;
+	unsigned long long bytes = 0;
+	char buf[65536];
+
+	while (matched < len) {
+		struct pollfd pfd = { .fd = master, .events = POLLIN };
+		ssize_t n;
+
+		/* The master is non-blocking (pty_spawn's, for an event loop). */
+		int ready = poll(&pfd, 1, UNTIL_SILENCE_MS);
+
+		if (ready == 0) {
+			fprintf(stderr, "ptyharness: nothing drawn for %d s and %s not shown\n",
+				UNTIL_SILENCE_MS / 1000, marker);
+			stop_child(master, pid);
+			return 1;
+		}
+		n = ready < 0 ? -1 : read(master, buf, sizeof buf);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "ptyharness: the program ended before %s was shown\n", marker);
+			stop_child(master, pid);
+			return 1;
+		}
+		bytes += n;
+		for (ssize_t i = 0; i < n && matched < len; i++) {
+			int c = scan_byte(&scan, (unsigned char)buf[i]);
+
+			if (c < 0)
+				continue;
+			if (c == (unsigned char)marker[matched])
+				matched++;
+			else
+				matched = c == (unsigned char)marker[0];
+		}
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("bytes %llu syncs %lu seen %lld.%09ld\n", bytes, scan.syncs, (long long)ts.tv_sec, ts.tv_nsec);
+	fflush(stdout);
+	return run_drain(master, pid);
+}
+
 int main(int argc, char **argv)
 {
 	int master, cols, rows, dash = 0;
@@ -251,7 +364,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	if (argc < 5 || dash == 0 || dash + 1 >= argc) {
-		fprintf(stderr, "usage: ptyharness drain|latency|cursor COLS ROWS [N WARMUP_MS] -- CMD...\n");
+		fprintf(stderr, "usage: ptyharness drain|latency|cursor|until COLS ROWS [N WARMUP_MS | MARKER] -- CMD...\n");
 		return 2;
 	}
 	cols = atoi(argv[2]);
@@ -264,6 +377,8 @@ int main(int argc, char **argv)
 		return run_drain(master, pid);
 	if (strcmp(argv[1], "latency") == 0 && dash >= 6)
 		return run_latency(master, pid, atoi(argv[4]), atoi(argv[5]));
+	if (strcmp(argv[1], "until") == 0 && dash >= 5 && argv[4][0] != 0)
+		return run_until(master, pid, argv[4]);
 	if (strcmp(argv[1], "cursor") == 0 && dash >= 6)
 		return run_cursor(master, pid, atoi(argv[4]), atoi(argv[5]));
 	fprintf(stderr, "ptyharness: unknown mode %s\n", argv[1]);

@@ -122,8 +122,10 @@ static void assert_screen(struct rig *rig)
 
 	for (row = 0; row < tty->rows; row++) {
 		for (col = 0; col < tty->cols; col++) {
-			const struct term_cell *w = &tty->want[row * tty->cols + col];
-			struct term_cell got;
+			struct term_cell wanted, got;
+			const struct term_cell *w = &wanted;
+
+			tty_want_cell(tty, row, col, &wanted);
 
 			assert_true(term_get_cell(rig->emu, row, col, &got));
 			if (w->width == 0) {
@@ -321,6 +323,40 @@ static void test_random_edits(void **state)
 	rig_close(&rig);
 }
 
+/* A program that paints in ever new RGB colours (a gradient that moves):
+ * the tty's table of looks keeps only those its screens name, so it
+ * stays bounded, and what the terminal shows stays right across each
+ * collection.  A combining mark keeps its place through them. */
+static void test_looks_stay_bounded(void **state)
+{
+	struct rig rig;
+	struct term_cell accent = {.chars = {'e', 0x301}, .width = 1};
+	uint32_t most = 0;
+
+	rig_open(&rig, "xterm-256color", "truecolor", 4, 20);
+	tty_set_cell(rig.tty, 3, 5, &accent);
+	for (int round = 0; round < 60; round++) {
+		for (int row = 0; row < 3; row++)
+			for (int col = 0; col < 20; col++) {
+				int k = round * 60 + row * 20 + col;
+				struct term_cell cell = {.chars = {'a' + k % 26}, .width = 1};
+
+				cell.style.fg = (struct term_color){.kind = TERM_COLOR_RGB,
+								    .r = (uint8_t)k,
+								    .g = (uint8_t)(k >> 8),
+								    .b = 7};
+				tty_set_cell(rig.tty, row, col, &cell);
+			}
+		flush_and_drain(&rig);
+		assert_screen(&rig);
+		if (rig.tty->nlooks > most)
+			most = rig.tty->nlooks;
+	}
+	/* 3,600 colours went by; a table of them all would hold as many. */
+	assert_true(most <= 4 * 4 * 20 + 1024);
+	rig_close(&rig);
+}
+
 static void test_text_and_erase(void **state)
 {
 	struct rig rig;
@@ -336,7 +372,7 @@ static void test_text_and_erase(void **state)
 	tty_put_text(rig.tty, 2, 0, "a line of some text", NULL);
 	flush_and_drain(&rig);
 	assert_screen(&rig);
-	assert_int_equal(rig.tty->want[3].width, 0);
+	assert_int_equal(rig.tty->want[3].width, 0); /* the right half of 中 */
 	/* The rest of a line made blank: one erase, not spaces. */
 	tty_fill(rig.tty, 2, 2, 18, NULL);
 	assert_true(flush_and_drain(&rig) < 12);
@@ -615,6 +651,7 @@ int main(void)
 	    cmocka_unit_test(test_only_changed_rows_compared),
 	    cmocka_unit_test(test_random_edits),
 	    cmocka_unit_test(test_text_and_erase),
+	    cmocka_unit_test(test_looks_stay_bounded),
 	    cmocka_unit_test(test_slow_terminal_merges_damage),
 	    cmocka_unit_test(test_terminal_gone),
 	    cmocka_unit_test(test_resize_redraws),
