@@ -188,6 +188,12 @@ const struct grid_line *term_line(const struct term *term, int row);
 bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col, int end_col,
 		     int downward, int rightward, int cursor_row);
 
+/* term_scrollrect of the whole screen one row up, for fast_lines, with
+ * the cache of row lines (term_line) and the damage left for
+ * term_screen_scrolled to put right once after `count` of them. */
+void term_scroll_screen(struct term *term, int cursor_row);
+void term_screen_scrolled(struct term *term, int count);
+
 /* libvterm's movecursor callback: the cursor moved to row, col.  The end
  * of a text run reports where its last glyph left the cursor: a wrap may
  * still follow.  Anywhere else, it may not. */

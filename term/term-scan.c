@@ -390,9 +390,9 @@ static void scan_text_byte(struct term *term, unsigned char c)
 /* n plain ASCII bytes as cells of the pen from row, col on, without
  * reaching the row's last column: what libvterm's putglyph would store
  * (on_putglyph), but for the wrap bookkeeping, which is the caller's. */
-static void put_ascii(struct term *term, int row, int col, const char *bytes, size_t n)
+static void put_ascii(struct term *term, struct grid_line *line, int row, int col,
+		      const char *bytes, size_t n)
 {
-	struct grid_line *line = term->row_lines[row];
 
 	if (line->ext_used == 0) {
 		/* No extended cell in the line, so no wide character and no
@@ -444,7 +444,7 @@ static size_t fast_text(struct term *term, const char *bytes, size_t n)
 	if (n < FAST_TEXT_MIN || vterm_state_get_lineinfo(term->state, pos.row)->doublewidth)
 		return 0;
 
-	put_ascii(term, pos.row, pos.col, bytes, n - 1);
+	put_ascii(term, term->row_lines[pos.row], pos.row, pos.col, bytes, n - 1);
 
 	char cuf[16] = "\033[";
 	size_t len = 2, moved = n - 1, digits = 1;
@@ -555,6 +555,7 @@ static size_t fast_lines(struct term *term, const char *bytes, size_t len)
 	int glyph_row = -1, glyph_col = 0; /* the last glyph put, -1 none */
 	char glyph = 0;
 	bool cut = false; /* the batch ends on a run cut one byte short */
+	int scrolled = 0;   /* whole-screen scrolls, row cache not yet rotated */
 	size_t p = 0, n;
 	VTermPos pos;
 
@@ -578,7 +579,7 @@ static size_t fast_lines(struct term *term, const char *bytes, size_t len)
 		} else if (c == '\n' && col == 0) {
 			/* (In newline mode, LNM, a LF elsewhere returns too.) */
 			if (row == rows - 1)
-				term_scrollrect(term, 0, rows, 0, cols, 1, 0, row);
+				term_scroll_screen(term, row), scrolled++;
 			else
 				term_cursor_moved(term, ++row, col);
 			p++;
@@ -602,8 +603,8 @@ static size_t fast_lines(struct term *term, const char *bytes, size_t len)
 			cut = last;
 			/* on_putglyph's bookkeeping for the run's glyphs. */
 			if (col == 0 && row == term->wrap_row + 1)
-				term->row_lines[row - 1]->wrapped = true;
-			put_ascii(term, row, col, bytes + p, n);
+				grid_visible_line(term->grid, row - 1)->wrapped = true;
+			put_ascii(term, grid_visible_line(term->grid, row), row, col, bytes + p, n);
 			glyph_row = row;
 			glyph_col = col + (int)n - 1;
 			glyph = bytes[p + n - 1];
@@ -626,6 +627,8 @@ static size_t fast_lines(struct term *term, const char *bytes, size_t len)
 		}
 	}
 
+	if (scrolled > 0)
+		term_screen_scrolled(term, scrolled);
 	/* libvterm's cursor (and last glyph) to where they would be; its
 	 * callbacks must not redo the bookkeeping done above.  After a run
 	 * cut one byte short libvterm prints a glyph of its own next. */

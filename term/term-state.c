@@ -311,6 +311,23 @@ bool term_scrollrect(struct term *term, int start_row, int end_row, int start_co
 	return true;
 }
 
+void term_scroll_screen(struct term *term, int cursor_row)
+{
+	VTermRect rect = {.start_row = 0, .end_row = term->rows, .start_col = 0, .end_col = term->cols};
+	bool to_history = scroll_reaches_history(term, rect, cursor_row);
+
+	if (term->wrap_row >= 0 && term->wrap_row < term->rows && --term->wrap_row < 0)
+		term->wrap_row = -2;
+	grid_scroll_up(term->grid, 0, term->rows, 1, to_history, &term->pen);
+	term->lines_out += to_history;
+}
+
+void term_screen_scrolled(struct term *term, int count)
+{
+	rotate_row_lines(term, count);
+	damage_rows(term, 0, term->rows);
+}
+
 static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 {
 	struct term *term = user;
