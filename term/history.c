@@ -171,7 +171,9 @@ static size_t pack_runs(struct history_view *view, const struct grid_line *line,
 }
 
 /* Pack the line into *slot, reusing its storage when it is close in size
- * (within an eighth): a scroll into full history then allocates nothing. */
+ * (an eighth and one step of malloc's 16 bytes more at most; sizes as
+ * malloc rounds them anyway): a scroll into full history then allocates
+ * nothing, even when the lines are short and of many lengths. */
 static void pack_into(struct history *history, struct history_packed **slot,
 		      const struct grid_line *line)
 {
@@ -184,10 +186,12 @@ static void pack_into(struct history *history, struct history_packed **slot,
 	size_t need = sizeof(struct history_packed) + size;
 	struct history_packed *packed = *slot;
 
-	if (packed == NULL || packed->alloc < need || packed->alloc - need > need / 8) {
+	if (packed == NULL || packed->alloc < need || packed->alloc - need > need / 8 + 16) {
+		/* malloc's sizes: 8 bytes of its own, then 16-byte steps. */
+		size_t alloc = ((need + 8 + 15) & ~(size_t)15) - 8;
 		free(packed);
-		packed = xrealloc(NULL, need);
-		packed->alloc = (uint32_t)need;
+		packed = xrealloc(NULL, alloc);
+		packed->alloc = (uint32_t)alloc;
 	}
 	packed->size = (uint32_t)size;
 	packed->used = (uint16_t)width;
@@ -283,17 +287,29 @@ static void drop_oldest(struct history *history)
 	history->count--;
 }
 
-/* The oldest line is reused at the next scroll, thousands of lines after
- * it was written and long out of cache; fetching its storage now hides
- * that miss behind the glyphs parsed until then. */
+/* The oldest lines are reused at the next scrolls, thousands of lines
+ * after they were written and long out of cache; fetching their storage
+ * now hides that miss behind the glyphs parsed until then.  Short lines
+ * come a few hundred instructions apart, less than a miss takes: the
+ * header of the line reused PREFETCH_AHEAD scrolls from now is fetched,
+ * and the rest of the next one, whose header says how long it is.  (A
+ * prefetch for writing is no instruction at all on x86-64 without
+ * PREFETCHW: these are for reading, which also brings the line in to
+ * be written when no other core holds it.) */
+#define PREFETCH_AHEAD 8
+
 static void prefetch_oldest(const struct history *history)
 {
-	const struct history_packed *oldest = *slot_of(history, 0);
+	/* The ring's slots too, well ahead: the one read below would
+	 * otherwise be a miss every eight scrolls, the address to fetch. */
+	if (history->count > 8 * PREFETCH_AHEAD)
+		__builtin_prefetch(slot_of(history, 8 * PREFETCH_AHEAD), 0, 3);
+	if (history->count > PREFETCH_AHEAD)
+		__builtin_prefetch(*slot_of(history, PREFETCH_AHEAD), 0, 3);
 
-	__builtin_prefetch(oldest, 1);
-	__builtin_prefetch((const char *)oldest + 64, 1);
-	__builtin_prefetch((const char *)oldest + 128, 1);
-	__builtin_prefetch((const char *)oldest + 192, 1);
+	const struct history_packed *next = *slot_of(history, 0);
+	for (uint32_t offset = 64; offset < next->alloc; offset += 64)
+		__builtin_prefetch((const char *)next + offset, 0, 3);
 }
 
 void history_init(struct history *history, int limit)

@@ -164,6 +164,14 @@ struct term {
 	int text_chunk;
 	int g0_need;
 	bool no_fast_text; /* tests: everything goes through libvterm */
+	/* What fast_lines needs to know of libvterm's state and cannot ask:
+	 * lines_known, the scroll region is the whole screen and no line is
+	 * double-width (a whole-screen scroll showed it; any escape
+	 * sequence but SGR, and a resize, forget it); tabs_default, the tab
+	 * stops are libvterm's own, every 8 columns (no HTS or TBC seen). */
+	bool lines_known;
+	bool lines_forget; /* a sequence seen by the scanner: forget it once libvterm has it */
+	bool tabs_default;
 	char *padded;	   /* input copied with zero padding (see scan) */
 	size_t padded_cap;
 };
@@ -174,6 +182,26 @@ struct term {
 void term_on_output(const char *bytes, size_t len, void *user);
 /* The grid line shown at a visible row. */
 const struct grid_line *term_line(const struct term *term, int row);
+/* libvterm's scrollrect callback, with its cursor's row given (fast_lines
+ * scrolls with libvterm's cursor elsewhere): false if the rectangle is
+ * not whole rows, which libvterm then moves cell by cell. */
+bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col, int end_col,
+		     int downward, int rightward, int cursor_row);
+
+/* term_scrollrect of the whole screen one row up, for fast_lines, with
+ * the cache of row lines (term_line) and the damage left for
+ * term_screen_scrolled to put right once after `count` of them. */
+void term_scroll_screen(struct term *term, int cursor_row);
+void term_screen_scrolled(struct term *term, int count);
+
+/* libvterm's movecursor callback: the cursor moved to row, col.  The end
+ * of a text run reports where its last glyph left the cursor: a wrap may
+ * still follow.  Anywhere else, it may not. */
+static inline void term_cursor_moved(struct term *term, int row, int col)
+{
+	if (row != term->wrap_row || col != term->wrap_col)
+		term->wrap_row = -2;
+}
 
 /* term-scan.c */
 /* Back to what RIS (ESC c) leaves in libvterm. */

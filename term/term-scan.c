@@ -180,6 +180,11 @@ void term_scan_reset_modes(struct term *term)
  * prints text (ESC c, ESC ( F, LS2/LS3, SS2/SS3). */
 static void scan_escape(struct term *term, unsigned char c)
 {
+	/* What fast_lines cannot see: a double-width line (ESC # 6), a tab
+	 * stop set (HTS, ESC H), anything a reset changes. */
+	term->lines_forget = true;
+	if (c == 'H')
+		term->tabs_default = false;
 	if (term->scan_intermeds == 0) {
 		if (c == 'c')
 			term_scan_reset_modes(term);
@@ -336,6 +341,12 @@ static void to_vterm(struct term *term, const char *bytes, size_t len)
 {
 	vterm_input_write(term->vt, bytes, len);
 	term->text_chunk = 0;
+	/* Only now has libvterm seen the sequence, and any scroll before it
+	 * that made lines_known true. */
+	if (term->lines_forget) {
+		term->lines_known = false;
+		term->lines_forget = false;
+	}
 }
 
 /* A text byte in the ground state: follow libvterm's chunks and G0's
@@ -376,6 +387,40 @@ static void scan_text_byte(struct term *term, unsigned char c)
 		term->g0_need = -1;
 }
 
+/* n plain ASCII bytes as cells of the pen from row, col on, without
+ * reaching the row's last column: what libvterm's putglyph would store
+ * (on_putglyph), but for the wrap bookkeeping, which is the caller's. */
+static void put_ascii(struct term *term, struct grid_line *line, int row, int col,
+		      const char *bytes, size_t n)
+{
+
+	if (line->ext_used == 0) {
+		/* No extended cell in the line, so no wide character and no
+		 * padding to release (grid.c keeps that): each cell is the
+		 * pen with the byte, the loop most of a flood's text runs. */
+		struct grid_cell pen = term->pen_cell, *cells = line->cells + col;
+		for (size_t k = 0; k < n; k++) {
+			pen.ch = (uint8_t)bytes[k];
+			cells[k] = pen;
+		}
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			struct grid_cell *cell = &line->cells[col + (int)k];
+			if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) {
+				struct term_cell wide = {.width = 1, .style = term->pen};
+				wide.chars[0] = (unsigned char)bytes[k];
+				grid_line_set(line, col + (int)k, &wide);
+				continue;
+			}
+			*cell = term->pen_cell;
+			cell->ch = (uint8_t)bytes[k];
+		}
+	}
+	if (col + (int)n > line->used)
+		line->used = (uint16_t)(col + (int)n);
+	term->damaged[row] = 1;
+}
+
 static bool fast_text_allowed(const struct term *term)
 {
 	return !term->no_fast_text && term->gl_set == 0 && term->g0_ascii && !term->single_shift &&
@@ -399,34 +444,7 @@ static size_t fast_text(struct term *term, const char *bytes, size_t n)
 	if (n < FAST_TEXT_MIN || vterm_state_get_lineinfo(term->state, pos.row)->doublewidth)
 		return 0;
 
-	struct grid_line *line = term->row_lines[pos.row];
-	int col = pos.col;
-	if (line->ext_used == 0) {
-		/* No extended cell in the line, so no wide character and no
-		 * padding to release (grid.c keeps that): each cell is the
-		 * pen with the byte, the loop most of a flood's text runs. */
-		struct grid_cell pen = term->pen_cell, *cells = line->cells + col;
-		for (size_t k = 0; k + 1 < n; k++) {
-			pen.ch = (uint8_t)bytes[k];
-			cells[k] = pen;
-		}
-		col += (int)n - 1;
-	} else {
-		for (size_t k = 0; k + 1 < n; k++, col++) {
-			struct grid_cell *cell = &line->cells[col];
-			if (cell->flags & (GRID_CELL_EXTENDED | GRID_CELL_PADDING)) {
-				struct term_cell wide = {.width = 1, .style = term->pen};
-				wide.chars[0] = (unsigned char)bytes[k];
-				grid_line_set(line, col, &wide);
-				continue;
-			}
-			*cell = term->pen_cell;
-			cell->ch = (uint8_t)bytes[k];
-		}
-	}
-	if (col > line->used)
-		line->used = (uint16_t)col;
-	term->damaged[pos.row] = 1;
+	put_ascii(term, term->row_lines[pos.row], pos.row, pos.col, bytes, n - 1);
 
 	char cuf[16] = "\033[";
 	size_t len = 2, moved = n - 1, digits = 1;
@@ -462,6 +480,176 @@ static size_t plain_run_end(const char *bytes, size_t i, size_t len)
 	while (i < len && is_plain_text((unsigned char)bytes[i]))
 		i++;
 	return i;
+}
+
+/* The length of the SGR (CSI digits and semicolons m) that bytes start
+ * with, 0 if they do not start with a whole one of at most 16 parameters
+ * and 32 bytes, which libvterm reads as it is. */
+static size_t sgr_length(const char *bytes, size_t len)
+{
+	int separators = 0;
+
+	if (len < 3 || bytes[1] != '[')
+		return 0;
+	for (size_t i = 2; i < len && i < 32; i++) {
+		char c = bytes[i];
+		if (c == 'm')
+			return i + 1;
+		if (c == ';' && ++separators < CSI_MAX_PARAMS)
+			continue;
+		if (c < '0' || c > '9')
+			return 0;
+	}
+	return 0;
+}
+
+/* A CUP to row, col (from 0) appended at n; returns the new length. */
+static size_t put_cup(char *out, size_t n, int row, int col)
+{
+	int values[2] = {row + 1, col + 1};
+
+	out[n++] = '\033';
+	out[n++] = '[';
+	for (int k = 0; k < 2; k++) {
+		char digits[8];
+		int d = 0;
+		for (int v = values[k]; v > 0; v /= 10)
+			digits[d++] = (char)('0' + v % 10);
+		while (d > 0)
+			out[n++] = digits[--d];
+		out[n++] = k == 0 ? ';' : 'H';
+	}
+	return n;
+}
+
+/*
+ * The fast path for lines: short lines of plain text, each ended by CR
+ * LF, the shape of most output (the PTY turns a program's LF into CR LF).
+ * libvterm would parse each CR and LF, scroll its line info and call back
+ * for the cursor and the scroll; here the grid is scrolled, the text put
+ * and the wrap bookkeeping done as those callbacks would, and libvterm is
+ * told the outcome once at the end.  Certain to be libvterm's own
+ * outcome when, besides fast_text's conditions, the scroll region is the
+ * whole screen and no line is double-width (lines_known), so that a
+ * scroll leaves libvterm's line info as it is, and no glyph reaches a
+ * row's last column, so that no wrap is pending.  Tabs are taken when
+ * the tab stops are libvterm's own (tabs_default).
+ *
+ * At the end libvterm's cursor goes where the real one would be, through
+ * a CR (which cancels a pending wrap as the first CR did) and a CUP.  The
+ * last glyph libvterm would have printed is the one a combining mark
+ * that follows joins: it is printed again at its place of then, with
+ * putglyph writing nothing (replaying_wrap), so that libvterm keeps it.
+ * A run of text followed by a byte from 0x80, which libvterm decodes in
+ * the same chunk (a combining mark joins it), ends the batch one byte
+ * short: libvterm prints its last character with what follows, as after
+ * fast_text.  An SGR inside the batch goes to libvterm as it comes (the
+ * pen is libvterm's; it needs no cursor for it).
+ *
+ * Called at a CR LF in the ground state with everything before it fed to
+ * libvterm; returns how many bytes it took (0: none).
+ */
+static size_t fast_lines(struct term *term, const char *bytes, size_t len)
+{
+	int rows = term->rows, cols = term->cols, row, col;
+	int glyph_row = -1, glyph_col = 0; /* the last glyph put, -1 none */
+	char glyph = 0;
+	bool cut = false; /* the batch ends on a run cut one byte short */
+	int scrolled = 0;   /* whole-screen scrolls, row cache not yet rotated */
+	size_t p = 0, n;
+	VTermPos pos;
+
+	if (!term->lines_known || !fast_text_allowed(term) || term->compact_limit == 0 ||
+	    term->pending_wrap_row >= 0 || cols < 3)
+		return 0;
+	vterm_state_get_cursorpos(term->state, &pos);
+	if (pos.row < 0 || pos.row >= rows || pos.col < 0 || pos.col >= cols)
+		return 0;
+	row = pos.row;
+	col = pos.col;
+	while (p < len) {
+		unsigned char c = (unsigned char)bytes[p];
+
+		if (c == '\r') {
+			if (col != 0) {
+				col = 0;
+				term_cursor_moved(term, row, col);
+			}
+			p++;
+		} else if (c == '\n' && col == 0) {
+			/* (In newline mode, LNM, a LF elsewhere returns too.) */
+			if (row == rows - 1)
+				term_scroll_screen(term, row), scrolled++;
+			else
+				term_cursor_moved(term, ++row, col);
+			p++;
+		} else if (c == '\t' && term->tabs_default) {
+			/* To the next stop, or the last column. */
+			if (col < cols - 1) {
+				col = (col / 8 + 1) * 8;
+				if (col > cols - 1)
+					col = cols - 1;
+				term_cursor_moved(term, row, col);
+			}
+			p++;
+		} else if (is_plain_text(c)) {
+			size_t end = plain_run_end(bytes, p + 1, len), n = end - p;
+			bool last = end < len && (unsigned char)bytes[end] >= 0x80;
+
+			if (col + (int)n > cols - 1)
+				break; /* it would reach the last column */
+			if (last && --n == 0)
+				break;
+			cut = last;
+			/* on_putglyph's bookkeeping for the run's glyphs. */
+			if (col == 0 && row == term->wrap_row + 1)
+				grid_visible_line(term->grid, row - 1)->wrapped = true;
+			put_ascii(term, grid_visible_line(term->grid, row), row, col, bytes + p, n);
+			glyph_row = row;
+			glyph_col = col + (int)n - 1;
+			glyph = bytes[p + n - 1];
+			col += (int)n;
+			term->wrap_row = row;
+			term->wrap_end = col;
+			term->wrap_col = col;
+			p += n;
+			if (last)
+				break;
+		} else if (c == 0x1b && (n = sgr_length(bytes + p, len - p)) > 0) {
+			/* The pen changes in libvterm, which needs no cursor
+			 * for it; an RGB pen ends the batch. */
+			to_vterm(term, bytes + p, n);
+			p += n;
+			if (term->compact_limit == 0)
+				break;
+		} else {
+			break;
+		}
+	}
+
+	if (scrolled > 0)
+		term_screen_scrolled(term, scrolled);
+	/* libvterm's cursor (and last glyph) to where they would be; its
+	 * callbacks must not redo the bookkeeping done above.  After a run
+	 * cut one byte short libvterm prints a glyph of its own next. */
+	int wrap_row = term->wrap_row, wrap_col = term->wrap_col, wrap_end = term->wrap_end;
+	char sync[48] = "\r";
+
+	n = 1;
+
+	if (glyph_row >= 0 && !cut) {
+		n = put_cup(sync, n, glyph_row, glyph_col);
+		sync[n++] = glyph;
+	}
+	if (row != pos.row || col != 0 || (glyph_row >= 0 && !cut))
+		n = put_cup(sync, n, row, col);
+	term->replaying_wrap = true;
+	to_vterm(term, sync, n);
+	term->replaying_wrap = false;
+	term->wrap_row = wrap_row;
+	term->wrap_col = wrap_col;
+	term->wrap_end = wrap_end;
+	return p;
 }
 
 /* libvterm may read past the end of the input while it handles an OSC or
@@ -556,6 +744,15 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				to_vterm(term, bytes + start, i - start);
 				start = i + 2;
 				i++;
+				continue;
+			}
+		}
+		if (c == '\r' && term->scan_state == SCAN_GROUND && i + 1 < len &&
+		    bytes[i + 1] == '\n' && term->lines_known) {
+			to_vterm(term, bytes + start, i - start);
+			start = i + fast_lines(term, bytes + i, len - i);
+			if (start > i) {
+				i = start - 1;
 				continue;
 			}
 		}
@@ -666,6 +863,12 @@ static void scan(struct term *term, const char *bytes, size_t len)
 				break;
 			}
 			term->scan_state = SCAN_GROUND;
+			/* Any CSI but SGR may move the scroll region (DECSTBM)
+			 * or a tab stop (TBC) under fast_lines. */
+			if (c != 'm' || !term->scan_plain)
+				term->lines_forget = true;
+			if (c == 'g')
+				term->tabs_default = false;
 			if (c < 0x40 || c > 0x7e)
 				break; /* not a CSI after all: libvterm drops it */
 			scan_csi_mode(term, c);

@@ -205,12 +205,7 @@ static int on_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 
 static int on_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 {
-	struct term *term = user;
-
-	/* The end of a text run reports where its last glyph left the
-	 * cursor: a wrap may still follow.  Anywhere else, it may not. */
-	if (pos.row != term->wrap_row || pos.col != term->wrap_col)
-		term->wrap_row = -2;
+	term_cursor_moved(user, pos.row, pos.col);
 	return 1;
 }
 
@@ -259,25 +254,36 @@ static int on_moverect(VTermRect dest, VTermRect src, void *user)
 /* Rows scrolled off the top of the main screen belong in history, as in
  * tmux, except when the program deletes lines at the very top (DL with the
  * cursor on row 0): that is an edit, not output scrolling past. */
-static bool scroll_reaches_history(struct term *term, VTermRect rect)
+static bool scroll_reaches_history(struct term *term, VTermRect rect, int cursor_row)
 {
-	VTermPos cursor;
-
 	if (term->grid != term->main_grid || rect.start_row != 0)
 		return false;
-	vterm_state_get_cursorpos(term->state, &cursor);
-	return cursor.row != 0 || rect.end_row == 1;
+	return cursor_row != 0 || rect.end_row == 1;
 }
 
-static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user)
+/* Whether no row is double-width or double-height (DECDWL, DECDHL):
+ * libvterm's line info is then all zero and a scroll leaves it so. */
+static bool lines_single_width(const struct term *term)
 {
-	struct term *term = user;
+	for (int row = 0; row < term->rows; row++) {
+		const VTermLineInfo *info = vterm_state_get_lineinfo(term->state, row);
+		if (info->doublewidth || info->doubleheight)
+			return false;
+	}
+	return true;
+}
+
+bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col, int end_col,
+		     int downward, int rightward, int cursor_row)
+{
+	VTermRect rect = {
+	    .start_row = start_row, .end_row = end_row, .start_col = start_col, .end_col = end_col};
 
 	/* Only whole-width row scrolls get the ring; the rest is cell moves
 	 * (and forgets the last glyph: no wrap is marked inside margins). */
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != term->cols) {
 		term->wrap_row = -2;
-		return 0;
+		return false;
 	}
 	if (term->wrap_row >= rect.start_row && term->wrap_row < rect.end_row) {
 		term->wrap_row -= downward;
@@ -285,17 +291,52 @@ static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user
 			term->wrap_row = -2;
 	}
 	if (downward > 0) {
-		bool to_history = scroll_reaches_history(term, rect);
+		bool to_history = scroll_reaches_history(term, rect, cursor_row);
 		grid_scroll_up(term->grid, rect.start_row, rect.end_row, downward, to_history,
 			       &term->pen);
 		term->lines_out += to_history ? downward : 0;
 	} else if (downward < 0) {
 		grid_scroll_down(term->grid, rect.start_row, rect.end_row, -downward, &term->pen);
 	}
-	if (rect.start_row == 0 && rect.end_row == term->rows)
+	if (rect.start_row == 0 && rect.end_row == term->rows) {
 		rotate_row_lines(term, downward);
+		/* libvterm scrolls its whole scroll region, or from the
+		 * cursor's row to the region's bottom with the cursor inside
+		 * it (IL, DL): a whole-screen scroll says the region is the
+		 * whole screen.  Line info is known zero once looked at. */
+		if (!term->lines_known)
+			term->lines_known = lines_single_width(term);
+	}
 	damage_rows(term, rect.start_row, rect.end_row);
-	return 1;
+	return true;
+}
+
+void term_scroll_screen(struct term *term, int cursor_row)
+{
+	VTermRect rect = {.start_row = 0, .end_row = term->rows, .start_col = 0, .end_col = term->cols};
+	bool to_history = scroll_reaches_history(term, rect, cursor_row);
+
+	if (term->wrap_row >= 0 && term->wrap_row < term->rows && --term->wrap_row < 0)
+		term->wrap_row = -2;
+	grid_scroll_up(term->grid, 0, term->rows, 1, to_history, &term->pen);
+	term->lines_out += to_history;
+}
+
+void term_screen_scrolled(struct term *term, int count)
+{
+	rotate_row_lines(term, count);
+	damage_rows(term, 0, term->rows);
+}
+
+static int on_scrollrect(VTermRect rect, int downward, int rightward, void *user)
+{
+	struct term *term = user;
+	VTermPos cursor = {0, 0};
+
+	if (rect.start_row == 0 && term->grid == term->main_grid)
+		vterm_state_get_cursorpos(term->state, &cursor);
+	return term_scrollrect(term, rect.start_row, rect.end_row, rect.start_col, rect.end_col,
+			       downward, rightward, cursor.row);
 }
 
 /* ---- properties ---- */
@@ -822,6 +863,7 @@ struct term *term_new(int rows, int cols, int scrollback_limit)
 	term->cursor_visible = true;
 	term->wrap_row = -2;
 	term->pending_wrap_row = -1;
+	term->tabs_default = true;
 	alloc_row_state(term, rows, cols);
 	refresh_row_lines(term);
 
@@ -923,6 +965,7 @@ void term_resize(struct term *term, int rows, int cols)
 	term->text_chunk = 0;
 	if (term->pending_wrap_row >= 0)
 		replay_pending_wrap(term);
+	term->lines_known = false;
 }
 
 void term_set_scrollback_limit(struct term *term, int lines)

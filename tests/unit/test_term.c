@@ -1588,6 +1588,112 @@ static void test_fast_text_changes_nothing(void **state)
 	}
 }
 
+/*
+ * The fast path for lines (term-scan.c, fast_lines) must change nothing
+ * either: short lines ended by CR LF, tabs, empty lines, lines up to the
+ * right edge, cut anywhere, between what it must notice: a scroll region,
+ * double-width lines, tab stops set and cleared, margins, insert mode, a
+ * combining mark after a line and after a cursor move (libvterm's last
+ * glyph), wide characters, pens, the alternate screen, newline mode and
+ * resizes both ways.  Damage and the lines gone into history must agree
+ * too.
+ */
+static const char *const line_pieces[] = {
+    "a an the\r\n", "of\r\n", "to in it is be\r\n", "\r\n", "\r\n\r\n", "x\r\n",
+    "int\tmain(void);\r\n", "\tx\t\ty\r\n", "#define A\t1\r\n",
+    "The quick brown fox jumps over the lazy dog 0123456789\r\n", "abcdefghijklmnopqrstuvwxyz",
+    "e\xcc\x81\r\n", "\xcc\x81", "\xe4\xb8\xad\r\n", "ab\xe4\xb8\xad", "\n", "\r", "\t", "\b",
+    "\033[2;5r", "\033[r", "\033#6", "\033#5", "\033H", "\033[3g", "\033[g", "\033[31m",
+    "\033[1;44m", "\033[38;2;1;2;3m", "\033[m", "\033[A", "\033[5C", "\033[2;3H", "\033[99;1H",
+    "\033[S", "\033[T", "\033[L", "\033[M", "\033[2J", "\033[?7l", "\033[?7h", "\033[4h",
+    "\033[4l", "\033[20h", "\033[20l", "\033[?69h\033[2;9s", "\033[?69l", "\033[?6h",
+    "\033[?6l", "\033[?1049h", "\033[?1049l", "\0337", "\0338", "\033(0", "\033(B", "\016",
+    "\017", "\033c", "\033[3b", "\033]0;t\007",
+};
+
+static void test_fast_lines_change_nothing(void **state)
+{
+	uint64_t seed = 11;
+	char buf[4096];
+
+	/* libvterm joins a combining mark to its last glyph wherever that
+	 * was printed, if the cursor stands just past it: the fast path
+	 * must leave libvterm that glyph ("e" at 2,4, a line scrolled up). */
+	static const char *const joins[] = {
+	    "x\r\nabcde\r\n\033[5C\xcc\x81",
+	    "\r\nabcde\r\n\r\n\033[5C\xcc\x81",
+	};
+	for (size_t i = 0; i < sizeof joins / sizeof joins[0]; i++) {
+		struct term *fast = term_new(3, 10, 10), *slow = term_new(3, 10, 10);
+		struct term_cell cell;
+		term_set_fast_text(slow, false);
+		/* A whole-screen scroll first: the fast path knows the region. */
+		term_write(fast, "1\r\n2\r\n3\r\n", 9);
+		term_write(slow, "1\r\n2\r\n3\r\n", 9);
+		term_write(fast, joins[i], strlen(joins[i]));
+		term_write(slow, joins[i], strlen(joins[i]));
+		compare_terms(fast, slow, -1, (int)i);
+		term_get_cell(fast, 2, 4, &cell);
+		assert_int_equal(cell.chars[1], 0x301);
+		term_free(fast);
+		term_free(slow);
+	}
+
+	for (int run = 0; run < 600; run++) {
+		int rows = 2 + run % 7, cols = run % 4 == 0 ? 80 : 6 + run % 50;
+		struct term *fast = term_new(rows, cols, 40);
+		struct term *slow = term_new(rows, cols, 40);
+		term_set_fast_text(slow, false);
+		for (int step = 0; step < 80; step++) {
+			size_t len = 0;
+			int pieces = 1 + (int)(seed >> 59);
+			for (int k = 0; k < pieces; k++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				unsigned pick = (unsigned)(seed >> 33);
+				/* Mostly lines; now and then anything. */
+				size_t count = pick % 100 < 85 ? 12 : sizeof line_pieces / sizeof line_pieces[0];
+				const char *piece = line_pieces[pick / 100 % count];
+				size_t n = strlen(piece);
+				if (len + n < sizeof buf) {
+					memcpy(buf + len, piece, n);
+					len += n;
+				}
+			}
+			for (size_t off = 0; off < len;) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				size_t cut = 1 + (seed >> 33) % 300;
+				if (cut > len - off)
+					cut = len - off;
+				term_write(fast, buf + off, cut);
+				term_write(slow, buf + off, cut);
+				off += cut;
+				compare_terms(fast, slow, run, step);
+				if (term_lines_out(fast) != term_lines_out(slow))
+					fail_msg("run %d step %d: %ld lines out, without %ld", run, step,
+						 term_lines_out(fast), term_lines_out(slow));
+				for (int row = 0; row < rows; row++)
+					if (term_row_damaged(fast, row) != term_row_damaged(slow, row))
+						fail_msg("run %d step %d: row %d damaged %d, without %d",
+							 run, step, row, term_row_damaged(fast, row),
+							 term_row_damaged(slow, row));
+				term_damage_clear(fast);
+				term_damage_clear(slow);
+			}
+			if (step % 16 == 15) {
+				/* Wider or narrower: a reflow shows every wrapped mark. */
+				cols += (seed >> 40) % 2 ? 3 : -2;
+				if (cols < 4)
+					cols = 4;
+				term_resize(fast, rows, cols);
+				term_resize(slow, rows, cols);
+				compare_terms(fast, slow, run, step);
+			}
+		}
+		term_free(fast);
+		term_free(slow);
+	}
+}
+
 /* The one UTF-8 decoder (keys, the client's sanitiser): what it accepts
  * and what it refuses, as a table. */
 static void test_utf8_decode(void **state)
@@ -1627,6 +1733,7 @@ int main(void)
 	    cmocka_unit_test(test_screen_cases),
 	    cmocka_unit_test(test_history_text_equals_screen_text),
 	    cmocka_unit_test(test_fast_text_changes_nothing),
+	    cmocka_unit_test(test_fast_lines_change_nothing),
 	    cmocka_unit_test(test_cell_cases),
 	    cmocka_unit_test(test_combining_chars),
 	    cmocka_unit_test(test_out_of_range),
