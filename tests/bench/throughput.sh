@@ -69,16 +69,37 @@ attached() {
 		"$HARNESS" drain 200 52 -- "$1" -L "$SMN" attach -t a &
 	fi
 	hp=$!
-	# The clock starts once the client is attached.
+	# The clock starts once the client is attached: a bounded wait, so
+	# that a round that never attaches stops the bench with a message
+	# rather than hanging it.
+	tries=0
 	if [ "$1" = tmux ]; then
-		until tmux -L "$TMN" list-clients 2>/dev/null | grep -q .; do sleep 0.01; done
+		until tmux -L "$TMN" list-clients 2>/dev/null | grep -q .; do
+			tries=$((tries + 1)) && [ "$tries" -lt 3000 ] || stuck "$1"
+			sleep 0.01
+		done
+		pid=$(tmux -L "$TMN" display -p '#{pid}')
 	else
-		until "$1" -L "$SMN" ls --json | tr -d ' \t\n' | grep -q '"attached":[1-9]'; do sleep 0.01; done
+		until "$1" -L "$SMN" ls --json 2>/dev/null | tr -d ' \t\n' | grep -q '"attached":[1-9]'; do
+			tries=$((tries + 1)) && [ "$tries" -lt 3000 ] || stuck "$1"
+			sleep 0.01
+		done
+		pid=$("$1" -L "$SMN" ctl '{"cmd":"hello","version":1}' | sed 's/.*"pid":\([0-9]*\).*/\1/')
 	fi
 	t0=$(now)
 	touch "$W/go"
 	wait $hp
 	echo "$(now) - $t0" | bc -l
+	# The pane's end ends the session and its server: the next round's
+	# `new` must not reach this server while it exits (it answered
+	# "the server closed the connection", and the round never attached).
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+}
+# stuck TOOL: a round whose client never attached, in 30 s.
+stuck() {
+	echo "throughput: $1's client did not attach in 30 s; stopping" >&2
+	kill "$hp" 2>/dev/null
+	exit 1
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 range() { sort -n | sed -n '1p;$p' | tr '\n' ' ' | awk '{printf "%.2f-%.2f", $1, $2}'; }
