@@ -182,13 +182,7 @@ struct term {
 void term_on_output(const char *bytes, size_t len, void *user);
 /* The grid line shown at a visible row. */
 const struct grid_line *term_line(const struct term *term, int row);
-/* libvterm's scrollrect callback, with its cursor's row given (fast_lines
- * scrolls with libvterm's cursor elsewhere): false if the rectangle is
- * not whole rows, which libvterm then moves cell by cell. */
-bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col, int end_col,
-		     int downward, int rightward, int cursor_row);
-
-/* term_scrollrect of the whole screen one row up, for fast_lines, with
+/* The whole screen scrolled one row up, for fast_lines, with
  * the cache of row lines (term_line) and the damage left for
  * term_screen_scrolled to put right once after `count` of them. */
 void term_scroll_screen(struct term *term, int cursor_row);

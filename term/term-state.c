@@ -273,8 +273,11 @@ static bool lines_single_width(const struct term *term)
 	return true;
 }
 
-bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col, int end_col,
-		     int downward, int rightward, int cursor_row)
+/* libvterm's scrollrect callback, with its cursor's row given: false if
+ * the rectangle is not whole rows, which libvterm then moves cell by
+ * cell. */
+static bool term_scrollrect(struct term *term, int start_row, int end_row, int start_col,
+			    int end_col, int downward, int rightward, int cursor_row)
 {
 	VTermRect rect = {
 	    .start_row = start_row, .end_row = end_row, .start_col = start_col, .end_col = end_col};
