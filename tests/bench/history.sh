@@ -46,6 +46,10 @@ trap 'for n in $L hb-tmux hbench-host; do tmux -L $n kill-server 2>/dev/null; do
 BINS="$SM${BENCH_BASE_BIN:+ $BENCH_BASE_BIN}"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# keep TAG: the median of stdin's runs, the runs kept in $W/v.TAG for
+# the ranges `line` prints (how far one run strays).
+keep() { tee "$W/v.$1" | median; }
+range_of() { [ -s "$W/v.$1" ] && sort -n "$W/v.$1" | sed -n '1p;$p' | tr '\n' ' ' | awk '{printf "%s-%s", $1, $2}'; }
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 1; }
 
@@ -96,9 +100,10 @@ tmux_panes() {
 	done
 }
 
-# rss KIND N COMMAND: the median server RSS (KiB) after N panes ran it.
+# rss KIND N COMMAND TAG: the median server RSS (KiB) after N panes ran
+# it (the runs kept under TAG).
 rss() {
-	kind=$1 n=$2 cmd=$3
+	kind=$1 n=$2 cmd=$3 tag=$4
 	for r in $(seq "$RUNS"); do
 		if [ "$kind" = tmux ]; then
 			tmux_panes "$n" "$cmd"
@@ -111,10 +116,10 @@ rss() {
 			rss_of "$(sm_pid "$kind")"
 			sm_stop "$kind"
 		fi
-	done | median
+	done | keep "$tag"
 }
 
-start_ms() { # KIND
+start_ms() { # KIND TAG
 	for r in $(seq "$RUNS"); do
 		t0=$(now_ms)
 		if [ "$1" = tmux ]; then
@@ -127,7 +132,7 @@ start_ms() { # KIND
 			sm_stop "$1"
 		fi
 		echo $((t1 - t0))
-	done | median
+	done | keep "$2"
 }
 
 # The read rows run every kind's server at once, each under a name of
@@ -208,39 +213,44 @@ read_rows() {
 	for k in $kinds; do read_stop "${k%:*}" "${k##*:}"; done
 	for name in hb-sm hb-tmux hb-base; do
 		for what in capture search; do
-			awk -v w=$what -v n=$name '$1 == w && $2 == n {print $3}' "$W/read-times" | median
+			awk -v w=$what -v n=$name '$1 == w && $2 == n {print $3}' "$W/read-times" |
+				keep "$what.${name#hb-}"
 		done
 	done | tr '\n' ' '
 }
 
-line() { # WHAT UNIT TARGET SANDMUX TMUX [BASE]
+line() { # WHAT UNIT TARGET SANDMUX TMUX BASE TAG
 	r=-
 	[ "$5" -gt 0 ] 2>/dev/null && r=$(ratio "$4" "$5")
 	printf 'RATIO %-46s sandmux %8s %s  tmux %8s %s  sandmux/tmux %s (target <= %s)' \
 		"$1" "$4" "$2" "$5" "$2" "$r" "$3"
-	[ -n "$6" ] && printf '  (base build %s %s)' "$6" "$2"
+	[ -n "$6" ] && printf '  (base build %s %s; ranges %s and %s)' "$6" "$2" \
+		"$(range_of "$7.sm")" "$(range_of "$7.base")"
 	echo
 }
 hist="cat '$W/lines.txt'"
 for what in ${BENCH_WHAT:-rss-1 rss-32 rss-empty start read}; do
 	case $what in
 	rss-1)
-		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist")" \
-			"$(rss tmux 1 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 1 "$hist")}" ;;
+		line "server RSS, 1 pane x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 1 "$hist" r1.sm)" \
+			"$(rss tmux 1 "$hist" r1.tmux)" \
+			"${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 1 "$hist" r1.base)}" r1 ;;
 	rss-32)
-		line "server RSS, 32 panes x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 32 "$hist")" \
-			"$(rss tmux 32 "$hist")" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 "$hist")}" ;;
+		line "server RSS, 32 panes x 10,000 x 200 history" KiB 0.5 "$(rss "$SM" 32 "$hist" r32.sm)" \
+			"$(rss tmux 32 "$hist" r32.tmux)" \
+			"${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 "$hist" r32.base)}" r32 ;;
 	rss-empty)
-		line "server RSS, 32 empty 200x50 panes" KiB 1.0 "$(rss "$SM" 32 true)" \
-			"$(rss tmux 32 true)" "${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 true)}" ;;
+		line "server RSS, 32 empty 200x50 panes" KiB 1.0 "$(rss "$SM" 32 true re.sm)" \
+			"$(rss tmux 32 true re.tmux)" \
+			"${BENCH_BASE_BIN:+$(rss "$BENCH_BASE_BIN" 32 true re.base)}" re ;;
 	start)
-		line "server start + first session" ms 1.0 "$(start_ms "$SM")" "$(start_ms tmux)" \
-			"${BENCH_BASE_BIN:+$(start_ms "$BENCH_BASE_BIN")}" ;;
+		line "server start + first session" ms 1.0 "$(start_ms "$SM" st.sm)" \
+			"$(start_ms tmux st.tmux)" "${BENCH_BASE_BIN:+$(start_ms "$BENCH_BASE_BIN" st.base)}" st ;;
 	read)
 		set -- $(read_rows)
 		sc=$1 ss=$2 tc=$3 ts=$4 bc=${5:-} bs=${6:-}
-		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc"
-		line "copy-mode search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" ;;
+		line "capture -S - of 10,000 lines" ms 1.0 "$sc" "$tc" "$bc" capture
+		line "copy-mode search of 10,000 lines" ms 1.0 "$ss" "$ts" "$bs" search ;;
 	esac
 done
 exit 0
