@@ -70,11 +70,10 @@ seen() {
 		sleep 0.01
 	done
 }
+# One try: stop waits for the previous server's exit, so a new server
+# never meets one still exiting.
 tmux_new() {
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		tmux -L "$TMN" -f /dev/null new -d -x 200 -y 52 "$@" 2>/dev/null && return 0
-		sleep 0.2
-	done
+	tmux -L "$TMN" -f /dev/null new -d -x 200 -y 52 "$@" && return 0
 	echo "agent: tmux new failed" >&2
 	exit 1
 }
