@@ -43,9 +43,6 @@ struct canvas {
 	const struct screen_overlay *overlay;
 	int rows; /* rows for panes: the tty's less the status line */
 	bool zoomed;
-	/* The current window's name, looked up once a draw (display_name). */
-	bool named;
-	char active_name[64];
 };
 
 /* Without colours (NO_COLOR) the chrome still tells its parts apart:
@@ -545,21 +542,18 @@ static void draw_choose(struct canvas *cv, int rows)
 
 #define CLOCK_ROOM_MIN 12 /* columns left of status_right, or no status_right */
 
-/* A window's name as the status line shows it.  An automatic name is a
- * look at the pane's foreground process (an ioctl and a /proc read):
- * the current window's, which the status line shows up to three times,
- * is looked up once a draw. */
-static const char *display_name(struct canvas *cv, const struct window *w, char *buf, size_t size)
+/* A window's name as the status line shows it: the name of the last
+ * layout (w->shown; server.c's name timer sends a layout when a program
+ * changes it).  An automatic name is a look at the pane's foreground
+ * process (an ioctl and a /proc read): a draw makes none, so that a
+ * key's echo costs no system call for it.  A window no layout has
+ * named yet is looked up. */
+static const char *display_name(const struct window *w, char *buf, size_t size)
 {
-	if (w != cv->session->active) {
-		window_display_name(w, buf, size);
-		return buf;
-	}
-	if (!cv->named) {
-		window_display_name(w, cv->active_name, sizeof cv->active_name);
-		cv->named = true;
-	}
-	return cv->active_name;
+	if (w->shown[0] != '\0')
+		return w->shown;
+	window_display_name(w, buf, size);
+	return buf;
 }
 
 static void status_text(struct canvas *cv, const char *text, char *out, size_t size)
@@ -583,7 +577,7 @@ static void status_text(struct canvas *cv, const char *text, char *out, size_t s
 	if (w != NULL && w->active != NULL) {
 		/* #W as the window list shows it: its display name. */
 		format_pane_context(w->active, cv->tty->cols, cv->tty->rows, &ctx);
-		ctx.window_name = display_name(cv, w, window_name, sizeof window_name);
+		ctx.window_name = display_name(w, window_name, sizeof window_name);
 	}
 	format_expand(timed, &ctx, out, size);
 }
@@ -593,7 +587,7 @@ static void window_entry(struct canvas *cv, const struct window *w, char *out, s
 	char name[64];
 	bool current = w == cv->session->active;
 
-	snprintf(out, size, "%d:%s%s%s%s", w->index, display_name(cv, w, name, sizeof name),
+	snprintf(out, size, "%d:%s%s%s%s", w->index, display_name(w, name, sizeof name),
 		 current ? (cv->zoomed ? "*Z" : "*") : "", window_rang(w) ? "!" : "",
 		 !current && window_denied(w) ? "D" : "");
 }

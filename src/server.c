@@ -41,6 +41,7 @@
 
 #define FRAME_INTERVAL_MS 16 /* at most ~60 frames a second */
 #define BACKLOG_LIMIT (4 * 1024 * 1024) /* bytes queued before a client is "behind" */
+#define NAME_INTERVAL_MS 500 /* automatic-rename's look at each window's program, as tmux's */
 
 struct server server;
 
@@ -238,9 +239,11 @@ static cJSON *server_layout_json(struct session *s, const struct conn *c)
 	windows = cJSON_AddArrayToObject(ev, "windows");
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
 		cJSON *wo = cJSON_CreateObject();
+		char name[sizeof w->shown];
+
 		cJSON_AddNumberToObject(wo, "index", w->index);
-		window_display_name(w, w->shown, sizeof w->shown);
-		cJSON_AddStringToObject(wo, "name", w->shown);
+		window_display_name(w, name, sizeof name);
+		cJSON_AddStringToObject(wo, "name", name);
 		cJSON_AddBoolToObject(wo, "active", w == aw);
 		cJSON_AddBoolToObject(wo, "bell", window_rang(w));
 		cJSON_AddBoolToObject(wo, "denied", w != aw && window_denied(w));
@@ -976,20 +979,26 @@ static bool server_reap_one_pane(void)
 
 /* tmux's automatic-rename: the program in a window's active pane can
  * change without any output or focus change telling the server, so the
- * names of watched sessions are looked at once a second and a layout
- * goes out when one differs from what clients were shown. */
+ * names of watched sessions are looked at every NAME_INTERVAL_MS (tmux's
+ * NAME_INTERVAL) and a layout goes out when one differs from what
+ * clients were shown.  This timer and a layout are the only lookups
+ * (an ioctl and a /proc read each): the status line draws w->shown, so
+ * a key's echo costs no system call for a name. */
 static void server_on_name_timer(uv_timer_t *timer)
 {
 	(void)timer;
 	for (struct session *s = server.sessions; s != NULL; s = s->next) {
 		bool watched = false, changed = false;
-		char name[64];
+		char name[sizeof s->windows->shown];
 
 		for (struct conn *c = server.conns; c != NULL && !watched; c = c->next)
 			watched = c->attached == s;
-		for (struct window *w = s->windows; watched && w != NULL && !changed; w = w->next) {
+		for (struct window *w = s->windows; watched && w != NULL; w = w->next) {
 			window_display_name(w, name, sizeof name);
-			changed = strcmp(name, w->shown) != 0;
+			if (strcmp(name, w->shown) != 0) {
+				memcpy(w->shown, name, sizeof w->shown);
+				changed = true;
+			}
 		}
 		if (changed)
 			server_broadcast_layout(s);
@@ -1326,7 +1335,7 @@ int server_main(int argc, char **argv)
 	uv_signal_init(server.loop, &server.sighup);
 	uv_signal_start(&server.sighup, server_on_signal, SIGHUP);
 	uv_timer_init(server.loop, &server.name_timer);
-	uv_timer_start(&server.name_timer, server_on_name_timer, 1000, 1000);
+	uv_timer_start(&server.name_timer, server_on_name_timer, NAME_INTERVAL_MS, NAME_INTERVAL_MS);
 	uv_unref((uv_handle_t *)&server.name_timer);
 	session_store_start();
 	uv_prepare_init(server.loop, &server.layout_prepare);
