@@ -128,7 +128,7 @@ void bindings_add_vi_pane_keys(struct binding_table *table)
 		bindings_set(table, vi_pane_bindings[i].key, vi_pane_bindings[i].command, NULL);
 }
 
-static struct binding *bindings_find(const struct binding_table *table, const char *key)
+static const struct binding *bindings_find(const struct binding_table *table, const char *key)
 {
 	for (size_t i = 0; i < table->count; i++)
 		if (strcmp(table->entries[i].key, key) == 0)
@@ -136,11 +136,33 @@ static struct binding *bindings_find(const struct binding_table *table, const ch
 	return NULL;
 }
 
+/* The table's own copy of its entries, made at its first change, with
+ * room for a few more: the defaults it read until then stay shared. */
+static void bindings_own(struct binding_table *table)
+{
+	if (table->owned != NULL)
+		return;
+	table->capacity = table->count + 8;
+	table->owned = xmalloc(table->capacity * sizeof *table->owned);
+	if (table->count > 0)
+		memcpy(table->owned, table->entries, table->count * sizeof *table->owned);
+	table->entries = table->owned;
+}
+
+/* Over a table of the program's defaults, which are canonical and
+ * each key once (test_binding_table, test_every_table). */
+void bindings_share(struct binding_table *table, const char *name, const struct binding *defaults,
+		    size_t count)
+{
+	*table = (struct binding_table){.name = name, .entries = defaults, .count = count};
+}
+
 int bindings_set(struct binding_table *table, const char *key, const char *command,
 		 struct sm_error *err)
 {
 	char canonical[KEY_NAME_MAX];
-	struct binding *entry;
+	struct binding *entry = NULL;
+	size_t index;
 
 	if (!key_name_canonical(key, canonical, sizeof canonical)) {
 		sm_error_set(err, SM_ERR_INVALID_KEY, "\"%s\" is not a key name", key);
@@ -151,23 +173,26 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 			     canonical);
 		return -1;
 	}
-	entry = bindings_find(table, canonical);
-	if (command[0] == 0) {
-		if (entry != NULL) {
-			size_t index = (size_t)(entry - table->entries);
-			memmove(entry, entry + 1, (table->count - index - 1) * sizeof *entry);
-			table->count--;
+	if (bindings_find(table, canonical) == NULL && command[0] == 0)
+		return 0;
+	bindings_own(table);
+	for (index = 0; index < table->count; index++)
+		if (strcmp(table->owned[index].key, canonical) == 0) {
+			entry = &table->owned[index];
+			break;
 		}
+	if (command[0] == 0) {
+		memmove(entry, entry + 1, (table->count - index - 1) * sizeof *entry);
+		table->count--;
 		return 0;
 	}
 	if (entry == NULL) {
 		if (table->count == table->capacity) {
-			size_t capacity = table->capacity ? table->capacity * 2 : 64;
-			struct binding *grown = xrealloc(table->entries, capacity * sizeof *grown);
-			table->entries = grown;
-			table->capacity = capacity;
+			table->capacity *= 2;
+			table->owned = xrealloc(table->owned, table->capacity * sizeof *table->owned);
+			table->entries = table->owned;
 		}
-		entry = &table->entries[table->count++];
+		entry = &table->owned[table->count++];
 		snprintf(entry->key, sizeof entry->key, "%s", canonical);
 	}
 	snprintf(entry->command, sizeof entry->command, "%s", command);
@@ -177,12 +202,8 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 
 void bindings_init_defaults(struct binding_table *table)
 {
-	memset(table, 0, sizeof *table);
-	for (size_t i = 0; i < sizeof default_bindings / sizeof default_bindings[0]; i++)
-		if (bindings_set(table, default_bindings[i].key, default_bindings[i].command, NULL) ==
-			0 &&
-		    default_bindings[i].repeat)
-			bindings_find(table, default_bindings[i].key)->repeat = true;
+	bindings_share(table, NULL, default_bindings,
+		       sizeof default_bindings / sizeof default_bindings[0]);
 }
 
 bool bindings_repeats(const struct binding_table *table, const char *canonical_key)
@@ -201,7 +222,7 @@ const char *bindings_lookup(const struct binding_table *table, const char *canon
 
 void bindings_free(struct binding_table *table)
 {
-	free(table->entries);
+	free(table->owned);
 	memset(table, 0, sizeof *table);
 }
 

@@ -23,7 +23,8 @@
  * mode that wants a table adds one entry to key_table_defs and looks its
  * keys up with mode_tables_command().
  *
- * Ownership: a struct binding_table owns its entries; bindings_free()
+ * Ownership: a struct binding_table owns its entries once changed
+ * (until then they are the program's const defaults); bindings_free()
  * releases them.  A struct mode_tables owns its tables;
  * mode_tables_free() releases them.
  */
@@ -44,11 +45,17 @@ struct binding {
 	bool repeat; /* tmux's bind -r: again without the prefix within repeat_time */
 };
 
+/* A table starts as the program's defaults, read in place: every
+ * client's table of a name shares that one const array, and the first
+ * change (the config's or bind-key's) gives the client a copy of its
+ * own.  A binding is 292 bytes and there are seven default tables, so
+ * a copy per client would cost each attach about 130 KB of heap. */
 struct binding_table {
 	const char *name; /* a mode table's name ("copy-mode"); NULL: the prefix table */
-	struct binding *entries;
+	const struct binding *entries; /* the defaults, or owned once changed */
 	size_t count;
-	size_t capacity;
+	struct binding *owned; /* entries once this table has its own copy; else NULL */
+	size_t capacity;       /* of owned */
 };
 
 /* Parse a key name as a person writes it and write its canonical spelling
@@ -59,7 +66,12 @@ bool key_name_canonical(const char *name, char *out, size_t size);
  * single printable character without modifiers). */
 bool key_name_is_text(const char *canonical);
 
+/* The prefix table's defaults, shared until changed. */
 void bindings_init_defaults(struct binding_table *table);
+/* A table that reads defaults (count of them, canonical keys, each
+ * once) in place until its first change. */
+void bindings_share(struct binding_table *table, const char *name, const struct binding *defaults,
+		    size_t count);
 /* The opt-in set (config "vi_pane_keys"): h j k l move the focus, as
  * older sandmux had them; l then no longer goes to the last window. */
 void bindings_add_vi_pane_keys(struct binding_table *table);

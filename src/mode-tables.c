@@ -2,8 +2,9 @@
  * mode-tables: the modes' key tables (tmux's `bind -T copy-mode`), as
  * data.  Each table is a name, the keys it has by default and the
  * mode's commands with a line each for list-keys (key_table_defs); a
- * client holds its own bound copy (struct mode_tables), which the
- * config's key_tables and bind-key -T change.  A mode looks a key up
+ * client holds its own tables (struct mode_tables), which read the
+ * defaults in place until the config's key_tables or bind-key -T
+ * change one: that table is then copied for that client alone.  A mode looks a key up
  * with mode_tables_command() and acts on the command's name; what a
  * key bound to nothing does is the mode's own rule (it types itself at
  * the prompt, closes the help, leaves a question waiting).  See
@@ -341,20 +342,15 @@ void mode_tables_init(struct mode_tables *tables)
 {
 	tables->count = COUNT(key_table_defs);
 	tables->tables = xcalloc(tables->count, sizeof *tables->tables);
-	for (size_t i = 0; i < tables->count; i++) {
-		const struct key_table_def *def = &key_table_defs[i];
-
-		tables->tables[i].name = def->name;
-		for (size_t k = 0; k < def->ndefaults; k++)
-			bindings_set(&tables->tables[i], def->defaults[k].key,
-				     def->defaults[k].command, NULL);
-	}
+	for (size_t i = 0; i < tables->count; i++)
+		bindings_share(&tables->tables[i], key_table_defs[i].name, key_table_defs[i].defaults,
+			       key_table_defs[i].ndefaults);
 }
 
 void mode_tables_free(struct mode_tables *tables)
 {
 	for (size_t i = 0; i < tables->count; i++)
-		free(tables->tables[i].entries);
+		bindings_free(&tables->tables[i]);
 	free(tables->tables);
 	memset(tables, 0, sizeof *tables);
 }

@@ -26,13 +26,15 @@
 #
 # usage: tests/bench/agent.sh [BUILD [OTHER_BUILD]]
 #   OTHER_BUILD: a second build directory measured in the same rounds.
-#   BENCH_AGENT_ROUNDS (3), BENCH_AGENT_FRAMES (2000).
+#   BENCH_AGENT_ROUNDS (3), BENCH_AGENT_FRAMES (2000),
+#   BENCH_AGENT_ONLY=memory: the memory rows alone.
 BUILD=${1:-build}
 OTHER=${2:-}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HARNESS="$ROOT/$BUILD/helpers/ptyharness"
 ROUNDS=${BENCH_AGENT_ROUNDS:-3}
 FRAMES=${BENCH_AGENT_FRAMES:-2000}
+ONLY=${BENCH_AGENT_ONLY:-}
 SMN=${BENCH_SM_NAME:-benchagent}
 TMN=${BENCH_TMUX_NAME:-smbenchagent}
 # The end of the last frame: upper case and punctuation, which no earlier
@@ -147,7 +149,7 @@ tools="sm tmux"
 [ -n "$OTHER" ] && tools="sm other tmux"
 bin() { case $1 in sm) echo "$ROOT/$BUILD/sandmux" ;; other) echo "$OTHER/sandmux" ;; tmux) echo tmux ;; esac; }
 for i in $(seq "$ROUNDS"); do
-	for c in some.0 some.1 all.0 all.1; do
+	[ "$ONLY" = memory ] || for c in some.0 some.1 all.0 all.1; do
 		for t in $tools; do
 			play "$(bin $t)" "$W/$c" >>"$W/$c.$t"
 		done
@@ -157,7 +159,7 @@ for i in $(seq "$ROUNDS"); do
 	done
 done
 name() { case $1 in sm) echo sandmux ;; other) echo "other build" ;; tmux) echo tmux ;; esac; }
-for c in some.0 some.1 all.0 all.1; do
+[ "$ONLY" = memory ] || for c in some.0 some.1 all.0 all.1; do
 	case $c in
 	some.0) what="a tenth of the rows change, bare" ;;
 	some.1) what="a tenth of the rows change, DEC 2026" ;;

@@ -401,10 +401,22 @@ static void test_key_name_canonical(void **state)
 
 static void test_binding_table(void **state)
 {
-	struct binding_table table;
+	struct binding_table table, other;
 	struct sm_error err = {"", ""};
 
 	bindings_init_defaults(&table);
+	/* The defaults are read in place: canonical keys, each once. */
+	for (size_t i = 0; i < table.count; i++) {
+		char canonical[KEY_NAME_MAX];
+
+		assert_true(key_name_canonical(table.entries[i].key, canonical, sizeof canonical));
+		assert_string_equal(canonical, table.entries[i].key);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(table.entries[j].key, table.entries[i].key);
+	}
+	assert_true(bindings_repeats(&table, "Left"));
+	assert_false(bindings_repeats(&table, "d"));
+	bindings_init_defaults(&other);
 	assert_string_equal(bindings_lookup(&table, "%"), "split -h");
 	assert_string_equal(bindings_lookup(&table, "\""), "split -v");
 	assert_string_equal(bindings_lookup(&table, "d"), "detach");
@@ -416,7 +428,16 @@ static void test_binding_table(void **state)
 	assert_null(bindings_lookup(&table, "z"));
 	assert_int_equal(bindings_set(&table, "Nope", "zoom", &err), -1);
 	assert_string_equal(err.code, "invalid_key");
+	/* Another client's table: still the defaults. */
+	assert_string_equal(bindings_lookup(&other, "z"), "zoom");
+	assert_null(bindings_lookup(&other, "C-x"));
+	assert_null(other.owned);
+	/* A default key rebound no longer repeats. */
+	assert_int_equal(bindings_set(&table, "Left", "select-pane -L", &err), 0);
+	assert_false(bindings_repeats(&table, "Left"));
+	assert_true(bindings_repeats(&other, "Left"));
 	bindings_free(&table);
+	bindings_free(&other);
 }
 
 /* A mode's key table: the defaults in order, a key bound (in either

@@ -42,6 +42,10 @@ static void test_every_table(void **state)
 
 			assert_true(key_name_canonical(b->key, canonical, sizeof canonical));
 			assert_string_equal(canonical, b->key);
+			/* Read in place, so each key once: a second would never be found. */
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(table->entries[j].key, b->key) == 0)
+					fail_msg("%s: %s bound twice", names[t], b->key);
 			if (mode_command_summary(def, b->command)[0] == '\0')
 				fail_msg("%s: %s bound to %s, no command of the table", names[t],
 					 b->key, b->command);
@@ -116,12 +120,52 @@ static void test_refused(void **state)
 	mode_tables_free(&tables);
 }
 
+/* Two clients' tables share the defaults until one changes a table:
+ * that table becomes its own, the other client's and its other tables
+ * stay the defaults. */
+static void test_per_client(void **state)
+{
+	struct mode_tables one, two;
+
+	(void)state;
+	mode_tables_init(&one);
+	mode_tables_init(&two);
+	assert_ptr_equal(mode_tables_find(&one, "copy-mode", NULL)->entries,
+			 mode_tables_find(&two, "copy-mode", NULL)->entries);
+	assert_int_equal(mode_tables_bind(&one, "copy-mode", "q", "history-top", NULL), 0);
+	assert_int_equal(mode_tables_bind(&one, "copy-mode", "C-n", "cursor-down", NULL), 0);
+	assert_int_equal(mode_tables_bind(&one, "copy-mode", "k", "", NULL), 0);
+	assert_string_equal(mode_tables_command(&one, "copy-mode", "q"), "history-top");
+	assert_string_equal(mode_tables_command(&one, "copy-mode", "C-n"), "cursor-down");
+	assert_null(mode_tables_command(&one, "copy-mode", "k"));
+	assert_string_equal(mode_tables_command(&two, "copy-mode", "q"), "cancel");
+	assert_null(mode_tables_command(&two, "copy-mode", "C-n"));
+	assert_string_equal(mode_tables_command(&two, "copy-mode", "k"), "cursor-up");
+	assert_ptr_equal(mode_tables_find(&one, "prompt", NULL)->entries,
+			 mode_tables_find(&two, "prompt", NULL)->entries);
+	/* Unbinding a key a table does not have changes nothing. */
+	assert_int_equal(mode_tables_bind(&two, "copy-mode", "C-n", "", NULL), 0);
+	assert_null(mode_tables_find(&two, "copy-mode", NULL)->owned);
+	/* More keys than the copy had room for. */
+	for (char c = 'A'; c <= 'Z'; c++) {
+		char key[2] = {c, 0};
+
+		assert_int_equal(mode_tables_bind(&two, "help-mode", key, "cancel", NULL), 0);
+	}
+	assert_string_equal(mode_tables_command(&two, "help-mode", "Z"), "cancel");
+	assert_string_equal(mode_tables_command(&two, "help-mode", "j"), "scroll-down");
+	assert_null(mode_tables_command(&one, "help-mode", "Z"));
+	mode_tables_free(&one);
+	mode_tables_free(&two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_table),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_per_client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
