@@ -13,11 +13,14 @@
  * flush after the drain writes the difference between the last state
  * queued and the newest one, once, however many frames went by.
  *
- * A cell is kept in 8 bytes (struct tty_cell): the character, and its
- * look, an index into a table of the styles and combining marks the
- * two screens use, each once; the table drops the looks no cell names
- * when it fills.  Two screens of struct term_cell would cost each
- * client 80 bytes a cell.
+ * A cell is kept in 4 bytes (struct tty_cell): its width, the low byte
+ * of its character, and its look, an index into a table of what the
+ * two screens' cells have alike, each once: the style, the combining
+ * marks and the rest of the character, so that text in one style names
+ * one look for each block of 256 code points it uses.  The table drops
+ * the looks no cell names when it fills.  Two screens of struct
+ * term_cell would cost each client 80 bytes a cell; the two screens are
+ * most of what a client costs the server.
  *
  * A cell the tty cannot vouch for (the right half of a wide character
  * a narrow one overwrote) is marked unknown (width UNKNOWN), which no
@@ -35,9 +38,15 @@
 #include "tty.h"
 #include "xalloc.h"
 
-#define UNKNOWN 0xff	      /* a shown cell's width when its content is not known */
+#define UNKNOWN 3	      /* a shown cell's width when its content is not known */
 #define BOUND_MIN (64 * 1024) /* the smallest output buffer bound */
 #define BOUND_PER_CELL 8      /* as tmux: a screenful at about 8 bytes a cell */
+/* The most cells a screen has: its looks (at most two a cell, and the
+ * slack before a collection) must stay numbered within TTY_LOOKS_MAX.
+ * A terminal larger than 2,000 x 1,000 is drawn in its top rows. */
+#define CELLS_MAX ((int)(TTY_LOOKS_MAX / 2) - 1024)
+
+_Static_assert(sizeof(struct tty_cell) == 4, "a cell is 4 bytes: two screens of them a client");
 
 /* ---- colours ---- */
 
@@ -213,9 +222,9 @@ static uint64_t color_key(const struct term_color *c)
 	return 0;
 }
 
-static uint32_t look_hash(const struct term_style *style, const uint32_t *marks)
+static uint32_t look_hash(const struct term_style *style, const uint32_t *marks, uint32_t high)
 {
-	uint64_t h = color_key(&style->fg) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (color_key(&style->fg) | (uint64_t)high << 26) * 0x9e3779b97f4a7c15ULL;
 
 	h ^= (color_key(&style->bg) | (uint64_t)style->attrs << 26 | (uint64_t)style->link << 34) *
 	     0xc2b2ae3d27d4eb4fULL;
@@ -226,9 +235,9 @@ static uint32_t look_hash(const struct term_style *style, const uint32_t *marks)
 
 /* marks: NULL or 0-terminated within TERM_MAX_CHARS - 1. */
 static bool look_equal(const struct tty_look *look, const struct term_style *style,
-		       const uint32_t *marks)
+		       const uint32_t *marks, uint32_t high)
 {
-	if (!style_equal(&look->style, style))
+	if (look->high != high || !style_equal(&look->style, style))
 		return false;
 	for (int i = 0; i < TERM_MAX_CHARS - 1; i++) {
 		uint32_t m = marks != NULL ? marks[i] : 0;
@@ -244,7 +253,7 @@ static bool look_equal(const struct tty_look *look, const struct term_style *sty
 static void look_slot_add(struct tty *tty, uint32_t id)
 {
 	const struct tty_look *look = &tty->looks[id];
-	uint32_t mask = tty->nslots - 1, i = look_hash(&look->style, look->marks) & mask;
+	uint32_t mask = tty->nslots - 1, i = look_hash(&look->style, look->marks, look->high) & mask;
 
 	while (tty->look_slots[i] != 0)
 		i = (i + 1) & mask;
@@ -297,15 +306,18 @@ static void looks_collect(struct tty *tty)
 	tty->cached = false;
 }
 
-/* The look of style and marks, added when new. */
+/* The look of style, marks and a character's high part, added when new. */
 static uint32_t look_find_or_add(struct tty *tty, const struct term_style *style,
-				 const uint32_t *marks)
+				 const uint32_t *marks, uint32_t high)
 {
 	uint32_t mask = tty->nslots - 1, id;
 	uint64_t limit = 4 * (uint64_t)tty->rows * tty->cols + 1024;
 
-	for (uint32_t i = look_hash(style, marks) & mask; tty->look_slots[i] != 0; i = (i + 1) & mask)
-		if (look_equal(&tty->looks[tty->look_slots[i] - 1], style, marks))
+	if (limit > TTY_LOOKS_MAX)
+		limit = TTY_LOOKS_MAX;
+	for (uint32_t i = look_hash(style, marks, high) & mask; tty->look_slots[i] != 0;
+	     i = (i + 1) & mask)
+		if (look_equal(&tty->looks[tty->look_slots[i] - 1], style, marks, high))
 			return tty->look_slots[i] - 1;
 	if (tty->nlooks >= limit)
 		looks_collect(tty);
@@ -314,15 +326,18 @@ static uint32_t look_find_or_add(struct tty *tty, const struct term_style *style
 	id = tty->nlooks++;
 	memset(&tty->looks[id], 0, sizeof(tty->looks[id]));
 	tty->looks[id].style = *style;
+	tty->looks[id].high = high;
 	for (int i = 0; marks != NULL && i < TERM_MAX_CHARS - 1 && marks[i] != 0; i++)
 		tty->looks[id].marks[i] = marks[i];
 	look_slot_add(tty, id);
 	return id;
 }
 
-/* style (NULL: the default) and marks (NULL: none) as a look.  A
- * pointer into tty->looks must not be passed: the table may move. */
-static uint32_t look_of(struct tty *tty, const struct term_style *style, const uint32_t *marks)
+/* style (NULL: the default), marks (NULL: none) and a character's high
+ * part as a look.  A pointer into tty->looks must not be passed: the
+ * table may move. */
+static uint32_t look_of(struct tty *tty, const struct term_style *style, const uint32_t *marks,
+			uint32_t high)
 {
 	static const struct term_style plain;
 	uint32_t id;
@@ -330,13 +345,14 @@ static uint32_t look_of(struct tty *tty, const struct term_style *style, const u
 	if (style == NULL)
 		style = &plain;
 	if (marks != NULL && marks[0] != 0)
-		return look_find_or_add(tty, style, marks);
-	if (style_equal(style, &plain))
+		return look_find_or_add(tty, style, marks, high);
+	if (high == 0 && style_equal(style, &plain))
 		return 0;
-	if (tty->cached && style_equal(&tty->cached_style, style))
+	if (tty->cached && tty->cached_high == high && style_equal(&tty->cached_style, style))
 		return tty->cached_look;
-	id = look_find_or_add(tty, style, NULL);
+	id = look_find_or_add(tty, style, NULL, high);
 	tty->cached_style = *style;
+	tty->cached_high = high;
 	tty->cached_look = id;
 	tty->cached = true;
 	return id;
@@ -344,9 +360,10 @@ static uint32_t look_of(struct tty *tty, const struct term_style *style, const u
 
 static struct tty_cell cell_pack(struct tty *tty, const struct term_cell *cell)
 {
-	struct tty_cell packed = {.ch = cell->chars[0], .width = cell->width};
+	uint32_t ch = cell->chars[0];
+	struct tty_cell packed = {.low = ch & 0xff, .width = cell->width & 3};
 
-	packed.look = look_of(tty, &cell->style, cell->chars[0] != 0 ? cell->chars + 1 : NULL);
+	packed.look = look_of(tty, &cell->style, ch != 0 ? cell->chars + 1 : NULL, ch >> 8);
 	return packed;
 }
 
@@ -355,8 +372,8 @@ static void cell_unpack(const struct tty *tty, const struct tty_cell *packed, st
 	const struct tty_look *look = &tty->looks[packed->look];
 
 	memset(cell, 0, sizeof(*cell));
-	cell->chars[0] = packed->ch;
-	if (packed->ch != 0)
+	cell->chars[0] = look->high << 8 | packed->low;
+	if (cell->chars[0] != 0)
 		memcpy(cell->chars + 1, look->marks, sizeof(look->marks));
 	cell->width = (uint8_t)packed->width;
 	cell->style = look->style;
@@ -367,21 +384,23 @@ void tty_want_cell(const struct tty *tty, int row, int col, struct term_cell *ce
 	cell_unpack(tty, &tty->want[(size_t)row * tty->cols + col], cell);
 }
 
+/* Looks are kept once each, so equal cells have equal looks. */
 static bool cell_equal(const struct tty_cell *a, const struct tty_cell *b)
 {
-	return a->ch == b->ch && a->look == b->look && a->width == b->width;
+	return a->look == b->look && a->low == b->low && a->width == b->width;
 }
 
 static void blank(struct tty *tty, struct tty_cell *cell, const struct term_style *style)
 {
-	uint32_t look = look_of(tty, style, NULL);
+	uint32_t look = look_of(tty, style, NULL, 0);
 
-	cell->ch = 0;
+	cell->low = 0;
 	cell->look = look;
 	cell->width = 1;
 }
 
-/* A blank in the cell's own style. */
+/* A blank in the cell's own style (its look's, less the character's
+ * high part). */
 static void blank_keep_style(struct tty *tty, struct tty_cell *cell)
 {
 	struct term_style style = tty->looks[cell->look].style;
@@ -391,19 +410,19 @@ static void blank_keep_style(struct tty *tty, struct tty_cell *cell)
 
 static bool blank_default(const struct tty_cell *cell)
 {
-	return cell->width == 1 && cell->ch == 0 && cell->look == 0;
+	return cell->width == 1 && cell->low == 0 && cell->look == 0;
 }
 
 static void fill_blank(struct tty_cell *cells, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cells[i] = (struct tty_cell){.ch = 0, .look = 0, .width = 1};
+		cells[i] = (struct tty_cell){.low = 0, .look = 0, .width = 1};
 }
 
 static void mark_unknown(struct tty_cell *cells, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cells[i] = (struct tty_cell){.ch = 0, .look = 0, .width = UNKNOWN};
+		cells[i] = (struct tty_cell){.low = 0, .look = 0, .width = UNKNOWN};
 }
 
 /* ---- the pen and the cursor ---- */
@@ -621,8 +640,8 @@ static void draw_row(struct tty *tty, int row)
 			continue;
 		}
 		if (w->width == 0) {
-			/* A blank in its style (a right half's look has no marks). */
-			w->ch = 0;
+			/* A blank in its style (a right half's look has no marks
+			 * and no character). */
 			w->width = 1;
 		}
 		if (erase_rest(tty, row, col)) {
@@ -710,8 +729,8 @@ static void allocate(struct tty *tty, int rows, int cols)
 {
 	size_t n;
 
-	tty->rows = rows < 1 ? 1 : rows;
-	tty->cols = cols < 1 ? 1 : cols;
+	tty->cols = cols < 1 ? 1 : cols > CELLS_MAX ? CELLS_MAX : cols;
+	tty->rows = rows < 1 ? 1 : rows > CELLS_MAX / tty->cols ? CELLS_MAX / tty->cols : rows;
 	n = (size_t)tty->rows * tty->cols;
 	tty->want = xrealloc(tty->want, n * sizeof(*tty->want));
 	tty->shown = xrealloc(tty->shown, n * sizeof(*tty->shown));

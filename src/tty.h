@@ -28,17 +28,22 @@
 #include "term.h"
 #include "tty-term.h"
 
-/* A cell as a tty keeps it, 8 bytes (a struct term_cell is 40, and a
- * tty holds two screens of them): the character, and its look, an index
- * into the tty's table of the distinct styles and combining marks its
- * screens use (tty.c). */
+/* A cell as a tty keeps it, 4 bytes (a struct term_cell is 40, and a
+ * tty holds two screens of them): its width, the low byte of its
+ * character, and its look, an index into the tty's table of the
+ * distinct looks its screens use (tty.c).  A look is what a run of text
+ * has alike: the style, the combining marks and the rest of the
+ * character (its block of 256 code points). */
 struct tty_cell {
-	uint32_t ch; /* the base character; 0 blank */
-	uint32_t look : 24;
-	uint32_t width : 8; /* 1, 2 for a wide char, 0 for the right half of one */
+	uint32_t look : 22;
+	uint32_t width : 2; /* 1, 2 for a wide char, 0 for the right half of one, 3 unknown */
+	uint32_t low : 8;   /* the character's low byte */
 };
+/* Looks a tty may name: two screens' cells name at most two a cell. */
+#define TTY_LOOKS_MAX (1u << 22)
 struct tty_look {
 	struct term_style style;
+	uint32_t high;			    /* the base character but its low byte (ch >> 8) */
 	uint32_t marks[TERM_MAX_CHARS - 1]; /* combining marks, 0-terminated */
 };
 
@@ -49,14 +54,15 @@ struct tty {
 	struct tty_cell *want;	/* rows * cols: what the terminal should show */
 	struct tty_cell *shown; /* what it shows, as far as the tty knows */
 	bool *dirty;		/* rows: want may differ from shown there */
-	/* The looks the cells name (look 0: the default style, no marks),
-	 * each once: open addressing by hash, slots hold look + 1, 0 free.
+	/* The looks the cells name (look 0: a blank's, the default style,
+	 * no marks), each once: open addressing by hash, slots hold look + 1, 0 free.
 	 * Looks no cell names any more are dropped when the table fills. */
 	struct tty_look *looks;
 	uint32_t nlooks, looks_cap;
 	uint32_t *look_slots;
 	uint32_t nslots;
 	struct term_style cached_style; /* the last style looked up without marks */
+	uint32_t cached_high;		/* ... with that high part */
 	uint32_t cached_look;
 	bool cached;
 	int want_row, want_col;

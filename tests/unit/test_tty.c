@@ -357,10 +357,50 @@ static void test_looks_stay_bounded(void **state)
 	rig_close(&rig);
 }
 
+/* A cell keeps the low byte of its character and names the rest in its
+ * look: characters of one style from several blocks, and one that
+ * differs from the cell it replaces only above the low byte, read back
+ * and reach the terminal as they were set. */
+static void test_characters_whole(void **state)
+{
+	static const uint32_t chars[] = {'A', 0x141, 0x2541, 0x4e41, 0x1f641, 0x10fff1, 'e'};
+	struct term_style red = {.fg = {.kind = TERM_COLOR_PALETTE, .index = 1}};
+	struct rig rig;
+	struct term_cell got, cell = {.width = 1};
+	int col = 0;
+
+	rig_open(&rig, "xterm-256color", NULL, 2, 20);
+	for (size_t i = 0; i < sizeof chars / sizeof chars[0]; i++) {
+		cell.chars[0] = chars[i];
+		cell.chars[1] = chars[i] == 'e' ? 0x301 : 0;
+		cell.width = (uint8_t)tty_char_width(chars[i]);
+		cell.style = red;
+		tty_set_cell(rig.tty, 0, col, &cell);
+		tty_want_cell(rig.tty, 0, col, &got);
+		assert_int_equal(got.chars[0], chars[i]);
+		assert_int_equal(got.chars[1], cell.chars[1]);
+		assert_int_equal(got.width, cell.width);
+		assert_int_equal(got.style.fg.index, 1);
+		col += cell.width;
+	}
+	cell = (struct term_cell){.chars = {'A'}, .width = 1};
+	tty_set_cell(rig.tty, 1, 0, &cell);
+	flush_and_drain(&rig);
+	assert_screen(&rig);
+	cell.chars[0] = 0x141;
+	tty_set_cell(rig.tty, 1, 0, &cell);
+	assert_true(flush_and_drain(&rig) > 0);
+	assert_true(term_get_cell(rig.emu, 1, 0, &got));
+	assert_int_equal(got.chars[0], 0x141);
+	assert_screen(&rig);
+	rig_close(&rig);
+}
+
 static void test_text_and_erase(void **state)
 {
 	struct rig rig;
 	struct term_style red = {.fg = {.kind = TERM_COLOR_PALETTE, .index = 1}};
+	struct term_cell half;
 
 	rig_open(&rig, "xterm-256color", NULL, 3, 20);
 	assert_int_equal(tty_put_text(rig.tty, 0, 0,
@@ -372,7 +412,12 @@ static void test_text_and_erase(void **state)
 	tty_put_text(rig.tty, 2, 0, "a line of some text", NULL);
 	flush_and_drain(&rig);
 	assert_screen(&rig);
-	assert_int_equal(rig.tty->want[3].width, 0); /* the right half of 中 */
+	tty_want_cell(rig.tty, 0, 3, &half);
+	assert_int_equal(half.width, 0); /* the right half of 中 */
+	tty_want_cell(rig.tty, 0, 2, &half);
+	assert_int_equal(half.chars[0], 0x4e2d);
+	assert_int_equal(half.width, 2);
+	assert_int_equal(half.style.fg.index, 1);
 	/* The rest of a line made blank: one erase, not spaces. */
 	tty_fill(rig.tty, 2, 2, 18, NULL);
 	assert_true(flush_and_drain(&rig) < 12);
@@ -650,6 +695,7 @@ int main(void)
 	    cmocka_unit_test(test_one_cell_costs_a_few_bytes),
 	    cmocka_unit_test(test_only_changed_rows_compared),
 	    cmocka_unit_test(test_random_edits),
+	    cmocka_unit_test(test_characters_whole),
 	    cmocka_unit_test(test_text_and_erase),
 	    cmocka_unit_test(test_looks_stay_bounded),
 	    cmocka_unit_test(test_slow_terminal_merges_damage),
