@@ -77,7 +77,7 @@ struct client_tty {
 	uint64_t repeat_until; /* a repeating binding's keys work alone until then */
 	struct binding_table bindings;
 	struct mode_tables modes; /* the modes' key tables (copy-mode) */
-	char cwd[PATH_MAX];	  /* the client's directory: relative paths' base; "" unknown */
+	char *cwd;		  /* the client's directory: relative paths' base; NULL unknown */
 	pid_t client_pid; /* the thin client, from the socket's credentials */
 	bool paused;
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
@@ -982,7 +982,7 @@ static void source_file(struct conn *c, const char *given)
 	FILE *in;
 
 	/* A relative path is the user's, from where they attached. */
-	if (given[0] != '/' && c->ctty->cwd[0] != '\0')
+	if (given[0] != '/' && c->ctty->cwd != NULL)
 		snprintf(path, sizeof path, "%s/%s", c->ctty->cwd, given);
 	else
 		snprintf(path, sizeof path, "%s", given);
@@ -1096,7 +1096,7 @@ static void run_binding(struct conn *c, const char *line)
 	if (parsed.entry->flags & CMD_TERMINAL) {
 		client_command(c, &parsed);
 	} else if (strcmp(parsed.entry->name, "record") == 0 && parsed.request != NULL) {
-		if (record_prepare_in(&parsed, c->ctty->cwd[0] ? c->ctty->cwd : NULL, &err) < 0)
+		if (record_prepare_in(&parsed, c->ctty->cwd, &err) < 0)
 			server_tty_message(c, true, err.message);
 		else
 			run_printed(c, &parsed);
@@ -1730,7 +1730,7 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 		bindings_set(&ct->bindings, ct->config.bindings[i].key,
 			     ct->config.bindings[i].command, NULL);
 	if (options->cwd != NULL && options->cwd[0] == '/')
-		snprintf(ct->cwd, sizeof ct->cwd, "%s", options->cwd);
+		ct->cwd = xstrndup(options->cwd, PATH_MAX - 1);
 	mode_tables_init(&ct->modes);
 	for (size_t i = 0; i < ct->config.ntable_bindings; i++)
 		mode_tables_bind(&ct->modes, ct->config.table_bindings[i].table,
@@ -1821,6 +1821,7 @@ void server_tty_detach(struct conn *c)
 	config_free(&ct->config);
 	bindings_free(&ct->bindings);
 	mode_tables_free(&ct->modes);
+	free(ct->cwd);
 	free(ct);
 }
 

@@ -41,6 +41,7 @@
 #define UNKNOWN 3	      /* a shown cell's width when its content is not known */
 #define BOUND_MIN (64 * 1024) /* the smallest output buffer bound */
 #define BOUND_PER_CELL 8      /* as tmux: a screenful at about 8 bytes a cell */
+#define OUT_KEEP 4096	      /* the output buffer kept once drained */
 /* The most cells a screen has: its looks (at most two a cell, and the
  * slack before a collection) must stay numbered within TTY_LOOKS_MAX.
  * A terminal larger than 2,000 x 1,000 is drawn in its top rows. */
@@ -714,6 +715,13 @@ int tty_write_out(struct tty *tty)
 			}
 		}
 		tty->len = tty->sent = 0;
+		/* A screenful's buffer goes back once written: an idle
+		 * client keeps no more than an echo's. */
+		if (tty->cap > OUT_KEEP) {
+			free(tty->out);
+			tty->out = NULL;
+			tty->cap = 0;
+		}
 		if (!tty->blocked)
 			return 0;
 		/* Drained after falling behind: the merged damage, once. */
