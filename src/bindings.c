@@ -149,8 +149,8 @@ static void bindings_own(struct binding_table *table)
 	table->entries = table->owned;
 }
 
-/* Over a table of the program's defaults, which are canonical and
- * each key once (test_binding_table, test_every_table). */
+/* table reads defaults in place until its first change; they must be
+ * canonical and each key once (test_binding_table, test_every_table). */
 void bindings_share(struct binding_table *table, const char *name, const struct binding *defaults,
 		    size_t count)
 {

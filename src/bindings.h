@@ -47,9 +47,9 @@ struct binding {
 
 /* A table starts as the program's defaults, read in place: every
  * client's table of a name shares that one const array, and the first
- * change (the config's or bind-key's) gives the client a copy of its
- * own.  A binding is 292 bytes and there are seven default tables, so
- * a copy per client would cost each attach about 130 KB of heap. */
+ * change (the config's or bind-key's) gives that client a copy of its
+ * own.  A binding is 292 bytes and there are seven tables: copied for
+ * every client, they would be most of what an attach costs the server. */
 struct binding_table {
 	const char *name; /* a mode table's name ("copy-mode"); NULL: the prefix table */
 	const struct binding *entries; /* the defaults, or owned once changed */
