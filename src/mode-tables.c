@@ -343,8 +343,8 @@ void mode_tables_init(struct mode_tables *tables)
 	tables->count = COUNT(key_table_defs);
 	tables->tables = xcalloc(tables->count, sizeof *tables->tables);
 	for (size_t i = 0; i < tables->count; i++)
-		bindings_share(&tables->tables[i], key_table_defs[i].name, key_table_defs[i].defaults,
-			       key_table_defs[i].ndefaults);
+		bindings_share(&tables->tables[i], key_table_defs[i].name,
+			       key_table_defs[i].defaults, key_table_defs[i].ndefaults);
 }
 
 void mode_tables_free(struct mode_tables *tables)
