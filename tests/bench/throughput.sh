@@ -11,6 +11,15 @@
 #   headers  C headers (/usr/include), tabs and punctuation
 #   logs     coloured log lines: time, level in colour, a message
 #
+# Each round also times the PTY alone: `cat` of the file on a PTY whose
+# master ptyharness drain reads and throws away, no multiplexer and no
+# emulator.  That is the fastest any server can take the bytes: the
+# kernel's side (the tty's onlcr writes each line ending on its own, a
+# worker moves each 4 KiB to the reader) costs the same whoever reads.
+# "PTY floor/tmux" is the best ratio a server could reach in that run;
+# on a 2-CPU machine, short lines (words, headers) keep both CPUs busy
+# in the kernel's side alone (issue 28's notes).
+#
 # usage: tests/bench/throughput.sh [BUILD [OTHER_BUILD]]
 #   OTHER_BUILD: a second build directory measured in the same rounds.
 #   BENCH_TP_MB (20): megabytes per workload; BENCH_TP_ROUNDS (3).
@@ -96,6 +105,12 @@ attached() {
 	# "the server closed the connection", and the round never attached).
 	while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
 }
+# pty_only FILE: seconds for `cat FILE` on a PTY read and discarded.
+pty_only() {
+	t0=$(now)
+	"$HARNESS" drain 200 52 -- cat "$1"
+	echo "$(now) - $t0" | bc -l
+}
 # stuck TOOL: a round whose client never attached, in 30 s.
 stuck() {
 	echo "throughput: $1's client did not attach in 30 s; stopping" >&2
@@ -111,6 +126,7 @@ for wl in base64 words headers logs; do
 		attached "$ROOT/$BUILD/sandmux" "$W/$wl.txt" >>"$W/$wl.sm"
 		[ -n "$OTHER" ] && attached "$OTHER/sandmux" "$W/$wl.txt" >>"$W/$wl.other"
 		attached tmux "$W/$wl.txt" >>"$W/$wl.tmux"
+		pty_only "$W/$wl.txt" >>"$W/$wl.pty"
 	done
 	s=$(median <"$W/$wl.sm")
 	t=$(median <"$W/$wl.tmux")
@@ -119,8 +135,11 @@ for wl in base64 words headers logs; do
 		o=$(median <"$W/$wl.other")
 		line="$line, other build $(printf %.3f "$o")s ($(range <"$W/$wl.other"))"
 	fi
+	f=$(median <"$W/$wl.pty")
+	line="$line, PTY floor $(printf %.3f "$f")s ($(range <"$W/$wl.pty"))"
 	echo "$line"
 	echo "RATIO attached throughput sandmux/tmux, $wl: $(echo "scale=2; $t / $s" | bc -l)x (target >= 2)"
+	echo "RATIO attached throughput PTY floor/tmux, $wl: $(echo "scale=2; $t / $f" | bc -l)x (a reader that does nothing)"
 	[ -n "$OTHER" ] && echo "RATIO attached throughput other build/tmux, $wl: $(echo "scale=2; $t / $o" | bc -l)x"
 done
 exit 0
