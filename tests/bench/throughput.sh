@@ -13,12 +13,14 @@
 #
 # Each round also times the PTY alone: `cat` of the file on a PTY whose
 # master ptyharness drain reads and throws away, no multiplexer and no
-# emulator.  That is the fastest any server can take the bytes: the
-# kernel's side (the tty's onlcr writes each line ending on its own, a
-# worker moves each 4 KiB to the reader) costs the same whoever reads.
-# "PTY floor/tmux" is the best ratio a server could reach in that run;
-# on a 2-CPU machine, short lines (words, headers) keep both CPUs busy
-# in the kernel's side alone (issue 28's notes).
+# emulator.  The kernel's side (the tty's onlcr writes each line's text
+# and its CR LF as two writes, each queueing the worker that moves the
+# bytes to the reader 4 KiB at a time) is there whoever reads, and on
+# short lines (words, headers) it keeps a 2-CPU machine busy by itself:
+# "PTY floor/tmux" is that bare reader's ratio in the same run, the
+# reference for what is left to the server.  (How the reader reads
+# moves cat's own kernel time a little: the server, which reads up to
+# 128 KiB a wakeup, has been seen below this floor on words.)
 #
 # usage: tests/bench/throughput.sh [BUILD [OTHER_BUILD]]
 #   OTHER_BUILD: a second build directory measured in the same rounds.
