@@ -50,13 +50,15 @@
  * MB/s without, and echo under a `yes` flood stays at p99 about 30 ms
  * either way (make bench). */
 #define FLOOD_BYTES (32 * 1024)
-/* How often a wakeup's reading looks for keys waiting at a client's
- * terminal, and stops for them: a key that arrives while a flood is
- * being read waits for at most this much emulation (tens of
- * microseconds), not for the rest of the budget, and the look (a
- * poll(2) of the clients' terminals) costs one syscall per 16 KiB. */
-#define KEYS_CHECK_BYTES (16 * 1024)
 #define FLOOD_PAUSE_MS 0
+/* How long a key's echo keeps every other pane unread: between the key
+ * written to the typist's pane and its echo drawn, a flood's reading
+ * (4 KiB is 100-200 microseconds of emulation on a loaded machine) is
+ * what the echo waits behind, and the CPU the flood's writer and the
+ * server take is what the typist's program waits for.  A shell echoes
+ * in tens of microseconds; a program that shows nothing for a key
+ * costs the other panes at most this long. */
+#define ECHO_PARK_MS 3
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
 static void pane_write(struct pane *p, const char *bytes, size_t len);
@@ -787,6 +789,10 @@ static size_t read_budget(const struct pane *p)
 	return READ_BUDGET;
 }
 
+/* A pane's read stopped for keys waiting at a client's terminal: they
+ * are read before the loop serves anything else (pane_on_readable). */
+static bool keys_came;
+
 /* Read what the program wrote.  Returns false at EOF/EIO. */
 static bool pane_drain(struct pane *p)
 {
@@ -797,7 +803,7 @@ static bool pane_drain(struct pane *p)
 	 * life; here only what reads fill is (a PTY read is at most a few
 	 * KiB). */
 	static char buf[READ_CHUNK];
-	size_t total = 0, budget = read_budget(p), keys_check = KEYS_CHECK_BYTES;
+	size_t total = 0, budget = read_budget(p);
 
 	p->last_read = 0;
 	while (total < budget) {
@@ -807,10 +813,14 @@ static bool pane_drain(struct pane *p)
 			record_output(p, buf, (size_t)n);
 			total += n;
 			p->last_read = total;
-			if (total >= keys_check && total < budget) {
-				keys_check = total + KEYS_CHECK_BYTES;
-				if (server_tty_keys_waiting())
-					break;
+			/* After each read (a PTY gives at most 4 KiB, tens to
+			 * a hundred microseconds of emulation), a look for keys
+			 * waiting at a client's terminal (one poll(2)): a key
+			 * that comes while a flood is read waits for that much,
+			 * not for the rest of the budget. */
+			if (total < budget && server_tty_keys_waiting()) {
+				keys_came = true;
+				break;
 			}
 			continue;
 		}
@@ -842,10 +852,38 @@ static void pane_on_flood_timer(uv_timer_t *timer)
 		uv_poll_start(&p->poll, UV_READABLE, pane_on_readable);
 }
 
+/* Milliseconds p stays unread for the echo of a key typed into another
+ * pane: 0 when none is due. */
+static uint64_t echo_park_ms(const struct pane *p)
+{
+	uint64_t since = server_now_ms() - server.typed_ms;
+
+	if (!server.echo_due || server.typed_pane == p->id || since >= ECHO_PARK_MS ||
+	    p->npending_input > 0 || !p->flood_timer_active)
+		return 0;
+	return ECHO_PARK_MS - since;
+}
+
+void pane_echo_drawn(void)
+{
+	for (struct session *s = server.sessions; s != NULL; s = s->next)
+		for (struct window *w = s->windows; w != NULL; w = w->next)
+			for (struct pane *p = w->panes; p != NULL; p = p->next)
+				if (p->flood_timer_active &&
+				    uv_is_active((uv_handle_t *)&p->flood_timer))
+					uv_timer_start(&p->flood_timer, pane_on_flood_timer, 0, 0);
+}
+
 static void pane_on_readable(uv_poll_t *handle, int status, int events)
 {
 	struct pane *p = handle->data;
+	uint64_t park = status < 0 ? 0 : echo_park_ms(p);
 
+	if (park > 0) {
+		uv_poll_stop(handle);
+		uv_timer_start(&p->flood_timer, pane_on_flood_timer, park, 0);
+		return;
+	}
 	if (status < 0 || (events & UV_READABLE)) {
 		if (!pane_drain(p) || status < 0) {
 			/* EIO: every holder of the slave has gone; the exit
@@ -861,6 +899,11 @@ static void pane_on_readable(uv_poll_t *handle, int status, int events)
 	if (p->last_read >= FLOOD_BYTES && p->npending_input == 0 && p->flood_timer_active) {
 		uv_poll_stop(handle);
 		uv_timer_start(&p->flood_timer, pane_on_flood_timer, FLOOD_PAUSE_MS, 0);
+	}
+	/* Last: a key can close p. */
+	if (keys_came) {
+		keys_came = false;
+		server_tty_read_waiting();
 	}
 }
 

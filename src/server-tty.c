@@ -1863,16 +1863,54 @@ bool server_tty_pending(const struct conn *c)
 	return c->ctty != NULL && tty_pending(c->ctty->tty) > 0;
 }
 
+/* The attached terminals whose keys the server reads: not a paused
+ * client's, nor one whose terminal hung up (its poll is stopped, and
+ * poll(2) would report it ready for ever). */
+static nfds_t read_terminals(struct pollfd *fds, struct conn **conns, nfds_t max)
+{
+	nfds_t n = 0;
+
+	for (struct conn *c = server.conns; c != NULL && n < max; c = c->next)
+		if (c->ctty != NULL && !c->ctty->paused && uv_is_active((uv_handle_t *)c->ctty->in_poll)) {
+			conns[n] = c;
+			fds[n++] = (struct pollfd){.fd = c->ctty->in_fd, .events = POLLIN};
+		}
+	return n;
+}
+
 /* One poll(2) of every attached terminal, no wait. */
 bool server_tty_keys_waiting(void)
 {
 	struct pollfd fds[16];
-	nfds_t n = 0;
+	struct conn *conns[16];
+	nfds_t n = read_terminals(fds, conns, 16);
 
-	for (struct conn *c = server.conns; c != NULL && n < 16; c = c->next)
-		if (c->ctty != NULL && !c->ctty->paused)
-			fds[n++] = (struct pollfd){.fd = c->ctty->in_fd, .events = POLLIN};
 	return n > 0 && poll(fds, n, 0) > 0;
+}
+
+static bool conn_alive(const struct conn *c)
+{
+	for (const struct conn *k = server.conns; k != NULL; k = k->next)
+		if (k == c)
+			return true;
+	return false;
+}
+
+/* Read the terminals that have keys waiting now, ahead of whatever the
+ * loop would serve first (a flooding pane polled ready before the key
+ * came is served before it in the next turn).  A key can close a
+ * client, so each is looked up again before it is read. */
+void server_tty_read_waiting(void)
+{
+	struct pollfd fds[16];
+	struct conn *conns[16];
+	nfds_t n = read_terminals(fds, conns, 16);
+
+	if (n == 0 || poll(fds, n, 0) <= 0)
+		return;
+	for (nfds_t i = 0; i < n; i++)
+		if (fds[i].revents != 0 && conn_alive(conns[i]) && conns[i]->ctty != NULL)
+			on_input(conns[i]->ctty->in_poll, 0, UV_READABLE);
 }
 
 void server_tty_bell(struct conn *c, const struct window *w)

@@ -713,6 +713,7 @@ void server_pane_damaged(struct pane *p)
 			/* The echo is out: the frames held for it follow (none
 			 * when no other pane changed meanwhile). */
 			server.echo_due = false;
+			pane_echo_drawn();
 			if (session_other_damage(s, p))
 				server_session_damaged(s);
 		}

@@ -310,6 +310,8 @@ bool server_tty_pending(const struct conn *c);
  * not read yet: a pane's read stops for them (pane.c).  At most 16
  * terminals are looked at. */
 bool server_tty_keys_waiting(void);
+/* Read and act on what those terminals have waiting, now. */
+void server_tty_read_waiting(void);
 /* A pane of w rang: the terminal's bell, as the config's bell_action says. */
 void server_tty_bell(struct conn *c, const struct window *w);
 /* A pane in the window rang since it was focused; a window not shown
@@ -391,6 +393,9 @@ void pane_resize(struct pane *p, int cols, int rows);
 /* The program is inside a synchronized update (DECSET 2026) that has
  * not timed out: its damage is not sent to clients yet. */
 bool pane_output_held(const struct pane *p);
+/* The typed key's echo is drawn: the panes left unread for it are read
+ * again on the next loop turn. */
+void pane_echo_drawn(void);
 void pane_kill(struct pane *p, const char *reason);
 void pane_reap(pid_t pid, int status);
 struct cJSON *pane_to_json(const struct pane *p);
