@@ -1871,7 +1871,8 @@ static nfds_t read_terminals(struct pollfd *fds, struct conn **conns, nfds_t max
 	nfds_t n = 0;
 
 	for (struct conn *c = server.conns; c != NULL && n < max; c = c->next)
-		if (c->ctty != NULL && !c->ctty->paused && uv_is_active((uv_handle_t *)c->ctty->in_poll)) {
+		if (c->ctty != NULL && !c->ctty->paused &&
+		    uv_is_active((uv_handle_t *)c->ctty->in_poll)) {
 			conns[n] = c;
 			fds[n++] = (struct pollfd){.fd = c->ctty->in_fd, .events = POLLIN};
 		}
