@@ -176,14 +176,14 @@ if [ -x "$HARNESS" ]; then
 fi
 # --- this build against a base build, side by side in this run ------------
 # BENCH_BASE: a build directory holding a sandmux, or a commit built
-# here (default b8d8b20, the last landed build before the last of
-# issues 28 and 29's work; native.sh is handed the same build, and
+# here (default 91d253b, the last landed build, stop 35, before the last
+# of issue 28's work; native.sh is handed the same build, and
 # defaults alone to b42b6d1, the commit before issue 13; empty: none).
 # Throughput, memory and echo are sampled on both builds, interleaved,
 # so that what the host does meanwhile hits both alike (issues 14 and
 # 29: no figure worse than the previous build beyond the ranges printed,
 # measured in one run).  history.sh takes the same base build.
-BASE=${BENCH_BASE-b8d8b20}
+BASE=${BENCH_BASE-91d253b}
 . "$ROOT/tests/bench/base.sh"
 BASE_SM=$(base_sandmux "$BASE" "$W")
 if [ -n "$BASE_SM" ]; then
