@@ -59,6 +59,8 @@
  * in tens of microseconds; a program that shows nothing for a key
  * costs the other panes at most this long. */
 #define ECHO_PARK_MS 3
+/* A read this short is all the program had to say (pane_drain). */
+#define SHORT_READ 512
 
 static void pane_on_readable(uv_poll_t *handle, int status, int events);
 static void pane_write(struct pane *p, const char *bytes, size_t len);
@@ -177,7 +179,7 @@ static void pane_fail(struct pane *p, const struct sm_error *err)
 	}
 }
 
-static bool pane_drain(struct pane *p);
+static bool pane_drain(struct pane *p, bool whole);
 
 /* A sandbox that died before running the command said why on the PTY
  * (bwrap writes "bwrap: Can't mount ..." to stderr): read it into the
@@ -189,7 +191,7 @@ static void pane_add_last_words(struct pane *p, struct sm_error *err)
 	size_t len, row_len = 0;
 
 	if (p->master >= 0)
-		pane_drain(p);
+		pane_drain(p, true);
 	text = term_capture(p->term, -term_history_lines(p->term), term_rows(p->term) - 1, false,
 			    &len);
 	if (text == NULL)
@@ -793,8 +795,14 @@ static size_t read_budget(const struct pane *p)
  * are read before the loop serves anything else (pane_on_readable). */
 static bool keys_came;
 
-/* Read what the program wrote.  Returns false at EOF/EIO. */
-static bool pane_drain(struct pane *p)
+/* Read what the program wrote.  Returns false at EOF/EIO.  whole: read
+ * until the PTY has nothing (EAGAIN); else a read of less than
+ * SHORT_READ ends it: a program's answer to a key (an echo, a cursor
+ * move) is all there is, and the look for keys and the read that would
+ * only say EAGAIN are two system calls on the echo's way to the
+ * terminal.  The poll is level-triggered: what came meanwhile wakes the
+ * loop at once. */
+static bool pane_drain(struct pane *p, bool whole)
 {
 	/* One buffer for every pane (the loop reads one pane at a time),
 	 * and not on the stack: there its 64 KiB would put every call
@@ -813,6 +821,8 @@ static bool pane_drain(struct pane *p)
 			record_output(p, buf, (size_t)n);
 			total += n;
 			p->last_read = total;
+			if (!whole && (size_t)n < SHORT_READ)
+				break;
 			/* After each read (a PTY gives at most 4 KiB, tens to
 			 * a hundred microseconds of emulation), a look for keys
 			 * waiting at a client's terminal (one poll(2)): a key
@@ -885,7 +895,7 @@ static void pane_on_readable(uv_poll_t *handle, int status, int events)
 		return;
 	}
 	if (status < 0 || (events & UV_READABLE)) {
-		if (!pane_drain(p) || status < 0) {
+		if (!pane_drain(p, false) || status < 0) {
 			/* EIO: every holder of the slave has gone; the exit
 			 * status arrives with SIGCHLD. */
 			uv_poll_stop(handle);
@@ -940,7 +950,7 @@ void pane_reap(pid_t pid, int status)
 				}
 				/* Read the last words before the pane goes. */
 				if (p->master >= 0)
-					pane_drain(p);
+					pane_drain(p, true);
 				pane_finish(p);
 				return;
 			}
