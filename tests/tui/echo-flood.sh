@@ -15,17 +15,7 @@ start_client -t f
 
 # 600 keys in chunks, each chunk one write to the terminal, while the
 # other pane floods.
-awk 'BEGIN { srand(7); for (i = 0; i < 30; i++) { s = ""; for (j = 0; j < 20; j++) s = s substr("abcdefghijklmnopqrstuvwxyz0123456789 ", int(rand() * 37) + 1, 1); print s } }' \
-	>"$T_DIR/chunks"
-tr -d '\n' <"$T_DIR/chunks" >"$T_DIR/expected"
-echo >>"$T_DIR/expected"
-keys "cat >$T_DIR/typed" Enter
-check "cat reads the keys" wait_for 5 pane_runs cat
-while IFS= read -r chunk; do
-	keys -l "$chunk"
-done <"$T_DIR/chunks"
-keys Enter C-d
-typed_all() { cmp -s "$T_DIR/typed" "$T_DIR/expected"; }
+type_to_cat 7
 check "every key typed beside the flood arrived, once and in order (600 keys)" wait_for 10 typed_all
 
 # Keys to a program that echoes nothing (no echo is ever drawn, so only

@@ -135,17 +135,7 @@ echo "# bytes held for the stuck terminal: $(pending_of "$STUCK_PID")"
 
 # Keys typed in the working client, in chunks, while every echo is owed
 # to the stuck terminal too: all of them arrive, in order.
-awk 'BEGIN { srand(28); for (i = 0; i < 30; i++) { s = ""; for (j = 0; j < 20; j++) s = s substr("abcdefghijklmnopqrstuvwxyz0123456789 ", int(rand() * 37) + 1, 1); print s } }' \
-	>"$T_DIR/chunks"
-tr -d '\n' <"$T_DIR/chunks" >"$T_DIR/expected"
-echo >>"$T_DIR/expected"
-keys "clear; cat >$T_DIR/typed" Enter
-check "cat reads the keys" wait_for 5 pane_runs cat
-while IFS= read -r chunk; do
-	keys -l "$chunk"
-done <"$T_DIR/chunks"
-keys Enter C-d
-typed_all() { cmp -s "$T_DIR/typed" "$T_DIR/expected"; }
+type_to_cat 28 clear
 check "every key typed in the working client arrived, in order (600 keys)" wait_for 10 typed_all
 check "... the stuck terminal is still owed its screen" pending_above "$STUCK_PID" 0
 # Its output in capitals: the stuck terminal is sent the difference to
