@@ -161,6 +161,7 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 		 struct sm_error *err)
 {
 	char canonical[KEY_NAME_MAX];
+	const struct binding *found;
 	struct binding *entry = NULL;
 	size_t index;
 
@@ -173,14 +174,13 @@ int bindings_set(struct binding_table *table, const char *key, const char *comma
 			     canonical);
 		return -1;
 	}
-	if (bindings_find(table, canonical) == NULL && command[0] == 0)
+	found = bindings_find(table, canonical);
+	if (found == NULL && command[0] == 0)
 		return 0;
+	index = found != NULL ? (size_t)(found - table->entries) : table->count;
 	bindings_own(table);
-	for (index = 0; index < table->count; index++)
-		if (strcmp(table->owned[index].key, canonical) == 0) {
-			entry = &table->owned[index];
-			break;
-		}
+	if (found != NULL)
+		entry = &table->owned[index];
 	if (command[0] == 0) {
 		memmove(entry, entry + 1, (table->count - index - 1) * sizeof *entry);
 		table->count--;

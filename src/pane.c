@@ -884,6 +884,16 @@ void pane_echo_drawn(void)
 					uv_timer_start(&p->flood_timer, pane_on_flood_timer, 0, 0);
 }
 
+/* The keys a read stopped for, read now (on every way out of
+ * pane_on_readable, so that the flag never outlives its read). */
+static void read_keys_came(void)
+{
+	if (keys_came) {
+		keys_came = false;
+		server_tty_read_waiting();
+	}
+}
+
 static void pane_on_readable(uv_poll_t *handle, int status, int events)
 {
 	struct pane *p = handle->data;
@@ -901,6 +911,7 @@ static void pane_on_readable(uv_poll_t *handle, int status, int events)
 			uv_poll_stop(handle);
 			if (p->exited)
 				pane_finish(p);
+			read_keys_came();
 			return;
 		}
 	}
@@ -911,10 +922,7 @@ static void pane_on_readable(uv_poll_t *handle, int status, int events)
 		uv_timer_start(&p->flood_timer, pane_on_flood_timer, FLOOD_PAUSE_MS, 0);
 	}
 	/* Last: a key can close p. */
-	if (keys_came) {
-		keys_came = false;
-		server_tty_read_waiting();
-	}
+	read_keys_came();
 }
 
 static int exit_code_of(int status)
