@@ -556,29 +556,42 @@ static const char *display_name(const struct window *w, char *buf, size_t size)
 	return buf;
 }
 
+/* A status format with the time put in, as tmux does it first: what
+ * the formats expand to (a title with a '%' in it) is never read by
+ * strftime. */
+static void status_timed(const char *text, char *out, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	if (strftime(out, size, text, &tm) == 0)
+		out[0] = '\0';
+}
+
+/* What the status formats' #{...} read: the active pane's context, #W
+ * as the window list shows it (its display name, in name). */
+static void status_context(const struct tty *tty, struct session *s, struct format_context *ctx,
+			   char *name, size_t size)
+{
+	struct window *w = s->active;
+
+	memset(ctx, 0, sizeof *ctx);
+	ctx->pane_id = -1;
+	ctx->session_name = s->name;
+	if (w != NULL && w->active != NULL) {
+		format_pane_context(w->active, tty->cols, tty->rows, ctx);
+		ctx->window_name = display_name(w, name, size);
+	}
+}
+
 static void status_text(struct canvas *cv, const char *text, char *out, size_t size)
 {
 	struct format_context ctx;
-	char timed[1024];
-	time_t now = time(NULL);
-	struct tm tm;
-	struct window *w = cv->session->active;
+	char timed[1024], window_name[64];
 
-	/* The time first, as tmux does: what the formats expand to (a title
-	 * with a '%' in it) is never read by strftime. */
-	localtime_r(&now, &tm);
-	if (strftime(timed, sizeof timed, text, &tm) == 0)
-		timed[0] = '\0';
-	memset(&ctx, 0, sizeof ctx);
-	ctx.pane_id = -1;
-	ctx.session_name = cv->session->name;
-	char window_name[64];
-
-	if (w != NULL && w->active != NULL) {
-		/* #W as the window list shows it: its display name. */
-		format_pane_context(w->active, cv->tty->cols, cv->tty->rows, &ctx);
-		ctx.window_name = display_name(w, window_name, sizeof window_name);
-	}
+	status_timed(text, timed, sizeof timed);
+	status_context(cv->tty, cv->session, &ctx, window_name, sizeof window_name);
 	format_expand(timed, &ctx, out, size);
 }
 
@@ -1079,6 +1092,8 @@ void screen_draw(struct tty *tty, struct session *s, const struct config *config
 				   (overlay->message != NULL && overlay->message[0] != '\0'));
 	if (status)
 		draw_status(&cv);
+	if (overlay->status_drawn != NULL)
+		*overlay->status_drawn = screen_status_key(tty, s, config, theme, overlay);
 	if (overlay->choose != NULL && overlay->choose->active)
 		draw_choose(&cv, tty->rows - (status ? 1 : 0));
 	if (overlay->help != NULL && overlay->view != NULL)
@@ -1183,6 +1198,92 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 		}
 	}
 	place_cursor(&cv, w);
-	if (tty->rows > 1 && (config->status || (overlay->message != NULL && overlay->message[0] != '\0')))
-		draw_status(&cv);
+	if (tty->rows > 1 && (config->status || (overlay->message != NULL && overlay->message[0] != '\0'))) {
+		/* The row stays as composed while its key is the same: a key's
+		 * echo composes no status line (strftime, the formats, every
+		 * window's entry), as tmux's draws the status only when it
+		 * changed. */
+		uint64_t key = screen_status_key(tty, s, config, theme, overlay);
+
+		if (overlay->status_drawn == NULL || *overlay->status_drawn != key)
+			draw_status(&cv);
+		if (overlay->status_drawn != NULL)
+			*overlay->status_drawn = key;
+	}
+}
+
+static uint64_t mix_int(uint64_t h, long long v)
+{
+	return mix(h, &v, sizeof v);
+}
+
+static uint64_t mix_color(uint64_t h, const struct theme_color *c)
+{
+	int v[5] = {(int)c->kind, c->index, c->r, c->g, c->b};
+
+	return mix(h, v, sizeof v);
+}
+
+uint64_t screen_status_key(const struct tty *tty, struct session *s, const struct config *config,
+			   const struct theme *theme, const struct screen_overlay *overlay)
+{
+	static const enum theme_slot slots[] = {
+	    THEME_STATUS_BAR,	THEME_STATUS_SESSION, THEME_STATUS_CURRENT, THEME_STATUS_WINDOW,
+	    THEME_STATUS_CLOCK, THEME_STATUS_MESSAGE, THEME_STATUS_ERROR,   THEME_STATUS_PROMPT};
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct format_context ctx;
+	char timed[1024], name[64];
+	struct window *aw = s->active;
+
+	h = mix_int(h, tty->rows);
+	h = mix_int(h, tty->cols);
+	h = mix_int(h, config->status);
+	h = mix_int(h, overlay->prefix);
+	h = mix_int(h, overlay->no_color);
+	h = mix_int(h, overlay->message_error);
+	h = mix_str(h, overlay->message);
+	h = mix_int(h, overlay->prompt);
+	if (overlay->prompt) {
+		h = mix_str(h, overlay->prompt_label);
+		h = mix_str(h, overlay->prompt_text);
+		h = mix_str(h, overlay->prompt_candidates);
+		h = mix_int(h, (long long)overlay->prompt_cursor);
+	}
+	for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+		const struct theme_style *ts = &theme->slots[slots[i]];
+
+		h = mix_color(h, &ts->fg);
+		h = mix_color(h, &ts->bg);
+		h = mix_int(h, ts->attrs);
+	}
+	/* The formats as the draw reads them: the time put in (a clock that
+	 * shows minutes changes the key once a minute), then what their
+	 * #{...} read. */
+	status_timed(config->status_left, timed, sizeof timed);
+	h = mix_str(h, timed);
+	status_timed(config->status_right, timed, sizeof timed);
+	h = mix_str(h, timed);
+	status_context(tty, s, &ctx, name, sizeof name);
+	h = mix_str(h, ctx.session_name);
+	h = mix_str(h, ctx.window_name);
+	h = mix_str(h, ctx.pane_title);
+	h = mix_str(h, ctx.pane_current_path);
+	h = mix_str(h, ctx.pane_start_path);
+	h = mix_str(h, ctx.pane_backend);
+	{
+		int v[14] = {ctx.session_windows, ctx.window_index,	 ctx.window_panes,
+			     ctx.window_zoomed_flag, ctx.pane_id,	 ctx.pane_index,
+			     ctx.pane_violations, ctx.pane_width,	 ctx.pane_height,
+			     ctx.pane_active,	  ctx.pane_pid,		 ctx.client_width,
+			     ctx.client_height,	  aw != NULL && aw->zoomed != NULL};
+
+		h = mix(h, v, sizeof v);
+	}
+	/* The window list: each entry as window_entry writes it. */
+	for (struct window *w = s->windows; w != NULL; w = w->next) {
+		h = mix_int(h, w->index);
+		h = mix_str(h, display_name(w, name, sizeof name));
+		h = mix_int(h, (w == aw) | window_rang(w) << 1 | window_denied(w) << 2);
+	}
+	return h != 0 ? h : 1;
 }

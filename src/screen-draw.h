@@ -58,6 +58,10 @@ struct screen_overlay {
 	/* Choose mode (server-choose.c): its list over the window, kept
 	 * scrolled to the selection by the draw.  NULL or inactive: none. */
 	struct server_choose *choose;
+	/* The status line's key (screen_status_key) the tty's last row was
+	 * last composed from, kept by the draws; 0: not composed.  NULL:
+	 * every draw composes it. */
+	uint64_t *status_drawn;
 };
 
 void screen_draw(struct tty *tty, struct session *s, const struct config *config,
@@ -85,5 +89,16 @@ bool screen_rows_enough(const struct session *s, const struct screen_overlay *ov
 void screen_draw_damage(struct tty *tty, struct session *s, const struct config *config,
 			const struct theme *theme, const struct screen_overlay *overlay,
 			const struct screen_damage *damage, int n);
+
+/* What the status line is composed from, as one number (0 never): its
+ * formats with the time put in, the session and its windows' entries,
+ * the active pane's format context, the theme's status colours, the
+ * terminal's size and the client's prefix, message and prompt.  An
+ * equal key composes the same row, so a damage draw (a key's echo)
+ * leaves the row as it is, and the status timer (server-tty.c) draws
+ * again only a status line whose key changed: a clock, a window's new
+ * name. */
+uint64_t screen_status_key(const struct tty *tty, struct session *s, const struct config *config,
+			   const struct theme *theme, const struct screen_overlay *overlay);
 
 #endif

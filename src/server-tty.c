@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -55,12 +56,18 @@
 #define OWNER_CHECK_MS 50 /* how long a look at who has the terminal holds */
 #define MESSAGE_MS 3000	  /* a message in the status line */
 #define ERROR_MESSAGE_MS 6000
+/* tmux's status-interval: how often a status line is looked at for what
+ * changes without a draw (its clock), on the second. */
+#define STATUS_TICK_MS 1000
 
 struct client_tty {
 	/* The last whole screen drawn (server_tty_draw): what it was drawn
 	 * from, for server_tty_draw_rows; false after a draw was skipped. */
 	uint64_t drawn_signature;
 	bool drawn_whole;
+	/* The status line's key the tty's last row was composed from
+	 * (screen_status_key); 0: not composed. */
+	uint64_t status_drawn;
 	struct conn *conn;
 	int in_fd, out_fd;
 	struct tty *tty;
@@ -238,6 +245,7 @@ static void client_overlay(struct conn *c, struct screen_overlay *overlay)
 	overlay->copy = &ct->copy;
 	overlay->display_panes = ct->display_panes;
 	overlay->choose = &ct->choose;
+	overlay->status_drawn = &ct->status_drawn;
 }
 
 static void flush_drawn(struct client_tty *ct)
@@ -294,6 +302,60 @@ void server_tty_draw_damage(struct session *s, const struct screen_damage *damag
 		screen_draw_damage(ct->tty, s, &ct->config, &ct->theme, &overlay, damage, n);
 		flush_drawn(ct);
 	}
+}
+
+/* ---- the status line's clock ---- */
+
+/* One timer for every client (unreferenced, as the name timer: it never
+ * keeps the loop alive), running while one is attached. */
+static uv_timer_t status_timer;
+static bool status_timer_open;
+
+static void status_tick_start(void);
+
+/* A status line shows what can change with nothing drawn: its clock.
+ * Each second every attached client's status key is looked at, and a
+ * client whose key changed (a clock that shows minutes: once a minute)
+ * is drawn again; the draw writes only what differs, the clock's
+ * cells. */
+static void on_status_timer(uv_timer_t *timer)
+{
+	bool attached = false;
+
+	(void)timer;
+	for (struct conn *c = server.conns; c != NULL; c = c->next) {
+		struct client_tty *ct = c->ctty;
+		struct screen_overlay overlay;
+
+		if (ct == NULL || c->attached == NULL)
+			continue;
+		attached = true;
+		if (paused(c))
+			continue;
+		client_overlay(c, &overlay);
+		if (!ct->drawn_whole ||
+		    screen_status_key(ct->tty, c->attached, &ct->config, &ct->theme, &overlay) !=
+			ct->status_drawn)
+			server_tty_draw(c);
+	}
+	if (attached)
+		status_tick_start();
+}
+
+/* The next look, just after the next whole second of the clock. */
+static void status_tick_start(void)
+{
+	struct timespec now;
+	uint64_t into;
+
+	if (!status_timer_open) {
+		uv_timer_init(server.loop, &status_timer);
+		uv_unref((uv_handle_t *)&status_timer);
+		status_timer_open = true;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	into = (uint64_t)now.tv_nsec / 1000000;
+	uv_timer_start(&status_timer, on_status_timer, STATUS_TICK_MS - into + 1, 0);
 }
 
 void server_tty_draw_session(struct session *s)
@@ -1759,6 +1821,8 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	uv_poll_start(ct->in_poll, UV_READABLE, on_input);
 	tty_start(ct->tty);
 	c->ctty = ct;
+	if (!status_timer_open || !uv_is_active((uv_handle_t *)&status_timer))
+		status_tick_start();
 	if (warning[0] != '\0')
 		server_tty_message(c, true, warning);
 	ct->no_color = options->no_color;
