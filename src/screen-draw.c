@@ -1256,6 +1256,9 @@ uint64_t screen_status_key(const struct tty *tty, struct session *s, const struc
 		h = mix_color(h, &ts->bg);
 		h = mix_int(h, ts->attrs);
 	}
+	/* Without a status line only a message or the prompt takes the row. */
+	if (!config->status)
+		return h != 0 ? h : 1;
 	/* The formats as the draw reads them: the time put in (a clock that
 	 * shows minutes changes the key once a minute), then what their
 	 * #{...} read. */
