@@ -1183,6 +1183,7 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 {
 	struct canvas cv = canvas_of(tty, s, config, theme, overlay);
 	struct window *w = s->active;
+	bool last_row = false; /* a pane's row drawn where a message shows */
 
 	cv.zoomed = w->zoomed != NULL;
 	for (int i = 0; i < n; i++) {
@@ -1195,6 +1196,7 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 			tty_fill(tty, p->y + row, p->x,
 				 p->x + p->cols <= tty->cols ? p->cols : tty->cols - p->x, NULL);
 			draw_row(&cv, p, row);
+			last_row |= p->y + row == tty->rows - 1;
 		}
 	}
 	place_cursor(&cv, w);
@@ -1205,7 +1207,9 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 		 * changed. */
 		uint64_t key = screen_status_key(tty, s, config, theme, overlay);
 
-		if (overlay->status_drawn == NULL || *overlay->status_drawn != key)
+		/* Without a status line a message takes the last row over
+		 * the pane there: a row of it drawn again covered it. */
+		if (overlay->status_drawn == NULL || *overlay->status_drawn != key || last_row)
 			draw_status(&cv);
 		if (overlay->status_drawn != NULL)
 			*overlay->status_drawn = key;

@@ -25,5 +25,14 @@ check "... and the row above it is the pane's too" sh -c "[ \"$(screen | tail -n
 prefix :
 keys "no-such-command" Enter
 check "a message shows on the last row" wait_screen "no-such-command" 3
-check "... and goes, the pane's row drawn again" wait_for 10 last_row_is 'LAST-ROW$'
+# Keys echoed on the pane's last row under the message: the echo draws
+# that row again, and the message must stay over it while it lasts.
+pane_echoed() { sm capture -t "%$(active_pane)" | grep -qF 'LAST-ROW$ abc'; }
+keys "abc"
+check "... the keys echo in the pane under it" wait_for 3 pane_echoed
+sleep 0.3
+last_row_has() { last_row | grep -qF -- "$1"; }
+check "... and the message still covers that row" last_row_has "no-such-command"
+check "... then goes, the pane's row drawn again, with the echo" \
+	wait_for 10 last_row_is 'LAST-ROW$ abc'
 finish
