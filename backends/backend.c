@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -66,10 +67,26 @@ int backend_check_record(const char *name, bool disabled, bool available, const 
 /* --- process trees ------------------------------------------------------ */
 
 #ifdef __linux__
+/* A stat line's fields after the command name, which may hold spaces
+ * and parentheses: parsed after the last ')'. */
+static int proc_stat_parse(char *buf, struct proc_stat *out)
+{
+	char *p = strrchr(buf, ')');
+	int ppid, pgrp, sid, tpgid;
+
+	if (p == NULL || sscanf(p + 1, " %c %d %d %d %llu %d", &out->state, &ppid, &pgrp, &sid,
+				&out->tty_nr, &tpgid) != 6)
+		return -1;
+	out->ppid = ppid;
+	out->pgrp = pgrp;
+	out->session = sid;
+	out->tpgid = tpgid;
+	return 0;
+}
+
 int proc_stat_read(pid_t pid, struct proc_stat *out)
 {
 	char path[64], buf[512], *p;
-	int ppid, pgrp, sid, tpgid;
 	FILE *f;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -78,17 +95,26 @@ int proc_stat_read(pid_t pid, struct proc_stat *out)
 		return -1;
 	p = fgets(buf, sizeof buf, f);
 	fclose(f);
-	/* The command name may hold spaces and parentheses: parse after
-	 * the last ')'. */
-	if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %d %d %d %llu %d", &out->state, &ppid, &pgrp, &sid, &out->tty_nr,
-		   &tpgid) != 6)
+	return p == NULL ? -1 : proc_stat_parse(buf, out);
+}
+
+int proc_stat_open(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int proc_stat_read_fd(int fd, struct proc_stat *out)
+{
+	char buf[512];
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+
+	if (n <= 0)
 		return -1;
-	out->ppid = ppid;
-	out->pgrp = pgrp;
-	out->session = sid;
-	out->tpgid = tpgid;
-	return 0;
+	buf[n] = '\0';
+	return proc_stat_parse(buf, out);
 }
 
 #else
@@ -108,6 +134,20 @@ int proc_stat_read(pid_t pid, struct proc_stat *out)
 	out->tpgid = (pid_t)info.e_tpgid;
 	out->tty_nr = (unsigned long long)info.e_tdev;
 	return 0;
+}
+
+/* No /proc: the pid is looked up each time. */
+int proc_stat_open(pid_t pid)
+{
+	(void)pid;
+	return -1;
+}
+
+int proc_stat_read_fd(int fd, struct proc_stat *out)
+{
+	(void)fd;
+	(void)out;
+	return -1;
 }
 #endif
 

@@ -232,6 +232,12 @@ struct proc_stat {
 };
 /* 0, or -1 when pid is gone or its stat cannot be read. */
 int proc_stat_read(pid_t pid, struct proc_stat *out);
+/* The same from a descriptor kept open on the process's stat
+ * (proc_stat_open; -1 where there is no /proc): one pread a look, and
+ * it names that process for good: once it is gone the read fails, and a
+ * new process given the same pid is never read in its place. */
+int proc_stat_open(pid_t pid);
+int proc_stat_read_fd(int fd, struct proc_stat *out);
 
 /* Process-tree helpers for backends.  backend_signal_tree sends sig to
  * every process of the PTY session led by session_leader (the pane's

@@ -86,6 +86,9 @@ struct client_tty {
 	struct mode_tables modes; /* the modes' key tables (copy-mode) */
 	char *cwd;		  /* the client's directory: relative paths' base; NULL unknown */
 	pid_t client_pid; /* the thin client, from the socket's credentials */
+	int client_stat;  /* its /proc stat kept open (proc_stat_open); -1 none */
+	bool in_rdev_known;
+	unsigned long long in_rdev; /* the terminal's device, for its ownership */
 	bool paused;
 	bool no_color;		/* the client lost its terminal: no reading, no drawing */
 	uint64_t owner_checked; /* when the last look found the client the owner */
@@ -177,13 +180,17 @@ static void start_output_poll(struct client_tty *ct);
 static bool client_owns_terminal(struct client_tty *ct)
 {
 	struct proc_stat ps;
-	struct stat st;
 
-	if (ct->client_pid <= 0 || proc_stat_read(ct->client_pid, &ps) != 0)
+	/* One pread on the stat kept open since the attach (the look is
+	 * on a key's way to its pane; the descriptor also names this
+	 * client for good, never a process given its pid later). */
+	if (ct->client_pid <= 0 ||
+	    (ct->client_stat >= 0 ? proc_stat_read_fd(ct->client_stat, &ps)
+				  : proc_stat_read(ct->client_pid, &ps)) != 0)
 		return true;
 	if (ps.state == 'T' || ps.state == 't')
 		return false;
-	if (fstat(ct->in_fd, &st) != 0 || (unsigned long long)st.st_rdev != ps.tty_nr)
+	if (!ct->in_rdev_known || ct->in_rdev != ps.tty_nr)
 		return true;
 	return ps.tpgid == ps.pgrp;
 }
@@ -1765,9 +1772,16 @@ int server_tty_attach(struct conn *c, const struct server_tty_options *options,
 	ct = xcalloc(1, sizeof *ct);
 	ct->conn = c;
 	ct->client_pid = peer_pid(c);
+	ct->client_stat = ct->client_pid > 0 ? proc_stat_open(ct->client_pid) : -1;
 	ct->in_fd = fds[0];
 	ct->out_fd = n == 2 ? fds[1] : fds[0];
 	ct->saved_ok = tcgetattr(ct->in_fd, &ct->saved) == 0;
+	{
+		struct stat st;
+
+		ct->in_rdev_known = fstat(ct->in_fd, &st) == 0;
+		ct->in_rdev = ct->in_rdev_known ? (unsigned long long)st.st_rdev : 0;
+	}
 	ct->in_flags = fcntl(ct->in_fd, F_GETFL);
 	ct->out_flags = fcntl(ct->out_fd, F_GETFL);
 	fcntl(ct->in_fd, F_SETFL, ct->in_flags | O_NONBLOCK);
@@ -1878,6 +1892,8 @@ void server_tty_detach(struct conn *c)
 	if (ct->out_fd != ct->in_fd)
 		close(ct->out_fd);
 	close(ct->in_fd);
+	if (ct->client_stat >= 0)
+		close(ct->client_stat);
 	tty_free(ct->tty);
 	server_copy_leave(&ct->copy);
 	server_choose_leave(&ct->choose);
