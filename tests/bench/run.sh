@@ -9,7 +9,8 @@
 #   floor       the same bytes into libvterm's state layer alone
 #   memory      server RSS with a full 10,000-line x 200-column scrollback
 #   latency     keystroke to echo, and a cursor-only change (Left in
-#               bash), through an attached client (latency.sh); echo
+#               bash), through an attached client, three rounds taking
+#               turns with tmux's (latency.sh); echo
 #               while another pane floods (flood-echo.sh)
 #   workloads   attached throughput of base64, short words, C headers
 #               and coloured logs (throughput.sh)
