@@ -22,6 +22,9 @@
 #include <stddef.h>
 
 /* Strings may be NULL (they expand to nothing); pane_id < 0: no pane. */
+/* What the formats read.  screen_status_key (screen-draw.c) mixes every
+ * field into the status line's key: a field added here goes there too,
+ * or a status line showing it is not drawn again when it changes. */
 struct format_context {
 	const char *session_name;
 	int session_windows;

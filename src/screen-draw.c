@@ -1183,33 +1183,33 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
 {
 	struct canvas cv = canvas_of(tty, s, config, theme, overlay);
 	struct window *w = s->active;
-	bool last_row = false; /* a pane's row drawn where a message shows */
+	bool message = overlay->message != NULL && overlay->message[0] != '\0';
+	/* Without a status line a message takes the last row over the pane
+	 * there: that row is the message's until it goes (a whole draw). */
+	int rows = message && !config->status ? tty->rows - 1 : cv.rows;
 
 	cv.zoomed = w->zoomed != NULL;
 	for (int i = 0; i < n; i++) {
 		struct pane *p = damage[i].pane;
 
-		for (int row = 0; damage[i].rows != NULL && row < p->rows && p->y + row < cv.rows;
+		for (int row = 0; damage[i].rows != NULL && row < p->rows && p->y + row < rows;
 		     row++) {
 			if (!damage[i].rows[row] || p->x >= tty->cols)
 				continue;
 			tty_fill(tty, p->y + row, p->x,
 				 p->x + p->cols <= tty->cols ? p->cols : tty->cols - p->x, NULL);
 			draw_row(&cv, p, row);
-			last_row |= p->y + row == tty->rows - 1;
 		}
 	}
 	place_cursor(&cv, w);
-	if (tty->rows > 1 && (config->status || (overlay->message != NULL && overlay->message[0] != '\0'))) {
+	if (tty->rows > 1 && (config->status || message)) {
 		/* The row stays as composed while its key is the same: a key's
 		 * echo composes no status line (strftime, the formats, every
 		 * window's entry), as tmux's draws the status only when it
 		 * changed. */
 		uint64_t key = screen_status_key(tty, s, config, theme, overlay);
 
-		/* Without a status line a message takes the last row over
-		 * the pane there: a row of it drawn again covered it. */
-		if (overlay->status_drawn == NULL || *overlay->status_drawn != key || last_row)
+		if (overlay->status_drawn == NULL || *overlay->status_drawn != key)
 			draw_status(&cv);
 		if (overlay->status_drawn != NULL)
 			*overlay->status_drawn = key;
@@ -1228,16 +1228,16 @@ static uint64_t mix_color(uint64_t h, const struct theme_color *c)
 	return mix(h, v, sizeof v);
 }
 
-uint64_t screen_status_key(const struct tty *tty, struct session *s, const struct config *config,
+uint64_t screen_status_key(struct tty *tty, struct session *s, const struct config *config,
 			   const struct theme *theme, const struct screen_overlay *overlay)
 {
+	struct canvas cv = canvas_of(tty, s, config, theme, overlay);
 	static const enum theme_slot slots[] = {
 	    THEME_STATUS_BAR,	THEME_STATUS_SESSION, THEME_STATUS_CURRENT, THEME_STATUS_WINDOW,
 	    THEME_STATUS_CLOCK, THEME_STATUS_MESSAGE, THEME_STATUS_ERROR,   THEME_STATUS_PROMPT};
 	uint64_t h = 0xcbf29ce484222325ULL;
 	struct format_context ctx;
-	char timed[1024], name[64];
-	struct window *aw = s->active;
+	char timed[1024], name[64], entry[160];
 
 	h = mix_int(h, tty->rows);
 	h = mix_int(h, tty->cols);
@@ -1278,19 +1278,19 @@ uint64_t screen_status_key(const struct tty *tty, struct session *s, const struc
 	h = mix_str(h, ctx.pane_start_path);
 	h = mix_str(h, ctx.pane_backend);
 	{
-		int v[14] = {ctx.session_windows, ctx.window_index,	 ctx.window_panes,
+		int v[13] = {ctx.session_windows, ctx.window_index,	 ctx.window_panes,
 			     ctx.window_zoomed_flag, ctx.pane_id,	 ctx.pane_index,
 			     ctx.pane_violations, ctx.pane_width,	 ctx.pane_height,
 			     ctx.pane_active,	  ctx.pane_pid,		 ctx.client_width,
-			     ctx.client_height,	  aw != NULL && aw->zoomed != NULL};
+			     ctx.client_height};
 
 		h = mix(h, v, sizeof v);
 	}
-	/* The window list: each entry as window_entry writes it. */
+	/* The window list: each entry as the list writes it. */
+	cv.zoomed = s->active != NULL && s->active->zoomed != NULL;
 	for (struct window *w = s->windows; w != NULL; w = w->next) {
-		h = mix_int(h, w->index);
-		h = mix_str(h, display_name(w, name, sizeof name));
-		h = mix_int(h, (w == aw) | window_rang(w) << 1 | window_denied(w) << 2);
+		window_entry(&cv, w, entry, sizeof entry);
+		h = mix_str(h, entry);
 	}
 	return h != 0 ? h : 1;
 }

@@ -98,7 +98,7 @@ void screen_draw_damage(struct tty *tty, struct session *s, const struct config 
  * leaves the row as it is, and the status timer (server-tty.c) draws
  * again only a status line whose key changed: a clock, a window's new
  * name. */
-uint64_t screen_status_key(const struct tty *tty, struct session *s, const struct config *config,
+uint64_t screen_status_key(struct tty *tty, struct session *s, const struct config *config,
 			   const struct theme *theme, const struct screen_overlay *overlay);
 
 #endif

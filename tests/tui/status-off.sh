@@ -30,7 +30,7 @@ check "a message shows on the last row" wait_screen "no-such-command" 3
 pane_echoed() { sm capture -t "%$(active_pane)" | grep -qF 'LAST-ROW$ abc'; }
 keys "abc"
 check "... the keys echo in the pane under it" wait_for 3 pane_echoed
-sleep 0.3
+check "... the terminal drew them (its cursor is the pane's)" wait_for 3 cursor_agrees
 last_row_has() { last_row | grep -qF -- "$1"; }
 check "... and the message still covers that row" last_row_has "no-such-command"
 check "... then goes, the pane's row drawn again, with the echo" \
