@@ -31,6 +31,12 @@ wait_screen "Stopped" 5
 # tmux's send-keys does.
 sleep 0.2
 # The shell has the terminal again: what is typed now is the shell's.
+# It is typed while the shell runs a command and reads nothing, so the
+# keys wait in the terminal: a server that went on reading would take
+# them (typed at a prompt, bash's waiting read tends to win the race,
+# and the theft went unseen with the check turned off).
+keys "sleep 1.37" Enter
+wait_for 5 pgrep -f "^sleep 1.37"
 keys "echo HOST-\$((7*6))-DONE" Enter
 wait_screen "HOST-42-DONE" 5
 check "with the client stopped, the shell gets what is typed" screen_has "HOST-42-DONE"
